@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency arrows (each target imports only these):
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor
+//   AuthScript → ShellKit → Providers → AuthCore → JSONKit
+//   AuthEmulator → HTTPServerKit, JSONKit (never Providers: the emulator re-implements the wire on its own)
+//   LineEditor → CLibEdit (the only code that touches libedit)
+let package = Package(
+  name: "authsh",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "authsh", targets: ["authsh"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
+  ],
+  targets: [
+    .target(name: "JSONKit"),
+    .target(
+      name: "AuthCore",
+      dependencies: ["JSONKit", .product(name: "Crypto", package: "swift-crypto")]),
+    .target(name: "Providers", dependencies: ["AuthCore", "JSONKit"]),
+    .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
+    .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
+    .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "LineEditor", dependencies: ["CLibEdit"]),
+    .target(
+      name: "HTTPServerKit",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+    .target(
+      name: "AuthEmulator",
+      dependencies: [
+        "HTTPServerKit", "JSONKit", "CSQLite",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+      ]),
+    .executableTarget(
+      name: "authsh",
+      dependencies: ["ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor"]),
+    .target(
+      name: "AuthTestSupport",
+      dependencies: ["HTTPServerKit", "AuthCore", "JSONKit", "AuthEmulator"],
+      path: "Sources/AuthTestSupport"),
+    .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"]),
+    .testTarget(
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport"],
+      exclude: ["Fixtures", "Snapshots"]),
+    .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
+    .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
+    .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["AuthTestSupport"]),
+  ]
+)

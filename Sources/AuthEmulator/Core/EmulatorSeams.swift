@@ -1,0 +1,89 @@
+import Foundation
+import HTTPServerKit
+import JSONKit
+
+/// Settings of one emulator process (`authsh emulator` flags; tests build them directly).
+public struct EmulatorConfig: Sendable {
+  public var host = "127.0.0.1"
+  public var port = 54321
+  /// Firebase project id (`demo-` ids need no real project).
+  public var project = "demo-authsh"
+  /// HS256 secret for Supabase tokens (GoTrue's `GOTRUE_JWT_SECRET`).
+  public var jwtSecret = "super-secret-jwt-token-with-at-least-32-characters-long"
+  /// Supabase: require e-mail confirmation (`GOTRUE_MAILER_AUTOCONFIRM=false`). Off by default, as the CLI stack.
+  public var confirmEmail = false
+  /// Firebase: improved e-mail privacy (enumeration protection). Off by default, as the official emulator.
+  public var emailPrivacy = false
+  /// SQLite file for users, sessions and pending codes; nil keeps everything in memory.
+  public var statePath: String?
+  /// bcrypt cost for stored passwords (4 is bcrypt's minimum; GoTrue uses 10).
+  public var bcryptCost = 4
+  /// GoTrue `GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`, seconds (GoTrue's own default: 0).
+  public var refreshReuseInterval = 0
+  /// GoTrue `GOTRUE_SMTP_MAX_FREQUENCY`, seconds between two mails of one kind to one user.
+  public var mailFrequencySeconds = 60
+  /// Access / ID token lifetime, seconds.
+  public var tokenLifetime = 3600
+  /// Firebase API key printed at start (any non-empty key is accepted, as the official emulator does).
+  public var firebaseAPIKey = "fake-api-key"
+
+  public init() {}
+}
+
+/// The emulator's notion of time; tests move it by hand.
+public protocol EmulatorClock: Sendable {
+  func now() -> Date
+}
+
+public struct SystemEmulatorClock: EmulatorClock {
+  public init() {}
+  public func now() -> Date { Date() }
+}
+
+/// A durable store of JSON documents by table and key. The in-memory state is the truth while the
+/// process runs; every acknowledged change is written here *before* the response is sent, so a
+/// `kill -9` loses nothing that a client saw succeed.
+public protocol DocumentStore: Sendable {
+  func put(_ table: String, key: String, _ document: JSON) throws
+  func delete(_ table: String, key: String) throws
+  func deleteAll(_ table: String) throws
+  func loadAll(_ table: String) throws -> [(key: String, document: JSON)]
+}
+
+/// Used when no `--state` file is given.
+public struct NullDocumentStore: DocumentStore {
+  public init() {}
+  public func put(_ table: String, key: String, _ document: JSON) throws {}
+  public func delete(_ table: String, key: String) throws {}
+  public func deleteAll(_ table: String) throws {}
+  public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { [] }
+}
+
+/// One mail the emulator "sent" (it never sends mail; `GET /emulator/v1/outbox?email=` lists them).
+public struct OutboxMessage: Sendable, Equatable {
+  public enum Side: String, Sendable { case supabase, firebase }
+  public var side: Side
+  /// `signup`, `recovery`, `magiclink`, `email_change`, `invite` (Supabase) or the Firebase
+  /// requestType: `PASSWORD_RESET`, `VERIFY_EMAIL`, …
+  public var kind: String
+  public var email: String
+  /// The code a person would type (Supabase 6-digit OTP; Firebase oobCode).
+  public var code: String
+  /// The link in the mail.
+  public var link: String
+  public var time: Date
+
+  public init(side: Side, kind: String, email: String, code: String, link: String, time: Date) {
+    self.side = side
+    self.kind = kind
+    self.email = email
+    self.code = code
+    self.link = link
+    self.time = time
+  }
+}
+
+/// One side of the emulator (Supabase or Firebase). Returns nil for requests it does not serve.
+public protocol EmulatorAPI: Sendable {
+  func handle(_ request: ServerRequest) async -> ServerResponse?
+}

@@ -1,0 +1,50 @@
+import Foundation
+import JSONKit
+
+/// Every mail the emulator "sent", in order. Shared by both sides; persisted with `--state`.
+public final class Outbox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var messages: [OutboxMessage] = []
+  private let store: any DocumentStore
+  private static let table = "outbox"
+
+  public init(store: any DocumentStore = NullDocumentStore()) {
+    self.store = store
+    let loaded = (try? store.loadAll(Self.table)) ?? []
+    messages = loaded.compactMap { Self.decode($0.document) }.sorted { $0.time < $1.time }
+  }
+
+  public func record(_ message: OutboxMessage) {
+    lock.lock()
+    defer { lock.unlock() }
+    messages.append(message)
+    try? store.put(Self.table, key: UUID().uuidString, Self.encode(message))
+  }
+
+  /// Messages to this address (compared case-insensitively), oldest first; all when nil.
+  public func messages(to email: String? = nil, side: OutboxMessage.Side? = nil) -> [OutboxMessage] {
+    lock.lock()
+    defer { lock.unlock() }
+    return messages.filter { message in
+      (email == nil || message.email.lowercased() == email?.lowercased())
+        && (side == nil || message.side == side)
+    }
+  }
+
+  static func encode(_ message: OutboxMessage) -> JSON {
+    [
+      "side": .string(message.side.rawValue), "kind": .string(message.kind), "email": .string(message.email),
+      "code": .string(message.code), "link": .string(message.link),
+      "time": .double(message.time.timeIntervalSince1970),
+    ]
+  }
+
+  static func decode(_ json: JSON) -> OutboxMessage? {
+    guard let side = json["side"]?.string.flatMap(OutboxMessage.Side.init(rawValue:)),
+      let kind = json["kind"]?.string, let email = json["email"]?.string,
+      let code = json["code"]?.string, let link = json["link"]?.string, let time = json["time"]?.double
+    else { return nil }
+    return OutboxMessage(side: side, kind: kind, email: email, code: code, link: link,
+                         time: Date(timeIntervalSince1970: time))
+  }
+}

@@ -1,0 +1,142 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+public typealias ServerHandler = @Sendable (ServerRequest) async -> ServerResponse
+
+/// A small HTTP/1.1 server on SwiftNIO: it reads whole requests (bodies up to `maxBodyBytes`),
+/// hands them to an async handler, and writes the answer. Keep-alive is honoured.
+public final class HTTPServer: Sendable {
+  public let host: String
+  private let requestedPort: Int
+  private let maxBodyBytes: Int
+  private let handler: ServerHandler
+  private let group: MultiThreadedEventLoopGroup
+  private let channelBox = ChannelBox()
+
+  public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = 1 << 20, threads: Int = System.coreCount,
+              handler: @escaping ServerHandler) {
+    self.host = host
+    self.requestedPort = port
+    self.maxBodyBytes = maxBodyBytes
+    self.handler = handler
+    self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+  }
+
+  /// Binds and starts serving; returns the bound port (useful with port 0).
+  @discardableResult
+  public func start() async throws -> Int {
+    let handler = self.handler
+    let limit = maxBodyBytes
+    let bootstrap = ServerBootstrap(group: group)
+      .serverChannelOption(ChannelOptions.backlog, value: 256)
+      .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+      .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+      .childChannelInitializer { channel in
+        channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+          channel.pipeline.addHandler(RequestHandler(handler: handler, maxBodyBytes: limit))
+        }
+      }
+    let channel = try await bootstrap.bind(host: host, port: requestedPort).get()
+    channelBox.set(channel)
+    return channel.localAddress?.port ?? requestedPort
+  }
+
+  public var port: Int? { channelBox.get()?.localAddress?.port }
+
+  /// Stops accepting, closes the listener and the event loops.
+  public func shutdown() async {
+    if let channel = channelBox.get() { try? await channel.close() }
+    try? await group.shutdownGracefully()
+  }
+
+  /// Blocks until the listening channel closes.
+  public func waitUntilClosed() async {
+    guard let channel = channelBox.get() else { return }
+    try? await channel.closeFuture.get()
+  }
+}
+
+private final class ChannelBox: @unchecked Sendable {
+  private let lock = NIOLock()
+  private var channel: Channel?
+  func set(_ value: Channel) { lock.withLock { channel = value } }
+  func get() -> Channel? { lock.withLock { channel } }
+}
+
+private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+
+  private let handler: ServerHandler
+  private let maxBodyBytes: Int
+  private var head: HTTPRequestHead?
+  private var body: [UInt8] = []
+  private var tooLarge = false
+
+  init(handler: @escaping ServerHandler, maxBodyBytes: Int) {
+    self.handler = handler
+    self.maxBodyBytes = maxBodyBytes
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let requestHead):
+      head = requestHead
+      body = []
+      tooLarge = false
+    case .body(var buffer):
+      guard !tooLarge else { return }
+      if body.count + buffer.readableBytes > maxBodyBytes {
+        tooLarge = true
+        body = []
+      } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
+        body.append(contentsOf: bytes)
+      }
+    case .end:
+      guard let requestHead = head else { return }
+      head = nil
+      let request = ServerRequest(
+        method: requestHead.method.rawValue, uri: requestHead.uri,
+        headers: requestHead.headers.map { ($0.name, $0.value) }, body: body, bodyTooLarge: tooLarge)
+      body = []
+      let keepAlive = requestHead.isKeepAlive
+      let version = requestHead.version
+      let handler = self.handler
+      let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+      let promise = context.eventLoop.makePromise(of: ServerResponse.self)
+      promise.completeWithTask { await handler(request) }
+      promise.futureResult.whenSuccess { response in
+        let (this, context) = loopBound.value
+        this.write(response, keepAlive: keepAlive, version: version, context: context)
+      }
+    }
+  }
+
+  private func write(_ response: ServerResponse, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext) {
+    if response.drop {
+      context.close(promise: nil)
+      return
+    }
+    var headers = HTTPHeaders()
+    for (name, value) in response.headers { headers.add(name: name, value: value) }
+    headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+    if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+    let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+    context.write(wrapOutboundOut(.head(head)), promise: nil)
+    if !response.body.isEmpty {
+      var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+      buffer.writeBytes(response.body)
+      context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+    }
+    let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+    if !keepAlive {
+      let channel = context.channel
+      done.whenComplete { _ in channel.close(promise: nil) }
+    }
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: Error) {
+    context.close(promise: nil)
+  }
+}
