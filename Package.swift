@@ -5,7 +5,7 @@ import PackageDescription
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor
 //   AuthScript → ShellKit → Providers → AuthCore → JSONKit
 //   AuthEmulator → HTTPServerKit, JSONKit (never Providers: the emulator re-implements the wire on its own)
-//   LineEditor → CLibEdit (the only code that touches libedit)
+//   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
   name: "authsh",
   platforms: [.macOS(.v14)],
@@ -21,13 +21,13 @@ let package = Package(
     .target(name: "JSONKit"),
     .target(
       name: "AuthCore",
-      dependencies: ["JSONKit", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: ["JSONKit"]),
     .target(name: "Providers", dependencies: ["AuthCore", "JSONKit"]),
     .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
     .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "LineEditor", dependencies: ["CLibEdit"]),
+    .target(name: "LineEditor", dependencies: ["CLibEdit", "ShellKit"]),
     .target(
       name: "HTTPServerKit",
       dependencies: [
@@ -59,5 +59,7 @@ let package = Package(
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["AuthTestSupport"]),
+    .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport"], exclude: ["Scripts"]),
+    .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
   ]
 )

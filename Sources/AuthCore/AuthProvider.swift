@@ -1,0 +1,24 @@
+/// The backends authsh speaks.
+public enum ProviderKind: String, Sendable, CaseIterable {
+  case supabase, firebase
+}
+
+/// One backend's e-mail/password surface. Every error thrown is an `AuthError`.
+public protocol AuthProvider: Sendable {
+  var kind: ProviderKind { get }
+  /// The endpoint shown by `status` (the API base URL).
+  var endpoint: String { get }
+
+  func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome
+  func signIn(email: String, password: String) async throws -> AuthSession
+  func sendPasswordReset(email: String) async throws
+  /// Sets a new password from a mailed link or code; returns the signed-in session.
+  func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
+  /// The user, fresh from the server.
+  func user(of session: AuthSession) async throws -> AuthUser
+  /// Exchanges the refresh token. Refusals (revoked, reused, unknown) throw `session_expired`.
+  func refresh(_ session: AuthSession) async throws -> AuthSession
+  func signOut(_ session: AuthSession, scope: LogoutScope) async throws
+  /// The latest mail an emulator "sent" to this address (nil when none).
+  func latestMail(to email: String) async throws -> InboxMessage?
+}

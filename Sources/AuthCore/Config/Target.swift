@@ -1,0 +1,53 @@
+/// Connection settings given on the command line (the highest precedence).
+public struct ConnectionFlags: Sendable, Equatable {
+  public var profile: String?
+  public var provider: ProviderKind?
+  public var url: String?
+  public var key: String?
+  public var timeout: Double?
+  public var allowInsecureHTTP = false
+  public init() {}
+}
+
+/// Where commands go, after flags > environment > config profile > defaults.
+public struct Target: Sendable, Equatable {
+  public var provider: ProviderKind
+  public var profile: String
+  /// Supabase: the Auth API base (`https://x.supabase.co/auth/v1`). Firebase: the Identity Toolkit
+  /// base (`https://identitytoolkit.googleapis.com/v1` or the emulator's).
+  public var url: String
+  public var key: String
+  public var projectId: String?
+  /// `host:port` of a Firebase Auth emulator (official or ours), as `FIREBASE_AUTH_EMULATOR_HOST`.
+  public var firebaseEmulatorHost: String?
+  public var timeout: Double
+  public var allowInsecureHTTP: Bool
+
+  public init(
+    provider: ProviderKind, profile: String, url: String, key: String, projectId: String? = nil,
+    firebaseEmulatorHost: String? = nil, timeout: Double = 30, allowInsecureHTTP: Bool = false
+  ) {
+    self.provider = provider
+    self.profile = profile
+    self.url = url
+    self.key = key
+    self.projectId = projectId
+    self.firebaseEmulatorHost = firebaseEmulatorHost
+    self.timeout = timeout
+    self.allowInsecureHTTP = allowInsecureHTTP
+  }
+
+  /// The Supabase Auth base for a project URL: appends `/auth/v1` unless it is already there.
+  public static func supabaseAuthBase(_ url: String) -> String {
+    var base = url
+    while base.hasSuffix("/") { base.removeLast() }
+    return base.hasSuffix("/auth/v1") ? base : base + "/auth/v1"
+  }
+
+  /// `host:port` from `http://host:port[/…]` or a bare `host:port`.
+  public static func hostAndPort(_ url: String) -> String {
+    var rest = Substring(url)
+    if let range = rest.range(of: "://") { rest = rest[range.upperBound...] }
+    return String(rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest)
+  }
+}

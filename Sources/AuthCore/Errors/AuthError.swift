@@ -1,0 +1,105 @@
+/// A form field a validation error belongs to.
+public enum Field: String, Sendable, CaseIterable {
+  case email, password, name, confirm
+}
+
+public struct FieldError: Sendable, Equatable {
+  public var field: Field
+  public var code: String
+  public var message: String
+  public init(_ field: Field, code: String, message: String) {
+    self.field = field
+    self.code = code
+    self.message = message
+  }
+}
+
+/// Every failure authsh reports: a stable code, the specs' message, and what the backend said.
+public struct AuthError: Error, Sendable, Equatable {
+  public var code: ErrorCode
+  public var message: String
+  /// The backend's own code (`INVALID_LOGIN_CREDENTIALS`, `invalid_credentials`, …).
+  public var providerCode: String?
+  /// HTTP status, when there was a response.
+  public var status: Int?
+  public var retryAfterSeconds: Int?
+  /// Per-field problems (validation), in form order.
+  public var fields: [FieldError]
+  /// Extra explanation shown with `--verbose` (e.g. why a response was malformed).
+  public var detail: String?
+  /// A hint shown under the message (e.g. how to fix a configuration).
+  public var hint: String?
+
+  public init(
+    _ code: ErrorCode, message: String? = nil, providerCode: String? = nil, status: Int? = nil,
+    retryAfterSeconds: Int? = nil, fields: [FieldError] = [], detail: String? = nil, hint: String? = nil
+  ) {
+    self.code = code
+    self.message = message ?? AuthError.defaultMessage(for: code, retryAfterSeconds: retryAfterSeconds)
+    self.providerCode = providerCode
+    self.status = status
+    self.retryAfterSeconds = retryAfterSeconds
+    self.fields = fields
+    self.detail = detail
+    self.hint = hint
+  }
+
+  /// The message the specs show for a code (SPEC §3).
+  public static func defaultMessage(for code: ErrorCode, retryAfterSeconds: Int? = nil) -> String {
+    switch code {
+    case .invalidCredentials: return "Invalid email or password"
+    case .userNotFound: return "Email not found. Please sign up first."
+    case .emailNotConfirmed: return "Please verify your email. Check your inbox for a verification link."
+    case .userAlreadyExists: return "An account with this email already exists. Try signing in instead."
+    case .weakPassword: return "Password is too weak."
+    case .userDisabled: return "This account has been disabled."
+    case .rateLimited:
+      guard let seconds = retryAfterSeconds else { return "Too many attempts. Please try again later." }
+      return "Too many attempts. Please try again in \(minutes(seconds))."
+    case .resetCooldown:
+      return "Already sent, check your inbox. You can send another in \(retryAfterSeconds ?? 60) seconds."
+    case .invalidCode: return "This reset link is invalid or has expired."
+    case .notAuthenticated: return "You are not signed in."
+    case .sessionExpired: return "You were logged out due to inactivity. Please log in again."
+    case .networkUnreachable: return "No internet connection. Check your network."
+    case .timeout: return "Connection timed out. Check your network and try again."
+    case .serverError, .malformedResponse: return "Server error. Please try again later."
+    case .invalidRequest: return "Invalid request. Please try again."
+    case .validationFailed: return "Please correct the highlighted fields."
+    case .passwordRequired: return "Password is required (use --password-env VAR, --password-stdin, or a terminal)."
+    case .cancelled: return "Cancelled."
+    case .noMail: return "No mail found."
+    default: return code.rawValue
+    }
+  }
+
+  /// "1 minute", "3 minutes" (rounded up).
+  public static func minutes(_ seconds: Int) -> String {
+    let value = max(1, (seconds + 59) / 60)
+    return value == 1 ? "1 minute" : "\(value) minutes"
+  }
+
+  /// The same error with the wording the specs use on the password-reset screen.
+  public func inResetContext() -> AuthError {
+    var copy = self
+    switch code {
+    case .userNotFound: copy.message = "Email not found. Try signing up instead."
+    case .rateLimited:
+      copy.message =
+        retryAfterSeconds.map { "Too many reset requests. Try again in \(AuthError.minutes($0))." }
+        ?? "Too many reset requests. Try again later."
+    default: break
+    }
+    return copy
+  }
+
+  public func field(_ field: Field) -> FieldError? { fields.first { $0.field == field } }
+
+  /// Transport and server failures (exit 3 for one-shot commands).
+  public var isBackendFailure: Bool {
+    [.networkUnreachable, .timeout, .serverError, .malformedResponse].contains(code)
+  }
+
+  /// Not signed in / session gone (exit 4 for one-shot `whoami`, `logout`, `refresh`).
+  public var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }
+}

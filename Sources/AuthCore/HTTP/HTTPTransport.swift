@@ -1,0 +1,74 @@
+import Foundation
+
+public struct HTTPRequest: Sendable {
+  public var method: String
+  public var url: URL
+  public var headers: [(name: String, value: String)]
+  public var body: [UInt8]?
+  /// Whole-request deadline in seconds.
+  public var timeout: Double
+
+  public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double = 30) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.timeout = timeout
+  }
+
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+}
+
+public struct HTTPResponse: Sendable {
+  public var status: Int
+  public var headers: [(name: String, value: String)]
+  public var body: [UInt8]
+
+  public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+
+  public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Why a request got no HTTP answer.
+public enum TransportFailure: Error, Sendable, Equatable {
+  /// Connection refused, DNS failure, no network.
+  case unreachable(String)
+  case timedOut
+  case cancelled
+  /// The connection closed before a complete answer.
+  case connectionLost(String)
+  case other(String)
+}
+
+/// Sends one HTTP request. The only way providers reach the network.
+public protocol HTTPTransport: Sendable {
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// Which hosts may receive credentials over plain HTTP (SPEC §4: loopback only).
+public enum HostPolicy {
+  public static func isLoopback(_ host: String) -> Bool {
+    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+    return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
+  }
+
+  /// Throws `insecure_url` for `http://` to a non-loopback host unless allowed.
+  public static func check(_ url: URL, allowInsecureHTTP: Bool) throws {
+    guard url.scheme?.lowercased() == "http", !allowInsecureHTTP else { return }
+    let host = url.host ?? ""
+    guard !isLoopback(host) else { return }
+    throw AuthError(
+      .insecureURL,
+      message: "Refusing to send credentials over plain HTTP to \(host) (use https, or --allow-insecure-http)")
+  }
+}

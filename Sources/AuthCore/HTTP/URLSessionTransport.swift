@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `HTTPTransport` over URLSession (libcurl on Linux). Enforces a whole-request deadline (URLSession's
+/// own timeout is an idle timeout, so a slow drip would never end) and honours task cancellation.
+public final class URLSessionTransport: HTTPTransport {
+  private let session: URLSession
+  /// Bodies larger than this end the request as malformed (hostile 10 MB answers).
+  public let maxResponseBytes: Int
+
+  public init(maxResponseBytes: Int = 4 << 20) {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpCookieStorage = nil
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpShouldSetCookies = false
+    session = URLSession(configuration: configuration)
+    self.maxResponseBytes = maxResponseBytes
+  }
+
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    var urlRequest = URLRequest(url: request.url)
+    urlRequest.httpMethod = request.method
+    // libcurl truncates to whole seconds and fails at once below 1 s (TOOLCHAIN §2).
+    let deadline = max(1, request.timeout.rounded(.up))
+    urlRequest.timeoutInterval = deadline
+    for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
+    if let body = request.body { urlRequest.httpBody = Data(body) }
+
+    let state = RequestState()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+        let task = session.dataTask(with: urlRequest) { data, response, error in
+          state.finish(continuation, result: Self.outcome(data: data, response: response, error: error, state: state))
+        }
+        state.start(task)
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+          if state.markTimedOut() { task.cancel() }
+        }
+      }
+    } onCancel: {
+      state.cancel()
+    }
+  }
+
+  private static func outcome(data: Data?, response: URLResponse?, error: (any Error)?, state: RequestState)
+    -> Result<HTTPResponse, TransportFailure>
+  {
+    if let error {
+      if state.timedOut { return .failure(.timedOut) }
+      let code = (error as? URLError)?.code
+      switch code {
+      case .timedOut?: return .failure(.timedOut)
+      case .cancelled?: return .failure(.cancelled)
+      case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?, .notConnectedToInternet?:
+        return .failure(.unreachable(error.localizedDescription))
+      case .networkConnectionLost?, .badServerResponse?, .zeroByteResource?:
+        return .failure(.connectionLost(error.localizedDescription))
+      default: return .failure(.other(error.localizedDescription))
+      }
+    }
+    guard let http = response as? HTTPURLResponse else { return .failure(.connectionLost("no HTTP response")) }
+    var headers: [(name: String, value: String)] = []
+    for (name, value) in http.allHeaderFields {
+      headers.append((String(describing: name), String(describing: value)))
+    }
+    return .success(HTTPResponse(status: http.statusCode, headers: headers, body: Array(data ?? Data())))
+  }
+}
+
+/// Shared between the completion handler, the deadline and the cancellation handler.
+private final class RequestState: @unchecked Sendable {
+  private let lock = NSLock()
+  private var task: URLSessionDataTask?
+  private var done = false
+  private var cancelledEarly = false
+  private(set) var timedOut = false
+
+  func start(_ task: URLSessionDataTask) {
+    lock.lock()
+    self.task = task
+    let cancelNow = cancelledEarly
+    lock.unlock()
+    if cancelNow { task.cancel() } else { task.resume() }
+    if cancelNow { task.resume() }
+  }
+
+  func markTimedOut() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !done else { return false }
+    timedOut = true
+    return true
+  }
+
+  func cancel() {
+    lock.lock()
+    let current = task
+    if current == nil { cancelledEarly = true }
+    lock.unlock()
+    current?.cancel()
+  }
+
+  func finish(_ continuation: CheckedContinuation<HTTPResponse, any Error>, result: Result<HTTPResponse, TransportFailure>) {
+    lock.lock()
+    guard !done else {
+      lock.unlock()
+      return
+    }
+    done = true
+    lock.unlock()
+    continuation.resume(with: result.mapError { $0 as any Error })
+  }
+}

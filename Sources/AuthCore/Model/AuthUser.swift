@@ -1,0 +1,105 @@
+import JSONKit
+
+/// The signed-in user, provider-neutral (result model `user.*`).
+public struct AuthUser: Sendable, Equatable {
+  public var id: String
+  public var email: String
+  public var emailConfirmed: Bool
+  public var name: String?
+  /// ISO 8601 (UTC) or nil when the backend did not say.
+  public var createdAt: String?
+  public var lastSignInAt: String?
+  /// The sign-in provider as the backend names it (`email` on Supabase, `password` on Firebase).
+  public var provider: String
+
+  public init(
+    id: String, email: String, emailConfirmed: Bool, name: String? = nil, createdAt: String? = nil,
+    lastSignInAt: String? = nil, provider: String
+  ) {
+    self.id = id
+    self.email = email
+    self.emailConfirmed = emailConfirmed
+    self.name = name
+    self.createdAt = createdAt
+    self.lastSignInAt = lastSignInAt
+    self.provider = provider
+  }
+
+  public var json: JSON {
+    [
+      "id": .string(id), "email": .string(email), "email_confirmed": .bool(emailConfirmed),
+      "name": .optional(name), "created_at": .optional(createdAt), "last_sign_in_at": .optional(lastSignInAt),
+      "provider": .string(provider),
+    ]
+  }
+
+  public init?(json: JSON) {
+    guard let id = json["id"]?.string, let email = json["email"]?.string else { return nil }
+    self.init(
+      id: id, email: email, emailConfirmed: json["email_confirmed"]?.bool ?? false, name: json["name"]?.string,
+      createdAt: json["created_at"]?.string, lastSignInAt: json["last_sign_in_at"]?.string,
+      provider: json["provider"]?.string ?? "")
+  }
+}
+
+/// Tokens of a signed-in user (result model `session.*`; tokens are secret).
+public struct AuthSession: Sendable, Equatable {
+  public var accessToken: String
+  public var refreshToken: String
+  /// Unix seconds.
+  public var expiresAt: Int
+  public var tokenType: String
+  public var user: AuthUser
+
+  public init(accessToken: String, refreshToken: String, expiresAt: Int, tokenType: String = "bearer", user: AuthUser) {
+    self.accessToken = accessToken
+    self.refreshToken = refreshToken
+    self.expiresAt = expiresAt
+    self.tokenType = tokenType
+    self.user = user
+  }
+
+  public func expiresIn(now: Int) -> Int { expiresAt - now }
+
+  /// The stored form (tokens in clear: only ever written to the 0600 session file).
+  public var storedJSON: JSON {
+    [
+      "access_token": .string(accessToken), "refresh_token": .string(refreshToken), "expires_at": .int(expiresAt),
+      "token_type": .string(tokenType), "user": user.json,
+    ]
+  }
+
+  public init?(storedJSON json: JSON) {
+    guard let access = json["access_token"]?.string, let refresh = json["refresh_token"]?.string,
+      let expiresAt = json["expires_at"]?.int, let userJSON = json["user"], let user = AuthUser(json: userJSON)
+    else { return nil }
+    self.init(
+      accessToken: access, refreshToken: refresh, expiresAt: expiresAt,
+      tokenType: json["token_type"]?.string ?? "bearer", user: user)
+  }
+}
+
+/// The latest mail the emulator "sent" to an address (result model `inbox.*`).
+public struct InboxMessage: Sendable, Equatable {
+  public var kind: String
+  public var code: String
+  public var link: String
+  public var email: String
+  public init(kind: String, code: String, link: String, email: String) {
+    self.kind = kind
+    self.code = code
+    self.link = link
+    self.email = email
+  }
+}
+
+public enum LogoutScope: String, Sendable, CaseIterable {
+  case local, global, others
+}
+
+/// Result of a sign-up: signed in, or a confirmation mail was sent (no session).
+public enum SignUpOutcome: Sendable, Equatable {
+  case signedIn(AuthSession)
+  /// `obfuscated`: Supabase answered with a fake user (the address already has a confirmed account).
+  case confirmationSent(AuthUser, obfuscated: Bool)
+}

@@ -1,0 +1,98 @@
+import JSONKit
+
+/// `status.*`: where commands go and who is signed in (psql `\conninfo`).
+public struct StatusInfo: Sendable, Equatable {
+  public var provider: String
+  public var profile: String
+  public var url: String
+  public var signedIn: Bool
+  public init(provider: String, profile: String, url: String, signedIn: Bool) {
+    self.provider = provider
+    self.profile = profile
+    self.url = url
+    self.signedIn = signedIn
+  }
+}
+
+/// What one command produced: the result model of SPEC §6, shared by `--json`, assertions and reports.
+public struct CommandResult: Sendable {
+  public var command: String
+  public var elapsedMs: Int = 0
+  public var error: AuthError?
+  public var user: AuthUser?
+  public var session: AuthSession?
+  public var reset: String?
+  public var inbox: InboxMessage?
+  public var status: StatusInfo?
+  /// Human notes ("Confirmation e-mail sent", …).
+  public var notes: [String] = []
+  /// Free text output (`echo`, `help`).
+  public var output: String?
+
+  public init(command: String) { self.command = command }
+
+  public var ok: Bool { error == nil }
+
+  public static func failure(_ command: String, _ error: AuthError) -> CommandResult {
+    var result = CommandResult(command: command)
+    result.error = error
+    return result
+  }
+
+  /// Decoded claims of the access token, when signed in.
+  public var claims: JSON? { session.flatMap { JWTClaims.decode($0.accessToken) } }
+
+  /// The result model as JSON. Tokens print as `***` unless `revealTokens` (`--show-tokens`,
+  /// or script queries, whose output goes through the redactor).
+  public func json(now: Int, revealTokens: Bool) -> JSON {
+    var object = JSONObject()
+    object["ok"] = .bool(ok)
+    object["command"] = .string(command)
+    object["elapsed_ms"] = .int(elapsedMs)
+    if let error { object["error"] = Self.errorJSON(error) }
+    if let user = user ?? session?.user { object["user"] = user.json }
+    if let session {
+      let mask: (String) -> JSON = { revealTokens ? .string($0) : .string("***") }
+      object["session"] = [
+        "access_token": mask(session.accessToken), "refresh_token": mask(session.refreshToken),
+        "expires_in": .int(session.expiresIn(now: now)), "expires_at": .int(session.expiresAt),
+        "token_type": .string(session.tokenType),
+      ]
+      if let claims { object["claims"] = claims }
+    }
+    if let reset { object["reset"] = ["email": .string(reset)] }
+    if let inbox {
+      object["inbox"] = [
+        "kind": .string(inbox.kind), "code": .string(inbox.code), "link": .string(inbox.link),
+        "email": .string(inbox.email),
+      ]
+    }
+    if let status {
+      object["status"] = [
+        "provider": .string(status.provider), "profile": .string(status.profile), "url": .string(status.url),
+        "signed_in": .bool(status.signedIn),
+      ]
+    }
+    if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
+    if let output { object["output"] = .string(output) }
+    return .object(object)
+  }
+
+  public static func errorJSON(_ error: AuthError) -> JSON {
+    var object = JSONObject()
+    object["code"] = .string(error.code.rawValue)
+    object["message"] = .string(error.message)
+    object["provider_code"] = .optional(error.providerCode)
+    object["status"] = error.status.map(JSON.int) ?? .null
+    object["retry_after_seconds"] = error.retryAfterSeconds.map(JSON.int) ?? .null
+    if !error.fields.isEmpty {
+      var fields = JSONObject()
+      for field in error.fields {
+        fields[field.field.rawValue] = ["code": .string(field.code), "message": .string(field.message)]
+      }
+      object["fields"] = .object(fields)
+    }
+    if let hint = error.hint { object["hint"] = .string(hint) }
+    return .object(object)
+  }
+}

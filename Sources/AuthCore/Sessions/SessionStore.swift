@@ -1,0 +1,70 @@
+import Foundation
+import JSONKit
+
+/// What authsh keeps per profile: the session, the remembered e-mail, reset cooldowns.
+public struct ProfileState: Sendable, Equatable {
+  public var session: AuthSession?
+  /// `login --remember`: the default e-mail for the next `login`.
+  public var rememberedEmail: String?
+  /// Lower-cased e-mail → Unix time of the last reset request (the 60 s cooldown).
+  public var resetSentAt: [String: Int]
+
+  public init(session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:]) {
+    self.session = session
+    self.rememberedEmail = rememberedEmail
+    self.resetSentAt = resetSentAt
+  }
+
+  public var json: JSON {
+    var object = JSONObject()
+    object["version"] = 1
+    object["session"] = session?.storedJSON ?? .null
+    object["remembered_email"] = .optional(rememberedEmail)
+    object["reset_sent_at"] = .object(
+      JSONObject(resetSentAt.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) }))
+    return .object(object)
+  }
+
+  public init(json: JSON) {
+    session = json["session"].flatMap(AuthSession.init(storedJSON:))
+    rememberedEmail = json["remembered_email"]?.string
+    var sent: [String: Int] = [:]
+    for pair in json["reset_sent_at"]?.object?.pairs ?? [] {
+      if let time = pair.value.int { sent[pair.key] = time }
+    }
+    resetSentAt = sent
+  }
+}
+
+/// Where sessions live. A file store today; an OS keyring can implement the same three calls.
+public protocol SessionStore: Sendable {
+  func load(profile: String) throws -> ProfileState
+  func save(_ state: ProfileState, profile: String) throws
+  func clear(profile: String) throws
+}
+
+/// For `.auth` runs and `--no-save`: nothing touches the disk.
+public final class InMemorySessionStore: SessionStore, @unchecked Sendable {
+  private let lock = NSLock()
+  private var states: [String: ProfileState] = [:]
+
+  public init() {}
+
+  public func load(profile: String) throws -> ProfileState {
+    lock.lock()
+    defer { lock.unlock() }
+    return states[profile] ?? ProfileState()
+  }
+
+  public func save(_ state: ProfileState, profile: String) throws {
+    lock.lock()
+    states[profile] = state
+    lock.unlock()
+  }
+
+  public func clear(profile: String) throws {
+    lock.lock()
+    states[profile] = nil
+    lock.unlock()
+  }
+}

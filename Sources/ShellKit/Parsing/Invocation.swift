@@ -1,0 +1,49 @@
+/// A command line matched against the table: which command, its arguments and flags.
+public struct Invocation: Sendable, Equatable {
+  public var spec: CommandSpec
+  /// Positional values by argument name (`EMAIL`); variadic arguments join nothing: see `rest`.
+  public var arguments: [String: String]
+  /// All values of a variadic argument.
+  public var rest: [String]
+  /// Flag values by flag name; switches map to `[""]`.
+  public var flags: [String: [String]]
+  /// The words as given (after the command words), for history and `retry`.
+  public var words: [Word]
+
+  public init(spec: CommandSpec, arguments: [String: String] = [:], rest: [String] = [], flags: [String: [String]] = [:], words: [Word] = []) {
+    self.spec = spec
+    self.arguments = arguments
+    self.rest = rest
+    self.flags = flags
+    self.words = words
+  }
+
+  public func argument(_ name: String) -> String? { arguments[name] }
+  public func value(_ flag: String) -> String? { flags[flag]?.last }
+  public func values(_ flag: String) -> [String] { flags[flag] ?? [] }
+  public func has(_ flag: String) -> Bool { flags[flag] != nil }
+
+  /// Whether this line actually carries a secret value (a `--password VALUE`, `--key KEY`, …).
+  public var carriesSecret: Bool {
+    spec.flags.contains { $0.isSecret && flags[$0.name] != nil }
+      || spec.arguments.contains { $0.isSecret && arguments[$0.name] != nil }
+      || CommandTable.globalFlags.contains { $0.isSecret && flags[$0.name] != nil }
+  }
+}
+
+/// A command line that does not fit the table.
+public struct UsageError: Error, Equatable, Sendable {
+  public var message: String
+  /// Index of the offending word in the line's words, when there is one.
+  public var wordIndex: Int?
+  /// "did you mean 'login'?"
+  public var suggestion: String?
+
+  public init(_ message: String, wordIndex: Int? = nil, suggestion: String? = nil) {
+    self.message = message
+    self.wordIndex = wordIndex
+    self.suggestion = suggestion
+  }
+
+  public var fullMessage: String { suggestion.map { "\(message); did you mean '\($0)'?" } ?? message }
+}

@@ -1,0 +1,110 @@
+/// Matches words against the command table: command words, flags (`--x v`, `--x=v`), positionals,
+/// choices. Every problem is a `UsageError` pointing at a word, with a suggestion when one is close.
+public enum InvocationParser {
+  public static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<Invocation, UsageError> {
+    guard let first = words.first else { return .failure(UsageError("no command given")) }
+    let texts = words.map(\.text)
+    guard let (spec, consumed) = CommandTable.match(texts) else {
+      let known = CommandTable.firstWords(on: surface)
+      return .failure(
+        UsageError("unknown command '\(first.text)'", wordIndex: 0, suggestion: Suggest.closest(to: first.text, among: known)))
+    }
+    guard !spec.surfaces.isDisjoint(with: surface) else {
+      return .failure(UsageError(availability(of: spec), wordIndex: 0))
+    }
+    let allowed = flags(of: spec, surface: surface) + extraFlags
+    var invocation = Invocation(spec: spec, words: Array(words.dropFirst(consumed)))
+    var positionals: [(value: String, index: Int)] = []
+    var index = consumed
+    var flagsEnded = false
+    while index < words.count {
+      let word = words[index]
+      if !flagsEnded, !word.quoted, word.text == "--" {
+        flagsEnded = true
+        index += 1
+        continue
+      }
+      guard !flagsEnded, !word.quoted, word.text.hasPrefix("--"), word.text.count > 2 else {
+        positionals.append((word.text, index))
+        index += 1
+        continue
+      }
+      let parts = word.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(parts[0])
+      guard let flag = allowed.first(where: { $0.name == name }) else {
+        let suggestion = Suggest.closest(to: name, among: allowed.map(\.name))
+        let known = (flags(of: spec, surface: .all) + CommandTable.globalFlags).contains { $0.name == name }
+        let message = known ? "\(name) cannot be used with '\(spec.name)' here" : "unknown flag '\(name)' for '\(spec.name)'"
+        return .failure(UsageError(message, wordIndex: index, suggestion: known ? nil : suggestion))
+      }
+      var value = ""
+      if flag.takesValue {
+        if parts.count == 2 {
+          value = String(parts[1])
+        } else if index + 1 < words.count {
+          index += 1
+          value = words[index].text
+        } else {
+          return .failure(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))", wordIndex: index))
+        }
+        if !flag.choices.isEmpty, !flag.choices.contains(value) {
+          return .failure(
+            UsageError(
+              "\(name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'", wordIndex: index,
+              suggestion: Suggest.closest(to: value, among: flag.choices)))
+        }
+      } else if parts.count == 2 {
+        return .failure(UsageError("\(name) takes no value", wordIndex: index))
+      }
+      if invocation.flags[name] != nil, !flag.repeatable {
+        return .failure(UsageError("\(name) is given twice", wordIndex: index))
+      }
+      invocation.flags[name, default: []].append(value)
+      index += 1
+    }
+    return assign(positionals, to: invocation)
+  }
+
+  /// Flags a command accepts on a surface.
+  public static func flags(of spec: CommandSpec, surface: Surfaces) -> [FlagSpec] {
+    spec.flags.filter { !$0.surfaces.isDisjoint(with: surface) } + (spec.takesOutputFlags ? CommandTable.outputFlags : [])
+  }
+
+  private static func assign(_ positionals: [(value: String, index: Int)], to base: Invocation) -> Result<Invocation, UsageError> {
+    var invocation = base
+    let spec = invocation.spec
+    var remaining = positionals[...]
+    for argument in spec.arguments {
+      if argument.variadic {
+        invocation.rest = remaining.map(\.value)
+        if invocation.rest.isEmpty, !argument.optional {
+          return .failure(UsageError("'\(spec.name)' needs \(argument.name)", wordIndex: nil))
+        }
+        remaining = []
+        break
+      }
+      guard let next = remaining.popFirst() else {
+        if argument.optional { continue }
+        return .failure(UsageError("'\(spec.name)' needs \(argument.name)", wordIndex: nil))
+      }
+      if !argument.choices.isEmpty, !argument.choices.contains(next.value) {
+        return .failure(
+          UsageError(
+            "\(argument.name) must be one of \(argument.choices.joined(separator: ", ")), not '\(next.value)'",
+            wordIndex: next.index, suggestion: Suggest.closest(to: next.value, among: argument.choices)))
+      }
+      invocation.arguments[argument.name] = next.value
+    }
+    if let extra = remaining.first {
+      return .failure(UsageError("unexpected argument '\(extra.value)' for '\(spec.name)'", wordIndex: extra.index))
+    }
+    return .success(invocation)
+  }
+
+  static func availability(of spec: CommandSpec) -> String {
+    if spec.surfaces == .repl { return "'\(spec.name)' works only in the interactive shell" }
+    if spec.surfaces == .oneShot { return "'\(spec.name)' works only as `authsh \(spec.name) …` from a shell" }
+    if spec.surfaces == .interactive { return "'\(spec.name)' works only in the shell and in .auth scripts" }
+    return "'\(spec.name)' is not available here"
+  }
+}

@@ -1,0 +1,23 @@
+/// Reads lines for the shell: libedit on a terminal (LineEditor target), scripted in tests.
+public protocol LineReader: AnyObject {
+  /// The next line without its newline; nil at end of input (Ctrl-D).
+  func readLine(prompt: String) -> String?
+  /// Adds a line to the in-memory history (and to the file when `persist`).
+  func addHistory(_ line: String, persist: Bool)
+}
+
+/// Feeds a fixed list of lines (unit tests, transcripts).
+public final class ScriptedLineReader: LineReader {
+  public private(set) var lines: [String]
+  public private(set) var prompts: [String] = []
+  public private(set) var history: [(line: String, persisted: Bool)] = []
+
+  public init(_ lines: [String]) { self.lines = lines }
+
+  public func readLine(prompt: String) -> String? {
+    prompts.append(prompt)
+    return lines.isEmpty ? nil : lines.removeFirst()
+  }
+
+  public func addHistory(_ line: String, persist: Bool) { history.append((line, persist)) }
+}

@@ -1,0 +1,72 @@
+import AuthCore
+import Foundation
+
+/// Reads a password without echo (a terminal prompt). Absent when there is no terminal.
+public protocol PasswordPrompter: Sendable {
+  /// nil when the user cancelled (Ctrl-C / Ctrl-D).
+  func readPassword(prompt: String) -> String?
+}
+
+/// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
+public typealias ProviderFactory = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
+
+/// Everything commands need from the outside world, shared by one-shot commands, the shell and
+/// scripts. Mutable: `use`, `provider` and sign-ins change it.
+public final class ShellContext: @unchecked Sendable {
+  public var resolver: ConfigResolver
+  /// Connection flags from the command line (one-shot) or the last `provider` command.
+  public var connection: ConnectionFlags
+  public let makeProvider: ProviderFactory
+  public var sessionStore: any SessionStore
+  public let clock: any Clock
+  public let redactor: Redactor
+  public var passwordPrompter: (any PasswordPrompter)?
+  /// `--password-stdin`: the first line of standard input (one-shot only).
+  public var readStdinLine: (@Sendable () -> String?)?
+  public var environment: [String: String]
+  /// Where `--verbose` traces go (already redacted).
+  public var traceSink: (@Sendable (String) -> Void)?
+  /// Targets of an in-process emulator, used by `provider X` without `--url` (`--emulator`).
+  public var emulatorTargets: [ProviderKind: Target] = [:]
+  /// E-mail addresses used in this session (completion).
+  public private(set) var knownEmails: [String] = []
+  /// The last command that failed (`retry`).
+  public var lastFailed: Invocation?
+
+  public init(
+    resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderFactory,
+    sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
+    environment: [String: String] = [:]
+  ) {
+    self.resolver = resolver
+    self.connection = connection
+    self.makeProvider = makeProvider
+    self.sessionStore = sessionStore
+    self.clock = clock
+    self.redactor = redactor
+    self.environment = environment
+  }
+
+  /// The resolved target (throws `config_error` with what to set).
+  public func target() throws -> Target {
+    if connection.url == nil, connection.key == nil, let provider = connection.provider,
+      let emulated = emulatorTargets[provider]
+    {
+      var target = emulated
+      target.profile = connection.profile ?? target.profile
+      if let timeout = connection.timeout { target.timeout = timeout }
+      return target
+    }
+    return try resolver.resolve(connection)
+  }
+
+  public func sessions(for target: Target) -> SessionManager {
+    SessionManager(store: sessionStore, profile: target.profile, clock: clock)
+  }
+
+  public func noteEmail(_ email: String) {
+    let trimmed = email.trimmingWhitespace
+    guard !trimmed.isEmpty, !knownEmails.contains(trimmed) else { return }
+    knownEmails.append(trimmed)
+  }
+}

@@ -1,0 +1,137 @@
+/// Where a command or flag can be used.
+public struct Surfaces: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  /// `authsh login …` from a shell.
+  public static let oneShot = Surfaces(rawValue: 1)
+  /// A line typed in the interactive shell.
+  public static let repl = Surfaces(rawValue: 2)
+  /// A statement in a `.auth` file (also `source` in the shell and piped stdin).
+  public static let script = Surfaces(rawValue: 4)
+  public static let all: Surfaces = [.oneShot, .repl, .script]
+  public static let interactive: Surfaces = [.repl, .script]
+}
+
+/// What a value is, for completion, hints and redaction.
+public enum ValueKind: String, Sendable, Hashable {
+  case email, password, code, text, name, profile, provider, file, authFile, duration, scope, url, key, number,
+    host, shell, command, variable, path
+}
+
+public struct ArgumentSpec: Sendable, Hashable {
+  /// As shown in usage: `EMAIL`, `CODE-OR-LINK`.
+  public var name: String
+  public var kind: ValueKind
+  public var optional: Bool
+  /// Takes all remaining words (`echo TEXT…`, `run FILE…`).
+  public var variadic: Bool
+  public var summary: String
+  public var choices: [String]
+
+  public init(
+    _ name: String, _ kind: ValueKind, optional: Bool = false, variadic: Bool = false, choices: [String] = [],
+    _ summary: String
+  ) {
+    self.name = name
+    self.kind = kind
+    self.optional = optional
+    self.variadic = variadic
+    self.summary = summary
+    self.choices = choices
+  }
+
+  public var isSecret: Bool { kind == .password || kind == .key }
+}
+
+public struct FlagSpec: Sendable, Hashable {
+  /// `--password`.
+  public var name: String
+  /// `VALUE`, or nil for a switch.
+  public var valueName: String?
+  public var kind: ValueKind?
+  public var summary: String
+  public var choices: [String]
+  /// The value is a secret: never stored in history, masked in echoes.
+  public var isSecret: Bool
+  public var repeatable: Bool
+  public var surfaces: Surfaces
+
+  public init(
+    _ name: String, value valueName: String? = nil, kind: ValueKind? = nil, choices: [String] = [],
+    secret: Bool = false, repeatable: Bool = false, surfaces: Surfaces = .all, _ summary: String
+  ) {
+    self.name = name
+    self.valueName = valueName
+    self.kind = kind
+    self.summary = summary
+    self.choices = choices
+    self.isSecret = secret
+    self.repeatable = repeatable
+    self.surfaces = surfaces
+  }
+
+  public var takesValue: Bool { valueName != nil }
+}
+
+public enum CommandGroup: String, Sendable, CaseIterable {
+  case account = "Account"
+  case session = "Session"
+  case backend = "Backend"
+  case shell = "Shell"
+  case tools = "Tools"
+}
+
+/// One command of the table (SPEC §1): the single source for parsing, help, completion (shell and
+/// REPL), history redaction and the script checker.
+public struct CommandSpec: Sendable, Hashable {
+  /// `["reset", "confirm"]`.
+  public var words: [String]
+  public var arguments: [ArgumentSpec]
+  public var flags: [FlagSpec]
+  public var summary: String
+  public var discussion: String
+  public var examples: [String]
+  public var surfaces: Surfaces
+  public var group: CommandGroup
+  /// The specs' loading words, shown by the spinner ("Signing in…").
+  public var loadingText: String?
+  /// Accepts the per-invocation global flags (`--json`, `--verbose`, …).
+  public var takesOutputFlags: Bool
+
+  public init(
+    _ words: [String], group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
+    flags: [FlagSpec] = [], loading: String? = nil, takesOutputFlags: Bool = true, summary: String,
+    discussion: String = "", examples: [String] = []
+  ) {
+    self.words = words
+    self.arguments = arguments
+    self.flags = flags
+    self.summary = summary
+    self.discussion = discussion
+    self.examples = examples
+    self.surfaces = surfaces
+    self.group = group
+    self.loadingText = loading
+    self.takesOutputFlags = takesOutputFlags
+  }
+
+  public var name: String { words.joined(separator: " ") }
+
+  /// Whether any argument or flag of the command can carry a secret.
+  public var carriesSecret: Bool { arguments.contains(where: \.isSecret) || flags.contains(where: \.isSecret) }
+
+  public func flag(named name: String) -> FlagSpec? { flags.first { $0.name == name } }
+
+  /// `login [EMAIL] [--remember] [--no-save] [PASSWORD-SOURCE]` style usage.
+  public func usage(for surface: Surfaces = .oneShot) -> String {
+    var parts = [name]
+    for argument in arguments {
+      let text = argument.name + (argument.variadic ? "…" : "")
+      parts.append(argument.optional ? "[\(text)]" : text)
+    }
+    for flag in flags where flag.surfaces.contains(surface) {
+      parts.append("[" + flag.name + (flag.valueName.map { " " + $0 } ?? "") + "]")
+    }
+    return parts.joined(separator: " ")
+  }
+}

@@ -1,0 +1,64 @@
+extension CommandTable {
+  static let toolCommands: [CommandSpec] = [
+    CommandSpec(
+      ["run"], group: .tools, surfaces: .oneShot,
+      arguments: [ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run")],
+      flags: [
+        FlagSpec("--jobs", value: "N", kind: .number, "Run up to N files in parallel (default 1)"),
+        FlagSpec("--fail-fast", "Stop the whole run at the first failure"),
+        FlagSpec("--var", value: "NAME=VALUE", kind: .text, repeatable: true, "Set a script variable"),
+        FlagSpec("--report-junit", value: "FILE", kind: .path, "Write a JUnit XML report"),
+        FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"),
+        FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"),
+        FlagSpec("--emulator", "Start the embedded emulator and point both providers at it"),
+      ],
+      takesOutputFlags: false, summary: "Run .auth scripts with assertions (CI smoke tests)",
+      examples: ["authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml"]),
+    CommandSpec(
+      ["emulator"], group: .tools, surfaces: .oneShot,
+      flags: [
+        FlagSpec("--host", value: "HOST", kind: .host, "Address to bind (default 127.0.0.1)"),
+        FlagSpec("--port", value: "PORT", kind: .number, "Port to listen on (default 54321; 0 picks a free one)"),
+        FlagSpec("--project", value: "ID", kind: .text, "Firebase project id (default demo-authsh)"),
+        FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"),
+        FlagSpec("--confirm-email", "Supabase: require e-mail confirmation before sign-in"),
+        FlagSpec("--email-privacy", "Firebase: turn on e-mail enumeration protection"),
+        FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"),
+        FlagSpec("--bcrypt-cost", value: "N", kind: .number, "bcrypt cost for stored passwords (default 4)"),
+        FlagSpec("--refresh-reuse-interval", value: "SECONDS", kind: .number, "Supabase refresh-token reuse interval (default 0)"),
+        FlagSpec("--latency-ms", value: "MS", kind: .number, "Delay every answer"),
+        FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"),
+      ],
+      takesOutputFlags: false, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
+      examples: ["authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite"]),
+    CommandSpec(
+      ["completion"], group: .tools, surfaces: .oneShot,
+      arguments: [ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish")],
+      takesOutputFlags: false, summary: "Print a shell completion script",
+      examples: ["eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish"]),
+  ]
+
+  /// Flags accepted before or after any one-shot command.
+  public static let connectionFlags: [FlagSpec] = [
+    FlagSpec("--profile", value: "NAME", kind: .profile, "Use this profile of config.toml"),
+    FlagSpec("--provider", value: "PROVIDER", kind: .provider, choices: ["supabase", "firebase"], "supabase or firebase"),
+    FlagSpec("--url", value: "URL", kind: .url, "Backend URL (Supabase project URL or emulator URL)"),
+    FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"),
+    FlagSpec("--allow-insecure-http", "Allow plain http:// to a non-loopback host"),
+    FlagSpec("--emulator", "Use an in-process emulator (the shell, or one-shot commands)"),
+    FlagSpec("--no-rc", "Do not run the startup file"),
+  ]
+
+  /// Flags any command that talks to a backend accepts, on every surface.
+  public static let outputFlags: [FlagSpec] = [
+    FlagSpec("--json", "Print the result model as JSON"),
+    FlagSpec("--verbose", "Trace requests and responses (secrets redacted)"),
+    FlagSpec("--show-tokens", "Print tokens instead of ***"),
+    FlagSpec("--timeout", value: "DURATION", kind: .duration, "Request timeout (default 30s)"),
+    FlagSpec("--color", value: "WHEN", kind: .text, choices: ["auto", "always", "never"], "Colour: auto, always or never"),
+  ]
+
+  public static let globalFlags: [FlagSpec] = connectionFlags + outputFlags + [
+    FlagSpec("--help", "Show help"), FlagSpec("--version", "Show the version"),
+  ]
+}

@@ -1,0 +1,120 @@
+/// The one command table. Nothing else lists commands: help, completion, history redaction and the
+/// script checker all read this.
+public enum CommandTable {
+  public static let all: [CommandSpec] = accountCommands + sessionCommands + backendCommands + shellCommands + toolCommands
+
+  /// The spec whose words begin `words` (longest match: `reset confirm` before `reset`).
+  public static func match(_ words: [String]) -> (spec: CommandSpec, consumed: Int)? {
+    let candidates = all.filter { spec in
+      spec.words.count <= words.count && Array(words.prefix(spec.words.count)) == spec.words
+    }
+    guard let best = candidates.max(by: { $0.words.count < $1.words.count }) else { return nil }
+    return (best, best.words.count)
+  }
+
+  public static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+
+  /// Top-level command words usable on a surface (`reset` once, for `reset` and `reset confirm`).
+  public static func firstWords(on surface: Surfaces) -> [String] {
+    var seen: [String] = []
+    for spec in all where !spec.surfaces.isDisjoint(with: surface) {
+      if let first = spec.words.first, !seen.contains(first) { seen.append(first) }
+    }
+    return seen
+  }
+
+  // MARK: Password sources (SPEC §1 `PW`)
+
+  static let passwordFlags: [FlagSpec] = [
+    FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"),
+    FlagSpec("--password-env", value: "VAR", kind: .variable, "Read the password from environment variable VAR"),
+    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input"),
+  ]
+
+  static let emailArgument = ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address")
+
+  static let accountCommands: [CommandSpec] = [
+    CommandSpec(
+      ["signup"], group: .account, arguments: [emailArgument],
+      flags: [FlagSpec("--name", value: "NAME", kind: .name, "The user's name (stored as first_name/full_name or displayName)")] + passwordFlags,
+      loading: "Creating account…", summary: "Create an account",
+      discussion: """
+        Creates the account and, when the backend signs the new user in at once, stores the session. \
+        With no password source on a terminal, asks for the password twice (no echo).
+        """,
+      examples: ["authsh signup ada@example.com --name 'Ada Lovelace'", "authsh signup ada@example.com --name Ada --password-env PW"]),
+    CommandSpec(
+      ["login"], group: .account, arguments: [emailArgument],
+      flags: passwordFlags + [
+        FlagSpec("--remember", "Remember the e-mail as this profile's default for the next login"),
+        FlagSpec("--no-save", "Keep the session in memory only (one-shot: it is not written to disk)"),
+      ],
+      loading: "Signing in…", summary: "Sign in with e-mail and password",
+      discussion: "Signs in and stores the session of the active profile, so a later `authsh whoami` works.",
+      examples: ["authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json"]),
+    CommandSpec(
+      ["reset"], group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
+      loading: "Sending…", summary: "Request a password-reset e-mail",
+      discussion: "Sends the reset e-mail. The same address can be sent another one after 60 seconds.",
+      examples: ["authsh reset ada@example.com"]),
+    CommandSpec(
+      ["reset", "confirm"], group: .account,
+      arguments: [ArgumentSpec("CODE-OR-LINK", .code, "The link or code from the reset e-mail")],
+      flags: [FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)")] + passwordFlags,
+      loading: "Saving…", summary: "Set a new password from the e-mailed link or code",
+      discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo).",
+      examples: ["authsh reset confirm 'http://127.0.0.1:54321/auth/v1/verify?token=…&type=recovery'", "authsh reset confirm 123456 --email ada@example.com"]),
+  ]
+
+  static let sessionCommands: [CommandSpec] = [
+    CommandSpec(
+      ["whoami"], group: .session, flags: [FlagSpec("--claims", "Also show the decoded access-token claims")],
+      loading: "Loading…", summary: "Show the signed-in user, fresh from the server",
+      examples: ["authsh whoami", "authsh whoami --claims --json"]),
+    CommandSpec(
+      ["logout"], group: .session,
+      flags: [FlagSpec("--scope", value: "SCOPE", kind: .scope, choices: ["local", "global", "others"], "Which sessions end on the server: local, global (default) or others")],
+      loading: "Signing out…", summary: "Sign out and forget the session"),
+    CommandSpec(["refresh"], group: .session, loading: "Refreshing…", summary: "Exchange the refresh token for new tokens"),
+    CommandSpec(
+      ["status"], group: .session, summary: "Show provider, profile, endpoint, signed-in user and token expiry",
+      discussion: "Local only: nothing is sent. Like psql's \\conninfo."),
+    CommandSpec(
+      ["inbox"], group: .session, arguments: [ArgumentSpec("EMAIL", .email, "The address whose latest mail to show")],
+      loading: "Checking…", summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
+      discussion: "Reads the emulator's outbox (the official Firebase emulator's oobCodes work too)."),
+  ]
+
+  static let backendCommands: [CommandSpec] = [
+    CommandSpec(
+      ["use"], group: .backend, surfaces: .interactive, arguments: [ArgumentSpec("PROFILE", .profile, "A profile of config.toml")],
+      takesOutputFlags: false, summary: "Switch to a configured profile"),
+    CommandSpec(
+      ["provider"], group: .backend, surfaces: .interactive,
+      arguments: [ArgumentSpec("PROVIDER", .provider, choices: ["supabase", "firebase"], "supabase or firebase")],
+      flags: [
+        FlagSpec("--url", value: "URL", kind: .url, "The backend URL (Supabase project URL, or a Firebase emulator URL)"),
+        FlagSpec("--key", value: "KEY", kind: .key, secret: true, "The anon key or Firebase API key"),
+      ],
+      takesOutputFlags: false, summary: "Switch backend"),
+  ]
+
+  static let shellCommands: [CommandSpec] = [
+    CommandSpec(
+      ["help"], group: .shell, arguments: [ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain")],
+      takesOutputFlags: false, summary: "Show help for all commands or one"),
+    CommandSpec(
+      ["sleep"], group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("DURATION", .duration, "e.g. 2s, 500ms, 1m")],
+      takesOutputFlags: false, summary: "Wait"),
+    CommandSpec(
+      ["echo"], group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print")],
+      takesOutputFlags: false, summary: "Print text"),
+    CommandSpec(["retry"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Run the last failed command again"),
+    CommandSpec(["history"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "List this session's commands"),
+    CommandSpec(
+      ["source"], group: .shell, surfaces: .repl, arguments: [ArgumentSpec("FILE", .authFile, "A .auth script")],
+      takesOutputFlags: false, summary: "Run a .auth script in this shell"),
+    CommandSpec(["quit"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
+    CommandSpec(["exit"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
+  ]
+}
