@@ -1,0 +1,58 @@
+import ShellKit
+
+/// The shape of the result model (SPEC §6), for checking queries and `{{user.id}}` before a run.
+public enum QuerySchema {
+  public indirect enum Node: Sendable {
+    /// A scalar: no fields below.
+    case leaf
+    /// Known fields.
+    case object([String: Node])
+    /// Anything below (decoded claims, arrays).
+    case any
+  }
+
+  static let fields: Node = .object(["code": .leaf, "message": .leaf])
+
+  public static let root: [String: Node] = [
+    "ok": .leaf, "command": .leaf, "elapsed_ms": .leaf, "output": .leaf, "notes": .any,
+    "error": .object([
+      "code": .leaf, "message": .leaf, "provider_code": .leaf, "status": .leaf, "retry_after_seconds": .leaf,
+      "hint": .leaf, "fields": .object(["email": fields, "password": fields, "name": fields, "confirm": fields]),
+    ]),
+    "user": .object([
+      "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
+      "last_sign_in_at": .leaf, "provider": .leaf,
+    ]),
+    "session": .object([
+      "access_token": .leaf, "refresh_token": .leaf, "expires_in": .leaf, "expires_at": .leaf, "token_type": .leaf,
+    ]),
+    "claims": .any,
+    "reset": .object(["email": .leaf]),
+    "inbox": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),
+    "status": .object(["provider": .leaf, "profile": .leaf, "url": .leaf, "signed_in": .leaf]),
+  ]
+
+  public static var roots: [String] { root.keys.sorted() }
+
+  /// nil when the path fits the model; otherwise what is wrong and a suggestion.
+  public static func problem(with segments: [String]) -> (message: String, suggestion: String?)? {
+    guard let first = segments.first else { return ("empty query", nil) }
+    guard var node = root[first] else {
+      return ("unknown query '\(first)'", Suggest.closest(to: first, among: roots))
+    }
+    var path = first
+    for segment in segments.dropFirst() {
+      switch node {
+      case .any: return nil
+      case .leaf: return ("'\(path)' has no fields", nil)
+      case .object(let children):
+        guard let child = children[segment] else {
+          return ("unknown field '\(segment)' in '\(path)'", Suggest.closest(to: segment, among: children.keys.sorted()))
+        }
+        node = child
+        path += "." + segment
+      }
+    }
+    return nil
+  }
+}

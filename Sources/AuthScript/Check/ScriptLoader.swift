@@ -1,0 +1,103 @@
+import Foundation
+
+/// A file with its includes inlined, ready to check and run.
+public struct Program: Sendable {
+  public var main: Script
+  /// Statements in run order; an `include` line is followed by the included file's statements.
+  public var statements: [Statement]
+
+  public init(main: Script, statements: [Statement]) {
+    self.main = main
+    self.statements = statements
+  }
+}
+
+/// Parses a file and, recursively, the files it includes (paths relative to the including file).
+/// Cycles, unreadable files and runaway expansion are diagnostics at the `include` line.
+public struct ScriptLoader: Sendable {
+  public typealias ReadFile = @Sendable (String) throws -> String
+
+  public var readFile: ReadFile
+  /// Nesting deeper than this is reported (it is almost surely a mistake).
+  public var maxDepth = 32
+  /// Guards against include diamonds that multiply into millions of statements.
+  public var maxStatements = 100_000
+
+  public init(readFile: @escaping ReadFile = ScriptLoader.readFromDisk) {
+    self.readFile = readFile
+  }
+
+  public static let readFromDisk: ReadFile = { path in
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  public func load(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
+    let (script, diagnostics) = Parser.parse(file)
+    var state = State(diagnostics: diagnostics)
+    let root = file.path.map { ($0 as NSString).standardizingPath } ?? file.name
+    var statements: [Statement] = []
+    expand(script, stack: [root], into: &statements, state: &state)
+    return (Program(main: script, statements: statements), state.diagnostics)
+  }
+
+  private struct State {
+    var diagnostics: [Diagnostic]
+    var cache: [String: Result<(Script, [Diagnostic]), Diagnostic.Partial>] = [:]
+    var reported: Set<String> = []
+    var total = 0
+  }
+
+  private func expand(_ script: Script, stack: [String], into statements: inout [Statement], state: inout State) {
+    for statement in script.statements {
+      state.total += 1
+      guard state.total <= maxStatements else {
+        state.diagnostics.append(
+          Diagnostic(
+            "too many statements after includes (more than \(maxStatements))", file: statement.file,
+            range: statement.range))
+        return
+      }
+      statements.append(statement)
+      guard case .include(let written, let resolved, let range) = statement.kind else { continue }
+      if let start = stack.firstIndex(of: resolved) {
+        let chain = (stack[start...] + [resolved]).map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")
+        state.diagnostics.append(Diagnostic("include cycle", file: statement.file, range: range, note: chain))
+        continue
+      }
+      guard stack.count < maxDepth else {
+        state.diagnostics.append(
+          Diagnostic("includes nested more than \(maxDepth) deep", file: statement.file, range: range))
+        continue
+      }
+      let loaded = state.cache[resolved] ?? load(resolved, written: written, includer: statement.file, range: range)
+      state.cache[resolved] = loaded
+      switch loaded {
+      case .failure(let problem):
+        state.diagnostics.append(problem.diagnostic(in: statement.file))
+      case .success(let (included, parseDiagnostics)):
+        if !state.reported.contains(resolved) {
+          state.reported.insert(resolved)
+          state.diagnostics.append(contentsOf: parseDiagnostics)
+        }
+        expand(included, stack: stack + [resolved], into: &statements, state: &state)
+      }
+    }
+  }
+
+  private func load(_ path: String, written: String, includer: SourceFile, range: SourceRange)
+    -> Result<(Script, [Diagnostic]), Diagnostic.Partial>
+  {
+    do {
+      let text = try readFile(path)
+      let parent = (includer.name as NSString).deletingLastPathComponent
+      let name = written.hasPrefix("/") || parent.isEmpty ? written : (parent as NSString).appendingPathComponent(written)
+      let file = SourceFile(name: (name as NSString).standardizingPath, path: path, text: text)
+      let (script, diagnostics) = Parser.parse(file)
+      return .success((script, diagnostics))
+    } catch {
+      let reason = (error as NSError).localizedFailureReason ?? "no such file or not readable"
+      return .failure(.init("cannot read '\(written)'", range: range, note: reason))
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/// One problem at one place: parse, check, runtime and assertion failures all become this, and all
+/// print through `DiagnosticRenderer` (hurl's one error protocol, rustc's caret style).
+public struct Diagnostic: Sendable, Hashable, Error {
+  public enum Severity: String, Sendable, Hashable {
+    case error, warning
+  }
+
+  public var severity: Severity
+  /// The headline after `error: ` (`unknown command 'logn'`).
+  public var title: String
+  /// The file as the user named it.
+  public var fileName: String?
+  public var range: SourceRange?
+  /// The text of the line the range starts on (kept so rendering needs no file access).
+  public var sourceLine: String?
+  /// Text after the carets (`did you mean 'login'?`).
+  public var note: String?
+  /// Further lines aligned under the note (`expected: string <…>`).
+  public var notes: [String]
+
+  public init(
+    _ title: String, severity: Severity = .error, file: SourceFile? = nil, range: SourceRange? = nil,
+    note: String? = nil, notes: [String] = []
+  ) {
+    self.severity = severity
+    self.title = title
+    self.fileName = file?.name
+    self.range = range
+    self.sourceLine = range.flatMap { range in file.map { $0.line(range.start.line) } }
+    self.note = note
+    self.notes = notes
+  }
+
+  /// `file:line:column`, or just the file.
+  public var location: String? {
+    guard let fileName else { return nil }
+    guard let range else { return fileName }
+    return "\(fileName):\(range.start.line):\(range.start.column)"
+  }
+}
+
+/// Collects diagnostics of a pass (parser, checker, loader) in source order.
+public struct DiagnosticBag: Sendable {
+  public private(set) var items: [Diagnostic] = []
+  public init() {}
+  public mutating func add(_ diagnostic: Diagnostic) { items.append(diagnostic) }
+  public mutating func add(contentsOf other: [Diagnostic]) { items.append(contentsOf: other) }
+  public var hasErrors: Bool { items.contains { $0.severity == .error } }
+}

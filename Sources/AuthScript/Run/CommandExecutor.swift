@@ -1,0 +1,51 @@
+import AuthCore
+import Foundation
+import ShellKit
+
+/// How the interpreter runs a table command and shows its result: the real `CommandRunner` and
+/// `HumanRenderer` in the product, a fake in tests.
+public struct CommandExecutor: Sendable {
+  public typealias Run = @Sendable (Invocation, ShellContext) async -> CommandResult
+  /// Human text of a result (`authsh < file` and `source` print each command's output).
+  public typealias Render = @Sendable (CommandResult, Invocation, Style, _ now: Int) -> (out: String, err: String)
+
+  public var run: Run
+  public var render: Render?
+
+  public init(run: @escaping Run, render: Render? = nil) {
+    self.run = run
+    self.render = render
+  }
+}
+
+/// Shared by the files of one run: set at the first failure under `--fail-fast`.
+public final class StopFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stopped = false
+  public init() {}
+  public var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return stopped
+  }
+  public func set() {
+    lock.lock()
+    stopped = true
+    lock.unlock()
+  }
+}
+
+/// What the interpreter reports while it runs (the runner formats; the interpreter never prints).
+public struct InterpreterEvents: Sendable {
+  public var testFinished: @Sendable (TestResult) -> Void
+  /// Text a command produced for the user (`echo`, `help`; every command in transcript mode).
+  public var output: @Sendable (String, ShellKit.OutputStream) -> Void
+
+  public init(
+    testFinished: @escaping @Sendable (TestResult) -> Void = { _ in },
+    output: @escaping @Sendable (String, ShellKit.OutputStream) -> Void = { _, _ in }
+  ) {
+    self.testFinished = testFinished
+    self.output = output
+  }
+}

@@ -1,0 +1,145 @@
+import AuthCore
+import JSONKit
+import ShellKit
+
+extension Interpreter {
+  /// Fills the holes, matches the line against the table again (choices are known now), registers
+  /// every secret value it carries, runs it, and keeps the result for `expect`, `assert` and holes.
+  func runCommand(_ command: CommandStatement, statement: Statement, index: Int) async -> TestFailure? {
+    var words: [Word] = []
+    for (token, template) in zip(command.tokens, command.templates) {
+      do {
+        let text = try scope.render(template)
+        words.append(Word(text: text, start: token.range.start.column - 1, end: token.range.end.column - 1, quoted: token.quoted))
+      } catch {
+        return runtimeFailure(error, in: statement)
+      }
+    }
+    let invocation: Invocation
+    switch InvocationParser.parse(words, surface: .script) {
+    case .success(let parsed): invocation = parsed
+    case .failure(let usage):
+      let token = usage.wordIndex.flatMap { command.tokens.indices.contains($0) ? command.tokens[$0] : nil }
+      let diagnostic = Diagnostic(
+        usage.message, file: statement.file, range: token?.range ?? statement.range,
+        note: usage.suggestion.map { "did you mean '\($0)'?" })
+      return TestFailure(kind: .runtime, diagnostic: diagnostic)
+    }
+    registerSecrets(of: invocation)
+    let result = await executor.run(invocation, context)
+    context.redactor.register(result.session?.accessToken)
+    context.redactor.register(result.session?.refreshToken)
+    previousResult = result
+    let now = context.clock.unixNow
+    scope.previous = result.json(now: now, revealTokens: true)
+    show(result, invocation: invocation, now: now)
+    guard let error = result.error, !isFollowedByExpect(index) else { return nil }
+    return commandFailure(error, invocation: invocation, command: command, statement: statement)
+  }
+
+  func registerSecrets(of invocation: Invocation) {
+    let flags = InvocationParser.flags(of: invocation.spec, surface: .script) + CommandTable.globalFlags
+    for flag in flags where flag.isSecret {
+      invocation.values(flag.name).forEach(context.redactor.register)
+    }
+    for argument in invocation.spec.arguments where argument.isSecret {
+      context.redactor.register(invocation.argument(argument.name))
+    }
+    for variable in invocation.values("--password-env") {
+      context.redactor.register(context.environment[variable])
+    }
+  }
+
+  func show(_ result: CommandResult, invocation: Invocation, now: Int) {
+    switch mode {
+    case .tests:
+      if let output = result.output, result.ok {
+        events.output(output.hasSuffix("\n") || output.isEmpty ? output : output + "\n", .standardOutput)
+      }
+    case .transcript:
+      if let render = executor.render {
+        let (out, err) = render(result, invocation, style, now)
+        if !out.isEmpty { events.output(out, .standardOutput) }
+        if !err.isEmpty { events.output(err, .standardError) }
+      } else if let output = result.output {
+        events.output(output + "\n", .standardOutput)
+      }
+    }
+  }
+
+  /// An `expect` before the next command (or test) takes responsibility for a failed command.
+  func isFollowedByExpect(_ index: Int) -> Bool {
+    var next = index + 1
+    while next < program.statements.count {
+      switch program.statements[next].kind {
+      case .expectOK, .expectError: return true
+      case .command, .test: return false
+      default: next += 1
+      }
+    }
+    return false
+  }
+
+  func commandFailure(_ error: AuthError, invocation: Invocation, command: CommandStatement, statement: Statement)
+    -> TestFailure
+  {
+    let wordCount = max(1, invocation.spec.words.count)
+    let words = command.tokens.prefix(wordCount)
+    let range = words.first.map { first in first.range.union(words.last?.range ?? first.range) } ?? statement.range
+    var notes: [String] = error.fields.map { "\($0.field.rawValue): \($0.message)" }
+    if let providerCode = error.providerCode {
+      notes.append("backend: " + providerCode + (error.status.map { " (HTTP \($0))" } ?? ""))
+    } else if let status = error.status {
+      notes.append("backend: HTTP \(status)")
+    }
+    if let hint = error.hint { notes.append(hint) }
+    let diagnostic = Diagnostic(
+      "'\(invocation.spec.name)' failed: \(error.code.rawValue)", file: statement.file, range: range, note: error.message,
+      notes: notes)
+    return TestFailure(
+      kind: error.isBackendFailure ? .backend : .command, diagnostic: diagnostic, errorCode: error.code.rawValue,
+      actual: "error <\(error.code.rawValue)>", expected: "ok")
+  }
+
+  func checkExpectOK(_ range: SourceRange, statement: Statement) -> TestFailure? {
+    guard let previous = previousResult else { return noPrevious(statement) }
+    guard let error = previous.error else { return nil }
+    let actual = "error <\(error.code.rawValue)> \(error.message)"
+    return assertionFailure(statement, range: range, actual: actual, expected: "ok", code: error.code.rawValue)
+  }
+
+  func checkExpectError(_ code: Name, statement: Statement) -> TestFailure? {
+    guard let previous = previousResult else { return noPrevious(statement) }
+    let expected = "error <\(code.text)>"
+    guard let error = previous.error else {
+      return assertionFailure(statement, range: code.range, actual: "ok", expected: expected, code: nil)
+    }
+    guard error.code.rawValue != code.text else { return nil }
+    let actual = "error <\(error.code.rawValue)> \(error.message)"
+    return assertionFailure(statement, range: code.range, actual: actual, expected: expected, code: error.code.rawValue)
+  }
+
+  func checkAssertion(_ assertion: Assertion, statement: Statement) -> TestFailure? {
+    guard let previous = scope.previous else { return noPrevious(statement) }
+    let actual = Values.lookup(assertion.query.segments, in: previous)
+    var expected: JSON?
+    if let expression = assertion.expected {
+      do { expected = try scope.evaluate(expression) } catch { return runtimeFailure(error, in: statement) }
+    }
+    let outcome = AssertionEvaluator.evaluate(assertion.predicate, negated: assertion.negated, actual: actual, expected: expected)
+    guard !outcome.passed else { return nil }
+    let expectation = AssertionEvaluator.describeExpectation(assertion.predicate, negated: assertion.negated, expected: expected)
+    var failure = assertionFailure(
+      statement, range: assertion.query.range, actual: Values.typed(actual), expected: expectation, code: nil)
+    if let problem = outcome.problem, problem != "no value" { failure.diagnostic.notes.append(problem) }
+    return failure
+  }
+
+  func assertionFailure(_ statement: Statement, range: SourceRange, actual: String, expected: String, code: String?)
+    -> TestFailure
+  {
+    let diagnostic = Diagnostic(
+      "assertion failed", file: statement.file, range: range, note: "actual:   " + actual, notes: ["expected: " + expected])
+    return TestFailure(kind: .assertion, diagnostic: diagnostic, errorCode: code, actual: actual, expected: expected)
+  }
+}

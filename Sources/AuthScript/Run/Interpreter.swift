@@ -1,0 +1,179 @@
+import AuthCore
+import JSONKit
+import ShellKit
+
+/// Runs one checked program statement by statement through a `CommandExecutor`, in one session
+/// (`ShellContext`). Tests run to the next `test` line; after a failure the rest of that test is
+/// skipped and the next one starts with the session as it is.
+public final class Interpreter {
+  public enum Mode: Sendable {
+    /// `authsh run`: one line per test; commands print nothing but `echo`/`help` text.
+    case tests
+    /// `authsh < file`, `source FILE`: every command prints its human output, like the shell.
+    case transcript
+  }
+
+  let program: Program
+  let context: ShellContext
+  let executor: CommandExecutor
+  let mode: Mode
+  let style: Style
+  let events: InterpreterEvents
+  let stop: StopFlag?
+  let failFast: Bool
+  var scope: Scope
+  var previousResult: CommandResult?
+
+  public init(
+    program: Program, context: ShellContext, executor: CommandExecutor, mode: Mode = .tests, style: Style = .plain,
+    variables: [String: JSON] = [:], events: InterpreterEvents = InterpreterEvents(), stop: StopFlag? = nil,
+    failFast: Bool = false
+  ) {
+    self.program = program
+    self.context = context
+    self.executor = executor
+    self.mode = mode
+    self.style = style
+    self.events = events
+    self.stop = stop
+    self.failFast = failFast
+    let clock = context.clock
+    self.scope = Scope(variables: variables, environment: context.environment, previous: nil, now: { clock.unixNow })
+  }
+
+  /// A planned test: its statements `body`, the `test` line, and its name template.
+  struct Segment {
+    var name: Template?
+    var line: Int
+    var body: Range<Int>
+    var isSetup: Bool
+  }
+
+  var segments: [Segment] {
+    let statements = program.statements
+    let starts = statements.indices.filter { if case .test = statements[$0].kind { return true } else { return false } }
+    guard let first = starts.first else {
+      return [Segment(name: nil, line: 1, body: statements.indices, isSetup: false)]
+    }
+    var result: [Segment] = []
+    if first > 0 { result.append(Segment(name: nil, line: statements[0].range.start.line, body: 0..<first, isSetup: true)) }
+    for (position, start) in starts.enumerated() {
+      let end = position + 1 < starts.count ? starts[position + 1] : statements.count
+      guard case .test(let name) = statements[start].kind else { continue }
+      result.append(Segment(name: name, line: statements[start].range.start.line, body: (start + 1)..<end, isSetup: false))
+    }
+    return result
+  }
+
+  /// The tests a file would report, without running it (for files skipped by `--fail-fast`).
+  public func plannedTests(reason: String) -> [TestResult] {
+    segments.filter { !$0.isSetup }.map { segment in
+      TestResult(name: staticName(segment), line: segment.line, status: .skipped, skipReason: reason)
+    }
+  }
+
+  func staticName(_ segment: Segment) -> String {
+    guard let name = segment.name else { return segment.isSetup ? "setup" : program.main.file.baseName }
+    return name.parts.map { part -> String in
+      switch part {
+      case .text(let text): return text
+      case .variable(let ref): return "{{\(ref.name)}}"
+      }
+    }.joined()
+  }
+
+  /// Runs every test; reports each through `events` as it finishes and returns them all.
+  public func run() async -> [TestResult] {
+    var results: [TestResult] = []
+    var skipReason: String?
+    for segment in segments {
+      if skipReason == nil, stop?.isSet == true { skipReason = "stopped by --fail-fast" }
+      if let reason = skipReason {
+        guard !segment.isSetup else { continue }
+        let skipped = TestResult(name: staticName(segment), line: segment.line, status: .skipped, skipReason: reason)
+        results.append(skipped)
+        events.testFinished(skipped)
+        continue
+      }
+      let result = await runSegment(segment)
+      if segment.isSetup, result.status == .passed { continue }
+      results.append(result)
+      events.testFinished(result)
+      if result.status == .failed {
+        if failFast { stop?.set() }
+        if segment.isSetup { skipReason = "setup failed" }
+      }
+    }
+    return results
+  }
+
+  func runSegment(_ segment: Segment) async -> TestResult {
+    let started = ContinuousClock.now
+    var name = staticName(segment)
+    var failure: TestFailure?
+    if let template = segment.name {
+      do { name = try scope.render(template) } catch { failure = runtimeFailure(error, in: program.statements[segment.body.lowerBound - 1]) }
+    }
+    var steps = 0
+    var index = segment.body.lowerBound
+    while failure == nil, index < segment.body.upperBound {
+      failure = await execute(at: index)
+      steps += 1
+      index += 1
+    }
+    for later in index..<segment.body.upperBound {
+      switch program.statements[later].kind {
+      case .assign(let name, _, _), .capture(let name, _): scope.skippedDefinitions[name.text] = name.range.start.line
+      default: break
+      }
+    }
+    let elapsed = ContinuousClock.now - started
+    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    return TestResult(
+      name: name, line: segment.line, status: failure == nil ? .passed : .failed, durationMs: ms, failure: failure,
+      steps: steps)
+  }
+
+  func execute(at index: Int) async -> TestFailure? {
+    let statement = program.statements[index]
+    switch statement.kind {
+    case .command(let command):
+      return await runCommand(command, statement: statement, index: index)
+    case .expectOK(let range):
+      return checkExpectOK(range, statement: statement)
+    case .expectError(let code):
+      return checkExpectError(code, statement: statement)
+    case .assert(let assertion):
+      return checkAssertion(assertion, statement: statement)
+    case .capture(let name, let query):
+      guard let previous = scope.previous else { return noPrevious(statement) }
+      guard let value = Values.lookup(query.segments, in: previous) else {
+        let diagnostic = Diagnostic("nothing to capture", file: statement.file, range: query.range, note: "the result of '\(previousResult?.command ?? "the previous command")' has no \(query.text)")
+        return TestFailure(kind: .runtime, diagnostic: diagnostic)
+      }
+      scope.variables[name.text] = value
+      scope.skippedDefinitions[name.text] = nil
+      return nil
+    case .assign(let name, let value, let secret):
+      do {
+        let resolved = try scope.evaluate(value)
+        if secret { context.redactor.register(Values.text(resolved)) }
+        scope.variables[name.text] = resolved
+        scope.skippedDefinitions[name.text] = nil
+        return nil
+      } catch {
+        return runtimeFailure(error, in: statement)
+      }
+    case .test, .include:
+      return nil
+    }
+  }
+
+  func runtimeFailure(_ error: UnresolvedVariable, in statement: Statement) -> TestFailure {
+    TestFailure(kind: .runtime, diagnostic: Diagnostic(error.title, file: statement.file, range: error.range, note: error.note))
+  }
+
+  func noPrevious(_ statement: Statement) -> TestFailure {
+    TestFailure(kind: .runtime, diagnostic: Diagnostic("no command ran before this line", file: statement.file, range: statement.keywordRange))
+  }
+}

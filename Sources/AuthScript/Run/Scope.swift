@@ -1,0 +1,76 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// A hole that could not be filled at run time.
+struct UnresolvedVariable: Error {
+  var title: String
+  var range: SourceRange
+  var note: String?
+}
+
+/// The variables of one file's run, the previous result, and how `{{…}}` holes are filled.
+struct Scope {
+  var variables: [String: JSON]
+  var environment: [String: String]
+  /// The previous command's result model (tokens revealed: output goes through the redactor).
+  var previous: JSON?
+  var now: () -> Int
+  /// Definitions skipped after a failure, by name → line (for a better message).
+  var skippedDefinitions: [String: Int] = [:]
+
+  func resolve(_ ref: VariableRef) throws(UnresolvedVariable) -> JSON {
+    let segments = ref.segments
+    switch ref.root {
+    case "uuid" where segments.count == 1: return .string(UUID().uuidString.lowercased())
+    case "timestamp" where segments.count == 1: return .int(now())
+    case "random" where segments.count == 1: return .int(Int.random(in: 0..<1_000_000_000))
+    case "env":
+      guard segments.count == 2, let value = environment[segments[1]] else {
+        throw UnresolvedVariable(title: "environment variable '\(segments.dropFirst().joined(separator: "."))' is not set", range: ref.range)
+      }
+      return .string(value)
+    default: break
+    }
+    if let value = variables[ref.root] {
+      guard let found = Values.lookup(segments.dropFirst(), in: value) else {
+        throw UnresolvedVariable(title: "'\(ref.name)' has no value", range: ref.range, note: "\(ref.root) is \(Values.typed(value))")
+      }
+      return found
+    }
+    if QuerySchema.root[ref.root] != nil {
+      guard let previous else {
+        throw UnresolvedVariable(title: "no previous result for '{{\(ref.name)}}'", range: ref.range)
+      }
+      guard let found = Values.lookup(segments, in: previous), !found.isNull else {
+        let command = previous["command"]?.string ?? "the previous command"
+        throw UnresolvedVariable(title: "'\(ref.name)' has no value", range: ref.range, note: "the result of '\(command)' has no \(ref.name)")
+      }
+      return found
+    }
+    let note = skippedDefinitions[ref.root].map { "it is set at line \($0), which did not run" }
+    throw UnresolvedVariable(title: "undefined variable '\(ref.root)'", range: ref.range, note: note)
+  }
+
+  /// The template as text.
+  func render(_ template: Template) throws(UnresolvedVariable) -> String {
+    var out = ""
+    for part in template.parts {
+      switch part {
+      case .text(let text): out += text
+      case .variable(let ref): out += Values.text(try resolve(ref))
+      }
+    }
+    return out
+  }
+
+  /// A typed value: literals as written, `{{x}}` alone keeps x's type, anything else is a string.
+  func evaluate(_ value: ValueExpr) throws(UnresolvedVariable) -> JSON {
+    switch value.kind {
+    case .literal(let literal): return literal
+    case .template(let template):
+      if !value.quoted, let ref = template.soleVariable { return try resolve(ref) }
+      return .string(try render(template))
+    }
+  }
+}

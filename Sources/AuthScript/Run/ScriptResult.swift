@@ -1,0 +1,119 @@
+/// Why a test failed, as data (reports consume this, hurl `runner/result.rs` style).
+public struct TestFailure: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable {
+    /// A command failed and no `expect error` followed.
+    case command
+    /// The backend could not be reached or answered badly (network, timeout, 5xx, malformed): exit 3.
+    case backend
+    /// `assert` or `expect` did not hold.
+    case assertion
+    /// A variable had no value, or a line did not fit the table once its holes were filled.
+    case runtime
+  }
+
+  public var kind: Kind
+  public var diagnostic: Diagnostic
+  /// The command's error code, when a command failed.
+  public var errorCode: String?
+  /// Typed `actual`/`expected` of an assertion (`string <a@example.com>`).
+  public var actual: String?
+  public var expected: String?
+
+  public init(kind: Kind, diagnostic: Diagnostic, errorCode: String? = nil, actual: String? = nil, expected: String? = nil) {
+    self.kind = kind
+    self.diagnostic = diagnostic
+    self.errorCode = errorCode
+    self.actual = actual
+    self.expected = expected
+  }
+}
+
+public enum TestStatus: String, Sendable, Hashable {
+  case passed, failed, skipped
+}
+
+/// One `test` block (or the whole file when it has none).
+public struct TestResult: Sendable, Hashable {
+  public var name: String
+  /// The line of the `test` statement (1 for a file without tests).
+  public var line: Int
+  public var status: TestStatus
+  public var durationMs: Double
+  public var failure: TestFailure?
+  /// Why it was skipped (`--fail-fast`, setup failed).
+  public var skipReason: String?
+  /// Commands and assertions that ran.
+  public var steps: Int
+
+  public init(
+    name: String, line: Int, status: TestStatus, durationMs: Double = 0, failure: TestFailure? = nil,
+    skipReason: String? = nil, steps: Int = 0
+  ) {
+    self.name = name
+    self.line = line
+    self.status = status
+    self.durationMs = durationMs
+    self.failure = failure
+    self.skipReason = skipReason
+    self.steps = steps
+  }
+}
+
+/// One `.auth` file: its tests, or the diagnostics that stopped it before anything ran.
+public struct FileResult: Sendable, Hashable {
+  /// As the user named it.
+  public var file: String
+  public var tests: [TestResult]
+  public var durationMs: Double
+  /// Parse and check errors (then `tests` is empty and nothing was sent).
+  public var diagnostics: [Diagnostic]
+  /// Epoch seconds when the file started (JUnit `timestamp`).
+  public var startedAt: Double
+
+  public init(file: String, tests: [TestResult] = [], durationMs: Double = 0, diagnostics: [Diagnostic] = [], startedAt: Double = 0) {
+    self.file = file
+    self.tests = tests
+    self.durationMs = durationMs
+    self.diagnostics = diagnostics
+    self.startedAt = startedAt
+  }
+
+  public var passed: Int { tests.filter { $0.status == .passed }.count }
+  public var failed: Int { tests.filter { $0.status == .failed }.count }
+  public var skipped: Int { tests.filter { $0.status == .skipped }.count }
+  /// Failures caused by the backend (JUnit `<error>`), a subset of `failed`.
+  public var errors: Int { tests.filter { $0.failure?.kind == .backend }.count }
+}
+
+/// The whole run, and the exit code SPEC §7 assigns to it.
+public struct RunResult: Sendable, Hashable {
+  public var files: [FileResult]
+  public var durationMs: Double
+
+  public init(files: [FileResult], durationMs: Double) {
+    self.files = files
+    self.durationMs = durationMs
+  }
+
+  public var passed: Int { files.reduce(0) { $0 + $1.passed } }
+  public var failed: Int { files.reduce(0) { $0 + $1.failed } }
+  public var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
+  public var errors: Int { files.reduce(0) { $0 + $1.errors } }
+
+  /// 2 when any file had parse/check errors (nothing was sent); else 3 when a test failed because
+  /// the backend was unreachable, timed out, answered 5xx or malformed data (and no `expect error`
+  /// covered it); else 1 when any test failed; else 0.
+  public var exitCode: Int32 {
+    if files.contains(where: { !$0.diagnostics.isEmpty }) { return 2 }
+    if errors > 0 { return 3 }
+    if failed > 0 { return 1 }
+    return 0
+  }
+
+  /// `3 passed, 1 failed` (`, 2 skipped` when any): the closing line CI greps.
+  public var summaryLine: String {
+    var line = "\(passed) passed, \(failed) failed"
+    if skipped > 0 { line += ", \(skipped) skipped" }
+    return line
+  }
+}

@@ -1,0 +1,57 @@
+import AuthCore
+import JSONKit
+import ShellKit
+
+/// What `authsh run` was asked for.
+public struct RunOptions: Sendable {
+  /// Files run in parallel (statements within a file stay sequential; output stays grouped per file).
+  public var jobs: Int
+  /// Stop the whole run at the first failed test; what did not run is reported as skipped.
+  public var failFast: Bool
+  /// `--var name=value` (typed like literals: `--var n=42` is a number). Wins over `AUTHSH_VAR_name`.
+  public var variables: [String: String]
+  public var reportJUnit: String?
+  public var reportTAP: String?
+  public var reportJSON: String?
+  /// Colour and marks, decided by the CLI (terminal, `NO_COLOR`, `--color`, locale).
+  public var style: Style
+  public var executor: CommandExecutor
+  public var readFile: ScriptLoader.ReadFile
+
+  public init(
+    jobs: Int = 1, failFast: Bool = false, variables: [String: String] = [:], reportJUnit: String? = nil,
+    reportTAP: String? = nil, reportJSON: String? = nil, style: Style = .plain, executor: CommandExecutor,
+    readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk
+  ) {
+    self.jobs = max(1, jobs)
+    self.failFast = failFast
+    self.variables = variables
+    self.reportJUnit = reportJUnit
+    self.reportTAP = reportTAP
+    self.reportJSON = reportJSON
+    self.style = style
+    self.executor = executor
+    self.readFile = readFile
+  }
+
+  /// `name=value` → (name, value); nil when there is no `=` or the name is not a valid name.
+  public static func parseVariable(_ text: String) -> (name: String, value: String)? {
+    guard let equals = text.firstIndex(of: "=") else { return nil }
+    let name = String(text[..<equals])
+    let token = Token(text: name, raw: name, quoted: false, range: SourceRange(line: 1, offsets: 0, 0))
+    guard Parser.isValidName(token) else { return nil }
+    return (name, String(text[text.index(after: equals)...]))
+  }
+
+  /// `AUTHSH_VAR_name` from the environment, then `--var` on top, typed like literals.
+  static func scriptVariables(_ given: [String: String], environment: [String: String]) -> [String: JSON] {
+    var result: [String: JSON] = [:]
+    for (key, value) in environment where key.hasPrefix("AUTHSH_VAR_") && key.count > 11 {
+      result[String(key.dropFirst(11))] = typed(value)
+    }
+    for (name, value) in given { result[name] = typed(value) }
+    return result
+  }
+
+  static func typed(_ text: String) -> JSON { Parser.literal(text) ?? .string(text) }
+}

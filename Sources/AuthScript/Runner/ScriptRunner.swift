@@ -1,0 +1,164 @@
+import AuthCore
+import Foundation
+import JSONKit
+import ShellKit
+
+/// `authsh run FILE…`: lex, parse and check every file first (any problem → report all, exit 2,
+/// nothing sent), then run the files — in parallel with `--jobs N`, output grouped per file and
+/// printed in file order — and close with `N passed, N failed`. Exit codes: see `RunResult.exitCode`.
+public struct ScriptRunner: Sendable {
+  public var options: RunOptions
+  public var makeContext: @Sendable () -> ShellContext
+  public var output: any OutputSink
+
+  public init(options: RunOptions, makeContext: @escaping @Sendable () -> ShellContext, output: any OutputSink) {
+    self.options = options
+    self.makeContext = makeContext
+    self.output = output
+  }
+
+  /// A file after loading and checking, with the session it will run in.
+  struct Prepared: @unchecked Sendable {
+    var name: String
+    var program: Program
+    var context: ShellContext
+    var variables: [String: JSON]
+    var diagnostics: [Diagnostic]
+  }
+
+  public func run(files: [String]) async -> Int32 {
+    let started = ContinuousClock.now
+    let prepared = files.map(prepare)
+    let redaction = Self.redaction(prepared.map(\.context.redactor))
+    let console = ConsoleReporter(style: options.style, redactor: nil)
+    let problems = prepared.flatMap(\.diagnostics)
+    var results: [FileResult]
+    if !problems.isEmpty {
+      let renderer = DiagnosticRenderer(style: options.style, redaction: redaction)
+      output.err(problems.map { renderer.render($0) + "\n" }.joined())
+      output.err("\(problems.count) error\(problems.count == 1 ? "" : "s"); nothing was run\n")
+      results = prepared.map { FileResult(file: $0.name, diagnostics: $0.diagnostics, startedAt: Date().timeIntervalSince1970) }
+    } else {
+      results = await runAll(prepared)
+    }
+    let elapsed = started.duration(to: .now)
+    let run = RunResult(files: results, durationMs: Self.milliseconds(elapsed))
+    if problems.isEmpty { output.out("\n" + console.summary(run)) }
+    return writeReports(run, redaction: redaction)
+  }
+
+  func prepare(_ path: String) -> Prepared {
+    let context = makeContext()
+    if context.environment.isEmpty { context.environment = ProcessInfo.processInfo.environment }
+    let variables = RunOptions.scriptVariables(options.variables, environment: context.environment)
+    let text: String
+    do {
+      text = try options.readFile(path)
+    } catch {
+      let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
+      let diagnostic = Diagnostic("cannot read '\(path)'", note: reason)
+      let empty = Program(main: Script(file: SourceFile(name: path, path: path, text: ""), statements: []), statements: [])
+      return Prepared(name: path, program: empty, context: context, variables: variables, diagnostics: [diagnostic])
+    }
+    let file = SourceFile(name: path, path: path, text: text)
+    let loader = ScriptLoader(readFile: options.readFile)
+    let (program, loadDiagnostics) = loader.load(file)
+    let checker = Checker(predefined: Set(variables.keys), environment: context.environment)
+    let diagnostics = loadDiagnostics + checker.check(program)
+    return Prepared(name: path, program: program, context: context, variables: variables, diagnostics: diagnostics)
+  }
+
+  /// Runs files `jobs` at a time; each file's output is captured and printed whole, in file order
+  /// (with one job it streams as it happens).
+  func runAll(_ files: [Prepared]) async -> [FileResult] {
+    let stop = StopFlag()
+    if options.jobs == 1 {
+      var results: [FileResult] = []
+      for file in files { results.append(await runFile(file, stop: stop, sink: output)) }
+      return results
+    }
+    return await withTaskGroup(of: (Int, FileResult, CapturingSink).self) { group in
+      var results = [FileResult?](repeating: nil, count: files.count)
+      var captured = [CapturingSink?](repeating: nil, count: files.count)
+      var nextToStart = 0
+      var nextToPrint = 0
+      func startNext() {
+        guard nextToStart < files.count else { return }
+        let index = nextToStart
+        let file = files[index]
+        nextToStart += 1
+        group.addTask {
+          let sink = CapturingSink()
+          return (index, await self.runFile(file, stop: stop, sink: sink), sink)
+        }
+      }
+      for _ in 0..<min(options.jobs, files.count) { startNext() }
+      while let (index, result, sink) = await group.next() {
+        results[index] = result
+        captured[index] = sink
+        startNext()
+        while nextToPrint < files.count, let sink = captured[nextToPrint] {
+          for chunk in sink.chunks { output.write(chunk.text, to: chunk.stream) }
+          captured[nextToPrint] = nil
+          nextToPrint += 1
+        }
+      }
+      return results.enumerated().map { $1 ?? FileResult(file: files[$0].name) }
+    }
+  }
+
+  func runFile(_ file: Prepared, stop: StopFlag, sink base: any OutputSink) async -> FileResult {
+    let sink = RedactingSink(base, redactor: file.context.redactor)
+    let console = ConsoleReporter(style: options.style, redactor: file.context.redactor)
+    let startedAt = Date().timeIntervalSince1970
+    let started = ContinuousClock.now
+    sink.out(console.header(file.name))
+    let events = InterpreterEvents(
+      testFinished: { test in
+        sink.out(console.line(for: test))
+        if let failure = console.failure(test) { sink.err(failure) }
+      },
+      output: { text, stream in sink.write(text, to: stream) })
+    let interpreter = Interpreter(
+      program: file.program, context: file.context, executor: options.executor, mode: .tests, style: options.style,
+      variables: file.variables, events: events, stop: stop, failFast: options.failFast)
+    let tests: [TestResult]
+    if stop.isSet {
+      tests = interpreter.plannedTests(reason: "stopped by --fail-fast")
+      tests.forEach(events.testFinished)
+    } else {
+      tests = await interpreter.run()
+    }
+    return FileResult(
+      file: file.name, tests: tests, durationMs: Self.milliseconds(started.duration(to: .now)), startedAt: startedAt)
+  }
+
+  func writeReports(_ run: RunResult, redaction: @escaping @Sendable (String) -> String) -> Int32 {
+    let renderer = DiagnosticRenderer(style: .plain, redaction: redaction)
+    var code = run.exitCode
+    let reports: [(String?, (RunResult, DiagnosticRenderer) -> String)] = [
+      (options.reportJUnit, JUnitReport.render), (options.reportTAP, TAPReport.render), (options.reportJSON, JSONReport.render),
+    ]
+    for case (let path?, let render) in reports {
+      do {
+        try redaction(render(run, renderer)).write(toFile: path, atomically: true, encoding: .utf8)
+      } catch {
+        output.err("error: cannot write report '\(path)': \(error.localizedDescription)\n")
+        if code == 0 { code = 1 }
+      }
+    }
+    return code
+  }
+
+  /// One masking function over every redactor the files used (usually one, shared).
+  static func redaction(_ redactors: [Redactor]) -> @Sendable (String) -> String {
+    var unique: [Redactor] = []
+    for redactor in redactors where !unique.contains(where: { $0 === redactor }) { unique.append(redactor) }
+    let members = unique
+    return { text in members.reduce(text) { $1.redact($0) } }
+  }
+
+  static func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+  }
+}

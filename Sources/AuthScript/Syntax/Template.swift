@@ -1,0 +1,122 @@
+import Foundation
+
+/// A `{{name}}` reference inside a word: `email`, `env.HOME`, `inbox.link`, `uuid`.
+public struct VariableRef: Sendable, Hashable {
+  /// The dotted name with surrounding spaces trimmed.
+  public var name: String
+  public var range: SourceRange
+
+  public init(name: String, range: SourceRange) {
+    self.name = name
+    self.range = range
+  }
+
+  public var segments: [String] { name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+  public var root: String { segments.first ?? name }
+}
+
+/// Text with `{{…}}` holes, as one word of a line.
+public struct Template: Sendable, Hashable {
+  public enum Part: Sendable, Hashable {
+    case text(String)
+    case variable(VariableRef)
+  }
+
+  public var parts: [Part]
+  public var range: SourceRange
+
+  public init(parts: [Part], range: SourceRange) {
+    self.parts = parts
+    self.range = range
+  }
+
+  public var variables: [VariableRef] {
+    parts.compactMap { if case .variable(let ref) = $0 { return ref } else { return nil } }
+  }
+
+  /// The single variable when the template is exactly `{{name}}` (then it keeps its type).
+  public var soleVariable: VariableRef? {
+    if parts.count == 1, case .variable(let ref) = parts[0] { return ref }
+    return nil
+  }
+
+  /// Plain text when there are no holes.
+  public var literalText: String? {
+    if parts.isEmpty { return "" }
+    if parts.count == 1, case .text(let text) = parts[0] { return text }
+    return nil
+  }
+
+  /// Valid characters of a variable name segment.
+  static func isNameCharacter(_ c: Character) -> Bool {
+    c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-")
+  }
+
+  /// Splits a token's text into parts. Holes must hold a dotted name (`{{ user.id }}`).
+  public static func parse(_ token: Token) -> Result<Template, Diagnostic.Partial> {
+    let text = Array(token.text)
+    let raw = Array(token.raw)
+    var rawSearch = 0
+    var parts: [Part] = []
+    var literal = ""
+    var index = 0
+    while index < text.count {
+      guard text[index] == "{", index + 1 < text.count, text[index + 1] == "{" else {
+        literal.append(text[index])
+        index += 1
+        continue
+      }
+      var close = index + 2
+      while close + 1 < text.count, !(text[close] == "}" && text[close + 1] == "}") { close += 1 }
+      // Where this hole sits in the line, for carets: the matching `{{` of the raw word.
+      let rawStart = firstBraces(in: raw, from: rawSearch) ?? 0
+      let rawEnd = min(raw.count, rawStart + (min(close + 2, text.count) - index))
+      rawSearch = rawEnd
+      let column = token.range.start.column - 1
+      let holeRange = SourceRange(line: token.range.start.line, offsets: column + rawStart, column + rawEnd)
+      guard close + 1 < text.count else {
+        return .failure(.init("unterminated '{{'", range: holeRange, note: "close the variable with '}}'"))
+      }
+      let name = String(text[(index + 2)..<close]).trimmingCharacters(in: .whitespaces)
+      let segments = name.split(separator: ".", omittingEmptySubsequences: false)
+      guard !name.isEmpty, segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isNameCharacter) }) else {
+        return .failure(
+          .init(
+            "invalid variable '{{\(name)}}'", range: holeRange,
+            note: "a variable is a name like {{email}}, {{env.HOME}} or {{user.id}}"))
+      }
+      if !literal.isEmpty { parts.append(.text(literal)) }
+      literal = ""
+      parts.append(.variable(VariableRef(name: name, range: holeRange)))
+      index = close + 2
+    }
+    if !literal.isEmpty { parts.append(.text(literal)) }
+    return .success(Template(parts: parts, range: token.range))
+  }
+
+  private static func firstBraces(in raw: [Character], from start: Int) -> Int? {
+    var i = max(0, start)
+    while i + 1 < raw.count {
+      if raw[i] == "{", raw[i + 1] == "{" { return i }
+      i += 1
+    }
+    return nil
+  }
+}
+
+extension Diagnostic {
+  /// A diagnostic before its file is known (the parser adds the file).
+  public struct Partial: Error, Sendable, Hashable {
+    public var title: String
+    public var range: SourceRange
+    public var note: String?
+    public init(_ title: String, range: SourceRange, note: String? = nil) {
+      self.title = title
+      self.range = range
+      self.note = note
+    }
+    public func diagnostic(in file: SourceFile) -> Diagnostic {
+      Diagnostic(title, file: file, range: range, note: note)
+    }
+  }
+}

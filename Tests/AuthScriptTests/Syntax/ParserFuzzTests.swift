@@ -1,0 +1,86 @@
+import AuthCore
+import Foundation
+import ShellKit
+import Testing
+
+@testable import AuthScript
+
+/// Property test: random token streams and random bytes through lexer → parser → loader (with
+/// includes) → checker → renderer, and the interpreter for inputs that check clean. The property is
+/// "no crash, every diagnostic renders, every range is inside the file". Bounded by time
+/// (`AUTHSH_FUZZ_SECONDS`, default 3) and seeded (`AUTHSH_FUZZ_SEED`) so a failure reproduces.
+@Suite struct ParserFuzzTests {
+  struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static let vocabulary: [String] =
+    Parser.keywords + CommandTable.all.flatMap(\.words) + CommandTable.all.flatMap { $0.flags.map(\.name) }
+    + Predicate.allCases.map(\.rawValue) + QuerySchema.roots + ErrorCode.catalogue.map(\.rawValue) + [
+      "not", "ok", "error", "=", "==", "\"", "'", "\\", "{{", "}}", "{{email}}", "{{env.HOME}}", "{{user.id}}",
+      "{{ uuid }}", "{{", "{{a.b.c}}", "user.email", "error.fields.password.code", "claims.sub", "notes.0", "42", "-1",
+      "1.5e3", "true", "null", "\"text\"", "'single'", "\"unterminated", "a@example.com", "#", "# comment", "x=y",
+      "--password", "pw-123456", "include a.auth", "include b.auth", "test \"t\"", "é", "🙂", "\u{0}", "\t", "\r",
+      "\u{FEFF}", "\u{301}", "𝔘", "{{}}", "}}{{", "{{{{x}}}}", "\"{{email}}\"",
+    ]
+
+  static func randomLine(_ rng: inout SplitMix64) -> String {
+    if Int.random(in: 0..<10, using: &rng) == 0 {
+      // Raw noise: any scalars, including controls and quotes.
+      let count = Int.random(in: 0..<40, using: &rng)
+      return String(String.UnicodeScalarView((0..<count).compactMap { _ in
+        Unicode.Scalar(UInt32.random(in: 0..<0x2FF, using: &rng)) ?? "?"
+      }))
+    }
+    let count = Int.random(in: 0..<8, using: &rng)
+    return (0..<count).map { _ in vocabulary.randomElement(using: &rng) ?? "" }
+      .joined(separator: Bool.random(using: &rng) ? " " : "")
+  }
+
+  static func randomFile(_ rng: inout SplitMix64) -> String {
+    let lines = Int.random(in: 0..<12, using: &rng)
+    return (0..<lines).map { _ in randomLine(&rng) }.joined(separator: ["\n", "\r\n", "\r"].randomElement(using: &rng) ?? "\n")
+  }
+
+  @Test func randomInputsNeverCrashAndDiagnosticsStayInTheFile() async {
+    let seconds = Double(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SECONDS"] ?? "") ?? 3
+    let seed = UInt64(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix64(state: seed)
+    let deadline = Date().addingTimeInterval(seconds)
+    var inputs = 0
+    var clean = 0
+    let renderer = DiagnosticRenderer(style: Style(color: true))
+    while Date() < deadline {
+      inputs += 1
+      let files = ["a.auth": Self.randomFile(&rng), "b.auth": Self.randomFile(&rng)]
+      let text = Self.randomFile(&rng)
+      let loader = ScriptLoader(readFile: { path in
+        guard let text = files[(path as NSString).lastPathComponent] else { throw CocoaError(.fileNoSuchFile) }
+        return text
+      })
+      let source = SourceFile(name: "fuzz.auth", path: "/fuzz/fuzz.auth", text: text)
+      let (program, loadDiagnostics) = loader.load(source)
+      let diagnostics = loadDiagnostics + Checker(environment: ["HOME": "/root"]).check(program)
+      for diagnostic in diagnostics {
+        _ = renderer.render(diagnostic)
+        if let range = diagnostic.range, diagnostic.fileName == "fuzz.auth" {
+          #expect(range.start.line >= 1 && range.start.line <= max(1, source.lines.count), "seed \(seed): \(text.debugDescription)")
+        }
+      }
+      if diagnostics.isEmpty, !program.statements.isEmpty {
+        clean += 1
+        let backend = FakeBackend()
+        _ = await Interpreter(program: program, context: makeTestContext(), executor: backend.executor).run()
+      }
+    }
+    print("parser fuzz: \(inputs) inputs (\(clean) checked clean and ran) in \(seconds) s, seed \(seed)")
+    #expect(inputs > 100)
+  }
+}
