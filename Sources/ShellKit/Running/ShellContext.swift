@@ -17,7 +17,9 @@ public final class ShellContext: @unchecked Sendable {
   /// Connection flags from the command line (one-shot) or the last `provider` command.
   public var connection: ConnectionFlags
   public let makeProvider: ProviderFactory
-  public var sessionStore: any SessionStore
+  /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
+  public var sessionStore: any SessionStore { overlay }
+  private let overlay: OverlaySessionStore
   public let clock: any Clock
   public let redactor: Redactor
   public var passwordPrompter: (any PasswordPrompter)?
@@ -32,6 +34,8 @@ public final class ShellContext: @unchecked Sendable {
   public private(set) var knownEmails: [String] = []
   /// The last command that failed (`retry`).
   public var lastFailed: Invocation?
+  /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
+  public var verbose = false
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderFactory,
@@ -41,7 +45,7 @@ public final class ShellContext: @unchecked Sendable {
     self.resolver = resolver
     self.connection = connection
     self.makeProvider = makeProvider
-    self.sessionStore = sessionStore
+    self.overlay = OverlaySessionStore(base: sessionStore)
     self.clock = clock
     self.redactor = redactor
     self.environment = environment
@@ -64,9 +68,13 @@ public final class ShellContext: @unchecked Sendable {
     SessionManager(store: sessionStore, profile: target.profile, clock: clock)
   }
 
+  /// `login --no-save`: this profile's session lives in memory from now on.
+  public func pinInMemory(profile: String) { overlay.pin(profile) }
+
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace
     guard !trimmed.isEmpty, !knownEmails.contains(trimmed) else { return }
     knownEmails.append(trimmed)
   }
 }
+
