@@ -39,6 +39,9 @@ enum IdentityToolkitErrorMapping {
         .configError, message: "The request had no valid Firebase API key.", providerCode: "PERMISSION_DENIED",
         hint: "Set FIREBASE_API_KEY or pass --key.")
     }
+    if envelope["status"]?.string == "INVALID_ARGUMENT" || message.hasPrefix("Invalid JSON payload") {
+      return AuthError(.invalidRequest, providerCode: "INVALID_ARGUMENT", detail: message)
+    }
     switch code {
     case "INVALID_LOGIN_CREDENTIALS", "INVALID_PASSWORD": return AuthError(.invalidCredentials)
     case "EMAIL_NOT_FOUND": return AuthError(.userNotFound)
