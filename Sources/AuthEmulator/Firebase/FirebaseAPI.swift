@@ -21,6 +21,7 @@ public final class FirebaseAPI: EmulatorAPI {
   public func handle(_ request: ServerRequest) async -> ServerResponse? {
     guard let route = FirebaseRoute(request) else { return nil }
     if request.method == "OPTIONS" { return preflight(request) }
+    if route == .action { return emulatorAction(request) }
     do {
       if request.bodyTooLarge { throw FirebaseError.bodyTooLarge }
       let body = try perform(route, request)
@@ -46,7 +47,7 @@ public final class FirebaseAPI: EmulatorAPI {
       return try grantToken(FirebaseBody.parse(request, allowForm: true))
     case .emulator(let endpoint, let projectId):
       return try emulatorEndpoint(endpoint, projectId: projectId, request: request)
-    case .notFound:
+    case .notFound, .action:
       throw FirebaseError.notFound
     }
   }

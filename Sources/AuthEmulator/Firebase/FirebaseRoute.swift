@@ -16,6 +16,8 @@ enum FirebaseOperation: Equatable {
 /// Which of the Firebase side's paths a request names.
 enum FirebaseRoute: Equatable {
   case readiness
+  /// `GET /emulator/action`: the e-mailed links.
+  case action
   case identityToolkit(FirebaseOperation, project: String?)
   case secureToken
   case emulator(EmulatorEndpoint, project: String)
@@ -36,6 +38,8 @@ enum FirebaseRoute: Equatable {
     if path == "/" {
       guard method == "GET" || preflight else { return nil }
       self = .readiness
+    } else if path == "/emulator/action" {
+      self = method == "GET" ? .action : .notFound
     } else if path == "/securetoken.googleapis.com/v1/token" {
       self = method == "POST" || preflight ? .secureToken : .notFound
     } else if path.hasPrefix(Self.toolkitV1) {
