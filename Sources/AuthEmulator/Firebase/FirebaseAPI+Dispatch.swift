@@ -52,6 +52,9 @@ extension FirebaseAPI {
     let readsBody = operation != .batchGet && operation != .getProjects && operation != .getConfig
     var body = readsBody ? try FirebaseBody.parse(request) : FirebaseBody()
     try body.validate(Self.schema(operation))
+    if body.isTruthy("tenantId") {
+      throw FirebaseError.notImplemented("Tenants are not supported by the authsh emulator.")
+    }
     var projectId = state.defaultProjectId
     if let target = pathProject ?? body.truthy("targetProjectId") {
       try require(privileged, "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")

@@ -99,4 +99,24 @@ struct FirebaseAdminTests {
     #expect(claims["iss"]?.string == "https://session.firebase.google.com/demo-test")
     #expect((claims["exp"]?.int ?? 0) - (claims["iat"]?.int ?? 0) == 600)
   }
+
+  @Test func v2ConfigNeedsOAuthAndHonoursTheMask() async throws {
+    let harness = try FirebaseHarness()
+    let uri = "/identitytoolkit.googleapis.com/v2/projects/demo-test/config"
+    #expect(await harness.send("GET", uri + "?key=k").status == 401)
+    let owner: [(name: String, value: String)] = [("Authorization", "Bearer owner")]
+    let patched = await harness.send(
+      "PATCH", uri + "?updateMask=emailPrivacyConfig",
+      body: Array(#"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true},"signIn":{"allowDuplicateEmails":true}}"#.utf8),
+      headers: owner)
+    #expect(patched.json["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.bool == true)
+    #expect(patched.json["signIn"]?["allowDuplicateEmails"]?.bool == false, "outside the mask")
+    #expect(await harness.signIn("nobody@x.io").error == "INVALID_LOGIN_CREDENTIALS")
+    #expect(await harness.send("GET", uri, headers: owner).json == patched.json)
+  }
+
+  @Test func tenantsAreNotSupported() async throws {
+    let harness = try FirebaseHarness()
+    #expect(await harness.call("signUp", ["tenantId": "t1"]).status == 501)
+  }
 }
