@@ -103,10 +103,10 @@ enum FirebaseTokens {
     guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])),
       case .object? = try? JSON.parse(bytes: headerBytes),
       let payload = EmulatorJWT.decodePayload(token)?.object,
-      let firebase = payload["firebase"]?.object,
-      let userId = payload["user_id"]?.string
+      let firebase = payload["firebase"]?.object
     else { return nil }
-    return DecodedIdToken(payload: payload, userId: userId, issuedAt: payload["iat"]?.int ?? 0,
+    // No `user_id`: decodable, but no account matches (USER_NOT_FOUND), as in the official emulator.
+    return DecodedIdToken(payload: payload, userId: payload["user_id"]?.string ?? "", issuedAt: payload["iat"]?.int ?? 0,
                           provider: firebase["sign_in_provider"]?.string ?? passwordProvider)
   }
 }
