@@ -8,7 +8,7 @@ public protocol PasswordPrompter: Sendable {
 }
 
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
-public typealias ProviderFactory = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
+public typealias ProviderMaker = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
 
 /// Everything commands need from the outside world, shared by one-shot commands, the shell and
 /// scripts. Mutable: `use`, `provider` and sign-ins change it.
@@ -16,8 +16,10 @@ public final class ShellContext: @unchecked Sendable {
   public var resolver: ConfigResolver
   /// Connection flags from the command line (one-shot) or the last `provider` command.
   public var connection: ConnectionFlags
-  public let makeProvider: ProviderFactory
-  public var sessionStore: any SessionStore
+  public let makeProvider: ProviderMaker
+  /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
+  public var sessionStore: any SessionStore { overlay }
+  private let overlay: OverlaySessionStore
   public let clock: any Clock
   public let redactor: Redactor
   public var passwordPrompter: (any PasswordPrompter)?
@@ -32,16 +34,18 @@ public final class ShellContext: @unchecked Sendable {
   public private(set) var knownEmails: [String] = []
   /// The last command that failed (`retry`).
   public var lastFailed: Invocation?
+  /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
+  public var verbose = false
 
   public init(
-    resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderFactory,
+    resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
     sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
     environment: [String: String] = [:]
   ) {
     self.resolver = resolver
     self.connection = connection
     self.makeProvider = makeProvider
-    self.sessionStore = sessionStore
+    self.overlay = OverlaySessionStore(base: sessionStore)
     self.clock = clock
     self.redactor = redactor
     self.environment = environment
@@ -64,9 +68,13 @@ public final class ShellContext: @unchecked Sendable {
     SessionManager(store: sessionStore, profile: target.profile, clock: clock)
   }
 
+  /// `login --no-save`: this profile's session lives in memory from now on.
+  public func pinInMemory(profile: String) { overlay.pin(profile) }
+
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace
     guard !trimmed.isEmpty, !knownEmails.contains(trimmed) else { return }
     knownEmails.append(trimmed)
   }
 }
+

@@ -1,0 +1,93 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// Human text for a result: the default output of one-shot commands and the shell.
+public enum HumanRenderer {
+  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
+    if let error = result.error { return ("", renderError(error, style: style)) }
+    var lines: [String] = []
+    if let output = result.output { lines.append(output) }
+    if let status = result.status {
+      lines += table([
+        ("provider", status.provider), ("profile", status.profile), ("url", status.url),
+        ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
+      ])
+    } else if let inbox = result.inbox {
+      lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
+    } else if result.command == "whoami", let user = result.user {
+      lines += table(userRows(user, session: result.session, now: now))
+    } else if let session = result.session {
+      lines.append("Signed in as \(style.bold(session.user.email)) (token \(expiry(session, now: now))).")
+    } else if let user = result.user, result.command == "signup" {
+      lines.append("Account created for \(style.bold(user.email)); it needs e-mail confirmation before sign-in.")
+    }
+    if invocation.has("--claims"), let claims = result.claims {
+      lines.append("claims:")
+      lines.append(claims.prettyText)
+    }
+    if invocation.has("--show-tokens"), let session = result.session {
+      lines += table([("access token", session.accessToken), ("refresh token", session.refreshToken)])
+    }
+    lines += result.notes
+    return (lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "")
+  }
+
+  public static func renderError(_ error: AuthError, style: Style) -> String {
+    var lines: [String] = []
+    if error.code == .sessionExpired {
+      lines.append(style.yellow("⚠ " + error.message))
+    } else {
+      lines.append(style.red("error:") + " " + (error.fields.isEmpty ? error.message : "please correct these fields"))
+    }
+    for field in error.fields {
+      lines.append("  \(field.field.rawValue): \(field.message)")
+    }
+    var origin: [String] = [error.code.rawValue]
+    if let providerCode = error.providerCode, providerCode != error.code.rawValue { origin.append(providerCode) }
+    if let status = error.status { origin.append("HTTP \(status)") }
+    lines.append(style.dim("  (" + origin.joined(separator: ", ") + ")"))
+    if let hint = error.hint { lines.append("  " + hint) }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func userRows(_ user: AuthUser, session: AuthSession?, now: Int) -> [(String, String)] {
+    var rows: [(String, String)] = [("email", user.email), ("id", user.id), ("email confirmed", user.emailConfirmed ? "yes" : "no")]
+    if let name = user.name { rows.append(("name", name)) }
+    if let created = user.createdAt { rows.append(("created", created)) }
+    if let last = user.lastSignInAt { rows.append(("last sign-in", last)) }
+    rows.append(("provider", user.provider))
+    if let session { rows.append(("token", expiry(session, now: now))) }
+    return rows
+  }
+
+  static func expiry(_ session: AuthSession, now: Int) -> String {
+    let left = session.expiresIn(now: now)
+    return left >= 0 ? "expires in \(Durations.describe(left))" : Durations.describe(left)
+  }
+
+  static func table(_ rows: [(String, String)]) -> [String] {
+    let width = rows.map(\.0.count).max() ?? 0
+    return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+  }
+}
+
+/// Exit codes of one-shot commands (SPEC §7).
+public enum ExitStatus {
+  public static let success: Int32 = 0
+  public static let failure: Int32 = 1
+  public static let scriptError: Int32 = 2
+  public static let backend: Int32 = 3
+  public static let notSignedIn: Int32 = 4
+  public static let usage: Int32 = 64
+  public static let interrupted: Int32 = 130
+
+  public static func oneShot(_ result: CommandResult) -> Int32 {
+    guard let error = result.error else { return success }
+    if error.code == .cancelled { return interrupted }
+    if error.code == .usage { return usage }
+    if error.isBackendFailure { return backend }
+    if error.isAuthenticationRequired { return notSignedIn }
+    return failure
+  }
+}

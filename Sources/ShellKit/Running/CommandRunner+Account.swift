@@ -1,0 +1,128 @@
+import AuthCore
+
+extension CommandRunner {
+  func signUp(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let email = invocation.argument("EMAIL") ?? ""
+    let name = invocation.value("--name")
+    let source = PasswordSource(invocation: invocation, context: context)
+    // Fields that need no password are checked first: nobody types a password for a bad address.
+    let early = Validator.validate(.init(email: email, name: name, requireName: true, requirePassword: false))
+    if let early, !source.isExplicit {
+      throw source.canPrompt ? early : withMissingPassword(early)
+    }
+    guard let (password, confirm) = try source.read(confirm: true) else {
+      throw early.map(withMissingPassword) ?? AuthError(.passwordRequired)
+    }
+    if let problem = Validator.validate(
+      .init(email: email, password: password, confirm: confirm, name: name, requireName: true))
+    {
+      throw problem
+    }
+    let (provider, target) = try makeProvider(invocation, context)
+    context.noteEmail(email)
+    let outcome = try await provider.signUp(email: email.trimmingWhitespace, password: password, name: name)
+    var result = CommandResult(command: "signup")
+    switch outcome {
+    case .signedIn(let session):
+      result.session = session
+      try context.sessions(for: target).save(session: session)
+    case .confirmationSent(let user, let obfuscated):
+      result.user = user
+      result.notes.append("Check \(email.trimmingWhitespace) for a confirmation link.")
+      if obfuscated {
+        result.notes.append(
+          "Supabase answered with a placeholder user: this address may already have an account (it hides existing accounts), so no new e-mail may arrive.")
+      }
+    }
+    return result
+  }
+
+  func logIn(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, target) = try makeProvider(invocation, context)
+    let sessions = context.sessions(for: target)
+    let email = invocation.argument("EMAIL") ?? (try? sessions.state().rememberedEmail) ?? ""
+    let source = PasswordSource(invocation: invocation, context: context)
+    let emailProblem = Validator.validate(.init(email: email, requirePassword: false))
+    if let emailProblem, !source.isExplicit {
+      throw source.canPrompt ? emailProblem : withMissingPassword(emailProblem)
+    }
+    guard let (password, _) = try source.read(confirm: false) else {
+      throw emailProblem.map(withMissingPassword) ?? AuthError(.passwordRequired)
+    }
+    if let problem = Validator.validate(.init(email: email, password: password, checkPasswordLength: false)) {
+      throw problem
+    }
+    context.noteEmail(email)
+    let session = try await provider.signIn(email: email.trimmingWhitespace, password: password)
+    if invocation.has("--no-save") {
+      context.pinInMemory(profile: target.profile)
+    }
+    try sessions.update { state in
+      state.session = session
+      if invocation.has("--remember") { state.rememberedEmail = email.trimmingWhitespace }
+    }
+    var result = CommandResult(command: "login")
+    result.session = session
+    if invocation.has("--no-save") { result.notes.append("The session is kept in memory only (--no-save).") }
+    return result
+  }
+
+  func reset(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let email = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
+    if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
+    let (provider, target) = try makeProvider(invocation, context)
+    let sessions = context.sessions(for: target)
+    let key = email.lowercased()
+    let now = context.clock.unixNow
+    if let sent = try sessions.state().resetSentAt[key], now - sent < 60, now >= sent {
+      throw AuthError(.resetCooldown, retryAfterSeconds: 60 - (now - sent))
+    }
+    context.noteEmail(email)
+    do {
+      try await provider.sendPasswordReset(email: email)
+    } catch let error as AuthError {
+      throw error.inResetContext()
+    }
+    try sessions.update { $0.resetSentAt[key] = now }
+    var result = CommandResult(command: "reset")
+    result.reset = email
+    result.notes.append("Sent a password-reset e-mail to \(email).")
+    if provider.kind == .supabase {
+      result.notes.append("Supabase does not say whether the address has an account; no e-mail arrives if it has none.")
+    }
+    return result
+  }
+
+  func confirmReset(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let code = (invocation.argument("CODE-OR-LINK") ?? "").trimmingWhitespace
+    let email = invocation.value("--email")
+    if let email, let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
+    let source = PasswordSource(invocation: invocation, context: context)
+    guard let (password, confirm) = try source.read(confirm: true) else { throw AuthError(.passwordRequired) }
+    if let problem = Validator.validate(.init(password: password, confirm: confirm, requireEmail: false)) {
+      throw problem
+    }
+    let (provider, target) = try makeProvider(invocation, context)
+    let session: AuthSession
+    do {
+      session = try await provider.confirmPasswordReset(codeOrLink: code, email: email, newPassword: password)
+    } catch let error as AuthError {
+      throw error.inResetContext()
+    }
+    try context.sessions(for: target).save(session: session)
+    var result = CommandResult(command: "reset confirm")
+    result.session = session
+    result.notes.append("Password changed.")
+    return result
+  }
+
+  /// A validation error plus "Password is required" (no source and no terminal).
+  private func withMissingPassword(_ error: AuthError) -> AuthError {
+    guard error.field(.password) == nil else { return error }
+    var fields = error.fields
+    fields.append(FieldError(.password, code: "password_required", message: "Password is required"))
+    let order = Field.allCases
+    fields.sort { (order.firstIndex(of: $0.field) ?? 0) < (order.firstIndex(of: $1.field) ?? 0) }
+    return AuthError(.validationFailed, message: fields.map(\.message).joined(separator: "; "), fields: fields)
+  }
+}

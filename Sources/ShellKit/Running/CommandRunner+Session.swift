@@ -1,0 +1,71 @@
+import AuthCore
+
+extension CommandRunner {
+  func whoami(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, target) = try makeProvider(invocation, context)
+    let sessions = context.sessions(for: target)
+    var session = try await sessions.activeSession(provider: provider)
+    let user = try await provider.user(of: session)
+    if user != session.user {
+      session.user = user
+      try sessions.save(session: session)
+    }
+    var result = CommandResult(command: "whoami")
+    result.session = session
+    result.user = user
+    return result
+  }
+
+  func logOut(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, target) = try makeProvider(invocation, context)
+    let sessions = context.sessions(for: target)
+    guard try sessions.storedSession() != nil else { throw AuthError(.notAuthenticated) }
+    let scope = invocation.value("--scope").flatMap(LogoutScope.init(rawValue:)) ?? .global
+    var result = CommandResult(command: "logout")
+    do {
+      let session = try await sessions.activeSession(provider: provider)
+      try await provider.signOut(session, scope: scope)
+    } catch let error as AuthError where error.isAuthenticationRequired {
+      // The server already ended it; forgetting it locally is all that is left.
+      result.notes.append("The server had already ended this session.")
+    }
+    if scope == .others {
+      result.notes.append("Signed out of your other sessions; this one stays signed in.")
+    } else {
+      try sessions.save(session: nil)
+      result.notes.append("Signed out.")
+    }
+    return result
+  }
+
+  func refresh(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, target) = try makeProvider(invocation, context)
+    let session = try await context.sessions(for: target).refreshNow(provider: provider)
+    var result = CommandResult(command: "refresh")
+    result.session = session
+    result.notes.append("Tokens refreshed.")
+    return result
+  }
+
+  func status(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
+    let target = try self.target(invocation, context)
+    let session = try context.sessions(for: target).storedSession()
+    var result = CommandResult(command: "status")
+    result.status = StatusInfo(
+      provider: target.provider.rawValue, profile: target.profile, url: target.url, signedIn: session != nil)
+    result.session = session
+    return result
+  }
+
+  func inbox(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let email = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
+    if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
+    let (provider, _) = try makeProvider(invocation, context)
+    guard let message = try await provider.latestMail(to: email) else {
+      throw AuthError(.noMail, message: "No mail to \(email) yet.")
+    }
+    var result = CommandResult(command: "inbox")
+    result.inbox = message
+    return result
+  }
+}

@@ -1,0 +1,59 @@
+import AuthCore
+
+extension CommandRunner {
+  func use(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
+    let name = invocation.argument("PROFILE") ?? ""
+    let known = context.resolver.profileNames()
+    guard known.contains(name) else {
+      throw AuthError(
+        .configError, message: "Profile '\(name)' is not defined in \(context.resolver.paths.configFile).",
+        hint: known.isEmpty ? "Add a [profiles.\(name)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
+    }
+    var connection = ConnectionFlags()
+    connection.profile = name
+    connection.allowInsecureHTTP = context.connection.allowInsecureHTTP
+    context.connection = connection
+    return try status(invocation, context)
+  }
+
+  func provider(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
+    guard let kind = invocation.argument("PROVIDER").flatMap(ProviderKind.init(rawValue:)) else {
+      throw AuthError(.usage, message: "provider takes supabase or firebase")
+    }
+    context.connection.provider = kind
+    context.connection.url = invocation.value("--url")
+    context.connection.key = invocation.value("--key")
+    context.redactor.register(invocation.value("--key"))
+    return try status(invocation, context)
+  }
+
+  func help(_ invocation: Invocation) -> CommandResult {
+    var result = CommandResult(command: "help")
+    let topic = invocation.rest.joined(separator: " ")
+    if topic.isEmpty {
+      result.output = HelpRenderer.overview(surface: .interactive)
+    } else if let spec = CommandTable.named(topic) {
+      result.output = HelpRenderer.command(spec, surface: .interactive)
+    } else {
+      let suggestion = Suggest.closest(to: topic, among: CommandTable.all.map(\.name))
+      result.error = AuthError(
+        .usage, message: "no help for '\(topic)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+    return result
+  }
+
+  func echo(_ invocation: Invocation) -> CommandResult {
+    var result = CommandResult(command: "echo")
+    result.output = invocation.rest.joined(separator: " ")
+    return result
+  }
+
+  func sleep(_ invocation: Invocation) async throws -> CommandResult {
+    let text = invocation.argument("DURATION") ?? ""
+    guard let seconds = Durations.seconds(text) else {
+      throw AuthError(.usage, message: "sleep takes a duration such as 2s or 500ms, not '\(text)'")
+    }
+    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    return CommandResult(command: "sleep")
+  }
+}

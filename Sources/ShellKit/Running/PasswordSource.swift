@@ -1,0 +1,47 @@
+import AuthCore
+
+/// Where a command's password comes from (SPEC §1 `PW`): `--password`, `--password-env`,
+/// `--password-stdin`, else a no-echo prompt on a terminal, else `password_required` (never a hang).
+struct PasswordSource {
+  let invocation: Invocation
+  let context: ShellContext
+
+  /// Whether the user gave a source on the command line.
+  var isExplicit: Bool {
+    invocation.has("--password") || invocation.has("--password-env") || invocation.has("--password-stdin")
+  }
+
+  /// Whether a prompt can ask for it.
+  var canPrompt: Bool { context.passwordPrompter != nil }
+
+  /// The password, and the confirmation when `confirm` (prompts ask twice; other sources are their own confirmation).
+  func read(confirm: Bool) throws -> (password: String, confirm: String?)? {
+    if let value = invocation.value("--password") { return remember(value, nil) }
+    if let variable = invocation.value("--password-env") {
+      guard let value = context.environment[variable] else {
+        throw AuthError(.passwordRequired, message: "Environment variable \(variable) is not set.")
+      }
+      return remember(value, nil)
+    }
+    if invocation.has("--password-stdin") {
+      guard let reader = context.readStdinLine, let line = reader() else {
+        throw AuthError(.passwordRequired, message: "No password on standard input.")
+      }
+      return remember(line, nil)
+    }
+    guard let prompter = context.passwordPrompter else { return nil }
+    guard let first = prompter.readPassword(prompt: confirm ? "New password: " : "Password: ") else {
+      throw AuthError(.cancelled)
+    }
+    context.redactor.register(first)
+    guard confirm else { return (first, nil) }
+    guard let second = prompter.readPassword(prompt: "Confirm password: ") else { throw AuthError(.cancelled) }
+    context.redactor.register(second)
+    return (first, second)
+  }
+
+  private func remember(_ value: String, _ confirm: String?) -> (String, String?) {
+    context.redactor.register(value)
+    return (value, confirm)
+  }
+}
