@@ -5,8 +5,7 @@ import ShellKit
 /// `authsh run` (the .auth runner lands with the script issue).
 enum RunCommand {
   static func run(_ invocation: Invocation, _ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
-    sink.err("error: the .auth script runner is not part of this build yet\n")
-    return ExitStatus.scriptError
+    await ScriptRun.run(invocation, arguments, environment: environment, sink: sink)
   }
 }
 

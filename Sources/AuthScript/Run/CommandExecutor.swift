@@ -49,3 +49,10 @@ public struct InterpreterEvents: Sendable {
     self.output = output
   }
 }
+
+extension CommandExecutor {
+  /// The product: `CommandRunner` runs, `HumanRenderer` shows.
+  public static let standard = CommandExecutor(
+    run: { invocation, context in await CommandRunner().run(invocation, in: context) },
+    render: { result, invocation, style, now in HumanRenderer.render(result, invocation: invocation, style: style, now: now) })
+}

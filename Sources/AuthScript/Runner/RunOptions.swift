@@ -20,7 +20,7 @@ public struct RunOptions: Sendable {
 
   public init(
     jobs: Int = 1, failFast: Bool = false, variables: [String: String] = [:], reportJUnit: String? = nil,
-    reportTAP: String? = nil, reportJSON: String? = nil, style: Style = .plain, executor: CommandExecutor,
+    reportTAP: String? = nil, reportJSON: String? = nil, style: Style = .plain, executor: CommandExecutor = .standard,
     readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk
   ) {
     self.jobs = max(1, jobs)

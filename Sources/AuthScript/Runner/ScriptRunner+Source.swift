@@ -11,7 +11,7 @@ extension ScriptRunner {
   /// resolve against.
   public static func runSource(
     text: String, name: String, context: ShellContext, output: any OutputSink, style: Style = .plain,
-    variables: [String: String] = [:], executor: CommandExecutor,
+    variables: [String: String] = [:], executor: CommandExecutor = .standard,
     readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk
   ) async -> Int32 {
     let started = ContinuousClock.now

@@ -1,0 +1,39 @@
+import AuthCore
+import AuthScript
+import Foundation
+import ShellKit
+
+/// TEMPORARY wiring of `authsh run` to `AuthScript.ScriptRunner` (the lead owns the CLI and may
+/// replace this): flags → `RunOptions`, a fresh in-memory session per file, the embedded emulator.
+enum ScriptRun {
+  static func run(_ invocation: Invocation, _ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
+    var variables: [String: String] = [:]
+    for text in invocation.values("--var") {
+      guard let (name, value) = RunOptions.parseVariable(text) else {
+        return Authsh.usage(UsageError("--var needs NAME=VALUE, not '\(text)'"), command: "run", sink: sink)
+      }
+      variables[name] = value
+    }
+    var jobs = 1
+    if let text = invocation.value("--jobs") {
+      guard let value = Int(text), value >= 1 else {
+        return Authsh.usage(UsageError("--jobs needs a positive number, not '\(text)'"), command: "run", sink: sink)
+      }
+      jobs = value
+    }
+    let emulator = arguments.emulator || invocation.has("--emulator") ? await EmbeddedEmulator.start(sink: sink) : nil
+    if (arguments.emulator || invocation.has("--emulator")) && emulator == nil { return ExitStatus.backend }
+    let options = RunOptions(
+      jobs: jobs, failFast: invocation.has("--fail-fast"), variables: variables,
+      reportJUnit: invocation.value("--report-junit"), reportTAP: invocation.value("--report-tap"),
+      reportJSON: invocation.value("--report-json"), style: Terminal.style(flag: nil, environment: environment))
+    let makeContext: @Sendable () -> ShellContext = {
+      let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)
+      emulator?.configure(context)
+      return context
+    }
+    let code = await ScriptRunner(options: options, makeContext: makeContext, output: sink).run(files: invocation.rest)
+    await emulator?.shutdown()
+    return code
+  }
+}
