@@ -35,7 +35,7 @@ public struct ScriptLoader: Sendable {
   public func load(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
     let (script, diagnostics) = Parser.parse(file)
     var state = State(diagnostics: diagnostics)
-    let root = file.path.map { ($0 as NSString).standardizingPath } ?? file.name
+    let root = file.path.map(Self.normalize) ?? file.name
     var statements: [Statement] = []
     expand(script, stack: [root], into: &statements, state: &state)
     return (Program(main: script, statements: statements), state.diagnostics)
@@ -85,6 +85,21 @@ public struct ScriptLoader: Sendable {
     }
   }
 
+  /// `a/b/../c` → `a/c`, `./a` → `a` (relative names stay relative; `..` at the start is kept).
+  static func normalize(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == "..", let last = parts.last, last != ".." {
+        parts.removeLast()
+      } else {
+        parts.append(part)
+      }
+    }
+    let joined = parts.joined(separator: "/")
+    return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+  }
+
   private func load(_ path: String, written: String, includer: SourceFile, range: SourceRange)
     -> Result<(Script, [Diagnostic]), Diagnostic.Partial>
   {
@@ -92,7 +107,7 @@ public struct ScriptLoader: Sendable {
       let text = try readFile(path)
       let parent = (includer.name as NSString).deletingLastPathComponent
       let name = written.hasPrefix("/") || parent.isEmpty ? written : (parent as NSString).appendingPathComponent(written)
-      let file = SourceFile(name: (name as NSString).standardizingPath, path: path, text: text)
+      let file = SourceFile(name: Self.normalize(name), path: path, text: text)
       let (script, diagnostics) = Parser.parse(file)
       return .success((script, diagnostics))
     } catch {

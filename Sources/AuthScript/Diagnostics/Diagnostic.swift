@@ -39,6 +39,20 @@ public struct Diagnostic: Sendable, Hashable, Error {
   }
 }
 
+extension Diagnostic {
+  /// In reading order: files in the order they first appear, each file's problems by line.
+  public static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    var files: [String?] = []
+    for diagnostic in diagnostics where !files.contains(diagnostic.fileName) { files.append(diagnostic.fileName) }
+    let origin = SourceLocation(line: 0, column: 0)
+    return files.flatMap { file in
+      diagnostics.enumerated().filter { $0.element.fileName == file }
+        .sorted { ($0.element.range?.start ?? origin, $0.offset) < ($1.element.range?.start ?? origin, $1.offset) }
+        .map(\.element)
+    }
+  }
+}
+
 /// Collects diagnostics of a pass (parser, checker, loader) in source order.
 public struct DiagnosticBag: Sendable {
   public private(set) var items: [Diagnostic] = []

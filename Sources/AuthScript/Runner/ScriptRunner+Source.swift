@@ -21,7 +21,7 @@ extension ScriptRunner {
     let (program, loadDiagnostics) = ScriptLoader(readFile: readFile).load(file)
     let environment = context.environment.isEmpty ? ProcessInfo.processInfo.environment : context.environment
     let scriptVariables = RunOptions.scriptVariables(variables, environment: environment)
-    let diagnostics = loadDiagnostics + Checker(predefined: Set(scriptVariables.keys), environment: environment).check(program)
+    let diagnostics = Diagnostic.sorted(loadDiagnostics + Checker(predefined: Set(scriptVariables.keys), environment: environment).check(program))
     guard diagnostics.isEmpty else {
       sink.err(console.diagnostics(diagnostics))
       sink.err("\(diagnostics.count) error\(diagnostics.count == 1 ? "" : "s"); nothing was run\n")

@@ -64,7 +64,7 @@ public struct ScriptRunner: Sendable {
     let loader = ScriptLoader(readFile: options.readFile)
     let (program, loadDiagnostics) = loader.load(file)
     let checker = Checker(predefined: Set(variables.keys), environment: context.environment)
-    let diagnostics = loadDiagnostics + checker.check(program)
+    let diagnostics = Diagnostic.sorted(loadDiagnostics + checker.check(program))
     return Prepared(name: path, program: program, context: context, variables: variables, diagnostics: diagnostics)
   }
 

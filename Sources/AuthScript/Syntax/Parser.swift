@@ -181,6 +181,6 @@ public enum Parser {
       return .failure(.init("include needs a plain file path", range: path.range, note: "variables are not allowed in include paths"))
     }
     let resolved = path.text.hasPrefix("/") ? path.text : (file.directory as NSString).appendingPathComponent(path.text)
-    return .success(.include(written: path.text, resolved: (resolved as NSString).standardizingPath, range: path.range))
+    return .success(.include(written: path.text, resolved: ScriptLoader.normalize(resolved), range: path.range))
   }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Runs the built `authsh` (found from the package root, or `AUTHSH_BIN`) in a directory, with a
+/// fresh HOME so no user configuration or session leaks into a golden run.
+enum AuthshProcess {
+  struct Outcome {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static let packageRoot: URL = {
+    var root = URL(fileURLWithPath: #filePath)
+    while root.path != "/", !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+      root.deleteLastPathComponent()
+    }
+    return root
+  }()
+
+  static var binary: URL {
+    ProcessInfo.processInfo.environment["AUTHSH_BIN"].map(URL.init(fileURLWithPath:))
+      ?? packageRoot.appendingPathComponent(".build/debug/authsh")
+  }
+
+  static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:], timeout: TimeInterval = 120) throws -> Outcome {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-golden-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = [
+      "HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
+      "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+    ].merging(extra) { $1 }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let group = DispatchGroup()
+    let collected = Collected()
+    for (pipe, isError) in [(output, false), (error, true)] {
+      group.enter()
+      DispatchQueue.global().async {
+        collected.set(pipe.fileHandleForReading.readDataToEndOfFile(), error: isError)
+        group.leave()
+      }
+    }
+    if group.wait(timeout: .now() + timeout) == .timedOut {
+      process.terminate()
+      group.wait()
+    }
+    process.waitUntilExit()
+    return Outcome(status: process.terminationStatus, stdout: collected.text(error: false), stderr: collected.text(error: true))
+  }
+
+  private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: [Bool: Data] = [:]
+    func set(_ value: Data, error: Bool) {
+      lock.lock()
+      data[error] = value
+      lock.unlock()
+    }
+    func text(error: Bool) -> String {
+      lock.lock()
+      defer { lock.unlock() }
+      return String(decoding: data[error] ?? Data(), as: UTF8.self)
+    }
+  }
+}
