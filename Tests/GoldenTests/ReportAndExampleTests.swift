@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// End-to-end checks beyond the sidecars: reports from a real run validated by
+/// `Scripts/reports/check_reports.py` (JUnit structure and counts, `junit.xsd` via xmllint when
+/// installed, TAP 13, JSON; no secret, password or JWT in any output), and `examples/` passing on
+/// both providers.
+@Suite(.serialized) struct ReportAndExampleTests {
+  static let passwords = [
+    "golden-secret-pw-1", "not-the-password", "a-new-password-1", "correct-horse", "wrong-horse", "whatever-123",
+  ]
+
+  @Test func reportsOfARealRunValidateAndCarryNoSecrets() throws {
+    try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-reports-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let scripts = GoldenCase.all().filter { $0.folder != "parse_error" }.map(\.relativePath)
+    let path = { (name: String) in directory.appendingPathComponent(name).path }
+    let outcome = try AuthshProcess.run(
+      ["run", "--emulator", "--jobs", "2", "--report-junit", path("junit.xml"), "--report-tap", path("tap.txt"),
+       "--report-json", path("report.json")] + scripts,
+      in: GoldenCase.scriptsDirectory, environment: GoldenScriptTests.environment)
+    #expect(outcome.status == 3, "backend_down makes the run exit 3\n\(outcome.stderr)")
+    try outcome.stdout.write(toFile: path("stdout.txt"), atomically: true, encoding: .utf8)
+    try outcome.stderr.write(toFile: path("stderr.txt"), atomically: true, encoding: .utf8)
+    let checker = GoldenCase.scriptsDirectory.appendingPathComponent("reports/check_reports.py").path
+    let arguments = [checker, path("junit.xml"), path("tap.txt"), path("report.json")]
+      + Self.passwords.flatMap { ["--forbid", $0] } + ["--output", path("stdout.txt"), "--output", path("stderr.txt")]
+    let check = try Self.python(arguments)
+    #expect(check.status == 0, "\(check.output)")
+    print(check.output)
+  }
+
+  @Test(arguments: GoldenCase.providers)
+  func examplesPassOnBothProviders(_ provider: String) throws {
+    try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first")
+    let examples = AuthshProcess.packageRoot.appendingPathComponent("examples")
+    let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".auth") }.sorted()
+    #expect(files.count >= 6)
+    let outcome = try AuthshProcess.run(["--provider", provider, "run", "--emulator", "--jobs", "2"] + files, in: examples)
+    #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+    #expect(outcome.stdout.hasSuffix(" passed, 0 failed\n"))
+  }
+
+  static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3"] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
