@@ -28,6 +28,7 @@ public struct ScriptLoader: Sendable {
   }
 
   public static let readFromDisk: ReadFile = { path in
+    guard !path.isEmpty, !path.contains("\0") else { throw CocoaError(.fileReadInvalidFileName) }
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     return String(decoding: data, as: UTF8.self)
   }
@@ -61,7 +62,7 @@ public struct ScriptLoader: Sendable {
       statements.append(statement)
       guard case .include(let written, let resolved, let range) = statement.kind else { continue }
       if let start = stack.firstIndex(of: resolved) {
-        let chain = (stack[start...] + [resolved]).map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")
+        let chain = (stack[start...] + [resolved]).map(PathText.lastComponent).joined(separator: " → ")
         state.diagnostics.append(Diagnostic("include cycle", file: statement.file, range: range, note: chain))
         continue
       }
@@ -85,28 +86,14 @@ public struct ScriptLoader: Sendable {
     }
   }
 
-  /// `a/b/../c` → `a/c`, `./a` → `a` (relative names stay relative; `..` at the start is kept).
-  static func normalize(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-      if part == "." { continue }
-      if part == "..", let last = parts.last, last != ".." {
-        parts.removeLast()
-      } else {
-        parts.append(part)
-      }
-    }
-    let joined = parts.joined(separator: "/")
-    return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
-  }
+  static func normalize(_ path: String) -> String { PathText.normalize(path) }
 
   private func load(_ path: String, written: String, includer: SourceFile, range: SourceRange)
     -> Result<(Script, [Diagnostic]), Diagnostic.Partial>
   {
     do {
       let text = try readFile(path)
-      let parent = (includer.name as NSString).deletingLastPathComponent
-      let name = written.hasPrefix("/") || parent.isEmpty ? written : (parent as NSString).appendingPathComponent(written)
+      let name = PathText.join(PathText.parent(includer.name), written)
       let file = SourceFile(name: Self.normalize(name), path: path, text: text)
       let (script, diagnostics) = Parser.parse(file)
       return .success((script, diagnostics))

@@ -67,13 +67,13 @@ public struct SourceFile: Sendable, Hashable {
   /// The directory `include` paths are relative to.
   public var directory: String {
     guard let path else { return FileManager.default.currentDirectoryPath }
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = PathText.parent(path)
     return parent.isEmpty ? "." : parent
   }
 
   /// The file name without directory and `.auth` (a file without `test` is one test named so).
   public var baseName: String {
-    let last = (name as NSString).lastPathComponent
+    let last = PathText.lastComponent(name)
     return last.hasSuffix(".auth") ? String(last.dropLast(5)) : last
   }
 

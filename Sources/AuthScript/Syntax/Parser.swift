@@ -180,7 +180,7 @@ public enum Parser {
     guard !path.text.isEmpty, !path.text.contains("{{") else {
       return .failure(.init("include needs a plain file path", range: path.range, note: "variables are not allowed in include paths"))
     }
-    let resolved = path.text.hasPrefix("/") ? path.text : (file.directory as NSString).appendingPathComponent(path.text)
+    let resolved = PathText.join(file.directory, path.text)
     return .success(.include(written: path.text, resolved: ScriptLoader.normalize(resolved), range: path.range))
   }
 }

@@ -31,7 +31,19 @@ import Testing
       "\u{FEFF}", "\u{301}", "𝔘", "{{}}", "}}{{", "{{{{x}}}}", "\"{{email}}\"",
     ]
 
+  /// Statements that check clean, so the interpreter runs too (the fake backend answers).
+  static let validLines: [String] = [
+    "let email = \"f-{{uuid}}@example.com\"", "secret pw = \"pw-{{random}}-long\"", "test \"t {{timestamp}}\"",
+    "signup {{email}} --name N --password {{pw}}", "login {{email}} --password {{pw}}", "whoami", "logout",
+    "expect ok", "expect error invalid_credentials", "expect error not_authenticated", "echo {{email}} {{pw}}",
+    "assert user.email == {{email}}", "assert not error exists", "assert output contains \"x\"",
+    "assert session.expires_in > 0", "capture uid = user.id", "reset {{email}}", "inbox {{email}}",
+    "assert inbox.link startsWith \"http\"", "assert error.fields.email.code == \"invalid_email\"",
+    "login not-an-email --password x", "status", "assert output isEmpty", "assert ok == true", "include a.auth",
+  ]
+
   static func randomLine(_ rng: inout SplitMix64) -> String {
+    if Bool.random(using: &rng) { return validLines.randomElement(using: &rng) ?? "" }
     if Int.random(in: 0..<10, using: &rng) == 0 {
       // Raw noise: any scalars, including controls and quotes.
       let count = Int.random(in: 0..<40, using: &rng)
@@ -59,11 +71,13 @@ import Testing
     let renderer = DiagnosticRenderer(style: Style(color: true))
     while Date() < deadline {
       inputs += 1
-      let files = ["a.auth": Self.randomFile(&rng), "b.auth": Self.randomFile(&rng)]
+      // Any include path may resolve (to a random file) or not.
+      let includes = (0..<4).map { _ in Self.randomFile(&rng) }
       let text = Self.randomFile(&rng)
       let loader = ScriptLoader(readFile: { path in
-        guard let text = files[(path as NSString).lastPathComponent] else { throw CocoaError(.fileNoSuchFile) }
-        return text
+        let slot = abs(path.hashValue % 6)
+        guard slot < includes.count else { throw CocoaError(.fileNoSuchFile) }
+        return includes[slot]
       })
       let source = SourceFile(name: "fuzz.auth", path: "/fuzz/fuzz.auth", text: text)
       let (program, loadDiagnostics) = loader.load(source)
