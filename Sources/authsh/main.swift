@@ -2,29 +2,30 @@
 import AuthEmulator
 import Foundation
 
+func fail(_ message: String, code: Int32) -> Never {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+  exit(code)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.first == "emulator" else {
-  FileHandle.standardError.write("usage: authsh emulator [--host H] [--port N] [--project P] [--jwt-secret S] [--confirm-email] [--email-privacy] [--state FILE]\n".data(using: .utf8)!)
-  exit(64)
+guard arguments.first == "emulator" else { fail(EmulatorOptions.usage, code: 64) }
+let options: EmulatorOptions
+do {
+  options = try EmulatorOptions.parse(arguments: Array(arguments.dropFirst()))
+} catch {
+  fail("authsh emulator: \(error)\n\n\(EmulatorOptions.usage)", code: 64)
 }
-var config = EmulatorConfig()
-var rest = arguments.dropFirst()[...]
-while let flag = rest.popFirst() {
-  switch flag {
-  case "--host": config.host = rest.popFirst() ?? config.host
-  case "--port": config.port = Int(rest.popFirst() ?? "") ?? config.port
-  case "--project": config.project = rest.popFirst() ?? config.project
-  case "--jwt-secret": config.jwtSecret = rest.popFirst() ?? config.jwtSecret
-  case "--confirm-email": config.confirmEmail = true
-  case "--email-privacy": config.emailPrivacy = true
-  case "--state": config.statePath = rest.popFirst()
-  default:
-    FileHandle.standardError.write("unknown flag \(flag)\n".data(using: .utf8)!)
-    exit(64)
-  }
+if options.help {
+  print(EmulatorOptions.usage)
+  exit(0)
 }
-let emulator = try Emulator(config: config)
-try await emulator.start()
-print("authsh emulator listening on \(emulator.baseURL)")
+let emulator: Emulator
+do {
+  emulator = try Emulator(config: options.config)
+  try await emulator.start()
+} catch {
+  fail("authsh emulator: cannot start: \(error)", code: 1)
+}
+print(emulator.banner(), terminator: "")
 fflush(nil)
 await emulator.waitUntilClosed()
