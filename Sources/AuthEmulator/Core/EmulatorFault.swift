@@ -112,7 +112,7 @@ extension EmulatorFault {
       }
       preset = known
     }
-    let jsonBody = object["json"].flatMap { $0.isNull ? nil : $0 }
+    let jsonBody: JSON? = object["json"].flatMap { $0.isNull ? JSON?.none : $0 }
     self.init(
       method: try string("method"), path: try string("path"), times: try int("times") ?? 1,
       latencyMs: try int("latency_ms") ?? 0, status: try int("status"), headers: headers,

@@ -139,10 +139,12 @@ extension SupabaseAPI {
           throw alreadyUsed
         }
       }
-      var parent = token
-      parent.revoked = true
-      parent.updatedAt = now
-      data.saveRefreshToken(parent)
+      if !token.revoked {  // a reused token keeps its first revocation time
+        var parent = token
+        parent.revoked = true
+        parent.updatedAt = now
+        data.saveRefreshToken(parent)
+      }
       let child = SBRefreshToken(
         token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: user.id, parent: token.token,
         createdAt: now, updatedAt: now, sequence: data.takeSequence())

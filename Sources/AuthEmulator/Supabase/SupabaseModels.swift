@@ -104,7 +104,7 @@ extension JSONObject {
   /// GoTrue's metadata update: keys merged in, a `null` value deletes the key.
   func merging(_ update: JSONObject) -> JSONObject {
     var result = self
-    for (key, value) in update.pairs { result[key] = value.isNull ? nil : value }
+    for (key, value) in update.pairs { result[key] = value.isNull ? JSON?.none : value }
     return result.sortedByKey
   }
 }
