@@ -1,0 +1,101 @@
+import HTTPServerKit
+import JSONKit
+
+/// Bearer tokens (`auth.go`): user endpoints need a user access token whose session still
+/// exists; admin endpoints need a JWT whose role is an admin role. `apikey` is never looked at.
+extension SupabaseAPI {
+  static let adminRoles: Set<String> = ["service_role", "supabase_admin"]
+
+  struct Caller {
+    var user: SBUser
+    var sessionID: String?
+  }
+
+  /// `(?i)^bearer (\S+$)`
+  func bearerToken(_ request: ServerRequest) throws -> String {
+    guard let header = request.header("Authorization"), header.utf8.count > 7,
+      header.prefix(7).lowercased() == "bearer "
+    else { throw GoTrueError.noAuthorization }
+    let token = header.dropFirst(7)
+    guard !token.isEmpty, !token.contains(where: { $0.isWhitespace }) else { throw GoTrueError.noAuthorization }
+    return String(token)
+  }
+
+  /// The claims of a token signed with the emulator's secret that has not expired.
+  func verifiedClaims(_ token: String) throws -> JSON {
+    let prefix = "invalid JWT: unable to parse or verify signature, "
+    guard token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+      throw GoTrueError.forbidden("bad_jwt", prefix + "token is malformed: token contains an invalid number of segments")
+    }
+    guard let claims = EmulatorJWT.verifyHS256(token, secret: config.jwtSecret), claims.object != nil else {
+      throw GoTrueError.forbidden("bad_jwt", prefix + "token signature is invalid: signature is invalid")
+    }
+    if let exp = claims["exp"]?.double, exp <= Double(now) / 1_000_000 {
+      throw GoTrueError.forbidden("bad_jwt", prefix + "token has invalid claims: token is expired")
+    }
+    return claims
+  }
+
+  /// The signed-in user of a user endpoint, with the same checks and errors as GoTrue.
+  func authenticate(_ request: ServerRequest) throws -> Caller {
+    let claims = try verifiedClaims(try bearerToken(request))
+    guard let subject = claims["sub"]?.string, !subject.isEmpty else {
+      throw GoTrueError.forbidden("bad_jwt", "invalid claim: missing sub claim")
+    }
+    let sessionID = claims["session_id"]?.string
+    let now = self.now
+    return try state.read { data in
+      guard let user = data.users[subject.lowercased()] else {
+        throw GoTrueError.forbidden("user_not_found", "User from sub claim in JWT does not exist")
+      }
+      if let sessionID, !sessionID.isEmpty, data.sessions[sessionID] == nil {
+        throw GoTrueError.forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
+      }
+      if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
+      return Caller(user: user, sessionID: sessionID)
+    }
+  }
+
+  /// Admin endpoints: 401 without a bearer, 403 `bad_jwt` for a bad token, 403 `not_admin` for
+  /// any role but `service_role` / `supabase_admin`.
+  func requireAdmin(_ request: ServerRequest) throws {
+    let claims = try verifiedClaims(try bearerToken(request))
+    guard let role = claims["role"]?.string, Self.adminRoles.contains(role) else {
+      throw GoTrueError.forbidden("not_admin", "User not allowed")
+    }
+  }
+
+  // MARK: - GET /user, POST /logout
+
+  func getUser(_ request: ServerRequest) throws -> ServerResponse {
+    let caller = try authenticate(request)
+    let body = state.read { data -> [UInt8] in
+      if let cached = data.userJSONCache[caller.user.id] { return cached }
+      let bytes = JSON.object((data.users[caller.user.id] ?? caller.user).wireObject()).bytes
+      data.userJSONCache[caller.user.id] = bytes
+      return bytes
+    }
+    return json(bytes: body)
+  }
+
+  func logout(_ request: ServerRequest) throws -> ServerResponse {
+    let caller = try authenticate(request)
+    let scope = request.query("scope") ?? "global"
+    guard ["global", "local", "others"].contains(scope) else {
+      throw GoTrueError.validation("Unsupported logout scope \"\(scope)\"")
+    }
+    try state.transaction { data in
+      switch scope {
+      case "local":
+        if let sessionID = caller.sessionID { data.deleteSession(id: sessionID) }
+      case "others":
+        for session in data.sessions(ofUser: caller.user.id) where session.id != caller.sessionID {
+          data.deleteSession(id: session.id)
+        }
+      default:
+        for session in data.sessions(ofUser: caller.user.id) { data.deleteSession(id: session.id) }
+      }
+    }
+    return ServerResponse(status: 204)
+  }
+}
