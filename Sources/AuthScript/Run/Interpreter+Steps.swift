@@ -27,11 +27,12 @@ extension Interpreter {
     }
     registerSecrets(of: invocation)
     let result = await executor.run(invocation, context)
-    context.redactor.register(result.session?.accessToken)
-    context.redactor.register(result.session?.refreshToken)
+    register(result.session?.accessToken)
+    register(result.session?.refreshToken)
     previousResult = result
     let now = context.clock.unixNow
-    scope.previous = result.json(now: now, revealTokens: true)
+    previousNow = now
+    previousIsStale = true
     show(result, invocation: invocation, now: now)
     guard let error = result.error, !isFollowedByExpect(index) else { return nil }
     return commandFailure(error, invocation: invocation, command: command, statement: statement)
@@ -40,13 +41,13 @@ extension Interpreter {
   func registerSecrets(of invocation: Invocation) {
     let flags = InvocationParser.flags(of: invocation.spec, surface: .script) + CommandTable.globalFlags
     for flag in flags where flag.isSecret {
-      invocation.values(flag.name).forEach(context.redactor.register)
+      invocation.values(flag.name).forEach(register)
     }
     for argument in invocation.spec.arguments where argument.isSecret {
-      context.redactor.register(invocation.argument(argument.name))
+      register(invocation.argument(argument.name))
     }
     for variable in invocation.values("--password-env") {
-      context.redactor.register(context.environment[variable])
+      register(context.environment[variable])
     }
   }
 

@@ -23,6 +23,12 @@ public final class Interpreter {
   let failFast: Bool
   var scope: Scope
   var previousResult: CommandResult?
+  /// When `previousResult` finished (its `expires_in` is computed from then).
+  var previousNow = 0
+  /// Whether `scope.previous` still shows an older result (the JSON is built only when read).
+  var previousIsStale = false
+  /// Values already given to the redactor (registering is not free; scripts repeat them a lot).
+  var registered: Set<String> = []
 
   public init(
     program: Program, context: ShellContext, executor: CommandExecutor, mode: Mode = .tests, style: Style = .plain,
@@ -136,6 +142,10 @@ public final class Interpreter {
 
   func execute(at index: Int) async -> TestFailure? {
     let statement = program.statements[index]
+    if previousIsStale, readsPreviousResult(statement.kind) {
+      scope.previous = previousResult?.json(now: previousNow, revealTokens: true)
+      previousIsStale = false
+    }
     switch statement.kind {
     case .command(let command):
       return await runCommand(command, statement: statement, index: index)
@@ -157,7 +167,7 @@ public final class Interpreter {
     case .assign(let name, let value, let secret):
       do {
         let resolved = try scope.evaluate(value)
-        if secret { context.redactor.register(Values.text(resolved)) }
+        if secret { register(Values.text(resolved)) }
         scope.variables[name.text] = resolved
         scope.skippedDefinitions[name.text] = nil
         return nil
@@ -167,6 +177,29 @@ public final class Interpreter {
     case .test, .include:
       return nil
     }
+  }
+
+  /// Whether a statement looks at the previous result (a query, or a `{{user.id}}`-style hole).
+  func readsPreviousResult(_ kind: StatementKind) -> Bool {
+    func holes(_ templates: [Template]) -> Bool {
+      templates.contains { $0.variables.contains { QuerySchema.root[$0.root] != nil && scope.variables[$0.root] == nil } }
+    }
+    switch kind {
+    case .assert, .capture: return true
+    case .command(let command): return holes(command.templates)
+    case .assign(_, let value, _):
+      if case .template(let template) = value.kind { return holes([template]) }
+      return false
+    case .test(let name): return holes([name])
+    case .expectOK, .expectError, .include: return false
+    }
+  }
+
+  /// Gives a secret to the redactor once.
+  func register(_ secret: String?) {
+    guard let secret, !registered.contains(secret) else { return }
+    registered.insert(secret)
+    context.redactor.register(secret)
   }
 
   func runtimeFailure(_ error: UnresolvedVariable, in statement: Statement) -> TestFailure {
