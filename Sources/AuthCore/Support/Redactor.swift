@@ -14,6 +14,11 @@ public final class Redactor: @unchecked Sendable {
   /// ordinary text, and they are never printed on purpose.
   public func register(_ secret: String?) {
     guard let secret, secret.count >= 4 else { return }
+    // Already known (scripts and sessions hand the same tokens over and over): skip the encodings.
+    lock.lock()
+    let known = secrets.contains(secret)
+    lock.unlock()
+    if known { return }
     var forms = [secret]
     if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
       forms.append(encoded)

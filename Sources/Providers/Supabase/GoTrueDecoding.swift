@@ -51,20 +51,82 @@ public enum Timestamps {
     return text
   }
 
+  /// RFC 3339 (`2024-01-01T12:00:00.123456Z`, `…+02:00`); nil without a zone, as
+  /// `ISO8601DateFormatter` does. Parsed by hand: a formatter per call cost a third of a
+  /// `whoami` in profiles, and formatters are not safe to share across threads.
   static func parse(_ text: String) -> Date? {
-    // Drop fractional seconds (GoTrue trims trailing zeros, so their width varies).
-    var trimmed = text
-    if let dot = trimmed.firstIndex(of: ".") {
-      let rest = trimmed[dot...].drop { $0 == "." || $0.isNumber }
-      trimmed = String(trimmed[..<dot]) + rest
+    let b = Array(text.utf8)
+    func number(_ start: Int, _ count: Int) -> Int? {
+      guard start + count <= b.count else { return nil }
+      var value = 0
+      for byte in b[start..<(start + count)] {
+        guard byte >= 48, byte <= 57 else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
     }
-    let formatter = ISO8601DateFormatter()
-    return formatter.date(from: trimmed)
+    guard b.count >= 20, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 116, b[13] == 58, b[16] == 58,
+      let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day),
+      hour < 24, minute < 60, second < 61
+    else { return nil }
+    var index = 19
+    if index < b.count, b[index] == 46 {
+      index += 1
+      while index < b.count, b[index] >= 48, b[index] <= 57 { index += 1 }
+    }
+    guard index < b.count else { return nil }
+    var offset = 0
+    if b[index] == 90 || b[index] == 122 {
+      index += 1
+    } else if b[index] == 43 || b[index] == 45 {
+      let sign = b[index] == 45 ? -1 : 1
+      guard let hours = number(index + 1, 2) else { return nil }
+      var next = index + 3
+      if next < b.count, b[next] == 58 { next += 1 }
+      guard let minutes = number(next, 2) else { return nil }
+      offset = sign * (hours * 3600 + minutes * 60)
+      index = next + 2
+    } else {
+      return nil
+    }
+    guard index == b.count else { return nil }
+    let seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
+    return Date(timeIntervalSince1970: TimeInterval(seconds))
   }
 
+  /// `2024-01-01T12:00:00Z` (whole seconds, UTC), as `ISO8601DateFormatter` prints.
   static func format(_ seconds: Double) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    // Millisecond precision first, as Foundation's formatter rounds.
+    let millis = Int((seconds * 1000).rounded())
+    let whole = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+    let days = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
+    let rest = whole - days * 86400
+    let (year, month, day) = civilFromDays(days)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+  }
+
+  /// Days since 1970-01-01 (Howard Hinnant's algorithm).
+  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146097 + doe - 719468
+  }
+
+  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    let z = days + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let doe = z - era * 146097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }
