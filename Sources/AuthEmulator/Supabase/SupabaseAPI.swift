@@ -11,6 +11,7 @@ public final class SupabaseAPI: EmulatorAPI {
   let clock: any EmulatorClock
   let outbox: Outbox
   let state: SupabaseState
+  let verifiedTokens = VerifiedTokenCache()
 
   public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore) throws {
     self.config = config
