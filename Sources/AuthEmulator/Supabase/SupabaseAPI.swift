@@ -24,10 +24,22 @@ public final class SupabaseAPI: EmulatorAPI {
     let fullPath = request.path
     guard fullPath == Self.prefix || fullPath.hasPrefix(Self.prefix + "/") else { return nil }
     let path = String(fullPath.dropFirst(Self.prefix.count))
-    guard let route = Self.route(method: request.method, path: path) else {
-      return .text(404, "404 page not found\n")
+    let origin = request.header("Origin")
+    if request.method == "OPTIONS", let origin { return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true) }
+    let response: ServerResponse
+    if let route = Self.route(method: request.method, path: path) {
+      if let handler = route {
+        response = serve(request, with: handler)
+      } else {
+        response = ServerResponse(status: 405)
+      }
+    } else {
+      response = .text(404, "404 page not found\n")
     }
-    guard let handler = route else { return ServerResponse(status: 405) }
+    return origin.map { Self.withCORS(response, origin: $0, preflight: false) } ?? response
+  }
+
+  private func serve(_ request: ServerRequest, with handler: Handler) -> ServerResponse {
     if request.bodyTooLarge {
       return GoTrueError(status: 413, code: "request_entity_too_large", message: "Request body too large (max 1048576 bytes)")
         .response(for: request)
@@ -39,6 +51,27 @@ public final class SupabaseAPI: EmulatorAPI {
     } catch {
       return GoTrueError.internal("Unexpected error: \(error)").response(for: request)
     }
+  }
+
+  /// GoTrue's CORS middleware (`api.go`): any origin, credentials allowed, the pagination and
+  /// version headers exposed.
+  static func withCORS(_ response: ServerResponse, origin: String, preflight: Bool) -> ServerResponse {
+    var response = response
+    response.headers += [
+      ("Access-Control-Allow-Origin", origin), ("Access-Control-Allow-Credentials", "true"),
+      ("Vary", "Origin"),
+    ]
+    if preflight {
+      response.headers += [
+        ("Access-Control-Allow-Methods", "GET, POST, PATCH, PUT, DELETE"),
+        ("Access-Control-Allow-Headers", "Accept, Authorization, Content-Type, X-Client-IP, X-Client-Info, X-JWT-AUD, "
+          + "X-Supabase-Api-Version, apikey"),
+        ("Access-Control-Max-Age", "86400"),
+      ]
+    } else {
+      response.headers.append(("Access-Control-Expose-Headers", "X-Total-Count, Link, X-Supabase-Api-Version"))
+    }
+    return response
   }
 
   typealias Handler = (SupabaseAPI) -> (ServerRequest) throws -> ServerResponse
