@@ -12,6 +12,8 @@ public final class SupabaseAPI: EmulatorAPI {
   let outbox: Outbox
   let state: SupabaseState
   let verifiedTokens = VerifiedTokenCache()
+  /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
+  let boundOrigin = LockedValue<String?>(nil)
 
   public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore) throws {
     self.config = config
@@ -81,6 +83,7 @@ public final class SupabaseAPI: EmulatorAPI {
     switch (path, method) {
     case ("/health", "GET"): return .some(SupabaseAPI.health)
     case ("/settings", "GET"): return .some(SupabaseAPI.settings)
+    case ("/.well-known/jwks.json", "GET"): return .some(SupabaseAPI.jwks)
     case ("/signup", "POST"): return .some(SupabaseAPI.signup)
     case ("/token", "POST"): return .some(SupabaseAPI.token)
     case ("/recover", "POST"): return .some(SupabaseAPI.recover)
@@ -93,7 +96,7 @@ public final class SupabaseAPI: EmulatorAPI {
     case ("/admin/users", "GET"): return .some(SupabaseAPI.adminListUsers)
     case ("/admin/users", "POST"): return .some(SupabaseAPI.adminCreateUser)
     case ("/admin/generate_link", "POST"): return .some(SupabaseAPI.adminGenerateLink)
-    case ("/health", _), ("/settings", _), ("/signup", _), ("/token", _), ("/recover", _), ("/resend", _),
+    case ("/health", _), ("/settings", _), ("/.well-known/jwks.json", _), ("/signup", _), ("/token", _), ("/recover", _), ("/resend", _),
       ("/verify", _), ("/user", _), ("/logout", _), ("/admin/users", _), ("/admin/generate_link", _):
       return .some(nil)
     default:
@@ -133,6 +136,11 @@ public final class SupabaseAPI: EmulatorAPI {
     ])
   }
 
+  /// HS256 keys are never published, so an HS256-only server lists none.
+  func jwks(_ request: ServerRequest) throws -> ServerResponse {
+    json(["keys": []], headers: [("Cache-Control", "public, max-age=600")])
+  }
+
   // MARK: - Helpers shared by the handlers
 
   var now: Micros { clock.now().micros }
@@ -148,7 +156,7 @@ public final class SupabaseAPI: EmulatorAPI {
   /// `http://<Host>` of the request (mail links point back at the address the client used).
   func origin(of request: ServerRequest) -> String {
     if let host = request.header("Host"), !host.isEmpty { return "http://" + host }
-    return "http://\(config.host):\(config.port)"
+    return boundOrigin.get() ?? "http://\(config.host):\(config.port)"
   }
 
   /// The JWT `iss`: this emulator's `/auth/v1` URL.

@@ -174,3 +174,18 @@ def test_mail_link_redirects(emulator_factory):
     assert fragment["type"] == ["signup"] and fragment["token_type"] == ["bearer"] and "sb" in fragment
     again = requests.get(mail["link"], allow_redirects=False, timeout=5)
     assert parse_qs(urlparse(again.headers["Location"]).fragment)["error_code"] == ["otp_expired"]
+
+
+def test_raw_http_edges(emulator):
+    big = requests.post(f"{emulator.supabase_url}/signup", data=b"x" * (1024 * 1024 + 10),
+                        headers={"X-Supabase-Api-Version": "2024-01-01"}, timeout=10)
+    assert big.status_code == 413 and big.json()["code"] == "request_entity_too_large"
+    bad = requests.post(f"{emulator.supabase_url}/signup", data=b"{not json", timeout=5)
+    assert bad.status_code == 400 and bad.json()["error_code"] == "bad_json" and bad.json()["code"] == 400
+    missing = requests.get(f"{emulator.supabase_url}/nope", timeout=5)
+    assert (missing.status_code, missing.text) == (404, "404 page not found\n")
+    assert requests.delete(f"{emulator.supabase_url}/signup", timeout=5).status_code == 405
+    jwks = requests.get(f"{emulator.supabase_url}/.well-known/jwks.json", timeout=5)
+    assert jwks.json() == {"keys": []}
+    settings = requests.get(f"{emulator.supabase_url}/settings", timeout=5).json()
+    assert settings["external"]["email"] is True and settings["mailer_autoconfirm"] is True
