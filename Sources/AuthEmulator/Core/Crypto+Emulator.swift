@@ -4,13 +4,36 @@ import HummingbirdBcrypt
 import JSONKit
 
 /// bcrypt hashes, as GoTrue stores them. Plain text is never kept.
+///
+/// The C bcrypt reads its key as a C string and only its first 72 bytes. So that neither a NUL
+/// byte nor the 73rd byte ends the comparison early, the key is normalised first: NUL and U+0001
+/// are escaped (U+0001 U+0001 / U+0001 U+0002), and a key that is then longer than 72 bytes is
+/// replaced by `$sha256$` + its base64url SHA-256. Ordinary passwords (≤ 72 bytes, no control
+/// characters) are hashed exactly as GoTrue hashes them.
 public enum PasswordHasher {
   public static func hash(_ password: String, cost: Int) -> String {
-    Bcrypt.hash(password, cost: UInt8(clamping: min(max(cost, 4), 31)))
+    Bcrypt.hash(key(password), cost: UInt8(clamping: min(max(cost, 4), 31)))
   }
 
   public static func verify(_ password: String, hash: String) -> Bool {
-    Bcrypt.verify(password, hash: hash)
+    Bcrypt.verify(key(password), hash: hash)
+  }
+
+  static func key(_ password: String) -> String {
+    var key = password
+    if password.utf8.contains(where: { $0 <= 1 }) {
+      var bytes: [UInt8] = []
+      for byte in password.utf8 {
+        switch byte {
+        case 0: bytes += [1, 1]
+        case 1: bytes += [1, 2]
+        default: bytes.append(byte)
+        }
+      }
+      key = String(decoding: bytes, as: UTF8.self)
+    }
+    guard key.utf8.count > 72 else { return key }
+    return "$sha256$" + Base64URL.encode(SHA256.hash(data: Array(key.utf8)))
   }
 }
 

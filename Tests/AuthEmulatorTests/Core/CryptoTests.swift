@@ -78,3 +78,20 @@ struct Base64URLTests {
     #expect(EmulatorJWT.decodePayload(EmulatorJWT.unsigned(["sub": "x"])) == ["sub": "x"])
   }
 }
+
+@Suite("PasswordHasher")
+struct PasswordHasherTests {
+  @Test("NUL bytes and the 73rd byte count; ordinary passwords hash as plain bcrypt")
+  func keyNormalisation() {
+    let nul = PasswordHasher.hash("abc\u{0}defgh", cost: 4)
+    #expect(PasswordHasher.verify("abc\u{0}defgh", hash: nul))
+    #expect(!PasswordHasher.verify("abc\u{0}zzzzz", hash: nul))
+    #expect(!PasswordHasher.verify("abc", hash: nul))
+    let long = String(repeating: "a", count: 72)
+    let longHash = PasswordHasher.hash(long + "b", cost: 4)
+    #expect(PasswordHasher.verify(long + "b", hash: longHash))
+    #expect(!PasswordHasher.verify(long + "c", hash: longHash))
+    #expect(!PasswordHasher.verify(long, hash: longHash))
+    #expect(PasswordHasher.key("hunter22") == "hunter22")
+  }
+}
