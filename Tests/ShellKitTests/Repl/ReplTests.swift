@@ -21,7 +21,7 @@ struct ReplTests {
   @Test func nonInteractiveShellPrintsNoPromptAndReportsFailure() async {
     let shell = ReplHarness(["whoami"], interactive: false)
     #expect(await shell.run() == 1)
-    #expect(shell.reader.prompts == [""])
+    #expect(shell.reader.prompts == ["", ""])
     #expect(shell.sink.standardError.contains("You are not signed in."))
   }
 
