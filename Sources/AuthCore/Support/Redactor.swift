@@ -4,8 +4,8 @@ import Foundation
 /// before it reaches a terminal, a log, a report or a file. Thread-safe; secrets only accumulate.
 public final class Redactor: @unchecked Sendable {
   public static let mask = "***"
-  private let lock = NSLock()
-  private var secrets: [String] = []
+  fileprivate let lock = NSLock()
+  fileprivate var secrets: [String] = []
 
   public init() {}
 
@@ -43,5 +43,20 @@ public final class Redactor: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return secrets.isEmpty
+  }
+}
+
+extension Redactor {
+  /// A copy that no longer masks `values` (`--show-tokens` prints tokens, still masks passwords).
+  public func revealing(_ values: [String]) -> Redactor {
+    let copy = Redactor()
+    lock.lock()
+    let current = secrets
+    lock.unlock()
+    let hidden = Set(values)
+    copy.lock.lock()
+    copy.secrets = current.filter { secret in !hidden.contains { $0.contains(secret) || secret.contains($0) } }
+    copy.lock.unlock()
+    return copy
   }
 }

@@ -62,7 +62,10 @@ public enum HelpRenderer {
   }
 
   static func usageHead(_ spec: CommandSpec) -> String {
-    ([spec.name] + spec.arguments.map { $0.optional ? "[\($0.name)]" : $0.name }).joined(separator: " ")
+    ([spec.name] + spec.arguments.map { argument in
+      let text = argument.name + (argument.variadic ? "…" : "")
+      return argument.optional ? "[\(text)]" : text
+    }).joined(separator: " ")
   }
 
   static func flagLines(_ flags: [FlagSpec]) -> [String] {

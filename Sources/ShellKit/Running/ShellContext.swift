@@ -8,7 +8,7 @@ public protocol PasswordPrompter: Sendable {
 }
 
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
-public typealias ProviderFactory = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
+public typealias ProviderMaker = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
 
 /// Everything commands need from the outside world, shared by one-shot commands, the shell and
 /// scripts. Mutable: `use`, `provider` and sign-ins change it.
@@ -16,7 +16,7 @@ public final class ShellContext: @unchecked Sendable {
   public var resolver: ConfigResolver
   /// Connection flags from the command line (one-shot) or the last `provider` command.
   public var connection: ConnectionFlags
-  public let makeProvider: ProviderFactory
+  public let makeProvider: ProviderMaker
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
   public var sessionStore: any SessionStore { overlay }
   private let overlay: OverlaySessionStore
@@ -38,7 +38,7 @@ public final class ShellContext: @unchecked Sendable {
   public var verbose = false
 
   public init(
-    resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderFactory,
+    resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
     sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
     environment: [String: String] = [:]
   ) {

@@ -1,0 +1,80 @@
+import Foundation
+import JSONKit
+
+/// `accounts:lookup`, `accounts:delete` and `accounts:createAuthUri` (`operations.ts`).
+extension FirebaseAPI {
+  func lookup(_ call: FirebaseCall) throws -> JSON {
+    let body = call.body
+    return try state.with(call.projectId) { project in
+      var users: [FirebaseUser] = []
+      func add(_ user: FirebaseUser?) {
+        if let user, !users.contains(where: { $0.localId == user.localId }) { users.append(user) }
+      }
+      if call.privileged {
+        if body.has("initialEmail") { throw FirebaseError.notImplemented("Lookup by initialEmail is not implemented.") }
+        for localId in body.strings("localId") { add(project.user(localId: localId)) }
+        for email in body.strings("email") { add(project.user(email: FirebaseRules.canonicalEmail(email))) }
+        for phone in body.strings("phoneNumber") { add(project.user(phoneNumber: phone)) }
+        for federated in body["federatedUserId"]?.array ?? [] {
+          guard let providerId = federated["providerId"]?.string, let rawId = federated["rawId"]?.string else { continue }
+          switch providerId {
+          case "password": add(project.user(email: rawId).flatMap { $0.passwordHash == nil ? nil : $0 })
+          case "phone": add(project.user(phoneNumber: rawId))
+          default: continue
+          }
+        }
+      } else {
+        guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
+        add(try parseIdToken(project, idToken).user)
+      }
+      var response = JSONObject()
+      response["kind"] = "identitytoolkit#GetAccountInfoResponse"
+      // No match: no `users` key at all (the Node Admin SDK depends on it).
+      if !users.isEmpty { response["users"] = .array(users.map(\.publicJSON)) }
+      return .object(response)
+    }
+  }
+
+  func deleteAccount(_ call: FirebaseCall) throws -> JSON {
+    let body = call.body
+    return try state.with(call.projectId) { project in
+      let user: FirebaseUser
+      if call.privileged {
+        guard let localId = body.truthy("localId") else { throw FirebaseError.bad("MISSING_LOCAL_ID") }
+        guard let found = project.user(localId: localId) else { throw FirebaseError.bad("USER_NOT_FOUND") }
+        user = found
+      } else {
+        guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
+        user = try parseIdToken(project, idToken).user
+      }
+      try project.delete(user.localId)
+      return ["kind": "identitytoolkit#DeleteAccountResponse"]
+    }
+  }
+
+  func createAuthUri(_ call: FirebaseCall) throws -> JSON {
+    let body = call.body
+    let sessionId = body.truthy("sessionId") ?? FirebaseRandom.alphanumeric(27)
+    if body.isTruthy("providerId") { throw FirebaseError.notImplemented("Sign-in with IDP is not yet supported.") }
+    guard let identifier = body.truthy("identifier") else { throw FirebaseError.bad("MISSING_IDENTIFIER") }
+    guard let continueUri = body.truthy("continueUri") else { throw FirebaseError.bad("MISSING_CONTINUE_URI") }
+    try require(FirebaseRules.isValidEmail(identifier), "INVALID_IDENTIFIER")
+    let email = FirebaseRules.canonicalEmail(identifier)
+    try require(FirebaseRules.isAbsoluteURI(continueUri), "INVALID_CONTINUE_URI")
+    return state.with(call.projectId) { project in
+      let user = project.user(email: email)
+      var response = JSONObject()
+      response["kind"] = "identitytoolkit#CreateAuthUriResponse"
+      if project.emailPrivacy {
+        response["sessionId"] = .string(sessionId)
+        return .object(response)
+      }
+      let methods: [JSON] = user?.passwordHash != nil ? ["password"] : []
+      response["registered"] = .bool(user != nil)
+      response["allProviders"] = .array(methods)
+      response["sessionId"] = .string(sessionId)
+      response["signinMethods"] = .array(methods)
+      return .object(response)
+    }
+  }
+}

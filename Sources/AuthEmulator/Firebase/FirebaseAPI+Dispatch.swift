@@ -1,0 +1,175 @@
+import Foundation
+import HTTPServerKit
+import JSONKit
+
+/// One Identity Toolkit call after authentication and body validation.
+struct FirebaseCall {
+  var request: ServerRequest
+  var body: FirebaseBody
+  /// `Bearer owner`: admin powers (`ctx.security.Oauth2`).
+  var privileged: Bool
+  var projectId: String
+}
+
+/// Validation rules shared by the operations (`operations.ts`, `utils.ts`).
+enum FirebaseRules {
+  static let passwordMinLength = 6
+  static let weakPassword = "WEAK_PASSWORD : Password should be at least 6 characters"
+
+  /// JavaScript `length` (UTF-16 code units) ≥ 6.
+  static func isStrongEnough(_ password: String) -> Bool { password.utf16.count >= passwordMinLength }
+
+  /// `^[^@]+@[^@]+$`: the emulator's deliberately loose check.
+  static func isValidEmail(_ email: String) -> Bool {
+    let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+    return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+  }
+
+  static func canonicalEmail(_ email: String) -> String { email.lowercased() }
+
+  static func isValidPhoneNumber(_ phone: String) -> Bool { phone.hasPrefix("+") }
+
+  /// Roughly WHATWG `new URL(text)` without a base: a scheme, and a host for the special schemes.
+  static func isAbsoluteURI(_ text: String) -> Bool {
+    guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else { return false }
+    let scheme = text[..<colon].lowercased()
+    guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return false }
+    guard ["http", "https", "ws", "wss", "ftp"].contains(scheme) else { return true }
+    let afterScheme = text[text.index(after: colon)...].drop { $0 == "/" || $0 == "\\" }
+    let authority = afterScheme.prefix { !"/?#\\".contains($0) }
+    let host = authority.split(separator: "@").last.map(String.init) ?? ""
+    return !host.isEmpty && !host.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" })
+  }
+}
+
+extension FirebaseAPI {
+  private typealias Field = (String, FirebaseBody.FieldType)
+
+  func run(_ operation: FirebaseOperation, request: ServerRequest, privileged: Bool, pathProject: String?) throws -> JSON {
+    if case .unimplemented(let name) = operation {
+      throw FirebaseError.notImplemented("\(name) is not implemented in the authsh emulator.")
+    }
+    let readsBody = operation != .batchGet && operation != .getProjects && operation != .getConfig
+    var body = readsBody ? try FirebaseBody.parse(request) : FirebaseBody()
+    try body.validate(Self.schema(operation))
+    if body.isTruthy("tenantId") {
+      throw FirebaseError.notImplemented("Tenants are not supported by the authsh emulator.")
+    }
+    var projectId = state.defaultProjectId
+    if let target = pathProject ?? body.truthy("targetProjectId") {
+      try require(privileged, "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+      projectId = target
+    }
+    let call = FirebaseCall(request: request, body: body, privileged: privileged, projectId: projectId)
+    switch operation {
+    case .signUp: return try signUp(call)
+    case .signInWithPassword: return try signInWithPassword(call)
+    case .sendOobCode: return try sendOobCode(call)
+    case .resetPassword: return try resetPassword(call)
+    case .update: return try update(call)
+    case .lookup: return try lookup(call)
+    case .delete: return try deleteAccount(call)
+    case .createAuthUri: return try createAuthUri(call)
+    case .batchGet: return try batchGet(call)
+    case .batchDelete: return try batchDelete(call)
+    case .query: return try queryAccounts(call)
+    case .createSessionCookie: return try createSessionCookie(call)
+    case .getProjects: return ["projectId": "12345", "authorizedDomains": ["localhost"]]
+    case .getConfig: return state.with(projectId) { Self.adminConfig($0) }
+    case .updateConfig: return try updateAdminConfig(call)
+    case .unimplemented: throw FirebaseError.notFound
+    }
+  }
+
+  private static let common: [Field] = [("targetProjectId", .string), ("tenantId", .string), ("idToken", .string)]
+
+  private static func schema(_ operation: FirebaseOperation) -> [Field] {
+    let profile: [Field] = [
+      ("email", .string), ("password", .string), ("displayName", .string), ("photoUrl", .string),
+      ("phoneNumber", .string), ("emailVerified", .bool), ("returnSecureToken", .bool),
+    ]
+    switch operation {
+    case .signUp:
+      return common + profile + [("localId", .string), ("disabled", .bool)]
+    case .signInWithPassword:
+      return common + [("email", .string), ("password", .string), ("returnSecureToken", .bool),
+                       ("captchaResponse", .string), ("captchaChallenge", .string), ("pendingIdToken", .string)]
+    case .sendOobCode:
+      return common + [("email", .string), ("newEmail", .string), ("requestType", .enumeration(oobRequestTypes)),
+                       ("continueUrl", .string), ("canHandleCodeInApp", .bool), ("returnOobLink", .bool)]
+    case .resetPassword:
+      return common + [("oobCode", .string), ("newPassword", .string), ("email", .string)]
+    case .update:
+      return common + profile + [
+        ("localId", .string), ("oobCode", .string), ("disableUser", .bool), ("customAttributes", .string),
+        ("validSince", .string), ("createdAt", .string), ("lastLoginAt", .string),
+        ("deleteAttribute", .enumerationArray(userAttributes)), ("deleteProvider", .stringArray),
+      ]
+    case .lookup:
+      return common + [("localId", .stringArray), ("email", .stringArray), ("phoneNumber", .stringArray),
+                       ("initialEmail", .stringArray)]
+    case .delete:
+      return common + [("localId", .string)]
+    case .createAuthUri:
+      return common + [("identifier", .string), ("continueUri", .string), ("providerId", .string), ("sessionId", .string)]
+    case .batchDelete:
+      return common + [("localIds", .stringArray), ("force", .bool)]
+    case .query:
+      return common + [("returnUserInfo", .bool), ("limit", .string), ("offset", .string),
+                       ("order", .enumeration(["ORDER_UNSPECIFIED", "ASC", "DESC"])),
+                       ("sortBy", .enumeration(["SORT_BY_FIELD_UNSPECIFIED", "USER_ID", "NAME", "CREATED_AT",
+                                                "LAST_LOGIN_AT", "USER_EMAIL"]))]
+    case .createSessionCookie:
+      return common + [("validDuration", .string)]
+    case .updateConfig:
+      return [("signIn", .object), ("emailPrivacyConfig", .object)]
+    case .batchGet, .getProjects, .getConfig, .unimplemented:
+      return []
+    }
+  }
+
+  static let oobRequestTypes = [
+    "OOB_REQ_TYPE_UNSPECIFIED", "PASSWORD_RESET", "OLD_EMAIL_AGREE", "NEW_EMAIL_ACCEPT", "VERIFY_EMAIL",
+    "RECOVER_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "REVERT_SECOND_FACTOR_ADDITION",
+  ]
+
+  static let userAttributes = [
+    "USER_ATTRIBUTE_NAME_UNSPECIFIED", "EMAIL", "DISPLAY_NAME", "PROVIDER", "PHOTO_URL", "PASSWORD", "RAW_USER_INFO",
+  ]
+
+  // MARK: - Tokens and ID-token checks shared by the operations
+
+  /// `parseIdToken`: undecodable → `INVALID_ID_TOKEN`; unknown user → `USER_NOT_FOUND`;
+  /// `iat < validSince` → `TOKEN_EXPIRED`; disabled → `USER_DISABLED`. No signature or `exp` check.
+  func parseIdToken(_ project: FirebaseProject, _ token: String) throws -> (user: FirebaseUser, token: FirebaseTokens.DecodedIdToken) {
+    guard let decoded = FirebaseTokens.decodeIdToken(token) else { throw FirebaseError.bad("INVALID_ID_TOKEN") }
+    guard let user = project.user(localId: decoded.userId) else { throw FirebaseError.bad("USER_NOT_FOUND") }
+    try require(user.validSince.map { decoded.issuedAt >= $0 } ?? true, "TOKEN_EXPIRED")
+    try require(user.disabled != true, "USER_DISABLED")
+    return (user, decoded)
+  }
+
+  /// `issueTokens`: records the refresh time, then mints an ID token and a refresh token.
+  func issueTokens(_ project: FirebaseProject, _ user: FirebaseUser, provider: String,
+                   extraClaims: JSONObject = JSONObject()) throws -> (user: FirebaseUser, tokens: JSONObject) {
+    var user = user
+    let issuedAt = now
+    user.lastRefreshAt = issuedAt
+    try project.save(user)
+    let claims = FirebaseTokens.idTokenClaims(for: user, projectId: project.projectId, provider: provider, now: issuedAt,
+                                              lifetime: config.tokenLifetime, extraClaims: extraClaims)
+    var tokens = JSONObject()
+    tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
+    tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
+                                                                  projectId: project.projectId))
+    tokens["expiresIn"] = .string(String(config.tokenLifetime))
+    return (user, tokens)
+  }
+}
+
+extension JSONObject {
+  /// Copies every member of `other` into this object.
+  mutating func merge(_ other: JSONObject) {
+    for (key, value) in other.pairs { self[key] = value }
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HTTPServerKit
+import JSONKit
+
+/// The Secure Token endpoint and the emulator's own `/emulator/v1/projects/{id}/…` utilities.
+extension FirebaseAPI {
+  /// `securetoken.googleapis.com/v1/token` (`grantToken`): stateless refresh tokens that break only
+  /// for a deleted or disabled user or another project. Answers in snake_case strings.
+  func grantToken(_ parsed: FirebaseBody) throws -> JSON {
+    var body = parsed
+    try body.validate([("grantType", .string), ("refreshToken", .string), ("code", .string)])
+    // The record is decoded before the grant-type checks (`server.ts` tenant routing).
+    let record = try body.truthy("refreshToken").map(FirebaseTokens.decodeRefreshToken)
+    guard let grantType = body.truthy("grantType") else { throw FirebaseError.bad("MISSING_GRANT_TYPE") }
+    try require(grantType == "refresh_token", "INVALID_GRANT_TYPE")
+    guard let record else { throw FirebaseError.bad("MISSING_REFRESH_TOKEN") }
+    return try state.with(state.defaultProjectId) { project in
+      try require(record.projectId == project.projectId, "INVALID_REFRESH_TOKEN")
+      guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
+      try require(user.disabled != true, "USER_DISABLED")
+      let issued = try issueTokens(project, user, provider: record.provider, extraClaims: record.extraClaims)
+      let idToken = issued.tokens["idToken"] ?? .null
+      var response = JSONObject()
+      response["id_token"] = idToken
+      response["access_token"] = idToken
+      response["expires_in"] = issued.tokens["expiresIn"] ?? .null
+      response["refresh_token"] = issued.tokens["refreshToken"] ?? .null
+      response["token_type"] = "Bearer"
+      response["user_id"] = .string(user.localId)
+      // The project *number*; the official emulator hard-codes it.
+      response["project_id"] = "12345"
+      return .object(response)
+    }
+  }
+
+  func emulatorEndpoint(_ endpoint: FirebaseRoute.EmulatorEndpoint, projectId: String, request: ServerRequest) throws -> JSON {
+    switch endpoint {
+    case .deleteAccounts:
+      try state.with(projectId) { try $0.deleteAllAccounts() }
+      return [:]
+    case .oobCodes:
+      return state.with(projectId) { project in ["oobCodes": .array(project.oobsInOrder.map(\.listJSON))] }
+    case .verificationCodes:
+      return ["verificationCodes": []]
+    case .getConfig:
+      return state.with(projectId) { Self.emulatorConfig($0) }
+    case .patchConfig:
+      var body = try FirebaseBody.parse(request)
+      try body.validate([("signIn", .object), ("emailPrivacyConfig", .object)])
+      var mask: [String] = []
+      if body["signIn"]?["allowDuplicateEmails"] != nil { mask.append("signIn.allowDuplicateEmails") }
+      if body["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"] != nil {
+        mask.append("emailPrivacyConfig.enableImprovedEmailPrivacy")
+      }
+      return try state.with(projectId) { project in
+        try Self.applyConfig(body, mask: mask, to: project)
+        return Self.emulatorConfig(project)
+      }
+    }
+  }
+}

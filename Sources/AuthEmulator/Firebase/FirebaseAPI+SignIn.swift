@@ -1,0 +1,130 @@
+import Foundation
+import JSONKit
+
+/// `accounts:signUp` and `accounts:signInWithPassword` (`operations.ts` `signUp`, `signInWithPassword`).
+extension FirebaseAPI {
+  func signUp(_ call: FirebaseCall) throws -> JSON {
+    let body = call.body
+    let newHash = preHash(body.truthy("password"))
+    let timestamp = now
+    return try state.with(call.projectId) { project in
+      var provider: String?
+      var displayName: String?
+      var emailVerified: Bool?
+      var phoneNumber: String?
+      var disabled: Bool?
+      if call.privileged {
+        if body.isTruthy("idToken") { try require(!body.isTruthy("localId"), "UNEXPECTED_PARAMETER : User ID") }
+        if let localId = body.truthy("localId") { try require(project.user(localId: localId) == nil, "DUPLICATE_LOCAL_ID") }
+        displayName = body.string("displayName")
+        emailVerified = body.bool("emailVerified") ?? false
+        if let phone = body.truthy("phoneNumber") {
+          try require(FirebaseRules.isValidPhoneNumber(phone), "INVALID_PHONE_NUMBER : Invalid format.")
+          try require(project.user(phoneNumber: phone) == nil, "PHONE_NUMBER_EXISTS")
+          phoneNumber = phone
+        }
+        if body.bool("disabled") == true { disabled = true }
+      } else {
+        try require(!body.isTruthy("localId"), "UNEXPECTED_PARAMETER : User ID")
+        if body.isTruthy("idToken") || body.isTruthy("password") || body.isTruthy("email") {
+          displayName = body.string("displayName")
+          emailVerified = false
+          try require(body.isTruthy("email"), "MISSING_EMAIL")
+          try require(body.isTruthy("password"), "MISSING_PASSWORD")
+          provider = FirebaseTokens.passwordProvider
+        } else {
+          provider = FirebaseTokens.anonymousProvider
+        }
+      }
+      var email: String?
+      if let given = body.string("email"), !given.isEmpty || provider != nil {
+        try require(FirebaseRules.isValidEmail(given), "INVALID_EMAIL")
+        let canonical = FirebaseRules.canonicalEmail(given)
+        try require(project.user(email: canonical) == nil, "EMAIL_EXISTS")
+        email = canonical
+      }
+      if body.isTruthy("password") {
+        try require(newHash != nil, FirebaseRules.weakPassword)
+      }
+      var existing: FirebaseUser?
+      if let idToken = body.truthy("idToken") { existing = try parseIdToken(project, idToken).user }
+
+      var user = existing ?? FirebaseUser(localId: body.truthy("localId") ?? project.newLocalId(),
+                                          createdAt: FirebaseTime.milliseconds(timestamp))
+      user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
+      if call.privileged || provider == FirebaseTokens.passwordProvider {
+        user.displayName = displayName
+        user.emailVerified = emailVerified
+      }
+      if call.privileged {
+        user.photoUrl = body.string("photoUrl")
+        if let phoneNumber { user.phoneNumber = phoneNumber }
+        if let disabled { user.disabled = disabled }
+      }
+      if let email { user.email = email }
+      if let newHash {
+        user.passwordHash = newHash
+        user.passwordUpdatedAt = FirebaseTime.milliseconds(timestamp)
+        user.validSince = FirebaseTime.seconds(timestamp)
+      }
+      try project.save(user)
+
+      var response = JSONObject()
+      response["kind"] = "identitytoolkit#SignupNewUserResponse"
+      response["localId"] = .string(user.localId)
+      if let name = user.displayName { response["displayName"] = .string(name) }
+      if let email = user.email { response["email"] = .string(email) }
+      if let provider {
+        let issued = try issueTokens(project, user, provider: provider)
+        response.merge(issued.tokens)
+      }
+      return .object(response)
+    }
+  }
+
+  func signInWithPassword(_ call: FirebaseCall) throws -> JSON {
+    let body = call.body
+    try require(body.has("email"), "MISSING_EMAIL")
+    try require(FirebaseRules.isValidEmail(body.string("email") ?? ""), "INVALID_EMAIL")
+    guard let password = body.truthy("password") else { throw FirebaseError.bad("MISSING_PASSWORD") }
+    if body.isTruthy("captchaResponse") || body.isTruthy("captchaChallenge") {
+      throw FirebaseError.notImplemented("captcha unimplemented")
+    }
+    if body.isTruthy("idToken") || body.isTruthy("pendingIdToken") {
+      throw FirebaseError.notImplemented(
+        "idToken / pendingIdToken is no longer in use and unsupported by the Auth Emulator.")
+    }
+    let email = FirebaseRules.canonicalEmail(body.string("email") ?? "")
+
+    // Checks that need the state, then bcrypt outside the lock, then the sign-in itself.
+    let (candidate, privacy) = try state.with(call.projectId) { project -> (FirebaseUser, Bool) in
+      let privacy = project.emailPrivacy
+      guard let user = project.user(email: email) else {
+        throw FirebaseError.bad(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+      }
+      try require(user.disabled != true, "USER_DISABLED")
+      return (user, privacy)
+    }
+    let wrongPassword = privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD"
+    guard let hash = candidate.passwordHash, PasswordHasher.verify(password, hash: hash) else {
+      throw FirebaseError.bad(wrongPassword)
+    }
+    return try state.with(call.projectId) { project in
+      // The account may have changed while the hash was checked.
+      guard var user = project.user(localId: candidate.localId), user.email == email else {
+        throw FirebaseError.bad(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+      }
+      try require(user.passwordHash == candidate.passwordHash, wrongPassword)
+      try require(user.disabled != true, "USER_DISABLED")
+      user.lastLoginAt = FirebaseTime.milliseconds(now)
+      let issued = try issueTokens(project, user, provider: FirebaseTokens.passwordProvider)
+      var response = JSONObject()
+      response["kind"] = "identitytoolkit#VerifyPasswordResponse"
+      response["registered"] = true
+      response["localId"] = .string(user.localId)
+      response["email"] = .string(email)
+      response.merge(issued.tokens)
+      return .object(response)
+    }
+  }
+}

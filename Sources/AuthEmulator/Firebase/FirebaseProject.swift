@@ -1,0 +1,152 @@
+import Foundation
+import JSONKit
+
+/// The state of one project id: accounts, pending codes and emulator config. Only touched while
+/// `FirebaseState`'s lock is held. Every change is written to the document store first, then
+/// applied in memory, so nothing acknowledged is lost.
+final class FirebaseProject {
+  let projectId: String
+  private let store: any DocumentStore
+  private(set) var users: [String: FirebaseUser] = [:]
+  private var localIdForEmail: [String: String] = [:]
+  private var localIdForInitialEmail: [String: String] = [:]
+  private var localIdForPhone: [String: String] = [:]
+  private var oobs: [String: FirebaseOob] = [:]
+  private var nextOobSequence = 0
+  private(set) var allowDuplicateEmails = false
+  private(set) var emailPrivacy = false
+
+  static let usersTable = "firebase_users"
+  static let oobTable = "firebase_oob_codes"
+  static let configTable = "firebase_config"
+
+  init(projectId: String, store: any DocumentStore, emailPrivacy: Bool = false) {
+    self.projectId = projectId
+    self.store = store
+    self.emailPrivacy = emailPrivacy
+  }
+
+  // MARK: - Accounts
+
+  func user(localId: String) -> FirebaseUser? { users[localId] }
+
+  func user(email: String) -> FirebaseUser? { localIdForEmail[email].flatMap { users[$0] } }
+
+  func user(initialEmail: String) -> FirebaseUser? { localIdForInitialEmail[initialEmail].flatMap { users[$0] } }
+
+  func user(phoneNumber: String) -> FirebaseUser? { localIdForPhone[phoneNumber].flatMap { users[$0] } }
+
+  func newLocalId() -> String {
+    var localId = FirebaseRandom.alphanumeric(28)
+    while users[localId] != nil { localId = FirebaseRandom.alphanumeric(28) }
+    return localId
+  }
+
+  /// Creates or replaces the account (persisted first).
+  func save(_ user: FirebaseUser) throws {
+    try store.put(Self.usersTable, key: storageKey(user.localId), user.storageJSON(projectId: projectId))
+    apply(user)
+  }
+
+  func delete(_ localId: String) throws {
+    guard users[localId] != nil else { return }
+    try store.delete(Self.usersTable, key: storageKey(localId))
+    unindex(localId)
+    users[localId] = nil
+  }
+
+  /// Deletes every account; pending codes are kept (`state.ts` `deleteAllAccounts`).
+  func deleteAllAccounts() throws {
+    for localId in users.keys.sorted() {
+      try store.delete(Self.usersTable, key: storageKey(localId))
+      unindex(localId)
+      users[localId] = nil
+    }
+  }
+
+  /// Accounts ordered by localId, after `startToken` when given.
+  func usersByLocalId(after startToken: String? = nil) -> [FirebaseUser] {
+    users.values.filter { startToken == nil || $0.localId > startToken ?? "" }.sorted { $0.localId < $1.localId }
+  }
+
+  private func apply(_ user: FirebaseUser) {
+    unindex(user.localId)
+    users[user.localId] = user
+    if let email = user.email { localIdForEmail[email] = user.localId }
+    if let initialEmail = user.initialEmail { localIdForInitialEmail[initialEmail] = user.localId }
+    if let phone = user.phoneNumber { localIdForPhone[phone] = user.localId }
+  }
+
+  private func unindex(_ localId: String) {
+    guard let old = users[localId] else { return }
+    if let email = old.email, localIdForEmail[email] == localId { localIdForEmail[email] = nil }
+    if let email = old.initialEmail, localIdForInitialEmail[email] == localId { localIdForInitialEmail[email] = nil }
+    if let phone = old.phoneNumber, localIdForPhone[phone] == localId { localIdForPhone[phone] = nil }
+  }
+
+  // MARK: - Out-of-band codes
+
+  /// Stores a new code; `link` builds the action link from the code.
+  func createOob(email: String, newEmail: String?, requestType: String, link: (String) -> String) throws -> FirebaseOob {
+    var code = FirebaseRandom.base64URL(54)
+    while oobs[code] != nil { code = FirebaseRandom.base64URL(54) }
+    let oob = FirebaseOob(oobCode: code, email: email, newEmail: newEmail, requestType: requestType,
+                          oobLink: link(code), sequence: nextOobSequence)
+    try store.put(Self.oobTable, key: storageKey(code), oob.storageJSON(projectId: projectId))
+    nextOobSequence += 1
+    oobs[code] = oob
+    return oob
+  }
+
+  func oob(_ code: String) -> FirebaseOob? { oobs[code] }
+
+  func deleteOob(_ code: String) throws {
+    guard oobs[code] != nil else { return }
+    try store.delete(Self.oobTable, key: storageKey(code))
+    oobs[code] = nil
+  }
+
+  var oobsInOrder: [FirebaseOob] { oobs.values.sorted { $0.sequence < $1.sequence } }
+
+  // MARK: - Config
+
+  func setConfig(allowDuplicateEmails: Bool, emailPrivacy: Bool) throws {
+    let record: JSON = [
+      "projectId": .string(projectId), "allowDuplicateEmails": .bool(allowDuplicateEmails),
+      "emailPrivacy": .bool(emailPrivacy),
+    ]
+    try store.put(Self.configTable, key: projectId, record)
+    self.allowDuplicateEmails = allowDuplicateEmails
+    self.emailPrivacy = emailPrivacy
+  }
+
+  // MARK: - Loading
+
+  func load(user: FirebaseUser) { apply(user) }
+
+  func load(oob: FirebaseOob) {
+    oobs[oob.oobCode] = oob
+    nextOobSequence = max(nextOobSequence, oob.sequence + 1)
+  }
+
+  func load(config: JSON) {
+    allowDuplicateEmails = config["allowDuplicateEmails"]?.bool ?? allowDuplicateEmails
+    emailPrivacy = config["emailPrivacy"]?.bool ?? emailPrivacy
+  }
+
+  private func storageKey(_ id: String) -> String { projectId + "/" + id }
+}
+
+/// Random identifiers in the official emulator's alphabets (`utils.ts`).
+enum FirebaseRandom {
+  private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+  private static let base64URLAlphabet = alphanumerics + Array("_-")
+
+  static func alphanumeric(_ length: Int) -> String { random(length, from: alphanumerics) }
+  static func base64URL(_ length: Int) -> String { random(length, from: base64URLAlphabet) }
+
+  private static func random(_ length: Int, from alphabet: [Character]) -> String {
+    var generator = SystemRandomNumberGenerator()
+    return String((0..<length).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+  }
+}

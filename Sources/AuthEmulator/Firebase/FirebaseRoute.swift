@@ -1,0 +1,153 @@
+import Foundation
+import HTTPServerKit
+
+/// An Identity Toolkit operation (`operations.ts` `authOperations`).
+enum FirebaseOperation: Equatable {
+  case signUp, signInWithPassword, sendOobCode, resetPassword, update, lookup, delete, createAuthUri
+  case batchGet, batchDelete, query, createSessionCookie, getProjects
+  case getConfig, updateConfig
+  /// Served by the official emulator but outside this one's scope (501).
+  case unimplemented(String)
+
+  /// v2 config management takes OAuth only; everything else also takes an API key.
+  var acceptsAPIKey: Bool { self != .getConfig && self != .updateConfig }
+}
+
+/// Which of the Firebase side's paths a request names.
+enum FirebaseRoute: Equatable {
+  case readiness
+  /// `GET /emulator/action`: the e-mailed links.
+  case action
+  case identityToolkit(FirebaseOperation, project: String?)
+  case secureToken
+  case emulator(EmulatorEndpoint, project: String)
+  case notFound
+
+  enum EmulatorEndpoint: Equatable { case deleteAccounts, oobCodes, getConfig, patchConfig, verificationCodes }
+
+  static let toolkitV1 = "/identitytoolkit.googleapis.com/v1/"
+  static let toolkitV2 = "/identitytoolkit.googleapis.com/v2/"
+  static let legacyV3 = "/www.googleapis.com/identitytoolkit/v3/relyingparty/"
+  static let emulatorProjects = "/emulator/v1/projects/"
+
+  /// nil for paths the Firebase side does not own (other sides may serve them).
+  init?(_ request: ServerRequest) {
+    let path = request.path
+    let method = request.method == "HEAD" ? "GET" : request.method
+    let preflight = method == "OPTIONS"
+    if path == "/" {
+      guard method == "GET" || preflight else { return nil }
+      self = .readiness
+    } else if path == "/emulator/action" {
+      self = method == "GET" ? .action : .notFound
+    } else if path == "/securetoken.googleapis.com/v1/token" {
+      self = method == "POST" || preflight ? .secureToken : .notFound
+    } else if path.hasPrefix(Self.toolkitV1) {
+      self = Self.toolkitV1Route(String(path.dropFirst(Self.toolkitV1.count)), method: method, preflight: preflight)
+    } else if path.hasPrefix(Self.toolkitV2) {
+      self = Self.toolkitV2Route(String(path.dropFirst(Self.toolkitV2.count)), method: method, preflight: preflight)
+    } else if path.hasPrefix(Self.legacyV3) {
+      let name = String(path.dropFirst(Self.legacyV3.count))
+      guard let target = Self.legacyNames[name] else {
+        self = Self.legacyUnimplemented.contains(name) ? .identityToolkit(.unimplemented(name), project: nil) : .notFound
+        return
+      }
+      let wanted = target == .getProjects ? "GET" : "POST"
+      self = method == wanted || preflight ? .identityToolkit(target, project: nil) : .notFound
+    } else if path.hasPrefix(Self.emulatorProjects) {
+      self = Self.emulatorRoute(String(path.dropFirst(Self.emulatorProjects.count)), method: method, preflight: preflight)
+    } else if path.hasPrefix("/identitytoolkit.googleapis.com/") || path.hasPrefix("/securetoken.googleapis.com/") {
+      self = .notFound
+    } else {
+      return nil
+    }
+  }
+
+  private static func decode(_ segment: Substring) -> String {
+    String(segment).removingPercentEncoding ?? String(segment)
+  }
+
+  private static func toolkitV1Route(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {
+    func post(_ operation: FirebaseOperation, _ project: String?) -> FirebaseRoute {
+      method == "POST" || preflight ? .identityToolkit(operation, project: project) : .notFound
+    }
+    if rest.hasPrefix("accounts:") {
+      let name = String(rest.dropFirst("accounts:".count))
+      if let operation = clientOperations[name] { return post(operation, nil) }
+      return unimplementedClientOperations.contains(name) ? post(.unimplemented(name), nil) : .notFound
+    }
+    if rest == "projects" { return method == "GET" || preflight ? .identityToolkit(.getProjects, project: nil) : .notFound }
+    guard rest.hasPrefix("projects/") else {
+      return rest == "recaptchaParams" || rest.hasPrefix("accounts/") ? post(.unimplemented(rest), nil) : .notFound
+    }
+    let tail = rest.dropFirst("projects/".count)
+    guard let end = tail.firstIndex(where: { $0 == "/" || $0 == ":" }) else { return .notFound }
+    let project = decode(tail[..<end])
+    let remainder = String(tail[end...])
+    switch remainder {
+    case "/accounts": return post(.signUp, project)
+    case "/accounts:lookup": return post(.lookup, project)
+    case "/accounts:update": return post(.update, project)
+    case "/accounts:delete": return post(.delete, project)
+    case "/accounts:sendOobCode": return post(.sendOobCode, project)
+    case "/accounts:batchDelete": return post(.batchDelete, project)
+    case "/accounts:query", ":queryAccounts": return post(.query, project)
+    case ":createSessionCookie": return post(.createSessionCookie, project)
+    case "/accounts:batchCreate": return post(.unimplemented("batchCreate"), project)
+    case "/accounts:batchGet":
+      return method == "GET" || preflight ? .identityToolkit(.batchGet, project: project) : .notFound
+    default:
+      return remainder.hasPrefix("/tenants") ? post(.unimplemented("tenants"), project) : .notFound
+    }
+  }
+
+  private static func toolkitV2Route(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {
+    let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 3, parts[0] == "projects", parts[2] == "config" {
+      let project = decode(parts[1])
+      switch method {
+      case "GET": return .identityToolkit(.getConfig, project: project)
+      case "PATCH": return .identityToolkit(.updateConfig, project: project)
+      default: return preflight ? .identityToolkit(.getConfig, project: project) : .notFound
+      }
+    }
+    let known = ["accounts/", "projects/", "passwordPolicy", "recaptchaConfig", "defaultSupportedIdps"]
+    return known.contains(where: { rest.hasPrefix($0) }) ? .identityToolkit(.unimplemented(rest), project: nil) : .notFound
+  }
+
+  private static func emulatorRoute(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {
+    let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty else { return .notFound }
+    let project = decode(parts[0])
+    switch (parts[1], method) {
+    case ("accounts", "DELETE"): return .emulator(.deleteAccounts, project: project)
+    case ("oobCodes", "GET"): return .emulator(.oobCodes, project: project)
+    case ("verificationCodes", "GET"): return .emulator(.verificationCodes, project: project)
+    case ("config", "GET"): return .emulator(.getConfig, project: project)
+    case ("config", "PATCH"): return .emulator(.patchConfig, project: project)
+    default: return preflight ? .emulator(.getConfig, project: project) : .notFound
+    }
+  }
+
+  private static let clientOperations: [String: FirebaseOperation] = [
+    "signUp": .signUp, "signInWithPassword": .signInWithPassword, "sendOobCode": .sendOobCode,
+    "resetPassword": .resetPassword, "update": .update, "lookup": .lookup, "delete": .delete,
+    "createAuthUri": .createAuthUri,
+  ]
+
+  private static let unimplementedClientOperations: Set<String> = [
+    "signInWithCustomToken", "signInWithEmailLink", "signInWithIdp", "signInWithPhoneNumber",
+    "sendVerificationCode", "signInWithGameCenter", "issueSamlResponse", "verifyIosClient",
+  ]
+
+  private static let legacyNames: [String: FirebaseOperation] = [
+    "createAuthUri": .createAuthUri, "deleteAccount": .delete, "getAccountInfo": .lookup,
+    "getOobConfirmationCode": .sendOobCode, "resetPassword": .resetPassword, "setAccountInfo": .update,
+    "signupNewUser": .signUp, "verifyPassword": .signInWithPassword, "getProjectConfig": .getProjects,
+  ]
+
+  private static let legacyUnimplemented: Set<String> = [
+    "emailLinkSignin", "getRecaptchaParam", "publicKeys", "sendVerificationCode", "setProjectConfig",
+    "verifyAssertion", "verifyCustomToken", "verifyPhoneNumber", "signOutUser", "downloadAccount", "uploadAccount",
+  ]
+}

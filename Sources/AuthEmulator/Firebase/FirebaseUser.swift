@@ -1,0 +1,137 @@
+import Foundation
+import JSONKit
+
+/// One account of a project, as the official emulator keeps it (`state.ts` `UserInfo`), except that
+/// the password is a bcrypt hash and is never shown.
+struct FirebaseUser: Equatable, Sendable {
+  var localId: String
+  var email: String?
+  var emailVerified: Bool?
+  var displayName: String?
+  var photoUrl: String?
+  var phoneNumber: String?
+  /// bcrypt hash; nil when the account has no password.
+  var passwordHash: String?
+  /// Milliseconds since the epoch.
+  var passwordUpdatedAt: Int?
+  /// Seconds since the epoch; ID tokens issued before it are revoked.
+  var validSince: Int?
+  var disabled: Bool?
+  /// Milliseconds since the epoch.
+  var createdAt: Int
+  /// Milliseconds since the epoch.
+  var lastLoginAt: Int?
+  var lastRefreshAt: Date?
+  /// Custom claims as a JSON object text.
+  var customAttributes: String?
+  /// The address before the first e-mail change (for RECOVER_EMAIL).
+  var initialEmail: String?
+
+  /// The production redaction of `passwordHash` ("REDACTED" in base64).
+  static let redactedPasswordHash = "UkVEQUNURUQ="
+
+  init(localId: String, createdAt: Int) {
+    self.localId = localId
+    self.createdAt = createdAt
+  }
+
+  /// `providerUserInfo`, derived as the emulator maintains it: `password` when the account has an
+  /// e-mail and a password, `phone` when it has a phone number.
+  var providerUserInfo: [JSON] {
+    var providers: [JSON] = []
+    if let email, passwordHash != nil {
+      var info = JSONObject()
+      info["providerId"] = "password"
+      info["email"] = .string(email)
+      info["federatedId"] = .string(email)
+      info["rawId"] = .string(email)
+      if let displayName { info["displayName"] = .string(displayName) }
+      if let photoUrl { info["photoUrl"] = .string(photoUrl) }
+      providers.append(.object(info))
+    }
+    if let phoneNumber {
+      providers.append(["providerId": "phone", "phoneNumber": .string(phoneNumber), "rawId": .string(phoneNumber)])
+    }
+    return providers
+  }
+
+  /// The account as `accounts:lookup` / `batchGet` return it (password redacted, no salt).
+  var publicJSON: JSON {
+    var user = JSONObject()
+    user["localId"] = .string(localId)
+    if let email { user["email"] = .string(email) }
+    if let displayName { user["displayName"] = .string(displayName) }
+    if let photoUrl { user["photoUrl"] = .string(photoUrl) }
+    if let phoneNumber { user["phoneNumber"] = .string(phoneNumber) }
+    if passwordHash != nil { user["passwordHash"] = .string(Self.redactedPasswordHash) }
+    if let emailVerified { user["emailVerified"] = .bool(emailVerified) }
+    if let passwordUpdatedAt { user["passwordUpdatedAt"] = .int(passwordUpdatedAt) }
+    user["providerUserInfo"] = .array(providerUserInfo)
+    if let validSince { user["validSince"] = .string(String(validSince)) }
+    if let disabled { user["disabled"] = .bool(disabled) }
+    if let lastLoginAt { user["lastLoginAt"] = .string(String(lastLoginAt)) }
+    user["createdAt"] = .string(String(createdAt))
+    if let customAttributes { user["customAttributes"] = .string(customAttributes) }
+    if let lastRefreshAt { user["lastRefreshAt"] = .string(FirebaseTime.iso8601(lastRefreshAt)) }
+    if let initialEmail { user["initialEmail"] = .string(initialEmail) }
+    return .object(user)
+  }
+
+  // MARK: - Storage (the bcrypt hash is stored, never the password)
+
+  func storageJSON(projectId: String) -> JSON {
+    var record = JSONObject()
+    record["projectId"] = .string(projectId)
+    record["localId"] = .string(localId)
+    record["email"] = .optional(email)
+    record["emailVerified"] = emailVerified.map(JSON.bool) ?? .null
+    record["displayName"] = .optional(displayName)
+    record["photoUrl"] = .optional(photoUrl)
+    record["phoneNumber"] = .optional(phoneNumber)
+    record["passwordHash"] = .optional(passwordHash)
+    record["passwordUpdatedAt"] = passwordUpdatedAt.map(JSON.int) ?? .null
+    record["validSince"] = validSince.map(JSON.int) ?? .null
+    record["disabled"] = disabled.map(JSON.bool) ?? .null
+    record["createdAt"] = .int(createdAt)
+    record["lastLoginAt"] = lastLoginAt.map(JSON.int) ?? .null
+    record["lastRefreshAt"] = lastRefreshAt.map { .double($0.timeIntervalSince1970) } ?? .null
+    record["customAttributes"] = .optional(customAttributes)
+    record["initialEmail"] = .optional(initialEmail)
+    return .object(record)
+  }
+
+  static func fromStorage(_ json: JSON) -> (projectId: String, user: FirebaseUser)? {
+    guard let projectId = json["projectId"]?.string, let localId = json["localId"]?.string,
+      let createdAt = json["createdAt"]?.int
+    else { return nil }
+    var user = FirebaseUser(localId: localId, createdAt: createdAt)
+    user.email = json["email"]?.string
+    user.emailVerified = json["emailVerified"]?.bool
+    user.displayName = json["displayName"]?.string
+    user.photoUrl = json["photoUrl"]?.string
+    user.phoneNumber = json["phoneNumber"]?.string
+    user.passwordHash = json["passwordHash"]?.string
+    user.passwordUpdatedAt = json["passwordUpdatedAt"]?.int
+    user.validSince = json["validSince"]?.int
+    user.disabled = json["disabled"]?.bool
+    user.lastLoginAt = json["lastLoginAt"]?.int
+    user.lastRefreshAt = json["lastRefreshAt"]?.double.map(Date.init(timeIntervalSince1970:))
+    user.customAttributes = json["customAttributes"]?.string
+    user.initialEmail = json["initialEmail"]?.string
+    return (projectId, user)
+  }
+}
+
+/// Time formats of the Identity Toolkit wire.
+enum FirebaseTime {
+  static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+  static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+
+  /// `2026-01-02T03:04:05.678Z`, as JavaScript's `Date.toISOString()`.
+  static func iso8601(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+}

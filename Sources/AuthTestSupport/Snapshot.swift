@@ -1,0 +1,38 @@
+import Foundation
+
+/// Golden files next to the test: `Snapshots/<name>.<ext>` beside `file`. Records when the file is
+/// missing or `AUTHSH_RECORD=1`; otherwise returns a line diff when the text differs.
+public enum Snapshot {
+  public static func check(_ actual: String, named name: String, ext: String = "txt", file: String = #filePath) -> String? {
+    let directory = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    let url = directory.appendingPathComponent("\(name).\(ext)")
+    let record = ProcessInfo.processInfo.environment["AUTHSH_RECORD"] == "1"
+    if record || !FileManager.default.fileExists(atPath: url.path) {
+      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try? actual.write(to: url, atomically: true, encoding: .utf8)
+      return nil
+    }
+    let expected = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    return expected == actual ? nil : diff(expected: expected, actual: actual, name: url.lastPathComponent)
+  }
+
+  public static func diff(expected: String, actual: String, name: String) -> String {
+    let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+    var lines = ["snapshot \(name) differs (AUTHSH_RECORD=1 re-records):"]
+    for index in 0..<max(e.count, a.count) {
+      let left = index < e.count ? String(e[index]) : "<none>"
+      let right = index < a.count ? String(a[index]) : "<none>"
+      if left != right { lines.append("  line \(index + 1):\n    - \(left)\n    + \(right)") }
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// Reads `Fixtures/<path>` beside the calling test file.
+public enum Fixture {
+  public static func text(_ path: String, file: String = #filePath) -> String {
+    let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(path)
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? "<<missing fixture \(path)>>"
+  }
+}

@@ -1,0 +1,143 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// Firebase Authentication over Identity Toolkit v1 and Secure Token (contract:
+/// shared/contracts/firebase-auth.md). With an emulator host it targets
+/// `http://HOST/identitytoolkit.googleapis.com/v1`, as the official SDKs do.
+public struct FirebaseProvider: AuthProvider {
+  public let kind = ProviderKind.firebase
+  public let endpoint: String
+  let secureTokenBase: String
+  let emulatorHost: String?
+  let projectId: String?
+  let apiKey: String
+  let client: WireClient
+  let clock: any Clock
+
+  public init(target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?) {
+    endpoint = target.url
+    emulatorHost = target.firebaseEmulatorHost
+    secureTokenBase = target.firebaseEmulatorHost.map { "http://\($0)/securetoken.googleapis.com/v1" }
+      ?? "https://securetoken.googleapis.com/v1"
+    projectId = target.projectId
+    apiKey = target.key
+    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
+    self.clock = clock
+  }
+
+  public func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+    let body: JSON = ["email": .string(email), "password": .string(password), "returnSecureToken": true]
+    let (json, response) = try await accounts("signUp", body, as: .signUp)
+    var session = try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)
+    if let name, !name.isEmpty {
+      let update: JSON = ["idToken": .string(session.accessToken), "displayName": .string(name), "returnSecureToken": true]
+      let (updated, updateResponse) = try await accounts("update", update, as: .update)
+      if updated["idToken"]?.string != nil {
+        session = try IdentityToolkitDecoding.session(updated, response: updateResponse, now: clock.unixNow, previous: session.user)
+      }
+      session.user.name = updated["displayName"]?.string ?? name
+    }
+    return .signedIn(session)
+  }
+
+  public func signIn(email: String, password: String) async throws -> AuthSession {
+    let body: JSON = ["email": .string(email), "password": .string(password), "returnSecureToken": true]
+    let (json, response) = try await accounts("signInWithPassword", body, as: .signIn)
+    return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)
+  }
+
+  public func sendPasswordReset(email: String) async throws {
+    _ = try await accounts("sendOobCode", ["requestType": "PASSWORD_RESET", "email": .string(email)], as: .sendOobCode)
+  }
+
+  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+    var code = codeOrLink
+    if let components = URLComponents(string: codeOrLink), components.scheme != nil {
+      guard let value = components.queryItems?.first(where: { $0.name == "oobCode" })?.value, !value.isEmpty else {
+        throw AuthError(.invalidCode)
+      }
+      code = value
+    }
+    let (json, _) = try await accounts("resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], as: .resetPassword)
+    guard let address = json["email"]?.string ?? email else {
+      throw AuthError(.malformedResponse, detail: "resetPassword did not say which account changed")
+    }
+    return try await signIn(email: address, password: newPassword)
+  }
+
+  public func user(of session: AuthSession) async throws -> AuthUser {
+    let (json, response) = try await accounts("lookup", ["idToken": .string(session.accessToken)], as: .lookup)
+    guard let record = json["users"]?[0] else { throw AuthError(.sessionExpired, providerCode: "USER_NOT_FOUND") }
+    return try IdentityToolkitDecoding.user(record, response: response)
+  }
+
+  public func refresh(_ session: AuthSession) async throws -> AuthSession {
+    guard let url = url(secureTokenBase + "/token") else { throw invalidURL }
+    let form = "grant_type=refresh_token&refresh_token=" + FormEncoding.encode(session.refreshToken)
+    let response = try await client.send(
+      "POST", url, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+      body: Array(form.utf8))
+    guard response.status == 200 else { throw IdentityToolkitErrorMapping.error(from: response, call: .refresh) }
+    let json = try WireBody.json(response)
+    return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow, previous: session.user)
+  }
+
+  /// Firebase has no server-side sign-out for a client: the tokens are forgotten locally.
+  public func signOut(_ session: AuthSession, scope: LogoutScope) async throws {}
+
+  public func latestMail(to email: String) async throws -> InboxMessage? {
+    guard let host = emulatorHost else { throw EmulatorOutbox.notAnEmulator }
+    let outbox = EmulatorOutbox(client: client)
+    do {
+      return try await outbox.latest(origin: "http://\(host)", email: email, side: "firebase")
+    } catch let error as AuthError where error.code == .notSupported {
+      return try await officialEmulatorCode(host: host, email: email)
+    }
+  }
+
+  /// The official emulator's `GET /emulator/v1/projects/{id}/oobCodes`.
+  func officialEmulatorCode(host: String, email: String) async throws -> InboxMessage? {
+    guard let projectId else {
+      throw AuthError(.configError, message: "inbox needs the Firebase project id here.", hint: "Set FIREBASE_PROJECT_ID.")
+    }
+    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)/oobCodes") else { throw invalidURL }
+    let response = try await client.send("GET", url, headers: [("Accept", "application/json")])
+    guard response.status == 200 else { throw WireBody.serverError(response) }
+    let json = try WireBody.json(response)
+    let codes = json["oobCodes"]?.array ?? []
+    guard let last = codes.last(where: { $0["email"]?.string?.lowercased() == email.lowercased() }) else { return nil }
+    return InboxMessage(
+      kind: MailKind.neutral(last["requestType"]?.string ?? ""), code: last["oobCode"]?.string ?? "",
+      link: last["oobLink"]?.string ?? "", email: last["email"]?.string ?? email)
+  }
+
+  /// `POST {base}/accounts:NAME?key=KEY` with a JSON body (never a Bearer header: the emulator
+  /// would treat it as an admin call).
+  func accounts(_ name: String, _ body: JSON, as call: IdentityToolkitErrorMapping.Call) async throws -> (JSON, HTTPResponse) {
+    guard let url = url(endpoint + "/accounts:" + name) else { throw invalidURL }
+    let response = try await client.send(
+      "POST", url, headers: [("Content-Type", "application/json"), ("Accept", "application/json")], body: body.bytes)
+    guard response.status == 200 else { throw IdentityToolkitErrorMapping.error(from: response, call: call) }
+    let json = try WireBody.json(response)
+    guard json.object != nil else { throw WireBody.missing("object", in: response) }
+    return (json, response)
+  }
+
+  func url(_ base: String) -> URL? {
+    guard var components = URLComponents(string: base) else { return nil }
+    components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
+    return components.url
+  }
+
+  var invalidURL: AuthError { AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.") }
+}
+
+/// `application/x-www-form-urlencoded` values: emulator refresh tokens contain `+ / =`.
+enum FormEncoding {
+  static func encode(_ value: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+  }
+}

@@ -1,0 +1,44 @@
+import AuthCore
+import JSONKit
+
+enum IdentityToolkitDecoding {
+  /// A session from `signUp`/`signInWithPassword`/`update` (`idToken`, `refreshToken`, string `expiresIn`)
+  /// or securetoken (`id_token`, `refresh_token`, `expires_in`). The user comes from the ID token's
+  /// claims (no extra call), merged over `previous`.
+  static func session(_ json: JSON, response: HTTPResponse, now: Int, previous: AuthUser? = nil) throws -> AuthSession {
+    guard let idToken = json["idToken"]?.string ?? json["id_token"]?.string else { throw WireBody.missing("idToken", in: response) }
+    guard let refresh = json["refreshToken"]?.string ?? json["refresh_token"]?.string else {
+      throw WireBody.missing("refreshToken", in: response)
+    }
+    let expiresIn = (json["expiresIn"] ?? json["expires_in"])?.intOrNumericString
+    guard let expiresAt = JWTClaims.expiry(idToken) ?? expiresIn.map({ now + $0 }) else {
+      throw WireBody.missing("expiresIn", in: response)
+    }
+    let claims = JWTClaims.decode(idToken)
+    let localId = json["localId"]?.string ?? json["user_id"]?.string ?? claims?["user_id"]?.string ?? claims?["sub"]?.string
+    guard let localId else { throw WireBody.missing("localId", in: response) }
+    var user = previous ?? AuthUser(id: localId, email: "", emailConfirmed: false, provider: "password")
+    user.id = localId
+    user.email = json["email"]?.string ?? claims?["email"]?.string ?? user.email
+    user.emailConfirmed = claims?["email_verified"]?.bool ?? user.emailConfirmed
+    if let name = json["displayName"]?.string ?? claims?["name"]?.string, !name.isEmpty { user.name = name }
+    if let provider = claims?["firebase"]?["sign_in_provider"]?.string { user.provider = provider }
+    return AuthSession(accessToken: idToken, refreshToken: refresh, expiresAt: expiresAt, tokenType: "Bearer", user: user)
+  }
+
+  /// One record of `accounts:lookup`.
+  static func user(_ json: JSON, response: HTTPResponse) throws -> AuthUser {
+    guard let id = json["localId"]?.string, !id.isEmpty else { throw WireBody.missing("users[0].localId", in: response) }
+    let provider = json["providerUserInfo"]?[0]?["providerId"]?.string ?? "password"
+    return AuthUser(
+      id: id, email: json["email"]?.string ?? "", emailConfirmed: json["emailVerified"]?.bool ?? false,
+      name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+      createdAt: json["createdAt"].flatMap(millis), lastSignInAt: json["lastLoginAt"].flatMap(millis), provider: provider)
+  }
+
+  /// `"1767225600000"` (ms, as a string or number) → ISO 8601.
+  static func millis(_ value: JSON) -> String? {
+    guard let ms = value.intOrNumericString else { return value.string }
+    return Timestamps.normalize(String(ms))
+  }
+}

@@ -1,0 +1,14 @@
+import AuthCore
+
+/// Makes the provider for a target.
+public enum ProviderFactory {
+  public static func make(
+    _ target: Target, transport: any HTTPTransport, clock: any Clock = SystemClock(),
+    trace: (@Sendable (String) -> Void)? = nil
+  ) -> any AuthProvider {
+    switch target.provider {
+    case .supabase: return SupabaseProvider(target: target, transport: transport, clock: clock, trace: trace)
+    case .firebase: return FirebaseProvider(target: target, transport: transport, clock: clock, trace: trace)
+    }
+  }
+}

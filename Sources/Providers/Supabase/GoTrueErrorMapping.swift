@@ -1,0 +1,83 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// GoTrue error answers → `AuthError` (SPEC §3). Reads all three body shapes of the contract §4.1.
+enum GoTrueErrorMapping {
+  /// Which call failed: the same backend code can mean different things (a 403 `bad_jwt` on
+  /// `/user` means the session is gone; on sign-in it cannot happen).
+  enum Call { case signUp, signIn, recover, verify, user, refresh, logout, other }
+
+  static func error(from response: HTTPResponse, call: Call) -> AuthError {
+    if response.status >= 500 { return WireBody.serverError(response) }
+    guard let json = try? JSON.parse(bytes: response.body), json.object != nil else {
+      if response.status == 404 {
+        return AuthError(
+          .configError, message: "The URL does not look like a Supabase Auth API (HTTP 404).", status: 404,
+          hint: "Check SUPABASE_URL / --url: it should be the project URL, e.g. https://abcd.supabase.co")
+      }
+      if response.status == 429 { return rateLimited(nil, response: response, providerCode: nil) }
+      return AuthError(.malformedResponse, status: response.status, detail: "error body is not JSON: \(WireBody.snippet(response))")
+    }
+    let providerCode = code(of: json)
+    let backendMessage = json["msg"]?.string ?? json["message"]?.string ?? json["error_description"]?.string
+      ?? json["error"]?.string ?? ""
+    var mapped = map(providerCode: providerCode, message: backendMessage, status: response.status, call: call, response: response, json: json)
+    mapped.providerCode = mapped.providerCode ?? providerCode
+    mapped.status = response.status
+    if mapped.detail == nil, !backendMessage.isEmpty, mapped.message != backendMessage { mapped.detail = backendMessage }
+    return mapped
+  }
+
+  /// `code` when it is a string (2024-01-01 format), else `error_code` (legacy), else OAuth `error`.
+  static func code(of json: JSON) -> String? {
+    json["code"]?.string ?? json["error_code"]?.string ?? json["error"]?.string
+  }
+
+  private static func map(providerCode: String?, message: String, status: Int, call: Call, response: HTTPResponse, json: JSON) -> AuthError {
+    let lowered = message.lowercased()
+    switch providerCode {
+    case "invalid_credentials": return AuthError(.invalidCredentials)
+    case "invalid_grant" where lowered.contains("invalid login credentials"): return AuthError(.invalidCredentials)
+    case "invalid_grant" where lowered.contains("refresh token"): return AuthError(.sessionExpired)
+    case "email_not_confirmed": return AuthError(.emailNotConfirmed)
+    case "user_already_exists", "email_exists": return AuthError(.userAlreadyExists)
+    case "weak_password": return AuthError(.weakPassword, message: message.isEmpty ? nil : message)
+    case "user_banned": return AuthError(.userDisabled)
+    case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
+      return rateLimited(message, response: response, providerCode: providerCode)
+    case "otp_expired": return AuthError(.invalidCode)
+    case "refresh_token_not_found", "refresh_token_already_used", "session_not_found", "session_expired", "bad_jwt":
+      return AuthError(.sessionExpired)
+    case "no_authorization":
+      return AuthError(.sessionExpired)
+    case "user_not_found" where call == .user || call == .logout || call == .refresh:
+      return AuthError(.sessionExpired)
+    case "validation_failed" where call == .refresh:
+      return AuthError(.sessionExpired)
+    case "validation_failed", "bad_json", "request_entity_too_large":
+      return AuthError(.invalidRequest)
+    default: break
+    }
+    if status == 401, lowered.contains("invalid api key") || lowered.contains("no api key") {
+      return AuthError(
+        .configError, message: "The Supabase API key was rejected (\(message)).", providerCode: providerCode ?? "invalid_api_key",
+        hint: "Check SUPABASE_ANON_KEY / --key: use the project's anon (publishable) key.")
+    }
+    if status == 429 { return rateLimited(message, response: response, providerCode: providerCode) }
+    if call == .refresh, status == 400 || status == 401 || status == 403 { return AuthError(.sessionExpired) }
+    return AuthError(
+      .providerError, message: message.isEmpty ? "The server refused the request (HTTP \(status))." : message,
+      providerCode: providerCode)
+  }
+
+  /// 429: "For security purposes, you can only request this after N seconds." or a Retry-After header.
+  static func rateLimited(_ message: String?, response: HTTPResponse, providerCode: String?) -> AuthError {
+    var seconds = WireBody.retryAfter(response)
+    if seconds == nil, let message, let range = message.range(of: "after ") {
+      let digits = message[range.upperBound...].prefix { $0.isNumber }
+      seconds = Int(digits)
+    }
+    return AuthError(.rateLimited, providerCode: providerCode, retryAfterSeconds: seconds)
+  }
+}

@@ -1,0 +1,92 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// Sends provider requests: enforces HTTPS (loopback excepted), applies the timeout, traces with
+/// secrets masked, and turns transport failures into `AuthError`s.
+struct WireClient: Sendable {
+  let transport: any HTTPTransport
+  let timeout: Double
+  let allowInsecureHTTP: Bool
+  let trace: (@Sendable (String) -> Void)?
+
+  func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws -> HTTPResponse {
+    try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP)
+    let request = HTTPRequest(
+      method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, timeout: timeout)
+    trace?(WireTrace.describe(request))
+    let started = Date()
+    do {
+      let response = try await transport.send(request)
+      trace?(WireTrace.describe(response, elapsed: Date().timeIntervalSince(started)))
+      return response
+    } catch let failure as TransportFailure {
+      trace?("< no response: \(failure)")
+      throw Self.map(failure, url: url)
+    } catch is CancellationError {
+      throw AuthError(.cancelled)
+    }
+  }
+
+  static func map(_ failure: TransportFailure, url: URL) -> AuthError {
+    switch failure {
+    case .unreachable(let detail):
+      return AuthError(.networkUnreachable, detail: "\(url.host ?? "?"): \(detail)")
+    case .timedOut:
+      return AuthError(.timeout)
+    case .cancelled:
+      return AuthError(.cancelled)
+    case .connectionLost(let detail):
+      return AuthError(.malformedResponse, detail: "the connection closed before a complete answer (\(detail))")
+    case .other(let detail):
+      return AuthError(.networkUnreachable, detail: detail)
+    }
+  }
+}
+
+/// Parses a response body as JSON or ends in `malformed_response` (server_error for 5xx pages).
+enum WireBody {
+  static func json(_ response: HTTPResponse) throws -> JSON {
+    do {
+      return try JSON.parse(bytes: response.body)
+    } catch {
+      if response.status >= 500 { throw serverError(response) }
+      throw AuthError(
+        .malformedResponse, status: response.status,
+        detail: "HTTP \(response.status) body is not JSON (\(error)): \(snippet(response))")
+    }
+  }
+
+  static func serverError(_ response: HTTPResponse) -> AuthError {
+    AuthError(.serverError, status: response.status, detail: "HTTP \(response.status): \(snippet(response))")
+  }
+
+  static func snippet(_ response: HTTPResponse) -> String {
+    let text = response.bodyText.replacingOccurrences(of: "\n", with: " ")
+    return text.count > 120 ? String(text.prefix(120)) + "…" : text
+  }
+
+  static func missing(_ field: String, in response: HTTPResponse) -> AuthError {
+    AuthError(
+      .malformedResponse, status: response.status,
+      detail: "the answer has no usable '\(field)': \(snippet(response))")
+  }
+
+  /// `Retry-After` in seconds, when the server sent one.
+  static func retryAfter(_ response: HTTPResponse) -> Int? {
+    response.header("Retry-After").flatMap { Int($0.trimmingWhitespace) }
+  }
+}
+
+/// Typed access to a JSON answer that fails with `malformed_response`, never crashes.
+struct WireReader {
+  let json: JSON
+  let response: HTTPResponse
+
+  func string(_ key: String) throws -> String {
+    guard let value = json[key]?.string else { throw WireBody.missing(key, in: response) }
+    return value
+  }
+
+  func optionalString(_ key: String) -> String? { json[key]?.string }
+}

@@ -1,0 +1,90 @@
+import AuthCore
+import ShellKit
+
+/// argv split by the command table: flags that apply to the whole run, and the command line.
+struct Arguments {
+  var connection = ConnectionFlags()
+  var emulator = false
+  var noRC = false
+  var help = false
+  var version = false
+  /// Output flags given before the command word (`authsh --json whoami`), passed on to the command.
+  var leadingOutputFlags: [String] = []
+  /// The command and everything after it.
+  var command: [String] = []
+
+  static func parse(_ argv: [String]) -> Result<Arguments, UsageError> {
+    var result = Arguments()
+    var index = 0
+    while index < argv.count {
+      let word = argv[index]
+      guard word.hasPrefix("-"), word != "-" else {
+        result.command = Array(argv[index...])
+        break
+      }
+      let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(parts[0])
+      if name == "-h" || name == "--help" {
+        result.help = true
+        index += 1
+        continue
+      }
+      if name == "-V" || name == "--version" {
+        result.version = true
+        index += 1
+        continue
+      }
+      let known = CommandTable.connectionFlags + CommandTable.outputFlags
+      guard let flag = known.first(where: { $0.name == name }) else {
+        return .failure(UsageError("unknown flag '\(name)'", suggestion: Suggest.closest(to: name, among: CommandTable.globalFlags.map(\.name))))
+      }
+      var value: String?
+      if flag.takesValue {
+        if parts.count == 2 {
+          value = String(parts[1])
+        } else if index + 1 < argv.count {
+          index += 1
+          value = argv[index]
+        } else {
+          return .failure(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))"))
+        }
+      }
+      if CommandTable.outputFlags.contains(where: { $0.name == name }) {
+        result.leadingOutputFlags.append(name)
+        if let value { result.leadingOutputFlags.append(value) }
+      } else if let problem = result.apply(name, value) {
+        return .failure(problem)
+      }
+      index += 1
+    }
+    return .success(result)
+  }
+
+  /// Records a connection flag; nil when accepted.
+  mutating func apply(_ name: String, _ value: String?) -> UsageError? {
+    switch name {
+    case "--profile": connection.profile = value
+    case "--provider":
+      guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
+        return UsageError("--provider must be supabase or firebase, not '\(value ?? "")'", suggestion: Suggest.closest(to: value ?? "", among: ["supabase", "firebase"]))
+      }
+      connection.provider = kind
+    case "--url": connection.url = value
+    case "--key": connection.key = value
+    case "--allow-insecure-http": connection.allowInsecureHTTP = true
+    case "--emulator": emulator = true
+    case "--no-rc": noRC = true
+    default: return UsageError("unknown flag '\(name)'")
+    }
+    return nil
+  }
+
+  /// Splits connection flags given after the command word out of an invocation (`authsh login a@b --profile x`).
+  mutating func absorb(_ invocation: inout Invocation) -> UsageError? {
+    for flag in CommandTable.connectionFlags where invocation.spec.flag(named: flag.name) == nil {
+      guard let values = invocation.flags.removeValue(forKey: flag.name) else { continue }
+      if let problem = apply(flag.name, flag.takesValue ? values.last : nil) { return problem }
+    }
+    return nil
+  }
+}

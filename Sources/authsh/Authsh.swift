@@ -1,0 +1,68 @@
+import AuthCore
+import Foundation
+import ShellKit
+
+/// `authsh`: argv → one-shot command, script run, emulator, completion, or the shell.
+@main
+struct Authsh {
+  static func main() async {
+    let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    exit(code)
+  }
+
+  static func run(_ argv: [String], environment: [String: String]) async -> Int32 {
+    let sink = StandardSink()
+    if argv.first == "__complete" {
+      return CompletionCommand.callback(Array(argv.dropFirst()), environment: environment, sink: sink)
+    }
+    let arguments: Arguments
+    switch Arguments.parse(argv) {
+    case .success(let parsed): arguments = parsed
+    case .failure(let problem): return usage(problem, command: nil, sink: sink)
+    }
+    if arguments.version {
+      sink.out("authsh \(AuthshVersionText.current)\n")
+      return 0
+    }
+    guard let first = arguments.command.first else {
+      if arguments.help {
+        sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")
+        return 0
+      }
+      return await Interactive.run(arguments, environment: environment, sink: sink)
+    }
+    if arguments.help || first == "help" {
+      let topic = first == "help" ? Array(arguments.command.dropFirst()) : arguments.command
+      return help(topic, sink: sink)
+    }
+    switch first {
+    case "emulator": return await EmulatorCommand.run(arguments, environment: environment, sink: sink)
+    default: return await OneShot.run(arguments, environment: environment, sink: sink)
+    }
+  }
+
+  static func help(_ topic: [String], sink: some OutputSink) -> Int32 {
+    let words = topic.filter { !$0.hasPrefix("-") }
+    if words.isEmpty {
+      sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")
+      return 0
+    }
+    guard let (spec, _) = CommandTable.match(words) else {
+      let suggestion = Suggest.closest(to: words[0], among: CommandTable.firstWords(on: .all))
+      sink.err("error: no help for '\(words.joined(separator: " "))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + "\n")
+      return ExitStatus.usage
+    }
+    sink.out(HelpRenderer.command(spec, surface: .oneShot) + "\n")
+    return 0
+  }
+
+  static func usage(_ problem: UsageError, command: String?, sink: some OutputSink) -> Int32 {
+    sink.err("error: \(problem.fullMessage)\n")
+    sink.err("Run 'authsh help\(command.map { " " + $0 } ?? "")' for usage.\n")
+    return ExitStatus.usage
+  }
+}
+
+enum AuthshVersionText {
+  static let current = "0.1.0"
+}

@@ -1,0 +1,38 @@
+import AuthCore
+import AuthEmulator
+import Foundation
+import ShellKit
+
+/// An in-process emulator on a free loopback port (`authsh --emulator`, `authsh run --emulator`).
+struct EmbeddedEmulator: Sendable {
+  let emulator: Emulator
+
+  static func start(sink: some OutputSink) async -> EmbeddedEmulator? {
+    var config = EmulatorConfig()
+    config.port = 0
+    do {
+      let emulator = try Emulator(config: config)
+      try await emulator.start()
+      return EmbeddedEmulator(emulator: emulator)
+    } catch {
+      sink.err("error: could not start the embedded emulator: \(error)\n")
+      return nil
+    }
+  }
+
+  /// Points both providers at the emulator (`provider supabase|firebase` switch between them).
+  func configure(_ context: ShellContext) {
+    let host = emulator.firebaseHost
+    context.emulatorTargets = [
+      .supabase: Target(provider: .supabase, profile: "emulator", url: emulator.supabaseURL, key: anonKey),
+      .firebase: Target(
+        provider: .firebase, profile: "emulator", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
+        key: emulator.config.firebaseAPIKey, projectId: emulator.config.project, firebaseEmulatorHost: host),
+    ]
+    if context.connection.provider == nil { context.connection.provider = .supabase }
+  }
+
+  var anonKey: String { "emulator-anon-key" }
+
+  func shutdown() async { await emulator.shutdown() }
+}

@@ -1,0 +1,89 @@
+import AuthCore
+import Testing
+
+@Suite struct ConfigResolverTests {
+  let paths = Paths(environment: ["HOME": "/home/ada"])
+
+  func resolver(_ env: [String: String], toml: String? = nil, mode: UInt32 = 0o600) -> ConfigResolver {
+    ConfigResolver(environment: env, paths: paths, configFile: toml.map { .init(text: $0, mode: mode) })
+  }
+
+  static let toml = """
+    default_profile = "staging"   # the default
+
+    [profiles.staging]
+    provider = "supabase"
+    url = "https://abcd.supabase.co"
+    key_env = "STAGING_ANON_KEY"
+
+    [profiles.mobile]
+    provider = "firebase"
+    key = 'literal-key'
+    project_id = "my-app"
+    emulator_host = "127.0.0.1:9099"
+    timeout = 5
+    """
+
+  @Test func profileFromFile() throws {
+    let target = try resolver(["STAGING_ANON_KEY": "anon"], toml: Self.toml).resolve(ConnectionFlags())
+    #expect(target == Target(provider: .supabase, profile: "staging", url: "https://abcd.supabase.co/auth/v1", key: "anon"))
+  }
+
+  @Test func environmentBeatsProfileAndFlagsBeatEnvironment() throws {
+    let env = ["STAGING_ANON_KEY": "anon", "SUPABASE_URL": "https://env.supabase.co"]
+    #expect(try resolver(env, toml: Self.toml).resolve(ConnectionFlags()).url == "https://env.supabase.co/auth/v1")
+    var flags = ConnectionFlags()
+    flags.url = "https://flag.supabase.co/"
+    flags.key = "flag-key"
+    let target = try resolver(env, toml: Self.toml).resolve(flags)
+    #expect(target.url == "https://flag.supabase.co/auth/v1")
+    #expect(target.key == "flag-key")
+  }
+
+  @Test func firebaseProfileWithEmulator() throws {
+    var flags = ConnectionFlags()
+    flags.profile = "mobile"
+    let target = try resolver([:], toml: Self.toml).resolve(flags)
+    #expect(target.provider == .firebase)
+    #expect(target.url == "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1")
+    #expect(target.firebaseEmulatorHost == "127.0.0.1:9099")
+    #expect(target.projectId == "my-app")
+    #expect(target.timeout == 5)
+  }
+
+  @Test func keyInALooseFileIsRefused() throws {
+    var flags = ConnectionFlags()
+    flags.profile = "mobile"
+    let error = try #require(throws: AuthError.self) { try resolver([:], toml: Self.toml, mode: 0o644).resolve(flags) }
+    #expect(error.code == .configError)
+    #expect(error.hint?.contains("chmod 600") == true)
+  }
+
+  @Test func unknownProfileListsTheKnownOnes() throws {
+    var flags = ConnectionFlags()
+    flags.profile = "prod"
+    let error = try #require(throws: AuthError.self) { try resolver([:], toml: Self.toml).resolve(flags) }
+    #expect(error.message == "Profile 'prod' is not defined in /home/ada/.config/authsh/config.toml.")
+    #expect(error.hint == "Defined profiles: mobile, staging.")
+  }
+
+  @Test func missingPiecesSayWhatToSet() throws {
+    let noKey = try #require(throws: AuthError.self) { try resolver(["SUPABASE_URL": "https://x.supabase.co"]).resolve(ConnectionFlags()) }
+    #expect(noKey.message == "No Supabase anon key is set.")
+    #expect(noKey.hint?.hasPrefix("Set SUPABASE_ANON_KEY") == true)
+    let nothing = try #require(throws: AuthError.self) { try resolver([:]).resolve(ConnectionFlags()) }
+    #expect(nothing.message == "No backend is configured.")
+  }
+
+  @Test func badTOMLPointsAtTheLine() throws {
+    let error = try #require(throws: AuthError.self) { try resolver([:], toml: "[profiles.x]\nurl = https://no-quotes").resolve(ConnectionFlags()) }
+    #expect(error.message.hasPrefix("/home/ada/.config/authsh/config.toml:2:"))
+  }
+
+  @Test func xdgAndOverrides() {
+    let paths = Paths(environment: ["HOME": "/h", "XDG_STATE_HOME": "/s", "AUTHSH_CONFIG_DIR": "/c"])
+    #expect(paths.configFile == "/c/config.toml")
+    #expect(paths.sessionsDirectory == "/s/authsh/sessions")
+    #expect(Paths(environment: ["HOME": "/h"]).historyFile == "/h/.local/state/authsh/history")
+  }
+}

@@ -1,0 +1,33 @@
+import AuthCore
+import AuthTestSupport
+import Foundation
+import HTTPServerKit
+import ShellKit
+import Testing
+
+/// Every SPEC §3 row: the real server's answer over a socket → the stable code, the specs'
+/// message, the exit code; nothing crashes.
+@Suite struct ErrorCatalogueTests {
+  @Test(arguments: SupabaseErrorCases.all + FirebaseErrorCases.all)
+  func backendAnswerBecomesCatalogueError(_ row: ErrorCase) async throws {
+    let harness = try await Harness(row.provider)
+    defer { Task { await harness.stop() } }
+    if row.signedIn { try harness.signedIn(expiresIn: row.expiresIn) }
+    let body = row.fixture.map { Array(Fixture.text($0).utf8) } ?? []
+    let headers = [("Content-Type", row.contentType)] + row.headers
+    harness.server.on(row.method, row.path) { _ in
+      ServerResponse(status: row.status, headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
+    }
+    let result = try await harness.run(row.line)
+    let error = try #require(result.error, "expected \(row.code), got success")
+    #expect(error.code == row.code)
+    #expect(error.message == row.message)
+    #expect(ExitStatus.oneShot(result) == row.exit)
+    if let providerCode = row.providerCode { #expect(error.providerCode == providerCode) }
+    if let retryAfter = row.retryAfter { #expect(error.retryAfterSeconds == retryAfter) }
+    if row.status > 0, row.code != .notAuthenticated { #expect(error.status == row.status) }
+    if row.code == .sessionExpired {
+      #expect(try harness.store.load(profile: "default").session == nil, "a refused session is forgotten")
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import AuthCore
+import AuthTestSupport
+import Foundation
+import HTTPServerKit
+import JSONKit
+import Providers
+import ShellKit
+
+/// A fixture server plus a shell context pointing a provider at it (real socket, real URLSession).
+final class Harness: @unchecked Sendable {
+  let server = FixtureServer()
+  let store = InMemorySessionStore()
+  let provider: ProviderKind
+  var environment: [String: String] = [:]
+
+  static let password = "correct-horse-battery"
+  static let accessToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2ln"
+
+  init(_ provider: ProviderKind) async throws {
+    self.provider = provider
+    try await server.start()
+  }
+
+  func context(url: String? = nil) -> ShellContext {
+    var env = environment
+    switch provider {
+    case .supabase:
+      env["SUPABASE_URL"] = url ?? server.baseURL
+      env["SUPABASE_ANON_KEY"] = env["SUPABASE_ANON_KEY"] ?? "anon-key-for-tests"
+    case .firebase:
+      env["FIREBASE_AUTH_EMULATOR_HOST"] = url.map(Target.hostAndPort) ?? "127.0.0.1:\(server.port)"
+      env["FIREBASE_API_KEY"] = env["FIREBASE_API_KEY"] ?? "api-key-for-tests"
+      env["FIREBASE_PROJECT_ID"] = "demo-authsh"
+    }
+    let paths = Paths(configDirectory: "/nonexistent/authsh", stateDirectory: "/nonexistent/state")
+    let transport = URLSessionTransport()
+    let clock = SystemClock()
+    return ShellContext(
+      resolver: ConfigResolver(environment: env, paths: paths, configFile: nil),
+      makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },
+      sessionStore: store, clock: clock, environment: env)
+  }
+
+  /// Parses a line as a script statement would be and runs it.
+  func run(_ line: String, context: ShellContext? = nil) async throws -> CommandResult {
+    let words = try WordSplitter.split(line)
+    guard case .success(let invocation) = InvocationParser.parse(words, surface: .script) else {
+      throw AuthError(.usage, message: "test line does not parse: \(line)")
+    }
+    return await CommandRunner().run(invocation, in: context ?? self.context())
+  }
+
+  /// Stores a session so session commands have something to work on.
+  func signedIn(expiresIn: Int = 3600, refreshToken: String = "abcd1234wxyz") throws {
+    let user = AuthUser(id: "user-1", email: "ada@example.com", emailConfirmed: true, provider: "email")
+    let session = AuthSession(
+      accessToken: Self.accessToken, refreshToken: refreshToken,
+      expiresAt: Int(Date().timeIntervalSince1970) + expiresIn, user: user)
+    try store.save(ProfileState(session: session), profile: "default")
+  }
+
+  func stop() async { await server.stop() }
+}

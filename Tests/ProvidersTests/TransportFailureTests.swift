@@ -1,0 +1,111 @@
+import AuthCore
+import AuthTestSupport
+import Foundation
+import HTTPServerKit
+import ShellKit
+import Testing
+
+/// Failures with no usable HTTP answer, and the rows of SPEC §3 decided on the client.
+@Suite struct TransportFailureTests {
+  @Test(arguments: ProviderKind.allCases)
+  func slowAnswerPastTimeoutIsTimeout(_ provider: ProviderKind) async throws {
+    let harness = try await Harness(provider)
+    defer { Task { await harness.stop() } }
+    harness.server.on("POST", provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword") { _ in
+      try? await Task.sleep(nanoseconds: 4_000_000_000)
+      return .text(200, "{}")
+    }
+    let started = Date()
+    let result = try await harness.run("login ada@example.com --password correct-horse-battery --timeout 1s")
+    #expect(result.error?.code == .timeout)
+    #expect(result.error?.message == "Connection timed out. Check your network and try again.")
+    #expect(ExitStatus.oneShot(result) == 3)
+    #expect(Date().timeIntervalSince(started) < 3.5, "the deadline is honoured")
+  }
+
+  @Test(arguments: ProviderKind.allCases)
+  func closedPortIsUnreachableQuickly(_ provider: ProviderKind) async throws {
+    let harness = try await Harness(provider)
+    let port = harness.server.port
+    await harness.stop()
+    let started = Date()
+    let result = try await harness.run(
+      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://127.0.0.1:\(port)"))
+    #expect(result.error?.code == .networkUnreachable)
+    #expect(result.error?.message == "No internet connection. Check your network.")
+    #expect(ExitStatus.oneShot(result) == 3)
+    #expect(Date().timeIntervalSince(started) < 1.0, "connection refused fails in under a second")
+  }
+
+  @Test(arguments: ProviderKind.allCases)
+  func droppedConnectionIsAnError(_ provider: ProviderKind) async throws {
+    let harness = try await Harness(provider)
+    defer { Task { await harness.stop() } }
+    harness.server.on("POST", provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword") { _ in
+      .dropConnection
+    }
+    let result = try await harness.run("login ada@example.com --password correct-horse-battery")
+    let code = try #require(result.error?.code)
+    #expect([.malformedResponse, .networkUnreachable, .serverError].contains(code))
+    #expect(ExitStatus.oneShot(result) == 3)
+  }
+
+  @Test func tenMegabyteGarbageIsMalformed() async throws {
+    let harness = try await Harness(.supabase)
+    defer { Task { await harness.stop() } }
+    let junk = [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
+    harness.server.on("POST", "/auth/v1/token") { _ in ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: junk) }
+    let result = try await harness.run("login ada@example.com --password correct-horse-battery")
+    #expect(result.error?.code == .malformedResponse)
+  }
+
+  @Test(arguments: ProviderKind.allCases)
+  func notSignedInSendsNothing(_ provider: ProviderKind) async throws {
+    let harness = try await Harness(provider)
+    defer { Task { await harness.stop() } }
+    for line in ["whoami", "refresh", "logout"] {
+      let result = try await harness.run(line)
+      #expect(result.error?.code == .notAuthenticated)
+      #expect(result.error?.message == "You are not signed in.")
+      #expect(ExitStatus.oneShot(result) == 4)
+    }
+    #expect(harness.server.requests.isEmpty)
+  }
+
+  @Test(arguments: ProviderKind.allCases)
+  func resetCooldownIsPerAddress(_ provider: ProviderKind) async throws {
+    let harness = try await Harness(provider)
+    defer { Task { await harness.stop() } }
+    harness.server.on("POST", provider == .supabase ? "/auth/v1/recover" : "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode", status: 200, json: "{}")
+    #expect(try await harness.run("reset ada@example.com").ok)
+    let again = try await harness.run("reset ADA@example.com")
+    #expect(again.error?.code == .resetCooldown)
+    let seconds = try #require(again.error?.retryAfterSeconds)
+    #expect(seconds > 55 && seconds <= 60)
+    #expect(again.error?.message == "Already sent, check your inbox. You can send another in \(seconds) seconds.")
+    #expect(try await harness.run("reset bob@example.com").ok, "another address is not held back")
+    #expect(harness.server.requests.count == 2)
+  }
+
+  @Test(arguments: ProviderKind.allCases)
+  func plainHTTPToARemoteHostIsRefused(_ provider: ProviderKind) async throws {
+    let harness = try await Harness(provider)
+    defer { Task { await harness.stop() } }
+    let result = try await harness.run(
+      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://auth.example.com"))
+    #expect(result.error?.code == .insecureURL)
+    #expect(result.error?.message == "Refusing to send credentials over plain HTTP to auth.example.com (use https, or --allow-insecure-http)")
+  }
+
+  @Test func nothingConfiguredSaysWhatToSet() async throws {
+    let context = ShellContext(
+      resolver: ConfigResolver(environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]), configFile: nil),
+      makeProvider: { _, _ in fatalError("no provider without a target") }, sessionStore: InMemorySessionStore())
+    let words = try WordSplitter.split("login ada@example.com --password correct-horse-battery")
+    guard case .success(let invocation) = InvocationParser.parse(words, surface: .script) else { Issue.record("parse"); return }
+    let result = await CommandRunner().run(invocation, in: context)
+    #expect(result.error?.code == .configError)
+    #expect(result.error?.hint?.contains("SUPABASE_URL") == true)
+    #expect(result.error?.hint?.contains("authsh emulator") == true)
+  }
+}
