@@ -24,15 +24,17 @@ public final class TerminalPasswordPrompter: PasswordPrompter, @unchecked Sendab
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
     quiet.c_lflag |= tcflag_t(ICANON | ISIG)
-    emit(prompt)
+    // Take Ctrl-C before the prompt shows, and give up if the command was cancelled already.
+    guard let wake = WakePipe() else { return nil }
+    let id = interrupts?.push { wake.wake() }
+    defer { if let id { interrupts?.pop(id) } }
+    guard !Task.isCancelled else { return nil }
     _ = tcsetattr(input, TCSAFLUSH, &quiet)
+    emit(prompt)
     defer {
       _ = tcsetattr(input, TCSAFLUSH, &saved)
       emit("\n")
     }
-    guard let wake = WakePipe() else { return nil }
-    let id = interrupts?.push { wake.wake() }
-    defer { if let id { interrupts?.pop(id) } }
     var bytes: [UInt8] = []
     while true {
       switch TerminalInput.next(fd: input, wake: wake) {

@@ -155,7 +155,7 @@ public final class Repl {
     let id = interrupts.push { once.resume(with: cancelled) }
     defer { interrupts.pop(id) }
     let task = Task { await body() }
-    once.onCancel = { task.cancel() }
+    once.setCancel { task.cancel() }
     return await withCheckedContinuation { continuation in
       once.set(continuation)
       Task {
@@ -168,7 +168,8 @@ public final class Repl {
   private func render(_ result: CommandResult, invocation: Invocation) {
     let now = context.clock.unixNow
     if result.error?.code == .cancelled {
-      output.err(options.style.dim("Cancelled.") + "\n")
+      // On a terminal, over the `^C` the terminal echoed.
+      output.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
       return
     }
     if invocation.has("--json") {
@@ -200,11 +201,16 @@ private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
   private var continuation: CheckedContinuation<T, Never>?
   private var early: T?
   private var done = false
-  var onCancel: (@Sendable () -> Void)? {
-    get { lock.withLock { storedCancel } }
-    set { lock.withLock { storedCancel = newValue } }
-  }
   private var storedCancel: (@Sendable () -> Void)?
+
+  /// What ends the work when Ctrl-C comes first (run at once if it already came).
+  func setCancel(_ cancel: @escaping @Sendable () -> Void) {
+    lock.lock()
+    let already = done
+    storedCancel = cancel
+    lock.unlock()
+    if already { cancel() }
+  }
 
   func set(_ continuation: CheckedContinuation<T, Never>) {
     lock.lock()

@@ -77,7 +77,7 @@ struct SpinnerPausingPrompter: PasswordPrompter {
   func readPassword(prompt: String) -> String? {
     spinner.stop()
     let password = base.readPassword(prompt: prompt)
-    spinner.start(text)
+    if password != nil, !Task.isCancelled { spinner.start(text) }
     return password
   }
 }
