@@ -11,18 +11,21 @@ import ShellKit
 public final class EditLineReader: LineReader {
   /// Candidates for the text before the cursor (the shell's `Completer`).
   public typealias Complete = (_ linePrefix: String) -> [CompletionCandidate]
+  /// Grey text to show after the cursor for the text before it (the shell's `Hinter`).
+  public typealias Hint = (_ linePrefix: String) -> String?
 
   private let interrupts: Interrupts?
   private let wake: WakePipe?
   private let isTerminal: Bool
   private var lastAdded: String?
 
-  public init(interrupts: Interrupts?, historyLimit: Int = 1000, complete: @escaping Complete) {
+  public init(interrupts: Interrupts?, historyLimit: Int = 1000, hint: Hint? = nil, complete: @escaping Complete) {
     self.interrupts = interrupts
     self.wake = WakePipe()
     self.isTerminal = isatty(0) != 0 && isatty(1) != 0
     guard isTerminal else { return }
     EditorState.complete = complete
+    EditorState.hint = hint
     EditorState.wake = wake
     EditLineReader.configureOnce(historyLimit: historyLimit)
   }
@@ -30,6 +33,7 @@ public final class EditLineReader: LineReader {
   deinit {
     if isTerminal {
       EditorState.complete = nil
+      EditorState.hint = nil
       EditorState.wake = nil
     }
   }
@@ -40,14 +44,14 @@ public final class EditLineReader: LineReader {
       fflush(nil)
       wake?.drain()
       EditorState.interrupted = false
+      EditorState.promptWidth = prompt.count
       let wake = self.wake
       let id = interrupts?.push { wake?.wake() }
       let raw = prompt.withCString { CLibEdit.readline($0) }
       if let id { interrupts?.pop(id) }
       guard let raw else {
         // Ctrl-D on an empty line: end the prompt's line before the shell exits.
-        fputs("\n", stdout)
-        fflush(nil)
+        EditorState.emit("\n")
         return nil
       }
       let line = String(cString: raw)
@@ -79,12 +83,17 @@ public final class EditLineReader: LineReader {
     using_history()
     stifle_history(Int32(historyLimit))
     _ = rl_initialize()
+    // Space inserts itself, then draws the argument hint (libedit has no hint API).
+    _ = rl_add_defun("authsh-space-hint", EditorState.spaceWithHint, 32)
   }
 }
 
 /// State the C callbacks reach. libedit calls them on the thread blocked in `readline`.
 enum EditorState {
   nonisolated(unsafe) static var complete: EditLineReader.Complete?
+  nonisolated(unsafe) static var hint: EditLineReader.Hint?
+  nonisolated(unsafe) static var hintShown = false
+  nonisolated(unsafe) static var promptWidth = 0
   nonisolated(unsafe) static var wake: WakePipe?
   nonisolated(unsafe) static var interrupted = false
   nonisolated(unsafe) static var matches: [String] = []
@@ -92,15 +101,59 @@ enum EditorState {
 
   /// Reads one character; on Ctrl-C marks the line as abandoned and ends it with a newline.
   static let getc: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { _ in
-    switch TerminalInput.nextScalar(wake: EditorState.wake) {
+    let next = TerminalInput.nextScalar(wake: EditorState.wake)
+    EditorState.eraseHint()
+    switch next {
     case .scalar(let value): return Int32(bitPattern: value)
     case .endOfInput: return -1
     case .interrupted:
       EditorState.interrupted = true
-      if rl_point == rl_end { fputs("^C", stdout) }
-      fflush(nil)
+      if rl_point == rl_end { EditorState.emit("^C") }
       return 10
     }
+  }
+
+  /// Bound to the space key: inserts the space, redraws, and shows the hint in grey after the
+  /// cursor when the cursor is at the end and the hint fits on the terminal's line.
+  static let spaceWithHint: @convention(c) (Int32, Int32) -> Int32 = { _, _ in
+    // libedit refreshes nothing after a bound function, and a forced refresh redraws from the
+    // start of the edit area without moving there: move there first.
+    let width = terminalWidth()
+    let rows = (EditorState.promptWidth + Int(rl_point)) / width
+    EditorState.emit(rows > 0 ? "\u{1B}[\(rows)A\r" : "\r")
+    _ = rl_insert_text(" ")
+    rl_forced_update_display()
+    guard rl_point == rl_end, let hint = EditorState.hint, let line = rl_line_buffer.map({ String(cString: $0) }) else {
+      return 0
+    }
+    let prefix = line + " "
+    guard let text = hint(prefix) else { return 0 }
+    let column = (EditorState.promptWidth + prefix.count) % width
+    let room = width - column - 1
+    guard room >= 8 else { return 0 }
+    let shown = text.count <= room ? text : String(text.prefix(room - 1)) + "…"
+    EditorState.emit("\u{1B}[90m" + shown + "\u{1B}[0m\u{1B}[\(shown.count)D")
+    EditorState.hintShown = true
+    return 0
+  }
+
+  static func terminalWidth() -> Int {
+    var size = winsize()
+    return ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+  }
+
+  /// Writes to libedit's output stream, in order with what libedit wrote.
+  static func emit(_ text: String) {
+    guard let stream = rl_outstream else { return }
+    fputs(text, stream)
+    fflush(stream)
+  }
+
+  /// Clears a hint before libedit draws again (the cursor is where the hint starts).
+  static func eraseHint() {
+    guard hintShown else { return }
+    hintShown = false
+    emit("\u{1B}[K")
   }
 
   static let generator: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in

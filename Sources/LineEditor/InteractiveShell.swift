@@ -31,6 +31,8 @@ public enum InteractiveShell {
     let environment = context.environment
     let interactive = standardStreamsAreTerminals
     let dumb = environment["TERM"] == "dumb"
+    // Grey argument hints after a space (redis-cli); AUTHSH_NO_HINTS=1 turns them off.
+    let hints = (environment["AUTHSH_NO_HINTS"] ?? "").isEmpty
     var options = ReplOptions.standard(
       environment: environment, noRC: noRC, interactive: interactive,
       style: style ?? self.style(environment: environment))
@@ -45,7 +47,7 @@ public enum InteractiveShell {
     let reader: any LineReader =
       dumb
       ? PlainLineReader(showPrompt: true)
-      : EditLineReader(interrupts: interrupts) { prefix in
+      : EditLineReader(interrupts: interrupts, hint: hints ? { Hinter.hint(linePrefix: $0) } : nil) { prefix in
         Completer.complete(linePrefix: prefix, surface: .repl, source: CompletionSource(context: context)).candidates
       }
     return (Repl(context: context, reader: reader, output: output, options: options), interrupts)

@@ -65,8 +65,9 @@ public final class PlainLineReader: LineReader {
 
   public func readLine(prompt: String) -> String? {
     if showPrompt, !prompt.isEmpty {
-      fputs(prompt, stdout)
       fflush(nil)
+      let bytes = Array(prompt.utf8)
+      _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
     }
     return Swift.readLine(strippingNewline: true)
   }

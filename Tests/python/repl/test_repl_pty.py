@@ -228,3 +228,14 @@ def test_piped_stdin_never_blocks_and_prints_no_prompt(home, emulator):
     assert "You are not signed in." in done.stderr
     assert done.returncode == 1
     assert not history_file(home).exists()
+
+
+def test_argument_hints_in_grey_after_a_space(shell):
+    c = shell.child
+    c.send("login ")
+    c.expect(r"\x1b\[90m\[EMAIL\] \[--password VALUE\]")
+    c.send("ada@example.com --remember ")
+    c.expect(r"\x1b\[90m\[--password VALUE\] \[--password-env VAR\] \[--no-save\]")
+    c.sendcontrol("c")
+    shell.prompt()
+    assert shell.exit_with_ctrl_d() == 0
