@@ -15,10 +15,11 @@ fi
 python=python3
 [[ -x .venv/bin/python ]] && python=.venv/bin/python
 
-echo "authsh shell benchmarks ($bin, $runs runs, $(nproc) cores)"
+echo "authsh shell benchmarks ($bin, $runs runs, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 results=$("$python" bench/repl_startup.py "$bin" "$runs")
 prompt=$(awk '$1 == "prompt_median" {print $2}' <<<"$results")
 rss=$(awk '$1 == "rss_median" {print $2}' <<<"$results")
+harness=$(awk '$1 == "harness_median" {print $2}' <<<"$results")
 spread=$(awk '$1 == "prompt_min" {min=$2} $1 == "prompt_max" {max=$2} END {print min "–" max}' <<<"$results")
 
 json=$(mktemp)
@@ -33,6 +34,7 @@ verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t ? "ok" : "OVER") }'; 
 ratio=$(awk -v a="$ours" -v b="$curl" 'BEGIN { printf "%.2f", a / b }')
 printf '%-40s %12s %14s %s\n' "measure" "value" "target" "verdict"
 printf '%-40s %9.1f ms %11s ms %s\n' "start → first prompt (median; $spread)" "$prompt" 50 "$(verdict "$prompt" 50)"
+printf '%-40s %9.1f ms %14s\n' "  of which pty harness (sh printing '> ')" "$harness" ""
 printf '%-40s %9.1f MB %11s MB %s\n' "idle shell resident memory (VmRSS)" "$rss" 40 "$(verdict "$rss" 40)"
 printf '%-40s %9.1f ms %14s\n' "authsh --version (median)" "$ours" ""
 printf '%-40s %9.1f ms %14s\n' "curl --version (median)" "$curl" ""

@@ -31,6 +31,17 @@ with tempfile.TemporaryDirectory() as home:
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
         child.close()
+    # The harness's own cost: the same spawn and wait for a program that only prints a prompt.
+    baseline = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        child = pexpect.spawn("/bin/sh", ["-c", "printf '> '; read line"], env=env, encoding="utf-8", timeout=10)
+        child.expect("> ")
+        baseline.append((time.perf_counter() - started) * 1000)
+        child.sendline("")
+        child.expect(pexpect.EOF)
+        child.close()
+    print(f"harness_median {statistics.median(baseline):.1f} ms")
     print(f"prompt_median {statistics.median(times):.1f} ms")
     print(f"prompt_min {min(times):.1f} ms")
     print(f"prompt_max {max(times):.1f} ms")

@@ -45,6 +45,8 @@ public final class EditLineReader: LineReader {
       wake?.drain()
       EditorState.interrupted = false
       EditorState.promptWidth = prompt.count
+      // libedit's own SIGWINCH handling is off with its signal handling: pick up resizes here.
+      rl_resize_terminal()
       let wake = self.wake
       let id = interrupts?.push { wake?.wake() }
       let raw = prompt.withCString { CLibEdit.readline($0) }
