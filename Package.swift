@@ -53,12 +53,12 @@ let package = Package(
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"]),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport"],
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit"],
       exclude: ["Fixtures", "Snapshots"]),
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport"]),
-    .testTarget(name: "CLITests", dependencies: ["AuthTestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"], exclude: ["Snapshots"]),
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
   ]

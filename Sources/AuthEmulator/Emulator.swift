@@ -7,48 +7,111 @@ import JSONKit
 public final class Emulator: Sendable {
   public let config: EmulatorConfig
   public let outbox: Outbox
-  private let apis: [any EmulatorAPI]
+  /// Where users, sessions and mails are kept: SQLite with `config.statePath`, else nowhere.
+  public let store: any DocumentStore
+  /// The live fault list (`/emulator/v1/faults`, `--fault`).
+  public let faults: FaultInjector
+  private let router: EmulatorRouter
+  private let supabase: SupabaseAPI
   private let server: HTTPServer
 
+  /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
+  /// memory when it is nil); both sides get the same store.
   public init(config: EmulatorConfig, clock: any EmulatorClock = SystemEmulatorClock(),
-              store: any DocumentStore = NullDocumentStore()) throws {
+              store: (any DocumentStore)? = nil) throws {
     self.config = config
+    let store = try store ?? Self.openStore(config)
+    self.store = store
     let outbox = Outbox(store: store)
     self.outbox = outbox
+    let faults = FaultInjector(config.faults)
+    self.faults = faults
+    let supabase = try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store)
+    self.supabase = supabase
     let apis: [any EmulatorAPI] = [
-      try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store),
+      supabase,
       try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store),
     ]
-    self.apis = apis
-    self.server = HTTPServer(host: config.host, port: config.port) { request in
-      await Emulator.route(request, apis: apis, outbox: outbox)
-    }
+    let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, latencyMs: config.latencyMs)
+    self.router = router
+    self.server = HTTPServer(host: config.host, port: config.port) { request in await router.route(request) }
   }
 
-  /// Serves a request without a socket (the same code path the server uses).
+  /// Same as `init(config:)`: the store comes from `config.statePath`.
+  public static func open(config: EmulatorConfig) throws -> Emulator { try Emulator(config: config) }
+
+  static func openStore(_ config: EmulatorConfig) throws -> any DocumentStore {
+    guard let path = config.statePath, !path.isEmpty else { return NullDocumentStore() }
+    return try SQLiteDocumentStore(path: path)
+  }
+
+  /// Serves a request without a socket (the same code path the server uses, faults included).
   public func handle(_ request: ServerRequest) async -> ServerResponse {
-    await Emulator.route(request, apis: apis, outbox: outbox)
+    await router.route(request)
   }
 
   /// Binds and serves; returns the bound port.
   @discardableResult
-  public func start() async throws -> Int { try await server.start() }
+  public func start() async throws -> Int {
+    let port = try await server.start()
+    supabase.boundOrigin.set("http://\(displayHost):\(port)")
+    return port
+  }
 
   public var port: Int { server.port ?? config.port }
-  public var baseURL: String { "http://\(config.host):\(port)" }
+  /// The host clients should use: the bound host, or 127.0.0.1 when bound to every interface.
+  var displayHost: String {
+    switch config.host {
+    case "0.0.0.0", "": return "127.0.0.1"
+    case "::", "[::]": return "[::1]"
+    default: return config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host
+    }
+  }
+  public var baseURL: String { "http://\(displayHost):\(port)" }
   public var supabaseURL: String { baseURL + "/auth/v1" }
   /// `FIREBASE_AUTH_EMULATOR_HOST` value.
-  public var firebaseHost: String { "\(config.host):\(port)" }
+  public var firebaseHost: String { "\(displayHost):\(port)" }
 
   public func shutdown() async { await server.shutdown() }
   public func waitUntilClosed() async { await server.waitUntilClosed() }
 
-  static func route(_ request: ServerRequest, apis: [any EmulatorAPI], outbox: Outbox) async -> ServerResponse {
-    if request.path == "/emulator/v1/outbox" { return outboxResponse(request, outbox: outbox) }
+  static func outboxResponse(_ request: ServerRequest, outbox: Outbox) -> ServerResponse {
+    EmulatorRouter.outboxResponse(request, outbox: outbox)
+  }
+}
+
+/// Dispatch: control routes, then latency and faults, then each side in turn.
+struct EmulatorRouter: Sendable {
+  let apis: [any EmulatorAPI]
+  let outbox: Outbox
+  let faults: FaultInjector
+  let latencyMs: Int
+
+  func route(_ request: ServerRequest) async -> ServerResponse {
+    let path = request.path
+    if path.hasPrefix("/emulator/v1/") {
+      if path == "/emulator/v1/outbox" { return Self.outboxResponse(request, outbox: outbox) }
+      if path == "/emulator/v1/faults" { return Self.faultsResponse(request, faults: faults) }
+    }
+    if latencyMs > 0 { await Self.sleep(milliseconds: latencyMs) }
+    let fault = faults.take(method: request.method, path: path)
+    if let fault {
+      if fault.latencyMs > 0 { await Self.sleep(milliseconds: fault.latencyMs) }
+      if let response = fault.response(for: request) { return response }
+    }
+    let response = await dispatch(request)
+    return fault.map { $0.decorate(response) } ?? response
+  }
+
+  private func dispatch(_ request: ServerRequest) async -> ServerResponse {
     for api in apis {
       if let response = await api.handle(request) { return response }
     }
     return .text(404, "404 page not found")
+  }
+
+  static func sleep(milliseconds: Int) async {
+    try? await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
   }
 
   static func outboxResponse(_ request: ServerRequest, outbox: Outbox) -> ServerResponse {

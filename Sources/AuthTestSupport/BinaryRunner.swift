@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the built `authsh` binary (found from the package root) with an environment and stdin.
-public struct BinaryRunner {
+public struct BinaryRunner: Sendable {
   public struct Outcome: Sendable {
     public var status: Int32
     public var stdout: String
@@ -32,8 +32,18 @@ public struct BinaryRunner {
 
   public var home: String { environment["HOME"] ?? "/tmp" }
 
-  /// Runs `authsh args…`, feeding `stdin` (closed when nil), with a hard timeout.
-  public func run(_ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Outcome {
+  /// Runs `authsh args…`, feeding `stdin` (closed when nil), with a hard timeout. The blocking
+  /// wait happens on a dispatch thread, so an in-process server on the cooperative pool keeps
+  /// answering.
+  public func run(_ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60) async throws -> Outcome {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try self.runBlocking(args, stdin: stdin, extraEnvironment: extraEnvironment, timeout: timeout) })
+      }
+    }
+  }
+
+  public func runBlocking(_ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Outcome {
     let process = Process()
     process.executableURL = executable
     process.arguments = args

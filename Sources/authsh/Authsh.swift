@@ -31,7 +31,8 @@ struct Authsh {
       }
       return await Interactive.run(arguments, environment: environment, sink: sink)
     }
-    if arguments.help || first == "help" {
+    let beforeDoubleDash = arguments.command.prefix { $0 != "--" }
+    if arguments.help || first == "help" || beforeDoubleDash.contains("--help") || beforeDoubleDash.contains("-h") {
       let topic = first == "help" ? Array(arguments.command.dropFirst()) : arguments.command
       return help(topic, sink: sink)
     }

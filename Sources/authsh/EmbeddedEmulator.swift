@@ -32,7 +32,7 @@ struct EmbeddedEmulator: Sendable {
     if context.connection.provider == nil { context.connection.provider = .supabase }
   }
 
-  var anonKey: String { "emulator-anon-key" }
+  var anonKey: String { emulator.anonKey }
 
   func shutdown() async { await emulator.shutdown() }
 }

@@ -26,6 +26,14 @@ public struct EmulatorConfig: Sendable {
   public var tokenLifetime = 3600
   /// Firebase API key printed at start (any non-empty key is accepted, as the official emulator does).
   public var firebaseAPIKey = "fake-api-key"
+  /// GoTrue `SITE_URL`: where mail links send the browser when the request names no `redirect_to`.
+  public var siteURL = "http://127.0.0.1:3000"
+  /// GoTrue `GOTRUE_MAILER_OTP_EXP`: how long mailed codes and links stay valid, seconds.
+  public var otpLifetime = 86400
+  /// Delay added to every request except the `/emulator/v1/` control routes (`--latency-ms`).
+  public var latencyMs = 0
+  /// Faults active from the start (`--fault`); `/emulator/v1/faults` changes them at run time.
+  public var faults: [EmulatorFault] = []
 
   public init() {}
 }
@@ -48,6 +56,29 @@ public protocol DocumentStore: Sendable {
   func delete(_ table: String, key: String) throws
   func deleteAll(_ table: String) throws
   func loadAll(_ table: String) throws -> [(key: String, document: JSON)]
+  /// Applies several changes at once: all or nothing where the store can (SQLite: one transaction).
+  func apply(_ changes: [DocumentChange]) throws
+}
+
+/// One write in a batch for `DocumentStore.apply`.
+public enum DocumentChange: Sendable {
+  case put(table: String, key: String, document: JSON)
+  case delete(table: String, key: String)
+}
+
+extension DocumentStore {
+  /// One change after the other (stores without transactions).
+  public func apply(_ changes: [DocumentChange]) throws {
+    for change in changes {
+      switch change {
+      case .put(let table, let key, let document): try put(table, key: key, document)
+      case .delete(let table, let key): try delete(table, key: key)
+      }
+    }
+  }
+
+  /// False for `NullDocumentStore`: callers can skip encoding documents nobody keeps.
+  public var isPersistent: Bool { !(self is NullDocumentStore) }
 }
 
 /// Used when no `--state` file is given.

@@ -133,11 +133,3 @@ public struct FirebaseProvider: AuthProvider {
   var invalidURL: AuthError { AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.") }
 }
 
-/// `application/x-www-form-urlencoded` values: emulator refresh tokens contain `+ / =`.
-enum FormEncoding {
-  static func encode(_ value: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-  }
-}

@@ -9,11 +9,8 @@ struct EmulatorOutbox {
   /// The newest message for `email` from one side; nil when there is none.
   /// Throws `not_supported` when the server has no outbox (not an emulator).
   func latest(origin: String, email: String, side: String) async throws -> InboxMessage? {
-    guard var components = URLComponents(string: origin + "/emulator/v1/outbox") else {
-      throw AuthError(.configError, message: "'\(origin)' is not a valid URL.")
-    }
-    components.queryItems = [URLQueryItem(name: "email", value: email)]
-    guard let url = components.url else { throw AuthError(.configError, message: "'\(origin)' is not a valid URL.") }
+    // `+` must be encoded: servers read it as a space in a query (ada+test@example.com).
+    guard let url = URL(string: origin + "/emulator/v1/outbox?email=" + FormEncoding.encode(email)) else { throw AuthError(.configError, message: "'\(origin)' is not a valid URL.") }
     let response = try await client.send("GET", url, headers: [("Accept", "application/json")])
     if response.status == 404 { throw Self.notAnEmulator }
     guard response.status == 200 else { throw WireBody.serverError(response) }

@@ -90,3 +90,12 @@ struct WireReader {
 
   func optionalString(_ key: String) -> String? { json[key]?.string }
 }
+
+/// `application/x-www-form-urlencoded` values: emulator refresh tokens contain `+ / =`.
+enum FormEncoding {
+  static func encode(_ value: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+  }
+}

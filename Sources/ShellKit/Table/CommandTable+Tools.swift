@@ -26,6 +26,7 @@ extension CommandTable {
         FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"),
         FlagSpec("--bcrypt-cost", value: "N", kind: .number, "bcrypt cost for stored passwords (default 4)"),
         FlagSpec("--refresh-reuse-interval", value: "SECONDS", kind: .number, "Supabase refresh-token reuse interval (default 0)"),
+        FlagSpec("--mail-frequency", value: "SECONDS", kind: .number, "Seconds between two mails of one kind to one user (default 60)"),
         FlagSpec("--latency-ms", value: "MS", kind: .number, "Delay every answer"),
         FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"),
       ],

@@ -1,0 +1,103 @@
+/// The flags of `authsh emulator`, turned into an `EmulatorConfig`.
+public struct EmulatorOptions: Sendable {
+  public var config: EmulatorConfig
+  /// `--help` / `-h` was given: print `usage` and exit 0.
+  public var help = false
+
+  public init(config: EmulatorConfig = EmulatorConfig(), help: Bool = false) {
+    self.config = config
+    self.help = help
+  }
+
+  public static let usage = """
+    usage: authsh emulator [--host 127.0.0.1] [--port 54321] [--project demo-authsh] [--state FILE]
+                           [--confirm-email] [--email-privacy] [--jwt-secret S]
+                           [--latency-ms N] [--fault "METHOD PATH STATUS|PRESET[xN]"]...
+                           [--bcrypt-cost N] [--refresh-reuse-interval S] [--mail-frequency S]
+
+      --host H                   address to bind (default 127.0.0.1, loopback only)
+      --port N                   port (default 54321; 0 = any free port)
+      --project ID               Firebase project id (default demo-authsh)
+      --state FILE               keep users and sessions in this SQLite file across restarts
+      --confirm-email            Supabase: require e-mail confirmation before sign-in
+      --email-privacy            Firebase: e-mail enumeration protection
+      --jwt-secret S             HS256 secret of the Supabase tokens and keys
+      --latency-ms N             delay every request by N ms
+      --fault SPEC               inject a fault, e.g. "POST /auth/v1/token 429x3", "GET /auth/v1/user html502";
+                                 presets: html502, truncated_json, drop, rate_limit, server_error; xN = N requests
+                                 (default 1, x0 = until cleared); METHOD * matches any
+      --bcrypt-cost N            bcrypt cost of stored passwords (default 4; GoTrue uses 10)
+      --refresh-reuse-interval S GoTrue refresh-token reuse interval in seconds (default 0)
+      --mail-frequency S         seconds between two mails of one kind to one user (default 60)
+    """
+
+  /// Parses the arguments after `emulator`. `--flag value` and `--flag=value` both work.
+  public static func parse(arguments: [String]) throws -> EmulatorOptions {
+    var options = EmulatorOptions()
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      var flag = argument
+      var inline: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        flag = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      func value() throws -> String {
+        if let inline { return inline }
+        guard let next = rest.popFirst() else { throw EmulatorOptionsError("\(flag) needs a value") }
+        return next
+      }
+      func number(_ range: ClosedRange<Int>) throws -> Int {
+        let text = try value()
+        guard let parsed = Int(text), range.contains(parsed) else {
+          throw EmulatorOptionsError("\(flag) expects a number in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
+        }
+        return parsed
+      }
+      func noValue() throws {
+        if inline != nil { throw EmulatorOptionsError("\(flag) takes no value") }
+      }
+      switch flag {
+      case "-h", "--help":
+        try noValue()
+        options.help = true
+      case "--host": options.config.host = try nonEmpty(flag, try value())
+      case "--port": options.config.port = try number(0...65535)
+      case "--project": options.config.project = try nonEmpty(flag, try value())
+      case "--state": options.config.statePath = try nonEmpty(flag, try value())
+      case "--jwt-secret": options.config.jwtSecret = try nonEmpty(flag, try value())
+      case "--confirm-email":
+        try noValue()
+        options.config.confirmEmail = true
+      case "--email-privacy":
+        try noValue()
+        options.config.emailPrivacy = true
+      case "--latency-ms": options.config.latencyMs = try number(0...600_000)
+      case "--fault":
+        do {
+          options.config.faults.append(try EmulatorFault.parse(spec: try value()))
+        } catch let error as EmulatorFaultError {
+          throw EmulatorOptionsError("--fault: \(error.message)")
+        }
+      case "--bcrypt-cost": options.config.bcryptCost = try number(4...31)
+      case "--refresh-reuse-interval": options.config.refreshReuseInterval = try number(0...86400)
+      case "--mail-frequency": options.config.mailFrequencySeconds = try number(0...86400)
+      default:
+        throw EmulatorOptionsError("unknown flag \(argument)")
+      }
+    }
+    return options
+  }
+
+  private static func nonEmpty(_ flag: String, _ text: String) throws -> String {
+    guard !text.isEmpty else { throw EmulatorOptionsError("\(flag) needs a non-empty value") }
+    return text
+  }
+}
+
+/// A usage error in the emulator's flags (exit 64).
+public struct EmulatorOptionsError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTPServerKit
+import JSONKit
+
+/// The live fault list. Thread-safe; each match counts down the fault's `times`.
+public final class FaultInjector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var faults: [EmulatorFault]
+
+  public init(_ faults: [EmulatorFault] = []) { self.faults = faults }
+
+  public var all: [EmulatorFault] { lock.withLock { faults } }
+
+  public func replace(with newFaults: [EmulatorFault]) { lock.withLock { faults = newFaults } }
+  public func append(_ fault: EmulatorFault) { lock.withLock { faults.append(fault) } }
+  public func clear() { lock.withLock { faults.removeAll() } }
+
+  /// The first fault matching the request, counted as used (removed when its count runs out).
+  public func take(method: String, path: String) -> EmulatorFault? {
+    lock.withLock {
+      guard !faults.isEmpty, let index = faults.firstIndex(where: { $0.matches(method: method, path: path) })
+      else { return nil }
+      let fault = faults[index]
+      if fault.times == 1 {
+        faults.remove(at: index)
+      } else if fault.times > 1 {
+        faults[index].times -= 1
+      }
+      return fault
+    }
+  }
+}
+
+extension EmulatorFault {
+  /// The answer this fault gives instead of the real one; nil when it only delays or adds headers.
+  func response(for request: ServerRequest) -> ServerResponse? {
+    guard replacesResponse else { return nil }
+    var response = preset.map { $0.response(for: request) } ?? ServerResponse(status: 200)
+    if response.drop { return response }
+    if let status { response.status = status }
+    if let json {
+      response.body = json.bytes
+      setHeader(&response, "Content-Type", "application/json")
+    } else if let body {
+      response.body = Array(body.utf8)
+      if preset == nil { setHeader(&response, "Content-Type", "text/plain; charset=utf-8") }
+    }
+    for header in headers { setHeader(&response, header.name, header.value) }
+    return response
+  }
+
+  /// Adds this fault's headers to a normal answer.
+  func decorate(_ response: ServerResponse) -> ServerResponse {
+    var response = response
+    for header in headers { setHeader(&response, header.name, header.value) }
+    return response
+  }
+}
+
+private func setHeader(_ response: inout ServerResponse, _ name: String, _ value: String) {
+  response.headers.removeAll { $0.name.lowercased() == name.lowercased() }
+  response.headers.append((name, value))
+}
+
+extension EmulatorFault.Preset {
+  func response(for request: ServerRequest) -> ServerResponse {
+    let onSupabase = request.path.hasPrefix("/auth/v1")
+    switch self {
+    case .drop:
+      return .dropConnection
+    case .html502:
+      let page = """
+        <html>
+        <head><title>502 Bad Gateway</title></head>
+        <body>
+        <center><h1>502 Bad Gateway</h1></center>
+        <hr><center>nginx</center>
+        </body>
+        </html>
+
+        """
+      return .text(502, page, contentType: "text/html")
+    case .truncatedJSON:
+      let whole = #"{"access_token":"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0cnVuY2F0ZWQifQ.c2lnbmF0dXJl","token_type":"bearer","expires_in":3600,"refresh_token":"abcdefghijkl","user":{"id":"00000000-0000-4000-8000-000000000000"}}"#
+      let bytes = Array(whole.utf8)
+      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(bytes.prefix(bytes.count / 2)))
+    case .rateLimit:
+      if onSupabase {
+        return GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
+          .response(for: request)
+      }
+      return googleError(429, message: "TOO_MANY_ATTEMPTS_TRY_LATER", status: "RESOURCE_EXHAUSTED")
+    case .serverError:
+      if onSupabase {
+        return GoTrueError(status: 500, code: "unexpected_failure", message: "Internal server error")
+          .response(for: request)
+      }
+      return googleError(500, message: "INTERNAL_ERROR", status: "INTERNAL")
+    }
+  }
+
+  private func googleError(_ code: Int, message: String, status: String) -> ServerResponse {
+    let body: JSON = [
+      "error": [
+        "code": .int(code), "message": .string(message),
+        "errors": [["message": .string(message), "domain": "global", "reason": "invalid"]],
+        "status": .string(status),
+      ]
+    ]
+    return ServerResponse(status: code, headers: [("Content-Type", "application/json; charset=UTF-8")], body: body.bytes)
+  }
+}

@@ -1,0 +1,53 @@
+import JSONKit
+
+/// What `authsh emulator` prints on start, and the keys it hands out.
+extension Emulator {
+  /// `exp` of the handed-out keys: the one of the well-known `supabase start` demo keys (2032).
+  static let keyExpiry = 1_983_812_996
+
+  /// A JWT like the Supabase CLI's keys: `{"iss":"supabase-demo","role":ROLE,"exp":…}`, HS256.
+  /// With the default secret these are byte for byte the CLI's demo keys.
+  public static func key(role: String, secret: String) -> String {
+    EmulatorJWT.signHS256(["iss": "supabase-demo", "role": .string(role), "exp": .int(keyExpiry)], secret: secret)
+  }
+
+  /// `SUPABASE_ANON_KEY` (role `anon`).
+  public var anonKey: String { Self.key(role: "anon", secret: config.jwtSecret) }
+  /// The admin key (role `service_role`): never ship it to clients.
+  public var serviceRoleKey: String { Self.key(role: "service_role", secret: config.jwtSecret) }
+
+  /// The start-up text: URLs, keys, and `export` lines ready to paste. Call after `start()`.
+  public func banner() -> String {
+    let state = config.statePath.map { "state in \($0)" } ?? "state in memory"
+    let confirm = config.confirmEmail ? "on" : "off"
+    let privacy = config.emailPrivacy ? "on" : "off"
+    var lines = [
+      "authsh emulator: Supabase Auth + Firebase Auth on \(baseURL) (\(state))",
+      "",
+      "  Supabase API URL     \(baseURL)",
+      "  Supabase Auth URL    \(supabaseURL)",
+      "  anon key             \(anonKey)",
+      "  service_role key     \(serviceRoleKey)",
+      "  e-mail confirmation  \(confirm)",
+      "",
+      "  Firebase host        \(firebaseHost)",
+      "  Firebase API key     \(config.firebaseAPIKey)",
+      "  Firebase project     \(config.project)",
+      "  e-mail privacy       \(privacy)",
+      "",
+      "  Outbox               \(baseURL)/emulator/v1/outbox?email=ADDRESS",
+      "  Faults               \(baseURL)/emulator/v1/faults",
+    ]
+    if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
+    for fault in config.faults { lines.append("  Fault                \(fault.jsonValue.compactText)") }
+    lines += [
+      "",
+      "export SUPABASE_URL=\(baseURL)",
+      "export SUPABASE_ANON_KEY=\(anonKey)",
+      "export FIREBASE_AUTH_EMULATOR_HOST=\(firebaseHost)",
+      "export FIREBASE_API_KEY=\(config.firebaseAPIKey)",
+      "export FIREBASE_PROJECT_ID=\(config.project)",
+    ]
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

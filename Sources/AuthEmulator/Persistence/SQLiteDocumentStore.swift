@@ -1,0 +1,147 @@
+import CSQLite
+import Foundation
+import JSONKit
+
+/// `--state FILE`: JSON documents in one SQLite table, `documents(tbl, key, doc)`.
+///
+/// WAL with `synchronous=NORMAL`: a commit is in the WAL file (the OS page cache) when `put`
+/// returns, so a `kill -9` of the emulator loses nothing acknowledged (a power cut may lose the
+/// last commits, as with any NORMAL-mode SQLite). One connection behind a lock: thread-safe.
+public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
+  public let path: String
+  private let lock = NSLock()
+  private let db: OpaquePointer
+  private let putStatement: OpaquePointer
+  private let deleteStatement: OpaquePointer
+  private let deleteAllStatement: OpaquePointer
+  private let loadStatement: OpaquePointer
+
+  public init(path: String) throws {
+    self.path = path
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close(handle)
+      throw SQLiteError("cannot open \(path): \(message)")
+    }
+    db = handle
+    do {
+      sqlite3_busy_timeout(handle, 5000)
+      try Self.exec(handle, "PRAGMA journal_mode=WAL")
+      try Self.exec(handle, "PRAGMA synchronous=NORMAL")
+      try Self.exec(
+        handle,
+        "CREATE TABLE IF NOT EXISTS documents(tbl TEXT NOT NULL, key TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY(tbl, key))"
+      )
+      putStatement = try Self.prepare(
+        handle, "INSERT INTO documents(tbl, key, doc) VALUES(?1, ?2, ?3) ON CONFLICT(tbl, key) DO UPDATE SET doc = excluded.doc")
+      deleteStatement = try Self.prepare(handle, "DELETE FROM documents WHERE tbl = ?1 AND key = ?2")
+      deleteAllStatement = try Self.prepare(handle, "DELETE FROM documents WHERE tbl = ?1")
+      loadStatement = try Self.prepare(handle, "SELECT key, doc FROM documents WHERE tbl = ?1 ORDER BY rowid")
+    } catch {
+      sqlite3_close_v2(handle)
+      throw error
+    }
+  }
+
+  deinit {
+    for statement in [putStatement, deleteStatement, deleteAllStatement, loadStatement] { sqlite3_finalize(statement) }
+    sqlite3_close_v2(db)
+  }
+
+  public func put(_ table: String, key: String, _ document: JSON) throws {
+    try lock.withLock { try run(putStatement, [table, key, document.compactText]) }
+  }
+
+  public func delete(_ table: String, key: String) throws {
+    try lock.withLock { try run(deleteStatement, [table, key]) }
+  }
+
+  public func deleteAll(_ table: String) throws {
+    try lock.withLock { try run(deleteAllStatement, [table]) }
+  }
+
+  public func apply(_ changes: [DocumentChange]) throws {
+    guard !changes.isEmpty else { return }
+    try lock.withLock {
+      try Self.exec(db, "BEGIN IMMEDIATE")
+      do {
+        for change in changes {
+          switch change {
+          case .put(let table, let key, let document): try run(putStatement, [table, key, document.compactText])
+          case .delete(let table, let key): try run(deleteStatement, [table, key])
+          }
+        }
+        try Self.exec(db, "COMMIT")
+      } catch {
+        try? Self.exec(db, "ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// Every document of a table in insertion order. Rows that are not JSON are skipped.
+  public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
+    try lock.withLock {
+      defer { sqlite3_reset(loadStatement) }
+      try bind(loadStatement, [table])
+      var rows: [(key: String, document: JSON)] = []
+      while true {
+        let step = sqlite3_step(loadStatement)
+        if step == SQLITE_DONE { break }
+        guard step == SQLITE_ROW else { throw SQLiteError(message()) }
+        let key = Self.column(loadStatement, 0)
+        if let document = try? JSON.parse(Self.column(loadStatement, 1)) { rows.append((key, document)) }
+      }
+      return rows
+    }
+  }
+
+  // MARK: - Plumbing (callers hold the lock)
+
+  private func run(_ statement: OpaquePointer, _ values: [String]) throws {
+    defer { sqlite3_reset(statement) }
+    try bind(statement, values)
+    guard sqlite3_step(statement) == SQLITE_DONE else { throw SQLiteError(message()) }
+  }
+
+  private func bind(_ statement: OpaquePointer, _ values: [String]) throws {
+    sqlite3_clear_bindings(statement)
+    for (index, value) in values.enumerated() {
+      let result = sqlite3_bind_text(statement, Int32(index + 1), value, -1, Self.transient)
+      guard result == SQLITE_OK else { throw SQLiteError(message()) }
+    }
+  }
+
+  private func message() -> String { String(cString: sqlite3_errmsg(db)) }
+
+  private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
+  private static func column(_ statement: OpaquePointer, _ index: Int32) -> String {
+    guard let text = sqlite3_column_text(statement, index) else { return "" }
+    return String(cString: text)
+  }
+
+  private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+    var error: UnsafeMutablePointer<CChar>?
+    guard sqlite3_exec(db, sql, nil, nil, &error) == SQLITE_OK else {
+      let message = error.map { String(cString: $0) } ?? "unknown error"
+      sqlite3_free(error)
+      throw SQLiteError("\(sql): \(message)")
+    }
+  }
+
+  private static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw SQLiteError("\(sql): \(String(cString: sqlite3_errmsg(db)))")
+    }
+    return statement
+  }
+}
+
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+  public let description: String
+  init(_ description: String) { self.description = description }
+}

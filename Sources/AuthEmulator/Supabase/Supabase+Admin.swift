@@ -1,0 +1,188 @@
+import HTTPServerKit
+import JSONKit
+
+/// `/admin/users` (`admin.go`, `pagination.go`). Every handler starts with `requireAdmin`.
+extension SupabaseAPI {
+  // MARK: - GET /admin/users
+
+  func adminListUsers(_ request: ServerRequest) throws -> ServerResponse {
+    try requireAdmin(request)
+    func number(_ name: String, default value: Int) throws -> Int {
+      guard let text = request.query(name), !text.isEmpty else { return value }
+      guard let parsed = Int(text), parsed >= 0 else {
+        throw GoTrueError.validation(
+          "Bad Pagination Parameters: strconv.ParseUint: parsing \(JSON.string(text).compactText): invalid syntax")
+      }
+      return parsed
+    }
+    let page = max(try number("page", default: 1), 1)
+    let perPage = max(try number("per_page", default: 50), 1)
+    let filter = (request.query("filter") ?? "").lowercased()
+    let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
+    var users = state.read { Array($0.users.values) }
+    if !filter.isEmpty {
+      users = users.filter { user in
+        user.email.contains(filter) || (user.userMetadata["full_name"]?.string?.lowercased().contains(filter) ?? false)
+      }
+    }
+    users.sort { ascending ? ($0.createdAt, $0.id) < ($1.createdAt, $1.id) : ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+    let total = users.count
+    let pageUsers = users.dropFirst((page - 1) * perPage).prefix(perPage)
+    let body: JSON = [
+      "users": .array(pageUsers.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated",
+    ]
+    let totalPages = (total + perPage - 1) / perPage
+    func link(_ target: Int) -> String {
+      var items = request.queryItems.filter { $0.name != "page" }.map { ($0.name, $0.value) }
+      items.append(("page", String(target)))
+      return "<" + request.path + "?" + Self.goQueryEncode(items) + ">"
+    }
+    var header = ""
+    if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }
+    header += link(totalPages) + "; rel=\"last\""
+    return json(body, headers: [("Link", header), ("X-Total-Count", String(total))])
+  }
+
+  // MARK: - /admin/users/{id}
+
+  /// `loadUser`: 404 `validation_failed` for a non-UUID, 404 `user_not_found` for an unknown id.
+  func adminTarget(_ request: ServerRequest) throws -> String {
+    let id = String(request.path.split(separator: "/").last ?? "").lowercased()
+    guard GoTrueRules.isUUID(id) else { throw GoTrueError.notFound("validation_failed", "user_id must be an UUID") }
+    guard state.read({ $0.users[id] }) != nil else { throw GoTrueError.notFound("user_not_found", "User not found") }
+    return id
+  }
+
+  func adminGetUser(_ request: ServerRequest) throws -> ServerResponse {
+    try requireAdmin(request)
+    let id = try adminTarget(request)
+    guard let user = state.read({ $0.users[id] }) else { throw GoTrueError.notFound("user_not_found", "User not found") }
+    return json(.object(user.wireObject()))
+  }
+
+  func adminDeleteUser(_ request: ServerRequest) throws -> ServerResponse {
+    try requireAdmin(request)
+    let id = try adminTarget(request)
+    if !request.body.isEmpty { _ = try RequestParams(request) }
+    try state.transaction { $0.deleteUser(id: id) }
+    return json([:])
+  }
+
+  // MARK: - POST /admin/users
+
+  func adminCreateUser(_ request: ServerRequest) throws -> ServerResponse {
+    try requireAdmin(request)
+    let params = try RequestParams(request)
+    let rawEmail = try params.string("email")
+    let phone = try params.string("phone")
+    let password = try params.optionalString("password")
+    let passwordHash = try params.string("password_hash")
+    if rawEmail.isEmpty && phone.isEmpty {
+      throw GoTrueError.validation("Cannot create a user without either an email or phone")
+    }
+    if !phone.isEmpty { throw GoTrueError.validation("Phone users are not supported by the authsh emulator") }
+    let email = try GoTrueRules.validateEmail(rawEmail)
+    if state.read({ $0.user(email: email) }) != nil { throw GoTrueError.duplicateEmail }
+    if password != nil && !passwordHash.isEmpty {
+      throw GoTrueError.validation("Only a password or a password hash should be provided")
+    }
+    if !passwordHash.isEmpty, !GoTrueRules.isBcryptHash(passwordHash) {
+      throw GoTrueError.validation("Invalid password hash format: only bcrypt hashes ($2a$, $2b$, $2y$) are supported")
+    }
+    if let password, password.utf8.count > GoTrueRules.maximumPasswordBytes {
+      throw GoTrueError.validation("bcrypt: password length exceeds 72 bytes")
+    }
+    var id = EmulatorRandom.uuid()
+    let customID = try params.string("id")
+    if !customID.isEmpty {
+      guard GoTrueRules.isUUID(customID.lowercased()) else {
+        throw GoTrueError.validation("ID must conform to the uuid v4 format")
+      }
+      guard customID != "00000000-0000-0000-0000-000000000000" else { throw GoTrueError.validation("ID cannot be a nil uuid") }
+      id = customID.lowercased()
+    }
+    let banUntil = try banDeadline(params)
+    let appMetadata = try params.object("app_metadata")
+    let userMetadata = try params.object("user_metadata") ?? JSONObject()
+    let role = try params.string("role")
+    let emailConfirm = try params.bool("email_confirm")
+    let hash: String
+    if !passwordHash.isEmpty {
+      hash = passwordHash
+    } else {
+      hash = PasswordHasher.hash(password ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: config.bcryptCost)
+    }
+    let now = self.now
+    let user = try state.transaction { data -> SBUser in
+      if data.users[id] != nil || data.user(email: email) != nil { throw GoTrueError.duplicateEmail }
+      var user = SBUser(
+        id: id, email: email, passwordHash: hash, appMetadata: SBUser.emailAppMetadata,
+        userMetadata: userMetadata.sortedByKey, createdAt: now, updatedAt: now)
+      user.identity = SBIdentity.email(userID: id, email: email, data: JSONObject(), now: now)
+      if !role.isEmpty { user.role = role }
+      if let appMetadata { user.appMetadata = user.appMetadata.merging(appMetadata) }
+      if emailConfirm { user.confirm(at: now) }
+      if let banUntil { user.bannedUntil = banUntil(now) }
+      data.saveUser(user)
+      return user
+    }
+    return json(.object(user.wireObject()))
+  }
+
+  // MARK: - PUT /admin/users/{id}
+
+  func adminUpdateUser(_ request: ServerRequest) throws -> ServerResponse {
+    try requireAdmin(request)
+    let id = try adminTarget(request)
+    let params = try RequestParams(request)
+    let rawEmail = try params.string("email")
+    let email = rawEmail.isEmpty ? "" : try GoTrueRules.validateEmail(rawEmail)
+    if !(try params.string("phone")).isEmpty {
+      throw GoTrueError.validation("Phone users are not supported by the authsh emulator")
+    }
+    let banUntil = try banDeadline(params)
+    let password = try params.optionalString("password")
+    if let password { try GoTrueRules.checkPasswordStrength(password) }
+    let newHash = password.map { PasswordHasher.hash($0, cost: config.bcryptCost) }
+    let role = try params.string("role")
+    let emailConfirm = try params.bool("email_confirm")
+    let appMetadata = try params.object("app_metadata")
+    let userMetadata = try params.object("user_metadata")
+    let now = self.now
+    let user = try state.transaction { data -> SBUser in
+      guard var user = data.users[id] else { throw GoTrueError.notFound("user_not_found", "User not found") }
+      if !email.isEmpty, let other = data.user(email: email), other.id != id { throw GoTrueError.duplicateEmail }
+      if !role.isEmpty { user.role = role }
+      if emailConfirm { user.confirm(at: now) }
+      if let newHash {
+        user.setPassword(hash: newHash, at: now)
+        for session in data.sessions(ofUser: id) { data.deleteSession(id: session.id) }
+      }
+      if !email.isEmpty {
+        user.email = email
+        user.identity?.data["email"] = .string(email)
+        user.identity?.data["email_verified"] = .bool(emailConfirm)
+        user.identity?.updatedAt = now
+      }
+      if let appMetadata { user.appMetadata = user.appMetadata.merging(appMetadata) }
+      if let userMetadata { user.userMetadata = user.userMetadata.merging(userMetadata) }
+      if let banUntil { user.bannedUntil = banUntil(now) }
+      user.updatedAt = now
+      data.saveUser(user)
+      return user
+    }
+    return json(.object(user.wireObject()))
+  }
+
+  /// `ban_duration`: a Go duration (`"24h"`, `"1h30m"`) or `"none"`; returns the deadline maker
+  /// (nil deadline = not banned), or nil when the field is absent.
+  private func banDeadline(_ params: RequestParams) throws -> (@Sendable (Micros) -> Micros?)? {
+    let text = try params.string("ban_duration")
+    guard !text.isEmpty else { return nil }
+    if text == "none" { return { _ in nil } }
+    guard let duration = GoTrueRules.parseGoDuration(text) else {
+      throw GoTrueError.validation("invalid format for ban duration: time: invalid duration \(JSON.string(text).compactText)")
+    }
+    return { now in duration == 0 ? nil : now + duration }
+  }
+}

@@ -1,0 +1,129 @@
+import HTTPServerKit
+import JSONKit
+
+/// Mails (`mail.go`): one live token per kind, the per-user frequency limit, and the outbox.
+extension SupabaseAPI {
+  enum MailKind: String {
+    case signup, recovery, magiclink, invite
+    case emailChange = "email_change"
+  }
+
+  /// A fresh 6-digit code and its token_hash = hex SHA-224(lower(email) + code).
+  static func newCode(for email: String) -> (otp: String, hash: String) {
+    let otp = EmulatorRandom.otp()
+    return (otp, EmulatorJWT.sha224Hex(email.lowercased() + otp))
+  }
+
+  /// `{origin}/auth/v1/verify?token=<hash>&type=<type>&redirect_to=<url>`; like GoTrue's
+  /// `encodeRedirectURL`, the redirect is escaped only when it contains `&`, `=` or `#`.
+  func actionLink(origin: String, hash: String, type: String, redirectTo: String) -> String {
+    let redirect = redirectTo.contains(where: { "&=#".contains($0) }) ? Self.goQueryEscape(redirectTo) : redirectTo
+    return origin + Self.prefix + "/verify?token=" + hash + "&type=" + Self.goQueryEscape(type) + "&redirect_to="
+      + redirect
+  }
+
+  /// 429 `over_email_send_rate_limit` while the last mail of this kind is younger than the
+  /// frequency window; N = whole seconds left, truncated.
+  func checkFrequency(sentAt: Micros?, now: Micros) throws {
+    guard let sentAt else { return }
+    let window = Micros(config.mailFrequencySeconds) * 1_000_000
+    let left = sentAt + window - now
+    if left > 0 {
+      throw GoTrueError(
+        status: 429, code: "over_email_send_rate_limit",
+        message: "For security purposes, you can only request this after \(left / 1_000_000) seconds.")
+    }
+  }
+
+  /// Stores a new token of `kind` on the user (checking the frequency unless `enforceLimit` is
+  /// false) and returns the mail to record once the change is stored.
+  func prepareMail(_ kind: MailKind, user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros,
+                   enforceLimit: Bool = true) throws -> OutboxMessage
+  {
+    let address = kind == .emailChange ? user.newEmail : user.email
+    switch kind {
+    case .signup, .invite:
+      if enforceLimit { try checkFrequency(sentAt: user.confirmationSentAt, now: now) }
+    case .recovery, .magiclink:
+      if enforceLimit { try checkFrequency(sentAt: user.recoverySentAt, now: now) }
+    case .emailChange:
+      if enforceLimit { try checkFrequency(sentAt: user.emailChangeSentAt, now: now) }
+    }
+    let code = Self.newCode(for: address)
+    switch kind {
+    case .signup, .invite:
+      user.confirmationToken = code.hash
+      user.confirmationSentAt = now
+      if kind == .invite { user.invitedAt = now }
+    case .recovery, .magiclink:
+      user.recoveryToken = code.hash
+      user.recoverySentAt = now
+    case .emailChange:
+      user.emailChangeToken = code.hash
+      user.emailChangeSentAt = now
+    }
+    let link = actionLink(origin: origin(of: request), hash: code.hash, type: kind.rawValue, redirectTo: redirectTo)
+    return OutboxMessage(
+      side: .supabase, kind: kind.rawValue, email: address, code: code.otp, link: link,
+      time: clock.now())
+  }
+
+  func record(_ mails: [OutboxMessage]) {
+    for mail in mails { outbox.record(mail) }
+  }
+
+  // MARK: - POST /recover
+
+  func recover(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let raw = try params.string("email")
+    if raw.isEmpty { throw GoTrueError.validation("Password recovery requires an email") }
+    let email = try GoTrueRules.validateEmail(raw)
+    let redirectTo = redirectTarget(request)
+    let now = self.now
+    let mail = try state.transaction { data -> OutboxMessage? in
+      guard var user = data.user(email: email) else { return nil }
+      let mail = try prepareMail(.recovery, user: &user, request: request, redirectTo: redirectTo, now: now)
+      user.updatedAt = now
+      data.saveUser(user)
+      return mail
+    }
+    record(mail.map { [$0] } ?? [])
+    return json([:])
+  }
+
+  // MARK: - POST /resend
+
+  func resend(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let type = try params.string("type")
+    let rawEmail = try params.string("email")
+    let phone = try params.string("phone")
+    guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
+      throw GoTrueError.validation("Missing one of these types: signup, email_change, sms, phone_change")
+    }
+    if type == "signup" || type == "email_change" {
+      if rawEmail.isEmpty { throw GoTrueError.validation("Type provided requires an email address") }
+    } else {
+      if phone.isEmpty { throw GoTrueError.validation("Type provided requires a phone number") }
+      return json([:])  // no phone users here: nothing to resend
+    }
+    let email = try GoTrueRules.validateEmail(rawEmail)
+    let redirectTo = redirectTarget(request)
+    let now = self.now
+    let mail = try state.transaction { data -> OutboxMessage? in
+      if type == "signup" {
+        guard var user = data.user(email: email), !user.isConfirmed else { return nil }
+        let mail = try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now)
+        data.saveUser(user)
+        return mail
+      }
+      guard var user = data.user(email: email), !user.newEmail.isEmpty else { return nil }
+      let mail = try prepareMail(.emailChange, user: &user, request: request, redirectTo: redirectTo, now: now)
+      data.saveUser(user)
+      return mail
+    }
+    record(mail.map { [$0] } ?? [])
+    return json([:])
+  }
+}

@@ -1,0 +1,158 @@
+import HTTPServerKit
+import JSONKit
+
+/// Sessions, refresh tokens and access tokens (`tokens/service.go`).
+extension SupabaseAPI {
+  /// A fresh session with its first refresh token; updates `last_sign_in_at`. Call inside a
+  /// transaction. Returns the updated user.
+  func startSession(userID: String, method: String, in data: inout SupabaseData, now: Micros)
+    -> (user: SBUser, session: SBSession, refreshToken: String)?
+  {
+    guard var user = data.users[userID] else { return nil }
+    let session = SBSession(
+      id: EmulatorRandom.uuid(), userID: userID, createdAt: now, updatedAt: now,
+      amr: [SBAuthMethod(method: method, timestamp: Int(now / 1_000_000))])
+    data.saveSession(session)
+    let token = SBRefreshToken(
+      token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: userID, parent: nil, createdAt: now,
+      updatedAt: now, sequence: data.takeSequence())
+    data.saveRefreshToken(token)
+    user.lastSignInAt = now
+    user.identity?.lastSignInAt = now
+    user.updatedAt = now
+    data.saveUser(user)
+    return (user, session, token.token)
+  }
+
+  /// The HS256 access token (claims in GoTrue's order) and its `exp`.
+  func accessToken(user: SBUser, session: SBSession, issuer: String, now: Micros) -> (token: String, expiresAt: Int) {
+    let issuedAt = Int(now / 1_000_000)
+    let expiresAt = issuedAt + config.tokenLifetime
+    var claims = JSONObject()
+    claims["iss"] = .string(issuer)
+    claims["sub"] = .string(user.id)
+    claims["aud"] = .string(user.aud)
+    claims["exp"] = .int(expiresAt)
+    claims["iat"] = .int(issuedAt)
+    claims["email"] = .string(user.email)
+    claims["phone"] = .string(user.phone)
+    claims["app_metadata"] = .object(user.appMetadata)
+    claims["user_metadata"] = .object(user.userMetadata)
+    claims["role"] = .string(user.role)
+    claims["aal"] = "aal1"
+    claims["amr"] = .array(session.amr.map { ["method": .string($0.method), "timestamp": .int($0.timestamp)] })
+    claims["session_id"] = .string(session.id)
+    claims["is_anonymous"] = .bool(user.isAnonymous)
+    return (EmulatorJWT.signHS256(.object(claims), secret: config.jwtSecret), expiresAt)
+  }
+
+  /// `AccessTokenResponse`; `weakPassword` only for the password grant (where null is sent).
+  func sessionBody(user: SBUser, session: SBSession, refreshToken: String, request: ServerRequest, now: Micros,
+                   weakPassword: JSON? = nil) -> [UInt8]
+  {
+    let (token, expiresAt) = accessToken(user: user, session: session, issuer: issuer(for: request), now: now)
+    var text = #"{"access_token":"# + JSON.string(token).compactText
+    text += #","token_type":"bearer","expires_in":"# + String(expiresAt - Int(now / 1_000_000))
+    text += #","expires_at":"# + String(expiresAt)
+    text += #","refresh_token":"# + JSON.string(refreshToken).compactText + #","user":"#
+    var bytes = Array(text.utf8)
+    bytes += JSON.object(user.wireObject()).bytes
+    if let weakPassword { bytes += Array((#","weak_password":"# + weakPassword.compactText).utf8) }
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
+  }
+
+  // MARK: - POST /token
+
+  func token(_ request: ServerRequest) throws -> ServerResponse {
+    switch request.query("grant_type") {
+    case "password": return try passwordGrant(request)
+    case "refresh_token": return try refreshTokenGrant(request)
+    default: throw GoTrueError.badRequest("invalid_credentials", "unsupported_grant_type")
+    }
+  }
+
+  /// `ResourceOwnerPasswordGrant`: banned before the password check, `email_not_confirmed` only
+  /// after a correct password; the bcrypt check runs outside the lock.
+  func passwordGrant(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let email = try params.string("email")
+    let phone = try params.string("phone")
+    let password = try params.string("password")
+    if !email.isEmpty && !phone.isEmpty {
+      throw GoTrueError.validation("Only an email address or phone number should be provided on login.")
+    }
+    if email.isEmpty && phone.isEmpty { throw GoTrueError.validation("missing email or phone") }
+    guard !email.isEmpty, let user = state.read({ $0.user(email: email.lowercased()) }),
+      let hash = user.passwordHash
+    else { throw GoTrueError.invalidCredentials }
+    if user.isBanned(at: now) { throw GoTrueError.badRequest("user_banned", "User is banned") }
+    guard PasswordHasher.verify(password, hash: hash) else { throw GoTrueError.invalidCredentials }
+    if !user.isConfirmed { throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed") }
+    let now = self.now
+    guard let started = try state.transaction({ startSession(userID: user.id, method: "password", in: &$0, now: now) })
+    else { throw GoTrueError.invalidCredentials }
+    return json(bytes: sessionBody(
+      user: started.user, session: started.session, refreshToken: started.refreshToken, request: request, now: now,
+      weakPassword: GoTrueRules.weakPasswordJSON(password)))
+  }
+
+  /// `RefreshTokenGrant` with rotation and reuse detection (contract §5.6).
+  func refreshTokenGrant(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let presented = try params.string("refresh_token")
+    if presented.isEmpty {
+      // An OAuth-style error, as GoTrue sends it.
+      return json(["error": "invalid_request", "error_description": "refresh_token required"], status: 400)
+    }
+    let legacyShape = presented.utf8.count == 12
+      && presented.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+    guard legacyShape else { throw GoTrueError.validation("Refresh token is not valid") }
+    let now = self.now
+    let reuseInterval = Micros(config.refreshReuseInterval) * 1_000_000
+    let (user, session, issued) = try state.transaction { data -> (SBUser, SBSession, String) in
+      guard let token = data.refreshTokens[presented] else {
+        throw GoTrueError.badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+      }
+      guard let user = data.users[token.userID] else {
+        throw GoTrueError.badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+      }
+      if user.isBanned(at: now) { throw GoTrueError.badRequest("user_banned", "Invalid Refresh Token: User Banned") }
+      guard var session = data.sessions[token.sessionID] else {
+        throw GoTrueError.badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
+      }
+      let alreadyUsed = GoTrueError.badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
+      if session.familyRevoked { throw alreadyUsed }
+      if token.revoked {
+        if let active = data.activeRefreshToken(ofSession: session.id), active.parent == token.token {
+          return (user, session, active.token)  // the client lost the answer to its last refresh
+        }
+        if now > token.updatedAt + reuseInterval {
+          session.familyRevoked = true
+          session.updatedAt = now
+          data.saveSession(session)
+          for var sibling in data.refreshTokens(ofSession: session.id) where !sibling.revoked {
+            sibling.revoked = true
+            sibling.updatedAt = now
+            data.saveRefreshToken(sibling)
+          }
+          throw alreadyUsed
+        }
+      }
+      if !token.revoked {  // a reused token keeps its first revocation time
+        var parent = token
+        parent.revoked = true
+        parent.updatedAt = now
+        data.saveRefreshToken(parent)
+      }
+      let child = SBRefreshToken(
+        token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: user.id, parent: token.token,
+        createdAt: now, updatedAt: now, sequence: data.takeSequence())
+      data.saveRefreshToken(child)
+      session.updatedAt = now
+      data.saveSession(session)
+      return (user, session, child.token)
+    }
+    return json(bytes: sessionBody(user: user, session: session, refreshToken: issued, request: request, now: now))
+  }
+}

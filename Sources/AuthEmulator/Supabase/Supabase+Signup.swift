@@ -1,0 +1,85 @@
+import HTTPServerKit
+import JSONKit
+
+/// `POST /signup` (`signup.go`), the matrix of contract §5.1.
+extension SupabaseAPI {
+  private enum SignupOutcome {
+    case user(SBUser, identities: SBUser.IdentitiesField)
+    case session(SBUser, SBSession, String)
+  }
+
+  func signup(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let rawEmail = try params.string("email")
+    let phone = try params.string("phone")
+    let password = try params.string("password")
+    let metadata = (try params.object("data") ?? JSONObject()).sortedByKey
+    let challenge = try params.string("code_challenge")
+    let challengeMethod = try params.string("code_challenge_method")
+
+    if rawEmail.isEmpty && phone.isEmpty {
+      throw GoTrueError.unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+    }
+    if password.isEmpty { throw GoTrueError.validation("Signup requires a valid password") }
+    try GoTrueRules.checkPasswordStrength(password)
+    if !rawEmail.isEmpty && !phone.isEmpty {
+      throw GoTrueError.validation("Only an email address or phone number should be provided on signup.")
+    }
+    if challenge.isEmpty != challengeMethod.isEmpty {
+      throw GoTrueError.validation("PKCE flow requires code_challenge_method and code_challenge")
+    }
+    if !phone.isEmpty { throw GoTrueError.badRequest("phone_provider_disabled", "Phone signups are disabled") }
+    let email = try GoTrueRules.validateEmail(rawEmail)
+
+    let hash = PasswordHasher.hash(password, cost: config.bcryptCost)  // slow: outside the lock
+    let redirectTo = redirectTarget(request)
+    let now = self.now
+    var mails: [OutboxMessage] = []
+    let outcome = try state.transaction { data -> SignupOutcome in
+      if var existing = data.user(email: email) {
+        if existing.isConfirmed {
+          guard config.confirmEmail else {
+            throw GoTrueError.unprocessable("user_already_exists", "User already registered")
+          }
+          return .user(existing.obfuscated(data: metadata, now: now), identities: .empty)
+        }
+        if config.confirmEmail {
+          mails.append(try prepareMail(.signup, user: &existing, request: request, redirectTo: redirectTo, now: now))
+          data.saveUser(existing)
+          return .user(existing, identities: .loaded)
+        }
+        existing.confirm(at: now)
+        data.saveUser(existing)
+        return try session(for: existing.id, in: &data, now: now)
+      }
+
+      let id = EmulatorRandom.uuid()
+      var user = SBUser(
+        id: id, email: email, passwordHash: hash, appMetadata: SBUser.emailAppMetadata, userMetadata: metadata,
+        createdAt: now, updatedAt: now)
+      user.identity = SBIdentity.email(userID: id, email: email, data: metadata, now: now)
+      if config.confirmEmail {
+        mails.append(try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now))
+        data.saveUser(user)
+        return .user(user, identities: .loaded)
+      }
+      user.confirm(at: now)
+      data.saveUser(user)
+      return try session(for: id, in: &data, now: now)
+    }
+    record(mails)
+    switch outcome {
+    case .user(let user, let identities):
+      return json(.object(user.wireObject(identities: identities)))
+    case .session(let user, let session, let refreshToken):
+      return json(bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+    }
+  }
+
+  private func session(for userID: String, in data: inout SupabaseData, now: Micros) throws -> SignupOutcome {
+    guard let started = startSession(userID: userID, method: "password", in: &data, now: now) else {
+      throw GoTrueError.internal("Database error loading user after sign-up")
+    }
+    return .session(started.user, started.session, started.refreshToken)
+  }
+}

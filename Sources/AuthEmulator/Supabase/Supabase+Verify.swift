@@ -1,0 +1,129 @@
+import HTTPServerKit
+import JSONKit
+
+/// `POST /verify` and `GET /verify` (`verify.go`): mailed codes and links become a session.
+extension SupabaseAPI {
+  static let emailVerifyTypes: Set<String> = ["signup", "invite", "recovery", "magiclink", "email_change", "email"]
+
+  func verifyPost(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let type = try params.string("type")
+    let token = try params.string("token")
+    var tokenHash = try params.string("token_hash")
+    let rawEmail = try params.string("email")
+    let phone = try params.string("phone")
+    if type.isEmpty { throw GoTrueError.validation("Verify requires a verification type") }
+    if token.isEmpty == tokenHash.isEmpty { throw GoTrueError.validation("Verify requires either a token or a token hash") }
+    var email: String?
+    if !token.isEmpty {
+      if !phone.isEmpty && rawEmail.isEmpty {
+        throw GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")  // no phone users here
+      }
+      guard !rawEmail.isEmpty && phone.isEmpty else {
+        throw GoTrueError.validation("Only an email address or phone number should be provided on verify")
+      }
+      guard let valid = try? GoTrueRules.validateEmail(rawEmail) else {
+        throw GoTrueError.validation("Invalid email format", status: 422)
+      }
+      email = valid
+      tokenHash = EmulatorJWT.sha224Hex(valid + token)
+    } else if try !rawEmail.isEmpty || !phone.isEmpty || !params.string("redirect_to").isEmpty {
+      throw GoTrueError.validation("Only the token_hash and type should be provided")
+    }
+    let now = self.now
+    let (user, session, refreshToken) = try verify(type: type, tokenHash: tokenHash, email: email, now: now)
+    return json(bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+  }
+
+  /// The mail link: success and failure are both 303 redirects with the data in the fragment.
+  func verifyGet(_ request: ServerRequest) throws -> ServerResponse {
+    let type = request.query("type") ?? ""
+    let tokenHash = request.query("token") ?? ""
+    if type.isEmpty { throw GoTrueError.validation("Verify requires a verification type") }
+    if tokenHash.isEmpty { throw GoTrueError.validation("Verify requires a token or a token hash") }
+    var target = redirectTarget(request, body: request.header("Referer"))
+    if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+    let now = self.now
+    let fragment: [(String, String)]
+    do {
+      let (user, session, refreshToken) = try verify(type: type, tokenHash: tokenHash, email: nil, now: now)
+      let (accessToken, expiresAt) = accessToken(user: user, session: session, issuer: issuer(for: request), now: now)
+      fragment = [
+        ("access_token", accessToken), ("expires_at", String(expiresAt)),
+        ("expires_in", String(expiresAt - Int(now / 1_000_000))), ("refresh_token", refreshToken), ("sb", ""),
+        ("token_type", "bearer"), ("type", type),
+      ]
+    } catch let error as GoTrueError {
+      let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
+      fragment = (names[error.status].map { [("error", $0)] } ?? []) + [
+        ("error_code", error.code), ("error_description", error.message), ("sb", ""),
+      ]
+    }
+    return ServerResponse(status: 303, headers: [("Location", target + "#" + Self.goQueryEncode(fragment))])
+  }
+
+  /// Go's `url.Values.Encode`: keys sorted, `QueryEscape` (space as `+`).
+  static func goQueryEncode(_ pairs: [(String, String)]) -> String {
+    pairs.sorted { $0.0 < $1.0 }.map { goQueryEscape($0.0) + "=" + goQueryEscape($0.1) }.joined(separator: "&")
+  }
+
+  static func goQueryEscape(_ text: String) -> String {
+    FormCoding.percentEncode(text).replacingOccurrences(of: "%20", with: "+")
+  }
+
+  /// Finds the user holding the token, applies the verification, starts a session (amr `otp`).
+  func verify(type: String, tokenHash: String, email: String?, now: Micros) throws -> (SBUser, SBSession, String) {
+    if type == "sms" || type == "phone_change" {
+      throw GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
+    }
+    guard Self.emailVerifyTypes.contains(type) else { throw GoTrueError.validation("Unsupported verification type") }
+    let invalid = email == nil
+      ? GoTrueError.forbidden("otp_expired", "Email link is invalid or has expired")
+      : GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
+    let lifetime = Micros(config.otpLifetime) * 1_000_000
+    func live(_ stored: String, _ sentAt: Micros?) -> Bool {
+      !stored.isEmpty && stored == tokenHash && sentAt.map { now <= $0 + lifetime } ?? false
+    }
+    return try state.transaction { data in
+      let candidates: [SBUser]
+      if let email {
+        candidates = type == "email_change"
+          ? data.users.values.filter { $0.newEmail == email || $0.email == email }
+          : data.user(email: email).map { [$0] } ?? []
+      } else {
+        candidates = Array(data.users.values)
+      }
+      var effective = type
+      guard var user = candidates.first(where: { user in
+        switch type {
+        case "signup", "invite": return live(user.confirmationToken, user.confirmationSentAt)
+        case "recovery", "magiclink": return live(user.recoveryToken, user.recoverySentAt)
+        case "email_change": return live(user.emailChangeToken, user.emailChangeSentAt)
+        default: return live(user.confirmationToken, user.confirmationSentAt) || live(user.recoveryToken, user.recoverySentAt)
+        }
+      })
+      else { throw invalid }
+      if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
+      if type == "email" { effective = live(user.confirmationToken, user.confirmationSentAt) ? "signup" : "magiclink" }
+      switch effective {
+      case "signup", "invite":
+        user.confirm(at: now)
+        user.markIdentityVerified(at: now)
+      case "recovery", "magiclink":
+        user.recoveryToken = ""
+        if !user.isConfirmed { user.confirm(at: now) }
+      default:  // email_change
+        if data.user(email: user.newEmail).map({ $0.id != user.id }) ?? false { throw GoTrueError.duplicateEmail }
+        user.email = user.newEmail
+        user.newEmail = ""
+        user.emailChangeToken = ""
+        user.identity?.data["email"] = .string(user.email)
+        user.identity?.updatedAt = now
+      }
+      user.updatedAt = now
+      data.saveUser(user)
+      guard let started = startSession(userID: user.id, method: "otp", in: &data, now: now) else { throw invalid }
+      return (started.user, started.session, started.refreshToken)
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import JSONKit
+
+// Documents kept in the `--state` store. Field names are the emulator's own (not a wire format).
+
+private func micros(_ value: Micros?) -> JSON { value.map { .int(Int($0)) } ?? .null }
+private func micros(_ json: JSON?) -> Micros? { json?.int.map(Micros.init) }
+
+extension SBUser {
+  var document: JSON {
+    var object = JSONObject()
+    object["id"] = .string(id)
+    object["aud"] = .string(aud)
+    object["role"] = .string(role)
+    object["email"] = .string(email)
+    object["phone"] = .string(phone)
+    object["password_hash"] = .optional(passwordHash)
+    object["email_confirmed_at"] = micros(emailConfirmedAt)
+    object["invited_at"] = micros(invitedAt)
+    object["confirmation_token"] = .string(confirmationToken)
+    object["confirmation_sent_at"] = micros(confirmationSentAt)
+    object["recovery_token"] = .string(recoveryToken)
+    object["recovery_sent_at"] = micros(recoverySentAt)
+    object["email_change_token"] = .string(emailChangeToken)
+    object["new_email"] = .string(newEmail)
+    object["email_change_sent_at"] = micros(emailChangeSentAt)
+    object["last_sign_in_at"] = micros(lastSignInAt)
+    object["app_metadata"] = .object(appMetadata)
+    object["user_metadata"] = .object(userMetadata)
+    if let identity {
+      object["identity"] = [
+        "identity_id": .string(identity.identityID), "data": .object(identity.data),
+        "last_sign_in_at": micros(identity.lastSignInAt), "created_at": micros(identity.createdAt),
+        "updated_at": micros(identity.updatedAt),
+      ]
+    }
+    object["created_at"] = micros(createdAt)
+    object["updated_at"] = micros(updatedAt)
+    object["banned_until"] = micros(bannedUntil)
+    object["is_anonymous"] = .bool(isAnonymous)
+    return .object(object)
+  }
+
+  init?(document json: JSON) {
+    guard let id = json["id"]?.string, let email = json["email"]?.string,
+      let createdAt = micros(json["created_at"]), let updatedAt = micros(json["updated_at"])
+    else { return nil }
+    self.init(
+      id: id, email: email, appMetadata: json["app_metadata"]?.object ?? JSONObject(),
+      userMetadata: json["user_metadata"]?.object ?? JSONObject(), createdAt: createdAt, updatedAt: updatedAt)
+    aud = json["aud"]?.string ?? aud
+    role = json["role"]?.string ?? role
+    phone = json["phone"]?.string ?? ""
+    passwordHash = json["password_hash"]?.string
+    emailConfirmedAt = micros(json["email_confirmed_at"])
+    invitedAt = micros(json["invited_at"])
+    confirmationToken = json["confirmation_token"]?.string ?? ""
+    confirmationSentAt = micros(json["confirmation_sent_at"])
+    recoveryToken = json["recovery_token"]?.string ?? ""
+    recoverySentAt = micros(json["recovery_sent_at"])
+    emailChangeToken = json["email_change_token"]?.string ?? ""
+    newEmail = json["new_email"]?.string ?? ""
+    emailChangeSentAt = micros(json["email_change_sent_at"])
+    lastSignInAt = micros(json["last_sign_in_at"])
+    if let identity = json["identity"], let identityID = identity["identity_id"]?.string,
+      let created = micros(identity["created_at"]), let updated = micros(identity["updated_at"])
+    {
+      self.identity = SBIdentity(
+        identityID: identityID, data: identity["data"]?.object ?? JSONObject(),
+        lastSignInAt: micros(identity["last_sign_in_at"]), createdAt: created, updatedAt: updated)
+    }
+    bannedUntil = micros(json["banned_until"])
+    isAnonymous = json["is_anonymous"]?.bool ?? false
+  }
+}
+
+extension SBSession {
+  var document: JSON {
+    [
+      "id": .string(id), "user_id": .string(userID), "created_at": micros(createdAt),
+      "updated_at": micros(updatedAt),
+      "amr": .array(amr.map { ["method": .string($0.method), "timestamp": .int($0.timestamp)] }),
+      "family_revoked": .bool(familyRevoked),
+    ]
+  }
+
+  init?(document json: JSON) {
+    guard let id = json["id"]?.string, let userID = json["user_id"]?.string,
+      let createdAt = micros(json["created_at"]), let updatedAt = micros(json["updated_at"])
+    else { return nil }
+    let amr = (json["amr"]?.array ?? []).compactMap { entry -> SBAuthMethod? in
+      guard let method = entry["method"]?.string, let timestamp = entry["timestamp"]?.int else { return nil }
+      return SBAuthMethod(method: method, timestamp: timestamp)
+    }
+    self.init(id: id, userID: userID, createdAt: createdAt, updatedAt: updatedAt, amr: amr,
+              familyRevoked: json["family_revoked"]?.bool ?? false)
+  }
+}
+
+extension SBRefreshToken {
+  var document: JSON {
+    [
+      "token": .string(token), "session_id": .string(sessionID), "user_id": .string(userID),
+      "parent": .optional(parent), "revoked": .bool(revoked), "created_at": micros(createdAt),
+      "updated_at": micros(updatedAt), "sequence": .int(Int(sequence)),
+    ]
+  }
+
+  init?(document json: JSON) {
+    guard let token = json["token"]?.string, let sessionID = json["session_id"]?.string,
+      let userID = json["user_id"]?.string, let createdAt = micros(json["created_at"]),
+      let updatedAt = micros(json["updated_at"]), let sequence = json["sequence"]?.int
+    else { return nil }
+    self.init(token: token, sessionID: sessionID, userID: userID, parent: json["parent"]?.string,
+              revoked: json["revoked"]?.bool ?? false, createdAt: createdAt, updatedAt: updatedAt,
+              sequence: Int64(sequence))
+  }
+}

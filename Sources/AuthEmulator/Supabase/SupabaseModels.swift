@@ -1,0 +1,110 @@
+import JSONKit
+
+/// A GoTrue user row (`internal/models/user.go`) plus its e-mail identity. Times in microseconds.
+struct SBUser: Sendable {
+  var id: String
+  var aud = "authenticated"
+  var role = "authenticated"
+  var email: String
+  var phone = ""
+  /// bcrypt; nil for users without a password.
+  var passwordHash: String?
+  var emailConfirmedAt: Micros?
+  var invitedAt: Micros?
+  /// Pending mail tokens, stored as their token_hash (SHA-224 hex); "" when none.
+  var confirmationToken = ""
+  var confirmationSentAt: Micros?
+  var recoveryToken = ""
+  var recoverySentAt: Micros?
+  var emailChangeToken = ""
+  var newEmail = ""
+  var emailChangeSentAt: Micros?
+  var lastSignInAt: Micros?
+  var appMetadata: JSONObject
+  var userMetadata: JSONObject
+  var identity: SBIdentity?
+  var createdAt: Micros
+  var updatedAt: Micros
+  var bannedUntil: Micros?
+  var isAnonymous = false
+
+  var isConfirmed: Bool { emailConfirmedAt != nil }
+  func isBanned(at now: Micros) -> Bool { bannedUntil.map { $0 > now } ?? false }
+
+  /// `User.Confirm`: confirmed now, `user_metadata.email_verified = true`.
+  mutating func confirm(at now: Micros) {
+    emailConfirmedAt = now
+    confirmationToken = ""
+    userMetadata["email_verified"] = true
+    userMetadata = userMetadata.sortedByKey
+    updatedAt = now
+  }
+
+  /// `signupVerify`: the e-mail identity is marked verified too.
+  mutating func markIdentityVerified(at now: Micros) {
+    identity?.data["email_verified"] = true
+    identity?.updatedAt = now
+  }
+
+  /// `User.UpdatePassword`: a new password ends every outstanding mail token (and its timer).
+  mutating func setPassword(hash: String, at now: Micros) {
+    passwordHash = hash
+    confirmationToken = ""
+    confirmationSentAt = nil
+    recoveryToken = ""
+    recoverySentAt = nil
+    emailChangeToken = ""
+    emailChangeSentAt = nil
+    updatedAt = now
+  }
+}
+
+/// The e-mail identity (`internal/models/identity.go`); its provider id is the user id.
+struct SBIdentity: Sendable {
+  var identityID: String
+  var data: JSONObject
+  var lastSignInAt: Micros?
+  var createdAt: Micros
+  var updatedAt: Micros
+}
+
+/// One authentication method of a session (`amr` claim).
+struct SBAuthMethod: Sendable, Equatable {
+  var method: String
+  var timestamp: Int
+}
+
+struct SBSession: Sendable {
+  var id: String
+  var userID: String
+  var createdAt: Micros
+  var updatedAt: Micros
+  var amr: [SBAuthMethod]
+  /// Set when refresh-token reuse revoked the whole token family (§5.6).
+  var familyRevoked = false
+}
+
+struct SBRefreshToken: Sendable {
+  var token: String
+  var sessionID: String
+  var userID: String
+  var parent: String?
+  var revoked = false
+  var createdAt: Micros
+  /// Time of the last change (revocation).
+  var updatedAt: Micros
+  /// Creation order, for "the currently active token" (highest non-revoked).
+  var sequence: Int64
+}
+
+extension JSONObject {
+  /// Keys sorted, as Go serialises its map-typed columns (`app_metadata`, `user_metadata`, …).
+  var sortedByKey: JSONObject { JSONObject(pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) }
+
+  /// GoTrue's metadata update: keys merged in, a `null` value deletes the key.
+  func merging(_ update: JSONObject) -> JSONObject {
+    var result = self
+    for (key, value) in update.pairs { result[key] = value.isNull ? JSON?.none : value }
+    return result.sortedByKey
+  }
+}

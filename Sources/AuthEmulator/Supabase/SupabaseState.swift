@@ -1,0 +1,143 @@
+import Foundation
+import JSONKit
+
+/// Everything the GoTrue side knows, with the indexes it needs. Mutate only through the
+/// `save…`/`delete…` methods: they keep the indexes and note what must be written to the store.
+struct SupabaseData {
+  private(set) var users: [String: SBUser] = [:]
+  private(set) var userIDByEmail: [String: String] = [:]
+  private(set) var sessions: [String: SBSession] = [:]
+  private(set) var sessionIDsByUser: [String: Set<String>] = [:]
+  private(set) var refreshTokens: [String: SBRefreshToken] = [:]
+  private(set) var tokensBySession: [String: [String]] = [:]
+  private(set) var nextSequence: Int64 = 1
+  /// Serialised single-user JSON (with identities), dropped whenever the user changes.
+  var userJSONCache: [String: [UInt8]] = [:]
+  fileprivate var changes: [DocumentChange] = []
+  fileprivate var persistent = false
+
+  static let usersTable = "supabase_users"
+  static let sessionsTable = "supabase_sessions"
+  static let refreshTokensTable = "supabase_refresh_tokens"
+
+  func user(email: String) -> SBUser? { userIDByEmail[email].flatMap { users[$0] } }
+
+  mutating func saveUser(_ user: SBUser) {
+    if let old = users[user.id], old.email != user.email, userIDByEmail[old.email] == user.id {
+      userIDByEmail[old.email] = nil
+    }
+    users[user.id] = user
+    if !user.email.isEmpty { userIDByEmail[user.email] = user.id }
+    userJSONCache[user.id] = nil
+    if persistent { changes.append(.put(table: Self.usersTable, key: user.id, document: user.document)) }
+  }
+
+  /// Removes the user with every session and refresh token.
+  mutating func deleteUser(id: String) {
+    guard let user = users.removeValue(forKey: id) else { return }
+    if userIDByEmail[user.email] == id { userIDByEmail[user.email] = nil }
+    userJSONCache[id] = nil
+    if persistent { changes.append(.delete(table: Self.usersTable, key: id)) }
+    for sessionID in sessionIDsByUser[id] ?? [] { deleteSession(id: sessionID) }
+  }
+
+  mutating func saveSession(_ session: SBSession) {
+    sessions[session.id] = session
+    sessionIDsByUser[session.userID, default: []].insert(session.id)
+    if persistent { changes.append(.put(table: Self.sessionsTable, key: session.id, document: session.document)) }
+  }
+
+  /// Removes the session and its refresh tokens (logout).
+  mutating func deleteSession(id: String) {
+    guard let session = sessions.removeValue(forKey: id) else { return }
+    sessionIDsByUser[session.userID]?.remove(id)
+    if sessionIDsByUser[session.userID]?.isEmpty == true { sessionIDsByUser[session.userID] = nil }
+    if persistent { changes.append(.delete(table: Self.sessionsTable, key: id)) }
+    for token in tokensBySession.removeValue(forKey: id) ?? [] {
+      refreshTokens[token] = nil
+      if persistent { changes.append(.delete(table: Self.refreshTokensTable, key: token)) }
+    }
+  }
+
+  func sessions(ofUser userID: String) -> [SBSession] { (sessionIDsByUser[userID] ?? []).compactMap { sessions[$0] } }
+
+  mutating func saveRefreshToken(_ token: SBRefreshToken) {
+    if refreshTokens.updateValue(token, forKey: token.token) == nil {
+      tokensBySession[token.sessionID, default: []].append(token.token)
+    }
+    nextSequence = max(nextSequence, token.sequence + 1)
+    if persistent {
+      changes.append(.put(table: Self.refreshTokensTable, key: token.token, document: token.document))
+    }
+  }
+
+  mutating func takeSequence() -> Int64 {
+    defer { nextSequence += 1 }
+    return nextSequence
+  }
+
+  /// The newest refresh token of the session that is not revoked.
+  func activeRefreshToken(ofSession sessionID: String) -> SBRefreshToken? {
+    for token in (tokensBySession[sessionID] ?? []).reversed() {
+      if let record = refreshTokens[token], !record.revoked { return record }
+    }
+    return nil
+  }
+
+  func refreshTokens(ofSession sessionID: String) -> [SBRefreshToken] {
+    (tokensBySession[sessionID] ?? []).compactMap { refreshTokens[$0] }
+  }
+
+  fileprivate mutating func load(from store: any DocumentStore) throws {
+    for (_, document) in try store.loadAll(Self.usersTable) {
+      if let user = SBUser(document: document) { saveUser(user) }
+    }
+    for (_, document) in try store.loadAll(Self.sessionsTable) {
+      if let session = SBSession(document: document), users[session.userID] != nil { saveSession(session) }
+    }
+    let tokens = try store.loadAll(Self.refreshTokensTable).compactMap { SBRefreshToken(document: $0.document) }
+    for token in tokens.sorted(by: { $0.sequence < $1.sequence }) where sessions[token.sessionID] != nil {
+      saveRefreshToken(token)
+    }
+    changes.removeAll()
+  }
+}
+
+/// The lock around `SupabaseData`, and the write-through to the `DocumentStore`: changes made in
+/// `transaction` are stored before it returns, so before any response is sent.
+final class SupabaseState: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = SupabaseData()
+  private let store: any DocumentStore
+
+  init(store: any DocumentStore) throws {
+    self.store = store
+    try data.load(from: store)
+    data.persistent = store.isPersistent
+  }
+
+  /// Reads (and may fill caches) under the lock.
+  func read<T>(_ body: (inout SupabaseData) throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&data)
+  }
+
+  /// Runs `body` under the lock and writes what it changed to the store, also when it throws
+  /// after changing something (memory and disk stay the same).
+  func transaction<T>(_ body: (inout SupabaseData) throws -> T) throws -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    let result: Result<T, any Error> = Result { try body(&data) }
+    if !data.changes.isEmpty {
+      let changes = data.changes
+      data.changes.removeAll(keepingCapacity: true)
+      do {
+        try store.apply(changes)
+      } catch {
+        throw GoTrueError.internal("Database error: \(error)")
+      }
+    }
+    return try result.get()
+  }
+}

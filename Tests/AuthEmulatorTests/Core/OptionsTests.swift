@@ -1,0 +1,50 @@
+import Testing
+
+@testable import AuthEmulator
+
+@Suite("EmulatorOptions and banner")
+struct OptionsTests {
+  @Test("flags map onto the config")
+  func parse() throws {
+    let options = try EmulatorOptions.parse(arguments: [
+      "--host", "0.0.0.0", "--port=0", "--project", "demo-x", "--state", "/tmp/s.sqlite", "--confirm-email",
+      "--email-privacy", "--jwt-secret", "s3cret", "--latency-ms", "25", "--fault", "POST /auth/v1/token 429x2",
+      "--fault", "GET /auth/v1/user drop", "--bcrypt-cost", "5", "--refresh-reuse-interval", "10",
+      "--mail-frequency", "1",
+    ])
+    let config = options.config
+    #expect(config.host == "0.0.0.0" && config.port == 0 && config.project == "demo-x")
+    #expect(config.statePath == "/tmp/s.sqlite" && config.confirmEmail && config.emailPrivacy)
+    #expect(config.jwtSecret == "s3cret" && config.latencyMs == 25)
+    #expect(config.faults.count == 2 && config.faults[0].times == 2 && config.faults[1].preset == .drop)
+    #expect(config.bcryptCost == 5 && config.refreshReuseInterval == 10 && config.mailFrequencySeconds == 1)
+    #expect(!options.help)
+    #expect(try EmulatorOptions.parse(arguments: ["-h"]).help)
+    let defaults = try EmulatorOptions.parse(arguments: []).config
+    #expect(defaults.host == "127.0.0.1" && defaults.port == 54321 && !defaults.confirmEmail)
+  }
+
+  @Test("usage errors", arguments: [
+    ["--port"], ["--port", "x"], ["--port", "70000"], ["--bogus"], ["--confirm-email=yes"], ["--fault", "nonsense"],
+    ["--state", ""],
+  ])
+  func errors(arguments: [String]) {
+    #expect(throws: EmulatorOptionsError.self) { try EmulatorOptions.parse(arguments: arguments) }
+  }
+
+  @Test("banner: URLs, keys, export lines")
+  func banner() throws {
+    var config = EmulatorConfig()
+    config.port = 54999
+    config.host = "0.0.0.0"
+    let text = try Emulator(config: config).banner()
+    let anon = Emulator.key(role: "anon", secret: config.jwtSecret)
+    #expect(text.contains("export SUPABASE_URL=http://127.0.0.1:54999\n"))
+    #expect(text.contains("export SUPABASE_ANON_KEY=\(anon)\n"))
+    #expect(text.contains("export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:54999\n"))
+    #expect(text.contains("export FIREBASE_API_KEY=fake-api-key\n"))
+    #expect(text.contains("export FIREBASE_PROJECT_ID=demo-authsh\n"))
+    #expect(text.contains("http://127.0.0.1:54999/auth/v1"))
+    #expect(text.contains(Emulator.key(role: "service_role", secret: config.jwtSecret)))
+  }
+}
