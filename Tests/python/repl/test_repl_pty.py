@@ -239,3 +239,12 @@ def test_argument_hints_in_grey_after_a_space(shell):
     c.sendcontrol("c")
     shell.prompt()
     assert shell.exit_with_ctrl_d() == 0
+
+
+def test_editrc_is_read_under_the_name_authsh(home, emulator):
+    (home / ".editrc").write_text("authsh:bind ^X ed-end-of-file\nother:bind ^Y ed-end-of-file\n")
+    s = Shell(environment(home, emulator, "firebase"))
+    s.child.sendcontrol("x")  # bound to end-of-file by ~/.editrc for programs named authsh
+    s.child.expect(pexpect.EOF)
+    s.child.close()
+    assert s.child.exitstatus == 0
