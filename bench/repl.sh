@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-20}
 bin=${AUTHSH_BIN:-}
 if [[ -z $bin ]]; then
-  swift build -c release --product authsh >/dev/null
+  if ! log=$(swift build -c release --product authsh 2>&1); then echo "$log" >&2; exit 1; fi
   bin=$(swift build -c release --show-bin-path)/authsh
 fi
 python=python3
