@@ -12,6 +12,7 @@ public final class Emulator: Sendable {
   /// The live fault list (`/emulator/v1/faults`, `--fault`).
   public let faults: FaultInjector
   private let router: EmulatorRouter
+  private let supabase: SupabaseAPI
   private let server: HTTPServer
 
   /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
@@ -25,8 +26,10 @@ public final class Emulator: Sendable {
     self.outbox = outbox
     let faults = FaultInjector(config.faults)
     self.faults = faults
+    let supabase = try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store)
+    self.supabase = supabase
     let apis: [any EmulatorAPI] = [
-      try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store),
+      supabase,
       try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store),
     ]
     let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, latencyMs: config.latencyMs)
@@ -49,7 +52,11 @@ public final class Emulator: Sendable {
 
   /// Binds and serves; returns the bound port.
   @discardableResult
-  public func start() async throws -> Int { try await server.start() }
+  public func start() async throws -> Int {
+    let port = try await server.start()
+    supabase.boundOrigin.set("http://\(displayHost):\(port)")
+    return port
+  }
 
   public var port: Int { server.port ?? config.port }
   /// The host clients should use: the bound host, or 127.0.0.1 when bound to every interface.

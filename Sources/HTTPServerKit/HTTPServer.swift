@@ -14,6 +14,7 @@ public final class HTTPServer: Sendable {
   private let handler: ServerHandler
   private let group: MultiThreadedEventLoopGroup
   private let channelBox = ChannelBox()
+  private let state = ServerState()
 
   public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = 1 << 20, threads: Int = System.coreCount,
               handler: @escaping ServerHandler) {
@@ -29,6 +30,7 @@ public final class HTTPServer: Sendable {
   public func start() async throws -> Int {
     let handler = self.handler
     let limit = maxBodyBytes
+    let state = self.state
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -36,7 +38,7 @@ public final class HTTPServer: Sendable {
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-          try channel.pipeline.syncOperations.addHandler(RequestHandler(handler: handler, maxBodyBytes: limit))
+          try channel.pipeline.syncOperations.addHandler(RequestHandler(handler: handler, maxBodyBytes: limit, state: state))
         }
       }
     let channel = try await bootstrap.bind(host: host, port: requestedPort).get()
@@ -48,6 +50,7 @@ public final class HTTPServer: Sendable {
 
   /// Stops accepting, closes the listener and the event loops.
   public func shutdown() async {
+    state.stop()
     if let channel = channelBox.get() { try? await channel.close() }
     try? await group.shutdownGracefully()
   }
@@ -57,6 +60,15 @@ public final class HTTPServer: Sendable {
     guard let channel = channelBox.get() else { return }
     try? await channel.closeFuture.get()
   }
+}
+
+/// Whether the server is stopping: answers that finish afterwards are dropped instead of being
+/// scheduled on event loops that are shutting down.
+private final class ServerState: @unchecked Sendable {
+  private let lock = NIOLock()
+  private var stopped = false
+  func stop() { lock.withLock { stopped = true } }
+  var isStopped: Bool { lock.withLock { stopped } }
 }
 
 private final class ChannelBox: @unchecked Sendable {
@@ -72,13 +84,15 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
 
   private let handler: ServerHandler
   private let maxBodyBytes: Int
+  private let state: ServerState
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var tooLarge = false
 
-  init(handler: @escaping ServerHandler, maxBodyBytes: Int) {
+  init(handler: @escaping ServerHandler, maxBodyBytes: Int, state: ServerState) {
     self.handler = handler
     self.maxBodyBytes = maxBodyBytes
+    self.state = state
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -106,11 +120,15 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
       let version = requestHead.version
       let handler = self.handler
       let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-      let promise = context.eventLoop.makePromise(of: ServerResponse.self)
-      promise.completeWithTask { await handler(request) }
-      promise.futureResult.whenSuccess { response in
-        let (this, context) = loopBound.value
-        this.write(response, keepAlive: keepAlive, version: version, context: context)
+      let eventLoop = context.eventLoop
+      let state = self.state
+      Task {
+        let response = await handler(request)
+        guard !state.isStopped else { return }
+        eventLoop.execute {
+          let (this, context) = loopBound.value
+          this.write(response, keepAlive: keepAlive, version: version, context: context)
+        }
       }
     }
   }

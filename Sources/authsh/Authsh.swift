@@ -12,6 +12,9 @@ struct Authsh {
 
   static func run(_ argv: [String], environment: [String: String]) async -> Int32 {
     let sink = StandardSink()
+    if argv.first == "__complete" {
+      return CompletionCommand.callback(Array(argv.dropFirst()), environment: environment, sink: sink)
+    }
     let arguments: Arguments
     switch Arguments.parse(argv) {
     case .success(let parsed): arguments = parsed

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import LineEditor
 import ShellKit
 
 /// `authsh run` (the .auth runner lands with the script issue).
@@ -9,11 +10,23 @@ enum RunCommand {
   }
 }
 
-/// `authsh completion SHELL` (lands with the shell issue).
+/// `authsh completion SHELL` and the hidden `authsh __complete SHELL CWORD -- WORDS…`.
 enum CompletionCommand {
   static func run(_ invocation: Invocation, sink: StandardSink) -> Int32 {
-    sink.err("error: completion scripts are not part of this build yet\n")
-    return 1
+    guard let script = CompletionScripts.script(for: invocation.argument("SHELL") ?? "") else {
+      sink.err("error: completion supports bash, zsh and fish\n")
+      return ExitStatus.usage
+    }
+    sink.out(script)
+    return 0
+  }
+
+  /// Candidates, one per line; offline and side-effect free (no emulator, no session refresh).
+  static func callback(_ argv: [String], environment: [String: String], sink: StandardSink) -> Int32 {
+    let context = Contexts.make(Arguments(), environment: environment, sink: sink)
+    guard let text = ShellCompletion.output(arguments: argv, context: context) else { return ExitStatus.usage }
+    sink.out(text)
+    return 0
   }
 }
 
@@ -24,6 +37,12 @@ enum Interactive {
     let context = Contexts.make(arguments, environment: environment, sink: sink)
     if let emulator { emulator.configure(context) }
     let output = RedactingSink(sink, redactor: context.redactor)
+    if InteractiveShell.standardStreamsAreTerminals {
+      let style = InteractiveShell.style(environment: environment, colorFlag: colorFlag(arguments))
+      let status = await InteractiveShell.run(context: context, output: output, noRC: arguments.noRC, style: style)
+      await emulator?.shutdown()
+      return status
+    }
     var status: Int32 = 0
     while let line = Swift.readLine(strippingNewline: true) {
       guard let words = try? WordSplitter.split(line), !words.isEmpty else { continue }
@@ -42,4 +61,12 @@ enum Interactive {
     await emulator?.shutdown()
     return status
   }
+}
+
+/// `--color WHEN` given before the command (the shell's colour).
+private func colorFlag(_ arguments: Arguments) -> String? {
+  guard let index = arguments.leadingOutputFlags.firstIndex(of: "--color"), index + 1 < arguments.leadingOutputFlags.count else {
+    return nil
+  }
+  return arguments.leadingOutputFlags[index + 1]
 }

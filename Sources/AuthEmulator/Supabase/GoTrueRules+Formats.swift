@@ -6,6 +6,18 @@ extension GoTrueRules {
     return groups.allSatisfy { $0.allSatisfy { $0.isHexDigit } }
   }
 
+  /// `$2a$10$` + 53 characters of bcrypt's base64.
+  static func isBcryptHash(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 60, text.hasPrefix("$2a$") || text.hasPrefix("$2b$") || text.hasPrefix("$2y$"),
+      bytes[4...5].allSatisfy({ (0x30...0x39).contains($0) }), bytes[6] == UInt8(ascii: "$")
+    else { return false }
+    return bytes[7...].allSatisfy { byte in
+      (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2E
+        || byte == 0x2F
+    }
+  }
+
   /// Go's `time.ParseDuration` (`"24h"`, `"1h30m"`, `"1.5s"`, `"-2m"`), in microseconds.
   static func parseGoDuration(_ text: String) -> Micros? {
     var rest = Substring(text)

@@ -86,6 +86,9 @@ extension SupabaseAPI {
     if password != nil && !passwordHash.isEmpty {
       throw GoTrueError.validation("Only a password or a password hash should be provided")
     }
+    if !passwordHash.isEmpty, !GoTrueRules.isBcryptHash(passwordHash) {
+      throw GoTrueError.validation("Invalid password hash format: only bcrypt hashes ($2a$, $2b$, $2y$) are supported")
+    }
     if let password, password.utf8.count > GoTrueRules.maximumPasswordBytes {
       throw GoTrueError.validation("bcrypt: password length exceeds 72 bytes")
     }

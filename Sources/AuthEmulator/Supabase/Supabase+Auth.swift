@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServerKit
 import JSONKit
 
@@ -11,24 +12,33 @@ extension SupabaseAPI {
     var sessionID: String?
   }
 
-  /// `(?i)^bearer (\S+$)`
+  /// `(?i)^bearer (\S+$)` (byte-wise: this runs on every authenticated request).
   func bearerToken(_ request: ServerRequest) throws -> String {
-    guard let header = request.header("Authorization"), header.utf8.count > 7,
-      header.prefix(7).lowercased() == "bearer "
-    else { throw GoTrueError.noAuthorization }
-    let token = header.dropFirst(7)
-    guard !token.isEmpty, !token.contains(where: { $0.isWhitespace }) else { throw GoTrueError.noAuthorization }
-    return String(token)
+    guard let header = request.header("Authorization") else { throw GoTrueError.noAuthorization }
+    let bytes = header.utf8
+    guard bytes.count > 7 else { throw GoTrueError.noAuthorization }
+    let prefix = bytes.prefix(7).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }  // ASCII lower case
+    guard prefix.elementsEqual("bearer ".utf8) else { throw GoTrueError.noAuthorization }
+    let token = bytes.dropFirst(7)
+    guard !token.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else { throw GoTrueError.noAuthorization }
+    return String(decoding: token, as: UTF8.self)
   }
 
   /// The claims of a token signed with the emulator's secret that has not expired.
   func verifiedClaims(_ token: String) throws -> JSON {
     let prefix = "invalid JWT: unable to parse or verify signature, "
-    guard token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+    guard token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else {
       throw GoTrueError.forbidden("bad_jwt", prefix + "token is malformed: token contains an invalid number of segments")
     }
-    guard let claims = EmulatorJWT.verifyHS256(token, secret: config.jwtSecret), claims.object != nil else {
-      throw GoTrueError.forbidden("bad_jwt", prefix + "token signature is invalid: signature is invalid")
+    let claims: JSON
+    if let cached = verifiedTokens.claims(of: token) {
+      claims = cached
+    } else {
+      guard let verified = EmulatorJWT.verifyHS256(token, secret: config.jwtSecret), verified.object != nil else {
+        throw GoTrueError.forbidden("bad_jwt", prefix + "token signature is invalid: signature is invalid")
+      }
+      verifiedTokens.insert(token, claims: verified)
+      claims = verified
     }
     if let exp = claims["exp"]?.double, exp <= Double(now) / 1_000_000 {
       throw GoTrueError.forbidden("bad_jwt", prefix + "token has invalid claims: token is expired")
@@ -97,5 +107,24 @@ extension SupabaseAPI {
       }
     }
     return ServerResponse(status: 204)
+  }
+}
+
+/// Claims of tokens whose signature was already checked (each access token is presented many
+/// times; the HMAC and JSON work is then done once). Bounded: emptied when full.
+final class VerifiedTokenCache: @unchecked Sendable {
+  private let lock = NSLock()
+  private var claimsByToken: [String: JSON] = [:]
+  private let capacity: Int
+
+  init(capacity: Int = 10_000) { self.capacity = capacity }
+
+  func claims(of token: String) -> JSON? { lock.withLock { claimsByToken[token] } }
+
+  func insert(_ token: String, claims: JSON) {
+    lock.withLock {
+      if claimsByToken.count >= capacity { claimsByToken.removeAll(keepingCapacity: true) }
+      claimsByToken[token] = claims
+    }
   }
 }

@@ -11,6 +11,9 @@ public final class SupabaseAPI: EmulatorAPI {
   let clock: any EmulatorClock
   let outbox: Outbox
   let state: SupabaseState
+  let verifiedTokens = VerifiedTokenCache()
+  /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
+  let boundOrigin = LockedValue<String?>(nil)
 
   public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore) throws {
     self.config = config
@@ -23,10 +26,22 @@ public final class SupabaseAPI: EmulatorAPI {
     let fullPath = request.path
     guard fullPath == Self.prefix || fullPath.hasPrefix(Self.prefix + "/") else { return nil }
     let path = String(fullPath.dropFirst(Self.prefix.count))
-    guard let route = Self.route(method: request.method, path: path) else {
-      return .text(404, "404 page not found\n")
+    let origin = request.header("Origin")
+    if request.method == "OPTIONS", let origin { return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true) }
+    let response: ServerResponse
+    if let route = Self.route(method: request.method, path: path) {
+      if let handler = route {
+        response = serve(request, with: handler)
+      } else {
+        response = ServerResponse(status: 405)
+      }
+    } else {
+      response = .text(404, "404 page not found\n")
     }
-    guard let handler = route else { return ServerResponse(status: 405) }
+    return origin.map { Self.withCORS(response, origin: $0, preflight: false) } ?? response
+  }
+
+  private func serve(_ request: ServerRequest, with handler: Handler) -> ServerResponse {
     if request.bodyTooLarge {
       return GoTrueError(status: 413, code: "request_entity_too_large", message: "Request body too large (max 1048576 bytes)")
         .response(for: request)
@@ -40,6 +55,27 @@ public final class SupabaseAPI: EmulatorAPI {
     }
   }
 
+  /// GoTrue's CORS middleware (`api.go`): any origin, credentials allowed, the pagination and
+  /// version headers exposed.
+  static func withCORS(_ response: ServerResponse, origin: String, preflight: Bool) -> ServerResponse {
+    var response = response
+    response.headers += [
+      ("Access-Control-Allow-Origin", origin), ("Access-Control-Allow-Credentials", "true"),
+      ("Vary", "Origin"),
+    ]
+    if preflight {
+      response.headers += [
+        ("Access-Control-Allow-Methods", "GET, POST, PATCH, PUT, DELETE"),
+        ("Access-Control-Allow-Headers", "Accept, Authorization, Content-Type, X-Client-IP, X-Client-Info, X-JWT-AUD, "
+          + "X-Supabase-Api-Version, apikey"),
+        ("Access-Control-Max-Age", "86400"),
+      ]
+    } else {
+      response.headers.append(("Access-Control-Expose-Headers", "X-Total-Count, Link, X-Supabase-Api-Version"))
+    }
+    return response
+  }
+
   typealias Handler = (SupabaseAPI) -> (ServerRequest) throws -> ServerResponse
 
   /// nil: unknown path (404); `.some(nil)`: known path, other method (405).
@@ -47,6 +83,7 @@ public final class SupabaseAPI: EmulatorAPI {
     switch (path, method) {
     case ("/health", "GET"): return .some(SupabaseAPI.health)
     case ("/settings", "GET"): return .some(SupabaseAPI.settings)
+    case ("/.well-known/jwks.json", "GET"): return .some(SupabaseAPI.jwks)
     case ("/signup", "POST"): return .some(SupabaseAPI.signup)
     case ("/token", "POST"): return .some(SupabaseAPI.token)
     case ("/recover", "POST"): return .some(SupabaseAPI.recover)
@@ -59,7 +96,7 @@ public final class SupabaseAPI: EmulatorAPI {
     case ("/admin/users", "GET"): return .some(SupabaseAPI.adminListUsers)
     case ("/admin/users", "POST"): return .some(SupabaseAPI.adminCreateUser)
     case ("/admin/generate_link", "POST"): return .some(SupabaseAPI.adminGenerateLink)
-    case ("/health", _), ("/settings", _), ("/signup", _), ("/token", _), ("/recover", _), ("/resend", _),
+    case ("/health", _), ("/settings", _), ("/.well-known/jwks.json", _), ("/signup", _), ("/token", _), ("/recover", _), ("/resend", _),
       ("/verify", _), ("/user", _), ("/logout", _), ("/admin/users", _), ("/admin/generate_link", _):
       return .some(nil)
     default:
@@ -99,6 +136,11 @@ public final class SupabaseAPI: EmulatorAPI {
     ])
   }
 
+  /// HS256 keys are never published, so an HS256-only server lists none.
+  func jwks(_ request: ServerRequest) throws -> ServerResponse {
+    json(["keys": []], headers: [("Cache-Control", "public, max-age=600")])
+  }
+
   // MARK: - Helpers shared by the handlers
 
   var now: Micros { clock.now().micros }
@@ -114,7 +156,7 @@ public final class SupabaseAPI: EmulatorAPI {
   /// `http://<Host>` of the request (mail links point back at the address the client used).
   func origin(of request: ServerRequest) -> String {
     if let host = request.header("Host"), !host.isEmpty { return "http://" + host }
-    return "http://\(config.host):\(config.port)"
+    return boundOrigin.get() ?? "http://\(config.host):\(config.port)"
   }
 
   /// The JWT `iss`: this emulator's `/auth/v1` URL.

@@ -2,7 +2,9 @@
 public protocol LineReader: AnyObject {
   /// The next line without its newline; nil at end of input (Ctrl-D).
   func readLine(prompt: String) -> String?
-  /// Adds a line to the in-memory history (and to the file when `persist`).
+  /// Adds a line to the in-memory history (Up recalls it). `persist` says whether the shell
+  /// also wrote it to the history file; the shell writes that file itself (`HistoryFile`), so
+  /// a reader never needs to, and lines carrying a secret arrive with `persist == false`.
   func addHistory(_ line: String, persist: Bool)
 }
 

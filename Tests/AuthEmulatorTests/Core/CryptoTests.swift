@@ -51,3 +51,47 @@ struct CryptoTests {
     #expect(GoTrueRules.parseGoDuration(text) == nil)
   }
 }
+
+@Suite("Base64URL and JWT")
+struct Base64URLTests {
+  @Test("round trips every length; decoding accepts padding and the standard alphabet")
+  func roundTrip() {
+    for length in 0..<40 {
+      let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) }
+      #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+    }
+    #expect(Base64URL.encode(Array("hi?>".utf8)) == "aGk_Pg")
+    #expect(Base64URL.decode("aGk_Pg==") == Array("hi?>".utf8))
+    #expect(Base64URL.decode("aGk/Pg") == Array("hi?>".utf8))
+    #expect(Base64URL.decode("a") == nil)
+    #expect(Base64URL.decode("a$bc") == nil)
+  }
+
+  @Test("HS256: verify accepts our tokens, refuses other secrets, bad shapes and alg none")
+  func hs256() {
+    let token = EmulatorJWT.signHS256(["sub": "x", "n": 1], secret: "k")
+    #expect(EmulatorJWT.verifyHS256(token, secret: "k") == ["sub": "x", "n": 1])
+    #expect(EmulatorJWT.verifyHS256(token, secret: "other") == nil)
+    #expect(EmulatorJWT.verifyHS256(token + ".x", secret: "k") == nil)
+    #expect(EmulatorJWT.verifyHS256("a.b", secret: "k") == nil)
+    #expect(EmulatorJWT.verifyHS256(EmulatorJWT.unsigned(["sub": "x"]), secret: "k") == nil)
+    #expect(EmulatorJWT.decodePayload(EmulatorJWT.unsigned(["sub": "x"])) == ["sub": "x"])
+  }
+}
+
+@Suite("PasswordHasher")
+struct PasswordHasherTests {
+  @Test("NUL bytes and the 73rd byte count; ordinary passwords hash as plain bcrypt")
+  func keyNormalisation() {
+    let nul = PasswordHasher.hash("abc\u{0}defgh", cost: 4)
+    #expect(PasswordHasher.verify("abc\u{0}defgh", hash: nul))
+    #expect(!PasswordHasher.verify("abc\u{0}zzzzz", hash: nul))
+    #expect(!PasswordHasher.verify("abc", hash: nul))
+    let long = String(repeating: "a", count: 72)
+    let longHash = PasswordHasher.hash(long + "b", cost: 4)
+    #expect(PasswordHasher.verify(long + "b", hash: longHash))
+    #expect(!PasswordHasher.verify(long + "c", hash: longHash))
+    #expect(!PasswordHasher.verify(long, hash: longHash))
+    #expect(PasswordHasher.key("hunter22") == "hunter22")
+  }
+}

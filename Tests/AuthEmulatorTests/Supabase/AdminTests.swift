@@ -102,4 +102,18 @@ struct AdminTests {
       bearer: emu.serviceRoleKey)
     #expect(signup.errorCode == "email_exists")
   }
+
+  @Test("create with a bcrypt password_hash (GoTrue-made hashes sign in); other hashes refused")
+  func importHash() async throws {
+    let emu = try TestEmulator()
+    let hash = PasswordHasher.hash("imported-pw", cost: 4)
+    let created = await emu.send(
+      "POST", "admin/users", json: ["email": "imp@example.com", "password_hash": .string(hash), "email_confirm": true],
+      bearer: emu.serviceRoleKey)
+    #expect(created.status == 200)
+    #expect(await emu.signIn("imp@example.com", "imported-pw").status == 200)
+    let bad = await emu.send(
+      "POST", "admin/users", json: ["email": "bad@example.com", "password_hash": "md5:abc"], bearer: emu.serviceRoleKey)
+    #expect(bad.errorCode == "validation_failed")
+  }
 }

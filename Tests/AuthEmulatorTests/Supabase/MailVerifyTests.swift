@@ -132,3 +132,23 @@ struct MailVerifyTests {
     #expect(signupVerify.json["user"]?["identities"]?[0]?["identity_data"]?["email_verified"] == true)
   }
 }
+
+@Suite("bound address")
+struct BoundAddressTests {
+  @Test("without a Host header, links point at the bound port")
+  func linksUseBoundPort() async throws {
+    var config = EmulatorConfig()
+    config.port = 0
+    config.confirmEmail = true
+    let emulator = try Emulator(config: config)
+    let port = try await emulator.start()
+    #expect(port > 0 && emulator.port == port)
+    let body: JSON = ["email": "nohost@example.com", "password": "hunter22"]
+    let response = await emulator.handle(.init(method: "POST", uri: "/auth/v1/signup", body: body.bytes))
+    #expect(response.status == 200)
+    let link = emulator.outbox.messages(to: "nohost@example.com").last?.link ?? ""
+    #expect(link.hasPrefix("http://127.0.0.1:\(port)/auth/v1/verify?token="))
+    #expect(emulator.banner().contains("export SUPABASE_URL=http://127.0.0.1:\(port)\n"))
+    await emulator.shutdown()
+  }
+}

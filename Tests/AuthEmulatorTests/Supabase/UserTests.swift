@@ -91,3 +91,18 @@ struct UserTests {
     #expect(await emu.send("GET", "health").json["name"] == "GoTrue")
   }
 }
+
+@Suite("CORS")
+struct CORSTests {
+  @Test("preflight 204 and exposed headers for browser clients")
+  func cors() async throws {
+    let emu = try TestEmulator()
+    let preflight = await emu.send("OPTIONS", "token", headers: [("Origin", "http://localhost:3000")])
+    #expect(preflight.status == 204)
+    #expect(preflight.header("Access-Control-Allow-Origin") == "http://localhost:3000")
+    #expect(preflight.header("Access-Control-Allow-Headers")?.contains("X-Supabase-Api-Version") == true)
+    let health = await emu.send("GET", "health", headers: [("Origin", "http://localhost:3000")])
+    #expect(health.header("Access-Control-Expose-Headers") == "X-Total-Count, Link, X-Supabase-Api-Version")
+    #expect(await emu.send("GET", "health").header("Access-Control-Allow-Origin") == nil)
+  }
+}

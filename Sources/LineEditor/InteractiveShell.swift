@@ -1,0 +1,66 @@
+@preconcurrency import Glibc
+import ShellKit
+
+/// The shell wired for a real terminal: libedit reader with Tab completion, no-echo password
+/// prompt, Ctrl-C routing, spinner, history and startup files. The executable calls `run`.
+public enum InteractiveShell {
+  /// Whether line editing applies: standard input and output are terminals (psql's rule).
+  public static var standardStreamsAreTerminals: Bool { isatty(0) != 0 && isatty(1) != 0 }
+
+  /// Colour and marks for the shell: colour on a terminal unless `NO_COLOR` or `TERM=dumb`;
+  /// ASCII marks when the locale is not UTF-8.
+  public static func style(environment: [String: String], colorFlag: String? = nil) -> Style {
+    let locale = environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? ""
+    let unicode = locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8")
+    switch colorFlag {
+    case "always": return Style(color: true, unicode: unicode)
+    case "never": return Style(color: false, unicode: unicode)
+    default:
+      let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+      return Style(color: standardStreamsAreTerminals && !noColor, unicode: unicode)
+    }
+  }
+
+  /// Builds the shell for the current standard streams. On a terminal: libedit, prompts,
+  /// spinner, Ctrl-C handling, and `context.passwordPrompter` set to the no-echo prompt.
+  /// Otherwise: plain lines, no prompt, no history, no startup file (`echo whoami | authsh`).
+  public static func makeRepl(
+    context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
+    sourceFile: (@Sendable (String) async -> Int32)? = nil
+  ) -> (repl: Repl, interrupts: Interrupts?) {
+    let environment = context.environment
+    let interactive = standardStreamsAreTerminals
+    let dumb = environment["TERM"] == "dumb"
+    // Grey argument hints after a space (redis-cli); AUTHSH_NO_HINTS=1 turns them off.
+    let hints = (environment["AUTHSH_NO_HINTS"] ?? "").isEmpty
+    var options = ReplOptions.standard(
+      environment: environment, noRC: noRC, interactive: interactive,
+      style: style ?? self.style(environment: environment))
+    options.sourceFile = sourceFile
+    guard interactive else {
+      return (Repl(context: context, reader: PlainLineReader(showPrompt: false), output: output, options: options), nil)
+    }
+    let interrupts = Interrupts()
+    options.interrupts = interrupts
+    options.spinner = TerminalSpinner(output: output, unicode: options.style.unicode)
+    context.passwordPrompter = TerminalPasswordPrompter(interrupts: interrupts)
+    let reader: any LineReader =
+      dumb
+      ? PlainLineReader(showPrompt: true)
+      : EditLineReader(interrupts: interrupts, hint: hints ? { Hinter.hint(linePrefix: $0) } : nil) { prefix in
+        Completer.complete(linePrefix: prefix, surface: .repl, source: CompletionSource(context: context)).candidates
+      }
+    return (Repl(context: context, reader: reader, output: output, options: options), interrupts)
+  }
+
+  /// Runs the shell until `quit`, `exit` or Ctrl-D; SIGINT is the shell's while it runs.
+  public static func run(
+    context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
+    sourceFile: (@Sendable (String) async -> Int32)? = nil
+  ) async -> Int32 {
+    let (repl, interrupts) = makeRepl(context: context, output: output, noRC: noRC, style: style, sourceFile: sourceFile)
+    interrupts?.installSignalHandler()
+    defer { interrupts?.uninstallSignalHandler() }
+    return await repl.run()
+  }
+}

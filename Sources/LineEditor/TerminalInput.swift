@@ -1,0 +1,59 @@
+@preconcurrency import Glibc
+import ShellKit
+
+/// Reads standard input byte by byte while also watching a wake pipe, so Ctrl-C (which the
+/// shell routes to the pipe) interrupts a blocked read.
+enum TerminalInput {
+  enum Next: Equatable {
+    case byte(UInt8)
+    case interrupted
+    case endOfInput
+  }
+
+  static func next(fd: Int32 = 0, wake: WakePipe?) -> Next {
+    while true {
+      var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      if let wake { fds.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)) }
+      let ready = poll(&fds, nfds_t(fds.count), -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return .endOfInput
+      }
+      if fds.count > 1, fds[1].revents & Int16(POLLIN) != 0 {
+        wake?.drain()
+        return .interrupted
+      }
+      guard fds[0].revents != 0 else { continue }
+      var byte: UInt8 = 0
+      let count = read(fd, &byte, 1)
+      if count == 1 { return .byte(byte) }
+      if count < 0, errno == EINTR || errno == EAGAIN { continue }
+      return .endOfInput
+    }
+  }
+
+  /// One Unicode scalar from UTF-8 input (libedit's getc hook hands out wide characters).
+  static func nextScalar(fd: Int32 = 0, wake: WakePipe?) -> Next32 {
+    let first: UInt8
+    switch next(fd: fd, wake: wake) {
+    case .byte(let byte): first = byte
+    case .interrupted: return .interrupted
+    case .endOfInput: return .endOfInput
+    }
+    if first < 0x80 { return .scalar(UInt32(first)) }
+    let extra = first >= 0xF0 ? 3 : first >= 0xE0 ? 2 : first >= 0xC0 ? 1 : 0
+    guard extra > 0 else { return .scalar(0xFFFD) }
+    var value = UInt32(first) & (extra == 3 ? 0x07 : extra == 2 ? 0x0F : 0x1F)
+    for _ in 0..<extra {
+      guard case .byte(let byte) = next(fd: fd, wake: nil), byte & 0xC0 == 0x80 else { return .scalar(0xFFFD) }
+      value = value << 6 | UInt32(byte & 0x3F)
+    }
+    return .scalar(value)
+  }
+
+  enum Next32: Equatable {
+    case scalar(UInt32)
+    case interrupted
+    case endOfInput
+  }
+}

@@ -1,0 +1,76 @@
+@preconcurrency import Glibc
+import ShellKit
+
+/// Asks for a password on the terminal with echo off (termios), restoring the terminal on
+/// every path. Ctrl-C and Ctrl-D cancel (nil). Without a terminal it returns nil at once, so a
+/// caller never hangs.
+public final class TerminalPasswordPrompter: PasswordPrompter, @unchecked Sendable {
+  private let interrupts: Interrupts?
+  private let input: Int32
+  private let output: Int32
+
+  /// Reads `input` (standard input) and writes prompts to `output` (standard error).
+  public init(interrupts: Interrupts?, input: Int32 = 0, output: Int32 = 2) {
+    self.interrupts = interrupts
+    self.input = input
+    self.output = output
+  }
+
+  public func readPassword(prompt: String) -> String? {
+    guard isatty(input) != 0 else { return nil }
+    fflush(nil)
+    var saved = termios()
+    guard tcgetattr(input, &saved) == 0 else { return nil }
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+    quiet.c_lflag |= tcflag_t(ICANON | ISIG)
+    // Take Ctrl-C before the prompt shows, and give up if the command was cancelled already.
+    guard let wake = WakePipe() else { return nil }
+    let id = interrupts?.push { wake.wake() }
+    defer { if let id { interrupts?.pop(id) } }
+    guard !Task.isCancelled else { return nil }
+    _ = tcsetattr(input, TCSAFLUSH, &quiet)
+    emit(prompt)
+    defer {
+      _ = tcsetattr(input, TCSAFLUSH, &saved)
+      emit("\n")
+    }
+    var bytes: [UInt8] = []
+    while true {
+      switch TerminalInput.next(fd: input, wake: wake) {
+      case .interrupted:
+        return nil
+      case .endOfInput:
+        return nil
+      case .byte(let byte):
+        if byte == 10 || byte == 13 { return String(decoding: bytes, as: UTF8.self) }
+        if byte == 4, bytes.isEmpty { return nil }
+        bytes.append(byte)
+      }
+    }
+  }
+
+  private func emit(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+  }
+}
+
+/// Lines from standard input without line editing: piped input (no prompt) or `TERM=dumb`
+/// (the prompt is printed plainly).
+public final class PlainLineReader: LineReader {
+  private let showPrompt: Bool
+
+  public init(showPrompt: Bool) { self.showPrompt = showPrompt }
+
+  public func readLine(prompt: String) -> String? {
+    if showPrompt, !prompt.isEmpty {
+      fflush(nil)
+      let bytes = Array(prompt.utf8)
+      _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+    }
+    return Swift.readLine(strippingNewline: true)
+  }
+
+  public func addHistory(_ line: String, persist: Bool) {}
+}

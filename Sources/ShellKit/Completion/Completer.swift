@@ -1,0 +1,212 @@
+import AuthCore
+
+/// One completion: the word to insert and what it means (shown by zsh, fish and `help`).
+public struct CompletionCandidate: Sendable, Equatable {
+  public var value: String
+  public var description: String
+  /// False when more typing is expected right after it (a directory `dir/`, a `--flag=`):
+  /// no space is appended.
+  public var isComplete: Bool
+
+  public init(_ value: String, _ description: String = "", isComplete: Bool = true) {
+    self.value = value
+    self.description = description
+    self.isComplete = isComplete
+  }
+}
+
+/// Completion from the command table only: command words (surface-aware), flags per command,
+/// then values by kind (choices, providers, profiles, e-mails, `.auth` files, shells).
+/// The REPL's Tab and the bash/zsh/fish callback share it.
+public enum Completer {
+  /// Candidates for `current`, the word being typed, after the complete words `before`
+  /// (command words first; for the one-shot surface global flags may come first).
+  public static func candidates(
+    before: [String], current: String, surface: Surfaces, source: CompletionSource
+  ) -> [CompletionCandidate] {
+    let globals = surface == .oneShot ? CommandTable.globalFlags : []
+    var index = 0
+    while index < before.count, before[index].hasPrefix("--"), before[index].count > 2 {
+      let name = flagName(before[index])
+      let flag = globals.first { $0.name == name }
+      if let flag, flag.takesValue, !before[index].contains("=") {
+        if index + 1 == before.count { return values(for: flag, current: current, source: source) }
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    let rest = Array(before[index...])
+    if rest.isEmpty {
+      if current.hasPrefix("-") { return flagCandidates(globals, seen: [], current: current, source: source) }
+      return commandCandidates(surface: surface, current: current)
+    }
+    let onSurface = CommandTable.all.filter { !$0.surfaces.isDisjoint(with: surface) }
+    let matches = onSurface.filter { $0.words.count <= rest.count && Array(rest.prefix($0.words.count)) == $0.words }
+    guard let spec = matches.max(by: { $0.words.count < $1.words.count }) else { return [] }
+    let args = Array(rest.dropFirst(spec.words.count))
+    let allowed = InvocationParser.flags(of: spec, surface: surface) + (surface == .oneShot ? CommandTable.connectionFlags : [])
+
+    var positionals: [String] = []
+    var pending: FlagSpec?
+    var seen: Set<String> = []
+    var flagsEnded = false
+    for word in args {
+      if pending != nil {
+        pending = nil
+        continue
+      }
+      if !flagsEnded, word == "--" {
+        flagsEnded = true
+        continue
+      }
+      if !flagsEnded, word.hasPrefix("--"), word.count > 2 {
+        let name = flagName(word)
+        seen.insert(name)
+        if let flag = allowed.first(where: { $0.name == name }), flag.takesValue, !word.contains("=") { pending = flag }
+        continue
+      }
+      positionals.append(word)
+    }
+    if let pending { return values(for: pending, current: current, source: source) }
+    if !flagsEnded, current.hasPrefix("-") {
+      if let equals = current.firstIndex(of: "=") {
+        let name = String(current[..<equals])
+        guard let flag = allowed.first(where: { $0.name == name }), flag.takesValue else { return [] }
+        let typed = String(current[current.index(after: equals)...])
+        return values(for: flag, current: typed, source: source).map {
+          CompletionCandidate(name + "=" + $0.value, $0.description, isComplete: $0.isComplete)
+        }
+      }
+      return flagCandidates(allowed, seen: seen, current: current, source: source)
+    }
+
+    var result: [CompletionCandidate] = []
+    if args.isEmpty {
+      // Sub-commands: `reset` → `confirm`.
+      for other in onSurface where other.words.count == rest.count + 1 && Array(other.words.prefix(rest.count)) == rest {
+        if let next = other.words.last, next.hasPrefix(current) { result.append(CompletionCandidate(next, other.summary)) }
+      }
+    }
+    if let argument = argument(of: spec, at: positionals.count) {
+      result += values(for: argument, current: current, positionals: positionals, surface: surface, source: source)
+    } else if current.isEmpty, result.isEmpty, !flagsEnded {
+      result += flagCandidates(allowed, seen: seen, current: current, source: source)
+    }
+    return result
+  }
+
+  /// Candidates for a line typed up to the cursor: where the word being completed starts
+  /// (a character offset in `linePrefix`) and what may replace it.
+  public static func complete(
+    linePrefix: String, surface: Surfaces, source: CompletionSource
+  ) -> (wordStart: Int, candidates: [CompletionCandidate]) {
+    let (before, current, start) = splitForCompletion(linePrefix)
+    return (start, candidates(before: before, current: current, surface: surface, source: source))
+  }
+
+  /// Complete words, the word being typed (quotes removed) and where it starts. Unterminated
+  /// quotes are closed, so `login "ada@` still completes.
+  public static func splitForCompletion(_ linePrefix: String) -> (before: [String], current: String, start: Int) {
+    let length = linePrefix.count
+    let endsInSpace = linePrefix.last.map { $0 == " " || $0 == "\t" } ?? true
+    var words: [Word]?
+    for closing in ["", "'", "\"", "\\"] {
+      if let split = try? WordSplitter.split(linePrefix + closing) {
+        words = split
+        break
+      }
+    }
+    guard var words else { return ([], "", length) }
+    if linePrefix.hasSuffix("\\ ") { return (words.dropLast().map(\.text), words.last?.text ?? "", words.last?.start ?? length) }
+    if endsInSpace || words.isEmpty { return (words.map(\.text), "", length) }
+    let last = words.removeLast()
+    return (words.map(\.text), last.text, last.start)
+  }
+
+  // MARK: Pieces
+
+  static func commandCandidates(surface: Surfaces, current: String) -> [CompletionCandidate] {
+    CommandTable.firstWords(on: surface).filter { $0.hasPrefix(current) }.map { word in
+      let spec = CommandTable.all.first { $0.words == [word] } ?? CommandTable.all.first { $0.words.first == word }
+      return CompletionCandidate(word, spec?.summary ?? "")
+    }
+  }
+
+  static func flagCandidates(
+    _ flags: [FlagSpec], seen: Set<String>, current: String, source: CompletionSource
+  ) -> [CompletionCandidate] {
+    var names: Set<String> = []
+    return flags.compactMap { flag in
+      guard flag.name.hasPrefix(current), flag.repeatable || !seen.contains(flag.name), names.insert(flag.name).inserted else {
+        return nil
+      }
+      return CompletionCandidate(flag.name, flag.summary)
+    }
+  }
+
+  static func argument(of spec: CommandSpec, at position: Int) -> ArgumentSpec? {
+    if position < spec.arguments.count { return spec.arguments[position] }
+    if let last = spec.arguments.last, last.variadic { return last }
+    return nil
+  }
+
+  static func flagName(_ word: String) -> String {
+    word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
+  }
+
+  static func values(for flag: FlagSpec, current: String, source: CompletionSource) -> [CompletionCandidate] {
+    guard let kind = flag.kind else { return [] }
+    return values(kind: kind, choices: flag.choices, current: current, source: source)
+  }
+
+  static func values(
+    for argument: ArgumentSpec, current: String, positionals: [String], surface: Surfaces, source: CompletionSource
+  ) -> [CompletionCandidate] {
+    if argument.kind == .command {
+      // `help reset <Tab>` → `confirm`; `help <Tab>` → command names.
+      if positionals.isEmpty { return commandCandidates(surface: surface.union(.repl), current: current) }
+      return CommandTable.all.compactMap { spec in
+        guard spec.words.count == positionals.count + 1, Array(spec.words.prefix(positionals.count)) == positionals,
+          let next = spec.words.last, next.hasPrefix(current)
+        else { return nil }
+        return CompletionCandidate(next, spec.summary)
+      }
+    }
+    return values(kind: argument.kind, choices: argument.choices, current: current, source: source)
+  }
+
+  static func values(kind: ValueKind, choices: [String], current: String, source: CompletionSource) -> [CompletionCandidate] {
+    if !choices.isEmpty { return choices.filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) } }
+    switch kind {
+    case .provider: return ProviderKind.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) }
+    case .profile: return source.profiles().filter { $0.hasPrefix(current) }.map { CompletionCandidate($0, "profile") }
+    case .email:
+      let lowered = current.lowercased()
+      return source.emails().filter { $0.lowercased().hasPrefix(lowered) }.map { CompletionCandidate($0) }
+    case .authFile: return files(current: current, extensions: ["auth"], source: source)
+    case .file, .path: return files(current: current, extensions: nil, source: source)
+    case .shell: return ["bash", "zsh", "fish"].filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) }
+    default: return []
+    }
+  }
+
+  static func files(current: String, extensions: [String]?, source: CompletionSource) -> [CompletionCandidate] {
+    let directory: String
+    let base: String
+    if let slash = current.lastIndex(of: "/") {
+      directory = String(current[...slash])
+      base = String(current[current.index(after: slash)...])
+    } else {
+      directory = ""
+      base = current
+    }
+    guard let entries = source.listDirectory(directory.isEmpty ? "." : directory) else { return [] }
+    return entries.compactMap { entry in
+      guard entry.name.hasPrefix(base) else { return nil }
+      if entry.isDirectory { return CompletionCandidate(directory + entry.name + "/", isComplete: false) }
+      if let extensions, !extensions.contains(where: { entry.name.hasSuffix("." + $0) }) { return nil }
+      return CompletionCandidate(directory + entry.name)
+    }
+  }
+}

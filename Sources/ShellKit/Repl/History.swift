@@ -1,0 +1,147 @@
+import AuthCore
+import Foundation
+
+/// What happens to a typed line in the history (SPEC §4, redis-cli and bash rules).
+public enum HistoryDecision: Equatable, Sendable {
+  /// Recalled with Up and written to the history file.
+  case persist
+  /// Recalled with Up in this session only: the line carries a secret.
+  case memoryOnly
+  /// Not kept at all: a line starting with a space (bash `ignorespace`), a blank line, or a
+  /// line whose password was just refused.
+  case skip
+}
+
+public enum HistoryPolicy {
+  /// Flag names whose value is a secret, on any command or globally.
+  static let secretFlags: Set<String> = Set(
+    (CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags).filter(\.isSecret).map(\.name))
+
+  public static func decide(_ line: String, invocation: Invocation?) -> HistoryDecision {
+    if line.hasPrefix(" ") || line.hasPrefix("\t") || line.trimmingWhitespace.isEmpty { return .skip }
+    if let invocation { return invocation.carriesSecret ? .memoryOnly : .persist }
+    return mentionsSecret(line) ? .memoryOnly : .persist
+  }
+
+  /// Whether a line that did not parse still names a secret flag (or cannot be split at all):
+  /// such lines never reach the file.
+  public static func mentionsSecret(_ line: String) -> Bool {
+    guard let words = try? WordSplitter.split(line) else { return true }
+    return words.contains { word in
+      !word.quoted && secretFlags.contains(word.text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word.text)
+    }
+  }
+
+  /// The line with every secret value replaced by `***` (for `history` and echoes).
+  public static func masked(_ line: String) -> String {
+    guard let words = try? WordSplitter.split(line) else { return line.trimmingWhitespace.isEmpty ? line : "***" }
+    guard words.contains(where: { secretFlags.contains(flagName($0.text)) }) else { return line.trimmingWhitespace }
+    var parts: [String] = []
+    var maskNext = false
+    for word in words {
+      if maskNext {
+        parts.append(Redactor.mask)
+        maskNext = false
+        continue
+      }
+      let name = flagName(word.text)
+      if !word.quoted, secretFlags.contains(name) {
+        if word.text.contains("=") {
+          parts.append(name + "=" + Redactor.mask)
+        } else {
+          parts.append(name)
+          maskNext = true
+        }
+        continue
+      }
+      parts.append(WordSplitter.quote(word.text))
+    }
+    return parts.joined(separator: " ")
+  }
+
+  /// The invocation without its secret values (after `invalid_credentials`, nothing of the
+  /// password is kept: `retry` asks again).
+  public static func withoutSecrets(_ invocation: Invocation) -> Invocation {
+    var copy = invocation
+    for name in secretFlags { copy.flags[name] = nil }
+    var words: [Word] = []
+    var skipNext = false
+    for word in invocation.words {
+      if skipNext {
+        skipNext = false
+        continue
+      }
+      if !word.quoted, secretFlags.contains(flagName(word.text)) {
+        skipNext = !word.text.contains("=")
+        continue
+      }
+      words.append(word)
+    }
+    copy.words = words
+    return copy
+  }
+
+  static func flagName(_ text: String) -> String {
+    text.firstIndex(of: "=").map { String(text[..<$0]) } ?? text
+  }
+}
+
+/// The history file: plain lines, mode 0600 in a 0700 directory; only lines the policy allows.
+public struct HistoryFile: Sendable {
+  public let path: String
+  public var limit: Int
+
+  public init(path: String, limit: Int = 1000) {
+    self.path = path
+    self.limit = limit
+  }
+
+  /// `AUTHSH_HISTFILE` (empty or `/dev/null` disables), else `Paths.historyFile`.
+  public static func resolve(environment: [String: String], paths: Paths) -> HistoryFile? {
+    if let custom = environment["AUTHSH_HISTFILE"] {
+      if custom.isEmpty || custom == "/dev/null" { return nil }
+      return HistoryFile(path: custom)
+    }
+    return HistoryFile(path: paths.historyFile)
+  }
+
+  /// The last `limit` lines (none when the file is missing or unreadable).
+  public func load() -> [String] {
+    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+      return []
+    }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    if lines.count > limit * 2 { rewrite(Array(lines.suffix(limit))) }
+    return Array(lines.suffix(limit))
+  }
+
+  /// Appends one line, creating the file 0600 (and its directory 0700) when needed.
+  public func append(_ line: String) {
+    guard !line.contains("\n") else { return }
+    ensureDirectory()
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    _ = fchmod(fd, 0o600)
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+  }
+
+  private func rewrite(_ lines: [String]) {
+    let temporary = path + ".tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    _ = fchmod(fd, 0o600)
+    close(fd)
+    _ = rename(temporary, path)
+  }
+
+  private func ensureDirectory() {
+    let directory = (path as NSString).deletingLastPathComponent
+    guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
+    try? FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  }
+}

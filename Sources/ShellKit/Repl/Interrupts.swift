@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Ctrl-C for the shell. SIGINT never ends the process: it is delivered to the innermost
+/// handler — the line editor (clears the line), the password prompt (cancels it) or the running
+/// command (cancels its task). Tests call `fire()` instead of sending signals.
+public final class Interrupts: @unchecked Sendable {
+  private let lock = NSLock()
+  private var handlers: [(id: Int, handler: @Sendable () -> Void)] = []
+  private var nextID = 0
+  private var source: (any DispatchSourceSignal)?
+
+  public init() {}
+
+  /// Routes SIGINT of the whole process here (ignoring its default action). Idempotent.
+  public func installSignalHandler() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard source == nil else { return }
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler { [weak self] in self?.fire() }
+    source.resume()
+    self.source = source
+  }
+
+  /// Gives SIGINT its default action back.
+  public func uninstallSignalHandler() {
+    lock.lock()
+    defer { lock.unlock() }
+    source?.cancel()
+    source = nil
+    signal(SIGINT, SIG_DFL)
+  }
+
+  /// Makes `handler` the receiver of Ctrl-C until `pop(id)`.
+  @discardableResult
+  public func push(_ handler: @escaping @Sendable () -> Void) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    nextID += 1
+    handlers.append((nextID, handler))
+    return nextID
+  }
+
+  public func pop(_ id: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    handlers.removeAll { $0.id == id }
+  }
+
+  /// One Ctrl-C: the innermost handler runs; with none, nothing happens.
+  public func fire() {
+    lock.lock()
+    let handler = handlers.last?.handler
+    lock.unlock()
+    handler?()
+  }
+
+  /// Runs `body` with `handler` receiving Ctrl-C.
+  public func with<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+    let id = push(handler)
+    defer { pop(id) }
+    return try body()
+  }
+}
+
+/// A pipe that a Ctrl-C handler writes to, so a thread blocked in `poll` wakes up.
+public final class WakePipe: @unchecked Sendable {
+  public let readEnd: Int32
+  public let writeEnd: Int32
+
+  public init?() {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return nil }
+    readEnd = fds[0]
+    writeEnd = fds[1]
+    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+  }
+
+  deinit {
+    close(readEnd)
+    close(writeEnd)
+  }
+
+  public func wake() {
+    var byte: UInt8 = 1
+    _ = write(writeEnd, &byte, 1)
+  }
+
+  /// Empties the pipe; true when something was in it.
+  @discardableResult
+  public func drain() -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    var any = false
+    while read(readEnd, &buffer, buffer.count) > 0 { any = true }
+    return any
+  }
+}

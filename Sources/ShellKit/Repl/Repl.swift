@@ -1,0 +1,245 @@
+import AuthCore
+import Foundation
+
+/// The interactive shell: reads lines, runs table commands, and handles the shell's own
+/// commands (`retry`, `history`, `source`, `quit`/`exit`). No libedit here: the line reader is
+/// injected, so tests drive it with `ScriptedLineReader`.
+public final class Repl {
+  public let context: ShellContext
+  public let reader: any LineReader
+  public let output: any OutputSink
+  public var options: ReplOptions
+  /// This session's lines, secrets masked (`history`).
+  public private(set) var sessionLines: [String] = []
+  /// Whether a command failed (the exit status of a non-interactive run).
+  public private(set) var anyFailed = false
+  private var lastRecalled: String?
+
+  public init(context: ShellContext, reader: any LineReader, output: any OutputSink, options: ReplOptions) {
+    self.context = context
+    self.reader = reader
+    self.output = output
+    self.options = options
+  }
+
+  /// Runs until `quit`, `exit` or end of input. 0, or 1 when not interactive and a command failed.
+  public func run() async -> Int32 {
+    for line in options.history?.load() ?? [] {
+      reader.addHistory(line, persist: false)
+      lastRecalled = line
+    }
+    if !options.noRC, let rc = options.rcFile, let text = try? String(contentsOfFile: rc, encoding: .utf8) {
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        guard await handle(String(line), record: false) else { return exitStatus }
+      }
+    }
+    while let line = reader.readLine(prompt: prompt()) {
+      guard await handle(line) else { break }
+    }
+    return exitStatus
+  }
+
+  private var exitStatus: Int32 { options.interactive || !anyFailed ? 0 : 1 }
+
+  /// The prompt: `supabase:default ada@example.com> `, or `authsh> ` with nothing configured.
+  public func prompt() -> String {
+    guard options.interactive else { return "" }
+    guard let target = try? context.target() else { return "authsh> " }
+    var text = "\(target.provider.rawValue):\(target.profile)"
+    if let email = try? context.sessions(for: target).storedSession()?.user.email { text += " " + email }
+    return text + "> "
+  }
+
+  /// Handles one line; false when the shell should end.
+  @discardableResult
+  public func handle(_ line: String, record: Bool = true) async -> Bool {
+    guard !line.trimmingWhitespace.isEmpty else { return true }
+    let words: [Word]
+    do {
+      words = try WordSplitter.split(line)
+    } catch {
+      output.err(ReplRendering.splitError(error, line: line, style: options.style))
+      remember(line, invocation: nil, record: record)
+      anyFailed = true
+      return true
+    }
+    guard !words.isEmpty else { return true }
+    let invocation: Invocation
+    switch InvocationParser.parse(words, surface: .repl) {
+    case .failure(let usage):
+      output.err(ReplRendering.usageError(usage, words: words, line: line, style: options.style))
+      remember(line, invocation: nil, record: record)
+      anyFailed = true
+      return true
+    case .success(let parsed):
+      invocation = parsed
+    }
+    if invocation.has("--password"), options.interactive {
+      output.err(ReplRendering.passwordWarning(style: options.style))
+    }
+    switch invocation.spec.name {
+    case "quit", "exit":
+      remember(line, invocation: invocation, record: record)
+      return false
+    case "history":
+      remember(line, invocation: invocation, record: record)
+      output.out(ReplRendering.history(sessionLines))
+    case "retry":
+      remember(line, invocation: invocation, record: record)
+      guard let last = context.lastFailed else {
+        output.err(options.style.red("error:") + " nothing to retry: no command has failed yet\n")
+        return true
+      }
+      output.err(options.style.dim("retrying: " + ReplRendering.line(of: last)) + "\n")
+      await execute(last)
+    case "source":
+      remember(line, invocation: invocation, record: record)
+      await source(invocation.argument("FILE") ?? "")
+    default:
+      let result = await execute(invocation)
+      let refused = result.error?.code == .invalidCredentials
+      remember(line, invocation: invocation, record: record && !(refused && invocation.carriesSecret))
+    }
+    return true
+  }
+
+  /// Runs a table command with the spinner and Ctrl-C, renders its result, and keeps it for `retry`.
+  @discardableResult
+  func execute(_ invocation: Invocation) async -> CommandResult {
+    let loading = options.interactive ? invocation.spec.loadingText : nil
+    let spinner = loading == nil ? nil : options.spinner
+    let savedPrompter = context.passwordPrompter
+    if let spinner, let loading, let base = savedPrompter {
+      context.passwordPrompter = SpinnerPausingPrompter(base: base, spinner: spinner, text: loading)
+    }
+    if let loading { spinner?.start(loading) }
+    let execute = options.execute
+    let context = self.context
+    let result = await cancellable(name: invocation.spec.name) { await execute(invocation, context) }
+    spinner?.stop()
+    context.passwordPrompter = savedPrompter
+    render(result, invocation: invocation)
+    if let error = result.error {
+      anyFailed = true
+      context.lastFailed = error.code == .invalidCredentials ? HistoryPolicy.withoutSecrets(invocation) : invocation
+    } else if context.lastFailed?.spec == invocation.spec {
+      context.lastFailed = nil
+    }
+    return result
+  }
+
+  private func source(_ path: String) async {
+    guard let sourceFile = options.sourceFile else {
+      output.err(options.style.red("error:") + " source is not available in this shell\n")
+      anyFailed = true
+      return
+    }
+    let status = await cancellable(name: "source", cancelled: Int32(130)) { await sourceFile(path) }
+    if status != 0 {
+      anyFailed = true
+      if status == 130 { output.err(options.style.dim("Cancelled.") + "\n") }
+    }
+  }
+
+  private func cancellable(name: String, _ body: @escaping @Sendable () async -> CommandResult) async -> CommandResult {
+    await cancellable(name: name, cancelled: CommandResult.failure(name, AuthError(.cancelled)), body)
+  }
+
+  /// Runs `body` in a task that Ctrl-C cancels; the shell returns at once with `cancelled`.
+  private func cancellable<T: Sendable>(
+    name: String, cancelled: T, _ body: @escaping @Sendable () async -> T
+  ) async -> T {
+    guard let interrupts = options.interrupts else { return await body() }
+    let once = ResumeOnce<T>()
+    // The handler goes first, so a password prompt inside the task stacks on top of it.
+    let id = interrupts.push { once.resume(with: cancelled) }
+    defer { interrupts.pop(id) }
+    let task = Task { await body() }
+    once.setCancel { task.cancel() }
+    return await withCheckedContinuation { continuation in
+      once.set(continuation)
+      Task {
+        let value = await task.value
+        once.resume(with: value)
+      }
+    }
+  }
+
+  private func render(_ result: CommandResult, invocation: Invocation) {
+    let now = context.clock.unixNow
+    if result.error?.code == .cancelled {
+      // On a terminal, over the `^C` the terminal echoed.
+      output.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
+      return
+    }
+    if invocation.has("--json") {
+      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
+      return
+    }
+    let (out, err) = HumanRenderer.render(result, invocation: invocation, style: options.style, now: now)
+    if !out.isEmpty { output.out(out) }
+    if !err.isEmpty { output.err(err) }
+  }
+
+  /// Puts a line in the history as the policy says; `history` lists it masked.
+  private func remember(_ line: String, invocation: Invocation?, record: Bool) {
+    guard record else { return }
+    let decision = HistoryPolicy.decide(line, invocation: invocation)
+    guard decision != .skip else { return }
+    let trimmed = line.trimmingWhitespace
+    sessionLines.append(HistoryPolicy.masked(trimmed))
+    guard trimmed != lastRecalled else { return }
+    lastRecalled = trimmed
+    reader.addHistory(trimmed, persist: decision == .persist && options.history != nil)
+    if decision == .persist { options.history?.append(trimmed) }
+  }
+}
+
+/// Resumes a continuation once, from whichever comes first: the result or a Ctrl-C.
+private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<T, Never>?
+  private var early: T?
+  private var done = false
+  private var storedCancel: (@Sendable () -> Void)?
+
+  /// What ends the work when Ctrl-C comes first (run at once if it already came).
+  func setCancel(_ cancel: @escaping @Sendable () -> Void) {
+    lock.lock()
+    let already = done
+    storedCancel = cancel
+    lock.unlock()
+    if already { cancel() }
+  }
+
+  func set(_ continuation: CheckedContinuation<T, Never>) {
+    lock.lock()
+    if let early {
+      lock.unlock()
+      continuation.resume(returning: early)
+      return
+    }
+    self.continuation = continuation
+    lock.unlock()
+  }
+
+  func resume(with value: T) {
+    lock.lock()
+    guard !done else {
+      lock.unlock()
+      return
+    }
+    done = true
+    let cancel = storedCancel
+    guard let continuation else {
+      early = value
+      lock.unlock()
+      cancel?()
+      return
+    }
+    self.continuation = nil
+    lock.unlock()
+    continuation.resume(returning: value)
+    cancel?()
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Text the shell prints itself: usage errors with a caret under the word, the `history`
+/// listing, the warning about `--password VALUE`.
+enum ReplRendering {
+  static func usageError(_ error: UsageError, words: [Word], line: String, style: Style) -> String {
+    var lines = [style.red("error:") + " " + error.message]
+    let showLine = !HistoryPolicy.mentionsSecret(line)
+    if showLine, let index = error.wordIndex, index < words.count {
+      let word = words[index]
+      let chars = Array(line)
+      let start = min(word.start, chars.count)
+      let width = max(1, min(word.end, chars.count) - start)
+      let note = error.suggestion.map { " did you mean '\($0)'?" } ?? ""
+      lines.append("  " + line)
+      lines.append("  " + String(repeating: " ", count: start) + style.red(String(repeating: "^", count: width)) + note)
+    } else if let suggestion = error.suggestion {
+      lines.append("  did you mean '\(suggestion)'?")
+    }
+    let texts = words.map(\.text)
+    if let (spec, _) = CommandTable.match(texts), !spec.surfaces.isDisjoint(with: .repl) {
+      lines.append("  usage: " + spec.usage(for: .repl))
+    } else if error.suggestion == nil, error.wordIndex == 0 {
+      lines.append("  Type 'help' to list the commands.")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func splitError(_ error: Error, line: String, style: Style) -> String {
+    guard let split = error as? SplitError else { return style.red("error:") + " \(error)\n" }
+    var lines = [style.red("error:") + " " + split.message]
+    if !HistoryPolicy.mentionsSecret(line.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "\"", with: " ")) {
+      lines.append("  " + line)
+      lines.append("  " + String(repeating: " ", count: max(0, split.column)) + style.red("^"))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func passwordWarning(style: Style) -> String {
+    style.yellow("warning:")
+      + " a password typed with --password shows on screen; this line stays out of the history file"
+      + " (leave --password out to be asked without echo)\n"
+  }
+
+  /// `history`: numbered like bash, secrets already masked.
+  static func history(_ lines: [String]) -> String {
+    lines.enumerated().map { index, line in
+      let number = String(index + 1)
+      return String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + line + "\n"
+    }.joined()
+  }
+
+  /// An invocation as a line again, secrets masked (for `retry`'s echo).
+  static func line(of invocation: Invocation) -> String {
+    let words = invocation.spec.words + invocation.words.map { WordSplitter.quote($0.text) }
+    return HistoryPolicy.masked(words.joined(separator: " "))
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Shows the specs' loading words ("Signing in…") while a request runs. Injected, so tests and
+/// non-interactive runs have none.
+public protocol Spinner: Sendable {
+  func start(_ text: String)
+  func stop()
+}
+
+/// A spinner on standard error: it appears only after a short delay (fast requests show
+/// nothing), redraws one line in place and erases it when stopped.
+public final class TerminalSpinner: Spinner, @unchecked Sendable {
+  private let output: any OutputSink
+  private let frames: [String]
+  private let delay: Duration
+  private let interval: Duration
+  private let lock = NSLock()
+  private var task: Task<Void, Never>?
+  private var drawn = false
+  private var generation = 0
+
+  public init(output: any OutputSink, unicode: Bool = true, delay: Duration = .milliseconds(150), interval: Duration = .milliseconds(90)) {
+    self.output = output
+    self.frames = unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
+    self.delay = delay
+    self.interval = interval
+  }
+
+  public func start(_ text: String) {
+    stop()
+    lock.lock()
+    generation += 1
+    let mine = generation
+    let frames = frames
+    let delay = delay
+    let interval = interval
+    task = Task { [weak self] in
+      try? await Task.sleep(for: delay)
+      var index = 0
+      while !Task.isCancelled {
+        guard let self, self.draw("\r\(frames[index % frames.count]) \(text)", generation: mine) else { return }
+        index += 1
+        try? await Task.sleep(for: interval)
+      }
+    }
+    lock.unlock()
+  }
+
+  public func stop() {
+    lock.lock()
+    generation += 1
+    task?.cancel()
+    task = nil
+    let erase = drawn
+    drawn = false
+    if erase { output.err("\r\u{1B}[K") }
+    lock.unlock()
+  }
+
+  /// Draws a frame unless the spinner was stopped since; false when it was.
+  private func draw(_ frame: String, generation mine: Int) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard mine == generation else { return false }
+    output.err(frame)
+    drawn = true
+    return true
+  }
+}
+
+/// Stops the spinner while a password is asked for, so the prompt is not drawn over.
+struct SpinnerPausingPrompter: PasswordPrompter {
+  let base: any PasswordPrompter
+  let spinner: any Spinner
+  let text: String
+
+  func readPassword(prompt: String) -> String? {
+    spinner.stop()
+    let password = base.readPassword(prompt: prompt)
+    if password != nil, !Task.isCancelled { spinner.start(text) }
+    return password
+  }
+}

@@ -1,0 +1,29 @@
+import Testing
+
+@testable import ShellKit
+
+@Suite("Argument hints")
+struct HinterTests {
+  @Test func afterTheCommandWord() {
+    #expect(Hinter.hint(linePrefix: "login ") == "[EMAIL] [--password VALUE] [--password-env VAR] [--remember] [--no-save]")
+    #expect(Hinter.hint(linePrefix: "inbox ") == "EMAIL")
+    #expect(Hinter.hint(linePrefix: "reset ") == "confirm… [EMAIL]")
+  }
+
+  @Test func givenArgumentsAndFlagsDropOut() {
+    #expect(Hinter.hint(linePrefix: "login ada@example.com --remember ") == "[--password VALUE] [--password-env VAR] [--no-save]")
+    #expect(Hinter.hint(linePrefix: "inbox ada@example.com ") == nil)
+  }
+
+  @Test func aFlagWaitingForItsValue() {
+    #expect(Hinter.hint(linePrefix: "logout --scope ")?.hasPrefix("local|global|others  ") == true)
+    #expect(Hinter.hint(linePrefix: "signup a@b.co --name ")?.hasPrefix("NAME  ") == true)
+  }
+
+  @Test func nothingWhileAWordIsTypedOrForUnknownCommands() {
+    #expect(Hinter.hint(linePrefix: "login ad") == nil)
+    #expect(Hinter.hint(linePrefix: "frob ") == nil)
+    #expect(Hinter.hint(linePrefix: "") == nil)
+    #expect(Hinter.hint(linePrefix: "completion ") == nil)
+  }
+}

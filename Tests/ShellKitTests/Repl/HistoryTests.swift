@@ -1,0 +1,102 @@
+import AuthCore
+import Foundation
+import Testing
+
+@testable import ShellKit
+
+@Suite("History: what is kept, where, and how")
+struct HistoryTests {
+  @Test func plainLinesGoToTheFileWithMode0600InA0700Directory() async throws {
+    let shell = ReplHarness(["whoami", "status"])
+    _ = await shell.run()
+    #expect(shell.historyFileText == "whoami\nstatus\n")
+    let file = try FileManager.default.attributesOfItem(atPath: shell.historyPath)
+    #expect((file[.posixPermissions] as? Int) == 0o600)
+    let directory = try FileManager.default.attributesOfItem(atPath: shell.directory + "/state/authsh")
+    #expect((directory[.posixPermissions] as? Int) == 0o700)
+  }
+
+  @Test func linesCarryingASecretStayInMemoryOnly() async {
+    let shell = ReplHarness(
+      ["login ada@example.com --password correct-horse", "provider supabase --key sekrit-key-1", "whoami"],
+      accounts: ["ada@example.com": "correct-horse"])
+    _ = await shell.run()
+    #expect(shell.historyFileText == "whoami\n")
+    #expect(shell.reader.history.map(\.line) == ["login ada@example.com --password correct-horse", "provider supabase --key sekrit-key-1", "whoami"])
+    #expect(shell.reader.history.map(\.persisted) == [false, false, true])
+  }
+
+  @Test func linesStartingWithASpaceAreNotKept() async {
+    let shell = ReplHarness([" whoami", "status"])
+    _ = await shell.run()
+    #expect(shell.historyFileText == "status\n")
+    #expect(shell.reader.history.map(\.line) == ["status"])
+    #expect(shell.repl.sessionLines == ["status"])
+  }
+
+  @Test func unparsableLinesNamingASecretFlagStayOutOfTheFile() async {
+    let shell = ReplHarness(["logn ada@example.com --password hunter2hunter2", "login --password=abc extra words"])
+    _ = await shell.run()
+    #expect(!shell.historyFileText.contains("hunter2"))
+    #expect(!shell.historyFileText.contains("abc"))
+  }
+
+  @Test func historyCommandListsThisSessionMasked() async {
+    let shell = ReplHarness(["whoami", "login ada@example.com --password correct-horse", "history"], accounts: ["ada@example.com": "correct-horse"])
+    _ = await shell.run()
+    #expect(shell.sink.standardOutput.contains("    1  whoami\n    2  login ada@example.com --password ***\n    3  history\n"))
+    #expect(!shell.sink.standardOutput.contains("correct-horse"))
+  }
+
+  @Test func previousSessionsAreRecalledButNotListed() async throws {
+    let first = ReplHarness(["whoami"])
+    _ = await first.run()
+    var options = ReplOptions.standard(environment: ["HOME": first.directory, "XDG_STATE_HOME": first.directory + "/state"])
+    options.rcFile = nil
+    let reader = ScriptedLineReader(["history"])
+    let sink = CapturingSink()
+    _ = await Repl(context: first.context, reader: reader, output: sink, options: options).run()
+    #expect(reader.history.first?.line == "whoami")
+    #expect(sink.standardOutput == "    1  history\n")
+  }
+
+  @Test func consecutiveDuplicatesAreRecalledOnce() async {
+    let shell = ReplHarness(["status", "status", "whoami"])
+    _ = await shell.run()
+    #expect(shell.reader.history.map(\.line) == ["status", "whoami"])
+  }
+
+  @Test func historyFileLocation() {
+    let paths = Paths(environment: ["HOME": "/home/ada"])
+    #expect(HistoryFile.resolve(environment: [:], paths: paths)?.path == "/home/ada/.local/state/authsh/history")
+    #expect(HistoryFile.resolve(environment: ["AUTHSH_HISTFILE": "/tmp/h"], paths: paths)?.path == "/tmp/h")
+    #expect(HistoryFile.resolve(environment: ["AUTHSH_HISTFILE": "/dev/null"], paths: paths) == nil)
+    #expect(HistoryFile.resolve(environment: ["AUTHSH_HISTFILE": ""], paths: paths) == nil)
+  }
+
+  @Test func disabledHistoryWritesNothing() async {
+    let shell = ReplHarness(["whoami"]) { $0.history = nil }
+    _ = await shell.run()
+    #expect(!FileManager.default.fileExists(atPath: shell.historyPath))
+  }
+
+  @Test func masking() {
+    #expect(HistoryPolicy.masked("login a@b.co --password 'x y z'") == "login a@b.co --password ***")
+    #expect(HistoryPolicy.masked("login a@b.co --password=hunter22") == "login a@b.co --password=***")
+    #expect(HistoryPolicy.masked("provider firebase --key AIzaXYZ --url http://x") == "provider firebase --key *** --url http://x")
+    #expect(HistoryPolicy.masked("  whoami  ") == "whoami")
+  }
+
+  @Test func withoutSecretsDropsPasswordFlagsAndWords() throws {
+    let words = try WordSplitter.split("login ada@example.com --password hunter22 --remember")
+    guard case .success(let invocation) = InvocationParser.parse(words, surface: .repl) else {
+      Issue.record("did not parse")
+      return
+    }
+    let stripped = HistoryPolicy.withoutSecrets(invocation)
+    #expect(!stripped.has("--password"))
+    #expect(stripped.has("--remember"))
+    #expect(stripped.words.map(\.text) == ["ada@example.com", "--remember"])
+    #expect(!stripped.carriesSecret)
+  }
+}

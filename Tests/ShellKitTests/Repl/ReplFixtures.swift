@@ -1,0 +1,111 @@
+import AuthCore
+import Foundation
+import ShellKit
+
+/// An in-memory backend: accounts by e-mail, sessions as opaque tokens.
+final class FakeProvider: AuthProvider, @unchecked Sendable {
+  let kind: ProviderKind = .supabase
+  let endpoint = "http://127.0.0.1:9999/auth/v1"
+  private let lock = NSLock()
+  private var passwords: [String: String] = [:]
+  private(set) var signInAttempts: [(email: String, password: String)] = []
+  /// Makes every call wait, so tests can cancel it.
+  var delay: Duration?
+  /// The next `user(of:)` fails with this.
+  var userError: AuthError?
+
+  init(accounts: [String: String] = [:]) { passwords = accounts }
+
+  func session(for email: String) -> AuthSession {
+    let user = AuthUser(id: "uid-\(email)", email: email, emailConfirmed: true, name: nil, createdAt: nil, lastSignInAt: nil, provider: "email")
+    return AuthSession(accessToken: "access-token-\(email)", refreshToken: "refresh-token-\(email)", expiresAt: 4_102_444_800, user: user)
+  }
+
+  private func wait() async throws {
+    if let delay { try await Task.sleep(for: delay) }
+  }
+
+  func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+    try await wait()
+    try lock.withLock {
+      guard passwords[email.lowercased()] == nil else { throw AuthError(.userAlreadyExists) }
+      passwords[email.lowercased()] = password
+    }
+    return .signedIn(session(for: email))
+  }
+
+  func signIn(email: String, password: String) async throws -> AuthSession {
+    try await wait()
+    try lock.withLock {
+      signInAttempts.append((email, password))
+      guard passwords[email.lowercased()] == password else { throw AuthError(.invalidCredentials, providerCode: "invalid_credentials", status: 400) }
+    }
+    return session(for: email)
+  }
+
+  func sendPasswordReset(email: String) async throws { try await wait() }
+  func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+    throw AuthError(.invalidCode)
+  }
+  func user(of session: AuthSession) async throws -> AuthUser {
+    try await wait()
+    if let userError { throw userError }
+    return session.user
+  }
+  func refresh(_ session: AuthSession) async throws -> AuthSession { session }
+  func signOut(_ session: AuthSession, scope: LogoutScope) async throws {}
+  func latestMail(to email: String) async throws -> InboxMessage? { nil }
+}
+
+/// Answers password prompts from a list; nil when it runs out (like Ctrl-D).
+final class ScriptedPrompter: PasswordPrompter, @unchecked Sendable {
+  private let lock = NSLock()
+  private var answers: [String]
+  private(set) var prompts: [String] = []
+  init(_ answers: [String]) { self.answers = answers }
+  func readPassword(prompt: String) -> String? {
+    lock.withLock {
+      prompts.append(prompt)
+      return answers.isEmpty ? nil : answers.removeFirst()
+    }
+  }
+}
+
+/// A shell on a scripted transcript, with a fake backend and a temporary state directory.
+struct ReplHarness {
+  let provider: FakeProvider
+  let context: ShellContext
+  let sink = CapturingSink()
+  let reader: ScriptedLineReader
+  let repl: Repl
+  let directory: String
+
+  init(
+    _ lines: [String], accounts: [String: String] = [:], passwords: [String] = [], configured: Bool = true,
+    interactive: Bool = true, options: (inout ReplOptions) -> Void = { _ in }
+  ) {
+    let directory = NSTemporaryDirectory() + "authsh-repl-\(UUID().uuidString)"
+    self.directory = directory
+    var environment = ["HOME": directory, "XDG_STATE_HOME": directory + "/state", "XDG_CONFIG_HOME": directory + "/config"]
+    if configured {
+      environment["SUPABASE_URL"] = "http://127.0.0.1:9999"
+      environment["SUPABASE_ANON_KEY"] = "anon-key-for-tests"
+    }
+    let provider = FakeProvider(accounts: accounts)
+    self.provider = provider
+    let paths = Paths(environment: environment)
+    context = ShellContext(
+      resolver: ConfigResolver(environment: environment, paths: paths, configFile: nil),
+      makeProvider: { _, _ in provider }, sessionStore: InMemorySessionStore(), environment: environment)
+    context.passwordPrompter = ScriptedPrompter(passwords)
+    reader = ScriptedLineReader(lines)
+    var replOptions = ReplOptions.standard(environment: environment, interactive: interactive)
+    options(&replOptions)
+    repl = Repl(context: context, reader: reader, output: sink, options: replOptions)
+  }
+
+  var historyPath: String { directory + "/state/authsh/history" }
+  var historyFileText: String { (try? String(contentsOfFile: historyPath, encoding: .utf8)) ?? "" }
+
+  func run() async -> Int32 { await repl.run() }
+}

@@ -1,0 +1,157 @@
+"""The committed bash/zsh/fish completion scripts: no drift from `authsh completion SHELL`, and
+each runs in the real shell and offers the right commands, flags and values (issue 4)."""
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from conftest import ROOT, authsh_binary
+
+SCRIPTS = {"bash": "authsh.bash", "zsh": "_authsh", "fish": "authsh.fish"}
+CONFIG = """default_profile = "staging"
+
+[profiles.staging]
+provider = "supabase"
+url = "https://abcd.supabase.co"
+key_env = "STAGING_ANON_KEY"
+
+[profiles.mobile]
+provider = "firebase"
+key_env = "FIREBASE_API_KEY"
+"""
+
+
+@pytest.fixture
+def env(tmp_path):
+    (tmp_path / "config" / "authsh").mkdir(parents=True)
+    (tmp_path / "config" / "authsh" / "config.toml").write_text(CONFIG)
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "smoke.auth").write_text("whoami\n")
+    (tmp_path / "work" / "notes.txt").write_text("")
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("SUPABASE_", "FIREBASE_", "AUTHSH_", "XDG_"))}
+    e.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"),
+             PATH=str(Path(authsh_binary()).parent) + os.pathsep + os.environ["PATH"], TERM="xterm", LANG="C.UTF-8")
+    return e
+
+
+@pytest.mark.parametrize("shell", SCRIPTS)
+def test_committed_script_equals_generated(shell):
+    generated = subprocess.run([authsh_binary(), "completion", shell], capture_output=True, text=True, check=True).stdout
+    committed = (ROOT / "completions" / SCRIPTS[shell]).read_text()
+    assert committed == generated, f"completions/{SCRIPTS[shell]} drifted: run scripts/install-completions.sh --generate"
+
+
+def test_unknown_shell_is_a_usage_error():
+    done = subprocess.run([authsh_binary(), "completion", "tcsh"], capture_output=True, text=True)
+    assert done.returncode == 64
+
+
+def test_callback_is_offline_and_writes_nothing(env, tmp_path):
+    started = time.monotonic()
+    out = subprocess.run([authsh_binary(), "__complete", "bash", "2", "--", "authsh", "--profile", ""], env=env,
+                         capture_output=True, text=True, check=True, cwd=tmp_path / "work").stdout
+    assert time.monotonic() - started < 5
+    assert out.splitlines() == ["mobile\tprofile", "staging\tprofile"]
+    assert not (tmp_path / "state").exists()
+
+
+# bash: the function runs in real bash with COMP_WORDS/COMP_CWORD as readline would set them.
+
+def bash_complete(env, words, cword=None, cwd=None):
+    cword = len(words) - 1 if cword is None else cword
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    line = " ".join(words)
+    program = f"""
+source '{ROOT / "completions" / "authsh.bash"}'
+complete -p authsh >/dev/null || exit 3
+COMP_WORDS=({quoted}); COMP_CWORD={cword}; COMP_LINE='{line}'; COMP_POINT={len(line)}
+_authsh
+printf '%s\\n' "${{COMPREPLY[@]}}"
+"""
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", program], env=env, capture_output=True, text=True,
+                          timeout=20, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return [line for line in done.stdout.splitlines() if line]
+
+
+def test_bash_commands_flags_and_values(env, tmp_path):
+    assert bash_complete(env, ["authsh", "lo"]) == ["login", "logout"]
+    assert "completion" in bash_complete(env, ["authsh", ""])
+    assert bash_complete(env, ["authsh", "login", "--pa"]) == ["--password", "--password-env", "--password-stdin"]
+    assert bash_complete(env, ["authsh", "--provider", ""]) == ["supabase", "firebase"]
+    assert bash_complete(env, ["authsh", "whoami", "--provider", "f"]) == ["firebase"]
+    assert bash_complete(env, ["authsh", "logout", "--scope", "=", "gl"]) == ["global"]
+    assert bash_complete(env, ["authsh", "logout", "--scope", "="]) == ["local", "global", "others"]
+    assert bash_complete(env, ["authsh", "--profile", ""]) == ["mobile", "staging"]
+    assert bash_complete(env, ["authsh", "completion", ""]) == ["bash", "zsh", "fish"]
+    assert bash_complete(env, ["authsh", "run", ""], cwd=tmp_path / "work") == ["smoke.auth"]
+
+
+# zsh: the real completion system, driven through a pty.
+
+def zsh_listing(env, typed):
+    child = pexpect.spawn("zsh", ["-f", "-i"], env=env, encoding="utf-8", timeout=10, dimensions=(40, 200))
+    try:
+        child.sendline(f"PS1='ready%% '; fpath=({ROOT / 'completions'} $fpath); autoload -U compinit; compinit -u")
+        child.expect("ready% ")
+        child.send(typed + "\t\t")
+        time.sleep(1.0)
+        child.sendcontrol("u")
+        child.sendline("echo done-$((6*7))")
+        child.expect("done-42")
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    finally:
+        child.sendline("exit")
+        child.close(force=True)
+
+
+def test_zsh_commands(env):
+    screen = zsh_listing(env, "authsh lo")
+    assert re.search(r"login\s+-- Sign in with e-mail and password", screen)
+    assert re.search(r"logout\s+-- Sign out and forget the session", screen)
+
+
+def test_zsh_flags(env):
+    screen = zsh_listing(env, "authsh login --pa")
+    assert "--password-env" in screen and "--password-stdin" in screen
+
+
+def test_zsh_provider_values(env):
+    screen = zsh_listing(env, "authsh --provider ")
+    assert re.search(r"firebase\s+supabase|supabase\s+firebase", screen)
+
+
+# fish: `complete -C` asks fish's own completion machinery.
+
+def fish_complete(env, line, cwd=None):
+    script = ROOT / "completions" / "authsh.fish"
+    done = subprocess.run(["fish", "--no-config", "-c", f"source '{script}'; complete -C '{line}'"], env=env,
+                          capture_output=True, text=True, timeout=20, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return [row.split("\t")[0] for row in done.stdout.splitlines() if row]
+
+
+def test_fish_commands_flags_and_values(env, tmp_path):
+    assert fish_complete(env, "authsh lo") == ["login", "logout"]
+    assert fish_complete(env, "authsh login --pa") == ["--password", "--password-env", "--password-stdin"]
+    assert sorted(fish_complete(env, "authsh --provider ")) == ["firebase", "supabase"]
+    assert fish_complete(env, "authsh logout --scope g") == ["global"]
+    assert sorted(fish_complete(env, "authsh --profile ")) == ["mobile", "staging"]
+    assert fish_complete(env, "authsh run ", cwd=tmp_path / "work") == ["smoke.auth"]
+
+
+def test_install_script_user_paths(env, tmp_path):
+    done = subprocess.run([str(ROOT / "scripts" / "install-completions.sh"), "--user"], env=env, capture_output=True,
+                          text=True, check=True)
+    assert "installed bash completion" in done.stdout
+    targets = {
+        "bash": tmp_path / ".local/share/bash-completion/completions/authsh",
+        "zsh": tmp_path / ".local/share/zsh/site-functions/_authsh",
+        "fish": tmp_path / "config/fish/completions/authsh.fish",
+    }
+    for shell, target in targets.items():
+        assert target.read_text() == (ROOT / "completions" / SCRIPTS[shell]).read_text()
