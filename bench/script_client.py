@@ -3,8 +3,10 @@
 `SyncGoTrueClient.get_user()` calls against the same emulator; prints the median per-call time
 of REPEAT rounds in milliseconds (one line: `python_ms_per_call <value>`)."""
 import argparse
+import http.client
 import statistics
 import time
+import urllib.parse
 import uuid
 
 from supabase_auth import SyncGoTrueClient
@@ -31,6 +33,23 @@ def main():
                 raise SystemExit("get_user returned nothing")
         rounds.append((time.perf_counter() - start) * 1000 / args.n)
     print(f"python_ms_per_call {statistics.median(rounds):.4f}")
+    # The floor: the same GET /user over one keep-alive http.client connection (almost no client
+    # work), i.e. what the emulator itself costs per call.
+    session = client.get_session()
+    parts = urllib.parse.urlsplit(args.url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port)
+    headers = {"apikey": args.key, "Authorization": f"Bearer {session.access_token}"}
+    floor = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        for _ in range(args.n):
+            connection.request("GET", parts.path + "/user", headers=headers)
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise SystemExit(f"GET /user answered {response.status}")
+        floor.append((time.perf_counter() - start) * 1000 / args.n)
+    print(f"floor_ms_per_call {statistics.median(floor):.4f}")
 
 
 if __name__ == "__main__":
