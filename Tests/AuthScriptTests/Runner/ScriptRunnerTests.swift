@@ -99,3 +99,27 @@ import Testing
     #expect(broken == 2)
   }
 }
+
+@Suite struct ScriptRunnerSourceTests {
+  @Test func sourcedFilesResolveIncludesBesideThemAndPrintTestLinesOnlyWithTests() async {
+    let backend = FakeBackend()
+    let sink = CapturingSink()
+    let code = await ScriptRunner.runSource(
+      text: "include lib/hello.auth\ntest \"greets\"\nassert output == \"hello\"\n", name: "/scripts/main.auth",
+      context: makeTestContext(), output: sink, executor: backend.executor,
+      readFile: { path in
+        guard path == "/scripts/lib/hello.auth" else { throw CocoaError(.fileNoSuchFile) }
+        return "echo hello\n"
+      })
+    #expect(code == 0)
+    #expect(sink.standardOutput.hasPrefix("hello\n  ✓ greets ("))
+    #expect(sink.standardOutput.hasSuffix("1 passed, 0 failed\n"))
+  }
+
+  @Test func anExpectAfterAssertionsStillHandlesTheFailedCommand() async {
+    let outcome = await RunHarness(
+      "login x@example.com --password wrong-pass\nassert error.code == \"invalid_credentials\"\nexpect error invalid_credentials\n"
+    ).run()
+    #expect(outcome.exit == 0, "\(outcome.err)")
+  }
+}
