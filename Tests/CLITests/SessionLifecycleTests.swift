@@ -17,14 +17,14 @@ import Testing
     #expect(whoami.status == 0, "\(whoami.combined)")
     #expect(whoami.stdout.contains(email))
 
-    let before = try cli.storedSession()["access_token"]?.string
     try cli.expireStoredToken()
     let refreshed = try await cli.authsh("whoami", "--json")
     #expect(refreshed.status == 0, "\(refreshed.combined)")
     #expect(refreshed.stdout.contains(#""email": "\#(email)""#))
     let after = try cli.storedSession()
-    #expect(after["access_token"]?.string != before, "the token was exchanged")
-    #expect((after["expires_at"]?.int ?? 0) > Int(Date().timeIntervalSince1970), "the new token is valid")
+    // The expired session was exchanged silently: the stored expiry is in the future again.
+    // (Token bytes may repeat: a JWT minted in the same second for the same session is identical.)
+    #expect((after["expires_at"]?.int ?? 0) > Int(Date().timeIntervalSince1970), "the refreshed token is valid")
 
     try await cli.revokeOnServer(email: email)
     try cli.expireStoredToken()
