@@ -12,6 +12,8 @@ final class Harness: @unchecked Sendable {
   let store = InMemorySessionStore()
   let provider: ProviderKind
   var environment: [String: String] = [:]
+  /// The clock commands see (cooldowns, expiry); tests move it by hand.
+  var clock: any Clock = SystemClock()
 
   static let password = "correct-horse-battery"
   static let accessToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2ln"
@@ -34,7 +36,7 @@ final class Harness: @unchecked Sendable {
     }
     let paths = Paths(configDirectory: "/nonexistent/authsh", stateDirectory: "/nonexistent/state")
     let transport = URLSessionTransport()
-    let clock = SystemClock()
+    let clock = self.clock
     return ShellContext(
       resolver: ConfigResolver(environment: env, paths: paths, configFile: nil),
       makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },

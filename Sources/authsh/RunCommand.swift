@@ -3,9 +3,9 @@ import AuthScript
 import Foundation
 import ShellKit
 
-/// TEMPORARY wiring of `authsh run` to `AuthScript.ScriptRunner` (the lead owns the CLI and may
-/// replace this): flags → `RunOptions`, a fresh in-memory session per file, the embedded emulator.
-enum ScriptRun {
+/// `authsh run FILE…`: flags → `RunOptions`, a fresh in-memory session per file (SPEC §4), the
+/// embedded emulator with `--emulator`.
+enum RunCommand {
   static func run(_ invocation: Invocation, _ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     var variables: [String: String] = [:]
     for text in invocation.values("--var") {

@@ -1,0 +1,48 @@
+import AuthCore
+import AuthScript
+import Foundation
+import LineEditor
+import ShellKit
+
+/// No command: the shell when stdin and stdout are terminals, else standard input as a script
+/// (`echo whoami | authsh`, `authsh < smoke.auth`): no prompt, no line editing, never a hang.
+enum Interactive {
+  static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
+    let emulator = arguments.emulator ? await EmbeddedEmulator.start(sink: sink) : nil
+    if arguments.emulator && emulator == nil { return ExitStatus.backend }
+    let context = Contexts.make(arguments, environment: environment, sink: sink)
+    emulator?.configure(context)
+    let output = RedactingSink(sink, redactor: context.redactor)
+    let status: Int32
+    if InteractiveShell.standardStreamsAreTerminals {
+      let style = InteractiveShell.style(environment: environment, colorFlag: colorFlag(arguments))
+      let source: @Sendable (String) async -> Int32 = { path in
+        await sourceFile(path, context: context, output: output, style: style)
+      }
+      status = await InteractiveShell.run(context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source)
+    } else {
+      let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+      status = await ScriptRunner.runSource(text: text, name: "<stdin>", context: context, output: output)
+    }
+    await emulator?.shutdown()
+    return status
+  }
+
+  /// The shell's `source FILE.auth`: the script runs in the shell's own session.
+  static func sourceFile(_ path: String, context: ShellContext, output: any OutputSink, style: Style) async -> Int32 {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      output.err("error: cannot read \(path)\n")
+      return ExitStatus.failure
+    }
+    return await ScriptRunner.runSource(
+      text: String(decoding: data, as: UTF8.self), name: path, context: context, output: output, style: style)
+  }
+
+  /// `--color WHEN` given before the command (the shell's colour).
+  private static func colorFlag(_ arguments: Arguments) -> String? {
+    guard let index = arguments.leadingOutputFlags.firstIndex(of: "--color"), index + 1 < arguments.leadingOutputFlags.count else {
+      return nil
+    }
+    return arguments.leadingOutputFlags[index + 1]
+  }
+}
