@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency arrows (each target imports only these):
-//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport
 //   AuthScript → ShellKit → Providers → AuthCore → JSONKit
 //   AuthEmulator → HTTPServerKit, JSONKit (never Providers: the emulator re-implements the wire on its own)
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
@@ -23,6 +23,14 @@ let package = Package(
       name: "AuthCore",
       dependencies: ["JSONKit"]),
     .target(name: "Providers", dependencies: ["AuthCore", "JSONKit"]),
+    .target(
+      name: "NIOTransport",
+      dependencies: [
+        "AuthCore",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
     .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
     .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -45,7 +53,7 @@ let package = Package(
       ]),
     .executableTarget(
       name: "authsh",
-      dependencies: ["ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor"]),
+      dependencies: ["ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport"]),
     .target(
       name: "AuthTestSupport",
       dependencies: ["HTTPServerKit", "AuthCore", "JSONKit", "AuthEmulator"],
@@ -53,7 +61,7 @@ let package = Package(
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"]),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit"],
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport"],
       exclude: ["Fixtures", "Snapshots"]),
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import NIOTransport
 import Providers
 import ShellKit
 
@@ -10,7 +11,8 @@ enum Contexts {
   ) -> ShellContext {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
-    let transport = URLSessionTransport()
+    // Plain http:// (emulators on loopback) through SwiftNIO; TLS through URLSession.
+    let transport = SchemeRoutingTransport(fallback: URLSessionTransport())
     let clock = SystemClock()
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,

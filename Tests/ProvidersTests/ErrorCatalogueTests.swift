@@ -8,9 +8,9 @@ import Testing
 /// Every SPEC §3 row: the real server's answer over a socket → the stable code, the specs'
 /// message, the exit code; nothing crashes.
 @Suite struct ErrorCatalogueTests {
-  @Test(arguments: SupabaseErrorCases.all + FirebaseErrorCases.all)
-  func backendAnswerBecomesCatalogueError(_ row: ErrorCase) async throws {
-    let harness = try await Harness(row.provider)
+  @Test(arguments: SupabaseErrorCases.all + FirebaseErrorCases.all, TransportKind.allCases)
+  func backendAnswerBecomesCatalogueError(_ row: ErrorCase, _ transport: TransportKind) async throws {
+    let harness = try await Harness(row.provider, transport: transport)
     defer { Task { await harness.stop() } }
     if row.signedIn { try harness.signedIn(expiresIn: row.expiresIn) }
     let body = row.fixture.map { Array(Fixture.text($0).utf8) } ?? []

@@ -3,14 +3,22 @@ import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
+import NIOTransport
 import Providers
 import ShellKit
+
+/// The two HTTP clients: URLSession (TLS, production) and NIO (plain http://, emulators).
+enum TransportKind: String, CaseIterable, Sendable {
+  case urlSession, nio
+  func make() -> any HTTPTransport { self == .nio ? NIOHTTPTransport() : URLSessionTransport() }
+}
 
 /// A fixture server plus a shell context pointing a provider at it (real socket, real URLSession).
 final class Harness: @unchecked Sendable {
   let server = FixtureServer()
   let store = InMemorySessionStore()
   let provider: ProviderKind
+  let transportKind: TransportKind
   var environment: [String: String] = [:]
   /// The clock commands see (cooldowns, expiry); tests move it by hand.
   var clock: any Clock = SystemClock()
@@ -18,8 +26,9 @@ final class Harness: @unchecked Sendable {
   static let password = "correct-horse-battery"
   static let accessToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2ln"
 
-  init(_ provider: ProviderKind) async throws {
+  init(_ provider: ProviderKind, transport: TransportKind = .urlSession) async throws {
     self.provider = provider
+    self.transportKind = transport
     try await server.start()
   }
 
@@ -35,7 +44,7 @@ final class Harness: @unchecked Sendable {
       env["FIREBASE_PROJECT_ID"] = "demo-authsh"
     }
     let paths = Paths(configDirectory: "/nonexistent/authsh", stateDirectory: "/nonexistent/state")
-    let transport = URLSessionTransport()
+    let transport = transportKind.make()
     let clock = self.clock
     return ShellContext(
       resolver: ConfigResolver(environment: env, paths: paths, configFile: nil),

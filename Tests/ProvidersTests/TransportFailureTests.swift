@@ -8,9 +8,9 @@ import Testing
 /// Failures with no usable HTTP answer, and the rows of SPEC §3 decided on the client.
 @Suite struct TransportFailureTests {
   /// The deadline itself (a 4 s answer cut at 1 s) is measured in bench/client.sh, not asserted here.
-  @Test(arguments: ProviderKind.allCases)
-  func slowAnswerPastTimeoutIsTimeout(_ provider: ProviderKind) async throws {
-    let harness = try await Harness(provider)
+  @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
+  func slowAnswerPastTimeoutIsTimeout(_ provider: ProviderKind, _ transport: TransportKind) async throws {
+    let harness = try await Harness(provider, transport: transport)
     defer { Task { await harness.stop() } }
     harness.server.on("POST", provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword") { _ in
       try? await Task.sleep(nanoseconds: 4_000_000_000)
@@ -22,9 +22,9 @@ import Testing
     #expect(ExitStatus.oneShot(result) == 3)
   }
 
-  @Test(arguments: ProviderKind.allCases)
-  func closedPortIsUnreachable(_ provider: ProviderKind) async throws {
-    let harness = try await Harness(provider)
+  @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
+  func closedPortIsUnreachable(_ provider: ProviderKind, _ transport: TransportKind) async throws {
+    let harness = try await Harness(provider, transport: transport)
     let port = harness.server.port
     await harness.stop()
     let result = try await harness.run(
@@ -34,9 +34,9 @@ import Testing
     #expect(ExitStatus.oneShot(result) == 3)
   }
 
-  @Test(arguments: ProviderKind.allCases)
-  func droppedConnectionIsAnError(_ provider: ProviderKind) async throws {
-    let harness = try await Harness(provider)
+  @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
+  func droppedConnectionIsAnError(_ provider: ProviderKind, _ transport: TransportKind) async throws {
+    let harness = try await Harness(provider, transport: transport)
     defer { Task { await harness.stop() } }
     harness.server.on("POST", provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword") { _ in
       .dropConnection
@@ -47,8 +47,9 @@ import Testing
     #expect(ExitStatus.oneShot(result) == 3)
   }
 
-  @Test func tenMegabyteGarbageIsMalformed() async throws {
-    let harness = try await Harness(.supabase)
+  @Test(arguments: TransportKind.allCases)
+  func tenMegabyteGarbageIsMalformed(_ transport: TransportKind) async throws {
+    let harness = try await Harness(.supabase, transport: transport)
     defer { Task { await harness.stop() } }
     let junk = [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
     harness.server.on("POST", "/auth/v1/token") { _ in ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: junk) }
