@@ -47,28 +47,9 @@ public enum Completer {
     let args = Array(rest.dropFirst(spec.words.count))
     let allowed = InvocationParser.flags(of: spec, surface: surface) + (surface == .oneShot ? CommandTable.connectionFlags : [])
 
-    var positionals: [String] = []
-    var pending: FlagSpec?
-    var seen: Set<String> = []
-    var flagsEnded = false
-    for word in args {
-      if pending != nil {
-        pending = nil
-        continue
-      }
-      if !flagsEnded, word == "--" {
-        flagsEnded = true
-        continue
-      }
-      if !flagsEnded, word.hasPrefix("--"), word.count > 2 {
-        let name = flagName(word)
-        seen.insert(name)
-        if let flag = allowed.first(where: { $0.name == name }), flag.takesValue, !word.contains("=") { pending = flag }
-        continue
-      }
-      positionals.append(word)
-    }
-    if let pending { return values(for: pending, current: current, source: source) }
+    let scan = LineScan(args, allowed: allowed)
+    let (positionals, seen, flagsEnded) = (scan.positionals, scan.flagsGiven, scan.flagsEnded)
+    if let pending = scan.pendingFlag { return values(for: pending, current: current, source: source) }
     if !flagsEnded, current.hasPrefix("-") {
       if let equals = current.firstIndex(of: "=") {
         let name = String(current[..<equals])

@@ -15,28 +15,9 @@ public enum Hinter {
     let flags = spec.flags.filter { !$0.surfaces.isDisjoint(with: surface) }
     let allowed = InvocationParser.flags(of: spec, surface: surface)
 
-    var given: Set<String> = []
-    var positionals = 0
-    var pending: FlagSpec?
-    var flagsEnded = false
-    for word in args {
-      if pending != nil {
-        pending = nil
-        continue
-      }
-      if !flagsEnded, word == "--" {
-        flagsEnded = true
-        continue
-      }
-      if !flagsEnded, word.hasPrefix("--"), word.count > 2 {
-        let name = Completer.flagName(word)
-        given.insert(name)
-        if let flag = allowed.first(where: { $0.name == name }), flag.takesValue, !word.contains("=") { pending = flag }
-        continue
-      }
-      positionals += 1
-    }
-    if let pending {
+    let scan = LineScan(args, allowed: allowed)
+    let (given, positionals) = (scan.flagsGiven, scan.positionals.count)
+    if let pending = scan.pendingFlag {
       let value = pending.choices.isEmpty ? (pending.valueName ?? "VALUE") : pending.choices.joined(separator: "|")
       return value + (pending.summary.isEmpty ? "" : "  " + pending.summary)
     }
