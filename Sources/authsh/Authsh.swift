@@ -21,7 +21,7 @@ struct Authsh {
     case .failure(let problem): return usage(problem, command: nil, sink: sink)
     }
     if arguments.version {
-      sink.out("authsh \(AuthshVersionText.current)\n")
+      sink.out("authsh \(AuthshVersion.current)\n")
       return 0
     }
     guard let first = arguments.command.first else {
@@ -62,8 +62,4 @@ struct Authsh {
     sink.err("Run 'authsh help\(command.map { " " + $0 } ?? "")' for usage.\n")
     return ExitStatus.usage
   }
-}
-
-enum AuthshVersionText {
-  static let current = "0.1.0"
 }

@@ -84,8 +84,9 @@ private final class RequestState: @unchecked Sendable {
     self.task = task
     let cancelNow = cancelledEarly
     lock.unlock()
-    if cancelNow { task.cancel() } else { task.resume() }
-    if cancelNow { task.resume() }
+    // Cancelled before it started: cancel first, so resuming only delivers the cancellation.
+    if cancelNow { task.cancel() }
+    task.resume()
   }
 
   func markTimedOut() -> Bool {

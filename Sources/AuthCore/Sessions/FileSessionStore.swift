@@ -60,8 +60,9 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     guard fd >= 0 else { throw ioError("create \(temp)") }
     var written = 0
     let ok = bytes.withUnsafeBytes { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return false }
       while written < buffer.count {
-        let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+        let n = write(fd, base + written, buffer.count - written)
         if n <= 0 { return false }
         written += n
       }

@@ -7,7 +7,7 @@ public enum Suggest {
     var best: (String, Int)?
     for candidate in candidates {
       let distance = editDistance(lowered, candidate.lowercased())
-      if distance <= limit, best == nil || distance < best!.1 { best = (candidate, distance) }
+      if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
     }
     if let best { return best.0 }
     let prefixed = candidates.filter { $0.lowercased().hasPrefix(lowered) }
