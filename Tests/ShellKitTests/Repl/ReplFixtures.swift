@@ -11,6 +11,9 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
   private(set) var signInAttempts: [(email: String, password: String)] = []
   /// Makes every call wait, so tests can cancel it.
   var delay: Duration?
+  /// Whether a delayed call is waiting right now (a request "in flight").
+  var isWaiting: Bool { lock.withLock { waiting } }
+  private var waiting = false
   /// The next `user(of:)` fails with this.
   var userError: AuthError?
 
@@ -22,7 +25,10 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
   }
 
   private func wait() async throws {
-    if let delay { try await Task.sleep(for: delay) }
+    guard let delay else { return }
+    lock.withLock { waiting = true }
+    defer { lock.withLock { waiting = false } }
+    try await Task.sleep(for: delay)
   }
 
   func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
