@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import ShellKit
+import Synchronization
 
 /// Reads standard input byte by byte while also watching a wake pipe, so Ctrl-C (which the
 /// shell routes to the pipe) interrupts a blocked read.
@@ -25,12 +26,32 @@ enum TerminalInput {
       }
       guard fds[0].revents != 0 else { continue }
       var byte: UInt8 = 0
-      let count = read(fd, &byte, 1)
+      let count = read(reader(for: fd), &byte, 1)
       if count == 1 { return .byte(byte) }
       if count < 0, errno == EINTR || errno == EAGAIN { continue }
       return .endOfInput
     }
   }
+
+  /// Where to read `fd` from without blocking. Ctrl-C makes a terminal discard its unread input
+  /// (ISIG without NOFLSH), which can empty the queue between `poll` saying "readable" and the
+  /// `read`; a blocking read would then wait for a key while the wake pipe goes unwatched. So a
+  /// terminal is read through a second, non-blocking open of it (the shared file description of
+  /// fd 0 keeps its flags); other inputs (pipes) are read as they are.
+  static func reader(for fd: Int32) -> Int32 {
+    readers.withLock { readers in
+      if let known = readers[fd] { return known }
+      var opened = fd
+      if isatty(fd) != 0, let name = ttyname(fd) {
+        let second = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        if second >= 0 { opened = second }
+      }
+      readers[fd] = opened
+      return opened
+    }
+  }
+
+  private static let readers = Mutex<[Int32: Int32]>([:])
 
   /// One Unicode scalar from UTF-8 input (libedit's getc hook hands out wide characters).
   static func nextScalar(fd: Int32 = 0, wake: WakePipe?) -> Next32 {

@@ -68,6 +68,32 @@ struct TerminalInputTests {
     #expect(TerminalInput.next(fd: input.readEnd, wake: wake) == .byte(0x78))
   }
 
+  /// Ctrl-C on a terminal discards unread input; if that happens between `poll` and `read`, the
+  /// read must come back empty-handed (and the loop poll again, watching the wake pipe) instead
+  /// of blocking until the next key — the shell used to hang there.
+  @Test func aTerminalWhoseInputWasDiscardedIsNotReadBlocking() throws {
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    try #require(master >= 0)
+    defer { close(master) }
+    let name = try #require(PseudoTerminal.unlockAndName(master))
+    let terminal = open(name, O_RDWR | O_NOCTTY)
+    try #require(terminal >= 0)
+    defer { close(terminal) }
+    var raw = termios()
+    _ = tcgetattr(terminal, &raw)
+    cfmakeraw(&raw)
+    _ = tcsetattr(terminal, TCSANOW, &raw)
+    _ = write(master, "ab", 2)
+    _ = tcflush(terminal, TCIFLUSH)
+    let reader = TerminalInput.reader(for: terminal)
+    try #require(fcntl(reader, F_GETFL) & O_NONBLOCK != 0, "a blocking read here would hang the test")
+    #expect(fcntl(terminal, F_GETFL) & O_NONBLOCK == 0, "the terminal's own flags are left alone")
+    var byte: UInt8 = 0
+    #expect(read(reader, &byte, 1) == -1 && errno == EAGAIN)
+    _ = write(master, "x", 1)
+    #expect(TerminalInput.next(fd: terminal, wake: nil) == .byte(0x78))
+  }
+
   @Test func innermostInterruptHandlerWins() {
     let interrupts = Interrupts()
     let log = LockedLog()
@@ -93,4 +119,19 @@ final class LockedLog: @unchecked Sendable {
   private var stored: [String] = []
   func add(_ entry: String) { lock.withLock { stored.append(entry) } }
   var entries: [String] { lock.withLock { stored } }
+}
+
+/// `unlockpt` and `ptsname_r` are in glibc but not in Swift's Glibc module (they need
+/// `_XOPEN_SOURCE`): looked up by name.
+enum PseudoTerminal {
+  static func unlockAndName(_ master: Int32) -> String? {
+    typealias Unlock = @convention(c) (Int32) -> Int32
+    typealias Name = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+    guard let libc = dlopen(nil, RTLD_NOW), let unlock = dlsym(libc, "unlockpt"), let name = dlsym(libc, "ptsname_r"),
+      unsafeBitCast(unlock, to: Unlock.self)(master) == 0
+    else { return nil }
+    var buffer = [CChar](repeating: 0, count: 128)
+    guard unsafeBitCast(name, to: Name.self)(master, &buffer, buffer.count) == 0 else { return nil }
+    return String(cString: buffer)
+  }
 }
