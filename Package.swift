@@ -27,6 +27,7 @@ let package = Package(
       name: "NIOTransport",
       dependencies: [
         "AuthCore",
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -53,12 +54,17 @@ let package = Package(
       ]),
     .executableTarget(
       name: "authsh",
-      dependencies: ["ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport"]),
+      dependencies: [
+        "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
     .target(
       name: "AuthTestSupport",
       dependencies: ["HTTPServerKit", "AuthCore", "JSONKit", "AuthEmulator"],
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+    .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport"],

@@ -4,59 +4,87 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// `HTTPTransport` for plain `http://` (emulators on loopback) over SwiftNIO: one connection per
-/// request, a whole-request deadline, cancellation, a body-size cap. About a third of
-/// FoundationNetworking's per-request cost on Linux. TLS stays with `URLSessionTransport`.
+/// `HTTPTransport` for plain `http://` (emulators on loopback) over SwiftNIO: keep-alive
+/// connections reused across requests (as every HTTP client library does), a whole-request
+/// deadline, cancellation, a body-size cap. A failed, timed-out or cancelled request closes its
+/// connection; nothing is retried. TLS stays with `URLSessionTransport`.
 public struct NIOHTTPTransport: HTTPTransport {
   public let maxResponseBytes: Int
   private let group: any EventLoopGroup
+  private let pool: ConnectionPool
 
-  public init(maxResponseBytes: Int = 4 << 20, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+  public init(
+    maxResponseBytes: Int = 4 << 20, idleTimeout: TimeAmount = .seconds(2),
+    group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+  ) {
     self.maxResponseBytes = maxResponseBytes
     self.group = group
+    self.pool = ConnectionPool(idleTimeout: idleTimeout)
   }
+
+  /// Connections opened so far; requests on a reused connection do not add to it.
+  public var connectionsOpened: Int { pool.connectionsOpened }
+
+  /// Keep-alive connections parked for the next request.
+  public var idleConnections: Int { pool.idleCount }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     guard request.url.scheme?.lowercased() == "http", let host = request.url.host, !host.isEmpty else {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
     }
-    let port = request.url.port ?? 80
-    let deadline = max(1, request.timeout)
-    let eventLoop = group.next()
-    let promise = eventLoop.makePromise(of: HTTPResponse.self)
+    let key = ConnectionPool.Key(host: host, port: request.url.port ?? 80)
+    let budget = TimeAmount.milliseconds(Int64(max(1, request.timeout) * 1000))
+    let deadline = NIODeadline.now() + budget
+    let channel: any Channel
+    if let idle = pool.take(key) {
+      channel = idle
+    } else {
+      channel = try await connect(key, timeout: budget)
+    }
+    let promise = channel.eventLoop.makePromise(of: Answer.self)
+    let timer = channel.eventLoop.scheduleTask(deadline: deadline) { promise.fail(TransportFailure.timedOut) }
+    channel.writeAndFlush(Exchange(parts: Self.parts(request, key), promise: promise)).whenFailure { error in
+      promise.fail(TransportFailure.connectionLost(String(describing: error)))
+    }
+    do {
+      let answer = try await withTaskCancellationHandler {
+        try await promise.futureResult.get()
+      } onCancel: {
+        promise.fail(TransportFailure.cancelled)
+      }
+      timer.cancel()
+      if answer.keepAlive { pool.put(channel, for: key) } else { channel.close(promise: nil) }
+      return answer.response
+    } catch {
+      timer.cancel()
+      channel.close(promise: nil)
+      throw error
+    }
+  }
+
+  private func connect(_ key: ConnectionPool.Key, timeout: TimeAmount) async throws -> any Channel {
     let limit = maxResponseBytes
-    let bootstrap = ClientBootstrap(group: eventLoop)
+    let bootstrap = ClientBootstrap(group: group)
       .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-      .connectTimeout(.milliseconds(Int64(deadline * 1000)))
+      .connectTimeout(timeout)
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.addHTTPClientHandlers()
-          try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise, maxBytes: limit))
+          try channel.pipeline.syncOperations.addHandler(ExchangeHandler(maxBytes: limit))
         }
       }
-    let timeout = eventLoop.scheduleTask(in: .milliseconds(Int64(deadline * 1000))) {
-      promise.fail(TransportFailure.timedOut)
-    }
-    defer { timeout.cancel() }
-    let channel: any Channel
     do {
-      channel = try await bootstrap.connect(host: host, port: port).get()
-    } catch {
-      promise.fail(TransportFailure.unreachable(String(describing: error)))
-      throw Self.connectFailure(error)
-    }
-    promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
-    let parts = Self.parts(request, host: host, port: port)
-    for part in parts.dropLast() { channel.write(part, promise: nil) }
-    if let last = parts.last {
-      channel.writeAndFlush(last).whenFailure { error in
-        promise.fail(TransportFailure.connectionLost(String(describing: error)))
+      // An IP literal skips the resolver (and its thread hop); names go through getaddrinfo.
+      let channel: any Channel
+      if let address = try? SocketAddress(ipAddress: key.host, port: key.port) {
+        channel = try await bootstrap.connect(to: address).get()
+      } else {
+        channel = try await bootstrap.connect(host: key.host, port: key.port).get()
       }
-    }
-    return try await withTaskCancellationHandler {
-      try await promise.futureResult.get()
-    } onCancel: {
-      promise.fail(TransportFailure.cancelled)
+      pool.opened(channel, for: key)
+      return channel
+    } catch {
+      throw Self.connectFailure(error)
     }
   }
 
@@ -65,15 +93,14 @@ public struct NIOHTTPTransport: HTTPTransport {
     return .unreachable(String(describing: error))
   }
 
-  static func parts(_ request: HTTPRequest, host: String, port: Int) -> [HTTPClientRequestPart] {
+  static func parts(_ request: HTTPRequest, _ key: ConnectionPool.Key) -> [HTTPClientRequestPart] {
     let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
     var target = components?.percentEncodedPath ?? "/"
     if target.isEmpty { target = "/" }
     if let query = components?.percentEncodedQuery { target += "?" + query }
     var headers = HTTPHeaders()
-    headers.add(name: "Host", value: port == 80 ? host : "\(host):\(port)")
+    headers.add(name: "Host", value: key.port == 80 ? key.host : "\(key.host):\(key.port)")
     for header in request.headers { headers.add(name: header.name, value: header.value) }
-    headers.replaceOrAdd(name: "Connection", value: "close")
     let body = request.body ?? []
     if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
       headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
@@ -83,51 +110,6 @@ public struct NIOHTTPTransport: HTTPTransport {
     if !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
     parts.append(.end(nil))
     return parts
-  }
-}
-
-/// Collects one response; fails on early close, errors, or an oversized body.
-private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPClientResponsePart
-
-  private let promise: EventLoopPromise<HTTPResponse>
-  private let maxBytes: Int
-  private var head: HTTPResponseHead?
-  private var body: [UInt8] = []
-
-  init(promise: EventLoopPromise<HTTPResponse>, maxBytes: Int) {
-    self.promise = promise
-    self.maxBytes = maxBytes
-  }
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    switch unwrapInboundIn(data) {
-    case .head(let responseHead):
-      head = responseHead
-    case .body(var buffer):
-      if body.count + buffer.readableBytes > maxBytes {
-        promise.fail(TransportFailure.connectionLost("response body over \(maxBytes) bytes"))
-        context.close(promise: nil)
-        return
-      }
-      body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
-    case .end:
-      guard let head else {
-        promise.fail(TransportFailure.connectionLost("no response head"))
-        return
-      }
-      promise.succeed(HTTPResponse(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, body: body))
-    }
-  }
-
-  func channelInactive(context: ChannelHandlerContext) {
-    promise.fail(TransportFailure.connectionLost("the connection closed before a complete answer"))
-    context.fireChannelInactive()
-  }
-
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    promise.fail(TransportFailure.connectionLost(String(describing: error)))
-    context.close(promise: nil)
   }
 }
 

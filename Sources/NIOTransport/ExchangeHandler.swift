@@ -1,0 +1,83 @@
+import AuthCore
+import NIOCore
+import NIOHTTP1
+
+/// One request written to a connection and the promise its answer completes.
+struct Exchange: Sendable {
+  let parts: [HTTPClientRequestPart]
+  let promise: EventLoopPromise<Answer>
+}
+
+/// A complete answer, and whether the server lets the connection serve another request.
+struct Answer: Sendable {
+  let response: HTTPResponse
+  let keepAlive: Bool
+}
+
+/// Writes one `Exchange` at a time and collects its answer; fails it on an early close, an
+/// error, or a body over `maxBytes` (then closes the connection).
+final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPClientResponsePart
+  typealias OutboundIn = Exchange
+  typealias OutboundOut = HTTPClientRequestPart
+
+  private let maxBytes: Int
+  private var promise: EventLoopPromise<Answer>?
+  private var head: HTTPResponseHead?
+  private var body: [UInt8] = []
+
+  init(maxBytes: Int) {
+    self.maxBytes = maxBytes
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise writePromise: EventLoopPromise<Void>?) {
+    let exchange = unwrapOutboundIn(data)
+    promise = exchange.promise
+    head = nil
+    body = []
+    for (index, part) in exchange.parts.enumerated() {
+      context.write(wrapOutboundOut(part), promise: index == exchange.parts.count - 1 ? writePromise : nil)
+    }
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let responseHead):
+      head = responseHead
+    case .body(var buffer):
+      guard body.count + buffer.readableBytes <= maxBytes else {
+        fail(.connectionLost("response body over \(maxBytes) bytes"))
+        context.close(promise: nil)
+        return
+      }
+      body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
+    case .end:
+      guard let head else {
+        fail(.connectionLost("no response head"))
+        context.close(promise: nil)
+        return
+      }
+      let response = HTTPResponse(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, body: body)
+      let pending = promise
+      promise = nil
+      self.head = nil
+      body = []
+      pending?.succeed(Answer(response: response, keepAlive: head.isKeepAlive))
+    }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    fail(.connectionLost("the connection closed before a complete answer"))
+    context.fireChannelInactive()
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    fail(.connectionLost(String(describing: error)))
+    context.close(promise: nil)
+  }
+
+  private func fail(_ failure: TransportFailure) {
+    promise?.fail(failure)
+    promise = nil
+  }
+}
