@@ -32,6 +32,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise writePromise: EventLoopPromise<Void>?) {
     let exchange = unwrapOutboundIn(data)
+    guard promise == nil else {
+      // The pool hands a connection to one request at a time; anything else is a bug, not a race to lose.
+      exchange.promise.fail(TransportFailure.other("connection already busy"))
+      writePromise?.fail(ChannelError.inappropriateOperationForState)
+      return
+    }
     promise = exchange.promise
     head = nil
     body = []
@@ -41,6 +47,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard promise != nil else {
+      // Bytes nobody asked for (on an idle connection, or after a timeout): the connection's
+      // framing can no longer be trusted.
+      context.close(promise: nil)
+      return
+    }
     switch unwrapInboundIn(data) {
     case .head(let responseHead):
       head = responseHead
