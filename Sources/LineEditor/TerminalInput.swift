@@ -38,20 +38,50 @@ enum TerminalInput {
   /// `read`; a blocking read would then wait for a key while the wake pipe goes unwatched. So a
   /// terminal is read through a second, non-blocking open of it (the shared file description of
   /// fd 0 keeps its flags); other inputs (pipes) are read as they are.
+  ///
+  /// The second open is kept per terminal, checked against what `fd` is now: a descriptor
+  /// number is reused once closed, and a stale entry would read another file (or block).
   static func reader(for fd: Int32) -> Int32 {
-    readers.withLock { readers in
-      if let known = readers[fd] { return known }
-      var opened = fd
-      if isatty(fd) != 0, let name = ttyname(fd) {
-        let second = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        if second >= 0 { opened = second }
+    guard isatty(fd) != 0, let identity = Identity(fd) else {
+      readers.withLock { readers in
+        if let stale = readers.removeValue(forKey: fd) { close(stale.fd) }
       }
-      readers[fd] = opened
-      return opened
+      return fd
+    }
+    return readers.withLock { readers in
+      if let known = readers[fd] {
+        if known.identity == identity { return known.fd }
+        close(known.fd)
+        readers[fd] = nil
+      }
+      guard let name = ttyname(fd) else { return fd }
+      let second = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+      guard second >= 0 else { return fd }
+      readers[fd] = Reader(identity: identity, fd: second)
+      return second
     }
   }
 
-  private static let readers = Mutex<[Int32: Int32]>([:])
+  /// Which file a descriptor refers to: device and inode (a terminal's are its device node's).
+  struct Identity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let special: UInt64
+    init?(_ fd: Int32) {
+      var info = stat()
+      guard fstat(fd, &info) == 0 else { return nil }
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+      special = UInt64(info.st_rdev)
+    }
+  }
+
+  private struct Reader {
+    let identity: Identity
+    let fd: Int32
+  }
+
+  private static let readers = Mutex<[Int32: Reader]>([:])
 
   /// One Unicode scalar from UTF-8 input (libedit's getc hook hands out wide characters).
   static func nextScalar(fd: Int32 = 0, wake: WakePipe?) -> Next32 {

@@ -72,26 +72,35 @@ struct TerminalInputTests {
   /// read must come back empty-handed (and the loop poll again, watching the wake pipe) instead
   /// of blocking until the next key — the shell used to hang there.
   @Test func aTerminalWhoseInputWasDiscardedIsNotReadBlocking() throws {
-    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    try #require(master >= 0)
-    defer { close(master) }
-    let name = try #require(PseudoTerminal.unlockAndName(master))
-    let terminal = open(name, O_RDWR | O_NOCTTY)
-    try #require(terminal >= 0)
-    defer { close(terminal) }
-    var raw = termios()
-    _ = tcgetattr(terminal, &raw)
-    cfmakeraw(&raw)
-    _ = tcsetattr(terminal, TCSANOW, &raw)
-    _ = write(master, "ab", 2)
+    let pair = try OpenTerminal()
+    let terminal = pair.slave
+    _ = write(pair.master, "ab", 2)
     _ = tcflush(terminal, TCIFLUSH)
     let reader = TerminalInput.reader(for: terminal)
     try #require(fcntl(reader, F_GETFL) & O_NONBLOCK != 0, "a blocking read here would hang the test")
     #expect(fcntl(terminal, F_GETFL) & O_NONBLOCK == 0, "the terminal's own flags are left alone")
     var byte: UInt8 = 0
     #expect(read(reader, &byte, 1) == -1 && errno == EAGAIN)
-    _ = write(master, "x", 1)
+    pair.type(0x78)
     #expect(TerminalInput.next(fd: terminal, wake: nil) == .byte(0x78))
+  }
+
+  /// Descriptor numbers are reused once closed (tests running in parallel do it all the time):
+  /// the reader follows what the number refers to now, not what it referred to when first read.
+  @Test func aReusedDescriptorNumberIsReadAsWhatItIsNow() throws {
+    let pipeInput = FakeInput()
+    pipeInput.type("p")
+    #expect(TerminalInput.next(fd: pipeInput.readEnd, wake: nil) == .byte(0x70))
+    let first = try OpenTerminal()
+    let second = try OpenTerminal()
+    for (terminal, byte) in [(first, UInt8(0x31)), (second, UInt8(0x32))] {
+      try #require(dup2(terminal.slave, pipeInput.readEnd) == pipeInput.readEnd)
+      let reader = TerminalInput.reader(for: pipeInput.readEnd)
+      #expect(fcntl(reader, F_GETFL) & O_NONBLOCK != 0, "a terminal is read without blocking")
+      terminal.type(byte)
+      var got: UInt8 = 0
+      #expect(read(reader, &got, 1) == 1 && got == byte, "read from the terminal the number refers to now")
+    }
   }
 
   @Test func innermostInterruptHandlerWins() {
@@ -119,6 +128,31 @@ final class LockedLog: @unchecked Sendable {
   private var stored: [String] = []
   func add(_ entry: String) { lock.withLock { stored.append(entry) } }
   var entries: [String] { lock.withLock { stored } }
+}
+
+/// A pseudo-terminal pair in raw mode; `slave` is the terminal end a program would read.
+final class OpenTerminal {
+  let master: Int32
+  let slave: Int32
+  init() throws {
+    master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    try #require(master >= 0)
+    let name = try #require(PseudoTerminal.unlockAndName(master))
+    slave = open(name, O_RDWR | O_NOCTTY)
+    try #require(slave >= 0)
+    var raw = termios()
+    _ = tcgetattr(slave, &raw)
+    cfmakeraw(&raw)
+    _ = tcsetattr(slave, TCSANOW, &raw)
+  }
+  deinit {
+    close(slave)
+    close(master)
+  }
+  func type(_ byte: UInt8) {
+    var byte = byte
+    _ = write(master, &byte, 1)
+  }
 }
 
 /// `unlockpt` and `ptsname_r` are in glibc but not in Swift's Glibc module (they need
