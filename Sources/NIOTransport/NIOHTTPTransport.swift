@@ -65,7 +65,7 @@ public struct NIOHTTPTransport: HTTPTransport {
   private func connect(_ key: ConnectionPool.Key, timeout: TimeAmount) async throws -> any Channel {
     let limit = maxResponseBytes
     let bootstrap = ClientBootstrap(group: group)
-      .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+      .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
       .connectTimeout(timeout)
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
