@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils)
+packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,8 +18,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if [ ! -x .venv/bin/pytest ] || ! .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect" 2>/dev/null; then
+# The venv is built on Debian's python3 when there is one: an interpreter under /root (pyenv)
+# cannot be run by the ordinary user that scripts/test-unprivileged.sh runs the tests as.
+python=python3
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import venv, ensurepip" 2>/dev/null && python=/usr/bin/python3
+venv_ok() {
+  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect" 2>/dev/null &&
+    [ "$(readlink -f .venv/bin/python)" = "$(readlink -f "$(command -v "$python")")" ]
+}
+if ! venv_ok; then
   echo "setup: creating .venv with the Python test clients"
-  python3 -m venv .venv
+  rm -rf .venv
+  "$python" -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r Tests/python/requirements.txt
 fi
