@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: set-up, build, Swift tests, Python tests
 # (official Supabase/Firebase clients against the emulator, the shell through a pty,
-# completion scripts in real bash/zsh/fish). Run as root (as CI does), it then runs the
+# completion scripts in real bash/zsh/fish, the installed release binary). Run as root (as CI
+# does), it also installs the .deb into a clean Debian root (scripts/test-deb.sh) and runs the
 # suite and the examples again as an ordinary user (scripts/test-unprivileged.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --build-tests
+swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
 swift test --skip-build
 .venv/bin/pytest -q -p no:cacheprovider Tests/python
-if [ "$(id -u)" -eq 0 ] && [ "${AUTHSH_SKIP_UNPRIVILEGED:-}" != 1 ]; then
-  scripts/test-unprivileged.sh
+if [ "$(id -u)" -eq 0 ]; then
+  scripts/test-deb.sh "$(scripts/package-deb.sh --no-build)"
+  [ "${AUTHSH_SKIP_UNPRIVILEGED:-}" = 1 ] || scripts/test-unprivileged.sh
 fi

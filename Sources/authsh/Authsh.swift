@@ -20,6 +20,11 @@ struct Authsh {
 
   static func run(_ argv: [String], environment: [String: String]) async -> Int32 {
     let sink = StandardSink()
+    if argv == ["__man"] {
+      // The man page, generated from the command table (committed as man/authsh.1).
+      sink.out(ManPage.render())
+      return 0
+    }
     if argv.first == "__complete" {
       return CompletionCommand.callback(Array(argv.dropFirst()), environment: environment, sink: sink)
     }

@@ -82,6 +82,17 @@ public enum ExitStatus {
   public static let usage: Int32 = 64
   public static let interrupted: Int32 = 130
 
+  /// Every exit status with its meaning, for the man page and help.
+  public static let documented: [(Int32, String)] = [
+    (success, "Success; every test passed."),
+    (failure, "A command or an assertion failed (wrong password, validation, ...)."),
+    (scriptError, "A script parse or check error; nothing was sent."),
+    (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
+    (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
+    (usage, "Command-line usage error."),
+    (interrupted, "Interrupted."),
+  ]
+
   public static func oneShot(_ result: CommandResult) -> Int32 {
     guard let error = result.error else { return success }
     if error.code == .cancelled { return interrupted }

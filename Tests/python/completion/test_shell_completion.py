@@ -149,7 +149,7 @@ def test_install_script_user_paths(env, tmp_path):
     targets = {
         "bash": tmp_path / ".local/share/bash-completion/completions/authsh",
         "zsh": tmp_path / ".local/share/zsh/site-functions/_authsh",
-        "fish": tmp_path / "config/fish/completions/authsh.fish",
+        "fish": tmp_path / ".local/share/fish/vendor_completions.d/authsh.fish",
     }
     for shell, target in targets.items():
         assert target.read_text() == (ROOT / "completions" / SCRIPTS[shell]).read_text()

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs the .deb into a clean Debian root that has never seen Swift (debootstrap minbase, the
+# Debian release of this machine) with apt resolving its Depends, then runs the installed authsh
+# there: --version, the smoke example on the embedded emulator, and its completion and man files.
+# Needs root (debootstrap, chroot). Usage: scripts/test-deb.sh [out/authsh_VERSION_ARCH.deb]
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+deb=${1:-$(ls "$here"/out/authsh_*.deb 2>/dev/null | tail -1)}
+[[ -f $deb ]] || { echo "test-deb: no .deb (run scripts/package-deb.sh first)" >&2; exit 1; }
+[[ $(id -u) -eq 0 ]] || { echo "test-deb: needs root (debootstrap, chroot)" >&2; exit 1; }
+command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+
+. /etc/os-release
+suite=${VERSION_CODENAME:-bookworm}
+mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+mirror=${mirror:-http://deb.debian.org/debian}
+
+root=$(mktemp -d /tmp/authsh-debroot.XXXXXX)
+chmod 755 "$root"   # apt in the root drops to _apt for downloads
+cleanup() { umount -R "$root/proc" "$root/dev" 2>/dev/null || true; rm -rf "$root"; }
+trap cleanup EXIT
+start=$(date +%s)
+echo "test-deb: debootstrap --variant=minbase $suite ($mirror)"
+debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.log" 2>&1 || { tail -20 "$root.log" >&2; exit 1; }
+rm -f "$root.log"
+echo "test-deb: root ready in $(($(date +%s) - start)) s"
+
+if [[ -e $root/opt/swift || -n $(find "$root" -name 'libswiftCore*' -print -quit) ]]; then
+  echo "test-deb: the clean root has a Swift runtime; the test would prove nothing" >&2
+  exit 1
+fi
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+cp "$deb" "$root/tmp/authsh.deb"
+cp "$here/examples/smoke.auth" "$root/tmp/smoke.auth"
+
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp/home LANG=C.UTF-8 "$@"; }
+mount -t proc proc "$root/proc"
+mount --rbind /dev "$root/dev"
+in_root apt-get update -qq
+DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq /tmp/authsh.deb >/dev/null
+echo "test-deb: installed; Depends pulled in: $(in_root dpkg-query -W -f='${Depends}' authsh)"
+mkdir -p "$root/tmp/home"
+in_root authsh --version
+in_root authsh run --emulator /tmp/smoke.auth
+for f in /usr/share/man/man1/authsh.1.gz /usr/share/bash-completion/completions/authsh \
+  /usr/share/zsh/vendor-completions/_authsh /usr/share/fish/vendor_completions.d/authsh.fish; do
+  [[ -s $root$f ]] || { echo "test-deb: $f is missing" >&2; exit 1; }
+done
+if in_root sh -c 'ldd /usr/bin/authsh' | grep -E 'libswift|libFoundation|not found'; then
+  echo "test-deb: the installed binary needs libraries the root does not have" >&2
+  exit 1
+fi
+echo "test-deb: ok in $(($(date +%s) - start)) s"
