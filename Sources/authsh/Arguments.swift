@@ -66,7 +66,7 @@ struct Arguments {
     case "--profile": connection.profile = value
     case "--provider":
       guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
-        return UsageError("--provider must be supabase or firebase, not '\(value ?? "")'", suggestion: Suggest.closest(to: value ?? "", among: ["supabase", "firebase"]))
+        return UsageError("--provider must be supabase or firebase, not '\(value ?? "")'", suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
       }
       connection.provider = kind
     case "--url": connection.url = value

@@ -57,17 +57,14 @@ struct Authsh {
 
   static func help(_ topic: [String], sink: some OutputSink) -> Int32 {
     let words = topic.filter { !$0.hasPrefix("-") }
-    if words.isEmpty {
-      sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")
+    switch HelpTopics.render(words, surface: .oneShot) {
+    case .success(let text):
+      sink.out(text + "\n")
       return 0
-    }
-    guard let (spec, _) = CommandTable.match(words) else {
-      let suggestion = Suggest.closest(to: words[0], among: CommandTable.firstWords(on: .all))
-      sink.err("error: no help for '\(words.joined(separator: " "))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + "\n")
+    case .failure(let problem):
+      sink.err("error: \(problem.fullMessage)\n")
       return ExitStatus.usage
     }
-    sink.out(HelpRenderer.command(spec, surface: .oneShot) + "\n")
-    return 0
   }
 
   static func usage(_ problem: UsageError, command: String?, sink: some OutputSink) -> Int32 {

@@ -46,6 +46,7 @@ public enum HelpRenderer {
 
   public static func command(_ spec: CommandSpec, surface: Surfaces) -> String {
     var lines = ["Usage: " + (surface.contains(.oneShot) ? "authsh " : "") + spec.usage(for: surface), "", spec.summary + "."]
+    if let note = availabilityNote(spec.surfaces) { lines += ["", note] }
     if !spec.discussion.isEmpty { lines += ["", spec.discussion] }
     if !spec.arguments.isEmpty {
       lines += ["", "Arguments:"]
@@ -59,6 +60,16 @@ public enum HelpRenderer {
     if !flags.isEmpty { lines += ["", "Flags:"] + flagLines(flags) }
     if !spec.examples.isEmpty { lines += ["", "Examples:"] + spec.examples.map { "  " + $0 } }
     return lines.joined(separator: "\n")
+  }
+
+  /// Where a command works, when that is not everywhere.
+  static func availabilityNote(_ surfaces: Surfaces) -> String? {
+    switch surfaces {
+    case .repl: return "Works only in the interactive shell (authsh on a terminal)."
+    case .interactive: return "Works only in the interactive shell and in .auth scripts, not as authsh COMMAND."
+    case .oneShot: return "Works only from a shell, as authsh COMMAND."
+    default: return nil
+    }
   }
 
   static func usageHead(_ spec: CommandSpec) -> String {

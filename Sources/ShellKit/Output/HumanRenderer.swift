@@ -95,6 +95,11 @@ public enum ExitStatus {
 
   public static func oneShot(_ result: CommandResult) -> Int32 {
     guard let error = result.error else { return success }
+    return forError(error)
+  }
+
+  /// The exit status of a one-shot command that failed with `error`.
+  public static func forError(_ error: AuthError) -> Int32 {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
     if error.isBackendFailure { return backend }

@@ -10,7 +10,7 @@ public enum InvocationParser {
         UsageError("unknown command '\(first.text)'", wordIndex: 0, suggestion: Suggest.closest(to: first.text, among: known)))
     }
     guard !spec.surfaces.isDisjoint(with: surface) else {
-      return .failure(UsageError(availability(of: spec), wordIndex: 0))
+      return .failure(UsageError(availability(of: spec, on: surface), wordIndex: 0))
     }
     let allowed = flags(of: spec, surface: surface) + extraFlags
     var invocation = Invocation(spec: spec, words: Array(words.dropFirst(consumed)))
@@ -51,7 +51,7 @@ public enum InvocationParser {
           return .failure(
             UsageError(
               "\(name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'", wordIndex: index,
-              suggestion: Suggest.closest(to: value, among: flag.choices)))
+              suggestion: Suggest.choice(for: value, among: flag.choices)))
         }
       } else if parts.count == 2 {
         return .failure(UsageError("\(name) takes no value", wordIndex: index))
@@ -91,7 +91,7 @@ public enum InvocationParser {
         return .failure(
           UsageError(
             "\(argument.name) must be one of \(argument.choices.joined(separator: ", ")), not '\(next.value)'",
-            wordIndex: next.index, suggestion: Suggest.closest(to: next.value, among: argument.choices)))
+            wordIndex: next.index, suggestion: Suggest.choice(for: next.value, among: argument.choices)))
       }
       invocation.arguments[argument.name] = next.value
     }
@@ -101,7 +101,8 @@ public enum InvocationParser {
     return .success(invocation)
   }
 
-  static func availability(of spec: CommandSpec) -> String {
+  static func availability(of spec: CommandSpec, on surface: Surfaces) -> String {
+    if spec.name == "run", surface.contains(.repl) { return "'run' works from a shell (authsh run FILE…); in this shell use 'source FILE'" }
     if spec.surfaces == .repl { return "'\(spec.name)' works only in the interactive shell" }
     if spec.surfaces == .oneShot { return "'\(spec.name)' works only as `authsh \(spec.name) …` from a shell" }
     if spec.surfaces == .interactive { return "'\(spec.name)' works only in the shell and in .auth scripts" }

@@ -14,6 +14,20 @@ public enum Suggest {
     return prefixed.count == 1 && !lowered.isEmpty ? prefixed[0] : nil
   }
 
+  /// A suggestion among a short list of choices that the message already lists: only a near
+  /// miss (at most one edit in three characters), so `tcsh` is not "corrected" to `bash`.
+  public static func choice(for input: String, among choices: [String]) -> String? {
+    let lowered = input.lowercased()
+    var best: (String, Int)?
+    for choice in choices {
+      let distance = editDistance(lowered, choice.lowercased())
+      if distance * 3 <= max(lowered.count, 1), distance < (best?.1 ?? Int.max) { best = (choice, distance) }
+    }
+    if let best { return best.0 }
+    let prefixed = choices.filter { $0.lowercased().hasPrefix(lowered) }
+    return prefixed.count == 1 && !lowered.isEmpty ? prefixed[0] : nil
+  }
+
   /// Levenshtein distance with adjacent transposition counted as one edit.
   public static func editDistance(_ a: String, _ b: String) -> Int {
     let x = Array(a), y = Array(b)

@@ -64,6 +64,15 @@ public final class Repl {
       return true
     }
     guard !words.isEmpty else { return true }
+    if let help = ReplRendering.helpRequest(words) {
+      // `login --help`, `whoami -h`: the command's help, as on the command line.
+      remember(line, invocation: nil, record: record)
+      switch HelpTopics.render(help, surface: .interactive) {
+      case .success(let text): output.out(text + "\n")
+      case .failure(let problem): output.err(options.style.red("error:") + " \(problem.fullMessage)\n")
+      }
+      return true
+    }
     let invocation: Invocation
     switch InvocationParser.parse(words, surface: .repl) {
     case .failure(let usage):

@@ -3,6 +3,16 @@ import Foundation
 /// Text the shell prints itself: usage errors with a caret under the word, the `history`
 /// listing, the warning about `--password VALUE`.
 enum ReplRendering {
+  /// The command words of a line asking for help with `--help` or `-h` (unquoted, before `--`),
+  /// or nil.
+  static func helpRequest(_ words: [Word]) -> [String]? {
+    let flags = words.prefix { $0.quoted || $0.text != "--" }
+    guard flags.contains(where: { !$0.quoted && ($0.text == "--help" || $0.text == "-h") }) else { return nil }
+    let commandWords = words.prefix { !$0.text.hasPrefix("-") }.map(\.text)
+    guard let (spec, consumed) = CommandTable.match(commandWords) else { return nil }
+    return consumed > 0 ? spec.words : nil
+  }
+
   static func usageError(_ error: UsageError, words: [Word], line: String, style: Style) -> String {
     var lines = [style.red("error:") + " " + error.message]
     let showLine = !HistoryPolicy.mentionsSecret(line)

@@ -29,15 +29,9 @@ extension CommandRunner {
 
   func help(_ invocation: Invocation) -> CommandResult {
     var result = CommandResult(command: "help")
-    let topic = invocation.rest.joined(separator: " ")
-    if topic.isEmpty {
-      result.output = HelpRenderer.overview(surface: .interactive)
-    } else if let spec = CommandTable.named(topic) {
-      result.output = HelpRenderer.command(spec, surface: .interactive)
-    } else {
-      let suggestion = Suggest.closest(to: topic, among: CommandTable.all.map(\.name))
-      result.error = AuthError(
-        .usage, message: "no help for '\(topic)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    switch HelpTopics.render(invocation.rest, surface: .interactive) {
+    case .success(let text): result.output = text
+    case .failure(let problem): result.error = AuthError(.usage, message: problem.fullMessage)
     }
     return result
   }

@@ -43,6 +43,10 @@ public struct CommandRunner: Sendable {
     case "use": return try use(invocation, context)
     case "provider": return try provider(invocation, context)
     case "help": return help(invocation)
+    case "version":
+      var result = CommandResult(command: "version")
+      result.output = "authsh \(AuthshVersion.current)"
+      return result
     case "echo": return echo(invocation)
     case "sleep": return try await sleep(invocation)
     default:

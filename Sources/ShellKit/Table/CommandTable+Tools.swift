@@ -31,7 +31,28 @@ extension CommandTable {
         FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"),
       ],
       takesOutputFlags: false, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
-      examples: ["authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite"]),
+      discussion: """
+        Supabase Auth is served under /auth/v1, the Firebase Auth emulator API (Identity Toolkit, \
+        Secure Token, /emulator/v1/projects/ID/…) beside it; GET /emulator/v1/outbox?email=ADDRESS \
+        lists the mails it "sent".
+
+        Faults rehearse error paths. --fault 'METHOD PATH STATUS|PRESET[xN]' (METHOD * matches any; \
+        xN: the next N requests, default 1, x0 until cleared). Presets: html502 (a proxy's HTML 502 \
+        page), truncated_json (200 with half a body), drop (close without answering), rate_limit \
+        (429 in the backend's shape), server_error (500 with a JSON body). At run time: \
+        GET /emulator/v1/faults lists them, PUT replaces the list, POST appends, DELETE clears; \
+        the body is {"faults":[{"method":"POST","path":"/auth/v1/token","status":429,"times":2, \
+        "latency_ms":0,"headers":{"Retry-After":"30"},"json":{…},"body":"…","preset":"drop"}]} \
+        (every field but path is optional).
+        """,
+      examples: [
+        "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
+        "authsh emulator --fault 'POST /auth/v1/token rate_limitx3'",
+        "curl -X PUT localhost:54321/emulator/v1/faults -d '{\"faults\":[{\"path\":\"/auth/v1/user\",\"preset\":\"html502\"}]}'",
+      ]),
+    CommandSpec(
+      ["version"], group: .tools, takesOutputFlags: false, summary: "Show authsh's version (also --version, -V)",
+      examples: ["authsh version"]),
     CommandSpec(
       ["completion"], group: .tools, surfaces: .oneShot,
       arguments: [ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish")],

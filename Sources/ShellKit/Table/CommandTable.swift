@@ -3,8 +3,13 @@
 public enum CommandTable {
   public static let all: [CommandSpec] = accountCommands + sessionCommands + backendCommands + shellCommands + toolCommands
 
+  /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
+  public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]
+
   /// The spec whose words begin `words` (longest match: `reset confirm` before `reset`).
   public static func match(_ words: [String]) -> (spec: CommandSpec, consumed: Int)? {
+    var words = words
+    if let first = words.first, let canonical = aliases[first] { words[0] = canonical }
     let candidates = all.filter { spec in
       spec.words.count <= words.count && Array(words.prefix(spec.words.count)) == spec.words
     }

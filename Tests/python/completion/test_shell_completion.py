@@ -48,6 +48,8 @@ def test_committed_script_equals_generated(shell):
 def test_unknown_shell_is_a_usage_error():
     done = subprocess.run([authsh_binary(), "completion", "tcsh"], capture_output=True, text=True)
     assert done.returncode == 64
+    # The supported shells are listed; tcsh is not "corrected" to bash.
+    assert "bash, zsh, fish" in done.stderr and "did you mean" not in done.stderr
 
 
 def test_callback_is_offline_and_writes_nothing(env, tmp_path):

@@ -1,0 +1,72 @@
+import AuthCore
+
+/// `help [TOPIC…]` on every surface: the overview, one command (exact words or an alias; a
+/// near miss is an error with a suggestion, never a silent fallback to a shorter command), or
+/// `errors`, the error catalogue generated from `ErrorCode.catalogue`.
+public enum HelpTopics {
+  public static let errorsTopic = "errors"
+
+  public static func render(_ words: [String], surface: Surfaces) -> Result<String, UsageError> {
+    if words.isEmpty { return .success(HelpRenderer.overview(surface: surface)) }
+    if words == [errorsTopic] { return .success(errors()) }
+    if let (spec, consumed) = CommandTable.match(words), consumed == words.count {
+      return .success(HelpRenderer.command(spec, surface: surface))
+    }
+    let topic = words.joined(separator: " ")
+    let names = CommandTable.all.map(\.name) + [errorsTopic] + CommandTable.aliases.keys.sorted()
+    guard let suggestion = Suggest.closest(to: topic, among: names) else {
+      return .failure(UsageError("no help for '\(topic)'; 'help' lists the commands, 'help errors' the error codes"))
+    }
+    return .failure(UsageError("no help for '\(topic)'", suggestion: suggestion))
+  }
+
+  /// Every stable error code with the exit status a one-shot command ends with and its meaning:
+  /// what `expect error CODE` accepts.
+  public static func errors() -> String {
+    var lines = [
+      "Error codes (stable: `expect error CODE` in scripts, `error.code` in --json output).", "",
+    ]
+    let width = ErrorCode.catalogue.map(\.rawValue.count).max() ?? 0
+    lines.append("  " + "CODE".padding(toLength: width, withPad: " ", startingAt: 0) + "  EXIT  MEANING")
+    for code in ErrorCode.catalogue {
+      let exit = String(ExitStatus.forError(AuthError(code)))
+      lines.append(
+        "  " + code.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+          + exit.padding(toLength: 4, withPad: " ", startingAt: 0) + "  " + meaning(of: code))
+    }
+    lines += ["", "Unknown backend codes arrive as provider_error with the backend's code in error.provider_code."]
+    return lines.joined(separator: "\n")
+  }
+
+  static func meaning(of code: ErrorCode) -> String {
+    meanings[code] ?? AuthError.defaultMessage(for: code)
+  }
+
+  static let meanings: [ErrorCode: String] = [
+    .invalidCredentials: "Wrong e-mail or password (never says which).",
+    .userNotFound: "No account with that e-mail (only where the backend reveals it).",
+    .emailNotConfirmed: "The e-mail address has not been confirmed yet.",
+    .userAlreadyExists: "An account with that e-mail already exists.",
+    .weakPassword: "The backend rejected the password as too weak; the message gives its reason.",
+    .userDisabled: "The account is disabled or banned.",
+    .rateLimited: "Too many attempts; error.retry_after_seconds says how long to wait when known.",
+    .resetCooldown: "A reset mail was sent to that address less than 60 seconds ago.",
+    .invalidCode: "The reset link or code is invalid, used or expired.",
+    .notAuthenticated: "Not signed in.",
+    .sessionExpired: "The session ended (its refresh token was refused); log in again.",
+    .networkUnreachable: "Could not connect to the backend (refused, DNS, no route).",
+    .timeout: "No answer within the timeout (--timeout, default 30s).",
+    .serverError: "The backend answered with a 5xx error.",
+    .malformedResponse: "The backend's answer was not the documented JSON.",
+    .invalidRequest: "The backend rejected the request as invalid.",
+    .configError: "Something is missing or wrong in the configuration; the message says what.",
+    .insecureURL: "Refusing to send credentials over plain HTTP to a non-loopback host.",
+    .validationFailed: "Input failed client-side validation; nothing was sent (see error.fields).",
+    .passwordRequired: "No password source and no terminal to ask on.",
+    .providerError: "A backend error authsh has no code for (see error.provider_code).",
+    .usage: "The command line or statement is malformed.",
+    .cancelled: "Interrupted (Ctrl-C).",
+    .notSupported: "The backend cannot do this.",
+    .noMail: "The emulator's outbox has no mail for that address.",
+  ]
+}
