@@ -31,11 +31,12 @@ public enum InteractiveShell {
     let environment = context.environment
     let interactive = standardStreamsAreTerminals
     let dumb = environment["TERM"] == "dumb"
-    // Grey argument hints after a space (redis-cli); AUTHSH_NO_HINTS=1 turns them off.
-    let hints = (environment["AUTHSH_NO_HINTS"] ?? "").isEmpty
     var options = ReplOptions.standard(
       environment: environment, noRC: noRC, interactive: interactive,
       style: style ?? self.style(environment: environment))
+    // Grey argument hints after a space (redis-cli); AUTHSH_NO_HINTS=1 turns them off, and so
+    // does no colour (NO_COLOR, --color never, TERM=dumb): uncoloured they would read as typed text.
+    let hints = (environment["AUTHSH_NO_HINTS"] ?? "").isEmpty && options.style.color
     options.sourceFile = sourceFile
     guard interactive else {
       return (Repl(context: context, reader: PlainLineReader(showPrompt: false), output: output, options: options), nil)

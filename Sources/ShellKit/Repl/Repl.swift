@@ -24,6 +24,7 @@ public final class Repl {
 
   /// Runs until `quit`, `exit` or end of input. 0, or 1 when not interactive and a command failed.
   public func run() async -> Int32 {
+    if options.interactive { output.out(ReplRendering.greeting) }
     for line in options.history?.load() ?? [] {
       reader.addHistory(line, persist: false)
       lastRecalled = line

@@ -1,8 +1,12 @@
 import Foundation
+import AuthCore
 
 /// Text the shell prints itself: usage errors with a caret under the word, the `history`
 /// listing, the warning about `--password VALUE`.
 enum ReplRendering {
+  /// The one line the shell prints on a terminal before its first prompt (psql's greeting).
+  static let greeting = "authsh \(AuthshVersion.current). Type \"help\" for help.\n"
+
   /// The command words of a line asking for help with `--help` or `-h` (unquoted, before `--`),
   /// or nil.
   static func helpRequest(_ words: [Word]) -> [String]? {

@@ -57,7 +57,7 @@ struct HistoryTests {
     let sink = CapturingSink()
     _ = await Repl(context: first.context, reader: reader, output: sink, options: options).run()
     #expect(reader.history.first?.line == "whoami")
-    #expect(sink.standardOutput == "    1  history\n")
+    #expect(sink.standardOutput == ReplRendering.greeting + "    1  history\n")
   }
 
   @Test func consecutiveDuplicatesAreRecalledOnce() async {

@@ -25,6 +25,15 @@ struct ReplTests {
     #expect(shell.sink.standardError.contains("You are not signed in."))
   }
 
+  @Test func aTerminalShellGreetsOncePipedInputDoesNot() async {
+    let shell = ReplHarness(["status"])
+    _ = await shell.run()
+    #expect(shell.sink.standardOutput.hasPrefix("authsh \(AuthshVersion.current). Type \"help\" for help.\n"))
+    let piped = ReplHarness(["status"], interactive: false)
+    _ = await piped.run()
+    #expect(!piped.sink.standardOutput.contains("Type \"help\""))
+  }
+
   @Test func endOfInputExitsZero() async {
     let shell = ReplHarness(["whoami"])
     #expect(await shell.run() == 0)
