@@ -94,7 +94,8 @@ extension Interpreter {
   func escalated(_ failure: TestFailure?, statement: Statement) -> TestFailure? {
     guard let failure, failure.kind != .backend, var outage = unexpectedBackendFailure else { return failure }
     let line = failure.diagnostic.range?.start.line ?? statement.range.start.line
-    var note = "line \(line): \(failure.diagnostic.title)"
+    let place = failure.diagnostic.fileName == outage.diagnostic.fileName ? "line \(line)" : "\(statement.file.name):\(line)"
+    var note = "\(place): \(failure.diagnostic.title)"
     if let expected = failure.expected { note += ", expected " + expected }
     outage.diagnostic.notes.append(note)
     outage.expected = failure.expected ?? outage.expected

@@ -108,3 +108,12 @@ import Testing
     #expect(report["summary"]?["exit_code"]?.int == 3)
   }
 }
+
+@Suite struct BackendErrorIncludeTests {
+  @Test func theNoteNamesTheFileOfACheckInAnIncludedScript() async {
+    let outcome = await RunHarness(["t.auth": "login a@down.test --password pw-123456\ninclude check.auth\n", "check.auth": "expect ok\n"])
+      .run(["t.auth"])
+    #expect(outcome.exit == 3)
+    #expect(outcome.err.contains("check.auth:1: assertion failed, expected ok\n"), "\(outcome.err)")
+  }
+}
