@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// One `.auth` case of the sidecar corpus (hurl's integration layout):
-/// `Scripts/{ok,failed,parse_error}/<case>.auth` with optional sidecars beside it —
+/// `Scripts/{ok,failed,errored,parse_error}/<case>.auth` with optional sidecars beside it —
 /// `.out` / `.err` (exact) or `.out.pattern` / `.err.pattern` (`~~~` matches any text on a line),
 /// `.exit` (default 0), `.args` (extra `authsh run` arguments, one per line). A provider-specific
 /// sidecar (`<case>.firebase.err`) wins over the shared one. A missing sidecar is not checked.
@@ -15,10 +15,13 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
 
   static let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts")
   static let providers = ["supabase", "firebase"]
+  /// What a case shows: every test passed, a test failed (exit 1), a test errored because the
+  /// backend failed (exit 3), the file did not parse or check (exit 2).
+  static let folders = ["ok", "failed", "errored", "parse_error"]
 
   static func all() -> [GoldenCase] {
     var cases: [GoldenCase] = []
-    for folder in ["ok", "failed", "parse_error"] {
+    for folder in folders {
       let directory = scriptsDirectory.appendingPathComponent(folder)
       let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
         .filter { $0.hasSuffix(".auth") }.map { String($0.dropLast(5)) }.sorted()

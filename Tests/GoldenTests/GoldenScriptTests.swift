@@ -9,6 +9,8 @@ import Testing
   static let record = ProcessInfo.processInfo.environment["AUTHSH_RECORD"] == "1"
   /// For scripts that read `{{env.GOLDEN_PASSWORD}}`.
   static let environment = ["GOLDEN_PASSWORD": "golden-secret-pw-1"]
+  /// Secrets and private text the cases hold; no output may show them.
+  static let forbidden = ["golden-secret-pw-1", "known-pw-123", "known-secret-77", "FIRST-LINE-OF-A-PRIVATE-FILE"]
 
   @Test(arguments: GoldenCase.all())
   func golden(_ golden: GoldenCase) throws {
@@ -24,13 +26,15 @@ import Testing
       #expect(outcome.status == expectedExit, "\(golden.relativePath) [\(provider)] exit\n\(outcome.stdout)\(outcome.stderr)")
       if let problem = golden.mismatch("out", actual: outcome.stdout, provider: provider) { Issue.record("[\(provider)] \(problem)") }
       if let problem = golden.mismatch("err", actual: outcome.stderr, provider: provider) { Issue.record("[\(provider)] \(problem)") }
-      #expect(!(outcome.stdout + outcome.stderr).contains("golden-secret-pw-1"), "secret leaked [\(provider)]")
+      for secret in Self.forbidden {
+        #expect(!(outcome.stdout + outcome.stderr).contains(secret), "\(secret) leaked [\(provider)]")
+      }
     }
   }
 
   @Test func theCorpusCoversEveryOutcomeFolder() {
     let folders = Set(GoldenCase.all().map(\.folder))
-    #expect(folders == ["ok", "failed", "parse_error"])
+    #expect(folders == Set(GoldenCase.folders))
   }
 
   /// Rewrites only what no longer fits, so hand-written `~~~` patterns survive a re-record.

@@ -5,11 +5,17 @@ public struct Program: Sendable {
   public var main: Script
   /// Statements in run order; an `include` line is followed by the included file's statements.
   public var statements: [Statement]
+  /// Every file that was read (the main one first, then each included file once).
+  public var sources: [SourceFile]
 
-  public init(main: Script, statements: [Statement]) {
+  public init(main: Script, statements: [Statement], sources: [SourceFile]? = nil) {
     self.main = main
     self.statements = statements
+    self.sources = sources ?? [main.file]
   }
+
+  /// Literal secrets written in any of `sources` (see `SecretScan`).
+  public var literalSecrets: [String] { SecretScan.values(in: sources) }
 }
 
 /// Parses a file and, recursively, the files it includes (paths relative to the including file).
@@ -39,7 +45,11 @@ public struct ScriptLoader: Sendable {
     let root = file.path.map(Self.normalize) ?? file.name
     var statements: [Statement] = []
     expand(script, stack: [root], into: &statements, state: &state)
-    return (Program(main: script, statements: statements), state.diagnostics)
+    let included = state.cache.keys.sorted().compactMap { key -> SourceFile? in
+      if case .success(let (script, _)) = state.cache[key] { return script.file }
+      return nil
+    }
+    return (Program(main: script, statements: statements, sources: [file] + included), state.diagnostics)
   }
 
   private struct State {
@@ -88,9 +98,20 @@ public struct ScriptLoader: Sendable {
 
   static func normalize(_ path: String) -> String { PathText.normalize(path) }
 
+  /// Where a symbolic link at `path` finally points (nil when `path` is not a link).
+  static func linkTarget(_ path: String) -> String? {
+    guard (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else { return nil }
+    return URL(fileURLWithPath: path).resolvingSymlinksInPath().lastPathComponent
+  }
+
   private func load(_ path: String, written: String, includer: SourceFile, range: SourceRange)
     -> Result<(Script, [Diagnostic]), Diagnostic.Partial>
   {
+    // Only `.auth` scripts are read: a parse error would echo a line of any other file.
+    if let target = Self.linkTarget(path), !target.hasSuffix(".auth") {
+      return .failure(
+        .init("cannot include '\(written)'", range: range, note: "it links to a file that is not an .auth script; it was not read"))
+    }
     do {
       let text = try readFile(path)
       let name = PathText.join(PathText.parent(includer.name), written)

@@ -31,6 +31,9 @@ public enum JSONReport {
     object["name"] = .string(test.name)
     object["line"] = .int(test.line)
     object["status"] = .string(test.status.rawValue)
+    // `status` keeps its three values (version 1 only adds); `outcome` also tells an error (the
+    // backend was unreachable, timed out, answered 5xx or malformed) from a failure.
+    object["outcome"] = .string(test.failure?.kind == .backend ? "error" : test.status.rawValue)
     object["duration_ms"] = .int(Int(test.durationMs.rounded()))
     object["skip_reason"] = .optional(test.skipReason)
     if let failure = test.failure {

@@ -1,7 +1,8 @@
 import JSONKit
 
 /// TAP version 13: one test point per test (`file: name`), YAML diagnostics under failures, `# SKIP`
-/// for skipped tests; a file that did not parse or check is one `not ok` point.
+/// for skipped tests, `# error` (and `severity: "error"`) after a test the backend failed rather than
+/// the test itself; a file that did not parse or check is one `not ok` point.
 public enum TAPReport {
   public static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
     let points = run.files.reduce(0) { $0 + ($1.diagnostics.isEmpty ? $1.tests.count : 1) }
@@ -26,9 +27,10 @@ public enum TAPReport {
         case .skipped:
           tap += "ok \(number) - \(text) # SKIP \(directive(test.skipReason ?? "skipped"))\n"
         case .failed:
-          tap += "not ok \(number) - \(text)\n"
+          let isError = test.failure?.kind == .backend
+          tap += "not ok \(number) - \(text)" + (isError ? " # error" : "") + "\n"
           var fields: [(String, JSON)] = [
-            ("message", .string(test.failure?.diagnostic.title ?? "failed")), ("severity", "fail"),
+            ("message", .string(test.failure?.diagnostic.title ?? "failed")), ("severity", isError ? "error" : "fail"),
             ("file", .string(file.file)), ("line", .int(test.failure?.diagnostic.range?.start.line ?? test.line)),
             ("duration_ms", .int(Int(test.durationMs.rounded()))),
           ]

@@ -34,8 +34,13 @@ extension Interpreter {
     previousNow = now
     previousIsStale = true
     show(result, invocation: invocation, now: now)
-    guard let error = result.error, !isFollowedByExpect(index) else { return nil }
-    return commandFailure(error, invocation: invocation, command: command, statement: statement)
+    unexpectedBackendFailure = nil
+    guard let error = result.error else { return nil }
+    let failure = commandFailure(error, invocation: invocation, command: command, statement: statement)
+    guard let expect = handlingExpect(after: index) else { return failure }
+    // An outage the script did not ask for is an error, whatever the `expect` or `assert` says.
+    if error.isBackendFailure, expect != error.code.rawValue { unexpectedBackendFailure = failure }
+    return nil
   }
 
   func registerSecrets(of invocation: Invocation) {
@@ -68,17 +73,33 @@ extension Interpreter {
     }
   }
 
-  /// An `expect` before the next command (or test) takes responsibility for a failed command.
-  func isFollowedByExpect(_ index: Int) -> Bool {
+  /// The `expect` before the next command (or test), which takes responsibility for a failed
+  /// command: `"ok"` for `expect ok`, else the expected error code; nil when there is none.
+  func handlingExpect(after index: Int) -> String? {
     var next = index + 1
     while next < program.statements.count {
       switch program.statements[next].kind {
-      case .expectOK, .expectError: return true
-      case .command, .test: return false
+      case .expectOK: return "ok"
+      case .expectError(let code): return code.text
+      case .command, .test: return nil
       default: next += 1
       }
     }
-    return false
+    return nil
+  }
+
+  /// A check (`expect`, `assert`, `capture`) that did not hold on the result of a command that hit
+  /// an outage the script did not expect becomes that command's backend error (JUnit `<error>`,
+  /// exit 3), with the check that could not hold as a note.
+  func escalated(_ failure: TestFailure?, statement: Statement) -> TestFailure? {
+    guard let failure, failure.kind != .backend, var outage = unexpectedBackendFailure else { return failure }
+    let line = failure.diagnostic.range?.start.line ?? statement.range.start.line
+    let place = failure.diagnostic.fileName == outage.diagnostic.fileName ? "line \(line)" : "\(statement.file.name):\(line)"
+    var note = "\(place): \(failure.diagnostic.title)"
+    if let expected = failure.expected { note += ", expected " + expected }
+    outage.diagnostic.notes.append(note)
+    outage.expected = failure.expected ?? outage.expected
+    return outage
   }
 
   func commandFailure(_ error: AuthError, invocation: Invocation, command: CommandStatement, statement: Statement)

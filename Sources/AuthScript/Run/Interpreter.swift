@@ -27,6 +27,9 @@ public final class Interpreter {
   var previousNow = 0
   /// Whether `scope.previous` still shows an older result (the JSON is built only when read).
   var previousIsStale = false
+  /// The failure of the previous command when it was an outage (network, timeout, 5xx, malformed)
+  /// that the `expect` after it does not name: any check of that result fails as this error.
+  var unexpectedBackendFailure: TestFailure?
   /// Values already given to the redactor (registering is not free; scripts repeat them a lot).
   var registered: Set<String> = []
 
@@ -150,16 +153,16 @@ public final class Interpreter {
     case .command(let command):
       return await runCommand(command, statement: statement, index: index)
     case .expectOK(let range):
-      return checkExpectOK(range, statement: statement)
+      return escalated(checkExpectOK(range, statement: statement), statement: statement)
     case .expectError(let code):
-      return checkExpectError(code, statement: statement)
+      return escalated(checkExpectError(code, statement: statement), statement: statement)
     case .assert(let assertion):
-      return checkAssertion(assertion, statement: statement)
+      return escalated(checkAssertion(assertion, statement: statement), statement: statement)
     case .capture(let name, let query):
       guard let previous = scope.previous else { return noPrevious(statement) }
       guard let value = Values.lookup(query.segments, in: previous) else {
         let diagnostic = Diagnostic("nothing to capture", file: statement.file, range: query.range, note: "the result of '\(previousResult?.command ?? "the previous command")' has no \(query.text)")
-        return TestFailure(kind: .runtime, diagnostic: diagnostic)
+        return escalated(TestFailure(kind: .runtime, diagnostic: diagnostic), statement: statement)
       }
       scope.variables[name.text] = value
       scope.skippedDefinitions[name.text] = nil

@@ -102,7 +102,9 @@ public struct RunResult: Sendable, Hashable {
 
   /// 2 when any file had parse/check errors (nothing was sent); else 3 when a test failed because
   /// the backend was unreachable, timed out, answered 5xx or malformed data (and no `expect error`
-  /// covered it); else 1 when any test failed; else 0.
+  /// named that code), even when other tests failed too: an outage makes the run inconclusive
+  /// (later failures are often its echoes), so CI should retry rather than report a regression;
+  /// else 1 when any test failed; else 0.
   public var exitCode: Int32 {
     if files.contains(where: { !$0.diagnostics.isEmpty }) { return 2 }
     if errors > 0 { return 3 }
@@ -110,9 +112,11 @@ public struct RunResult: Sendable, Hashable {
     return 0
   }
 
-  /// `3 passed, 1 failed` (`, 2 skipped` when any): the closing line CI greps.
+  /// `3 passed, 1 failed` (` (1 error)` when backend failures are among the failed, `, 2 skipped`
+  /// when any): the closing line CI greps.
   public var summaryLine: String {
     var line = "\(passed) passed, \(failed) failed"
+    if errors > 0 { line += " (\(errors) error\(errors == 1 ? "" : "s"))" }
     if skipped > 0 { line += ", \(skipped) skipped" }
     return line
   }

@@ -14,13 +14,18 @@ public struct ConsoleReporter: Sendable {
 
   public func header(_ file: String) -> String { style.bold(file) + "\n" }
 
-  /// `  ✓ name (12 ms)`, `  ✗ name (3 ms)`, `  - name (skipped: reason)`.
+  /// `  ✓ name (12 ms)`, `  ✗ name (3 ms)`, `  ✗ name (3 ms) error: timeout` (the backend failed,
+  /// not the test), `  - name (skipped: reason)`.
   public func line(for test: TestResult) -> String {
     switch test.status {
     case .passed:
       return "  " + style.green(style.check) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
     case .failed:
-      return "  " + style.red(style.cross) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
+      var line = "  " + style.red(style.cross) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")")
+      if let failure = test.failure, failure.kind == .backend {
+        line += " " + style.red("error" + (failure.errorCode.map { ": " + $0 } ?? ""))
+      }
+      return line + "\n"
     case .skipped:
       return "  " + style.yellow("-") + " " + test.name + " " + style.dim("(skipped: " + (test.skipReason ?? "skipped") + ")") + "\n"
     }

@@ -19,6 +19,7 @@ extension ScriptRunner {
     let console = ConsoleReporter(style: style, redactor: context.redactor)
     let file = SourceFile(name: name, path: name.hasPrefix("<") ? nil : name, text: text)
     let (program, loadDiagnostics) = ScriptLoader(readFile: readFile).load(file)
+    program.literalSecrets.forEach(context.redactor.register)
     let environment = context.environment.isEmpty ? ProcessInfo.processInfo.environment : context.environment
     let scriptVariables = RunOptions.scriptVariables(variables, environment: environment)
     let diagnostics = Diagnostic.sorted(loadDiagnostics + Checker(predefined: Set(scriptVariables.keys), environment: environment).check(program))

@@ -63,6 +63,8 @@ public struct ScriptRunner: Sendable {
     let file = SourceFile(name: path, path: path, text: text)
     let loader = ScriptLoader(readFile: options.readFile)
     let (program, loadDiagnostics) = loader.load(file)
+    // Before any diagnostic is rendered: a check error shows its line, `--password "…"` included.
+    program.literalSecrets.forEach(context.redactor.register)
     let checker = Checker(predefined: Set(variables.keys), environment: context.environment)
     let diagnostics = Diagnostic.sorted(loadDiagnostics + checker.check(program))
     return Prepared(name: path, program: program, context: context, variables: variables, diagnostics: diagnostics)

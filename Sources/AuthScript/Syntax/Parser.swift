@@ -180,6 +180,10 @@ public enum Parser {
     guard !path.text.isEmpty, !path.text.contains("{{") else {
       return .failure(.init("include needs a plain file path", range: path.range, note: "variables are not allowed in include paths"))
     }
+    guard path.text.hasSuffix(".auth") else {
+      // Not read at all: a parse error on its first line would show that line (`include /etc/shadow`).
+      return .failure(.init("include needs an .auth script", range: path.range, note: "other files are not read; write include FILE.auth"))
+    }
     let resolved = PathText.join(file.directory, path.text)
     return .success(.include(written: path.text, resolved: ScriptLoader.normalize(resolved), range: path.range))
   }

@@ -6,7 +6,8 @@ import ShellKit
 @testable import AuthScript
 
 /// A tiny in-memory stand-in for `CommandRunner`: enough of signup/login/whoami/logout/reset/inbox/
-/// echo to drive the interpreter. `*@down.test` addresses answer `network_unreachable`.
+/// echo to drive the interpreter. `*@down.test` addresses answer `network_unreachable`, `*@slow.test`
+/// `timeout`, `*@5xx.test` `server_error` (HTTP 503).
 final class FakeBackend: @unchecked Sendable {
   private let lock = NSLock()
   private var passwords: [String: String] = [:]
@@ -33,6 +34,8 @@ final class FakeBackend: @unchecked Sendable {
     let email = invocation.argument("EMAIL") ?? ""
     let password = invocation.value("--password") ?? ""
     if email.hasSuffix("@down.test") { return .failure(name, AuthError(.networkUnreachable)) }
+    if email.hasSuffix("@slow.test") { return .failure(name, AuthError(.timeout)) }
+    if email.hasSuffix("@5xx.test") { return .failure(name, AuthError(.serverError, status: 503)) }
     switch name {
     case "signup", "login":
       if let problem = Validator.validate(.init(email: email, password: password)) { return .failure(name, problem) }

@@ -94,7 +94,7 @@ def check_tap(path, totals):
     plan = re.fullmatch(r"1\.\.(\d+)", lines[1])
     if not plan:
         fail(f"TAP: no plan on line 2 ({lines[1]!r})")
-    points, failed, skipped, in_yaml = 0, 0, 0, False
+    points, failed, errored, skipped, in_yaml = 0, 0, 0, 0, False
     for line in lines[2:]:
         if in_yaml:
             if line == "  ...":
@@ -112,6 +112,8 @@ def check_tap(path, totals):
                 fail(f"TAP: test point {match.group(2)} out of order")
             if match.group(1) == "not ok":
                 failed += 1
+                if re.search(r"(?<!\\)# error$", match.group(3)):
+                    errored += 1
             if re.search(r"(?<!\\)# SKIP", match.group(3)):
                 skipped += 1
             continue
@@ -123,7 +125,10 @@ def check_tap(path, totals):
         fail(f"TAP: plan says {plan.group(1)}, found {points}")
     if points != totals["tests"] or failed != totals["failures"] + totals["errors"] or skipped != totals["skipped"]:
         fail(f"TAP counts {points}/{failed}/{skipped} differ from JUnit {totals}")
-    print(f"ok tap: {points} points, {failed} not ok, {skipped} skipped")
+    # Files that did not check are JUnit errors too, but plain `not ok` points in TAP.
+    if errored > totals["errors"]:
+        fail(f"TAP has {errored} '# error' points, JUnit only {totals['errors']} errors")
+    print(f"ok tap: {points} points, {failed} not ok ({errored} # error), {skipped} skipped")
 
 
 def check_json(path, totals):
@@ -133,12 +138,19 @@ def check_json(path, totals):
     summary = report["summary"]
     if summary["failed"] != totals["failures"] + totals["errors"] or summary["skipped"] != totals["skipped"]:
         fail(f"JSON summary {summary} differs from JUnit {totals}")
+    errors = 0
     for file in report["files"]:
         for test in file["tests"]:
             if test["status"] not in ("passed", "failed", "skipped"):
                 fail(f"JSON: status {test['status']!r}")
             if (test["status"] == "failed") != (test["failure"] is not None):
                 fail(f"JSON: failure object does not match status of {test['name']!r}")
+            expected = "error" if test["failure"] and test["failure"]["kind"] == "backend" else test["status"]
+            if test.get("outcome") != expected:
+                fail(f"JSON: outcome {test.get('outcome')!r} of {test['name']!r}, expected {expected!r}")
+            errors += test["outcome"] == "error"
+    if summary["errors"] != errors:
+        fail(f"JSON: summary says {summary['errors']} errors, tests say {errors}")
     print(f"ok json: version 1, {len(report['files'])} files, exit_code {summary['exit_code']}")
 
 
