@@ -22,7 +22,8 @@ enum Interactive {
       status = await InteractiveShell.run(context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source)
     } else {
       let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-      status = await ScriptRunner.runSource(text: text, name: "<stdin>", context: context, output: output)
+      status = await ScriptRunner.runSource(
+        text: ScriptRunner.untilQuit(text), name: "<stdin>", context: context, output: output)
     }
     await emulator?.shutdown()
     return status

@@ -9,6 +9,19 @@ extension ScriptRunner {
   ///
   /// `name` is shown in messages and, unless it starts with `<` (`<stdin>`), is the path includes
   /// resolve against.
+  /// Piped input up to a line that is just `quit` or `exit`, which ends it (as psql, redis-cli
+  /// and sqlite3 read their input); the rest is not read.
+  public static func untilQuit(_ text: String) -> String {
+    var kept: [Substring] = []
+    // Lines end at \n or \r\n (one Character in Swift).
+    for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+      let word = line.trimmingCharacters(in: .whitespaces)
+      if word == "quit" || word == "exit" { break }
+      kept.append(line)
+    }
+    return kept.joined(separator: "\n")
+  }
+
   public static func runSource(
     text: String, name: String, context: ShellContext, output: any OutputSink, style: Style = .plain,
     variables: [String: String] = [:], executor: CommandExecutor = .standard,
@@ -46,6 +59,13 @@ extension ScriptRunner {
     let elapsed = started.duration(to: .now)
     let run = RunResult(files: [FileResult(file: name, tests: tests, durationMs: milliseconds(elapsed))], durationMs: milliseconds(elapsed))
     if hasTests { sink.out("\n" + console.summary(run)) }
+    // Without tests the input is a list of commands: end as a one-shot command with that
+    // failure would (4 for "not signed in" / "session expired").
+    if !hasTests, run.exitCode == 1, let failure = tests.lazy.compactMap(\.failure).first, failure.kind == .command,
+      let code = failure.errorCode, code == ErrorCode.notAuthenticated.rawValue || code == ErrorCode.sessionExpired.rawValue
+    {
+      return 4
+    }
     return run.exitCode
   }
 }

@@ -35,7 +35,8 @@ public enum Parser {
     case "capture": kind = parseCapture(&reader)
     case "let": kind = parseAssign(&reader, secret: false)
     case "secret": kind = parseAssign(&reader, secret: true)
-    case "include": kind = parseInclude(&reader, file: file)
+    // `source FILE` (the shell's word, in piped input and scripts) is `include FILE`.
+    case "include", "source": kind = parseInclude(&reader, file: file)
     default: kind = parseCommand(line)
     }
     return kind.map { Statement($0, range: line.range, keywordRange: first.range, file: file) }
