@@ -59,7 +59,7 @@ public enum CommandTable {
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
       ["reset", "confirm"], group: .account,
-      arguments: [ArgumentSpec("CODE-OR-LINK", .code, "The link or code from the reset e-mail")],
+      arguments: [ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail")],
       flags: [FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)")] + passwordFlags,
       loading: "Saving…", summary: "Set a new password from the e-mailed link or code",
       discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo).",
