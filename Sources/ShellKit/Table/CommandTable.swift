@@ -28,7 +28,7 @@ public enum CommandTable {
   static let passwordFlags: [FlagSpec] = [
     FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"),
     FlagSpec("--password-env", value: "VAR", kind: .variable, "Read the password from environment variable VAR"),
-    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input"),
+    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input (a pipe, not a terminal)"),
   ]
 
   static let emailArgument = ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address")
