@@ -15,6 +15,12 @@ enum OneShot {
     case .failure(let problem): return Authsh.usage(problem, command: CommandTable.match(arguments.command)?.spec.name, sink: sink)
     }
     if let problem = arguments.absorb(&invocation) { return Authsh.usage(problem, command: invocation.spec.name, sink: sink) }
+    if invocation.has("--password-stdin"), Terminal.stdinIsTTY {
+      // Typed on a terminal it would echo, behind no prompt: the flag is for pipes.
+      let problem = UsageError(
+        "--password-stdin reads the password from a pipe, but standard input is a terminal; leave it out to be asked with echo off")
+      return Authsh.usage(problem, command: invocation.spec.name, sink: sink)
+    }
     if invocation.spec.name == "run" { return await RunCommand.run(invocation, arguments, environment: environment, sink: sink) }
     if invocation.spec.name == "completion" { return CompletionCommand.run(invocation, sink: sink) }
 
@@ -28,10 +34,11 @@ enum OneShot {
       sink.err("warning: a password on the command line can be seen by other users (prefer --password-env or the prompt)\n")
     }
 
-    let spinner = Spinner()
-    if let text = invocation.spec.loadingText { spinner.start(text, environment: environment) }
+    // As in the shell: the spinner never draws over a password prompt; it shows once every
+    // prompt is answered and the request is under way.
+    let spinner = invocation.spec.loadingText.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     let result = await CommandRunner().run(invocation, in: context)
-    await spinner.stop()
+    spinner?.stop()
     await emulator?.shutdown()
 
     let tokens = invocation.has("--show-tokens") ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
@@ -47,5 +54,23 @@ enum OneShot {
       if let detail = result.error?.detail, context.verbose { output.err("  detail: \(detail)\n") }
     }
     return ExitStatus.oneShot(result)
+  }
+
+  /// The loading words on standard error, only on a terminal and never in CI. A command that will
+  /// ask for its password starts it once the prompts are answered; a prompt pauses it anyway.
+  private static func spinner(
+    for text: String, _ invocation: Invocation, context: ShellContext, environment: [String: String], sink: StandardSink
+  ) -> TerminalSpinner? {
+    guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return nil }
+    let spinner = TerminalSpinner(output: sink, unicode: Terminal.style(flag: nil, environment: environment, stream: 2).unicode)
+    guard let prompter = context.passwordPrompter else {
+      spinner.start(text)
+      return spinner
+    }
+    context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
+    let sources = ["--password", "--password-env", "--password-stdin"]
+    let willAsk = invocation.spec.flag(named: "--password") != nil && !sources.contains(where: invocation.has)
+    if !willAsk { spinner.start(text) }
+    return spinner
   }
 }

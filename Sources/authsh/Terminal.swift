@@ -37,13 +37,17 @@ enum Terminal {
 /// No-echo password prompt on the controlling terminal (termios); echo is restored even on Ctrl-C.
 struct TerminalPasswordPrompter: PasswordPrompter {
   func readPassword(prompt: String) -> String? {
-    FileHandle.standardError.write(Data(prompt.utf8))
     var saved = termios()
-    guard tcgetattr(0, &saved) == 0 else { return Swift.readLine(strippingNewline: true) }
+    guard tcgetattr(0, &saved) == 0 else {
+      FileHandle.standardError.write(Data(prompt.utf8))
+      return Swift.readLine(strippingNewline: true)
+    }
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO)
     EchoGuard.arm(saved)
+    // Echo goes off (and type-ahead is dropped) before the prompt shows: what is typed after it stays.
     tcsetattr(0, TCSAFLUSH, &quiet)
+    FileHandle.standardError.write(Data(prompt.utf8))
     let line = Swift.readLine(strippingNewline: true)
     tcsetattr(0, TCSAFLUSH, &saved)
     EchoGuard.disarm()
@@ -69,32 +73,5 @@ enum EchoGuard {
   static func disarm() {
     armed = false
     signal(SIGINT, SIG_DFL)
-  }
-}
-
-/// "⠋ Signing in…" on stderr while a request runs; only on a terminal, never in CI.
-final class Spinner: @unchecked Sendable {
-  private var task: Task<Void, Never>?
-
-  func start(_ text: String, environment: [String: String]) {
-    guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return }
-    task = Task {
-      let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-      try? await Task.sleep(nanoseconds: 150_000_000)
-      var index = 0
-      while !Task.isCancelled {
-        FileHandle.standardError.write(Data("\r\(frames[index % frames.count]) \(text)".utf8))
-        index += 1
-        try? await Task.sleep(nanoseconds: 80_000_000)
-      }
-    }
-  }
-
-  func stop() async {
-    guard let task else { return }
-    task.cancel()
-    await task.value
-    self.task = nil
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
   }
 }

@@ -23,23 +23,40 @@ public enum HistoryPolicy {
     return mentionsSecret(line) ? .memoryOnly : .persist
   }
 
-  /// Whether a line that did not parse still names a secret flag (or cannot be split at all):
-  /// such lines never reach the file.
+  /// Whether a line that did not parse still names a secret flag, gives a value where a command
+  /// takes a secret argument (`reset confirm LINK`), or cannot be split at all: such lines never
+  /// reach the file.
   public static func mentionsSecret(_ line: String) -> Bool {
     guard let words = try? WordSplitter.split(line) else { return true }
-    return words.contains { word in
+    let namesSecretFlag = words.contains { word in
       !word.quoted && secretFlags.contains(word.text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word.text)
     }
+    return namesSecretFlag || !secretArgumentPositions(words).isEmpty || words.contains { isRecoveryLink($0.text) }
+  }
+
+  /// A link that carries a one-time credential (a reset e-mail's link pasted on its own).
+  static func isRecoveryLink(_ text: String) -> Bool {
+    guard text.contains("://"), let query = text.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
+    let names = query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" }
+    return names.contains { ["token", "token_hash", "code", "oobCode"].contains($0) }
   }
 
   /// The line with every secret value replaced by `***` (for `history` and echoes).
   public static func masked(_ line: String) -> String {
     guard let words = try? WordSplitter.split(line) else { return line.trimmingWhitespace.isEmpty ? line : "***" }
-    guard words.contains(where: { secretFlags.contains(flagName($0.text)) }) else { return line.trimmingWhitespace }
+    let secretArguments = secretArgumentPositions(words)
+    let secretWords = words.contains { secretFlags.contains(flagName($0.text)) || isRecoveryLink($0.text) }
+    guard secretArguments.isEmpty, !secretWords else {
+      return maskedWords(words, secretArguments: secretArguments)
+    }
+    return line.trimmingWhitespace
+  }
+
+  private static func maskedWords(_ words: [Word], secretArguments: Set<Int>) -> String {
     var parts: [String] = []
     var maskNext = false
-    for word in words {
-      if maskNext {
+    for (index, word) in words.enumerated() {
+      if maskNext || secretArguments.contains(index) || isRecoveryLink(word.text) {
         parts.append(Redactor.mask)
         maskNext = false
         continue
@@ -79,6 +96,32 @@ public enum HistoryPolicy {
     }
     copy.words = words
     return copy
+  }
+
+  /// Indices of the words that fill a secret argument of the command the line starts with
+  /// (`reset confirm CODE-OR-LINK`). Lenient, as it also reads lines that did not parse: unknown
+  /// flags count as switches, and surplus words of such a command count as secret too.
+  static func secretArgumentPositions(_ words: [Word]) -> Set<Int> {
+    guard let (spec, consumed) = CommandTable.match(words.map(\.text)), spec.arguments.contains(where: \.isSecret) else {
+      return []
+    }
+    let takingValues = Set((spec.flags + CommandTable.globalFlags).filter(\.takesValue).map(\.name))
+    var positions: Set<Int> = []
+    var argument = 0
+    var index = consumed
+    var flagsEnded = false
+    while index < words.count {
+      let word = words[index]
+      defer { index += 1 }
+      if !flagsEnded, !word.quoted, word.text.hasPrefix("--") {
+        if word.text == "--" { flagsEnded = true } else if takingValues.contains(word.text) { index += 1 }
+        continue
+      }
+      let spec = argument < spec.arguments.count ? spec.arguments[argument] : nil
+      if spec?.isSecret ?? true { positions.insert(index) }
+      if !(spec?.variadic ?? false) { argument += 1 }
+    }
+    return positions
   }
 
   static func flagName(_ text: String) -> String {

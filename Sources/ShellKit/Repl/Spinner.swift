@@ -69,12 +69,18 @@ public final class TerminalSpinner: Spinner, @unchecked Sendable {
 }
 
 /// Stops the spinner while a password is asked for, so the prompt is not drawn over.
-struct SpinnerPausingPrompter: PasswordPrompter {
+public struct SpinnerPausingPrompter: PasswordPrompter {
   let base: any PasswordPrompter
   let spinner: any Spinner
   let text: String
 
-  func readPassword(prompt: String) -> String? {
+  public init(base: any PasswordPrompter, spinner: any Spinner, text: String) {
+    self.base = base
+    self.spinner = spinner
+    self.text = text
+  }
+
+  public func readPassword(prompt: String) -> String? {
     spinner.stop()
     let password = base.readPassword(prompt: prompt)
     if password != nil, !Task.isCancelled { spinner.start(text) }

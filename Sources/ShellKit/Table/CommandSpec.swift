@@ -27,10 +27,13 @@ public struct ArgumentSpec: Sendable, Hashable {
   public var variadic: Bool
   public var summary: String
   public var choices: [String]
+  /// A credential (a recovery link or code): the line stays out of the history file, the value
+  /// is masked in `history` and script output.
+  public var secret: Bool
 
   public init(
     _ name: String, _ kind: ValueKind, optional: Bool = false, variadic: Bool = false, choices: [String] = [],
-    _ summary: String
+    secret: Bool = false, _ summary: String
   ) {
     self.name = name
     self.kind = kind
@@ -38,9 +41,10 @@ public struct ArgumentSpec: Sendable, Hashable {
     self.variadic = variadic
     self.summary = summary
     self.choices = choices
+    self.secret = secret
   }
 
-  public var isSecret: Bool { kind == .password || kind == .key }
+  public var isSecret: Bool { secret || kind == .password || kind == .key }
 }
 
 public struct FlagSpec: Sendable, Hashable {

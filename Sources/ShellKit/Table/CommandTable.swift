@@ -33,7 +33,7 @@ public enum CommandTable {
   static let passwordFlags: [FlagSpec] = [
     FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"),
     FlagSpec("--password-env", value: "VAR", kind: .variable, "Read the password from environment variable VAR"),
-    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input"),
+    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input (a pipe, not a terminal)"),
   ]
 
   static let emailArgument = ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address")
@@ -64,7 +64,7 @@ public enum CommandTable {
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
       ["reset", "confirm"], group: .account,
-      arguments: [ArgumentSpec("CODE-OR-LINK", .code, "The link or code from the reset e-mail")],
+      arguments: [ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail")],
       flags: [FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)")] + passwordFlags,
       loading: "Saving…", summary: "Set a new password from the e-mailed link or code",
       discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo).",

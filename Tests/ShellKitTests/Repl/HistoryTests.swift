@@ -87,6 +87,36 @@ struct HistoryTests {
     #expect(HistoryPolicy.masked("  whoami  ") == "whoami")
   }
 
+  @Test func recoveryLinksAndCodesAreCredentials() {
+    let link = "http://127.0.0.1:54321/auth/v1/verify?token=abc123&type=recovery"
+    #expect(HistoryPolicy.decide("reset confirm '\(link)'", invocation: parsed("reset confirm '\(link)'")) == .memoryOnly)
+    #expect(HistoryPolicy.decide("reset confirm 123456 --email a@b.co", invocation: parsed("reset confirm 123456 --email a@b.co")) == .memoryOnly)
+    // Lines that did not parse: a bad flag, or the link pasted on its own.
+    #expect(HistoryPolicy.mentionsSecret("reset confirm 123456 --emial a@b.co"))
+    #expect(HistoryPolicy.mentionsSecret(link))
+    #expect(HistoryPolicy.mentionsSecret("https://x.firebaseapp.com/__/auth/action?mode=resetPassword&oobCode=XYZ"))
+    #expect(!HistoryPolicy.mentionsSecret("reset ada@example.com"))
+    #expect(!HistoryPolicy.mentionsSecret("reset confirm --help"))
+    #expect(!HistoryPolicy.mentionsSecret("echo http://example.com/?page=2"))
+    #expect(HistoryPolicy.masked("reset confirm '\(link)' --email a@b.co") == "reset confirm *** --email a@b.co")
+    #expect(HistoryPolicy.masked("reset confirm --email a@b.co 123456 --password=pw12") == "reset confirm --email a@b.co *** --password=***")
+    #expect(HistoryPolicy.masked("  \(link)") == "***")
+  }
+
+  @Test func aConfirmedResetStaysOutOfTheFile() async {
+    let shell = ReplHarness(["reset confirm 123456 --email ada@example.com --password new-password-1", "reset confirm 654321 --emial x", "history", "whoami"])
+    _ = await shell.run()
+    #expect(shell.historyFileText == "history\nwhoami\n")
+    #expect(shell.sink.standardOutput.contains("    1  reset confirm *** --email ada@example.com --password ***\n    2  reset confirm *** --emial ***\n"))
+  }
+
+  private func parsed(_ line: String) -> Invocation? {
+    guard let words = try? WordSplitter.split(line), case .success(let invocation) = InvocationParser.parse(words, surface: .repl) else {
+      return nil
+    }
+    return invocation
+  }
+
   @Test func withoutSecretsDropsPasswordFlagsAndWords() throws {
     let words = try WordSplitter.split("login ada@example.com --password hunter22 --remember")
     guard case .success(let invocation) = InvocationParser.parse(words, surface: .repl) else {
