@@ -10,7 +10,10 @@ enum Interactive {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     let emulator = arguments.emulator ? await EmbeddedEmulator.start(sink: sink) : nil
     if arguments.emulator && emulator == nil { return ExitStatus.backend }
-    let context = Contexts.make(arguments, environment: environment, sink: sink)
+    // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
+    // two emulator processes never share, or sign each other out of, a session file.
+    let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
+    let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
     emulator?.configure(context)
     let output = RedactingSink(sink, redactor: context.redactor)
     let status: Int32

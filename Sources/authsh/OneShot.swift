@@ -25,7 +25,10 @@ enum OneShot {
     if invocation.spec.name == "completion" { return CompletionCommand.run(invocation, sink: sink) }
 
     let emulator = arguments.emulator ? await EmbeddedEmulator.start(sink: sink) : nil
-    let context = Contexts.make(arguments, environment: environment, sink: sink)
+    // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
+    // two emulator processes never share, or sign each other out of, a session file.
+    let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
+    let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
     if let emulator { emulator.configure(context) }
     context.verbose = invocation.has("--verbose")
     if Terminal.stdinIsTTY { context.passwordPrompter = TerminalPasswordPrompter() }

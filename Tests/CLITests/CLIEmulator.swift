@@ -34,9 +34,17 @@ final class CLIEmulator: @unchecked Sendable {
     try await runner.run(args, stdin: stdin)
   }
 
-  var sessionFile: String { runner.home + "/state/authsh/sessions/default.json" }
+  var sessionsDirectory: String { runner.home + "/state/authsh/sessions" }
 
+  /// The one backend's session file (named after the backend, not the profile).
+  var sessionFile: String {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: sessionsDirectory)) ?? []
+    return sessionsDirectory + "/" + (names.first { $0.hasSuffix(".json") } ?? "none.json")
+  }
+
+  /// The stored session, `.null` when there is none (a file with nothing left in it is removed).
   func storedSession() throws -> JSON {
+    guard FileManager.default.fileExists(atPath: sessionFile) else { return .null }
     let data = try Data(contentsOf: URL(fileURLWithPath: sessionFile))
     return try JSON.parse(bytes: Array(data))["session"] ?? .null
   }

@@ -18,6 +18,13 @@ import Testing
     harness.server.on(row.method, row.path) { _ in
       ServerResponse(status: row.status, headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
     }
+    if row.code == .sessionExpired, row.line == "whoami" {
+      // A refused access token is answered by one refresh; here the refresh token is refused too.
+      let (path, fixture) = row.provider == .supabase
+        ? ("/auth/v1/token", "supabase/error_refresh_token_not_found.json")
+        : ("/securetoken.googleapis.com/v1/token", "firebase/error_INVALID_REFRESH_TOKEN.json")
+      harness.server.on("POST", path, status: row.status, json: Fixture.text(fixture))
+    }
     let result = try await harness.run(row.line)
     let error = try #require(result.error, "expected \(row.code), got success")
     #expect(error.code == row.code)
@@ -27,7 +34,7 @@ import Testing
     if let retryAfter = row.retryAfter { #expect(error.retryAfterSeconds == retryAfter) }
     if row.status > 0, row.code != .notAuthenticated { #expect(error.status == row.status) }
     if row.code == .sessionExpired {
-      #expect(try harness.store.load(profile: "default").session == nil, "a refused session is forgotten")
+      #expect(try harness.store.load(profile: harness.backendKey).session == nil, "a refused session is forgotten")
     }
   }
 }

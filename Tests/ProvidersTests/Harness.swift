@@ -67,8 +67,11 @@ final class Harness: @unchecked Sendable {
     let session = AuthSession(
       accessToken: Self.accessToken, refreshToken: refreshToken,
       expiresAt: Int(Date().timeIntervalSince1970) + expiresIn, user: user)
-    try store.save(ProfileState(session: session), profile: "default")
+    try store.save(ProfileState(session: session, backend: backendKey), profile: backendKey)
   }
+
+  /// The store key of the harness's backend (sessions are kept per backend).
+  var backendKey: String { (try? BackendKey(context().target()).canonical) ?? "unresolved" }
 
   func stop() async { await server.stop() }
 }

@@ -7,9 +7,11 @@ import JSONKit
   import Darwin
 #endif
 
-/// `$XDG_STATE_HOME/authsh/sessions/<profile>.json`: mode 0600 in a 0700 directory, written
-/// atomically (temp file, fsync, rename, fsync of the directory). A file that group or others can
-/// read is refused, as ssh and libpq refuse loose key files.
+/// `$XDG_STATE_HOME/authsh/sessions/<provider>-<host>[-<port>]-<hash>.json`, one file per backend
+/// (`BackendKey.fileStem`): mode 0600 in a 0700 directory, written atomically (temp file, fsync,
+/// rename, fsync of the directory). As ssh does, a session file that group or others can read, a
+/// symbolic link, or a file or directory owned by someone else is refused; a directory that group
+/// or others can write is refused, one they can merely read is tightened to 0700.
 public final class FileSessionStore: SessionStore, @unchecked Sendable {
   public let directory: String
   /// Test seam: called after the temp file is written and before the rename (a crash there must
@@ -26,37 +28,33 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     self.beforeRename = beforeRename
   }
 
-  public func path(for profile: String) -> String {
-    let safe = profile.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
-    return directory + "/" + String(safe) + ".json"
+  /// The file of a store key (a canonical `BackendKey`).
+  public func path(for key: String) -> String {
+    directory + "/" + BackendKey.fileStem(key) + ".json"
   }
 
-  public func load(profile: String) throws -> ProfileState {
-    let path = path(for: profile)
-    var info = stat()
-    guard stat(path, &info) == 0 else { return ProfileState() }
-    if info.st_mode & 0o077 != 0 {
-      let mode = String(info.st_mode & 0o777, radix: 8)
-      throw AuthError(
-        .configError,
-        message: "Refusing to use \(path): it is readable by group or others (mode 0\(mode)).",
-        hint: "Run: chmod 600 \(path)")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else { return ProfileState() }
-    guard let json = try? JSON.parse(bytes: Array(data)) else {
+  /// The stored state; a file that does not record the key it belongs to comes back with
+  /// `backend == ""`, one saved for another key with that key (callers never use its session).
+  public func load(profile key: String) throws -> ProfileState {
+    guard try checkDirectory(create: false) else { return ProfileState() }
+    let path = path(for: key)
+    guard let bytes = try readPrivateFile(path) else { return ProfileState() }
+    guard let json = try? JSON.parse(bytes: bytes), json.object != nil else {
       throw AuthError(
         .configError, message: "The session file \(path) is not valid JSON.",
         hint: "Remove it and log in again: rm \(path)")
     }
-    return ProfileState(json: json)
+    var state = ProfileState(json: json)
+    if state.backend == nil { state.backend = "" }
+    return state
   }
 
-  public func save(_ state: ProfileState, profile: String) throws {
-    try ensureDirectory()
-    let target = path(for: profile)
+  public func save(_ state: ProfileState, profile key: String) throws {
+    _ = try checkDirectory(create: true)
+    let target = path(for: key)
     let temp = target + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let bytes = Array(state.json.prettyText.utf8) + [0x0A]
-    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw ioError("create \(temp)") }
     var written = 0
     let ok = bytes.withUnsafeBytes { buffer -> Bool in
@@ -79,34 +77,22 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
       unlink(temp)
       throw error
     }
+    // rename replaces a symbolic link at `target` itself; it never writes through it.
     guard rename(temp, target) == 0 else {
       unlink(temp)
       throw ioError("rename to \(target)")
     }
-    let dirfd = open(directory, O_RDONLY)
+    let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if dirfd >= 0 {
       fsync(dirfd)
       close(dirfd)
     }
   }
 
-  public func clear(profile: String) throws {
-    let path = path(for: profile)
+  public func clear(profile key: String) throws {
+    guard try checkDirectory(create: false) else { return }
+    let path = path(for: key)
     if unlink(path) != 0 && errno != ENOENT { throw ioError("remove \(path)") }
-  }
-
-  private func ensureDirectory() throws {
-    var info = stat()
-    if stat(directory, &info) == 0 { return }
-    // Create parents 0700 as well: they hold history and sessions.
-    var current = ""
-    for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
-      current += "/" + component
-      if stat(current, &info) != 0 {
-        guard mkdir(current, 0o700) == 0 || errno == EEXIST else { throw ioError("create \(current)") }
-      }
-    }
-    chmod(directory, 0o700)
   }
 
   private func ioError(_ action: String) -> AuthError {

@@ -1,12 +1,15 @@
-/// Loads the profile's session and refreshes it before it expires (SPEC §4): tokens are exchanged
-/// when expired or within 60 s of expiry; if the exchange is refused the session is removed and the
-/// caller gets `session_expired`.
+/// Loads the session of one backend and refreshes it before it expires (SPEC §4): tokens are
+/// exchanged when expired or within 60 s of expiry; if the exchange is refused the session is
+/// removed and the caller gets `session_expired`, worded after what the server said.
 public struct SessionManager: Sendable {
   public let store: any SessionStore
+  /// The store key: the canonical `BackendKey` of the backend (historically a profile name).
   public let profile: String
   public let clock: any Clock
   /// Refresh when the token expires within this many seconds.
   public let refreshMargin: Int
+  /// How long `reset` holds an address back; older holds are dropped from the store.
+  public static let resetHoldSeconds = 60
 
   public init(store: any SessionStore, profile: String, clock: any Clock, refreshMargin: Int = 60) {
     self.store = store
@@ -15,50 +18,102 @@ public struct SessionManager: Sendable {
     self.refreshMargin = refreshMargin
   }
 
-  public func state() throws -> ProfileState { try store.load(profile: profile) }
+  public init(store: any SessionStore, backend: BackendKey, clock: any Clock, refreshMargin: Int = 60) {
+    self.init(store: store, profile: backend.canonical, clock: clock, refreshMargin: refreshMargin)
+  }
+
+  /// The stored state for this backend. A state saved for another backend (or not saying which)
+  /// comes back empty: its session is never shown or sent.
+  public func state() throws -> ProfileState {
+    let (state, _) = try load()
+    return state
+  }
 
   /// The stored session as it is (no network), or nil.
-  public func storedSession() throws -> AuthSession? { try store.load(profile: profile).session }
+  public func storedSession() throws -> AuthSession? { try state().session }
 
   /// A session that is valid for at least `refreshMargin` seconds, refreshing through `provider`.
   public func activeSession(provider: any AuthProvider) async throws -> AuthSession {
-    var state = try store.load(profile: profile)
+    let (state, foreign) = try load()
+    if let foreign { throw foreignSession(foreign) }
     guard let session = state.session else { throw AuthError(.notAuthenticated) }
     guard session.expiresAt - clock.unixNow <= refreshMargin else { return session }
-    return try await refresh(session, provider: provider, state: &state)
+    return try await refresh(session, provider: provider, after: nil)
   }
 
   /// Exchanges the refresh token now (the `refresh` command).
   public func refreshNow(provider: any AuthProvider) async throws -> AuthSession {
-    var state = try store.load(profile: profile)
+    let (state, foreign) = try load()
+    if let foreign { throw foreignSession(foreign) }
     guard let session = state.session else { throw AuthError(.notAuthenticated) }
-    return try await refresh(session, provider: provider, state: &state)
+    return try await refresh(session, provider: provider, after: nil)
   }
 
-  private func refresh(_ session: AuthSession, provider: any AuthProvider, state: inout ProfileState) async throws
+  /// Runs `call` with the active session. When the server refuses the access token (401/403,
+  /// `session_expired`), the refresh token is tried once and `call` repeated with the new tokens;
+  /// only a refused refresh ends the session.
+  public func authorized<T>(provider: any AuthProvider, _ call: (AuthSession) async throws -> T) async throws
+    -> (value: T, session: AuthSession)
+  {
+    let session = try await activeSession(provider: provider)
+    do {
+      return (try await call(session), session)
+    } catch let refused as AuthError where refused.code == .sessionExpired {
+      let fresh = try await refresh(session, provider: provider, after: refused)
+      do {
+        return (try await call(fresh), fresh)
+      } catch let again as AuthError where again.code == .sessionExpired {
+        try save(session: nil)
+        throw SessionEnd.refusedAfterRefresh(again)
+      }
+    }
+  }
+
+  private func refresh(_ session: AuthSession, provider: any AuthProvider, after callError: AuthError?) async throws
     -> AuthSession
   {
     do {
       let fresh = try await provider.refresh(session)
-      state.session = fresh
-      try store.save(state, profile: profile)
+      try save(session: fresh)
       return fresh
     } catch let error as AuthError where error.code == .sessionExpired {
-      state.session = nil
-      try store.save(state, profile: profile)
-      throw error
+      try save(session: nil)
+      throw SessionEnd.refreshRefused(error, after: callError)
     }
   }
 
   public func save(session: AuthSession?) throws {
-    var state = try store.load(profile: profile)
-    state.session = session
-    try store.save(state, profile: profile)
+    try update { $0.session = session }
   }
 
   public func update(_ change: (inout ProfileState) -> Void) throws {
-    var state = try store.load(profile: profile)
+    var (state, _) = try load()
     change(&state)
-    try store.save(state, profile: profile)
+    state.backend = profile
+    state.pruneResetHolds(now: clock.unixNow, window: Self.resetHoldSeconds)
+    if state.isEmpty {
+      try store.clear(profile: profile)
+    } else {
+      try store.save(state, profile: profile)
+    }
+  }
+
+  /// The state (pruned of stale reset holds) and, when it belongs to another backend, that
+  /// backend (`""` when the stored state does not say).
+  private func load() throws -> (ProfileState, foreign: String?) {
+    var state = try store.load(profile: profile)
+    if let owner = state.backend, owner != profile {
+      return (ProfileState(), state.session == nil ? nil : owner)
+    }
+    state.pruneResetHolds(now: clock.unixNow, window: Self.resetHoldSeconds)
+    return (state, nil)
+  }
+
+  private func foreignSession(_ owner: String) -> AuthError {
+    let issuer = owner.isEmpty ? "a backend it does not record" : owner
+    return AuthError(
+      .notAuthenticated,
+      message: "The saved session belongs to \(issuer), not to \(profile); it was not sent.",
+      hint: "Log in again to replace it.")
   }
 }

@@ -1,15 +1,22 @@
 import Foundation
 import JSONKit
 
-/// What authsh keeps per profile: the session, the remembered e-mail, reset cooldowns.
+/// What authsh keeps per backend (see `BackendKey`): the session, the remembered e-mail, reset
+/// cooldowns.
 public struct ProfileState: Sendable, Equatable {
+  /// The canonical `BackendKey` the state was saved for; a file store returns `""` for a file that
+  /// does not record one (never trusted).
+  public var backend: String?
   public var session: AuthSession?
   /// `login --remember`: the default e-mail for the next `login`.
   public var rememberedEmail: String?
   /// Lower-cased e-mail → Unix time of the last reset request (the 60 s cooldown).
   public var resetSentAt: [String: Int]
 
-  public init(session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:]) {
+  public init(
+    session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:], backend: String? = nil
+  ) {
+    self.backend = backend
     self.session = session
     self.rememberedEmail = rememberedEmail
     self.resetSentAt = resetSentAt
@@ -17,7 +24,8 @@ public struct ProfileState: Sendable, Equatable {
 
   public var json: JSON {
     var object = JSONObject()
-    object["version"] = 1
+    object["version"] = 2
+    object["backend"] = .optional(backend)
     object["session"] = session?.storedJSON ?? .null
     object["remembered_email"] = .optional(rememberedEmail)
     object["reset_sent_at"] = .object(
@@ -26,6 +34,7 @@ public struct ProfileState: Sendable, Equatable {
   }
 
   public init(json: JSON) {
+    backend = json["backend"]?.string
     session = json["session"].flatMap(AuthSession.init(storedJSON:))
     rememberedEmail = json["remembered_email"]?.string
     var sent: [String: Int] = [:]
@@ -34,9 +43,19 @@ public struct ProfileState: Sendable, Equatable {
     }
     resetSentAt = sent
   }
+
+  /// Nothing worth keeping (the store may delete the file).
+  public var isEmpty: Bool { session == nil && rememberedEmail == nil && resetSentAt.isEmpty }
+
+  /// Drops reset holds older than `window` seconds (or dated in the future by a clock that went
+  /// back), so the file does not accumulate addresses.
+  public mutating func pruneResetHolds(now: Int, window: Int) {
+    resetSentAt = resetSentAt.filter { _, sent in sent <= now && sent > now - window }
+  }
 }
 
 /// Where sessions live. A file store today; an OS keyring can implement the same three calls.
+/// `profile` is the store key: the canonical `BackendKey` of the backend (the name is historical).
 public protocol SessionStore: Sendable {
   func load(profile: String) throws -> ProfileState
   func save(_ state: ProfileState, profile: String) throws

@@ -55,7 +55,7 @@ extension CommandRunner {
     context.noteEmail(email)
     let session = try await provider.signIn(email: email.trimmingWhitespace, password: password)
     if invocation.has("--no-save") {
-      context.pinInMemory(profile: target.profile)
+      context.pinInMemory(target)
     }
     try sessions.update { state in
       state.session = session
@@ -74,8 +74,9 @@ extension CommandRunner {
     let sessions = context.sessions(for: target)
     let key = email.lowercased()
     let now = context.clock.unixNow
-    if let sent = try sessions.state().resetSentAt[key], now - sent < 60, now >= sent {
-      throw AuthError(.resetCooldown, retryAfterSeconds: 60 - (now - sent))
+    // state() holds only the reset holds still in their window (sent <= now, within the hold).
+    if let sent = try sessions.state().resetSentAt[key] {
+      throw AuthError(.resetCooldown, retryAfterSeconds: SessionManager.resetHoldSeconds - (now - sent))
     }
     context.noteEmail(email)
     do {

@@ -4,8 +4,8 @@ extension CommandRunner {
   func whoami(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
-    var session = try await sessions.activeSession(provider: provider)
-    let user = try await provider.user(of: session)
+    let (user, used) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }
+    var session = used
     if user != session.user {
       session.user = user
       try sessions.save(session: session)
@@ -23,8 +23,7 @@ extension CommandRunner {
     let scope = invocation.value("--scope").flatMap(LogoutScope.init(rawValue:)) ?? .global
     var result = CommandResult(command: "logout")
     do {
-      let session = try await sessions.activeSession(provider: provider)
-      try await provider.signOut(session, scope: scope)
+      _ = try await sessions.authorized(provider: provider) { try await provider.signOut($0, scope: scope) }
     } catch let error as AuthError where error.isAuthenticationRequired {
       // The server already ended it; forgetting it locally is all that is left.
       result.notes.append("The server had already ended this session.")

@@ -64,12 +64,13 @@ public final class ShellContext: @unchecked Sendable {
     return try resolver.resolve(connection)
   }
 
+  /// The sessions of the target's backend (provider + endpoint + project), whatever the profile.
   public func sessions(for target: Target) -> SessionManager {
-    SessionManager(store: sessionStore, profile: target.profile, clock: clock)
+    SessionManager(store: sessionStore, backend: BackendKey(target), clock: clock)
   }
 
-  /// `login --no-save`: this profile's session lives in memory from now on.
-  public func pinInMemory(profile: String) { overlay.pin(profile) }
+  /// `login --no-save`: this backend's session lives in memory from now on.
+  public func pinInMemory(_ target: Target) { overlay.pin(BackendKey(target).canonical) }
 
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace

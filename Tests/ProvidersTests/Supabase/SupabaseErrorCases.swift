@@ -37,7 +37,7 @@ enum SupabaseErrorCases {
     row("refresh_token_already_used (legacy)", "refresh", "POST", token, 400, "error_refresh_token_already_used_legacy.json", .sessionExpired, "You were logged out due to inactivity. Please log in again.", exit: 4, headers: [], signedIn: true),
     row("invalid_grant refresh (older servers)", "refresh", "POST", token, 400, "error_invalid_grant_refresh_oauth.json", .sessionExpired, "You were logged out due to inactivity. Please log in again.", exit: 4, headers: [], signedIn: true),
     row("session_expired on refresh", "refresh", "POST", token, 400, "error_session_expired.json", .sessionExpired, "You were logged out due to inactivity. Please log in again.", exit: 4, signedIn: true),
-    row("session_not_found on /user", "whoami", "GET", "/auth/v1/user", 403, "error_session_not_found.json", .sessionExpired, "You were logged out due to inactivity. Please log in again.", exit: 4, signedIn: true),
+    row("session_not_found on /user", "whoami", "GET", "/auth/v1/user", 403, "error_session_not_found.json", .sessionExpired, SessionEnd.revokedMessage, exit: 4, signedIn: true),
     row("bad_jwt on /user", "whoami", "GET", "/auth/v1/user", 403, "error_bad_jwt.json", .sessionExpired, "You were logged out due to inactivity. Please log in again.", exit: 4, signedIn: true),
     row("validation_failed", login, "POST", token, 400, "error_validation_failed.json", .invalidRequest, "Invalid request. Please try again."),
     row("bad_json", login, "POST", token, 400, "error_bad_json.json", .invalidRequest, "Invalid request. Please try again."),

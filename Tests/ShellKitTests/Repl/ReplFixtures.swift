@@ -16,6 +16,7 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
   private var waiting = false
   /// The next `user(of:)` fails with this.
   var userError: AuthError?
+  var refreshError: AuthError?
 
   init(accounts: [String: String] = [:]) { passwords = accounts }
 
@@ -58,7 +59,10 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
     if let userError { throw userError }
     return session.user
   }
-  func refresh(_ session: AuthSession) async throws -> AuthSession { session }
+  func refresh(_ session: AuthSession) async throws -> AuthSession {
+    if let refreshError { throw refreshError }
+    return session
+  }
   func signOut(_ session: AuthSession, scope: LogoutScope) async throws {}
   func latestMail(to email: String) async throws -> InboxMessage? { nil }
 }

@@ -93,6 +93,7 @@ struct ReplTests {
       ["login ada@example.com", "whoami"], accounts: ["ada@example.com": "correct-horse"], passwords: ["correct-horse"]
     ) { $0.style = Style(color: true) }
     shell.provider.userError = AuthError(.sessionExpired)
+    shell.provider.refreshError = AuthError(.sessionExpired, providerCode: "refresh_token_not_found")
     _ = await shell.run()
     #expect(shell.sink.standardError.contains("\u{1B}[33m⚠ You were logged out due to inactivity. Please log in again.\u{1B}[0m"))
   }
