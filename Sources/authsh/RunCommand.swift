@@ -21,12 +21,15 @@ enum RunCommand {
       }
       jobs = value
     }
-    let emulator = arguments.emulator || invocation.has("--emulator") ? await EmbeddedEmulator.start(sink: sink) : nil
-    if (arguments.emulator || invocation.has("--emulator")) && emulator == nil { return ExitStatus.backend }
     let options = RunOptions(
       jobs: jobs, failFast: invocation.has("--fail-fast"), variables: variables,
       reportJUnit: invocation.value("--report-junit"), reportTAP: invocation.value("--report-tap"),
       reportJSON: invocation.value("--report-json"), style: Terminal.style(flag: nil, environment: environment))
+    if let problem = options.prepareReportPaths() {
+      return Authsh.usage(UsageError(problem), command: "run", sink: sink)
+    }
+    let emulator = arguments.emulator || invocation.has("--emulator") ? await EmbeddedEmulator.start(sink: sink) : nil
+    if (arguments.emulator || invocation.has("--emulator")) && emulator == nil { return ExitStatus.backend }
     let makeContext: @Sendable () -> ShellContext = {
       let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)
       emulator?.configure(context)

@@ -22,13 +22,14 @@ public struct Checker: Sendable {
     var diagnostics: [Diagnostic] = []
     var defined = predefined
     var sawCommand = false
+    var testNames: [String: Int] = [:]
     for statement in program.statements {
       var problems: [Diagnostic.Partial] = []
       func use(_ refs: [VariableRef]) { problems += refs.compactMap { checkReference($0, defined: defined, sawCommand: sawCommand) } }
       switch statement.kind {
       case .command(let command):
         command.templates.forEach { use($0.variables) }
-        if let problem = checkCommand(command) { problems.append(problem) }
+        if let problem = checkCommand(command) ?? checkDurations(command) { problems.append(problem) }
         sawCommand = true
       case .expectOK:
         if !sawCommand { problems.append(needsCommand("expect", statement.keywordRange)) }
@@ -42,7 +43,7 @@ public struct Checker: Sendable {
         if !sawCommand { problems.append(needsCommand("assert", statement.keywordRange)) }
         problems += checkQuery(assertion.query).map { [$0] } ?? []
         use(assertion.expected?.variables ?? [])
-        if let problem = checkRegex(assertion) { problems.append(problem) }
+        if let problem = checkRegex(assertion) ?? checkComparison(assertion) { problems.append(problem) }
       case .capture(let name, let query):
         if !sawCommand { problems.append(needsCommand("capture", statement.keywordRange)) }
         problems += checkQuery(query).map { [$0] } ?? []
@@ -56,6 +57,8 @@ public struct Checker: Sendable {
         use(name.variables)
         if name.literalText?.trimmingCharacters(in: .whitespaces).isEmpty == true {
           problems.append(.init("empty test name", range: name.range))
+        } else if let problem = duplicateTest(name, range: statement.range, seen: &testNames) {
+          problems.append(problem)
         }
       case .include:
         break
@@ -78,7 +81,7 @@ public struct Checker: Sendable {
     if let token, token.text.contains("{{"), error.message.contains("must be one of") { return nil }
     let range = token?.range ?? command.tokens.first.map { first in first.range.union(command.tokens.last?.range ?? first.range) }
     guard let range else { return nil }
-    if let suggestion = error.suggestion {
+    if let suggestion = error.suggestion ?? (error.wordIndex == 0 ? Checker.keywordSuggestion(for: command.tokens[0].text) : nil) {
       return .init(error.message, range: range, note: "did you mean '\(suggestion)'?")
     }
     let spec = CommandTable.match(command.tokens.map(\.text))?.spec
@@ -108,7 +111,9 @@ public struct Checker: Sendable {
         return .init("write {{env.NAME}} for an environment variable", range: ref.range)
       }
       if environment[segments[1]] == nil {
-        return .init("environment variable '\(segments[1])' is not set", range: ref.range, note: "set it before the run, or use --var")
+        return .init(
+          "environment variable '\(segments[1])' is not set", range: ref.range,
+          note: "export \(segments[1])=… before the run ({{env.NAME}} reads only the environment; --var NAME=… sets {{NAME}})")
       }
       return nil
     }
@@ -126,7 +131,8 @@ public struct Checker: Sendable {
     let guess = Suggest.closest(to: ref.root, among: candidates.sorted())
     return .init(
       "undefined variable '\(ref.root)'", range: ref.range,
-      note: guess.map { "did you mean '\($0)'?" } ?? "define it with let, secret or capture, or pass --var \(ref.root)=VALUE")
+      note: guess.map { "did you mean '\($0)'?" }
+        ?? "define it with let, secret or capture, or pass --var \(ref.root)=VALUE (or set AUTHSH_VAR_\(ref.root))")
   }
 
   func checkRegex(_ assertion: Assertion) -> Diagnostic.Partial? {

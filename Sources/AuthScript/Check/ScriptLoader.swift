@@ -33,11 +33,7 @@ public struct ScriptLoader: Sendable {
     self.readFile = readFile
   }
 
-  public static let readFromDisk: ReadFile = { path in
-    guard !path.isEmpty, !path.contains("\0") else { throw CocoaError(.fileReadInvalidFileName) }
-    let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    return String(decoding: data, as: UTF8.self)
-  }
+  public static let readFromDisk: ReadFile = { path in try ScriptFileReader.read(path) }
 
   public func load(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
     let (script, diagnostics) = Parser.parse(file)
@@ -119,8 +115,7 @@ public struct ScriptLoader: Sendable {
       let (script, diagnostics) = Parser.parse(file)
       return .success((script, diagnostics))
     } catch {
-      let reason = (error as NSError).localizedFailureReason ?? "no such file or not readable"
-      return .failure(.init("cannot read '\(written)'", range: range, note: reason))
+      return .failure(.init("cannot read '\(written)'", range: range, note: ScriptReadError.reason(of: error)))
     }
   }
 }

@@ -55,8 +55,7 @@ public struct ScriptRunner: Sendable {
     do {
       text = try options.readFile(path)
     } catch {
-      let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
-      let diagnostic = Diagnostic("cannot read '\(path)'", note: reason)
+      let diagnostic = Diagnostic("cannot read '\(path)'", note: ScriptReadError.reason(of: error))
       let empty = Program(main: Script(file: SourceFile(name: path, path: path, text: ""), statements: []), statements: [])
       return Prepared(name: path, program: empty, context: context, variables: variables, diagnostics: [diagnostic])
     }
@@ -145,7 +144,7 @@ public struct ScriptRunner: Sendable {
       do {
         try redaction(render(run, renderer)).write(toFile: path, atomically: true, encoding: .utf8)
       } catch {
-        output.err("error: cannot write report '\(path)': \(error.localizedDescription)\n")
+        output.err("error: cannot write report '\(path)': check the directory's permissions and free space\n")
         if code == 0 { code = 1 }
       }
     }

@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading a script from disk with a reason a person can act on ("is a directory", "no such
+/// file", "permission denied") instead of Foundation's "The operation could not be completed".
+public struct ScriptReadError: Error, Sendable, CustomStringConvertible {
+  public let reason: String
+  public init(_ reason: String) { self.reason = reason }
+  public var description: String { reason }
+
+  /// The reason for any error a `ReadFile` threw.
+  public static func reason(of error: Error) -> String {
+    if let error = error as? ScriptReadError { return error.reason }
+    if let error = error as? CocoaError, [.fileNoSuchFile, .fileReadNoSuchFile].contains(error.code) { return "no such file" }
+    return "not readable"
+  }
+}
+
+enum ScriptFileReader {
+  static func read(_ path: String) throws -> String {
+    guard !path.isEmpty, !path.contains("\0") else { throw ScriptReadError("not a file name") }
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw ScriptReadError(describe(errno)) }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      let glob = (path.hasSuffix("/") ? path : path + "/") + "*.auth"
+      throw ScriptReadError("is a directory; name the scripts in it, e.g. \(glob)")
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw ScriptReadError(describe(errno)) }
+    defer { try? handle.close() }
+    do {
+      let data = try handle.readToEnd() ?? Data()
+      return String(decoding: data, as: UTF8.self)
+    } catch {
+      throw ScriptReadError("could not be read")
+    }
+  }
+
+  static func describe(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: return "no such file"
+    case EACCES, EPERM: return "permission denied"
+    case ENOTDIR: return "a part of the path is not a directory"
+    default: return String(cString: strerror(code)).lowercased()
+    }
+  }
+}
