@@ -13,8 +13,11 @@ import Testing
   /// A session answer that expires an hour after it is read.
   static let freshSession = Fixture.text("supabase/session.json").replacingOccurrences(of: "\"expires_at\":1767229200,", with: "")
 
+  /// As GoTrue answers a client that sends `X-Supabase-Api-Version: 2024-01-01` (echoed on errors).
   static func json(_ status: Int, _ fixture: String) -> ServerResponse {
-    ServerResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(fixture.utf8))
+    var headers = [(name: "Content-Type", value: "application/json")]
+    if status >= 400 { headers.append((name: "X-Supabase-Api-Version", value: "2024-01-01")) }
+    return ServerResponse(status: status, headers: headers, body: Array(fixture.utf8))
   }
 
   /// PUT /user after a successful /verify: the link is used up whatever the server says next.
