@@ -88,9 +88,23 @@ public struct NIOHTTPTransport: HTTPTransport {
     }
   }
 
+  /// Why a connect failed, as far as the socket says: refused, a name that does not resolve, or
+  /// another cause (no route, network down).
   static func connectFailure(_ error: any Error) -> TransportFailure {
     if case ChannelError.connectTimeout = error { return .timedOut }
-    return .unreachable(String(describing: error))
+    let detail = String(describing: error)
+    if let io = error as? IOError { return io.errnoCode == ECONNREFUSED ? .refused(detail) : .unreachable(detail) }
+    if let failure = error as? NIOConnectionError {
+      if failure.connectionErrors.isEmpty, failure.dnsAError != nil || failure.dnsAAAAError != nil {
+        return .hostNotFound(detail)
+      }
+      let refused = failure.connectionErrors.allSatisfy { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+      if !failure.connectionErrors.isEmpty, refused { return .refused(detail) }
+      if failure.connectionErrors.contains(where: { if case ChannelError.connectTimeout = $0.error { true } else { false } }) {
+        return .timedOut
+      }
+    }
+    return .unreachable(detail)
   }
 
   static func parts(_ request: HTTPRequest, _ key: ConnectionPool.Key) -> [HTTPClientRequestPart] {

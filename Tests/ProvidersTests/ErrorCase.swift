@@ -25,6 +25,14 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
   var exit: Int32
   var providerCode: String? = nil
   var retryAfter: Int? = nil
+  /// Text the hint must contain (what to enable or do instead).
+  var hint: String? = nil
+
+  func hinting(_ text: String) -> ErrorCase {
+    var copy = self
+    copy.hint = text
+    return copy
+  }
 
   var testDescription: String { "\(provider.rawValue) \(name)" }
 }

@@ -32,6 +32,7 @@ import Testing
     #expect(ExitStatus.oneShot(result) == row.exit)
     if let providerCode = row.providerCode { #expect(error.providerCode == providerCode) }
     if let retryAfter = row.retryAfter { #expect(error.retryAfterSeconds == retryAfter) }
+    if let hint = row.hint { #expect(error.hint?.contains(hint) == true, "hint: \(error.hint ?? "none")") }
     if row.status > 0, row.code != .notAuthenticated { #expect(error.status == row.status) }
     if row.code == .sessionExpired {
       #expect(try harness.store.load(profile: harness.backendKey).session == nil, "a refused session is forgotten")

@@ -30,8 +30,48 @@ import Testing
     let result = try await harness.run(
       "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://127.0.0.1:\(port)"))
     #expect(result.error?.code == .networkUnreachable)
-    #expect(result.error?.message == "No internet connection. Check your network.")
+    #expect(result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
     #expect(ExitStatus.oneShot(result) == 3)
+  }
+
+  /// TLS goes through URLSession (libcurl), which does not say "refused"; on loopback nothing else fails that way.
+  @Test func closedLoopbackPortOverHTTPSIsRefused() async throws {
+    let harness = try await Harness(.supabase)
+    let port = harness.server.port
+    await harness.stop()
+    let result = try await harness.run(
+      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "https://127.0.0.1:\(port)"))
+    #expect(result.error?.code == .networkUnreachable)
+    #expect(result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
+    #expect(ExitStatus.oneShot(result) == 3)
+  }
+
+  @Test(arguments: [
+    ("127.0.0.1:54321", "Did you mean http://127.0.0.1:54321?"),
+    ("localhost:54321/", "Did you mean http://localhost:54321?"),
+    ("abcd.supabase.co", "Did you mean https://abcd.supabase.co?"),
+  ])
+  func urlWithoutSchemeSuggestsOne(_ url: String, _ hint: String) async throws {
+    let harness = try await Harness(.supabase)
+    defer { Task { await harness.stop() } }
+    let result = try await harness.run("login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
+    #expect(result.error?.code == .configError)
+    #expect(result.error?.message == "The Supabase URL '\(url.hasSuffix("/") ? String(url.dropLast()) : url)' does not start with http:// or https://.")
+    #expect(result.error?.hint == hint)
+    #expect(ExitStatus.oneShot(result) == 1)
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func unsupportedSchemeSaysSoAndSendsNothing(_ transport: TransportKind) async throws {
+    let harness = try await Harness(.supabase, transport: transport)
+    defer { Task { await harness.stop() } }
+    let url = "ftp://127.0.0.1:\(harness.server.port)"
+    let result = try await harness.run("login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
+    #expect(result.error?.code == .configError)
+    #expect(result.error?.message == "The Supabase URL '\(url)' uses the unsupported scheme 'ftp'.")
+    #expect(result.error?.hint == "authsh speaks http:// (local emulators) and https:// (hosted projects).")
+    #expect(ExitStatus.oneShot(result) == 1)
+    #expect(harness.server.requests.isEmpty)
   }
 
   @Test(arguments: ProviderKind.allCases, TransportKind.allCases)

@@ -82,6 +82,9 @@ public struct ConfigResolver: Sendable {
         provider: .supabase, profile: profileName, url: Target.supabaseAuthBase(url), key: key,
         timeout: timeout, allowInsecureHTTP: insecure)
     case .firebase:
+      if let url = flags.url, url.contains("://"), let problem = EndpointCheck.problem(url, what: "The Firebase emulator URL") {
+        throw problem
+      }
       let emulatorHost = flags.url.map(Target.hostAndPort) ?? env("FIREBASE_AUTH_EMULATOR_HOST")
         ?? profile?["emulator_host"]?.string
       guard let key = flags.key ?? env("FIREBASE_API_KEY") ?? profileKey ?? (emulatorHost != nil ? "fake-api-key" : nil) else {

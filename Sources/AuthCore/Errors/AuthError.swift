@@ -69,6 +69,10 @@ public struct AuthError: Error, Sendable, Equatable {
     case .passwordRequired: return "Password is required (use --password-env VAR, --password-stdin, or a terminal)."
     case .cancelled: return "Cancelled."
     case .noMail: return "No mail found."
+    case .signupDisabled: return "Sign-ups are disabled for this project."
+    case .passwordSignInDisabled: return "E-mail and password sign-in is disabled for this project."
+    case .samePassword: return "The new password must be different from the current one."
+    case .reauthenticationNeeded: return "Changing the password needs a recent sign-in. Log in again, then retry."
     default: return code.rawValue
     }
   }

@@ -32,12 +32,21 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let cancelled: ErrorCode = "cancelled"
   public static let notSupported: ErrorCode = "not_supported"
   public static let noMail: ErrorCode = "no_mail"
+  /// The project does not accept new sign-ups.
+  public static let signupDisabled: ErrorCode = "signup_disabled"
+  /// E-mail/password sign-in is turned off for the project.
+  public static let passwordSignInDisabled: ErrorCode = "password_sign_in_disabled"
+  /// The new password equals the current one.
+  public static let samePassword: ErrorCode = "same_password"
+  /// The backend wants a fresh sign-in (or the current password) before changing the password.
+  public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = [
     .invalidCredentials, .userNotFound, .emailNotConfirmed, .userAlreadyExists, .weakPassword, .userDisabled,
     .rateLimited, .resetCooldown, .invalidCode, .notAuthenticated, .sessionExpired, .networkUnreachable, .timeout,
     .serverError, .malformedResponse, .invalidRequest, .configError, .insecureURL, .validationFailed,
-    .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail,
+    .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail, .signupDisabled,
+    .passwordSignInDisabled, .samePassword, .reauthenticationNeeded,
   ]
 }

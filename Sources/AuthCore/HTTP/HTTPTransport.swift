@@ -41,8 +41,12 @@ public struct HTTPResponse: Sendable {
 
 /// Why a request got no HTTP answer.
 public enum TransportFailure: Error, Sendable, Equatable {
-  /// Connection refused, DNS failure, no network.
+  /// No network, no route, or a cause the transport cannot tell apart.
   case unreachable(String)
+  /// Nothing listens on the host and port (connection refused).
+  case refused(String)
+  /// The host name did not resolve.
+  case hostNotFound(String)
   case timedOut
   case cancelled
   /// The connection closed before a complete answer.

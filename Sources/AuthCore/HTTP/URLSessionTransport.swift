@@ -30,7 +30,7 @@ public final class URLSessionTransport: HTTPTransport {
     for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
     if let body = request.body { urlRequest.httpBody = Data(body) }
 
-    let state = RequestState()
+    let state = RequestState(host: request.url.host ?? "")
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
         let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -55,7 +55,14 @@ public final class URLSessionTransport: HTTPTransport {
       switch code {
       case .timedOut?: return .failure(.timedOut)
       case .cancelled?: return .failure(.cancelled)
-      case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?, .notConnectedToInternet?:
+      case .cannotFindHost?, .dnsLookupFailed?:
+        return .failure(.hostNotFound(error.localizedDescription))
+      case .cannotConnectToHost?:
+        // libcurl does not say why; on a loopback address nothing but a closed port fails this way.
+        let detail = error.localizedDescription
+        let loopback = HostPolicy.isLoopback(state.host)
+        return .failure(loopback || detail.lowercased().contains("refused") ? .refused(detail) : .unreachable(detail))
+      case .notConnectedToInternet?:
         return .failure(.unreachable(error.localizedDescription))
       case .networkConnectionLost?, .badServerResponse?, .zeroByteResource?:
         return .failure(.connectionLost(error.localizedDescription))
@@ -73,11 +80,14 @@ public final class URLSessionTransport: HTTPTransport {
 
 /// Shared between the completion handler, the deadline and the cancellation handler.
 private final class RequestState: @unchecked Sendable {
+  let host: String
   private let lock = NSLock()
   private var task: URLSessionDataTask?
   private var done = false
   private var cancelledEarly = false
   private(set) var timedOut = false
+
+  init(host: String) { self.host = host }
 
   func start(_ task: URLSessionDataTask) {
     lock.lock()

@@ -39,9 +39,20 @@ enum IdentityToolkitErrorMapping {
         .configError, message: "The request had no valid Firebase API key.", providerCode: "PERMISSION_DENIED",
         hint: "Set FIREBASE_API_KEY or pass --key.")
     }
+    // The code in the message decides; `status` is only a fallback. Production Secure Token errors
+    // carry "status": "INVALID_ARGUMENT" on TOKEN_EXPIRED, INVALID_REFRESH_TOKEN, USER_DISABLED, …
+    if let known = known(code: code, detail: detail, message: message, call: call) { return known }
     if envelope["status"]?.string == "INVALID_ARGUMENT" || message.hasPrefix("Invalid JSON payload") {
       return AuthError(.invalidRequest, providerCode: "INVALID_ARGUMENT", detail: message)
     }
+    if code.hasPrefix("MISSING_") { return AuthError(.invalidRequest, message: detail, detail: message) }
+    if call == .refresh, status == 400 || status == 401 || status == 403 { return AuthError(.sessionExpired) }
+    return AuthError(.providerError, message: detail ?? (message.isEmpty ? "The server refused the request (HTTP \(status))." : message), providerCode: code.isEmpty ? nil : code)
+  }
+
+  /// The codes authsh knows, whatever envelope they came in.
+  private static func known(code: String, detail: String?, message: String, call: Call) -> AuthError? {
+    if let project = IdentityToolkitProjectErrors.map(code: code) { return project }
     switch code {
     case "INVALID_LOGIN_CREDENTIALS", "INVALID_PASSWORD": return AuthError(.invalidCredentials)
     case "EMAIL_NOT_FOUND": return AuthError(.userNotFound)
@@ -50,16 +61,14 @@ enum IdentityToolkitErrorMapping {
     case "EMAIL_EXISTS": return AuthError(.userAlreadyExists)
     case "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": return AuthError(.weakPassword, message: detail ?? message)
     case "USER_DISABLED": return AuthError(.userDisabled)
-    case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT": return AuthError(.rateLimited)
+    case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT", "QUOTA_EXCEEDED": return AuthError(.rateLimited)
     case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE": return AuthError(.invalidCode)
     case "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "invalid_grant":
       return AuthError(.sessionExpired)
     case "INVALID_ARGUMENT", "INVALID_EMAIL", "INVALID_REQ_TYPE", "INVALID_GRANT_TYPE":
-      return AuthError(.invalidRequest, detail: message)
+      return AuthError(.invalidRequest, message: detail, detail: message)
     default:
-      if code.hasPrefix("MISSING_") { return AuthError(.invalidRequest, detail: message) }
-      if call == .refresh, status == 400 || status == 401 || status == 403 { return AuthError(.sessionExpired) }
-      return AuthError(.providerError, message: detail ?? (message.isEmpty ? "The server refused the request (HTTP \(status))." : message), providerCode: code.isEmpty ? nil : code)
+      return nil
     }
   }
 }

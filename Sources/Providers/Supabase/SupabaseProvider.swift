@@ -19,6 +19,7 @@ public struct SupabaseProvider: AuthProvider {
   }
 
   public func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+    try Self.checkBcryptLimit(password)
     var data = JSONObject()
     if let name {
       data["first_name"] = .string(name.split(separator: " ").first.map(String.init) ?? name)
@@ -45,13 +46,34 @@ public struct SupabaseProvider: AuthProvider {
   }
 
   public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+    try Self.checkBcryptLimit(newPassword)
     let body = try verifyBody(codeOrLink: codeOrLink, email: email)
     let (json, response) = try await call("POST", "/verify", body: body, as: .verify)
     var session = try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
-    let (userJSON, userResponse) = try await call(
-      "PUT", "/user", body: ["password": .string(newPassword)], bearer: session.accessToken, as: .other)
-    session.user = try GoTrueDecoding.user(userJSON, response: userResponse)
+    do {
+      let (userJSON, userResponse) = try await call(
+        "PUT", "/user", body: ["password": .string(newPassword)], bearer: session.accessToken, as: .other)
+      session.user = try GoTrueDecoding.user(userJSON, response: userResponse)
+    } catch var error as AuthError where error.code == .samePassword {
+      // /verify has consumed the link: the same link cannot be tried again with another password.
+      error.message = "The new password must be different from the current one. This reset link has now been used."
+      let address = session.user.email.isEmpty ? "EMAIL" : session.user.email
+      error.hint = "Request a new link with `authsh reset \(address)` and choose a different password."
+      throw error
+    }
     return session
+  }
+
+  /// GoTrue hashes passwords with bcrypt, which reads at most 72 bytes; longer ones are refused
+  /// by the server. Checked before sending, in bytes (an accented letter is 2, an emoji 4).
+  static let bcryptLimitBytes = 72
+
+  static func checkBcryptLimit(_ password: String) throws {
+    guard password.utf8.count > bcryptLimitBytes else { return }
+    let message = "Password must be at most \(bcryptLimitBytes) bytes"
+    throw AuthError(
+      .validationFailed, message: message, fields: [FieldError(.password, code: "password_too_long", message: message)],
+      hint: "Supabase stores passwords with bcrypt, which reads at most 72 bytes (accented letters take 2 bytes, emoji 4).")
   }
 
   /// `{type: recovery, token_hash}` for a mailed link or hash; `{type, email, token}` for a typed code.
@@ -86,17 +108,25 @@ public struct SupabaseProvider: AuthProvider {
 
   public func refresh(_ session: AuthSession) async throws -> AuthSession {
     let body: JSON = ["refresh_token": .string(session.refreshToken)]
-    let (json, response) = try await call("POST", "/token", query: [("grant_type", "refresh_token")], body: body, as: .refresh)
-    return try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
+    let answer: (JSON, HTTPResponse)
+    do {
+      answer = try await call("POST", "/token", query: [("grant_type", "refresh_token")], body: body, as: .refresh)
+    } catch let error as AuthError where error.status == 409 && error.providerCode == "conflict" {
+      // Another refresh of this session held the server's lock for 5 s: one more try.
+      answer = try await call("POST", "/token", query: [("grant_type", "refresh_token")], body: body, as: .refresh)
+    }
+    return try GoTrueDecoding.session(answer.0, response: answer.1, now: clock.unixNow)
   }
 
   public func signOut(_ session: AuthSession, scope: LogoutScope) async throws {
     _ = try await call("POST", "/logout", query: [("scope", scope.rawValue)], bearer: session.accessToken, as: .logout)
   }
 
+  /// The URL as configured (the Auth base without `/auth/v1`).
+  var projectURL: String { endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint }
+
   public func latestMail(to email: String) async throws -> InboxMessage? {
-    let origin = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
-    return try await EmulatorOutbox(client: client).latest(origin: origin, email: email, side: "supabase")
+    return try await EmulatorOutbox(client: client).latest(origin: projectURL, email: email, side: "supabase")
   }
 
   /// One GoTrue call: headers of the official clients, JSON in and out, errors mapped.
@@ -104,6 +134,7 @@ public struct SupabaseProvider: AuthProvider {
     _ method: String, _ path: String, query: [(String, String)] = [], body: JSON? = nil, bearer: String? = nil,
     as kind: GoTrueErrorMapping.Call
   ) async throws -> (JSON, HTTPResponse) {
+    if let problem = EndpointCheck.problem(projectURL, what: "The Supabase URL") { throw problem }
     guard var components = URLComponents(string: endpoint + path) else {
       throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.")
     }

@@ -11,6 +11,11 @@ struct WireClient: Sendable {
   let trace: (@Sendable (String) -> Void)?
 
   func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws -> HTTPResponse {
+    let scheme = url.scheme?.lowercased() ?? ""
+    guard scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+      throw EndpointCheck.problem(url.absoluteString, what: "The URL")
+        ?? AuthError(.configError, message: "The URL '\(url.absoluteString)' cannot be used.")
+    }
     try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP)
     let request = HTTPRequest(
       method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, timeout: timeout)
@@ -28,10 +33,25 @@ struct WireClient: Sendable {
     }
   }
 
+  /// `127.0.0.1:54321`, with the scheme's default port when the URL names none.
+  static func hostAndPort(_ url: URL) -> String {
+    let host = url.host ?? "?"
+    let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+  }
+
   static func map(_ failure: TransportFailure, url: URL) -> AuthError {
     switch failure {
     case .unreachable(let detail):
       return AuthError(.networkUnreachable, detail: "\(url.host ?? "?"): \(detail)")
+    case .refused(let detail):
+      return AuthError(
+        .networkUnreachable, message: "Could not connect to \(hostAndPort(url)) (connection refused) — is the server running?",
+        detail: detail)
+    case .hostNotFound(let detail):
+      return AuthError(
+        .networkUnreachable, message: "Could not find the host \(url.host ?? "?") (DNS lookup failed). Check the URL and your network.",
+        detail: detail)
     case .timedOut:
       return AuthError(.timeout)
     case .cancelled:

@@ -51,6 +51,19 @@ import Testing
     #expect(target.timeout == 5)
   }
 
+  @Test func firebaseURLWithAnUnsupportedSchemeSaysSo() throws {
+    var flags = ConnectionFlags()
+    flags.provider = .firebase
+    flags.url = "ftp://127.0.0.1:9099"
+    #expect(throws: AuthError(
+      .configError, message: "The Firebase emulator URL 'ftp://127.0.0.1:9099' uses the unsupported scheme 'ftp'.",
+      hint: "authsh speaks http:// (local emulators) and https:// (hosted projects).")) {
+      try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags)
+    }
+    flags.url = "127.0.0.1:9099"
+    #expect(try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags).firebaseEmulatorHost == "127.0.0.1:9099", "host:port is what the emulator variable holds")
+  }
+
   @Test func keyInALooseFileIsRefused() throws {
     var flags = ConnectionFlags()
     flags.profile = "mobile"

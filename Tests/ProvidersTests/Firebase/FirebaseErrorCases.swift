@@ -47,6 +47,23 @@ enum FirebaseErrorCases {
     row("HTML 502 page", login, signIn, 502, "../supabase/html_502.html", .serverError, "Server error. Please try again later.", exit: 3, contentType: "text/html"),
     row("truncated JSON", login, signIn, 200, "truncated_signin.json", .malformedResponse, "Server error. Please try again later.", exit: 3),
     row("JSON with wrong types", login, signIn, 200, "wrong_types_signin.json", .malformedResponse, "Server error. Please try again later.", exit: 3),
-    row("unknown code passes through", login, signIn, 400, "error_UNKNOWN.json", .providerError, "PASSWORD_LOGIN_DISABLED", providerCode: "PASSWORD_LOGIN_DISABLED"),
+    row("unknown code passes through", login, signIn, 400, "error_UNKNOWN.json", .providerError, "UNSUPPORTED_TENANT_OPERATION", providerCode: "UNSUPPORTED_TENANT_OPERATION"),
+  ] + production
+
+  static let noPassword = "E-mail and password sign-in is disabled for this project."
+
+  /// Shapes only production sends: Secure Token errors with "status": "INVALID_ARGUMENT" and no
+  /// `errors[]`, quota and project-setup codes.
+  static let production: [ErrorCase] = [
+    row("TOKEN_EXPIRED from production securetoken", "refresh", token, 400, "error_TOKEN_EXPIRED_securetoken.json", .sessionExpired, expired, exit: 4, providerCode: "TOKEN_EXPIRED", signedIn: true),
+    row("INVALID_REFRESH_TOKEN from production securetoken", "refresh", token, 400, "error_INVALID_REFRESH_TOKEN_securetoken.json", .sessionExpired, expired, exit: 4, providerCode: "INVALID_REFRESH_TOKEN", signedIn: true),
+    row("USER_NOT_FOUND from production securetoken", "refresh", token, 400, "error_USER_NOT_FOUND_securetoken.json", .sessionExpired, expired, exit: 4, providerCode: "USER_NOT_FOUND", signedIn: true),
+    row("USER_DISABLED from production securetoken", "refresh", token, 400, "error_USER_DISABLED_securetoken.json", .userDisabled, "This account has been disabled.", providerCode: "USER_DISABLED", signedIn: true),
+    row("QUOTA_EXCEEDED", login, signIn, 400, "error_QUOTA_EXCEEDED.json", .rateLimited, "Too many attempts. Please try again later.", providerCode: "QUOTA_EXCEEDED"),
+    row("OPERATION_NOT_ALLOWED", signup, accounts("signUp"), 400, "error_OPERATION_NOT_ALLOWED.json", .passwordSignInDisabled, noPassword, providerCode: "OPERATION_NOT_ALLOWED").hinting("Enable Email/Password"),
+    row("PASSWORD_LOGIN_DISABLED", login, signIn, 400, "error_PASSWORD_LOGIN_DISABLED.json", .passwordSignInDisabled, noPassword, providerCode: "PASSWORD_LOGIN_DISABLED").hinting("Enable Email/Password"),
+    row("ADMIN_ONLY_OPERATION", signup, accounts("signUp"), 400, "error_ADMIN_ONLY_OPERATION.json", .signupDisabled, "Sign-ups are disabled for this project.", providerCode: "ADMIN_ONLY_OPERATION").hinting("Allow sign-up"),
+    row("CONFIGURATION_NOT_FOUND", login, signIn, 400, "error_CONFIGURATION_NOT_FOUND.json", .configError, "Firebase Authentication is not set up for this project.", providerCode: "CONFIGURATION_NOT_FOUND").hinting("Get started"),
+    row("PROJECT_NOT_FOUND", login, signIn, 400, "error_PROJECT_NOT_FOUND.json", .configError, "The Firebase project of this API key was not found.", providerCode: "PROJECT_NOT_FOUND"),
   ]
 }

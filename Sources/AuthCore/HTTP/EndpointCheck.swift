@@ -1,0 +1,27 @@
+/// Whether a configured base URL can be sent to at all: http:// or https:// with a host. A bare
+/// `host:port` (a common slip with `--url`) gets the scheme it most likely lacks suggested.
+public enum EndpointCheck {
+  /// nil when `text` is usable; otherwise a `config_error` naming the problem. `what` names the
+  /// setting in the message ("The Supabase URL").
+  public static func problem(_ text: String, what: String) -> AuthError? {
+    guard let separator = text.range(of: "://") else {
+      let host = String(text.split(separator: "/", maxSplits: 1).first ?? "")
+      let hostOnly = host.hasPrefix("[") ? host : String(host.split(separator: ":").first ?? "")
+      let scheme = HostPolicy.isLoopback(hostOnly) ? "http://" : "https://"
+      return AuthError(
+        .configError, message: "\(what) '\(text)' does not start with http:// or https://.",
+        hint: "Did you mean \(scheme)\(text)?")
+    }
+    let scheme = text[..<separator.lowerBound].lowercased()
+    guard scheme == "http" || scheme == "https" else {
+      return AuthError(
+        .configError, message: "\(what) '\(text)' uses the unsupported scheme '\(scheme)'.",
+        hint: "authsh speaks http:// (local emulators) and https:// (hosted projects).")
+    }
+    let rest = text[separator.upperBound...]
+    if rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix(":") {
+      return AuthError(.configError, message: "\(what) '\(text)' has no host name.")
+    }
+    return nil
+  }
+}
