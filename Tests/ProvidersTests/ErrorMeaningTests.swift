@@ -73,7 +73,7 @@ import Testing
     #expect(error.providerCode == "conflict")
     #expect(ExitStatus.oneShot(result) == 3)
     #expect(harness.server.requests.count == 2, "one retry, not more")
-    #expect(try harness.store.load(profile: "default").session != nil, "a busy server does not end the session")
+    #expect(try harness.store.load(profile: harness.backendKey).session != nil, "a busy server does not end the session")
   }
 
   /// bcrypt reads 72 bytes: Supabase refuses longer passwords, so they are not sent. Bytes, not
@@ -115,17 +115,5 @@ import Testing
     }
     let result = try await harness.run("signup ada@example.com --name Ada --password '\(String(repeating: "x", count: 100))'")
     #expect(result.error?.code == .userAlreadyExists, "the request was sent")
-  }
-}
-
-final class CallCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  /// The count before this call.
-  func next() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    value += 1
-    return value - 1
   }
 }

@@ -114,15 +114,3 @@ import Testing
     #expect(status.session == nil, "status does not show the other backend's user")
   }
 }
-
-/// A thread-safe call counter for fixture routes.
-final class CallCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  func next() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    value += 1
-    return value - 1
-  }
-}

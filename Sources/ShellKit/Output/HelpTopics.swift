@@ -68,5 +68,9 @@ public enum HelpTopics {
     .cancelled: "Interrupted (Ctrl-C).",
     .notSupported: "The backend cannot do this.",
     .noMail: "The emulator's outbox has no mail for that address.",
+    .signupDisabled: "The project does not allow new sign-ups; the hint says where to enable them.",
+    .passwordSignInDisabled: "E-mail and password sign-in is turned off for the project.",
+    .samePassword: "The new password equals the old one; the reset link is now used, ask for a new one.",
+    .reauthenticationNeeded: "The backend wants the user to sign in again before changing the password.",
   ]
 }

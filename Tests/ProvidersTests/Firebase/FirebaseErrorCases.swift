@@ -55,9 +55,10 @@ enum FirebaseErrorCases {
   /// Shapes only production sends: Secure Token errors with "status": "INVALID_ARGUMENT" and no
   /// `errors[]`, quota and project-setup codes.
   static let production: [ErrorCase] = [
-    row("TOKEN_EXPIRED from production securetoken", "refresh", token, 400, "error_TOKEN_EXPIRED_securetoken.json", .sessionExpired, expired, exit: 4, providerCode: "TOKEN_EXPIRED", signedIn: true),
+    // The refresh token itself was revoked (password changed, revokeRefreshTokens): say so.
+    row("TOKEN_EXPIRED from production securetoken", "refresh", token, 400, "error_TOKEN_EXPIRED_securetoken.json", .sessionExpired, SessionEnd.revokedMessage, exit: 4, providerCode: "TOKEN_EXPIRED", signedIn: true),
     row("INVALID_REFRESH_TOKEN from production securetoken", "refresh", token, 400, "error_INVALID_REFRESH_TOKEN_securetoken.json", .sessionExpired, expired, exit: 4, providerCode: "INVALID_REFRESH_TOKEN", signedIn: true),
-    row("USER_NOT_FOUND from production securetoken", "refresh", token, 400, "error_USER_NOT_FOUND_securetoken.json", .sessionExpired, expired, exit: 4, providerCode: "USER_NOT_FOUND", signedIn: true),
+    row("USER_NOT_FOUND from production securetoken", "refresh", token, 400, "error_USER_NOT_FOUND_securetoken.json", .sessionExpired, SessionEnd.userDeletedMessage, exit: 4, providerCode: "USER_NOT_FOUND", signedIn: true),
     row("USER_DISABLED from production securetoken", "refresh", token, 400, "error_USER_DISABLED_securetoken.json", .userDisabled, "This account has been disabled.", providerCode: "USER_DISABLED", signedIn: true),
     row("QUOTA_EXCEEDED", login, signIn, 400, "error_QUOTA_EXCEEDED.json", .rateLimited, "Too many attempts. Please try again later.", providerCode: "QUOTA_EXCEEDED"),
     row("OPERATION_NOT_ALLOWED", signup, accounts("signUp"), 400, "error_OPERATION_NOT_ALLOWED.json", .passwordSignInDisabled, noPassword, providerCode: "OPERATION_NOT_ALLOWED").hinting("Enable Email/Password"),
