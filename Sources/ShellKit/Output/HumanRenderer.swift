@@ -80,12 +80,15 @@ public enum ExitStatus {
   public static let backend: Int32 = 3
   public static let notSignedIn: Int32 = 4
   public static let usage: Int32 = 64
+  /// EX_CONFIG: `config_error` (config.toml, a missing or rejected URL/key/profile, the session file).
+  public static let configuration: Int32 = 78
   public static let interrupted: Int32 = 130
 
   public static func oneShot(_ result: CommandResult) -> Int32 {
     guard let error = result.error else { return success }
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
+    if error.code == .configError { return configuration }
     if error.isBackendFailure { return backend }
     if error.isAuthenticationRequired { return notSignedIn }
     return failure

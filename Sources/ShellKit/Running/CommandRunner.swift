@@ -59,6 +59,9 @@ public struct CommandRunner: Sendable {
       }
       target.timeout = seconds
     }
+    if context.verbose || invocation.has("--verbose"), let sink = context.traceSink {
+      for note in target.environmentNotes { sink("* " + note) }
+    }
     return target
   }
 
