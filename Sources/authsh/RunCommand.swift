@@ -21,8 +21,20 @@ enum RunCommand {
       }
       jobs = value
     }
-    let emulator = arguments.emulator || invocation.has("--emulator") ? await EmbeddedEmulator.start(sink: sink) : nil
-    if (arguments.emulator || invocation.has("--emulator")) && emulator == nil { return ExitStatus.backend }
+    let useEmulator = arguments.emulator || invocation.has("--emulator")
+    // A broken config.toml fails the run before anything is sent (exit 78), not test by test.
+    let paths = Paths(environment: environment)
+    if !useEmulator, let file = Contexts.readConfig(paths.configFile) {
+      do {
+        _ = try ConfigDocument.parse(file.text, path: paths.configFile)
+      } catch {
+        let failure = error as? AuthError ?? AuthError(.configError, message: "\(error)")
+        sink.err(HumanRenderer.renderError(failure, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
+        return ExitStatus.configuration
+      }
+    }
+    let emulator = useEmulator ? await EmbeddedEmulator.start(sink: sink) : nil
+    if useEmulator && emulator == nil { return ExitStatus.backend }
     let options = RunOptions(
       jobs: jobs, failFast: invocation.has("--fail-fast"), variables: variables,
       reportJUnit: invocation.value("--report-junit"), reportTAP: invocation.value("--report-tap"),

@@ -58,5 +58,11 @@ import Testing
     let outcome = try await runner.run(["status"], extraEnvironment: ["SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "k"])
     #expect(outcome.status == 78)
     #expect(outcome.stderr.contains("config.toml:4: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?"))
+
+    let script = runner.home + "/smoke.auth"
+    try Data("test \"status\"\n  status\n".utf8).write(to: URL(fileURLWithPath: script))
+    let run = try await runner.run(["run", script])
+    #expect(run.status == 78, "\(run.combined)")
+    #expect(run.stderr.contains("config.toml:4: unknown key 'porvider'"))
   }
 }
