@@ -80,7 +80,7 @@ public enum ExitStatus {
   public static let backend: Int32 = 3
   public static let notSignedIn: Int32 = 4
   public static let usage: Int32 = 64
-  /// EX_CONFIG: `config_error` (config.toml, a missing or rejected URL/key/profile, the session file).
+  /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
   public static let configuration: Int32 = 78
   public static let interrupted: Int32 = 130
 
@@ -88,7 +88,8 @@ public enum ExitStatus {
     guard let error = result.error else { return success }
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
-    if error.code == .configError { return configuration }
+    // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
+    if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }
     if error.isBackendFailure { return backend }
     if error.isAuthenticationRequired { return notSignedIn }
     return failure
