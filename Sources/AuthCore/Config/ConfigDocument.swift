@@ -12,6 +12,11 @@ public struct ConfigDocument: Sendable {
   let lines: ConfigLines
 
   public static func parse(_ text: String, path: String) throws -> ConfigDocument {
+    // The parser reads a C string: it would stop at a NUL and silently ignore the rest.
+    if let nul = text.firstIndex(of: "\0") {
+      let line = text[..<nul].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
+      throw AuthError(.configError, message: "\(path):\(line): contains a NUL byte", hint: "config.toml must be UTF-8 text.")
+    }
     let table: TOMLTable
     do {
       table = try TOMLTable(string: text)

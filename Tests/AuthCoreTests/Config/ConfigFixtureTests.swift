@@ -81,6 +81,14 @@ import Testing
     #expect(error.message.hasPrefix(Self.configPath + ":3:"))
   }
 
+  @Test func aNULByteIsAnErrorNotTheEndOfTheFile() throws {
+    let resolver = ConfigResolver(
+      environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]),
+      configFile: .init(text: "[profiles.a]\nprovider = \"supabase\"\n\0porvider = 1\n", mode: 0o600))
+    let error = try #require(throws: AuthError.self) { try resolver.resolve(ConnectionFlags()) }
+    #expect(error.message == Self.configPath + ":3: contains a NUL byte")
+  }
+
   @Test func unknownKeysAreErrorsEvenForAnotherProfile() throws {
     // `porvider` in [profiles.staging] must not let staging fall back to whatever the environment says.
     let error = try failure("typo-key.toml", env: ["FIREBASE_API_KEY": "prod-key"])
