@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport
-//   AuthScript → ShellKit → Providers → AuthCore → JSONKit
+//   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml)
 //   AuthEmulator → HTTPServerKit, JSONKit (never Providers: the emulator re-implements the wire on its own)
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
@@ -16,12 +16,13 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
   ],
   targets: [
     .target(name: "JSONKit"),
     .target(
       name: "AuthCore",
-      dependencies: ["JSONKit"]),
+      dependencies: ["JSONKit", .product(name: "TOMLKit", package: "TOMLKit")]),
     .target(name: "Providers", dependencies: ["AuthCore", "JSONKit"]),
     .target(
       name: "NIOTransport",
@@ -65,7 +66,7 @@ let package = Package(
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
-    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"]),
+    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"], exclude: ["Config/Fixtures"]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport"],
       exclude: ["Fixtures", "Snapshots"]),

@@ -21,6 +21,18 @@ enum RunCommand {
       }
       jobs = value
     }
+    let useEmulator = arguments.emulator || invocation.has("--emulator")
+    // A broken config.toml fails the run before anything is sent (exit 78), not test by test.
+    let paths = Paths(environment: environment)
+    if !useEmulator, let file = Contexts.readConfig(paths.configFile) {
+      do {
+        _ = try ConfigDocument.parse(file.text, path: paths.configFile)
+      } catch {
+        let failure = error as? AuthError ?? AuthError(.configError, message: "\(error)")
+        sink.err(HumanRenderer.renderError(failure, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
+        return ExitStatus.configuration
+      }
+    }
     let options = RunOptions(
       jobs: jobs, failFast: invocation.has("--fail-fast"), variables: variables,
       reportJUnit: invocation.value("--report-junit"), reportTAP: invocation.value("--report-tap"),
@@ -28,8 +40,8 @@ enum RunCommand {
     if let problem = options.prepareReportPaths() {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
-    let emulator = arguments.emulator || invocation.has("--emulator") ? await EmbeddedEmulator.start(sink: sink) : nil
-    if (arguments.emulator || invocation.has("--emulator")) && emulator == nil { return ExitStatus.backend }
+    let emulator = useEmulator ? await EmbeddedEmulator.start(sink: sink) : nil
+    if useEmulator && emulator == nil { return ExitStatus.backend }
     let makeContext: @Sendable () -> ShellContext = {
       let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)
       emulator?.configure(context)

@@ -36,7 +36,7 @@ import Testing
     let out = try await BinaryRunner().run([
       "login", "ada@example.com", "--password", "pw-123456", "--provider", "supabase", "--url", "127.0.0.1:54321", "--key", "anon",
     ])
-    #expect(out.status == 1, "\(out.combined)")
+    #expect(out.status == 78, "\(out.combined)")
     #expect(out.stderr.contains("The Supabase URL '127.0.0.1:54321' does not start with http:// or https://."), "\(out.stderr)")
     #expect(out.stderr.contains("Did you mean http://127.0.0.1:54321?"))
   }
@@ -45,7 +45,7 @@ import Testing
     let out = try await BinaryRunner().run([
       "login", "ada@example.com", "--password", "pw-123456", "--provider", "supabase", "--url", "ftp://127.0.0.1:54321", "--key", "anon",
     ])
-    #expect(out.status == 1, "\(out.combined)")
+    #expect(out.status == 78, "\(out.combined)")
     #expect(out.stderr.contains("uses the unsupported scheme 'ftp'"), "\(out.stderr)")
   }
 }

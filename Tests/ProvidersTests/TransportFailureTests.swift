@@ -58,7 +58,7 @@ import Testing
     #expect(result.error?.code == .configError)
     #expect(result.error?.message == "The Supabase URL '\(url.hasSuffix("/") ? String(url.dropLast()) : url)' does not start with http:// or https://.")
     #expect(result.error?.hint == hint)
-    #expect(ExitStatus.oneShot(result) == 1)
+    #expect(ExitStatus.oneShot(result) == ExitStatus.configuration, "a configuration problem found before sending")
   }
 
   @Test(arguments: TransportKind.allCases)
@@ -70,7 +70,7 @@ import Testing
     #expect(result.error?.code == .configError)
     #expect(result.error?.message == "The Supabase URL '\(url)' uses the unsupported scheme 'ftp'.")
     #expect(result.error?.hint == "authsh speaks http:// (local emulators) and https:// (hosted projects).")
-    #expect(ExitStatus.oneShot(result) == 1)
+    #expect(ExitStatus.oneShot(result) == ExitStatus.configuration)
     #expect(harness.server.requests.isEmpty)
   }
 

@@ -1,7 +1,8 @@
 import JSONKit
 
-/// Resolves the target of commands: flags > environment > `config.toml` profile > defaults (SPEC §5),
-/// and says exactly what to set when something is missing.
+/// Resolves the target of commands: flags > environment > `config.toml` profile > defaults, except
+/// that a profile chosen explicitly (`--profile`, `use`) wins over the environment. Says exactly
+/// what to set when something is missing.
 public struct ConfigResolver: Sendable {
   public var environment: [String: String]
   public var paths: Paths
@@ -23,18 +24,19 @@ public struct ConfigResolver: Sendable {
     self.configFile = configFile
   }
 
+  /// The parsed and checked config file, nil when there is none.
+  public func document() throws -> ConfigDocument? {
+    guard let configFile else { return nil }
+    return try ConfigDocument.parse(configFile.text, path: paths.configFile)
+  }
+
   /// The parsed config file (an empty object when there is none).
   public func config() throws -> JSON {
-    guard let configFile else { return .object(JSONObject()) }
-    do {
-      return try TOMLReader.parse(configFile.text)
-    } catch let failure as TOMLReader.Failure {
-      throw AuthError(.configError, message: "\(paths.configFile):\(failure.line): \(failure.message)")
-    }
+    try document()?.root ?? .object(JSONObject())
   }
 
   public func profileNames() -> [String] {
-    ((try? config())?["profiles"]?.object?.keys ?? []).sorted()
+    (try? document())?.profileNames ?? []
   }
 
   /// The profile name in effect: `--profile`, `AUTHSH_PROFILE`, `default_profile`, else "default".
@@ -43,16 +45,15 @@ public struct ConfigResolver: Sendable {
   }
 
   public func resolve(_ flags: ConnectionFlags) throws -> Target {
-    let config = try config()
+    let document = try document()
     let profileName = try self.profileName(flags: flags)
-    let profile = config["profiles"]?[profileName]
-    let explicitProfile = flags.profile ?? env("AUTHSH_PROFILE")
-    if let explicitProfile, profile == nil {
-      let known = profileNames()
+    let profile = document?.profile(profileName)
+    if let chosen = flags.profile ?? env("AUTHSH_PROFILE"), profile == nil {
+      let known = document?.profileNames ?? []
       throw AuthError(
         .configError,
-        message: "Profile '\(explicitProfile)' is not defined in \(paths.configFile).",
-        hint: known.isEmpty ? "Add a [profiles.\(explicitProfile)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
+        message: "Profile '\(chosen)' is not defined in \(paths.configFile).",
+        hint: known.isEmpty ? "Add a [profiles.\(chosen)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
     }
     if profile?["key"] != nil, let mode = configFile?.mode, mode & 0o077 != 0 {
       throw AuthError(
@@ -60,55 +61,66 @@ public struct ConfigResolver: Sendable {
         message: "\(paths.configFile) holds a key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
         hint: "Run: chmod 600 \(paths.configFile), or use key_env instead of key.")
     }
-    guard let provider = try provider(flags: flags, profile: profile, profileName: profileName) else {
+    var settings = ConfigPrecedence(
+      environment: environment, document: document, profile: profile, profileName: profileName,
+      explicit: flags.profile != nil)
+    guard let provider = try provider(flags: flags, settings: settings) else {
       throw Self.nothingConfigured(paths: paths)
     }
-    let profileKey = profile?["key"]?.string ?? profile?["key_env"]?.string.flatMap(env)
     let timeout = flags.timeout ?? profile?["timeout"]?.double ?? 30
     let insecure = flags.allowInsecureHTTP || profile?["allow_insecure_http"]?.bool == true
+    var target: Target
     switch provider {
     case .supabase:
-      guard let url = flags.url ?? env("SUPABASE_URL") ?? profile?["url"]?.string else {
+      guard let url = settings.value(flag: flags.url, env: "SUPABASE_URL", key: "url") else {
         throw AuthError(
           .configError, message: "No Supabase URL is set.",
-          hint: "Set SUPABASE_URL (e.g. https://abcd.supabase.co), pass --url, or set url in [profiles.\(profileName)] of \(paths.configFile).")
+          hint: settings.explicit
+            ? "Set url in [profiles.\(profileName)] of \(paths.configFile), or pass --url."
+            : "Set SUPABASE_URL (e.g. https://abcd.supabase.co), pass --url, or set url in [profiles.\(profileName)] of \(paths.configFile).")
       }
-      guard let key = flags.key ?? env("SUPABASE_ANON_KEY") ?? profileKey else {
+      guard let key = try settings.key(flag: flags.key, env: "SUPABASE_ANON_KEY") else {
         throw AuthError(
           .configError, message: "No Supabase anon key is set.",
-          hint: "Set SUPABASE_ANON_KEY, pass --key, or set key_env in [profiles.\(profileName)] of \(paths.configFile).")
+          hint: settings.explicit
+            ? "Set key_env in [profiles.\(profileName)] of \(paths.configFile), or pass --key."
+            : "Set SUPABASE_ANON_KEY, pass --key, or set key_env in [profiles.\(profileName)] of \(paths.configFile).")
       }
-      return Target(
+      target = Target(
         provider: .supabase, profile: profileName, url: Target.supabaseAuthBase(url), key: key,
         timeout: timeout, allowInsecureHTTP: insecure)
     case .firebase:
       if let url = flags.url, url.contains("://"), let problem = EndpointCheck.problem(url, what: "The Firebase emulator URL") {
         throw problem
       }
-      let emulatorHost = flags.url.map(Target.hostAndPort) ?? env("FIREBASE_AUTH_EMULATOR_HOST")
-        ?? profile?["emulator_host"]?.string
-      guard let key = flags.key ?? env("FIREBASE_API_KEY") ?? profileKey ?? (emulatorHost != nil ? "fake-api-key" : nil) else {
+      let emulatorHost = flags.url.map(Target.hostAndPort)
+        ?? settings.value(flag: nil, env: "FIREBASE_AUTH_EMULATOR_HOST", key: "emulator_host")
+      guard let key = try settings.key(flag: flags.key, env: "FIREBASE_API_KEY") ?? (emulatorHost != nil ? "fake-api-key" : nil) else {
         throw AuthError(
           .configError, message: "No Firebase API key is set.",
-          hint: "Set FIREBASE_API_KEY, pass --key, or set key_env in [profiles.\(profileName)] of \(paths.configFile).")
+          hint: settings.explicit
+            ? "Set key_env in [profiles.\(profileName)] of \(paths.configFile), or pass --key."
+            : "Set FIREBASE_API_KEY, pass --key, or set key_env in [profiles.\(profileName)] of \(paths.configFile).")
       }
       let base = emulatorHost.map { "http://\($0)/identitytoolkit.googleapis.com/v1" }
         ?? "https://identitytoolkit.googleapis.com/v1"
-      return Target(
+      target = Target(
         provider: .firebase, profile: profileName, url: base, key: key,
-        projectId: env("FIREBASE_PROJECT_ID") ?? profile?["project_id"]?.string, firebaseEmulatorHost: emulatorHost,
-        timeout: timeout, allowInsecureHTTP: insecure)
+        projectId: settings.value(flag: nil, env: "FIREBASE_PROJECT_ID", key: "project_id"),
+        firebaseEmulatorHost: emulatorHost, timeout: timeout, allowInsecureHTTP: insecure)
     }
+    target.environmentNotes = settings.notes
+    return target
   }
 
-  private func provider(flags: ConnectionFlags, profile: JSON?, profileName: String) throws -> ProviderKind? {
+  private func provider(flags: ConnectionFlags, settings: ConfigPrecedence) throws -> ProviderKind? {
     if let provider = flags.provider { return provider }
-    if let name = profile?["provider"]?.string {
-      guard let kind = ProviderKind(rawValue: name) else {
-        throw AuthError(
-          .configError, message: "Profile '\(profileName)' has provider = \"\(name)\"; use \"supabase\" or \"firebase\".")
-      }
-      return kind
+    // The file's checker has already refused any other spelling.
+    if let name = settings.profile?["provider"]?.string { return ProviderKind(rawValue: name) }
+    if settings.explicit {
+      throw AuthError(
+        .configError, message: "Profile '\(settings.profileName)' has no provider.",
+        hint: "Add provider = \"supabase\" or provider = \"firebase\" to [profiles.\(settings.profileName)] of \(paths.configFile).")
     }
     if env("SUPABASE_URL") != nil { return .supabase }
     if env("FIREBASE_API_KEY") != nil || env("FIREBASE_AUTH_EMULATOR_HOST") != nil { return .firebase }

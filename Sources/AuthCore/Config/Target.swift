@@ -22,6 +22,9 @@ public struct Target: Sendable, Equatable {
   public var firebaseEmulatorHost: String?
   public var timeout: Double
   public var allowInsecureHTTP: Bool
+  /// Where the environment overrode the profile, or was ignored because the profile was chosen
+  /// explicitly (names only, never values), for `status` and `--verbose`.
+  public var environmentNotes: [String] = []
 
   public init(
     provider: ProviderKind, profile: String, url: String, key: String, projectId: String? = nil,

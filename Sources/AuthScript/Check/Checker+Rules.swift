@@ -1,3 +1,4 @@
+import AuthCore
 import ShellKit
 
 /// Checks that need more than one statement or the shape of a value: duplicate test names,

@@ -1,3 +1,4 @@
+import AuthCore
 import ShellKit
 
 /// The shape of the result model (SPEC §6), for checking queries and `{{user.id}}` before a run.

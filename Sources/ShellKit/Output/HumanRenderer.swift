@@ -80,6 +80,8 @@ public enum ExitStatus {
   public static let backend: Int32 = 3
   public static let notSignedIn: Int32 = 4
   public static let usage: Int32 = 64
+  /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
+  public static let configuration: Int32 = 78
   public static let interrupted: Int32 = 130
 
   /// Every exit status with its meaning, for the man page and help.
@@ -102,6 +104,8 @@ public enum ExitStatus {
   public static func forError(_ error: AuthError) -> Int32 {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
+    // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
+    if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }
     if error.isBackendFailure { return backend }
     if error.isAuthenticationRequired { return notSignedIn }
     return failure

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Matches words against the command table: command words, flags (`--x v`, `--x=v`), positionals,
 /// choices. Every problem is a `UsageError` pointing at a word, with a suggestion when one is close.
 public enum InvocationParser {

@@ -53,6 +53,7 @@ extension CommandRunner {
     result.status = StatusInfo(
       provider: target.provider.rawValue, profile: target.profile, url: target.url, signedIn: session != nil)
     result.session = session
+    result.notes += target.environmentNotes
     return result
   }
 

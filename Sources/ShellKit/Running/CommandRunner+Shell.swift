@@ -3,7 +3,8 @@ import AuthCore
 extension CommandRunner {
   func use(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     let name = invocation.argument("PROFILE") ?? ""
-    let known = context.resolver.profileNames()
+    // A broken config.toml is reported as itself, not as "profile not defined".
+    let known = try context.resolver.document()?.profileNames ?? []
     guard known.contains(name) else {
       throw AuthError(
         .configError, message: "Profile '\(name)' is not defined in \(context.resolver.paths.configFile).",

@@ -63,6 +63,9 @@ public struct CommandRunner: Sendable {
       }
       target.timeout = seconds
     }
+    if context.verbose || invocation.has("--verbose"), let sink = context.traceSink {
+      for note in target.environmentNotes { sink(context.redactor.redact("* " + note)) }
+    }
     return target
   }
 

@@ -100,3 +100,51 @@ import Testing
     #expect(Paths(environment: ["HOME": "/h"]).historyFile == "/h/.local/state/authsh/history")
   }
 }
+
+/// Issue 11 item 5: an explicitly chosen profile beats ambient `SUPABASE_URL` & co.; when the
+/// environment does override the profile, the target says so (names only, never values).
+@Suite struct ConfigPrecedenceTests {
+  let paths = Paths(environment: ["HOME": "/home/ada"])
+  static let emulatorEnvironment = [
+    "STAGING_ANON_KEY": "staging-anon", "SUPABASE_URL": "http://127.0.0.1:54321", "SUPABASE_ANON_KEY": "anon-key",
+    "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:54321", "FIREBASE_API_KEY": "fake-api-key", "FIREBASE_PROJECT_ID": "demo-authsh",
+  ]
+
+  func resolve(_ env: [String: String], profile: String? = nil) throws -> Target {
+    var flags = ConnectionFlags()
+    flags.profile = profile
+    return try ConfigResolver(environment: env, paths: paths, configFile: .init(text: ConfigResolverTests.toml, mode: 0o600))
+      .resolve(flags)
+  }
+
+  @Test func explicitProfileBeatsTheEnvironment() throws {
+    let staging = try resolve(Self.emulatorEnvironment, profile: "staging")
+    #expect(staging.url == "https://abcd.supabase.co/auth/v1")
+    #expect(staging.key == "staging-anon")
+    #expect(staging.environmentNotes == [
+      "environment: SUPABASE_URL is set but not used: profile 'staging' was chosen explicitly.",
+      "environment: SUPABASE_ANON_KEY is set but not used: profile 'staging' was chosen explicitly.",
+    ])
+    let mobile = try resolve(Self.emulatorEnvironment, profile: "mobile")
+    #expect(mobile.firebaseEmulatorHost == "127.0.0.1:9099")
+    #expect(mobile.key == "literal-key")
+    #expect(mobile.projectId == "my-app")
+  }
+
+  @Test func environmentOverridingAnImplicitProfileIsNoted() throws {
+    let target = try resolve(Self.emulatorEnvironment)
+    #expect(target.profile == "staging")
+    #expect(target.url == "http://127.0.0.1:54321/auth/v1")
+    #expect(target.key == "anon-key")
+    #expect(target.environmentNotes == [
+      "environment: SUPABASE_URL overrides url of profile 'staging' (--profile staging or `use staging` would use the profile's).",
+      "environment: SUPABASE_ANON_KEY overrides key of profile 'staging' (--profile staging or `use staging` would use the profile's).",
+    ])
+    #expect(!target.environmentNotes.joined().contains("anon-key"), "notes name variables, never values")
+  }
+
+  @Test func nothingToSayWithoutAConflict() throws {
+    #expect(try resolve(["STAGING_ANON_KEY": "staging-anon"]).environmentNotes.isEmpty)
+    #expect(try resolve(["STAGING_ANON_KEY": "staging-anon"], profile: "staging").environmentNotes.isEmpty)
+  }
+}

@@ -92,7 +92,7 @@ struct ReplHarness {
 
   init(
     _ lines: [String], accounts: [String: String] = [:], passwords: [String] = [], configured: Bool = true,
-    interactive: Bool = true, options: (inout ReplOptions) -> Void = { _ in }
+    config: String? = nil, interactive: Bool = true, options: (inout ReplOptions) -> Void = { _ in }
   ) {
     let directory = NSTemporaryDirectory() + "authsh-repl-\(UUID().uuidString)"
     self.directory = directory
@@ -105,7 +105,7 @@ struct ReplHarness {
     self.provider = provider
     let paths = Paths(environment: environment)
     context = ShellContext(
-      resolver: ConfigResolver(environment: environment, paths: paths, configFile: nil),
+      resolver: ConfigResolver(environment: environment, paths: paths, configFile: config.map { .init(text: $0, mode: 0o600) }),
       makeProvider: { _, _ in provider }, sessionStore: InMemorySessionStore(), environment: environment)
     context.passwordPrompter = ScriptedPrompter(passwords)
     reader = ScriptedLineReader(lines)

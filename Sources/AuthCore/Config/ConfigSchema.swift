@@ -1,0 +1,51 @@
+/// What `config.toml` may contain: one row per key. Anything not listed here is an error (a typo
+/// such as `porvider` must never fall back to another backend silently). To add a profile key,
+/// add a row to `profileKeys`.
+public enum ConfigSchema {
+  public enum Kind: String, Sendable {
+    case string, number, boolean
+  }
+
+  /// An extra check on a value beyond its kind.
+  public enum Check: Sendable, Equatable {
+    case oneOf([String])
+    /// `http://` or `https://` with a host.
+    case url
+    /// `host:port`, without a scheme.
+    case hostAndPort
+    case positive
+  }
+
+  public struct Key: Sendable {
+    public var name: String
+    public var kind: Kind
+    public var check: Check?
+    public init(_ name: String, _ kind: Kind, _ check: Check? = nil) {
+      self.name = name
+      self.kind = kind
+      self.check = check
+    }
+  }
+
+  /// Keys at the top of the file.
+  public static let topLevelKeys: [Key] = [
+    Key("default_profile", .string)
+  ]
+
+  /// Tables at the top of the file; each holds one table per profile.
+  public static let tables = ["profiles"]
+
+  /// Keys of a `[profiles.NAME]` table.
+  public static let profileKeys: [Key] = [
+    Key("provider", .string, .oneOf(ProviderKind.allCases.map(\.rawValue))),
+    Key("url", .string, .url),
+    Key("key", .string),
+    Key("key_env", .string),
+    Key("project_id", .string),
+    Key("emulator_host", .string, .hostAndPort),
+    Key("timeout", .number, .positive),
+    Key("allow_insecure_http", .boolean),
+  ]
+
+  public static func profileKey(_ name: String) -> Key? { profileKeys.first { $0.name == name } }
+}
