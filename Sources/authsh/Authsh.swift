@@ -58,7 +58,7 @@ struct Authsh {
     }
     guard let (spec, _) = CommandTable.match(words) else {
       let suggestion = Suggest.closest(to: words[0], among: CommandTable.firstWords(on: .all))
-      sink.err("error: no help for '\(words.joined(separator: " "))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + "\n")
+      sink.err("error: no help for '\(TerminalText.escape(words.joined(separator: " ")))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + "\n")
       return ExitStatus.usage
     }
     sink.out(HelpRenderer.command(spec, surface: .oneShot) + "\n")
@@ -66,7 +66,7 @@ struct Authsh {
   }
 
   static func usage(_ problem: UsageError, command: String?, sink: some OutputSink) -> Int32 {
-    sink.err("error: \(problem.fullMessage)\n")
+    sink.err("error: \(TerminalText.escapeKeepingLines(problem.fullMessage))\n")
     sink.err("Run 'authsh help\(command.map { " " + $0 } ?? "")' for usage.\n")
     return ExitStatus.usage
   }

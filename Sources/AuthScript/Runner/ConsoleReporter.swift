@@ -12,17 +12,18 @@ public struct ConsoleReporter: Sendable {
     self.renderer = DiagnosticRenderer(style: style, redactor: redactor)
   }
 
-  public func header(_ file: String) -> String { style.bold(file) + "\n" }
+  public func header(_ file: String) -> String { style.bold(TerminalText.escape(file)) + "\n" }
 
   /// `  ✓ name (12 ms)`, `  ✗ name (3 ms)`, `  - name (skipped: reason)`.
   public func line(for test: TestResult) -> String {
+    let name = TerminalText.escape(test.name)
     switch test.status {
     case .passed:
-      return "  " + style.green(style.check) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
+      return "  " + style.green(style.check) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
     case .failed:
-      return "  " + style.red(style.cross) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
+      return "  " + style.red(style.cross) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
     case .skipped:
-      return "  " + style.yellow("-") + " " + test.name + " " + style.dim("(skipped: " + (test.skipReason ?? "skipped") + ")") + "\n"
+      return "  " + style.yellow("-") + " " + name + " " + style.dim("(skipped: " + TerminalText.escape(test.skipReason ?? "skipped") + ")") + "\n"
     }
   }
 
