@@ -8,6 +8,7 @@ import ShellKit
 @main
 struct Authsh {
   static func main() async {
+    StandardStreams.prepare()
     if case .success(let parsed) = Arguments.parse(Array(CommandLine.arguments.dropFirst())), parsed.command.first == "run" {
       // Scripts are a chain of awaits on NIO I/O: running their tasks on the NIO event loops
       // spares two thread hops per request (SPEC §9 script step). Not for the shell, whose
@@ -15,7 +16,7 @@ struct Authsh {
       NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
     let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-    exit(code)
+    exit(StandardStreams.outputFailureStatus(code))
   }
 
   static func run(_ argv: [String], environment: [String: String]) async -> Int32 {

@@ -5,14 +5,10 @@ import ShellKit
   @preconcurrency import Glibc
 #endif
 
-/// The process's stdout/stderr.
+/// The process's stdout/stderr (write errors are remembered, never trap: `StandardStreams`).
 struct StandardSink: OutputSink {
   func write(_ text: String, to stream: ShellKit.OutputStream) {
-    let data = Data(text.utf8)
-    switch stream {
-    case .standardOutput: FileHandle.standardOutput.write(data)
-    case .standardError: FileHandle.standardError.write(data)
-    }
+    StandardStreams.write(text, to: stream == .standardOutput ? 1 : 2)
   }
 }
 
@@ -37,7 +33,7 @@ enum Terminal {
 /// No-echo password prompt on the controlling terminal (termios); echo is restored even on Ctrl-C.
 struct TerminalPasswordPrompter: PasswordPrompter {
   func readPassword(prompt: String) -> String? {
-    FileHandle.standardError.write(Data(prompt.utf8))
+    StandardStreams.write(prompt, to: 2)
     var saved = termios()
     guard tcgetattr(0, &saved) == 0 else { return Swift.readLine(strippingNewline: true) }
     var quiet = saved
@@ -47,7 +43,7 @@ struct TerminalPasswordPrompter: PasswordPrompter {
     let line = Swift.readLine(strippingNewline: true)
     tcsetattr(0, TCSAFLUSH, &saved)
     EchoGuard.disarm()
-    FileHandle.standardError.write(Data("\n".utf8))
+    StandardStreams.write("\n", to: 2)
     return line
   }
 }
@@ -83,7 +79,7 @@ final class Spinner: @unchecked Sendable {
       try? await Task.sleep(nanoseconds: 150_000_000)
       var index = 0
       while !Task.isCancelled {
-        FileHandle.standardError.write(Data("\r\(frames[index % frames.count]) \(text)".utf8))
+        StandardStreams.write("\r\(frames[index % frames.count]) \(text)", to: 2)
         index += 1
         try? await Task.sleep(nanoseconds: 80_000_000)
       }
@@ -95,6 +91,6 @@ final class Spinner: @unchecked Sendable {
     task.cancel()
     await task.value
     self.task = nil
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    StandardStreams.write("\r\u{1B}[K", to: 2)
   }
 }

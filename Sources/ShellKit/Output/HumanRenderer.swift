@@ -83,6 +83,8 @@ public enum ExitStatus {
   public static let backend: Int32 = 3
   public static let notSignedIn: Int32 = 4
   public static let usage: Int32 = 64
+  /// Standard output could not be written (EX_IOERR).
+  public static let ioError: Int32 = 74
   public static let interrupted: Int32 = 130
 
   public static func oneShot(_ result: CommandResult) -> Int32 {
