@@ -29,6 +29,10 @@ import Testing
     #expect(whoami.status == 0)
     expectInert(whoami.combined)
     #expect(whoami.stdout.contains("name             " + Self.shown + "\n"), "\(whoami.stdout)")
+    // The shell reading commands from a pipe renders the same way.
+    let piped = try await cli.authsh(stdin: "whoami\n")
+    expectInert(piped.combined)
+    #expect(piped.stdout.contains(Self.shown), "\(piped.stdout)")
     // JSON keeps the exact value (escaped by the JSON serializer).
     let json = try await cli.authsh("whoami", "--json")
     #expect(try JSON.parse(json.stdout)["user"]?["name"]?.string == Self.hostile)
