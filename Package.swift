@@ -10,7 +10,8 @@ let package = Package(
   name: "authsh",
   platforms: [.macOS(.v14)],
   products: [
-    .executable(name: "authsh", targets: ["authsh"])
+    .executable(name: "authsh", targets: ["authsh"]),
+    .executable(name: "redact-bench", targets: ["redact-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
@@ -60,6 +61,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
+    .executableTarget(name: "redact-bench", dependencies: ["AuthCore"], path: "bench/RedactBench"),
     .target(
       name: "AuthTestSupport",
       dependencies: ["HTTPServerKit", "AuthCore", "JSONKit", "AuthEmulator"],

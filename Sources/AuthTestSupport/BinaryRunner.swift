@@ -6,7 +6,21 @@ public struct BinaryRunner: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// Killed by a signal (then `status` is the signal's number), e.g. a trap (SIGILL).
+    public var signaled = false
     public var combined: String { stdout + stderr }
+  }
+
+  /// Where the child's standard output goes.
+  public enum StandardOutput: Sendable {
+    /// A pipe read into `Outcome.stdout`.
+    case captured
+    /// `/dev/full`: every write fails with ENOSPC.
+    case deviceFull
+    /// Descriptor 1 closed (`>&-`).
+    case closed
+    /// A pipe whose reading end is already closed (the reader went away, as `| head -1`).
+    case brokenPipe
   }
 
   public let executable: URL
@@ -35,60 +49,31 @@ public struct BinaryRunner: Sendable {
   /// Runs `authsh args…`, feeding `stdin` (closed when nil), with a hard timeout. The blocking
   /// wait happens on a dispatch thread, so an in-process server on the cooperative pool keeps
   /// answering.
-  public func run(_ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60) async throws -> Outcome {
+  public func run(
+    _ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60,
+    stdout: StandardOutput = .captured
+  ) async throws -> Outcome {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Result { try self.runBlocking(args, stdin: stdin, extraEnvironment: extraEnvironment, timeout: timeout) })
+        continuation.resume(with: Result {
+          try self.runBlocking(args, stdin: stdin, extraEnvironment: extraEnvironment, timeout: timeout, stdout: stdout)
+        })
       }
     }
   }
 
-  public func runBlocking(_ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Outcome {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = args
-    process.environment = environment.merging(extraEnvironment) { $1 }
-    let input = Pipe()
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try? input.fileHandleForWriting.close()
-    let outData = LockedData()
-    let errData = LockedData()
-    let group = DispatchGroup()
-    for (pipe, sink) in [(output, outData), (error, errData)] {
-      group.enter()
-      DispatchQueue.global().async {
-        sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-      }
-    }
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-      process.terminate()
-      group.wait()
-    }
-    process.waitUntilExit()
+  public func runBlocking(
+    _ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60,
+    stdout: StandardOutput = .captured
+  ) throws -> Outcome {
+    // posix_spawn and poll, not Foundation's Process and FileHandle: under load those trapped on
+    // EINTR and crashed reading /proc/self/fd while other tests spawned children.
+    let child = try ChildProcess.spawn(
+      executable.path, args, environment: environment.merging(extraEnvironment) { $1 }, stdout: stdout)
+    let (out, err) = child.communicate(stdin: stdin.map { Array($0.utf8) } ?? [], timeout: timeout)
+    let (status, signaled) = child.wait()
     return Outcome(
-      status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
-      stderr: String(decoding: errData.get(), as: UTF8.self))
-  }
-}
-
-private final class LockedData: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data = Data()
-  func set(_ value: Data) {
-    lock.lock()
-    data = value
-    lock.unlock()
-  }
-  func get() -> Data {
-    lock.lock()
-    defer { lock.unlock() }
-    return data
+      status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+      signaled: signaled)
   }
 }

@@ -129,7 +129,7 @@ enum EditorState {
       return 0
     }
     let prefix = line + " "
-    guard let text = hint(prefix) else { return 0 }
+    guard let text = hint(prefix).map(TerminalText.escape) else { return 0 }
     let column = (EditorState.promptWidth + prefix.count) % width
     let room = width - column - 1
     guard room >= 8 else { return 0 }

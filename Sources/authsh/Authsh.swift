@@ -8,6 +8,7 @@ import ShellKit
 @main
 struct Authsh {
   static func main() async {
+    StandardStreams.prepare()
     if case .success(let parsed) = Arguments.parse(Array(CommandLine.arguments.dropFirst())), parsed.command.first == "run" {
       // Scripts are a chain of awaits on NIO I/O: running their tasks on the NIO event loops
       // spares two thread hops per request (SPEC §9 script step). Not for the shell, whose
@@ -15,7 +16,7 @@ struct Authsh {
       NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
     let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-    exit(code)
+    exit(StandardStreams.outputFailureStatus(code))
   }
 
   static func run(_ argv: [String], environment: [String: String]) async -> Int32 {
@@ -62,13 +63,13 @@ struct Authsh {
       sink.out(text + "\n")
       return 0
     case .failure(let problem):
-      sink.err("error: \(problem.fullMessage)\n")
+      sink.err("error: \(TerminalText.escape(problem.fullMessage))\n")
       return ExitStatus.usage
     }
   }
 
   static func usage(_ problem: UsageError, command: String?, sink: some OutputSink) -> Int32 {
-    sink.err("error: \(problem.fullMessage)\n")
+    sink.err("error: \(TerminalText.escapeKeepingLines(problem.fullMessage))\n")
     sink.err("Run 'authsh help\(command.map { " " + $0 } ?? "")' for usage.\n")
     return ExitStatus.usage
   }

@@ -24,9 +24,15 @@ enum Interactive {
       }
       status = await InteractiveShell.run(context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source)
     } else {
-      let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-      status = await ScriptRunner.runSource(
-        text: ScriptRunner.untilQuit(text), name: "<stdin>", context: context, output: output)
+      // `readToEnd()` throws on a read error where `readDataToEndOfFile()` would trap.
+      do {
+        let text = String(decoding: try FileHandle.standardInput.readToEnd() ?? Data(), as: UTF8.self)
+        status = await ScriptRunner.runSource(
+          text: ScriptRunner.untilQuit(text), name: "<stdin>", context: context, output: output)
+      } catch {
+        sink.err("error: cannot read standard input: \(error.localizedDescription)\n")
+        status = ExitStatus.failure
+      }
     }
     await emulator?.shutdown()
     return status

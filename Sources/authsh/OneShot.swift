@@ -54,7 +54,7 @@ enum OneShot {
       let (out, err) = HumanRenderer.render(result, invocation: invocation, style: style, now: now)
       output.out(out)
       output.err(err)
-      if let detail = result.error?.detail, context.verbose { output.err("  detail: \(detail)\n") }
+      if let detail = result.error?.detail, context.verbose { output.err("  detail: \(TerminalText.escape(detail))\n") }
     }
     return ExitStatus.oneShot(result)
   }

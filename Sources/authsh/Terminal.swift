@@ -5,14 +5,10 @@ import ShellKit
   @preconcurrency import Glibc
 #endif
 
-/// The process's stdout/stderr.
+/// The process's stdout/stderr (write errors are remembered, never trap: `StandardStreams`).
 struct StandardSink: OutputSink {
   func write(_ text: String, to stream: ShellKit.OutputStream) {
-    let data = Data(text.utf8)
-    switch stream {
-    case .standardOutput: FileHandle.standardOutput.write(data)
-    case .standardError: FileHandle.standardError.write(data)
-    }
+    StandardStreams.write(text, to: stream == .standardOutput ? 1 : 2)
   }
 }
 
@@ -39,7 +35,7 @@ struct TerminalPasswordPrompter: PasswordPrompter {
   func readPassword(prompt: String) -> String? {
     var saved = termios()
     guard tcgetattr(0, &saved) == 0 else {
-      FileHandle.standardError.write(Data(prompt.utf8))
+      StandardStreams.write(prompt, to: 2)
       return Swift.readLine(strippingNewline: true)
     }
     var quiet = saved
@@ -47,11 +43,11 @@ struct TerminalPasswordPrompter: PasswordPrompter {
     EchoGuard.arm(saved)
     // Echo goes off (and type-ahead is dropped) before the prompt shows: what is typed after it stays.
     tcsetattr(0, TCSAFLUSH, &quiet)
-    FileHandle.standardError.write(Data(prompt.utf8))
+    StandardStreams.write(prompt, to: 2)
     let line = Swift.readLine(strippingNewline: true)
     tcsetattr(0, TCSAFLUSH, &saved)
     EchoGuard.disarm()
-    FileHandle.standardError.write(Data("\n".utf8))
+    StandardStreams.write("\n", to: 2)
     return line
   }
 }

@@ -2,52 +2,116 @@ import Foundation
 
 /// Replaces every known secret (passwords, tokens, keys, script `secret`s) with `***` in any text
 /// before it reaches a terminal, a log, a report or a file. Thread-safe; secrets only accumulate.
+///
+/// Masking is linear in the text for each secret (see `SecretPattern`), whatever the secret's
+/// length: longer secrets are masked first, each at its leftmost non-overlapping occurrences, and
+/// a shorter one is masked only where no longer one was.
 public final class Redactor: @unchecked Sendable {
   public static let mask = "***"
   fileprivate let lock = NSLock()
-  fileprivate var secrets: [String] = []
+  fileprivate var patterns: [SecretPattern] = []
+  /// Registered secrets (String equality: canonically equivalent values are one secret).
+  fileprivate var known: Set<String> = []
+  /// The byte forms masked (NFC and NFD forms differ in bytes, not as Strings).
+  fileprivate var forms: Set<[UInt8]> = []
 
   public init() {}
 
-  /// Registers a secret and the forms it takes on the wire (percent- and JSON-escaped).
-  /// Very short values (under 4 characters) are not registered: masking them would shred
-  /// ordinary text, and they are never printed on purpose.
+  /// Registers a secret and the forms it takes on the wire (percent- and JSON-escaped) and in
+  /// either Unicode normalisation form. Very short values (under 4 characters) are not
+  /// registered: masking them would shred ordinary text, and they are never printed on purpose.
   public func register(_ secret: String?) {
     guard let secret, secret.count >= 4 else { return }
     // Already known (scripts and sessions hand the same tokens over and over): skip the encodings.
     lock.lock()
-    let known = secrets.contains(secret)
+    let isKnown = known.contains(secret)
     lock.unlock()
-    if known { return }
-    var forms = [secret]
-    if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
-      forms.append(encoded)
-    }
-    let jsonEscaped = secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-      .replacingOccurrences(of: "/", with: "\\/")
-    if jsonEscaped != secret { forms.append(jsonEscaped) }
+    if isKnown { return }
+    var forms = [secret, secret.precomposedStringWithCanonicalMapping, secret.decomposedStringWithCanonicalMapping]
+    if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.append(encoded) }
+    forms.append(
+      secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        .replacingOccurrences(of: "/", with: "\\/"))
     lock.lock()
     defer { lock.unlock() }
-    for form in forms where !secrets.contains(form) { secrets.append(form) }
-    // Longest first, so a secret that contains another is masked whole.
-    secrets.sort { $0.count > $1.count }
+    known.insert(secret)
+    for form in forms where self.forms.insert(Array(form.utf8)).inserted {
+      patterns.append(SecretPattern(form, order: patterns.count))
+    }
+    // Longest first (registration order among equals), so a secret that contains another is masked whole.
+    patterns.sort { ($0.bytes.count, $1.order) > ($1.bytes.count, $0.order) }
   }
 
   public func redact(_ text: String) -> String {
     lock.lock()
-    let current = secrets
+    let current = patterns
     lock.unlock()
-    var result = text
-    for secret in current where result.contains(secret) {
-      result = result.replacingOccurrences(of: secret, with: Redactor.mask)
-    }
-    return result
+    return Self.redact(text, with: current)
   }
 
   public var isEmpty: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return secrets.isEmpty
+    return patterns.isEmpty
+  }
+
+  /// Masks over the text's UTF-8 bytes. A match of valid UTF-8 inside valid UTF-8 starts and
+  /// ends on scalar boundaries, so the result is valid UTF-8 again.
+  static func redact(_ text: String, with patterns: [SecretPattern]) -> String {
+    guard !patterns.isEmpty, !text.isEmpty else { return text }
+    let bytes = Array(text.utf8)
+    // Masked byte ranges so far, sorted by start and disjoint.
+    var masked: [Range<Int>] = []
+    for pattern in patterns where pattern.bytes.count <= bytes.count {
+      var found: [Range<Int>] = []
+      var lastEnd = 0
+      pattern.forEachMatch(in: bytes) { range in
+        guard range.lowerBound >= lastEnd, !Self.overlaps(range, masked) else { return }
+        found.append(range)
+        lastEnd = range.upperBound
+      }
+      if !found.isEmpty { masked = Self.merge(masked, found) }
+    }
+    guard !masked.isEmpty else { return text }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var position = 0
+    for range in masked {
+      out.append(contentsOf: bytes[position..<range.lowerBound])
+      out.append(contentsOf: Redactor.mask.utf8)
+      position = range.upperBound
+    }
+    out.append(contentsOf: bytes[position...])
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Whether `range` intersects one of the sorted, disjoint `ranges` (binary search).
+  static func overlaps(_ range: Range<Int>, _ ranges: [Range<Int>]) -> Bool {
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ranges[middle].upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+    }
+    return low < ranges.count && ranges[low].lowerBound < range.upperBound
+  }
+
+  /// Two sorted lists of disjoint ranges (disjoint from each other too) as one sorted list.
+  static func merge(_ left: [Range<Int>], _ right: [Range<Int>]) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    result.reserveCapacity(left.count + right.count)
+    var i = 0
+    var j = 0
+    while i < left.count || j < right.count {
+      if j == right.count || (i < left.count && left[i].lowerBound < right[j].lowerBound) {
+        result.append(left[i])
+        i += 1
+      } else {
+        result.append(right[j])
+        j += 1
+      }
+    }
+    return result
   }
 }
 
@@ -56,12 +120,65 @@ extension Redactor {
   public func revealing(_ values: [String]) -> Redactor {
     let copy = Redactor()
     lock.lock()
-    let current = secrets
+    let current = patterns
     lock.unlock()
-    let hidden = Set(values)
-    copy.lock.lock()
-    copy.secrets = current.filter { secret in !hidden.contains { $0.contains(secret) || secret.contains($0) } }
-    copy.lock.unlock()
+    copy.patterns = current.filter { pattern in !values.contains { $0.contains(pattern.text) || pattern.text.contains($0) } }
+    copy.forms = Set(copy.patterns.map(\.bytes))
     return copy
+  }
+}
+
+/// One secret form as bytes with its Knuth–Morris–Pratt failure table, built once at
+/// registration: finding every occurrence then costs one pass over the text, never
+/// text × secret on near-misses.
+struct SecretPattern: Sendable {
+  let text: String
+  let bytes: [UInt8]
+  let order: Int
+  /// `failure[i]`: length of the longest proper prefix of `bytes[0...i]` that is also its suffix.
+  let failure: [Int]
+
+  init(_ text: String, order: Int) {
+    self.text = text
+    self.order = order
+    let bytes = Array(text.utf8)
+    self.bytes = bytes
+    var failure = [Int](repeating: 0, count: bytes.count)
+    var length = 0
+    var index = 1
+    while index < bytes.count {
+      if bytes[index] == bytes[length] {
+        length += 1
+        failure[index] = length
+        index += 1
+      } else if length > 0 {
+        length = failure[length - 1]
+      } else {
+        index += 1
+      }
+    }
+    self.failure = failure
+  }
+
+  /// Calls `body` with every occurrence (overlapping ones included), in increasing order.
+  func forEachMatch(in text: [UInt8], _ body: (Range<Int>) -> Void) {
+    let count = bytes.count
+    guard count > 0, count <= text.count else { return }
+    bytes.withUnsafeBufferPointer { pattern in
+      failure.withUnsafeBufferPointer { failure in
+        text.withUnsafeBufferPointer { text in
+          var matched = 0
+          for index in 0..<text.count {
+            let byte = text[index]
+            while matched > 0 && pattern[matched] != byte { matched = failure[matched - 1] }
+            if pattern[matched] == byte { matched += 1 }
+            if matched == count {
+              body((index + 1 - count)..<(index + 1))
+              matched = failure[matched - 1]
+            }
+          }
+        }
+      }
+    }
   }
 }

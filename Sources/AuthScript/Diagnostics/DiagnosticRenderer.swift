@@ -12,7 +12,8 @@ import ShellKit
 /// ```
 ///
 /// Secrets are masked in the source line and notes before carets are placed, so carets still point
-/// at the right word after a literal password became `***`.
+/// at the right word after a literal password became `***`; control and bidi characters (from the
+/// script or a server's message) show as escapes (`TerminalText`), measured the same way.
 public struct DiagnosticRenderer: Sendable {
   public var style: Style
   /// Masks secrets (a `Redactor`, or several when files do not share one).
@@ -41,7 +42,7 @@ public struct DiagnosticRenderer: Sendable {
       return out
     }
     guard let range = diagnostic.range, let source = diagnostic.sourceLine else {
-      out += "  " + style.dim("-->") + " " + location + "\n"
+      out += "  " + style.dim("-->") + " " + redact(location) + "\n"
       return out
     }
     // Hurl's layout: line numbers right-aligned in at least two columns, so `  -->` and `   |`.
@@ -50,7 +51,7 @@ public struct DiagnosticRenderer: Sendable {
     let number = String(repeating: " ", count: width - digits.count) + digits
     let gutter = String(repeating: " ", count: width)
     let bar = style.dim("|")
-    out += gutter + style.dim("-->") + " " + location + "\n"
+    out += gutter + style.dim("-->") + " " + redact(location) + "\n"
     out += gutter + " " + bar + "\n"
     let line = source.replacingOccurrences(of: "\t", with: " ")
     out += style.dim(number) + " " + bar + " " + redact(line) + "\n"
@@ -81,5 +82,6 @@ public struct DiagnosticRenderer: Sendable {
     diagnostics.map(render).joined(separator: "\n")
   }
 
-  private func redact(_ text: String) -> String { redaction?(text) ?? text }
+  /// Masks secrets, then escapes control and bidi characters.
+  private func redact(_ text: String) -> String { TerminalText.escape(redaction?(text) ?? text) }
 }

@@ -12,22 +12,23 @@ public struct ConsoleReporter: Sendable {
     self.renderer = DiagnosticRenderer(style: style, redactor: redactor)
   }
 
-  public func header(_ file: String) -> String { style.bold(file) + "\n" }
+  public func header(_ file: String) -> String { style.bold(TerminalText.escape(file)) + "\n" }
 
   /// `  ✓ name (12 ms)`, `  ✗ name (3 ms)`, `  ✗ name (3 ms) error: timeout` (the backend failed,
   /// not the test), `  - name (skipped: reason)`.
   public func line(for test: TestResult) -> String {
+    let name = TerminalText.escape(test.name)
     switch test.status {
     case .passed:
-      return "  " + style.green(style.check) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
+      return "  " + style.green(style.check) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
     case .failed:
-      var line = "  " + style.red(style.cross) + " " + test.name + " " + style.dim("(" + Self.duration(test.durationMs) + ")")
+      var line = "  " + style.red(style.cross) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")")
       if let failure = test.failure, failure.kind == .backend {
         line += " " + style.red("error" + (failure.errorCode.map { ": " + $0 } ?? ""))
       }
       return line + "\n"
     case .skipped:
-      return "  " + style.yellow("-") + " " + test.name + " " + style.dim("(skipped: " + (test.skipReason ?? "skipped") + ")") + "\n"
+      return "  " + style.yellow("-") + " " + name + " " + style.dim("(skipped: " + TerminalText.escape(test.skipReason ?? "skipped") + ")") + "\n"
     }
   }
 

@@ -2,12 +2,14 @@ import AuthCore
 import Foundation
 import JSONKit
 
-/// Human text for a result: the default output of one-shot commands and the shell.
+/// Human text for a result: the default output of one-shot commands and the shell. Every value
+/// from the result (user data, server messages) goes through `TerminalText` here, before styling.
 public enum HumanRenderer {
   public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
     if let error = result.error { return ("", renderError(error, style: style)) }
     var lines: [String] = []
-    if let output = result.output { lines.append(output) }
+    let safe = TerminalText.escape
+    if let output = result.output { lines.append(TerminalText.escapeKeepingLines(output)) }
     if let status = result.status {
       lines += table([
         ("provider", status.provider), ("profile", status.profile), ("url", status.url),
@@ -18,36 +20,37 @@ public enum HumanRenderer {
     } else if result.command == "whoami", let user = result.user {
       lines += table(userRows(user, session: result.session, now: now))
     } else if let session = result.session {
-      lines.append("Signed in as \(style.bold(session.user.email)) (token \(expiry(session, now: now))).")
+      lines.append("Signed in as \(style.bold(safe(session.user.email))) (token \(expiry(session, now: now))).")
     } else if let user = result.user, result.command == "signup" {
-      lines.append("Account created for \(style.bold(user.email)); it needs e-mail confirmation before sign-in.")
+      lines.append("Account created for \(style.bold(safe(user.email))); it needs e-mail confirmation before sign-in.")
     }
     if invocation.has("--claims"), let claims = result.claims {
       lines.append("claims:")
-      lines.append(claims.prettyText)
+      lines.append(TerminalText.escapeKeepingLines(claims.prettyText))
     }
     if invocation.has("--show-tokens"), let session = result.session {
       lines += table([("access token", session.accessToken), ("refresh token", session.refreshToken)])
     }
-    lines += result.notes
+    lines += result.notes.map(TerminalText.escape)
     return (lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "")
   }
 
   public static func renderError(_ error: AuthError, style: Style) -> String {
     var lines: [String] = []
+    let message = TerminalText.escape(error.message)
     if error.code == .sessionExpired {
-      lines.append(style.yellow("⚠ " + error.message))
+      lines.append(style.yellow("⚠ " + message))
     } else {
-      lines.append(style.red("error:") + " " + (error.fields.isEmpty ? error.message : "please correct these fields"))
+      lines.append(style.red("error:") + " " + (error.fields.isEmpty ? message : "please correct these fields"))
     }
     for field in error.fields {
-      lines.append("  \(field.field.rawValue): \(field.message)")
+      lines.append("  \(field.field.rawValue): \(TerminalText.escape(field.message))")
     }
     var origin: [String] = [error.code.rawValue]
-    if let providerCode = error.providerCode, providerCode != error.code.rawValue { origin.append(providerCode) }
+    if let providerCode = error.providerCode, providerCode != error.code.rawValue { origin.append(TerminalText.escape(providerCode)) }
     if let status = error.status { origin.append("HTTP \(status)") }
     lines.append(style.dim("  (" + origin.joined(separator: ", ") + ")"))
-    if let hint = error.hint { lines.append("  " + hint) }
+    if let hint = error.hint { lines.append("  " + TerminalText.escape(hint)) }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -68,7 +71,7 @@ public enum HumanRenderer {
 
   static func table(_ rows: [(String, String)]) -> [String] {
     let width = rows.map(\.0.count).max() ?? 0
-    return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+    return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + TerminalText.escape($0.1) }
   }
 }
 
@@ -82,6 +85,8 @@ public enum ExitStatus {
   public static let usage: Int32 = 64
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
   public static let configuration: Int32 = 78
+  /// Standard output could not be written (EX_IOERR).
+  public static let ioError: Int32 = 74
   public static let interrupted: Int32 = 130
 
   /// Every exit status with its meaning, for the man page and help.

@@ -48,7 +48,7 @@ public final class Repl {
     guard let target = try? context.target() else { return "authsh> " }
     var text = "\(target.provider.rawValue):\(target.profile)"
     if let email = try? context.sessions(for: target).storedSession()?.user.email { text += " " + email }
-    return text + "> "
+    return TerminalText.escape(text) + "> "
   }
 
   /// Handles one line; false when the shell should end.

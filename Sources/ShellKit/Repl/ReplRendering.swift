@@ -2,7 +2,8 @@ import Foundation
 import AuthCore
 
 /// Text the shell prints itself: usage errors with a caret under the word, the `history`
-/// listing, the warning about `--password VALUE`.
+/// listing, the warning about `--password VALUE`. Typed text is shown through `TerminalText`
+/// (a pasted control character shows as an escape; carets still line up).
 enum ReplRendering {
   /// The one line the shell prints on a terminal before its first prompt (psql's greeting).
   static let greeting = "authsh \(AuthshVersion.current). Type \"help\" for help.\n"
@@ -18,18 +19,20 @@ enum ReplRendering {
   }
 
   static func usageError(_ error: UsageError, words: [Word], line: String, style: Style) -> String {
-    var lines = [style.red("error:") + " " + error.message]
+    let safe = TerminalText.escape
+    var lines = [style.red("error:") + " " + safe(error.message)]
     let showLine = !HistoryPolicy.mentionsSecret(line)
     if showLine, let index = error.wordIndex, index < words.count {
       let word = words[index]
       let chars = Array(line)
       let start = min(word.start, chars.count)
-      let width = max(1, min(word.end, chars.count) - start)
-      let note = error.suggestion.map { " did you mean '\($0)'?" } ?? ""
-      lines.append("  " + line)
-      lines.append("  " + String(repeating: " ", count: start) + style.red(String(repeating: "^", count: width)) + note)
+      let end = max(start, min(word.end, chars.count))
+      let width = max(1, safe(String(chars[start..<end])).count)
+      let note = error.suggestion.map { " did you mean '\(safe($0))'?" } ?? ""
+      lines.append("  " + safe(line))
+      lines.append("  " + String(repeating: " ", count: safe(String(chars[0..<start])).count) + style.red(String(repeating: "^", count: width)) + note)
     } else if let suggestion = error.suggestion {
-      lines.append("  did you mean '\(suggestion)'?")
+      lines.append("  did you mean '\(safe(suggestion))'?")
     }
     let texts = words.map(\.text)
     if let (spec, _) = CommandTable.match(texts), !spec.surfaces.isDisjoint(with: .repl) {
@@ -41,11 +44,12 @@ enum ReplRendering {
   }
 
   static func splitError(_ error: Error, line: String, style: Style) -> String {
-    guard let split = error as? SplitError else { return style.red("error:") + " \(error)\n" }
-    var lines = [style.red("error:") + " " + split.message]
+    guard let split = error as? SplitError else { return style.red("error:") + " \(TerminalText.escape("\(error)"))\n" }
+    var lines = [style.red("error:") + " " + TerminalText.escape(split.message)]
     if !HistoryPolicy.mentionsSecret(line.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "\"", with: " ")) {
-      lines.append("  " + line)
-      lines.append("  " + String(repeating: " ", count: max(0, split.column)) + style.red("^"))
+      let column = TerminalText.escape(String(Array(line).prefix(max(0, split.column)))).count
+      lines.append("  " + TerminalText.escape(line))
+      lines.append("  " + String(repeating: " ", count: column) + style.red("^"))
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -60,7 +64,7 @@ enum ReplRendering {
   static func history(_ lines: [String]) -> String {
     lines.enumerated().map { index, line in
       let number = String(index + 1)
-      return String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + line + "\n"
+      return String(repeating: " ", count: max(0, 5 - number.count)) + number + "  " + TerminalText.escape(line) + "\n"
     }.joined()
   }
 

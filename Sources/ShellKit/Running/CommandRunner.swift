@@ -77,7 +77,7 @@ public struct CommandRunner: Sendable {
     let redactor = context.redactor
     var trace: (@Sendable (String) -> Void)?
     if verbose, let sink {
-      trace = { @Sendable line in sink(redactor.redact(line)) }
+      trace = { @Sendable line in sink(TerminalText.escapeKeepingLines(redactor.redact(line))) }
     }
     return (context.makeProvider(target, trace), target)
   }

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import Testing
 
 @Suite struct RedactorTests {
@@ -22,5 +23,74 @@ import Testing
     redactor.register("the-password")
     redactor.register("the-access-token")
     #expect(redactor.revealing(["the-access-token"]).redact("the-password the-access-token") == "*** the-access-token")
+  }
+}
+
+/// Masking is linear (issue 12 item 10); these pin its semantics, the timing lives in
+/// `bench/redact.sh`.
+@Suite struct RedactorSemanticsTests {
+  @Test func longerSecretWinsWhereTheyOverlap() {
+    let redactor = Redactor()
+    redactor.register("abcd")
+    redactor.register("bcdef")
+    #expect(redactor.redact("abcdef abcd") == "a*** ***")
+  }
+
+  @Test func repeatedAndOverlappingOccurrences() {
+    let redactor = Redactor()
+    redactor.register("aaaa")
+    #expect(redactor.redact("aaaaaaaa|aaaaa|aaa") == "******|***a|aaa")
+  }
+
+  @Test func nearMissesOfALongSecretStayAndTheWholeOneIsMasked() {
+    let secret = String(repeating: "k", count: 3999) + "!"
+    let redactor = Redactor()
+    redactor.register(secret)
+    let noise = String(repeating: "k", count: 16_000)
+    #expect(redactor.redact(noise) == noise)
+    #expect(redactor.redact(noise + secret + "k") == noise + "***k")
+  }
+
+  @Test func nonASCIISecretsInEitherNormalisationForm() {
+    let redactor = Redactor()
+    redactor.register("caf\u{E9}-π-секрет")
+    #expect(redactor.redact("pw=caf\u{E9}-π-секрет!") == "pw=***!")
+    #expect(redactor.redact("pw=cafe\u{301}-π-секрет!") == "pw=***!")
+    #expect(redactor.redact("emoji 🔑 caf\u{E9}-π-секрет 🔑") == "emoji 🔑 *** 🔑")
+  }
+
+  /// The same answers as masking each secret in turn, longest first, with `replacingOccurrences`
+  /// (the former implementation), on random texts over a small alphabet full of near misses.
+  @Test func agreesWithSequentialReplacement() {
+    var generator = SplitMix(seed: 0x5EC2E7)
+    let alphabet = Array("abc")
+    func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet[Int(generator.next() % 3)] }) }
+    for _ in 0..<400 {
+      let secrets = (0..<Int(1 + generator.next() % 3)).map { _ in word(4 + Int(generator.next() % 3)) }
+      let text = word(Int(generator.next() % 40))
+      let redactor = Redactor()
+      var ordered: [String] = []
+      for secret in secrets {
+        redactor.register(secret)
+        if !ordered.contains(secret) { ordered.append(secret) }
+      }
+      var expected = text
+      for secret in ordered.enumerated().sorted(by: { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }) {
+        expected = expected.replacingOccurrences(of: secret.element, with: "***")
+      }
+      #expect(redactor.redact(text) == expected, "secrets \(secrets) text \(text)")
+    }
+  }
+}
+
+private struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }

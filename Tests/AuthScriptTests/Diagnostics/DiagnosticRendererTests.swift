@@ -46,6 +46,18 @@ import Testing
     #expect(rendered.contains("   | " + String(repeating: " ", count: 28) + "^^^^^^^^^ did you mean"))
   }
 
+  /// Control characters in the script or a server message show as escapes; carets still sit
+  /// under the word they point at.
+  @Test func controlCharactersAreEscapedAndCaretsFollow() {
+    let file = SourceFile(name: "x.auth", text: "signup \u{1B}[2J\u{202E}x --remembr")
+    let diagnostic = Diagnostic(
+      "unknown flag", file: file, range: SourceRange(line: 1, offsets: 14, 23), note: "server said \u{1B}]0;t\u{07}")
+    let rendered = DiagnosticRenderer().render(diagnostic)
+    #expect(!rendered.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{07}" })
+    #expect(rendered.contains(#" 1 | signup \e[2J\u{202E}x --remembr"# + "\n"))
+    #expect(rendered.contains("   | " + String(repeating: " ", count: 22) + #"^^^^^^^^^ server said \e]0;t\u{7}"#))
+  }
+
   @Test func colourOnlyWhenAsked() {
     let diagnostic = Diagnostic("x", file: SourceFile(name: "a", text: "y"), range: SourceRange(line: 1, offsets: 0, 1))
     #expect(!DiagnosticRenderer(style: .plain).render(diagnostic).contains("\u{1B}["))

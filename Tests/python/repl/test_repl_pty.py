@@ -157,6 +157,22 @@ def test_password_typed_at_the_prompt_never_appears_on_screen(shell, emulator, p
     assert PASSWORD not in shell.screen.getvalue()
 
 
+def test_hostile_display_name_shows_as_escapes_in_the_shell(shell, home, emulator, provider):
+    """Issue 11 item 9: a name carrying clear-screen, an OSC title and a right-to-left override
+    cannot drive the support person's terminal; `whoami` in the shell shows visible escapes."""
+    hostile = "Eve\x1b[2J\x1b]0;pwned\x07\u202eexe.txt"
+    env = environment(home, emulator, provider)
+    env["PW"] = PASSWORD
+    done = subprocess.run([authsh_binary(), "signup", "eve@example.com", "--name", hostile, "--password-env", "PW"],
+                          env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    out = shell.run("whoami")
+    assert "Eve\\e[2J\\e]0;pwned\\u{7}\\u{202E}exe.txt" in out
+    screen = shell.screen.getvalue()
+    assert "\x1b[2J" not in screen and "\x1b]0;" not in screen and "\u202e" not in screen
+    assert shell.exit_with_ctrl_d() == 0
+
+
 def test_ctrl_c_clears_the_line_and_cancels_a_request_but_never_exits(shell):
     c = shell.child
     c.send("whoami --cla")

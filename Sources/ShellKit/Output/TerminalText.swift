@@ -1,0 +1,40 @@
+/// Makes outside text (names, e-mails, metadata, server messages, script text) safe to print on
+/// a terminal: C0 and C1 control characters, DEL and bidirectional-formatting characters become
+/// visible escapes (`\e[2J`, `\u{202E}`), so a value can neither clear the screen, retitle the
+/// window, nor reorder what is shown around it. Human renderers pass every such value through
+/// here before adding their own colour; JSON output is escaped by its serializer instead.
+public enum TerminalText {
+  /// One value on one line: newlines and tabs are escaped too.
+  public static func escape(_ text: String) -> String { escaped(text, keepingLines: false) }
+
+  /// A block of text whose line breaks (and tabs) are meant to show.
+  public static func escapeKeepingLines(_ text: String) -> String { escaped(text, keepingLines: true) }
+
+  static func escaped(_ text: String, keepingLines: Bool) -> String {
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var out = ""
+    out.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      if keepingLines && (scalar == "\n" || scalar == "\t") || !needsEscape(scalar) {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\u{1B}": out += "\\e"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return out
+  }
+
+  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1 (CSI, OSC, … as single characters)
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi marks, embeddings, overrides, isolates
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import ShellKit
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// The process's standard streams written with write(2): a full disk, a closed descriptor or a
+/// reader that went away (`authsh … | head -1`) is an error the command reports at exit
+/// (`outputFailureStatus`), never a trap. Writes to a stream that failed are dropped.
+enum StandardStreams {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var failures: [Int32: Int32] = [:]
+  nonisolated(unsafe) private static var closedAtStart: Set<Int32> = []
+
+  /// Run first: a broken pipe becomes `EPIPE` from write(2) instead of a signal, and a standard
+  /// descriptor closed by the caller is held by /dev/null so no socket or file opened later takes
+  /// its number (output meant for the terminal would go into it); writes to it still fail.
+  static func prepare() {
+    signal(SIGPIPE, SIG_IGN)
+    for descriptor: Int32 in [0, 1, 2] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      if opened >= 0 && opened != descriptor {
+        dup2(opened, descriptor)
+        close(opened)
+      }
+      lock.lock()
+      closedAtStart.insert(descriptor)
+      lock.unlock()
+    }
+  }
+
+  /// Writes all of `text` to descriptor 1 or 2, retrying interrupted and partial writes.
+  static func write(_ text: String, to descriptor: Int32) {
+    lock.lock()
+    let skip = failures[descriptor] != nil
+    let closed = closedAtStart.contains(descriptor)
+    if closed && !skip && !text.isEmpty { failures[descriptor] = EBADF }
+    lock.unlock()
+    guard !skip, !closed, !text.isEmpty else { return }
+    let failure: Int32? = Array(text.utf8).withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, let base = buffer.baseAddress {
+        let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+        if written >= 0 {
+          offset += written
+          continue
+        }
+        let error = errno
+        if error == EINTR { continue }
+        if error == EAGAIN || error == EWOULDBLOCK {
+          var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&request, 1, -1)
+          continue
+        }
+        return error
+      }
+      return nil
+    }
+    if let failure {
+      lock.lock()
+      failures[descriptor] = failure
+      lock.unlock()
+    }
+  }
+
+  /// The command's status, or 74 with a message on stderr when standard output failed (no
+  /// message for a closed pipe: its reader chose to stop).
+  static func outputFailureStatus(_ status: Int32) -> Int32 {
+    lock.lock()
+    let failure = failures[1]
+    lock.unlock()
+    guard let failure else { return status }
+    if failure != EPIPE {
+      write("authsh: error: cannot write to standard output: \(String(cString: strerror(failure)))\n", to: 2)
+    }
+    return ExitStatus.ioError
+  }
+}

@@ -1,0 +1,65 @@
+import AuthTestSupport
+import Foundation
+import Testing
+
+/// Issue 11 item 12: a standard output that cannot be written (a full disk, a closed descriptor,
+/// a reader that went away) ends the command with a clear message and exit 74, never a trap and
+/// a backtrace.
+@Suite(.serialized) struct OutputFailureTests {
+  static let ioError: Int32 = 74
+
+  func expectNoCrash(_ outcome: BinaryRunner.Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
+    for mark in ["Fatal error", "Crash", "backtrace", "Thread 0", "Illegal instruction", "SIGILL"] {
+      #expect(!outcome.stderr.contains(mark), "\(outcome.stderr.prefix(400))", sourceLocation: sourceLocation)
+    }
+    #expect(!outcome.signaled, "killed by signal \(outcome.status)", sourceLocation: sourceLocation)
+  }
+
+  @Test(arguments: [BinaryRunner.StandardOutput.deviceFull, .closed])
+  func whoamiWithAnUnwritableStdout(_ target: BinaryRunner.StandardOutput) async throws {
+    let cli = try await CLIEmulator(provider: "supabase")
+    defer { Task { await cli.stop() } }
+    #expect(try await cli.authsh("signup", "full@example.com", "--name", "Full", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    let outcome = try await cli.runner.run(["whoami"], stdout: target)
+    expectNoCrash(outcome)
+    #expect(outcome.status == Self.ioError)
+    let reason = target == .deviceFull ? "No space left on device" : "Bad file descriptor"
+    #expect(outcome.stderr == "authsh: error: cannot write to standard output: \(reason)\n")
+    // The command itself still ran: the session is there for the next one.
+    #expect(try await cli.authsh("whoami").stdout.contains("full@example.com"))
+  }
+
+  @Test(arguments: [["--version"], ["help"], ["completion", "bash"], ["emulator", "--bogus-flag"]])
+  func offlineCommandsToDevFull(_ args: [String]) async throws {
+    let runner = try BinaryRunner()
+    let outcome = try await runner.run(args, stdout: .deviceFull)
+    expectNoCrash(outcome)
+    if args.contains("--bogus-flag") {
+      #expect(outcome.status == 64, "usage errors go to stderr; stdout was never written")
+    } else {
+      #expect(outcome.status == Self.ioError)
+      #expect(outcome.stderr.contains("cannot write to standard output: No space left on device"))
+    }
+  }
+
+  /// `authsh … | head -1` where head has already gone: quiet, no backtrace, exit 74.
+  @Test func brokenPipeIsQuiet() async throws {
+    let runner = try BinaryRunner()
+    for args in [["completion", "zsh"], ["help", "login"]] {
+      let outcome = try await runner.run(args, stdout: .brokenPipe)
+      expectNoCrash(outcome)
+      #expect(outcome.status == Self.ioError)
+      #expect(outcome.stderr == "")
+    }
+  }
+
+  @Test func scriptRunToDevFull() async throws {
+    let runner = try BinaryRunner()
+    let file = runner.home + "/ok.auth"
+    try "test \"offline\"\nlet x = \"1\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let outcome = try await runner.run(["run", file], stdout: .deviceFull)
+    expectNoCrash(outcome)
+    #expect(outcome.status == Self.ioError)
+    #expect(outcome.stderr.contains("cannot write to standard output"))
+  }
+}
