@@ -48,7 +48,13 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
         .configError, message: "The session file \(path) is not valid JSON.",
         hint: "Remove it and log in again: rm \(path)")
     }
-    return ProfileState(json: json)
+    var state = ProfileState(json: json)
+    if var problem = state.sessionProblem {
+      problem.message = "The session saved in \(path) cannot be used (a field is missing or out of range)."
+      problem.hint = "Run: authsh logout (it removes the saved session), or delete the file: rm \(path)"
+      state.sessionProblem = problem
+    }
+    return state
   }
 
   public func save(_ state: ProfileState, profile: String) throws {

@@ -18,21 +18,27 @@ public struct SessionManager: Sendable {
   public func state() throws -> ProfileState { try store.load(profile: profile) }
 
   /// The stored session as it is (no network), or nil.
-  public func storedSession() throws -> AuthSession? { try store.load(profile: profile).session }
+  public func storedSession() throws -> AuthSession? { try usable(store.load(profile: profile)).session }
 
   /// A session that is valid for at least `refreshMargin` seconds, refreshing through `provider`.
   public func activeSession(provider: any AuthProvider) async throws -> AuthSession {
-    var state = try store.load(profile: profile)
+    var state = try usable(store.load(profile: profile))
     guard let session = state.session else { throw AuthError(.notAuthenticated) }
-    guard session.expiresAt - clock.unixNow <= refreshMargin else { return session }
+    guard session.expiresIn(now: clock.unixNow) <= refreshMargin else { return session }
     return try await refresh(session, provider: provider, state: &state)
   }
 
   /// Exchanges the refresh token now (the `refresh` command).
   public func refreshNow(provider: any AuthProvider) async throws -> AuthSession {
-    var state = try store.load(profile: profile)
+    var state = try usable(store.load(profile: profile))
     guard let session = state.session else { throw AuthError(.notAuthenticated) }
     return try await refresh(session, provider: provider, state: &state)
+  }
+
+  /// The state, or the error that says why its saved session cannot be used.
+  private func usable(_ state: ProfileState) throws -> ProfileState {
+    if let problem = state.sessionProblem { throw problem }
+    return state
   }
 
   private func refresh(_ session: AuthSession, provider: any AuthProvider, state: inout ProfileState) async throws

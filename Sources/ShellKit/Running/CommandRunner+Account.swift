@@ -74,7 +74,7 @@ extension CommandRunner {
     let sessions = context.sessions(for: target)
     let key = email.lowercased()
     let now = context.clock.unixNow
-    if let sent = try sessions.state().resetSentAt[key], now - sent < 60, now >= sent {
+    if let sent = try sessions.state().resetSentAt[key], now >= sent, UnixTime.difference(now, sent) < 60 {
       throw AuthError(.resetCooldown, retryAfterSeconds: 60 - (now - sent))
     }
     context.noteEmail(email)
