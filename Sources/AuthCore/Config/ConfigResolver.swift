@@ -65,6 +65,11 @@ public struct ConfigResolver: Sendable {
     }
     let profileKey = profile?["key"]?.string ?? profile?["key_env"]?.string.flatMap(env)
     let timeout = flags.timeout ?? profile?["timeout"]?.double ?? 30
+    guard timeout > 0, timeout <= Target.maximumTimeout else {
+      throw AuthError(
+        .configError, message: "The timeout \(timeout) in [profiles.\(profileName)] of \(paths.configFile) is out of range.",
+        hint: "Use a number of seconds between 1 and 86400.")
+    }
     let insecure = flags.allowInsecureHTTP || profile?["allow_insecure_http"]?.bool == true
     switch provider {
     case .supabase:
