@@ -41,6 +41,19 @@ import Testing
     }
   }
 
+  @Test("a .auth script with an out-of-range duration fails its check (exit 2), nothing is sent")
+  func scriptDurationsAreChecked() async throws {
+    let cli = try await CLIEmulator(provider: "supabase")
+    defer { Task { await cli.stop() } }
+    let file = cli.runner.home + "/durations.auth"
+    let script = "provider supabase\ntest \"t\"\nlogin ada@example.com --password x --timeout 1e300s\n"
+    try Data(script.utf8).write(to: URL(fileURLWithPath: file))
+    let outcome = try await cli.authsh("run", file)
+    #expect(outcome.status == 2, "\(outcome.combined)")
+    #expect(outcome.combined.contains("--timeout takes a duration up to 24h such as 30s or 2m, not '1e300s'"))
+    #expect(outcome.combined.contains("nothing was run") || outcome.combined.contains("1 error"), "\(outcome.combined)")
+  }
+
   func rewriteStoredExpiry(_ cli: CLIEmulator, _ value: JSON) throws {
     let url = URL(fileURLWithPath: cli.sessionFile)
     guard case .object(var root) = try JSON.parse(bytes: Array(try Data(contentsOf: url))),
