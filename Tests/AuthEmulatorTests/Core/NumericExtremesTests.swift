@@ -134,6 +134,24 @@ import Testing
     }
   }
 
+  @Test("a state file with out-of-range times loads without trapping", arguments: [Int.min, Int.min + 1, Int.max])
+  func corruptStoredTimes(_ value: Int) async throws {
+    let store = FirebaseMemoryStore()
+    let first = try TestEmulator(store: store)
+    let created = await first.send(
+      "POST", "admin/users", json: ["email": "c@example.com", "password": "hunter22", "ban_duration": "24h"],
+      bearer: first.serviceRoleKey)
+    let id = try #require(created.json["id"]?.string)
+    let table = "supabase_users"
+    guard case .object(var document)? = store.documents(table).first else { Issue.record("nothing stored"); return }
+    for key in ["banned_until", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at"] { document[key] = JSON.int(value) }
+    try store.put(table, key: id, .object(document))
+    let reloaded = try TestEmulator(store: store)
+    let user = await reloaded.send("GET", "admin/users/\(id)", bearer: reloaded.serviceRoleKey)
+    #expect([200, 404].contains(user.status), "\(user.text)")
+    #expect(await reloaded.send("GET", "admin/users", bearer: reloaded.serviceRoleKey).status == 200)
+  }
+
   @Test("ban_duration past Go's ±292 years is an invalid duration")
   func banDurationOverflow() async throws {
     let emu = try TestEmulator()
