@@ -111,7 +111,7 @@ struct EmulatorRouter: Sendable {
   }
 
   static func sleep(milliseconds: Int) async {
-    try? await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
+    try? await Task.sleep(nanoseconds: UInt64(max(0, min(milliseconds, 600_000))) * 1_000_000)
   }
 
   static func outboxResponse(_ request: ServerRequest, outbox: Outbox) -> ServerResponse {

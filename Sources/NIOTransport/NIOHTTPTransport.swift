@@ -33,7 +33,9 @@ public struct NIOHTTPTransport: HTTPTransport {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
     }
     let key = ConnectionPool.Key(host: host, port: request.url.port ?? 80)
-    let budget = TimeAmount.milliseconds(Int64(max(1, request.timeout) * 1000))
+    // Callers check the range; clamp anyway so no value can trap the conversion.
+    let seconds = request.timeout.isFinite ? min(max(1, request.timeout), Target.maximumTimeout) : 30
+    let budget = TimeAmount.milliseconds(Int64(seconds * 1000))
     let deadline = NIODeadline.now() + budget
     let channel: any Channel
     if let idle = pool.take(key) {

@@ -68,6 +68,11 @@ public struct ConfigResolver: Sendable {
       throw Self.nothingConfigured(paths: paths)
     }
     let timeout = flags.timeout ?? profile?["timeout"]?.double ?? 30
+    guard timeout > 0, timeout <= Target.maximumTimeout else {
+      throw AuthError(
+        .configError, message: "The timeout \(timeout) in [profiles.\(profileName)] of \(paths.configFile) is out of range.",
+        hint: "Use a number of seconds between 1 and 86400.")
+    }
     let insecure = flags.allowInsecureHTTP || profile?["allow_insecure_http"]?.bool == true
     var target: Target
     switch provider {

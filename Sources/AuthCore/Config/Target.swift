@@ -20,11 +20,15 @@ public struct Target: Sendable, Equatable {
   public var projectId: String?
   /// `host:port` of a Firebase Auth emulator (official or ours), as `FIREBASE_AUTH_EMULATOR_HOST`.
   public var firebaseEmulatorHost: String?
+  /// Seconds, in (0, `maximumTimeout`].
   public var timeout: Double
   public var allowInsecureHTTP: Bool
   /// Where the environment overrode the profile, or was ignored because the profile was chosen
   /// explicitly (names only, never values), for `status` and `--verbose`.
   public var environmentNotes: [String] = []
+
+  /// The longest request timeout (24h); longer values are refused where they are read.
+  public static let maximumTimeout: Double = 86_400
 
   public init(
     provider: ProviderKind, profile: String, url: String, key: String, projectId: String? = nil,

@@ -79,7 +79,7 @@ public struct AuthError: Error, Sendable, Equatable {
 
   /// "1 minute", "3 minutes" (rounded up).
   public static func minutes(_ seconds: Int) -> String {
-    let value = max(1, (seconds + 59) / 60)
+    let value = max(1, seconds / 60 + (seconds % 60 > 0 ? 1 : 0))
     return value == 1 ? "1 minute" : "\(value) minutes"
   }
 

@@ -25,7 +25,7 @@ public final class URLSessionTransport: HTTPTransport {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
     // libcurl truncates to whole seconds and fails at once below 1 s (TOOLCHAIN §2).
-    let deadline = max(1, request.timeout.rounded(.up))
+    let deadline = request.timeout.isFinite ? min(max(1, request.timeout.rounded(.up)), Target.maximumTimeout) : 30
     urlRequest.timeoutInterval = deadline
     for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
     if let body = request.body { urlRequest.httpBody = Data(body) }

@@ -59,7 +59,7 @@ public struct AuthSession: Sendable, Equatable {
     self.user = user
   }
 
-  public func expiresIn(now: Int) -> Int { expiresAt - now }
+  public func expiresIn(now: Int) -> Int { UnixTime.difference(expiresAt, now) }
 
   /// The stored form (tokens in clear: only ever written to the 0600 session file).
   public var storedJSON: JSON {
@@ -71,7 +71,8 @@ public struct AuthSession: Sendable, Equatable {
 
   public init?(storedJSON json: JSON) {
     guard let access = json["access_token"]?.string, let refresh = json["refresh_token"]?.string,
-      let expiresAt = json["expires_at"]?.int, let userJSON = json["user"], let user = AuthUser(json: userJSON)
+      let expiresAt = json["expires_at"]?.int, UnixTime.isPlausible(expiresAt), let userJSON = json["user"],
+      let user = AuthUser(json: userJSON)
     else { return nil }
     self.init(
       accessToken: access, refreshToken: refresh, expiresAt: expiresAt,

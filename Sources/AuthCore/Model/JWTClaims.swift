@@ -15,5 +15,8 @@ public enum JWTClaims {
   }
 
   /// `exp` in Unix seconds.
-  public static func expiry(_ token: String) -> Int? { decode(token)?["exp"]?.int }
+  /// `exp` in Unix seconds; nil when absent or not a plausible time.
+  public static func expiry(_ token: String) -> Int? {
+    decode(token)?["exp"]?.int.flatMap { UnixTime.isPlausible($0) ? $0 : nil }
+  }
 }

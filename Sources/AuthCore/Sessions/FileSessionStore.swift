@@ -46,6 +46,11 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     }
     var state = ProfileState(json: json)
     if state.backend == nil { state.backend = "" }
+    if var problem = state.sessionProblem {
+      problem.message = "The session saved in \(path) cannot be used (a field is missing or out of range)."
+      problem.hint = "Run: authsh logout (it removes the saved session), or delete the file: rm \(path)"
+      state.sessionProblem = problem
+    }
     return state
   }
 

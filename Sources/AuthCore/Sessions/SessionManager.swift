@@ -30,14 +30,14 @@ public struct SessionManager: Sendable {
   }
 
   /// The stored session as it is (no network), or nil.
-  public func storedSession() throws -> AuthSession? { try state().session }
+  public func storedSession() throws -> AuthSession? { try usable(state()).session }
 
   /// A session that is valid for at least `refreshMargin` seconds, refreshing through `provider`.
   public func activeSession(provider: any AuthProvider) async throws -> AuthSession {
     let (state, foreign) = try load()
     if let foreign { throw foreignSession(foreign) }
-    guard let session = state.session else { throw AuthError(.notAuthenticated) }
-    guard session.expiresAt - clock.unixNow <= refreshMargin else { return session }
+    guard let session = try usable(state).session else { throw AuthError(.notAuthenticated) }
+    guard session.expiresIn(now: clock.unixNow) <= refreshMargin else { return session }
     return try await refresh(session, provider: provider, after: nil)
   }
 
@@ -45,6 +45,7 @@ public struct SessionManager: Sendable {
   public func refreshNow(provider: any AuthProvider) async throws -> AuthSession {
     let (state, foreign) = try load()
     if let foreign { throw foreignSession(foreign) }
+    _ = try usable(state)
     guard let session = state.session else { throw AuthError(.notAuthenticated) }
     return try await refresh(session, provider: provider, after: nil)
   }
@@ -67,6 +68,12 @@ public struct SessionManager: Sendable {
         throw SessionEnd.refusedAfterRefresh(again)
       }
     }
+  }
+
+  /// The state, or the error that says why its saved session cannot be used.
+  private func usable(_ state: ProfileState) throws -> ProfileState {
+    if let problem = state.sessionProblem { throw problem }
+    return state
   }
 
   private func refresh(_ session: AuthSession, provider: any AuthProvider, after callError: AuthError?) async throws

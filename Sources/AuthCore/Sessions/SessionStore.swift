@@ -12,6 +12,9 @@ public struct ProfileState: Sendable, Equatable {
   public var rememberedEmail: String?
   /// Lower-cased e-mail → Unix time of the last reset request (the 60 s cooldown).
   public var resetSentAt: [String: Int]
+  /// Set when the stored session is there but cannot be used (an expiry out of range, a missing
+  /// token): session commands fail with this error instead of using it; `logout` removes it.
+  public var sessionProblem: AuthError?
 
   public init(
     session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:], backend: String? = nil
@@ -36,10 +39,15 @@ public struct ProfileState: Sendable, Equatable {
   public init(json: JSON) {
     backend = json["backend"]?.string
     session = json["session"].flatMap(AuthSession.init(storedJSON:))
+    if session == nil, let stored = json["session"], !stored.isNull {
+      sessionProblem = AuthError(
+        .configError, message: "The saved session cannot be used (a field is missing or out of range).",
+        hint: "Run: authsh logout (it removes the saved session), then log in again.")
+    }
     rememberedEmail = json["remembered_email"]?.string
     var sent: [String: Int] = [:]
     for pair in json["reset_sent_at"]?.object?.pairs ?? [] {
-      if let time = pair.value.int { sent[pair.key] = time }
+      if let time = pair.value.int, UnixTime.isPlausible(time) { sent[pair.key] = time }
     }
     resetSentAt = sent
   }

@@ -72,9 +72,13 @@ extension FirebaseAPI {
   /// An unsigned session cookie with the ID token's claims (`iss` https://session.firebase.google.com/…).
   func createSessionCookie(_ call: FirebaseCall) throws -> JSON {
     guard let idToken = call.body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-    let requested = call.body.string("validDuration").flatMap(Double.init) ?? 0
-    let validDuration = requested == 0 || requested.isNaN ? 14 * 24 * 60 * 60 : Int(requested)
-    try require(validDuration >= 5 * 60 && validDuration <= 14 * 24 * 60 * 60, "INVALID_DURATION")
+    // `Number(reqBody.validDuration) || max`, then the range check, as `operations.ts` does:
+    // huge, infinite or negative values are INVALID_DURATION; NaN (`inf`, `abc`) is the default.
+    let maximum = 14 * 24 * 60 * 60
+    let requested = call.body.string("validDuration").map(FirebaseBody.javaScriptNumber) ?? .nan
+    let seconds = requested == 0 || requested.isNaN ? Double(maximum) : requested
+    try require(seconds >= 5 * 60 && seconds <= Double(maximum), "INVALID_DURATION")
+    let validDuration = Int(seconds)  // in range: cannot trap
     return try state.with(call.projectId) { project in
       var claims = try parseIdToken(project, idToken).token.payload
       let issuedAt = FirebaseTime.seconds(now)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServerKit
 import JSONKit
 
@@ -106,7 +107,38 @@ struct FirebaseBody {
     }
   }
 
+  /// JavaScript's `Number(text)`: trimmed, `""` is 0, `Infinity` with a sign, `0x`/`0o`/`0b`
+  /// integers, decimal literals; anything else (`inf`, `nan`, `1e`, `12abc`) is NaN. Swift's
+  /// `Double(_:)` accepts more (`inf`, `nan`, hex floats), so it only sees plain decimals.
+  static func javaScriptNumber(_ text: String) -> Double {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty { return 0 }
+    switch trimmed {
+    case "Infinity", "+Infinity": return .infinity
+    case "-Infinity": return -.infinity
+    default: break
+    }
+    let lower = trimmed.lowercased()
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where lower.hasPrefix(prefix) {
+      let digits = lower.dropFirst(2)
+      guard !digits.isEmpty else { return .nan }
+      var value = 0.0
+      for character in digits {
+        guard let digit = character.hexDigitValue, digit < radix else { return .nan }
+        value = value * Double(radix) + Double(digit)
+      }
+      return value
+    }
+    let allowed = Set("0123456789.eE+-")
+    guard trimmed.allSatisfy(allowed.contains), trimmed.contains(where: \.isNumber), let value = Double(trimmed) else {
+      return .nan
+    }
+    return value
+  }
+
   private static func javaScriptNumber(_ number: Double) -> String {
+    if number.isNaN { return "NaN" }
+    if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
     if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
     return String(number)
   }

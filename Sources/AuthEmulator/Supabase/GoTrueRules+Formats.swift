@@ -43,6 +43,8 @@ extension GoTrueRules {
       rest = rest.dropFirst(unitText.count)
       total += value * unit.1
     }
+    // Go refuses durations past ±2^63 ns (about 292 years): "time: invalid duration".
+    guard total.isFinite, total < 9_223_372_036_854_775 else { return nil }
     return Micros((sign * total).rounded())
   }
 }

@@ -7,16 +7,28 @@ extension SupabaseAPI {
 
   func adminListUsers(_ request: ServerRequest) throws -> ServerResponse {
     try requireAdmin(request)
+    // `paginate` in pagination.go: strconv.ParseUint (base 10, 64 bits), per_page 0 refused.
     func number(_ name: String, default value: Int) throws -> Int {
       guard let text = request.query(name), !text.isEmpty else { return value }
-      guard let parsed = Int(text), parsed >= 0 else {
+      let digits = text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+      guard digits, let parsed = UInt64(text) else {
         throw GoTrueError.validation(
-          "Bad Pagination Parameters: strconv.ParseUint: parsing \(JSON.string(text).compactText): invalid syntax")
+          "Bad Pagination Parameters: strconv.ParseUint: parsing \(JSON.string(text).compactText): "
+            + (digits ? "value out of range" : "invalid syntax"))
       }
-      return parsed
+      // Past Int64 the real server's offset arithmetic wraps; refuse it here instead.
+      guard let number = Int(exactly: parsed) else {
+        throw GoTrueError.validation("Bad Pagination Parameters: \(name) is out of range")
+      }
+      return number
     }
     let page = max(try number("page", default: 1), 1)
-    let perPage = max(try number("per_page", default: 50), 1)
+    let perPage = try number("per_page", default: 50)
+    guard perPage > 0 else { throw GoTrueError.validation("Bad Pagination Parameters: per_page must be greater than 0") }
+    let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+    guard !overflow else {
+      throw GoTrueError.validation("Bad Pagination Parameters: page * per_page is out of range")
+    }
     let filter = (request.query("filter") ?? "").lowercased()
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
     var users = state.read { Array($0.users.values) }
@@ -27,18 +39,18 @@ extension SupabaseAPI {
     }
     users.sort { ascending ? ($0.createdAt, $0.id) < ($1.createdAt, $1.id) : ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     let total = users.count
-    let pageUsers = users.dropFirst((page - 1) * perPage).prefix(perPage)
+    let pageUsers = users.dropFirst(offset).prefix(perPage)
     let body: JSON = [
       "users": .array(pageUsers.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated",
     ]
-    let totalPages = (total + perPage - 1) / perPage
+    let totalPages = total / perPage + (total % perPage > 0 ? 1 : 0)
     func link(_ target: Int) -> String {
       var items = request.queryItems.filter { $0.name != "page" }.map { ($0.name, $0.value) }
       items.append(("page", String(target)))
       return "<" + request.path + "?" + Self.goQueryEncode(items) + ">"
     }
     var header = ""
-    if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }
+    if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }  // page < totalPages ≤ total: no overflow
     header += link(totalPages) + "; rel=\"last\""
     return json(body, headers: [("Link", header), ("X-Total-Count", String(total))])
   }

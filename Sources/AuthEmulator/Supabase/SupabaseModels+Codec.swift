@@ -3,7 +3,11 @@ import JSONKit
 // Documents kept in the `--state` store. Field names are the emulator's own (not a wire format).
 
 private func micros(_ value: Micros?) -> JSON { value.map { .int(Int($0)) } ?? .null }
-private func micros(_ json: JSON?) -> Micros? { json?.int.map(Micros.init) }
+/// A stored time in microseconds; out of ±292 000 years (a corrupt file) reads as absent, so
+/// formatting it later cannot overflow.
+private func micros(_ json: JSON?) -> Micros? {
+  json?.int.flatMap { $0 > -9_000_000_000_000_000_000 && $0 < 9_000_000_000_000_000_000 ? Micros($0) : nil }
+}
 
 extension SBUser {
   var document: JSON {

@@ -1,8 +1,8 @@
 import AuthCore
 import ShellKit
 
-/// Checks that need more than one statement or the shape of a value: duplicate test names,
-/// comparisons whose value can never match, durations that cannot be read.
+/// Checks that need more than one statement or the shape of a value: duplicate test names and
+/// comparisons whose value can never match.
 extension Checker {
   /// A second `test "NAME"` in one file: reports would merge the two (JUnit, TAP).
   func duplicateTest(_ name: Template, range: SourceRange, seen: inout [String: Int]) -> Diagnostic.Partial? {
@@ -32,26 +32,6 @@ extension Checker {
     return .init(
       "'\(assertion.query.text)' is a \(kind), so it never equals the string \"\(text)\"", range: expected.range,
       note: "write \(text) without quotes")
-  }
-
-  /// `sleep 2x`, `--timeout forever`: durations are read before the run (holes are checked later).
-  func checkDurations(_ command: CommandStatement) -> Diagnostic.Partial? {
-    guard let (spec, consumed) = CommandTable.match(command.tokens.map(\.text)) else { return nil }
-    var candidates: [Token] = []
-    if spec.arguments.first?.kind == .duration, command.tokens.count > consumed { candidates.append(command.tokens[consumed]) }
-    for (index, token) in command.tokens.enumerated() where token.text == "--timeout" && index + 1 < command.tokens.count {
-      candidates.append(command.tokens[index + 1])
-    }
-    for (index, token) in command.tokens.enumerated() where token.text.hasPrefix("--timeout=") {
-      let value = String(token.text.dropFirst("--timeout=".count))
-      if !value.contains("{{"), Durations.seconds(value) == nil {
-        return .init("'\(value)' is not a duration", range: command.tokens[index].range, note: "write it like 2s, 500ms or 1m")
-      }
-    }
-    for token in candidates where !token.text.contains("{{") && Durations.seconds(token.text) == nil {
-      return .init("'\(token.text)' is not a duration", range: token.range, note: "write it like 2s, 500ms or 1m")
-    }
-    return nil
   }
 
   /// `asert`: an unknown first word may be a misspelt statement keyword, not only a command.

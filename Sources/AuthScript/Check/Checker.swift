@@ -29,7 +29,7 @@ public struct Checker: Sendable {
       switch statement.kind {
       case .command(let command):
         command.templates.forEach { use($0.variables) }
-        if let problem = checkCommand(command) ?? checkDurations(command) { problems.append(problem) }
+        if let problem = checkCommand(command) { problems.append(problem) }
         sawCommand = true
       case .expectOK:
         if !sawCommand { problems.append(needsCommand("expect", statement.keywordRange)) }

@@ -10,11 +10,20 @@ enum IdentityToolkitDecoding {
     guard let refresh = json["refreshToken"]?.string ?? json["refresh_token"]?.string else {
       throw WireBody.missing("refreshToken", in: response)
     }
-    let expiresIn = (json["expiresIn"] ?? json["expires_in"])?.intOrNumericString
-    guard let expiresAt = JWTClaims.expiry(idToken) ?? expiresIn.map({ now + $0 }) else {
-      throw WireBody.missing("expiresIn", in: response)
-    }
+    // The token's `exp` wins; without one, `expiresIn`. Either must give a plausible time: an
+    // out-of-range value is a malformed answer (nothing is saved), not a number to add.
     let claims = JWTClaims.decode(idToken)
+    let expiresAt: Int
+    if let exp = claims?["exp"], !exp.isNull {
+      guard let at = exp.int, UnixTime.isPlausible(at) else { throw WireBody.missing("idToken exp", in: response) }
+      expiresAt = at
+    } else {
+      let expiresIn = (json["expiresIn"] ?? json["expires_in"])?.intOrNumericString
+      guard let at = expiresIn.flatMap({ UnixTime.adding($0, to: now) }) else {
+        throw WireBody.missing("expiresIn", in: response)
+      }
+      expiresAt = at
+    }
     let localId = json["localId"]?.string ?? json["user_id"]?.string ?? claims?["user_id"]?.string ?? claims?["sub"]?.string
     guard let localId else { throw WireBody.missing("localId", in: response) }
     var user = previous ?? AuthUser(id: localId, email: "", emailConfirmed: false, provider: "password")

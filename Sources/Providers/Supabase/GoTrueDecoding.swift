@@ -26,13 +26,20 @@ enum GoTrueDecoding {
     let access = try reader.string("access_token")
     let refresh = try reader.string("refresh_token")
     guard let userJSON = json["user"], userJSON.object != nil else { throw WireBody.missing("user", in: response) }
+    // Whichever field is there must be a plausible time: an out-of-range expiry is a malformed
+    // answer (nothing is saved), not a number to do arithmetic with.
     let expiresAt: Int
-    if let at = json["expires_at"]?.int {
+    if let raw = json["expires_at"], !raw.isNull {
+      guard let at = raw.int, UnixTime.isPlausible(at) else { throw WireBody.missing("expires_at", in: response) }
       expiresAt = at
-    } else if let expiresIn = json["expires_in"]?.intOrNumericString {
-      expiresAt = now + expiresIn
-    } else if let exp = JWTClaims.expiry(access) {
-      expiresAt = exp
+    } else if let raw = json["expires_in"], !raw.isNull {
+      guard let at = raw.intOrNumericString.flatMap({ UnixTime.adding($0, to: now) }) else {
+        throw WireBody.missing("expires_in", in: response)
+      }
+      expiresAt = at
+    } else if let exp = JWTClaims.decode(access)?["exp"] {
+      guard let at = exp.int, UnixTime.isPlausible(at) else { throw WireBody.missing("access_token exp", in: response) }
+      expiresAt = at
     } else {
       throw WireBody.missing("expires_in", in: response)
     }
@@ -46,7 +53,11 @@ enum GoTrueDecoding {
 /// digits, or Unix milliseconds as a string).
 public enum Timestamps {
   public static func normalize(_ text: String) -> String {
-    if let millis = Int(text), text.count >= 12 { return format(Double(millis) / 1000) }
+    if let millis = Int(text), text.count >= 12 {
+      // Beyond year 9999 (or before 1970) it is not a time a backend means: keep the text.
+      guard UnixTime.isPlausible(millis / 1000) else { return text }
+      return format(Double(millis) / 1000)
+    }
     if let date = parse(text) { return format(date.timeIntervalSince1970) }
     return text
   }
@@ -98,7 +109,9 @@ public enum Timestamps {
   /// `2024-01-01T12:00:00Z` (whole seconds, UTC), as `ISO8601DateFormatter` prints.
   static func format(_ seconds: Double) -> String {
     // Millisecond precision first, as Foundation's formatter rounds.
-    let millis = Int((seconds * 1000).rounded())
+    let scaled = (seconds * 1000).rounded()
+    guard scaled.isFinite, abs(scaled) < 1e17 else { return String(seconds) }
+    let millis = Int(scaled)
     let whole = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
     let days = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
     let rest = whole - days * 86400

@@ -94,7 +94,7 @@ enum WireBody {
 
   /// `Retry-After` in seconds, when the server sent one.
   static func retryAfter(_ response: HTTPResponse) -> Int? {
-    response.header("Retry-After").flatMap { Int($0.trimmingWhitespace) }
+    response.header("Retry-After").flatMap { Int($0.trimmingWhitespace) }.flatMap { $0 >= 0 ? $0 : nil }
   }
 }
 

@@ -55,6 +55,9 @@ public enum InvocationParser {
               "\(name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'", wordIndex: index,
               suggestion: Suggest.choice(for: value, among: flag.choices)))
         }
+        if flag.kind == .duration, !isDuration(value) {
+          return .failure(UsageError("\(name) takes a duration up to 24h such as 30s or 2m, not '\(value)'", wordIndex: index))
+        }
       } else if parts.count == 2 {
         return .failure(UsageError("\(name) takes no value", wordIndex: index))
       }
@@ -65,6 +68,13 @@ public enum InvocationParser {
       index += 1
     }
     return assign(positionals, to: invocation)
+  }
+
+  /// Durations are checked when the line is parsed (in a script, before anything runs): an
+  /// out-of-range value would overflow the clock that waits for it. A `{{…}}` hole is checked
+  /// after interpolation.
+  private static func isDuration(_ text: String) -> Bool {
+    text.contains("{{") || Durations.seconds(text) != nil
   }
 
   /// Flags a command accepts on a surface.
@@ -94,6 +104,10 @@ public enum InvocationParser {
           UsageError(
             "\(argument.name) must be one of \(argument.choices.joined(separator: ", ")), not '\(next.value)'",
             wordIndex: next.index, suggestion: Suggest.choice(for: next.value, among: argument.choices)))
+      }
+      if argument.kind == .duration, !isDuration(next.value) {
+        return .failure(
+          UsageError("\(spec.name) takes a duration up to 24h such as 2s or 500ms, not '\(next.value)'", wordIndex: next.index))
       }
       invocation.arguments[argument.name] = next.value
     }

@@ -76,7 +76,7 @@ extension CommandRunner {
     let now = context.clock.unixNow
     // state() holds only the reset holds still in their window (sent <= now, within the hold).
     if let sent = try sessions.state().resetSentAt[key] {
-      throw AuthError(.resetCooldown, retryAfterSeconds: SessionManager.resetHoldSeconds - (now - sent))
+      throw AuthError(.resetCooldown, retryAfterSeconds: SessionManager.resetHoldSeconds - UnixTime.difference(now, sent))
     }
     context.noteEmail(email)
     do {

@@ -19,9 +19,15 @@ extension CommandRunner {
   func logOut(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
-    guard try sessions.storedSession() != nil else { throw AuthError(.notAuthenticated) }
     let scope = invocation.value("--scope").flatMap(LogoutScope.init(rawValue:)) ?? .global
     var result = CommandResult(command: "logout")
+    if try sessions.state().sessionProblem != nil, scope != .others {
+      // Unusable (out-of-range expiry, missing token): nothing to send, only the file to clear.
+      try sessions.save(session: nil)
+      result.notes.append("Removed the saved session: it could not be used. Log in again.")
+      return result
+    }
+    guard try sessions.storedSession() != nil else { throw AuthError(.notAuthenticated) }
     do {
       _ = try await sessions.authorized(provider: provider) { try await provider.signOut($0, scope: scope) }
     } catch let error as AuthError where error.isAuthenticationRequired {

@@ -46,7 +46,7 @@ extension CommandRunner {
   func sleep(_ invocation: Invocation) async throws -> CommandResult {
     let text = invocation.argument("DURATION") ?? ""
     guard let seconds = Durations.seconds(text) else {
-      throw AuthError(.usage, message: "sleep takes a duration such as 2s or 500ms, not '\(text)'")
+      throw AuthError(.usage, message: "sleep takes a duration up to 24h such as 2s or 500ms, not '\(text)'")
     }
     try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     return CommandResult(command: "sleep")

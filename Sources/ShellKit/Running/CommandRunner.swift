@@ -59,7 +59,7 @@ public struct CommandRunner: Sendable {
     var target = try context.target()
     if let text = invocation.value("--timeout") {
       guard let seconds = Durations.seconds(text), seconds > 0 else {
-        throw AuthError(.usage, message: "--timeout takes a duration such as 30s or 2m, not '\(text)'")
+        throw AuthError(.usage, message: "--timeout takes a duration up to 24h such as 30s or 2m, not '\(text)'")
       }
       target.timeout = seconds
     }

@@ -2,20 +2,31 @@ import AuthCore
 
 /// `30s`, `500ms`, `2m`, `1.5` (seconds) → seconds.
 public enum Durations {
+  /// The longest duration a flag or `sleep` takes (24h): anything longer is a typo, and huge
+  /// values would overflow the clocks that wait for them.
+  public static let maximumSeconds: Double = Target.maximumTimeout
+
+  /// Seconds, or nil when the text is not a duration or is out of 0…24h.
   public static func seconds(_ text: String) -> Double? {
     let trimmed = text.trimmingWhitespace.lowercased()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-    for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-      guard let value = Double(trimmed.dropLast(suffix.count)), value >= 0, value.isFinite else { return nil }
-      return value * factor
+    var number = Substring(trimmed)
+    var factor = 1.0
+    if let unit = units.first(where: { trimmed.hasSuffix($0.0) }) {
+      number = number.dropLast(unit.0.count)
+      factor = unit.1
     }
-    guard let value = Double(trimmed), value >= 0, value.isFinite else { return nil }
-    return value
+    // Plain decimals only: `Double` also reads `inf`, `nan` and hex floats.
+    guard number.contains(where: \.isNumber), number.allSatisfy({ "0123456789.e+-".contains($0) }),
+      let value = Double(number), value.isFinite, value >= 0
+    else { return nil }
+    let seconds = value * factor
+    return seconds <= maximumSeconds ? seconds : nil
   }
 
   /// "59m 12s", "3s", "2h 5m" for humans.
   public static func describe(_ seconds: Int) -> String {
-    if seconds < 0 { return "expired \(describe(-seconds)) ago" }
+    if seconds < 0 { return "expired \(describe(seconds == Int.min ? Int.max : -seconds)) ago" }
     if seconds < 60 { return "\(seconds)s" }
     if seconds < 3600 { return "\(seconds / 60)m \(seconds % 60)s" }
     return "\(seconds / 3600)h \(seconds % 3600 / 60)m"
