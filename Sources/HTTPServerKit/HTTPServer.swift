@@ -22,6 +22,7 @@ public final class HTTPServer: Sendable {
   private let group: MultiThreadedEventLoopGroup
   private let channelBox = ChannelBox()
   private let state = ServerState()
+  private let connections = ConnectionRegistry()
 
   public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = 1 << 20, threads: Int = System.coreCount,
               idleTimeoutSeconds: Int = 30, maxConnections: Int? = nil, handler: @escaping ServerHandler) {
@@ -42,6 +43,7 @@ public final class HTTPServer: Sendable {
     let state = self.state
     let idleTimeout = self.idleTimeout
     let maxConnections = self.maxConnections
+    let connections = self.connections
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -50,7 +52,7 @@ public final class HTTPServer: Sendable {
           // Out of descriptors: retry accepting after a pause, not in a loop that spins a core.
           try channel.pipeline.syncOperations.addHandler(
             AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { _ in .milliseconds(250) })
-          try channel.pipeline.syncOperations.addHandler(ConnectionLimiter(limit: maxConnections))
+          try channel.pipeline.syncOperations.addHandler(ConnectionLimiter(limit: maxConnections, registry: connections))
         }
       }
       .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
@@ -58,7 +60,8 @@ public final class HTTPServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
           try channel.pipeline.syncOperations.addHandler(
-            RequestHandler(handler: handler, maxBodyBytes: limit, idleTimeout: idleTimeout, state: state))
+            RequestHandler(
+              handler: handler, maxBodyBytes: limit, idleTimeout: idleTimeout, state: state, connections: connections))
         }
       }
     let channel = try await bootstrap.bind(host: host, port: requestedPort).get()
@@ -118,16 +121,28 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
   /// Closes the connection when no complete request arrives in time; nil while a request is
   /// being answered.
   private var idleTimer: Scheduled<Void>?
+  private let connections: ConnectionRegistry
+  private var registration: ConnectionRegistry.Entry?
 
-  init(handler: @escaping ServerHandler, maxBodyBytes: Int, idleTimeout: TimeAmount, state: ServerState) {
+  init(handler: @escaping ServerHandler, maxBodyBytes: Int, idleTimeout: TimeAmount, state: ServerState,
+       connections: ConnectionRegistry) {
     self.handler = handler
     self.maxBodyBytes = maxBodyBytes
     self.idleTimeout = idleTimeout
     self.state = state
+    self.connections = connections
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
+    registration = connections.add(context.channel)
     if context.channel.isActive { armIdleTimer(context: context) }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    if let registration { connections.remove(registration) }
+    registration = nil
+    idleTimer?.cancel()
+    idleTimer = nil
   }
 
   func channelActive(context: ChannelHandlerContext) {
@@ -138,6 +153,8 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
   func channelInactive(context: ChannelHandlerContext) {
     idleTimer?.cancel()
     idleTimer = nil
+    if let registration { connections.remove(registration) }
+    registration = nil
     context.fireChannelInactive()
   }
 
@@ -145,6 +162,7 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
   /// sending its head a byte at a time is closed as well.
   private func armIdleTimer(context: ChannelHandlerContext) {
     idleTimer?.cancel()
+    registration?.idleSince = .now()
     let channel = context.channel
     idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) { channel.close(promise: nil) }
   }
@@ -168,6 +186,7 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
       head = nil
       idleTimer?.cancel()
       idleTimer = nil
+      registration?.idleSince = nil
       let request = ServerRequest(
         method: requestHead.method.rawValue, uri: requestHead.uri,
         headers: requestHead.headers.map { ($0.name, $0.value) }, body: body, bodyTooLarge: tooLarge)

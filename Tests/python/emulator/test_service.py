@@ -105,8 +105,9 @@ def test_connections_without_a_complete_request_are_closed():
 
 def test_low_descriptor_limit_keeps_answering_without_spinning():
     # ulimit -n 64, three times as many idle connections: the emulator stops accepting below the
-    # limit instead of failing accept() in a loop, and serves new clients once idle ones time out.
-    port, process = spawn("--idle-timeout", "2", nofile=64)
+    # limit instead of failing accept() in a loop, and makes room for new clients by closing the
+    # connections idle longest (well before the 30 s idle timeout).
+    port, process = spawn(nofile=64)
     sockets = []
     try:
         sockets = half_open(port, 200)
@@ -114,8 +115,9 @@ def test_low_descriptor_limit_keeps_answering_without_spinning():
         time.sleep(1.5)
         busy = cpu_seconds(process.pid) - before
         assert busy < 0.5, f"the emulator used {busy:.2f} s of CPU in 1.5 s while idle connections waited"
-        r = requests.get(f"http://127.0.0.1:{port}/auth/v1/health", timeout=30)
-        assert r.status_code == 200
+        for _ in range(3):
+            r = requests.get(f"http://127.0.0.1:{port}/auth/v1/health", timeout=15)
+            assert r.status_code == 200
         assert process.poll() is None
     finally:
         for s in sockets:
