@@ -16,12 +16,14 @@ final class ConnectionLimiter: ChannelDuplexHandler, RemovableChannelHandler {
 
   private let limit: Int
   private let registry: ConnectionRegistry
+  private let state: ServerState
   private var open = 0
   private var readWaiting = false
 
-  init(limit: Int, registry: ConnectionRegistry) {
+  init(limit: Int, registry: ConnectionRegistry, state: ServerState) {
     self.limit = max(1, limit)
     self.registry = registry
+    self.state = state
   }
 
   func read(context: ChannelHandlerContext) {
@@ -39,9 +41,15 @@ final class ConnectionLimiter: ChannelDuplexHandler, RemovableChannelHandler {
     let child = unwrapInboundIn(data)
     open += 1
     let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-    child.closeFuture.hop(to: context.eventLoop).whenComplete { _ in
-      let (this, context) = bound.value
-      this.connectionClosed(context: context)
+    let listenerLoop = context.eventLoop
+    let state = self.state
+    child.closeFuture.whenComplete { _ in
+      // While stopping, the listener's loop may already be gone: nothing to count any more.
+      guard !state.isStopped else { return }
+      listenerLoop.execute {
+        let (this, context) = bound.value
+        this.connectionClosed(context: context)
+      }
     }
     context.fireChannelRead(data)
   }

@@ -52,7 +52,7 @@ public final class HTTPServer: Sendable {
           // Out of descriptors: retry accepting after a pause, not in a loop that spins a core.
           try channel.pipeline.syncOperations.addHandler(
             AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { _ in .milliseconds(250) })
-          try channel.pipeline.syncOperations.addHandler(ConnectionLimiter(limit: maxConnections, registry: connections))
+          try channel.pipeline.syncOperations.addHandler(ConnectionLimiter(limit: maxConnections, registry: connections, state: state))
         }
       }
       .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
@@ -87,7 +87,7 @@ public final class HTTPServer: Sendable {
 
 /// Whether the server is stopping: answers that finish afterwards are dropped instead of being
 /// scheduled on event loops that are shutting down.
-private final class ServerState: @unchecked Sendable {
+final class ServerState: @unchecked Sendable {
   private let lock = NIOLock()
   private var stopped = false
   /// Marks the server stopped; true for the first call only.
