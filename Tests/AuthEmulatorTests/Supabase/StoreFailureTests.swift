@@ -66,4 +66,17 @@ struct StoreFailureTests {
     store.full = false
     #expect(await emulator.refresh(first.json.refreshToken).status == 200)
   }
+
+  @Test("Firebase: sign-up on a full disk is a 500 and leaves no account")
+  func firebaseSignUpOnFullDisk() async throws {
+    let store = FullDiskStore()
+    let harness = try FirebaseHarness(store: store)
+    store.full = true
+    let failed = await harness.call(
+      "signUp", ["email": "full@example.com", "password": "secret1", "returnSecureToken": true])
+    #expect(failed.status == 500)
+    store.full = false
+    #expect(await harness.signIn("full@example.com").status == 400)
+    #expect(await harness.signUp("full@example.com").status == 200)
+  }
 }
