@@ -118,9 +118,11 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var tooLarge = false
-  /// Closes the connection when no complete request arrives in time; nil while a request is
-  /// being answered.
+  /// Closes the connection when no complete request arrives in time. At most one is pending; it
+  /// is not cancelled per request but checks `idleSince` when it fires (no timer churn per request).
   private var idleTimer: Scheduled<Void>?
+  /// When the connection started waiting for a request; nil while one is being answered.
+  private var idleSince: NIODeadline?
   private let connections: ConnectionRegistry
   private var registration: ConnectionRegistry.Entry?
 
@@ -135,7 +137,7 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
 
   func handlerAdded(context: ChannelHandlerContext) {
     registration = connections.add(context.channel)
-    if context.channel.isActive { armIdleTimer(context: context) }
+    if context.channel.isActive { markIdle(context: context) }
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
@@ -146,7 +148,7 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
   }
 
   func channelActive(context: ChannelHandlerContext) {
-    armIdleTimer(context: context)
+    markIdle(context: context)
     context.fireChannelActive()
   }
 
@@ -160,11 +162,31 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
 
   /// The deadline runs from when the connection became idle, not from the last byte: a client
   /// sending its head a byte at a time is closed as well.
-  private func armIdleTimer(context: ChannelHandlerContext) {
-    idleTimer?.cancel()
-    registration?.idleSince = .now()
-    let channel = context.channel
-    idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) { channel.close(promise: nil) }
+  private func markIdle(context: ChannelHandlerContext) {
+    let now = NIODeadline.now()
+    idleSince = now
+    registration?.idleSince = now
+    if idleTimer == nil { scheduleIdleCheck(at: now + idleTimeout, context: context) }
+  }
+
+  private func markBusy() {
+    idleSince = nil
+    registration?.idleSince = nil
+  }
+
+  private func scheduleIdleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
+    let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+      let (this, context) = bound.value
+      this.idleTimer = nil
+      guard let since = this.idleSince else { return }  // busy: markIdle schedules the next check
+      let expiry = since + this.idleTimeout
+      if NIODeadline.now() >= expiry {
+        context.close(promise: nil)
+      } else {
+        this.scheduleIdleCheck(at: expiry, context: context)
+      }
+    }
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -184,9 +206,7 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
     case .end:
       guard let requestHead = head else { return }
       head = nil
-      idleTimer?.cancel()
-      idleTimer = nil
-      registration?.idleSince = nil
+      markBusy()
       let request = ServerRequest(
         method: requestHead.method.rawValue, uri: requestHead.uri,
         headers: requestHead.headers.map { ($0.name, $0.value) }, body: body, bodyTooLarge: tooLarge)
@@ -225,7 +245,7 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
       context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
     }
     let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-    if keepAlive && context.channel.isActive { armIdleTimer(context: context) }
+    if keepAlive && context.channel.isActive { markIdle(context: context) }
     if !keepAlive {
       let channel = context.channel
       done.whenComplete { _ in channel.close(promise: nil) }
