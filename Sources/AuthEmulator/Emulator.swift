@@ -12,7 +12,7 @@ public final class Emulator: Sendable {
   /// The live fault list (`/emulator/v1/faults`, `--fault`).
   public let faults: FaultInjector
   private let router: EmulatorRouter
-  private let supabase: SupabaseAPI
+  let supabase: SupabaseAPI
   private let server: HTTPServer
 
   /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
@@ -34,7 +34,9 @@ public final class Emulator: Sendable {
     ]
     let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, latencyMs: config.latencyMs)
     self.router = router
-    self.server = HTTPServer(host: config.host, port: config.port) { request in await router.route(request) }
+    self.server = HTTPServer(host: config.host, port: config.port, idleTimeoutSeconds: config.idleTimeout) { request in
+      await router.route(request)
+    }
   }
 
   /// Same as `init(config:)`: the store comes from `config.statePath`.
@@ -72,7 +74,27 @@ public final class Emulator: Sendable {
   /// `FIREBASE_AUTH_EMULATOR_HOST` value.
   public var firebaseHost: String { "\(displayHost):\(port)" }
 
-  public func shutdown() async { await server.shutdown() }
+  /// Stops serving, then checkpoints and closes the state file (a normal stop leaves one
+  /// self-contained `--state` file).
+  public func shutdown() async {
+    await server.shutdown()
+    store.close()
+  }
+
+  /// What could not be read from the state file at start-up ("" when everything loaded): the
+  /// count per table, with the keys of tables whose keys are not secrets.
+  public var unreadableRowsReport: String {
+    let rows = store.unreadableRows.filter { !$0.value.isEmpty }
+    guard !rows.isEmpty else { return "" }
+    let secretKeyed: Set = [SupabaseData.refreshTokensTable, FirebaseProject.oobTable]
+    return rows.keys.sorted().map { table -> String in
+      let keys = rows[table] ?? []
+      let noun = keys.count == 1 ? "row" : "rows"
+      if secretKeyed.contains(table) { return "\(table): \(keys.count) \(noun)" }
+      let shown = keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : "")
+      return "\(table): \(keys.count) \(noun) (\(shown))"
+    }.joined(separator: "\n")
+  }
   public func waitUntilClosed() async { await server.waitUntilClosed() }
 
   static func outboxResponse(_ request: ServerRequest, outbox: Outbox) -> ServerResponse {

@@ -16,15 +16,40 @@ enum EmulatorCommand {
     } catch {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
     }
+    let emulator: Emulator
     do {
-      let emulator = try Emulator(config: options.config)
-      try await emulator.start()
-      sink.out(emulator.banner())
-      await emulator.waitUntilClosed()
-      return 0
+      emulator = try Emulator(config: options.config)
+    } catch let error as StateFileInUseError {
+      sink.err("error: \(error)\n")
+      return 1
     } catch {
+      sink.err("error: could not open the emulator state: \(error)\n")
+      return 1
+    }
+    let unreadable = emulator.unreadableRowsReport
+    if !unreadable.isEmpty {
+      let lines = unreadable.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+      sink.err("warning: rows of \(options.config.statePath ?? "the state file") could not be read and were skipped:\n\(lines)\n")
+    }
+    do {
+      try await emulator.start()
+    } catch {
+      await emulator.shutdown()
       sink.err("error: could not start the emulator on \(options.config.host):\(options.config.port): \(error)\n")
       return 1
     }
+    sink.out(emulator.banner())
+    // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0.
+    let stopSignals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { Task { await emulator.shutdown() } }
+      source.resume()
+      return source
+    }
+    await emulator.waitUntilClosed()
+    await emulator.shutdown()
+    stopSignals.forEach { $0.cancel() }
+    return 0
   }
 }

@@ -14,6 +14,7 @@ public struct EmulatorOptions: Sendable {
                            [--confirm-email] [--email-privacy] [--jwt-secret S]
                            [--latency-ms N] [--fault "METHOD PATH STATUS|PRESET[xN]"]...
                            [--bcrypt-cost N] [--refresh-reuse-interval S] [--mail-frequency S]
+                           [--idle-timeout S] [--session-timebox S] [--session-inactivity-timeout S]
 
       --host H                   address to bind (default 127.0.0.1, loopback only)
       --port N                   port (default 54321; 0 = any free port)
@@ -29,6 +30,10 @@ public struct EmulatorOptions: Sendable {
       --bcrypt-cost N            bcrypt cost of stored passwords (default 4; GoTrue uses 10)
       --refresh-reuse-interval S GoTrue refresh-token reuse interval in seconds (default 0)
       --mail-frequency S         seconds between two mails of one kind to one user (default 60)
+      --idle-timeout S           close connections that send no complete request for S seconds (default 30)
+      --session-timebox S        Supabase sessions end S seconds after sign-in (default 0 = never)
+      --session-inactivity-timeout S
+                                 Supabase sessions end when not refreshed for S seconds (default 0 = never)
     """
 
   /// Parses the arguments after `emulator`. `--flag value` and `--flag=value` both work.
@@ -82,6 +87,9 @@ public struct EmulatorOptions: Sendable {
       case "--bcrypt-cost": options.config.bcryptCost = try number(4...31)
       case "--refresh-reuse-interval": options.config.refreshReuseInterval = try number(0...86400)
       case "--mail-frequency": options.config.mailFrequencySeconds = try number(0...86400)
+      case "--idle-timeout": options.config.idleTimeout = try number(1...86400)
+      case "--session-timebox": options.config.sessionTimebox = try number(0...31_536_000)
+      case "--session-inactivity-timeout": options.config.sessionInactivityTimeout = try number(0...31_536_000)
       default:
         throw EmulatorOptionsError("unknown flag \(argument)")
       }

@@ -32,6 +32,16 @@ public struct EmulatorConfig: Sendable {
   public var otpLifetime = 86400
   /// Delay added to every request except the `/emulator/v1/` control routes (`--latency-ms`).
   public var latencyMs = 0
+  /// Seconds a connection may stay open without sending a complete request (`--idle-timeout`).
+  public var idleTimeout = 30
+  /// GoTrue `GOTRUE_SESSIONS_TIMEBOX`: a session ends this many seconds after sign-in (0 = never).
+  public var sessionTimebox = 0
+  /// GoTrue `GOTRUE_SESSIONS_INACTIVITY_TIMEOUT`: a session ends when not refreshed for this many
+  /// seconds (0 = never).
+  public var sessionInactivityTimeout = 0
+  /// At most this many sessions per user; a new sign-in ends the oldest (keeps memory bounded when
+  /// one account signs in over and over, as load tests do).
+  public var maxSessionsPerUser = 100
   /// Faults active from the start (`--fault`); `/emulator/v1/faults` changes them at run time.
   public var faults: [EmulatorFault] = []
 
@@ -58,6 +68,12 @@ public protocol DocumentStore: Sendable {
   func loadAll(_ table: String) throws -> [(key: String, document: JSON)]
   /// Applies several changes at once: all or nothing where the store can (SQLite: one transaction).
   func apply(_ changes: [DocumentChange]) throws
+  /// Notes a row that was loaded but could not be decoded (reported at start-up, never dropped silently).
+  func noteUnreadable(_ table: String, key: String)
+  /// Rows that could not be read at load, keys by table.
+  var unreadableRows: [String: [String]] { get }
+  /// Flushes and closes the store at a normal stop; later writes fail.
+  func close()
 }
 
 /// One write in a batch for `DocumentStore.apply`.
@@ -76,6 +92,10 @@ extension DocumentStore {
       }
     }
   }
+
+  public func noteUnreadable(_ table: String, key: String) {}
+  public var unreadableRows: [String: [String]] { [:] }
+  public func close() {}
 
   /// False for `NullDocumentStore`: callers can skip encoding documents nobody keeps.
   public var isPersistent: Bool { !(self is NullDocumentStore) }

@@ -11,7 +11,13 @@ public final class Outbox: @unchecked Sendable {
   public init(store: any DocumentStore = NullDocumentStore()) {
     self.store = store
     let loaded = (try? store.loadAll(Self.table)) ?? []
-    messages = loaded.compactMap { Self.decode($0.document) }.sorted { $0.time < $1.time }
+    messages = loaded.compactMap { row in
+      guard let message = Self.decode(row.document) else {
+        store.noteUnreadable(Self.table, key: row.key)
+        return nil
+      }
+      return message
+    }.sorted { $0.time < $1.time }
   }
 
   public func record(_ message: OutboxMessage) {

@@ -14,16 +14,25 @@ final class FirebaseState: @unchecked Sendable {
     self.defaultProjectId = defaultProjectId
     self.defaultEmailPrivacy = emailPrivacy
     self.store = store
-    for (_, document) in try store.loadAll(FirebaseProject.configTable) {
-      guard let projectId = document["projectId"]?.string else { continue }
+    for (key, document) in try store.loadAll(FirebaseProject.configTable) {
+      guard let projectId = document["projectId"]?.string else {
+        store.noteUnreadable(FirebaseProject.configTable, key: key)
+        continue
+      }
       project(projectId).load(config: document)
     }
-    for (_, document) in try store.loadAll(FirebaseProject.usersTable) {
-      guard let (projectId, user) = FirebaseUser.fromStorage(document) else { continue }
+    for (key, document) in try store.loadAll(FirebaseProject.usersTable) {
+      guard let (projectId, user) = FirebaseUser.fromStorage(document) else {
+        store.noteUnreadable(FirebaseProject.usersTable, key: key)
+        continue
+      }
       project(projectId).load(user: user)
     }
-    for (_, document) in try store.loadAll(FirebaseProject.oobTable) {
-      guard let (projectId, oob) = FirebaseOob.fromStorage(document) else { continue }
+    for (key, document) in try store.loadAll(FirebaseProject.oobTable) {
+      guard let (projectId, oob) = FirebaseOob.fromStorage(document) else {
+        store.noteUnreadable(FirebaseProject.oobTable, key: key)
+        continue
+      }
       project(projectId).load(oob: oob)
     }
   }

@@ -7,10 +7,18 @@ import JSONKit
 /// WAL with `synchronous=NORMAL`: a commit is in the WAL file (the OS page cache) when `put`
 /// returns, so a `kill -9` of the emulator loses nothing acknowledged (a power cut may lose the
 /// last commits, as with any NORMAL-mode SQLite). One connection behind a lock: thread-safe.
+///
+/// One process at a time: the file is locked (`flock`) while it is open, and a second store on the
+/// same file fails with `StateFileInUseError`. New files are created 0600 (SQLite gives `-wal` and
+/// `-shm` the same mode): they hold password hashes and tokens. `close()` checkpoints the WAL into
+/// the main file, so a stopped emulator leaves one self-contained file.
 public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
   public let path: String
   private let lock = NSLock()
   private let db: OpaquePointer
+  private let fileLock: StateFileLock
+  private var closed = false
+  private var unreadable: [String: [String]] = [:]
   private let putStatement: OpaquePointer
   private let deleteStatement: OpaquePointer
   private let deleteAllStatement: OpaquePointer
@@ -18,6 +26,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
 
   public init(path: String) throws {
     self.path = path
+    fileLock = try StateFileLock(path: path)
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -45,26 +54,46 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     }
   }
 
-  deinit {
-    for statement in [putStatement, deleteStatement, deleteAllStatement, loadStatement] { sqlite3_finalize(statement) }
-    sqlite3_close_v2(db)
+  deinit { close() }
+
+  /// Checkpoints the WAL into the main file (TRUNCATE), closes the database and releases the file
+  /// lock. Later writes throw. Idempotent.
+  public func close() {
+    lock.withLock {
+      guard !closed else { return }
+      closed = true
+      for statement in [putStatement, deleteStatement, deleteAllStatement, loadStatement] { sqlite3_finalize(statement) }
+      try? Self.exec(db, "PRAGMA wal_checkpoint(TRUNCATE)")
+      sqlite3_close_v2(db)
+      fileLock.release()
+    }
   }
 
   public func put(_ table: String, key: String, _ document: JSON) throws {
-    try lock.withLock { try run(putStatement, [table, key, document.compactText]) }
+    try lock.withLock {
+      try checkOpen()
+      try run(putStatement, [table, key, document.compactText])
+    }
   }
 
   public func delete(_ table: String, key: String) throws {
-    try lock.withLock { try run(deleteStatement, [table, key]) }
+    try lock.withLock {
+      try checkOpen()
+      try run(deleteStatement, [table, key])
+    }
   }
 
   public func deleteAll(_ table: String) throws {
-    try lock.withLock { try run(deleteAllStatement, [table]) }
+    try lock.withLock {
+      try checkOpen()
+      try run(deleteAllStatement, [table])
+    }
   }
 
   public func apply(_ changes: [DocumentChange]) throws {
     guard !changes.isEmpty else { return }
     try lock.withLock {
+      try checkOpen()
       try Self.exec(db, "BEGIN IMMEDIATE")
       do {
         for change in changes {
@@ -81,9 +110,11 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     }
   }
 
-  /// Every document of a table in insertion order. Rows that are not JSON are skipped.
+  /// Every document of a table in insertion order. Rows that are not JSON are skipped and
+  /// listed in `unreadableRows`.
   public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
     try lock.withLock {
+      try checkOpen()
       defer { sqlite3_reset(loadStatement) }
       try bind(loadStatement, [table])
       var rows: [(key: String, document: JSON)] = []
@@ -92,13 +123,32 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         if step == SQLITE_DONE { break }
         guard step == SQLITE_ROW else { throw SQLiteError(message()) }
         let key = Self.column(loadStatement, 0)
-        if let document = try? JSON.parse(Self.column(loadStatement, 1)) { rows.append((key, document)) }
+        if let document = try? JSON.parse(Self.column(loadStatement, 1)) {
+          rows.append((key, document))
+        } else {
+          noteUnreadableLocked(table, key: key)
+        }
       }
       return rows
     }
   }
 
+  public func noteUnreadable(_ table: String, key: String) {
+    lock.withLock { noteUnreadableLocked(table, key: key) }
+  }
+
+  private func noteUnreadableLocked(_ table: String, key: String) {
+    if !(unreadable[table]?.contains(key) ?? false) { unreadable[table, default: []].append(key) }
+  }
+
+  /// Keys of the rows `loadAll` skipped because they are not JSON, by table.
+  public var unreadableRows: [String: [String]] { lock.withLock { unreadable } }
+
   // MARK: - Plumbing (callers hold the lock)
+
+  private func checkOpen() throws {
+    if closed { throw SQLiteError("\(path) is closed") }
+  }
 
   private func run(_ statement: OpaquePointer, _ values: [String]) throws {
     defer { sqlite3_reset(statement) }

@@ -9,6 +9,7 @@ extension SupabaseAPI {
     -> (user: SBUser, session: SBSession, refreshToken: String)?
   {
     guard var user = data.users[userID] else { return nil }
+    pruneSessions(beforeStartingFor: userID, in: &data, now: now)
     let session = SBSession(
       id: EmulatorRandom.uuid(), userID: userID, createdAt: now, updatedAt: now,
       amr: [SBAuthMethod(method: method, timestamp: Int(now / 1_000_000))])
@@ -121,6 +122,7 @@ extension SupabaseAPI {
       guard var session = data.sessions[token.sessionID] else {
         throw GoTrueError.badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
       }
+      if let expired = expiryError(of: session, now: now) { throw expired }
       let alreadyUsed = GoTrueError.badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
       if session.familyRevoked { throw alreadyUsed }
       if token.revoked {
@@ -149,6 +151,7 @@ extension SupabaseAPI {
         token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: user.id, parent: token.token,
         createdAt: now, updatedAt: now, sequence: data.takeSequence())
       data.saveRefreshToken(child)
+      data.pruneRefreshTokens(ofSession: session.id, keep: Self.refreshTokensKeptPerSession)
       session.updatedAt = now
       data.saveSession(session)
       return (user, session, child.token)

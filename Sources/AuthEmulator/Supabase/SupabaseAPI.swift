@@ -20,6 +20,8 @@ public final class SupabaseAPI: EmulatorAPI {
     self.clock = clock
     self.outbox = outbox
     self.state = try SupabaseState(store: store)
+    let now = clock.now().micros
+    _ = try? state.transaction { pruneExpiredSessions(in: &$0, now: now) }
   }
 
   public func handle(_ request: ServerRequest) async -> ServerResponse? {

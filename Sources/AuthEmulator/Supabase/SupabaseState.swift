@@ -71,6 +71,29 @@ struct SupabaseData {
     }
   }
 
+  /// Forgets the oldest revoked refresh tokens of a session beyond the newest `keep` (a session
+  /// refreshed all day must not grow without bound). The active token is never dropped.
+  mutating func pruneRefreshTokens(ofSession sessionID: String, keep: Int) {
+    guard var tokens = tokensBySession[sessionID], tokens.count > keep else { return }
+    var excess = tokens.count - keep
+    var index = 0
+    while excess > 0 && index < tokens.count {
+      let token = tokens[index]
+      if refreshTokens[token]?.revoked ?? true {
+        refreshTokens[token] = nil
+        if persistent { changes.append(.delete(table: Self.refreshTokensTable, key: token)) }
+        tokens.remove(at: index)
+        excess -= 1
+      } else {
+        index += 1
+      }
+    }
+    tokensBySession[sessionID] = tokens
+  }
+
+  /// Sign-ins since the last sweep for expired sessions (`SupabaseAPI.startSession`).
+  var sessionStartsSinceSweep = 0
+
   mutating func takeSequence() -> Int64 {
     defer { nextSequence += 1 }
     return nextSequence
@@ -89,13 +112,23 @@ struct SupabaseData {
   }
 
   fileprivate mutating func load(from store: any DocumentStore) throws {
-    for (_, document) in try store.loadAll(Self.usersTable) {
-      if let user = SBUser(document: document) { saveUser(user) }
+    for (key, document) in try store.loadAll(Self.usersTable) {
+      if let user = SBUser(document: document) { saveUser(user) } else { store.noteUnreadable(Self.usersTable, key: key) }
     }
-    for (_, document) in try store.loadAll(Self.sessionsTable) {
-      if let session = SBSession(document: document), users[session.userID] != nil { saveSession(session) }
+    for (key, document) in try store.loadAll(Self.sessionsTable) {
+      guard let session = SBSession(document: document) else {
+        store.noteUnreadable(Self.sessionsTable, key: key)
+        continue
+      }
+      if users[session.userID] != nil { saveSession(session) }
     }
-    let tokens = try store.loadAll(Self.refreshTokensTable).compactMap { SBRefreshToken(document: $0.document) }
+    let tokens = try store.loadAll(Self.refreshTokensTable).compactMap { row -> SBRefreshToken? in
+      guard let token = SBRefreshToken(document: row.document) else {
+        store.noteUnreadable(Self.refreshTokensTable, key: row.key)
+        return nil
+      }
+      return token
+    }
     for token in tokens.sorted(by: { $0.sequence < $1.sequence }) where sessions[token.sessionID] != nil {
       saveRefreshToken(token)
     }
@@ -124,7 +157,9 @@ final class SupabaseState: @unchecked Sendable {
   }
 
   /// Runs `body` under the lock and writes what it changed to the store, also when it throws
-  /// after changing something (memory and disk stay the same).
+  /// after changing something (memory and disk stay the same). When the write fails (a full disk)
+  /// nothing is acknowledged and memory goes back to what the store holds: the failed transaction
+  /// was rolled back there, so reloading undoes it here too.
   func transaction<T>(_ body: (inout SupabaseData) throws -> T) throws -> T {
     lock.lock()
     defer { lock.unlock() }
@@ -135,9 +170,19 @@ final class SupabaseState: @unchecked Sendable {
       do {
         try store.apply(changes)
       } catch {
+        reloadFromStore()
         throw GoTrueError.internal("Database error: \(error)")
       }
     }
     return try result.get()
+  }
+
+  /// Replaces memory with the store's content (after a failed write; the lock is held). If even
+  /// reading fails, memory is kept as it is: the store's error already went to the client.
+  private func reloadFromStore() {
+    var fresh = SupabaseData()
+    guard (try? fresh.load(from: store)) != nil else { return }
+    fresh.persistent = data.persistent
+    data = fresh
   }
 }

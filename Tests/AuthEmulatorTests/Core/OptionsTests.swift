@@ -10,7 +10,8 @@ struct OptionsTests {
       "--host", "0.0.0.0", "--port=0", "--project", "demo-x", "--state", "/tmp/s.sqlite", "--confirm-email",
       "--email-privacy", "--jwt-secret", "s3cret", "--latency-ms", "25", "--fault", "POST /auth/v1/token 429x2",
       "--fault", "GET /auth/v1/user drop", "--bcrypt-cost", "5", "--refresh-reuse-interval", "10",
-      "--mail-frequency", "1",
+      "--mail-frequency", "1", "--idle-timeout", "5", "--session-timebox", "86400",
+      "--session-inactivity-timeout=3600",
     ])
     let config = options.config
     #expect(config.host == "0.0.0.0" && config.port == 0 && config.project == "demo-x")
@@ -18,6 +19,7 @@ struct OptionsTests {
     #expect(config.jwtSecret == "s3cret" && config.latencyMs == 25)
     #expect(config.faults.count == 2 && config.faults[0].times == 2 && config.faults[1].preset == .drop)
     #expect(config.bcryptCost == 5 && config.refreshReuseInterval == 10 && config.mailFrequencySeconds == 1)
+    #expect(config.idleTimeout == 5 && config.sessionTimebox == 86400 && config.sessionInactivityTimeout == 3600)
     #expect(!options.help)
     #expect(try EmulatorOptions.parse(arguments: ["-h"]).help)
     let defaults = try EmulatorOptions.parse(arguments: []).config
@@ -26,7 +28,7 @@ struct OptionsTests {
 
   @Test("usage errors", arguments: [
     ["--port"], ["--port", "x"], ["--port", "70000"], ["--bogus"], ["--confirm-email=yes"], ["--fault", "nonsense"],
-    ["--state", ""],
+    ["--state", ""], ["--idle-timeout", "0"], ["--session-timebox", "-1"],
   ])
   func errors(arguments: [String]) {
     #expect(throws: EmulatorOptionsError.self) { try EmulatorOptions.parse(arguments: arguments) }

@@ -67,6 +67,7 @@ struct SQLiteDocumentStoreTests {
     let first = try TestEmulator(store: try SQLiteDocumentStore(path: path)) { $0.statePath = path }
     let session = await first.signUp("persist@example.com").json
     _ = await first.send("POST", "recover", json: ["email": "persist@example.com"])
+    first.emulator.store.close()  // one process at a time on a state file
     let second = try Emulator(config: config, clock: first.clock)  // opens config.statePath itself
     let request = { (uri: String, body: JSON) in
       ServerRequestFactory.make("POST", uri, body: body)

@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An exclusive `flock` on the state file, held while a `SQLiteDocumentStore` has it open, so two
+/// emulators never share one file (each would keep its own view in memory and lose the other's
+/// writes at the next start). Creates the file 0600 when it does not exist yet.
+///
+/// The descriptor stays open until `release()`: closing any descriptor of the file would also drop
+/// SQLite's own POSIX locks, so it is released only after the database is closed.
+final class StateFileLock: @unchecked Sendable {
+  private var descriptor: Int32
+
+  init(path: String) throws {
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw SQLiteError("cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      Glibc.close(fd)
+      if code == EWOULDBLOCK { throw StateFileInUseError(path: path) }
+      throw SQLiteError("cannot lock \(path): \(String(cString: strerror(code)))")
+    }
+    descriptor = fd
+  }
+
+  deinit { release() }
+
+  func release() {
+    guard descriptor >= 0 else { return }
+    Glibc.close(descriptor)  // closing drops the flock
+    descriptor = -1
+  }
+}
+
+/// Another process (or another store in this one) has the state file open.
+public struct StateFileInUseError: Error, CustomStringConvertible, Sendable {
+  public let path: String
+  public var description: String {
+    "the state file \(path) is in use by another emulator; stop that one first or choose another --state file"
+  }
+}
