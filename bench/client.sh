@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Client-side reliability figures (SPEC §9): how long a refused connection and a timed-out
+# Client-side reliability figures: how long a refused connection and a timed-out
 # request take to fail, and how long validation takes, measured with the real binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Emulator throughput against the SPEC §9 targets:
+# Emulator throughput against the targets:
 #   GET /auth/v1/user with a bearer token, 16 connections  >= 10,000 requests/s
 #   POST /auth/v1/token?grant_type=password (default cost) >= 200 sign-ins/s
 # Usage: bench/emulator.sh            (builds release first)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks of the interactive shell against SPEC §9 (release build):
+# Benchmarks of the interactive shell against their targets (release build):
 #   time from start to the first prompt (pty, median of N runs)   target ≤ 50 ms
 #   resident memory of an idle shell (VmRSS)                       target ≤ 40 MB
 #   `authsh --version` process time vs `curl --version` (hyperfine) target ≤ 3 × curl

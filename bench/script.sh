@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Per-step cost of a .auth script (issue 5, SPEC §9): N × `whoami` run by `authsh run` against
+# Per-step cost of a .auth script : N × `whoami` run by `authsh run` against
 # `authsh emulator`, minus the same script without them, per call — side by side with the
 # official Python client (supabase-auth's SyncGoTrueClient.get_user()) doing N calls against the
 # same emulator. Target: authsh at least 2× faster per call.
 #
-#   bench/script.sh                 # N=1000 (SPEC §9), REPEAT=7 rounds, release build
+#   bench/script.sh                 # N=1000, REPEAT=7 rounds, release build
 #   N=400 REPEAT=7 bench/script.sh
 #   AUTHSH_BIN=.build/debug/authsh bench/script.sh
 set -euo pipefail

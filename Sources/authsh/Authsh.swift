@@ -11,7 +11,7 @@ struct Authsh {
     StandardStreams.prepare()
     if case .success(let parsed) = Arguments.parse(Array(CommandLine.arguments.dropFirst())), parsed.command.first == "run" {
       // Scripts are a chain of awaits on NIO I/O: running their tasks on the NIO event loops
-      // spares two thread hops per request (SPEC §9 script step). Not for the shell, whose
+      // spares two thread hops per request. Not for the shell, whose
       // line reader blocks its thread.
       NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }

@@ -3,7 +3,7 @@ import AuthScript
 import Foundation
 import ShellKit
 
-/// `authsh run FILE…`: flags → `RunOptions`, a fresh in-memory session per file (SPEC §4), the
+/// `authsh run FILE…`: flags → `RunOptions`, a fresh in-memory session per file, the
 /// embedded emulator with `--emulator`.
 enum RunCommand {
   static func run(_ invocation: Invocation, _ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {

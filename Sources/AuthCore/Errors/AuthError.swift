@@ -44,7 +44,7 @@ public struct AuthError: Error, Sendable, Equatable {
     self.hint = hint
   }
 
-  /// The message the specs show for a code (SPEC §3).
+  /// The message the specs show for a code.
   public static func defaultMessage(for code: ErrorCode, retryAfterSeconds: Int? = nil) -> String {
     switch code {
     case .invalidCredentials: return "Invalid email or password"

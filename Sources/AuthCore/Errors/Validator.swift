@@ -1,4 +1,4 @@
-/// Client-side validation (SPEC §2): instant, no request, every failing field reported at once.
+/// Client-side validation: instant, no request, every failing field reported at once.
 public enum Validator {
   public struct Input: Sendable {
     public var email: String?

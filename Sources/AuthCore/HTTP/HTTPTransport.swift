@@ -59,7 +59,7 @@ public protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
-/// Which hosts may receive credentials over plain HTTP (SPEC §4: loopback only).
+/// Which hosts may receive credentials over plain HTTP.
 public enum HostPolicy {
   public static func isLoopback(_ host: String) -> Bool {
     let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()

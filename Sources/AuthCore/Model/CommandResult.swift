@@ -14,7 +14,7 @@ public struct StatusInfo: Sendable, Equatable {
   }
 }
 
-/// What one command produced: the result model of SPEC §6, shared by `--json`, assertions and reports.
+/// What one command produced: the result model, shared by `--json`, assertions and reports.
 public struct CommandResult: Sendable {
   public var command: String
   public var elapsedMs: Int = 0

@@ -1,4 +1,4 @@
-/// Loads the session of one backend and refreshes it before it expires (SPEC §4): tokens are
+/// Loads the session of one backend and refreshes it before it expires: tokens are
 /// exchanged when expired or within 60 s of expiry; if the exchange is refused the session is
 /// removed and the caller gets `session_expired`, worded after what the server said.
 public struct SessionManager: Sendable {

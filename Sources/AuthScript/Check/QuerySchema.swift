@@ -1,7 +1,7 @@
 import AuthCore
 import ShellKit
 
-/// The shape of the result model (SPEC §6), for checking queries and `{{user.id}}` before a run.
+/// The shape of the result model, for checking queries and `{{user.id}}` before a run.
 public enum QuerySchema {
   public indirect enum Node: Sendable {
     /// A scalar: no fields below.

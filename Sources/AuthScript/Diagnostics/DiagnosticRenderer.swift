@@ -1,7 +1,7 @@
 import AuthCore
 import ShellKit
 
-/// The one place diagnostics become text, in the caret style of SPEC §6:
+/// The one place diagnostics become text, in the caret style:
 ///
 /// ```
 /// error: unknown command 'logn'

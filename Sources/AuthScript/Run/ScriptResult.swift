@@ -85,7 +85,7 @@ public struct FileResult: Sendable, Hashable {
   public var errors: Int { tests.filter { $0.failure?.kind == .backend }.count }
 }
 
-/// The whole run, and the exit code SPEC §7 assigns to it.
+/// The whole run, and the exit code it ends with.
 public struct RunResult: Sendable, Hashable {
   public var files: [FileResult]
   public var durationMs: Double

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import JSONKit
 
-/// GoTrue error answers → `AuthError` (SPEC §3). Reads all three body shapes of the contract §4.1,
+/// GoTrue error answers → `AuthError`. Reads all three body shapes of the contract §4.1,
 /// and the bodies of servers older than error codes (classified by their message).
 enum GoTrueErrorMapping {
   /// Which call failed: the same backend code can mean different things (a 403 `bad_jwt` on

@@ -36,7 +36,8 @@ public enum HelpRenderer {
         "Config: $XDG_CONFIG_HOME/authsh/config.toml ([profiles.NAME] with provider, url, key_env, project_id).",
         "",
         "Exit codes: 0 ok · 1 command or assertion failed · 2 script error · 3 backend unreachable,",
-        "timeout or server error · 4 not signed in / session expired · 64 usage · 130 interrupted",
+        "timeout or server error · 4 not signed in / session expired · 64 usage · 74 output not writable ·",
+        "78 configuration error · 130 interrupted ('authsh help errors' lists the error codes)",
         "",
         "Run 'authsh help COMMAND' for a command's arguments, flags and examples.",
       ]

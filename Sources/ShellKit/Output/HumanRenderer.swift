@@ -75,7 +75,7 @@ public enum HumanRenderer {
   }
 }
 
-/// Exit codes of one-shot commands (SPEC §7).
+/// Exit codes of one-shot commands.
 public enum ExitStatus {
   public static let success: Int32 = 0
   public static let failure: Int32 = 1
@@ -97,6 +97,8 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
+    (ioError, "Standard output could not be written (disk full, closed)."),
+    (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
   ]
 

@@ -88,9 +88,9 @@ enum ManPageText {
   ]
 
   static let files: [(String, String)] = [
-    ("$XDG_CONFIG_HOME/authsh/config.toml", "Profiles: provider, url, key_env or key, project_id, emulator_host."),
+    ("$XDG_CONFIG_HOME/authsh/config.toml", "Profiles: provider, url, key_env or key, project_id, emulator_host (TOML; unknown keys are errors, exit 78)."),
     ("$XDG_CONFIG_HOME/authsh/rc", "Commands the interactive shell runs at start (--no-rc skips it)."),
-    ("$XDG_STATE_HOME/authsh/sessions/", "Saved sessions, mode 0600 in a 0700 directory."),
+    ("$XDG_STATE_HOME/authsh/sessions/", "Saved sessions, one file per backend (provider, endpoint and Firebase project), mode 0600 in a 0700 directory owned by you."),
     ("$XDG_STATE_HOME/authsh/history", "The interactive shell's history, mode 0600; lines carrying a secret are never written."),
   ]
 }

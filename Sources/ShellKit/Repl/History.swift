@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 
-/// What happens to a typed line in the history (SPEC §4, redis-cli and bash rules).
+/// What happens to a typed line in the history (redis-cli and bash rules).
 public enum HistoryDecision: Equatable, Sendable {
   /// Recalled with Up and written to the history file.
   case persist

@@ -1,6 +1,6 @@
 import AuthCore
 
-/// Where a command's password comes from (SPEC §1 `PW`): `--password`, `--password-env`,
+/// Where a command's password comes from: `--password`, `--password-env`,
 /// `--password-stdin`, else a no-echo prompt on a terminal, else `password_required` (never a hang).
 struct PasswordSource {
   let invocation: Invocation

@@ -85,7 +85,7 @@ public enum CommandGroup: String, Sendable, CaseIterable {
   case tools = "Tools"
 }
 
-/// One command of the table (SPEC §1): the single source for parsing, help, completion (shell and
+/// One command of the table: the single source for parsing, help, completion (shell and
 /// REPL), history redaction and the script checker.
 public struct CommandSpec: Sendable, Hashable {
   /// `["reset", "confirm"]`.

@@ -28,7 +28,7 @@ public enum CommandTable {
     return seen
   }
 
-  // MARK: Password sources (SPEC §1 `PW`)
+  // MARK: Password sources
 
   static let passwordFlags: [FlagSpec] = [
     FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"),
