@@ -240,11 +240,14 @@ def test_piped_stdin_never_blocks_and_prints_no_prompt(home, emulator):
                           text=True, timeout=20)
     assert "> " not in done.stdout and "> " not in done.stderr
     assert "You are not signed in." in done.stderr
-    assert done.returncode == 1
+    assert done.returncode == 4  # as a one-shot whoami: not signed in
     assert not history_file(home).exists()
 
 
-def test_argument_hints_in_grey_after_a_space(shell):
+def test_argument_hints_in_grey_after_a_space(home, emulator, provider):
+    env = environment(home, emulator, provider)
+    del env["NO_COLOR"]  # grey needs colour
+    shell = Shell(env)
     c = shell.child
     c.send("login ")
     c.expect(r"\x1b\[90m\[EMAIL\] \[--password VALUE\]")
@@ -252,6 +255,23 @@ def test_argument_hints_in_grey_after_a_space(shell):
     c.expect(r"\x1b\[90m\[--password VALUE\] \[--password-env VAR\] \[--no-save\]")
     c.sendcontrol("c")
     shell.prompt()
+    assert shell.exit_with_ctrl_d() == 0
+
+
+def test_no_color_turns_the_hints_off(shell):
+    # Uncoloured hints would read as typed text: with NO_COLOR there are none.
+    c = shell.child
+    c.send("login ")
+    with pytest.raises(pexpect.TIMEOUT):
+        c.expect(r"\[EMAIL\] \[--password VALUE\]", timeout=1.5)
+    c.sendcontrol("c")
+    shell.prompt()
+    assert "\x1b[90m" not in shell.screen.getvalue()
+    assert shell.exit_with_ctrl_d() == 0
+
+
+def test_the_shell_greets_once(shell):
+    assert 'Type "help" for help.' in shell.screen.getvalue()
     assert shell.exit_with_ctrl_d() == 0
 
 
