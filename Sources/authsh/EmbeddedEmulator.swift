@@ -15,7 +15,7 @@ struct EmbeddedEmulator: Sendable {
       try await emulator.start()
       return EmbeddedEmulator(emulator: emulator)
     } catch {
-      sink.err("error: could not start the embedded emulator: \(error)\n")
+      sink.err("error: could not start the embedded emulator: \(EmulatorCommand.bindProblem(error, host: config.host, port: 0))\n")
       return nil
     }
   }

@@ -1,5 +1,6 @@
 import AuthEmulator
 import Foundation
+import NIOCore
 import ShellKit
 
 /// `authsh emulator …`: serve both backends until interrupted. The command table checks the
@@ -35,7 +36,7 @@ enum EmulatorCommand {
       try await emulator.start()
     } catch {
       await emulator.shutdown()
-      sink.err("error: could not start the emulator on \(options.config.host):\(options.config.port): \(error)\n")
+      sink.err("error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n")
       return 1
     }
     sink.out(emulator.banner())
@@ -51,5 +52,16 @@ enum EmulatorCommand {
     await emulator.shutdown()
     stopSignals.forEach { $0.cancel() }
     return 0
+  }
+
+  /// Why binding failed, in words (NIO's own text names its internal calls).
+  static func bindProblem(_ error: Error, host: String, port: Int) -> String {
+    guard let io = error as? IOError else { return "\(error)" }
+    switch io.errnoCode {
+    case EADDRINUSE: return "port \(port) is in use; try --port 0 (any free port), or stop the other server"
+    case EACCES: return "port \(port) needs privileges (ports below 1024); try --port 0 or a port above 1023"
+    case EADDRNOTAVAIL: return "\(host) is not an address of this machine; try --host 127.0.0.1"
+    default: return "\(host):\(port): " + String(cString: strerror(io.errnoCode))
+    }
   }
 }
