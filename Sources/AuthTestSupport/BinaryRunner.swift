@@ -28,6 +28,7 @@ public struct BinaryRunner: Sendable {
 
   /// A runner with a fresh HOME, config and state directories under a new temp directory.
   public init(file: String = #filePath) throws {
+    FileDescriptorLimit.raiseSoftLimit()
     var root = URL(fileURLWithPath: file)
     while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
       root.deleteLastPathComponent()

@@ -11,7 +11,7 @@ public final class FixtureServer: @unchecked Sendable {
   private var server: HTTPServer?
   public private(set) var port = 0
 
-  public init() {}
+  public init() { FileDescriptorLimit.raiseSoftLimit() }
 
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 

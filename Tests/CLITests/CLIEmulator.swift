@@ -16,6 +16,7 @@ final class CLIEmulator: @unchecked Sendable {
     config.port = 0
     configure(&config)
     emulator = try Emulator(config: config)
+    FileDescriptorLimit.raiseSoftLimit()
     try await emulator.start()
     self.provider = provider
     runner = try BinaryRunner()

@@ -20,6 +20,7 @@ import Testing
     var config = EmulatorConfig()
     config.port = 0
     let emulator = try Emulator(config: config)
+    FileDescriptorLimit.raiseSoftLimit()
     try await emulator.start()
     defer { Task { await emulator.shutdown() } }
     var runner = try runner(config: """

@@ -18,6 +18,7 @@ import Testing
       var config = EmulatorConfig()
       config.port = 0
       emulator = try Emulator(config: config)
+      FileDescriptorLimit.raiseSoftLimit()
       try await emulator.start()
       var env: [String: String] = [:]
       if provider == .supabase {
