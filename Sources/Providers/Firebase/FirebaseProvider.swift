@@ -2,8 +2,7 @@ import AuthCore
 import Foundation
 import JSONKit
 
-/// Firebase Authentication over Identity Toolkit v1 and Secure Token (contract:
-/// shared/contracts/firebase-auth.md). With an emulator host it targets
+/// Firebase Authentication over Identity Toolkit v1 and Secure Token. With an emulator host it targets
 /// `http://HOST/identitytoolkit.googleapis.com/v1`, as the official SDKs do.
 public struct FirebaseProvider: AuthProvider {
   public let kind = ProviderKind.firebase

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import JSONKit
 
-/// Supabase Auth (GoTrue) over its REST API (contract: shared/contracts/supabase-auth.md).
+/// Supabase Auth (GoTrue) over its REST API.
 public struct SupabaseProvider: AuthProvider {
   public let kind = ProviderKind.supabase
   /// The Auth API base, e.g. `https://abcd.supabase.co/auth/v1`.
