@@ -121,3 +121,29 @@ struct ChildProcess {
     return signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
   }
 }
+
+/// Runs any program to completion with posix_spawn and poll (never Foundation's `Process`, which
+/// crashes reading /proc/self/fd while many descriptors are open), optionally in `directory`.
+public enum ProgramRunner {
+  public struct Outcome: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+  }
+
+  public static func run(
+    _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+    stdin: String = "", timeout: TimeInterval = 120
+  ) throws -> Outcome {
+    var program = path
+    var argv = arguments
+    if let directory {
+      program = "/bin/sh"
+      argv = ["-c", #"cd "$0" && exec "$@""#, directory, path] + arguments
+    }
+    let child = try ChildProcess.spawn(program, argv, environment: environment, stdout: .captured)
+    let (out, err) = child.communicate(stdin: Array(stdin.utf8), timeout: timeout)
+    let (status, _) = child.wait()
+    return Outcome(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+  }
+}

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 
 /// Runs the built `authsh` (found from the package root, or `AUTHSH_BIN`) in a directory, with a
@@ -26,49 +27,11 @@ enum AuthshProcess {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-golden-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: home) }
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = [
+    let environment = [
       "HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
       "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
     ].merging(extra) { $1 }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let group = DispatchGroup()
-    let collected = Collected()
-    for (pipe, isError) in [(output, false), (error, true)] {
-      group.enter()
-      DispatchQueue.global().async {
-        collected.set(pipe.fileHandleForReading.readDataToEndOfFile(), error: isError)
-        group.leave()
-      }
-    }
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-      process.terminate()
-      group.wait()
-    }
-    process.waitUntilExit()
-    return Outcome(status: process.terminationStatus, stdout: collected.text(error: false), stderr: collected.text(error: true))
-  }
-
-  private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: [Bool: Data] = [:]
-    func set(_ value: Data, error: Bool) {
-      lock.lock()
-      data[error] = value
-      lock.unlock()
-    }
-    func text(error: Bool) -> String {
-      lock.lock()
-      defer { lock.unlock() }
-      return String(decoding: data[error] ?? Data(), as: UTF8.self)
-    }
+    let done = try ProgramRunner.run(binary.path, arguments, environment: environment, directory: directory.path, timeout: timeout)
+    return Outcome(status: done.status, stdout: done.stdout, stderr: done.stderr)
   }
 }

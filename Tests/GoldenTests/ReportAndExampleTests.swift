@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -111,15 +112,8 @@ import Testing
   }
 
   static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let done = try ProgramRunner.run(
+      "/usr/bin/env", ["python3"] + arguments, environment: ProcessInfo.processInfo.environment)
+    return (done.status, done.stdout + done.stderr)
   }
 }
