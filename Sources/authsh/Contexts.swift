@@ -18,6 +18,9 @@ enum Contexts {
       resolver: resolver, connection: arguments.connection,
       makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },
       sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory), clock: clock, environment: environment)
+    context.makeAdminProvider = { target, credential, trace in
+      AdminProviderFactory.make(target, credential: credential, transport: transport, clock: clock, trace: trace)
+    }
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
     return context

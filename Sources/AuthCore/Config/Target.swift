@@ -9,6 +9,18 @@ public struct ConnectionFlags: Sendable, Equatable {
   public init() {}
 }
 
+/// A profile's admin-credential keys (values as written in config.toml; `serviceKey` is a secret).
+public struct AdminSettings: Sendable, Equatable {
+  public var serviceKeyEnv: String?
+  public var serviceKey: String?
+  public var credentialsFile: String?
+  public init(serviceKeyEnv: String? = nil, serviceKey: String? = nil, credentialsFile: String? = nil) {
+    self.serviceKeyEnv = serviceKeyEnv
+    self.serviceKey = serviceKey
+    self.credentialsFile = credentialsFile
+  }
+}
+
 /// Where commands go, after flags > environment > config profile > defaults.
 public struct Target: Sendable, Equatable {
   public var provider: ProviderKind
@@ -23,6 +35,11 @@ public struct Target: Sendable, Equatable {
   /// Seconds, in (0, `maximumTimeout`].
   public var timeout: Double
   public var allowInsecureHTTP: Bool
+  /// Admin credentials named by the profile (`service_key_env`, `service_key`, `credentials_file`);
+  /// resolved into an `AdminCredential` only by admin commands.
+  public var admin = AdminSettings()
+  /// `readonly = true`: mutating admin commands are refused before anything is sent.
+  public var readonly = false
   /// Where the environment overrode the profile, or was ignored because the profile was chosen
   /// explicitly (names only, never values), for `status` and `--verbose`.
   public var environmentNotes: [String] = []

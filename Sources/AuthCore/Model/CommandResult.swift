@@ -24,6 +24,16 @@ public struct CommandResult: Sendable {
   public var reset: String?
   public var inbox: InboxMessage?
   public var status: StatusInfo?
+  /// `user …` commands: the accounts looked up (one per address of `user show`, or the one acted on).
+  public var lookups: [UserLookup] = []
+  /// `user list`.
+  public var userPage: UserPage?
+  /// `user link`.
+  public var link: AdminLink?
+  /// `diagnose`.
+  public var diagnosis: Diagnosis?
+  /// `audit`.
+  public var audit: [AuditEntry]?
   /// Human notes ("Confirmation e-mail sent", …).
   public var notes: [String] = []
   /// Free text output (`echo`, `help`).
@@ -73,8 +83,35 @@ public struct CommandResult: Sendable {
         "signed_in": .bool(status.signedIn),
       ]
     }
+    if let admin = lookups.first?.user, lookups.count == 1 { object["user"] = admin.json }
+    if lookups.count > 1 || lookups.contains(where: { $0.user == nil }) {
+      object["users"] = .array(lookups.map(Self.lookupJSON))
+    }
+    if let userPage {
+      object["users"] = .array(userPage.users.map(\.json))
+      object["total"] = userPage.total.map(JSON.int) ?? .null
+      object["next_page_token"] = .optional(userPage.nextPageToken)
+    }
+    if let link {
+      object["link"] = [
+        "kind": .string(link.kind.rawValue), "email": .string(link.email),
+        "url": .string(link.url), "code": .optional(link.code),
+      ]
+    }
+    if let diagnosis { object["diagnosis"] = diagnosis.json }
+    if let audit { object["audit"] = .array(audit.map(\.json)) }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
     if let output { object["output"] = .string(output) }
+    return .object(object)
+  }
+
+  /// One account of `user show`: the user, or the query with its error.
+  public static func lookupJSON(_ lookup: UserLookup) -> JSON {
+    var object = JSONObject()
+    object["query"] = .string(lookup.query)
+    object["ok"] = .bool(lookup.user != nil)
+    if let user = lookup.user { object["user"] = user.json }
+    if let error = lookup.error { object["error"] = errorJSON(error) }
     return .object(object)
   }
 

@@ -49,6 +49,9 @@ public struct CommandRunner: Sendable {
       return result
     case "echo": return echo(invocation)
     case "sleep": return try await sleep(invocation)
+    case let name where invocation.spec.group == .support:
+      _ = name
+      return try await support(invocation, context)
     default:
       throw AuthError(.usage, message: "'\(invocation.spec.name)' is not a command this surface runs here")
     }

@@ -10,6 +10,10 @@ public protocol PasswordPrompter: Sendable {
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
 public typealias ProviderMaker = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
 
+/// Makes the admin provider for a target and credential (`user …`, `diagnose`).
+public typealias AdminProviderMaker =
+  @Sendable (Target, AdminCredential, _ trace: (@Sendable (String) -> Void)?) -> any AdminProvider
+
 /// Everything commands need from the outside world, shared by one-shot commands, the shell and
 /// scripts. Mutable: `use`, `provider` and sign-ins change it.
 public final class ShellContext: @unchecked Sendable {
@@ -17,6 +21,8 @@ public final class ShellContext: @unchecked Sendable {
   /// Connection flags from the command line (one-shot) or the last `provider` command.
   public var connection: ConnectionFlags
   public let makeProvider: ProviderMaker
+  /// nil where admin commands cannot run (tests that do not need them).
+  public var makeAdminProvider: AdminProviderMaker?
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
   public var sessionStore: any SessionStore { overlay }
   private let overlay: OverlaySessionStore

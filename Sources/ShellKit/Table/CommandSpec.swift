@@ -80,6 +80,7 @@ public struct FlagSpec: Sendable, Hashable {
 public enum CommandGroup: String, Sendable, CaseIterable {
   case account = "Account"
   case session = "Session"
+  case support = "Support (admin API)"
   case backend = "Backend"
   case shell = "Shell"
   case tools = "Tools"
@@ -101,11 +102,15 @@ public struct CommandSpec: Sendable, Hashable {
   public var loadingText: String?
   /// Accepts the per-invocation global flags (`--json`, `--verbose`, …).
   public var takesOutputFlags: Bool
+  /// An admin command that changes an account: refused on a `readonly` profile, written to the audit log.
+  public var mutating: Bool
+  /// Asks "type the e-mail to confirm" on a terminal; needs `--yes` without one.
+  public var destructive: Bool
 
   public init(
     _ words: [String], group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
-    flags: [FlagSpec] = [], loading: String? = nil, takesOutputFlags: Bool = true, summary: String,
-    discussion: String = "", examples: [String] = []
+    flags: [FlagSpec] = [], loading: String? = nil, takesOutputFlags: Bool = true, mutating: Bool = false,
+    destructive: Bool = false, summary: String, discussion: String = "", examples: [String] = []
   ) {
     self.words = words
     self.arguments = arguments
@@ -117,6 +122,8 @@ public struct CommandSpec: Sendable, Hashable {
     self.group = group
     self.loadingText = loading
     self.takesOutputFlags = takesOutputFlags
+    self.mutating = mutating || destructive
+    self.destructive = destructive
   }
 
   public var name: String { words.joined(separator: " ") }

@@ -1,0 +1,108 @@
+import JSONKit
+
+/// One page of `user list`.
+public struct UserListQuery: Sendable, Equatable {
+  /// Supabase: GoTrue's substring filter on e-mail and name. Firebase: matched on the client side
+  /// (its list API has no filter).
+  public var filter: String?
+  public var limit: Int
+  /// The token of the page to read (as `user list` printed it); nil for the first page.
+  public var pageToken: String?
+
+  public init(filter: String? = nil, limit: Int = 50, pageToken: String? = nil) {
+    self.filter = filter
+    self.limit = limit
+    self.pageToken = pageToken
+  }
+}
+
+public struct UserPage: Sendable, Equatable {
+  public var users: [AdminUser]
+  /// The number of accounts, when the backend says (Supabase `X-Total-Count`).
+  public var total: Int?
+  /// Pass to `--page-token` for the next page; nil on the last page.
+  public var nextPageToken: String?
+
+  public init(users: [AdminUser], total: Int? = nil, nextPageToken: String? = nil) {
+    self.users = users
+    self.total = total
+    self.nextPageToken = nextPageToken
+  }
+}
+
+public enum AdminLinkKind: String, Sendable, CaseIterable {
+  /// Password recovery.
+  case recovery
+  /// Sign-up (e-mail) confirmation.
+  case confirm
+}
+
+/// A link support hands over, generated without sending mail (result model `link.*`).
+public struct AdminLink: Sendable, Equatable {
+  public var kind: AdminLinkKind
+  public var email: String
+  /// Secret: whoever has it can act as the user. Registered with the redactor.
+  public var url: String
+  /// The one-time code inside the link, when the backend gives it separately (Supabase `email_otp`).
+  public var code: String?
+
+  public init(kind: AdminLinkKind, email: String, url: String, code: String? = nil) {
+    self.kind = kind
+    self.email = email
+    self.url = url
+    self.code = code
+  }
+}
+
+/// What `diagnose` needs to know about the project, as far as the backend tells (nil: unknown).
+public struct ProjectSettings: Sendable, Equatable {
+  /// Supabase `GET /settings` `mailer_autoconfirm == false`.
+  public var requiresEmailConfirmation: Bool?
+  /// Supabase `external.email`; Firebase `signIn.email.enabled` (when readable).
+  public var passwordSignInEnabled: Bool?
+  /// Seconds between two mails of one kind to one address (Supabase 60 by default).
+  public var mailInterval: Int?
+
+  public init(requiresEmailConfirmation: Bool? = nil, passwordSignInEnabled: Bool? = nil, mailInterval: Int? = nil) {
+    self.requiresEmailConfirmation = requiresEmailConfirmation
+    self.passwordSignInEnabled = passwordSignInEnabled
+    self.mailInterval = mailInterval
+  }
+}
+
+/// A backend's admin API (service_role / secret key, or a Google service account). Every error
+/// thrown is an `AuthError`; a missing account is `nil` from `user(_:)`, never an error.
+public protocol AdminProvider: Sendable {
+  var kind: ProviderKind { get }
+  /// The API base shown in messages and the audit log.
+  var endpoint: String { get }
+
+  /// The account, or nil when there is none.
+  func user(_ reference: UserReference) async throws -> AdminUser?
+  func listUsers(_ query: UserListQuery) async throws -> UserPage
+  /// A recovery or confirmation link, without sending mail.
+  func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink
+  /// Marks the e-mail confirmed.
+  func confirmEmail(_ user: AdminUser) async throws -> AdminUser
+  /// Sends the confirmation mail again (the backend's resend limits apply).
+  func resendConfirmation(_ user: AdminUser) async throws
+  /// Disables the account; `seconds` = nil: until enabled again (Supabase only can end a ban by itself).
+  func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser
+  func enable(_ user: AdminUser) async throws -> AdminUser
+  func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser
+  func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser
+  /// `soft`: Supabase's soft delete (Firebase throws `not_supported`).
+  func delete(_ user: AdminUser, soft: Bool) async throws
+  /// Ends every session of the user where the backend can (`not_supported` with the alternative
+  /// where it cannot).
+  func signOut(_ user: AdminUser) async throws
+  func settings() async throws -> ProjectSettings
+  /// The latest mail an emulator "sent" to the address; nil on real backends or when none.
+  func latestMail(to email: String) async throws -> InboxMessage?
+}
+
+/// A bearer token for an admin API (a Google OAuth access token from a service account, or the
+/// emulator's `owner`). Implementations cache and refresh on their own.
+public protocol AccessTokenSource: Sendable {
+  func accessToken() async throws -> String
+}

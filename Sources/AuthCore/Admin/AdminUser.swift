@@ -1,0 +1,102 @@
+import JSONKit
+
+/// An account as the admin API sees it: what support asks first (result model `user.*` of the
+/// `user …` commands and `diagnose`). Times are ISO 8601 (UTC), nil when the backend did not say.
+public struct AdminUser: Sendable, Equatable {
+  public var id: String
+  public var email: String
+  public var confirmed: Bool
+  public var confirmedAt: String?
+  public var createdAt: String?
+  public var lastSignInAt: String?
+  /// Cannot sign in: Firebase `disabled`, or a Supabase ban that has not ended.
+  public var disabled: Bool
+  /// When a Supabase ban ends (nil: not banned, or disabled with no end).
+  public var disabledUntil: String?
+  /// Sign-in methods with neutral names: `password`, `google`, `github`, `apple`, `phone`, …
+  /// (`password` is e-mail + password on both backends).
+  public var methods: [String]
+  public var name: String?
+  /// `user_metadata` (Supabase) or the custom attributes (Firebase), as the backend has them.
+  public var metadata: JSON?
+  /// When the last recovery / confirmation mail went out (Supabase says; Firebase does not).
+  public var recoverySentAt: String?
+  public var confirmationSentAt: String?
+  /// The latest mail an emulator "sent" to the address (nil elsewhere or when none).
+  public var pendingMail: InboxMessage?
+
+  public init(
+    id: String, email: String, confirmed: Bool, confirmedAt: String? = nil, createdAt: String? = nil,
+    lastSignInAt: String? = nil, disabled: Bool = false, disabledUntil: String? = nil, methods: [String] = [],
+    name: String? = nil, metadata: JSON? = nil, recoverySentAt: String? = nil, confirmationSentAt: String? = nil,
+    pendingMail: InboxMessage? = nil
+  ) {
+    self.id = id
+    self.email = email
+    self.confirmed = confirmed
+    self.confirmedAt = confirmedAt
+    self.createdAt = createdAt
+    self.lastSignInAt = lastSignInAt
+    self.disabled = disabled
+    self.disabledUntil = disabledUntil
+    self.methods = methods
+    self.name = name
+    self.metadata = metadata
+    self.recoverySentAt = recoverySentAt
+    self.confirmationSentAt = confirmationSentAt
+    self.pendingMail = pendingMail
+  }
+
+  /// Whether the account has the e-mail + password sign-in method.
+  public var hasPassword: Bool { methods.contains("password") }
+
+  public var json: JSON {
+    var object = JSONObject([
+      ("id", .string(id)), ("email", .string(email)), ("confirmed", .bool(confirmed)),
+      ("confirmed_at", .optional(confirmedAt)), ("created_at", .optional(createdAt)),
+      ("last_sign_in_at", .optional(lastSignInAt)), ("disabled", .bool(disabled)),
+      ("disabled_until", .optional(disabledUntil)), ("methods", .array(methods.map(JSON.string))),
+      ("name", .optional(name)), ("metadata", metadata ?? .null), ("recovery_sent_at", .optional(recoverySentAt)),
+      ("confirmation_sent_at", .optional(confirmationSentAt)),
+    ])
+    let mail: JSON? = pendingMail.map { mail in
+      ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]
+    }
+    object["pending_mail"] = mail ?? .null
+    return .object(object)
+  }
+}
+
+/// What `user show ADDRESS` found for one address or id of the list (missing accounts are reported,
+/// not fatal).
+public struct UserLookup: Sendable, Equatable {
+  /// As typed: an e-mail address or a user id.
+  public var query: String
+  public var user: AdminUser?
+  /// Why the lookup failed (`user_not_found` for a missing account).
+  public var error: AuthError?
+
+  public init(query: String, user: AdminUser? = nil, error: AuthError? = nil) {
+    self.query = query
+    self.user = user
+    self.error = error
+  }
+}
+
+/// How a command names an account: an e-mail address (contains `@`) or a user id.
+public enum UserReference: Sendable, Equatable, CustomStringConvertible {
+  case email(String)
+  case id(String)
+
+  public init(_ text: String) {
+    let trimmed = text.trimmingWhitespace
+    self = trimmed.contains("@") ? .email(trimmed) : .id(trimmed)
+  }
+
+  public var description: String {
+    switch self {
+    case .email(let email): return email
+    case .id(let id): return id
+    }
+  }
+}

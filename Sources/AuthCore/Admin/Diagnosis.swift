@@ -1,0 +1,76 @@
+import JSONKit
+
+/// `diagnose EMAIL`: why a person cannot sign in, from the admin view alone (result model
+/// `diagnosis.*`). Findings are in the order support should read them.
+public struct Diagnosis: Sendable, Equatable {
+  public struct Finding: Sendable, Equatable {
+    /// Stable: `no_account`, `no_password_method`, `email_unconfirmed`, `disabled`, `recovery_pending`,
+    /// `resend_window_closed`, `ok`.
+    public var code: String
+    public var message: String
+    /// The command that fixes it (`authsh user confirm ada@example.com`), when one does.
+    public var fix: String?
+
+    public init(code: String, message: String, fix: String? = nil) {
+      self.code = code
+      self.message = message
+      self.fix = fix
+    }
+
+    public var json: JSON { ["code": .string(code), "message": .string(message), "fix": .optional(fix)] }
+  }
+
+  public var email: String
+  public var findings: [Finding]
+  /// True when nothing stands in the way of a password sign-in.
+  public var canSignIn: Bool
+
+  public init(email: String, findings: [Finding], canSignIn: Bool) {
+    self.email = email
+    self.findings = findings
+    self.canSignIn = canSignIn
+  }
+
+  public var json: JSON {
+    ["email": .string(email), "can_sign_in": .bool(canSignIn), "findings": .array(findings.map(\.json))]
+  }
+}
+
+/// One line of `$XDG_STATE_HOME/authsh/audit.jsonl`: a mutating admin command. Never a secret.
+public struct AuditEntry: Sendable, Equatable {
+  /// ISO 8601 (UTC).
+  public var time: String
+  public var profile: String
+  public var backend: String
+  /// `user disable`.
+  public var command: String
+  public var targetId: String?
+  public var targetEmail: String?
+  /// `ok` or the error code.
+  public var outcome: String
+
+  public init(time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String) {
+    self.time = time
+    self.profile = profile
+    self.backend = backend
+    self.command = command
+    self.targetId = targetId
+    self.targetEmail = targetEmail
+    self.outcome = outcome
+  }
+
+  public var json: JSON {
+    [
+      "time": .string(time), "profile": .string(profile), "backend": .string(backend), "command": .string(command),
+      "target_id": .optional(targetId), "target_email": .optional(targetEmail), "outcome": .string(outcome),
+    ]
+  }
+
+  public init?(json: JSON) {
+    guard let time = json["time"]?.string, let command = json["command"]?.string else { return nil }
+    self.init(
+      time: time, profile: json["profile"]?.string ?? "", backend: json["backend"]?.string ?? "", command: command,
+      targetId: json["target_id"]?.string, targetEmail: json["target_email"]?.string,
+      outcome: json["outcome"]?.string ?? "")
+  }
+}

@@ -1,0 +1,38 @@
+import AuthCore
+
+// SKELETON (foundation commit): helper F implements every method against GoTrue's admin API.
+/// Supabase Auth's admin API (`/auth/v1/admin/*`) with a service_role key or a secret key.
+public struct SupabaseAdminProvider: AdminProvider {
+  public let kind = ProviderKind.supabase
+  public let endpoint: String
+  let credential: AdminCredential
+  let client: WireClient
+  let clock: any Clock
+
+  public init(
+    target: Target, credential: AdminCredential, transport: any HTTPTransport, clock: any Clock,
+    trace: (@Sendable (String) -> Void)?
+  ) {
+    endpoint = target.url
+    self.credential = credential
+    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
+    self.clock = clock
+  }
+
+  static let todo = AuthError(.notSupported, message: "Not built yet.")
+  public func user(_ reference: UserReference) async throws -> AdminUser? { throw Self.todo }
+  public func listUsers(_ query: UserListQuery) async throws -> UserPage { throw Self.todo }
+  public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink { throw Self.todo }
+  public func confirmEmail(_ user: AdminUser) async throws -> AdminUser { throw Self.todo }
+  public func resendConfirmation(_ user: AdminUser) async throws { throw Self.todo }
+  public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser { throw Self.todo }
+  public func enable(_ user: AdminUser) async throws -> AdminUser { throw Self.todo }
+  public func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser { throw Self.todo }
+  public func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
+    throw Self.todo
+  }
+  public func delete(_ user: AdminUser, soft: Bool) async throws { throw Self.todo }
+  public func signOut(_ user: AdminUser) async throws { throw Self.todo }
+  public func settings() async throws -> ProjectSettings { throw Self.todo }
+  public func latestMail(to email: String) async throws -> InboxMessage? { throw Self.todo }
+}

@@ -1,0 +1,84 @@
+extension CommandTable {
+  static let userArgument = ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)")
+  static let yesFlag = FlagSpec("--yes", "Do it without asking (needed without a terminal)")
+
+  static let supportDiscussion = """
+    Uses the backend's admin API: Supabase with a service_role key or a secret key (sb_secret_…) \
+    from SUPABASE_SERVICE_ROLE_KEY / SUPABASE_SECRET_KEY or the profile's service_key_env / \
+    service_key; Firebase with a Google service account (GOOGLE_APPLICATION_CREDENTIALS or the \
+    profile's credentials_file). Nothing is sent as the user.
+    """
+
+  static let supportCommands: [CommandSpec] = [
+    CommandSpec(
+      ["user", "show"], group: .support,
+      arguments: [ArgumentSpec("EMAIL", .email, optional: true, variadic: true, "E-mail addresses or user ids")],
+      flags: [
+        FlagSpec("--from", value: "FILE", kind: .path, "Read addresses from FILE, one per line (- for standard input)"),
+        FlagSpec("--jsonl", "One JSON result per line, as each account is read"),
+        FlagSpec("--jobs", value: "N", kind: .number, "Look up N accounts at a time (default 8)"),
+      ],
+      loading: "Looking up…", summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
+      discussion: supportDiscussion + " Missing accounts are reported, not fatal.",
+      examples: ["authsh user show ada@example.com", "authsh user show --from ticket.txt --json"]),
+    CommandSpec(
+      ["user", "list"], group: .support,
+      flags: [
+        FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"),
+        FlagSpec("--limit", value: "N", kind: .number, "Accounts per page (default 50)"),
+        FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"),
+      ],
+      loading: "Listing…", summary: "List accounts, a page at a time, newest first where the backend allows",
+      discussion: supportDiscussion, examples: ["authsh user list --filter @example.com --limit 20"]),
+    CommandSpec(
+      ["user", "link", "recovery"], group: .support, arguments: [userArgument], loading: "Generating…",
+      summary: "Make a password-recovery link to hand over (no mail is sent)", discussion: supportDiscussion,
+      examples: ["authsh user link recovery ada@example.com"]),
+    CommandSpec(
+      ["user", "link", "confirm"], group: .support, arguments: [userArgument], loading: "Generating…",
+      summary: "Make a sign-up confirmation link to hand over (no mail is sent)", discussion: supportDiscussion),
+    CommandSpec(
+      ["user", "confirm"], group: .support, arguments: [userArgument], loading: "Confirming…", mutating: true,
+      summary: "Mark the account's e-mail address confirmed", discussion: supportDiscussion),
+    CommandSpec(
+      ["user", "resend"], group: .support, arguments: [userArgument], loading: "Sending…", mutating: true,
+      summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: supportDiscussion),
+    CommandSpec(
+      ["user", "disable"], group: .support, arguments: [userArgument],
+      flags: [FlagSpec("--until", value: "DURATION", kind: .duration, "Re-enable by itself after DURATION (Supabase only), e.g. 24h"), yesFlag],
+      loading: "Disabling…", destructive: true, summary: "Stop the account from signing in",
+      discussion: supportDiscussion, examples: ["authsh user disable mallory@example.com --until 24h"]),
+    CommandSpec(
+      ["user", "enable"], group: .support, arguments: [userArgument], loading: "Enabling…", mutating: true,
+      summary: "Let a disabled account sign in again", discussion: supportDiscussion),
+    CommandSpec(
+      ["user", "set-password"], group: .support, arguments: [userArgument], flags: passwordFlags + [yesFlag],
+      loading: "Saving…", destructive: true, summary: "Set the account's password (asked twice without echo)",
+      discussion: supportDiscussion),
+    CommandSpec(
+      ["user", "create"], group: .support, arguments: [userArgument],
+      flags: [
+        FlagSpec("--confirmed", "Create the account with its e-mail already confirmed"),
+        FlagSpec("--name", value: "NAME", kind: .name, "The user's name"),
+      ] + passwordFlags,
+      loading: "Creating account…", mutating: true, summary: "Create an account through the admin API",
+      discussion: supportDiscussion, examples: ["authsh user create ada@example.com --confirmed --password-env PW"]),
+    CommandSpec(
+      ["user", "delete"], group: .support, arguments: [userArgument],
+      flags: [FlagSpec("--soft", "Supabase: soft delete (the account is kept, its e-mail freed)"), yesFlag],
+      loading: "Deleting…", destructive: true, summary: "Delete the account", discussion: supportDiscussion),
+    CommandSpec(
+      ["user", "signout"], group: .support, arguments: [userArgument], flags: [yesFlag], loading: "Signing out…",
+      destructive: true, summary: "End every session of the account where the backend allows",
+      discussion: supportDiscussion),
+    CommandSpec(
+      ["diagnose"], group: .support, arguments: [userArgument], loading: "Diagnosing…",
+      summary: "Why can't this person sign in? Checks the account from the admin view and names the fix",
+      discussion: supportDiscussion, examples: ["authsh diagnose ada@example.com"]),
+    CommandSpec(
+      ["audit"], group: .support,
+      flags: [FlagSpec("--since", value: "DURATION", kind: .duration, "Only entries newer than DURATION, e.g. 24h")],
+      summary: "Show the log of account changes made with authsh (audit.jsonl)",
+      discussion: "Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl."),
+  ]
+}
