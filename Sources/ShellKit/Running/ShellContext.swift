@@ -7,6 +7,13 @@ public protocol PasswordPrompter: Sendable {
   func readPassword(prompt: String) -> String?
 }
 
+/// Reads one line with echo (a terminal prompt: "type the e-mail to confirm"). Absent when there is
+/// no terminal.
+public protocol LinePrompter: Sendable {
+  /// nil when the user cancelled (Ctrl-C / Ctrl-D).
+  func readLine(prompt: String) -> String?
+}
+
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
 public typealias ProviderMaker = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
 
@@ -29,6 +36,10 @@ public final class ShellContext: @unchecked Sendable {
   public let clock: any Clock
   public let redactor: Redactor
   public var passwordPrompter: (any PasswordPrompter)?
+  /// Asks for a line on a terminal (confirmations); nil without one.
+  public var linePrompter: (any LinePrompter)?
+  /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
+  public var auditLog: (any AuditLog)?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
   public var environment: [String: String]
