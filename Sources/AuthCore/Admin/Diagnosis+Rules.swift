@@ -5,7 +5,7 @@ extension Diagnosis {
 
   /// "Why can't this person sign in?" from the admin view alone, in the order support reads it: no
   /// account; no password sign-in method; e-mail unconfirmed where that blocks sign-in; disabled;
-  /// a recovery mail pending; the resend window still closed; otherwise able to sign in.
+  /// a recovery mail pending; the resend window still closed; then, when nothing blocks, `ok`.
   public static func evaluate(
     email: String, user: AdminUser?, provider: ProviderKind, settings: ProjectSettings?, now: Int
   ) -> Diagnosis {
@@ -33,17 +33,18 @@ extension Diagnosis {
     }
     if !user.confirmed {
       switch provider {
-      case .supabase where settings?.requiresEmailConfirmation != false:
-        let unknown = settings?.requiresEmailConfirmation == nil ? " (if the project requires confirmation)" : ""
+      case .supabase:
+        // GoTrue refuses a password sign-in with an unconfirmed address whatever the project's
+        // confirmation setting (that setting only decides whether sign-up confirms at once).
         findings.append(
           Finding(
-            code: "email_unconfirmed", message: "The e-mail address is not confirmed, so sign-in is refused\(unknown).",
+            code: "email_unconfirmed", message: "The e-mail address is not confirmed, so password sign-in is refused.",
             fix: "authsh user confirm \(quoted)"))
-      default:
+      case .firebase:
         findings.append(
           Finding(
             code: "email_unconfirmed",
-            message: "The e-mail address is not confirmed. The backend still lets the user sign in; an app that checks it will not.",
+            message: "The e-mail address is not verified. Firebase still lets the user sign in; an app that checks it will not.",
             fix: "authsh user confirm \(quoted)", blocking: false))
       }
     }
@@ -80,8 +81,6 @@ extension Diagnosis {
           code: "ok",
           message: "The account looks able to sign in with a password. If it still fails, the password is wrong: hand over a recovery link.",
           fix: "authsh user link recovery \(quoted)", blocking: false))
-      // Notes come after the verdict only when something else was found; keep "ok" first then.
-      if findings.count > 1 { findings.insert(findings.removeLast(), at: 0) }
     }
     return Diagnosis(email: user.email, findings: findings, canSignIn: canSignIn)
   }

@@ -35,27 +35,25 @@ import Testing
     #expect(!d.canSignIn)
   }
 
-  @Test func unconfirmedBlocksOnlyWhereTheProjectRequiresConfirmation() {
-    let off = Diagnosis.evaluate(
+  @Test func unconfirmedBlocksOnSupabaseAndIsANoteOnFirebase() {
+    let supabase = Diagnosis.evaluate(
       email: "ada@example.com", user: user(confirmed: false), provider: .supabase,
       settings: ProjectSettings(requiresEmailConfirmation: false), now: now)
-    #expect(off.canSignIn)
-    #expect(codes(off) == ["ok", "email_unconfirmed"])
+    #expect(!supabase.canSignIn, "GoTrue refuses unconfirmed addresses whatever the setting")
+    #expect(codes(supabase) == ["email_unconfirmed"])
     let firebase = Diagnosis.evaluate(email: "ada@example.com", user: user(confirmed: false), provider: .firebase, settings: nil, now: now)
     #expect(firebase.canSignIn, "Firebase lets unverified users sign in")
-    let unknown = Diagnosis.evaluate(email: "ada@example.com", user: user(confirmed: false), provider: .supabase, settings: nil, now: now)
-    #expect(!unknown.canSignIn)
-    #expect(unknown.findings[0].message.contains("if the project requires confirmation"))
+    #expect(codes(firebase) == ["email_unconfirmed", "ok"])
   }
 
   @Test func aPendingRecoveryMailAndTheClosedResendWindowAreNotes() {
     let d = Diagnosis.evaluate(
       email: "ada@example.com", user: user(recovery: "2026-11-23T11:59:30.123456Z"), provider: .supabase,
       settings: ProjectSettings(requiresEmailConfirmation: true, mailInterval: 60), now: now)
-    #expect(codes(d) == ["ok", "recovery_pending", "resend_window_closed"])
+    #expect(codes(d) == ["recovery_pending", "resend_window_closed", "ok"])
     #expect(d.canSignIn)
-    #expect(d.findings[1].fix == "authsh user link recovery ada@example.com")
-    #expect(d.findings[2].message.contains("30 s more"))
+    #expect(d.findings[0].fix == "authsh user link recovery ada@example.com")
+    #expect(d.findings[1].message.contains("30 s more"))
     let old = Diagnosis.evaluate(
       email: "ada@example.com", user: user(recovery: "2026-11-23T09:00:00Z"), provider: .supabase, settings: nil, now: now)
     #expect(codes(old) == ["ok"], "a recovery link older than an hour has expired")
