@@ -83,7 +83,7 @@ def test_the_shell_asks_for_a_missing_email_and_name(env):
     shell.answer("Password: ", PASSWORD)
     c.expect("grace@example.com> $")
     assert "Grace Hopper" in shell.run("whoami")
-    assert "grace@example.com" in shell.screen.getvalue()  # the e-mail was echoed as typed
+    assert "Email: grace@example.com\r\n" in shell.screen.getvalue()  # echoed as typed, unlike passwords
     assert shell.exit_with_ctrl_d() == 0
     assert PASSWORD not in shell.screen.getvalue()
 
