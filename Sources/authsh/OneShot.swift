@@ -39,7 +39,10 @@ enum OneShot {
 
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
-    let spinner = invocation.spec.loadingText.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
+    let spinner = loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    // Ctrl-C from here on: the spinner's line cleared, "Cancelled.", exit 130.
+    EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY)
     let result = await CommandRunner().run(invocation, in: context)
     spinner?.stop()
     await emulator?.shutdown()
@@ -72,7 +75,9 @@ enum OneShot {
     }
     context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
     let sources = ["--password", "--password-env", "--password-stdin"]
-    let willAsk = invocation.spec.flag(named: "--password") != nil && !sources.contains(where: invocation.has)
+    let willAsk =
+      (invocation.spec.flag(named: "--password") != nil && !sources.contains(where: invocation.has))
+      || (invocation.spec.arguments.contains { $0.name == "EMAIL" } && invocation.argument("EMAIL") == nil)
     if !willAsk { spinner.start(text) }
     return spinner
   }

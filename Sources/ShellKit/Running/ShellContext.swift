@@ -5,6 +5,16 @@ import Foundation
 public protocol PasswordPrompter: Sendable {
   /// nil when the user cancelled (Ctrl-C / Ctrl-D).
   func readPassword(prompt: String) -> String?
+  /// Asks for a value the line left out (an e-mail, a name) with echo on; nil when the user
+  /// cancelled (Ctrl-C / Ctrl-D).
+  func readText(prompt: String) -> String?
+  /// Whether `readText` asks (a terminal); else a missing value is an error as without a terminal.
+  var readsText: Bool { get }
+}
+
+extension PasswordPrompter {
+  public func readText(prompt: String) -> String? { nil }
+  public var readsText: Bool { false }
 }
 
 /// Reads one line with echo (a terminal prompt: "type the e-mail to confirm"). Absent when there is
