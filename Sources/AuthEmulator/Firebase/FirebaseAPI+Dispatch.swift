@@ -161,7 +161,8 @@ extension FirebaseAPI {
     var tokens = JSONObject()
     tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
     tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
-                                                                  projectId: project.projectId))
+                                                                  projectId: project.projectId,
+                                                                  issuedAt: FirebaseTime.seconds(issuedAt)))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)
   }
