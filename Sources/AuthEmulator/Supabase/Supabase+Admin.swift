@@ -69,8 +69,11 @@ extension SupabaseAPI {
   func adminDeleteUser(_ request: ServerRequest) throws -> ServerResponse {
     try requireAdmin(request)
     let id = try adminTarget(request)
-    if !request.body.isEmpty { _ = try RequestParams(request) }
-    try state.transaction { $0.deleteUser(id: id) }
+    let soft = request.body.isEmpty ? false : try RequestParams(request).bool("should_soft_delete")
+    let now = self.now
+    try state.transaction { data in
+      if soft { data.softDeleteUser(id: id, at: now) } else { data.deleteUser(id: id) }
+    }
     return json([:])
   }
 

@@ -100,6 +100,30 @@ struct AdminIndexTests {
     #expect(signup.status == 200)
     #expect(emu.emulator.banner().contains(SupabaseAPIKeys.secret))
   }
+
+  @Test("soft delete (should_soft_delete): row kept with deleted_at, address hashed, no password, sessions end")
+  func softDelete() async throws {
+    let emu = try TestEmulator()
+    let signedUp = await emu.signUp("soft@x.io", data: ["full_name": "Soft"])
+    let id = signedUp.json["user"]?["id"]?.string ?? ""
+    let session = await emu.signIn("soft@x.io")
+    let token = session.json["access_token"]?.string ?? ""
+    let deleted = await emu.send("DELETE", "admin/users/" + id, json: ["should_soft_delete": true], bearer: emu.serviceRoleKey)
+    #expect(deleted.status == 200 && deleted.json == [:])
+    let user = await emu.send("GET", "admin/users/" + id, bearer: emu.serviceRoleKey)
+    #expect(user.status == 200)
+    #expect(user.json["deleted_at"]?.string?.isEmpty == false)
+    #expect(user.json["email"]?.string == SupabaseData.obfuscated(id: id, "soft@x.io"))
+    #expect(user.json["user_metadata"] == [:])
+    #expect(await emu.signIn("soft@x.io").errorCode == "invalid_credentials")
+    let after = await emu.send("GET", "user", bearer: token)
+    #expect(after.errorCode == "session_not_found", "\(after.json)")
+    #expect(await list(emu, "filter=soft@x.io").total == "0")
+    // The address is free again; a hard delete removes the row.
+    #expect(await emu.send("POST", "admin/users", json: ["email": "soft@x.io"], bearer: emu.serviceRoleKey).status == 200)
+    #expect(await emu.send("DELETE", "admin/users/" + id, bearer: emu.serviceRoleKey).status == 200)
+    #expect(await emu.send("GET", "admin/users/" + id, bearer: emu.serviceRoleKey).errorCode == "user_not_found")
+  }
 }
 
 extension String {
