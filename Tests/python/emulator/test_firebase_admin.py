@@ -95,7 +95,8 @@ def test_firebase_admin_password_reset_link(emulator, admin_app):
 
 def test_firebase_admin_verify_id_token(emulator, admin_app):
     auth.create_user(email="a@x.io", password="secret1", app=admin_app)
-    token = itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()["idToken"]
+    signed_in = itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()
+    token = signed_in["idToken"]
     decoded = auth.verify_id_token(token, app=admin_app)
     assert decoded["email"] == "a@x.io" and decoded["firebase"]["sign_in_provider"] == "password"
     assert auth.verify_id_token(token, check_revoked=True, app=admin_app)["uid"] == decoded["uid"]
@@ -107,6 +108,10 @@ def test_firebase_admin_verify_id_token(emulator, admin_app):
         auth.verify_id_token(token, check_revoked=True, app=admin_app)
     lookup = itk(emulator, "lookup", {"idToken": token})
     assert lookup.json()["error"]["message"] == "TOKEN_EXPIRED"
+    # The refresh tokens issued before the revocation end too, as in production.
+    refreshed = requests.post(f"{emulator.base}/securetoken.googleapis.com/v1/token", params=KEY, timeout=10,
+                              data={"grant_type": "refresh_token", "refresh_token": signed_in["refreshToken"]})
+    assert refreshed.json()["error"]["message"] == "TOKEN_EXPIRED"
 
     cookie = auth.create_session_cookie(
         itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()["idToken"],
