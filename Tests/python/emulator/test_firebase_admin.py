@@ -117,3 +117,15 @@ def test_firebase_admin_verify_id_token(emulator, admin_app):
         itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()["idToken"],
         expires_in=600, app=admin_app)
     assert auth.verify_session_cookie(cookie, app=admin_app)["email"] == "a@x.io"
+
+
+def test_firebase_admin_import_users(emulator, admin_app):
+    records = [auth.ImportUserRecord(uid="imp1", email="Imp@x.io", email_verified=True, display_name="Imp"),
+               auth.ImportUserRecord(uid="imp2", email="imp2@x.io", disabled=True)]
+    result = auth.import_users(records, app=admin_app)
+    assert (result.success_count, result.failure_count) == (2, 0)
+    user = auth.get_user_by_email("imp@x.io", app=admin_app)
+    assert (user.uid, user.email_verified, user.display_name) == ("imp1", True, "Imp")
+    assert auth.get_user("imp2", app=admin_app).disabled is True
+    again = auth.import_users([auth.ImportUserRecord(uid="imp3", email="imp@x.io")], app=admin_app)
+    assert again.failure_count == 1 and "duplicate email" in again.errors[0].reason
