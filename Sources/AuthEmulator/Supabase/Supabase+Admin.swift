@@ -31,12 +31,17 @@ extension SupabaseAPI {
     }
     let filter = request.query("filter") ?? ""
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
-    let (total, pageUsers) = state.read {
-      $0.listUsers(filter: filter, ascending: ascending, offset: offset, limit: perPage)
+    // `{"users":[…],"aud":"authenticated"}` from the cached entries of the page.
+    let (total, body) = state.read { data -> (Int, [UInt8]) in
+      let (total, pageUsers) = data.listUsers(filter: filter, ascending: ascending, offset: offset, limit: perPage)
+      var body = Array(#"{"users":["#.utf8)
+      for (index, user) in pageUsers.enumerated() {
+        if index > 0 { body.append(UInt8(ascii: ",")) }
+        body += data.userIndex.listEntry(user)
+      }
+      body += Array(#"],"aud":"authenticated"}"#.utf8)
+      return (total, body)
     }
-    let body: JSON = [
-      "users": .array(pageUsers.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated",
-    ]
     let totalPages = total / perPage + (total % perPage > 0 ? 1 : 0)
     func link(_ target: Int) -> String {
       var items = request.queryItems.filter { $0.name != "page" }.map { ($0.name, $0.value) }
@@ -46,7 +51,8 @@ extension SupabaseAPI {
     var header = ""
     if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }  // page < totalPages ≤ total: no overflow
     header += link(totalPages) + "; rel=\"last\""
-    return json(body, headers: [("Link", header), ("X-Total-Count", String(total))])
+    return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Link", header),
+                                                 ("X-Total-Count", String(total))], body: body)
   }
 
   // MARK: - /admin/users/{id}

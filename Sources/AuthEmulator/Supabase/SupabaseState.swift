@@ -11,8 +11,9 @@ struct SupabaseData {
   private(set) var refreshTokens: [String: SBRefreshToken] = [:]
   private(set) var tokensBySession: [String: [String]] = [:]
   private(set) var nextSequence: Int64 = 1
-  /// Ordered and e-mail indexes for the admin listing (`SupabaseUserIndex.swift`).
-  private(set) var userIndex = SupabaseUserIndex()
+  /// Ordered and e-mail indexes for the admin listing (`SupabaseUserIndex.swift`); kept by
+  /// `saveUser`/`deleteUser` (writable only for its cache of serialised list entries).
+  var userIndex = SupabaseUserIndex()
   /// Serialised single-user JSON (with identities), dropped whenever the user changes.
   var userJSONCache: [String: [UInt8]] = [:]
   fileprivate var changes: [DocumentChange] = []

@@ -25,8 +25,20 @@ struct SupabaseUserIndex {
   private(set) var byEmail = OrderedIndex<EmailKey>()
   /// Accounts whose `full_name` contains an `@`: the only names a filter with an `@` can match.
   private(set) var atSignInName: Set<String> = []
+  /// A user's entry of the listing (no identities), serialised, dropped whenever the user changes.
+  private var listEntries: [String: [UInt8]] = [:]
+
+  /// The serialised listing entry of `user` (cached).
+  mutating func listEntry(_ user: SBUser) -> [UInt8] {
+    if let cached = listEntries[user.id] { return cached }
+    let bytes = JSON.object(user.wireObject(identities: .null)).bytes
+    listEntries[user.id] = bytes
+    return bytes
+  }
 
   mutating func update(old: SBUser?, new: SBUser?) {
+    if let old { listEntries[old.id] = nil }
+    if let new { listEntries[new.id] = nil }
     let oldCreation = old.map { CreationKey(createdAt: $0.createdAt, id: $0.id) }
     let newCreation = new.map { CreationKey(createdAt: $0.createdAt, id: $0.id) }
     if oldCreation != newCreation {

@@ -101,6 +101,26 @@ struct AdminIndexTests {
     #expect(emu.emulator.banner().contains(SupabaseAPIKeys.secret))
   }
 
+  @Test("the listing body is the JSON of its users; cached entries follow updates")
+  func listingBodyAndCache() async throws {
+    let emu = try TestEmulator()
+    let id = await create(emu, "a@x.io", name: "Ann")
+    _ = await create(emu, "b@x.io")
+    func expected() -> [UInt8] {
+      let users = emu.emulator.supabase.state.read { data in
+        data.users.values.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+      }
+      let body: JSON = ["users": .array(users.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated"]
+      return body.bytes
+    }
+    let first = await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey)
+    #expect(first.body == expected())
+    _ = await emu.send("PUT", "admin/users/" + id, json: ["user_metadata": ["full_name": "Anna"]], bearer: emu.serviceRoleKey)
+    let second = await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey)
+    #expect(second.body == expected())
+    #expect(second.json["users"]?[1]?["user_metadata"]?["full_name"]?.string == "Anna")
+  }
+
   @Test("soft delete (should_soft_delete): row kept with deleted_at, address hashed, no password, sessions end")
   func softDelete() async throws {
     let emu = try TestEmulator()
