@@ -29,20 +29,19 @@ extension SupabaseAPI {
     guard !overflow else {
       throw GoTrueError.validation("Bad Pagination Parameters: page * per_page is out of range")
     }
-    let filter = (request.query("filter") ?? "").lowercased()
+    let filter = request.query("filter") ?? ""
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
-    var users = state.read { Array($0.users.values) }
-    if !filter.isEmpty {
-      users = users.filter { user in
-        user.email.contains(filter) || (user.userMetadata["full_name"]?.string?.lowercased().contains(filter) ?? false)
+    // `{"users":[…],"aud":"authenticated"}` from the cached entries of the page.
+    let (total, body) = state.read { data -> (Int, [UInt8]) in
+      let (total, pageUsers) = data.listUsers(filter: filter, ascending: ascending, offset: offset, limit: perPage)
+      var body = Array(#"{"users":["#.utf8)
+      for (index, user) in pageUsers.enumerated() {
+        if index > 0 { body.append(UInt8(ascii: ",")) }
+        body += data.userIndex.listEntry(user)
       }
+      body += Array(#"],"aud":"authenticated"}"#.utf8)
+      return (total, body)
     }
-    users.sort { ascending ? ($0.createdAt, $0.id) < ($1.createdAt, $1.id) : ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-    let total = users.count
-    let pageUsers = users.dropFirst(offset).prefix(perPage)
-    let body: JSON = [
-      "users": .array(pageUsers.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated",
-    ]
     let totalPages = total / perPage + (total % perPage > 0 ? 1 : 0)
     func link(_ target: Int) -> String {
       var items = request.queryItems.filter { $0.name != "page" }.map { ($0.name, $0.value) }
@@ -52,7 +51,8 @@ extension SupabaseAPI {
     var header = ""
     if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }  // page < totalPages ≤ total: no overflow
     header += link(totalPages) + "; rel=\"last\""
-    return json(body, headers: [("Link", header), ("X-Total-Count", String(total))])
+    return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Link", header),
+                                                 ("X-Total-Count", String(total))], body: body)
   }
 
   // MARK: - /admin/users/{id}
@@ -75,8 +75,11 @@ extension SupabaseAPI {
   func adminDeleteUser(_ request: ServerRequest) throws -> ServerResponse {
     try requireAdmin(request)
     let id = try adminTarget(request)
-    if !request.body.isEmpty { _ = try RequestParams(request) }
-    try state.transaction { $0.deleteUser(id: id) }
+    let soft = request.body.isEmpty ? false : try RequestParams(request).bool("should_soft_delete")
+    let now = self.now
+    try state.transaction { data in
+      if soft { data.softDeleteUser(id: id, at: now) } else { data.deleteUser(id: id) }
+    }
     return json([:])
   }
 

@@ -149,7 +149,9 @@ def test_firebase_password_reset_round_trip(emulator):
     s = itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret2"}).json()
     assert s["localId"] == uid and claims(s["idToken"])["email_verified"] is True
     assert code_of(itk(emulator, "lookup", {"idToken": old["idToken"]})) == "TOKEN_EXPIRED"
-    assert refresh(emulator, old["refreshToken"]).ok  # emulator refresh tokens are stateless
+    # As in production (the official emulator never revokes them), a reset ends older refresh tokens.
+    assert code_of(refresh(emulator, old["refreshToken"])) == "TOKEN_EXPIRED"
+    assert refresh(emulator, s["refreshToken"]).ok
 
 
 def test_firebase_verify_email_update_and_delete(emulator):
