@@ -15,14 +15,14 @@ public enum QuerySchema {
   static let fields: Node = .object(["code": .leaf, "message": .leaf])
 
   public static let root: [String: Node] = [
-    "ok": .leaf, "command": .leaf, "elapsed_ms": .leaf, "output": .leaf, "notes": .any,
+    "schema": .leaf, "ok": .leaf, "command": .leaf, "confirmation_required": .leaf, "elapsed_ms": .leaf, "output": .leaf, "notes": .any,
     "error": .object([
       "code": .leaf, "message": .leaf, "provider_code": .leaf, "status": .leaf, "retry_after_seconds": .leaf,
       "hint": .leaf, "fields": .object(["email": fields, "password": fields, "name": fields, "confirm": fields]),
     ]),
     "user": .object([
       "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
-      "last_sign_in_at": .leaf, "provider": .leaf,
+      "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf,
     ]),
     "session": .object([
       "access_token": .leaf, "refresh_token": .leaf, "expires_in": .leaf, "expires_at": .leaf, "token_type": .leaf,

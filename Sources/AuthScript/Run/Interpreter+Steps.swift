@@ -29,6 +29,7 @@ extension Interpreter {
     let result = await executor.run(invocation, context)
     register(result.session?.accessToken)
     register(result.session?.refreshToken)
+    result.inbox?.secretValues.forEach(register)
     previousResult = result
     let now = context.clock.unixNow
     previousNow = now

@@ -177,13 +177,14 @@ public final class Repl {
 
   private func render(_ result: CommandResult, invocation: Invocation) {
     let now = context.clock.unixNow
+    let output = RedactingSink.revealing(result.inbox?.publicValues ?? [], in: self.output)
     if result.error?.code == .cancelled {
       // On a terminal, over the `^C` the terminal echoed.
       output.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
       return
     }
     if invocation.has("--json") {
-      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
+      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens"), includeClaims: invocation.has("--claims")).prettyText + "\n")
       return
     }
     let (out, err) = HumanRenderer.render(result, invocation: invocation, style: options.style, now: now)
