@@ -26,9 +26,16 @@ enum Contexts {
     return context
   }
 
+  /// config.toml's text; nil when there is none; a `problem` when it exists but cannot be read.
   static func readConfig(_ path: String) -> ConfigResolver.ConfigFileContents? {
     var info = stat()
-    guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path) else { return nil }
-    return .init(text: String(decoding: data, as: UTF8.self), mode: UInt32(info.st_mode))
+    guard stat(path, &info) == 0 else { return nil }
+    let mode = UInt32(info.st_mode)
+    if info.st_mode & S_IFMT == S_IFDIR { return .init(unreadable: "it is a directory", mode: mode) }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let reason = access(path, R_OK) == 0 ? "it could not be read" : "permission denied"
+      return .init(unreadable: reason, mode: mode)
+    }
+    return .init(text: String(decoding: data, as: UTF8.self), mode: mode)
   }
 }

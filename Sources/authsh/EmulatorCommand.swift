@@ -8,8 +8,12 @@ import ShellKit
 enum EmulatorCommand {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     let words = arguments.command.enumerated().map { Word(text: $1, start: $0, end: $0 + 1) }
-    if case .failure(let problem) = InvocationParser.parse(words, surface: .oneShot) {
-      return Authsh.usage(problem, command: "emulator", sink: sink)
+    switch InvocationParser.parse(words, surface: .oneShot) {
+    case .failure(let problem):
+      return Authsh.usage(problem, command: CommandTable.match(arguments.command)?.spec.name ?? "emulator", sink: sink)
+    case .success(let invocation) where invocation.spec.words == FaultsClearCommand.words:
+      return await FaultsClearCommand.run(invocation, sink: sink)
+    case .success: break
     }
     let options: EmulatorOptions
     do {
@@ -39,7 +43,11 @@ enum EmulatorCommand {
       sink.err("error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n")
       return 1
     }
-    sink.out(emulator.banner())
+    switch options.ready {
+    case .banner: sink.out(emulator.banner())
+    case .env: sink.out(emulator.environmentText())
+    case .json: sink.out(emulator.readyLine())
+    }
     // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0.
     let stopSignals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
       signal(number, SIG_IGN)

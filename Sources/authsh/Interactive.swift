@@ -30,13 +30,13 @@ enum Interactive {
       status = await InteractiveShell.run(
         context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source, interpolate: interpolate)
     } else {
-      // `readToEnd()` throws on a read error where `readDataToEndOfFile()` would trap.
-      do {
-        let text = String(decoding: try FileHandle.standardInput.readToEnd() ?? Data(), as: UTF8.self)
+      switch StandardStreams.readInput() {
+      case .success(let bytes):
+        let text = String(decoding: bytes, as: UTF8.self)
         status = await ScriptRunner.runSource(
           text: ScriptRunner.untilQuit(text), name: "<stdin>", context: context, output: output)
-      } catch {
-        sink.err("error: cannot read standard input: \(error.localizedDescription)\n")
+      case .failure(let failure):
+        sink.err("error: cannot read standard input: \(failure.reason)\n")
         status = ExitStatus.failure
       }
     }

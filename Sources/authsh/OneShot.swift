@@ -47,11 +47,12 @@ enum OneShot {
     spinner?.stop()
     await emulator?.shutdown()
 
-    let tokens = invocation.has("--show-tokens") ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
+    var tokens = invocation.has("--show-tokens") ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
+    tokens += result.inbox?.publicValues ?? []
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
     if invocation.has("--json") {
-      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
+      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens"), includeClaims: invocation.has("--claims")).prettyText + "\n")
     } else {
       let style = Terminal.style(flag: invocation.value("--color"), environment: environment, stream: result.ok ? 1 : 2)
       let (out, err) = HumanRenderer.render(result, invocation: invocation, style: style, now: now)

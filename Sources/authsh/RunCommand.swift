@@ -26,9 +26,9 @@ enum RunCommand {
     let paths = Paths(environment: environment)
     if !useEmulator, let file = Contexts.readConfig(paths.configFile) {
       do {
-        _ = try ConfigDocument.parse(file.text, path: paths.configFile)
+        _ = try ConfigResolver(environment: environment, paths: paths, configFile: file).document()
       } catch {
-        let failure = error as? AuthError ?? AuthError(.configError, message: "\(error)")
+        let failure = error as? AuthError ?? AuthError(.configError, message: "Cannot read \(paths.configFile).")
         sink.err(HumanRenderer.renderError(failure, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
         return ExitStatus.configuration
       }

@@ -76,4 +76,28 @@ enum StandardStreams {
     }
     return ExitStatus.ioError
   }
+
+  /// All of standard input, read with read(2); on failure, why, in words (Foundation's own text
+  /// is "The operation could not be completed").
+  static func readInput() -> Result<[UInt8], ReadFailure> {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+      if count > 0 {
+        data += buffer[0..<count]
+      } else if count == 0 {
+        return .success(data)
+      } else if errno != EINTR {
+        let code = errno
+        switch code {
+        case EISDIR: return .failure(ReadFailure(reason: "it is a directory"))
+        case EBADF: return .failure(ReadFailure(reason: "it is closed"))
+        default: return .failure(ReadFailure(reason: String(cString: strerror(code)).lowercased()))
+        }
+      }
+    }
+  }
+
+  struct ReadFailure: Error { let reason: String }
 }

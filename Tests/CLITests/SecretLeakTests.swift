@@ -28,7 +28,9 @@ import Testing
     #expect(try await run(["refresh"]).status == 0)
     #expect(try await run(["status", "--json"]).status == 0)
     #expect(try await run(["reset", email]).status == 0)
-    let inbox = try await run(["inbox", email, "--json"])
+    // The link's own secret needs --show-tokens; a Firebase link keeps its (public) apiKey.
+    let inbox = try await cli.runner.run(["inbox", email, "--json", "--show-tokens", "--verbose"])
+    for secret in [CLIEmulator.password, newPassword, "anon-key-for-cli-tests"] { #expect(!inbox.combined.contains(secret)) }
     let link = try JSON.parse(inbox.stdout)["inbox"]?["link"]?.string ?? ""
     #expect(try await run(["reset", "confirm", link, "--password-env", "AUTHSH_NEW_PW"]).status == 0)
     let session = try cli.storedSession()

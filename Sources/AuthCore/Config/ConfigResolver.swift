@@ -12,9 +12,16 @@ public struct ConfigResolver: Sendable {
   public struct ConfigFileContents: Sendable, Equatable {
     public var text: String
     public var mode: UInt32
+    /// Why a file that exists could not be read ("it is a directory"), or nil.
+    public var problem: String?
     public init(text: String, mode: UInt32) {
       self.text = text
       self.mode = mode
+    }
+    /// A file that exists but cannot be read.
+    public init(unreadable problem: String, mode: UInt32) {
+      self.init(text: "", mode: mode)
+      self.problem = problem
     }
   }
 
@@ -27,6 +34,9 @@ public struct ConfigResolver: Sendable {
   /// The parsed and checked config file, nil when there is none.
   public func document() throws -> ConfigDocument? {
     guard let configFile else { return nil }
+    if let problem = configFile.problem {
+      throw AuthError(.configError, message: "Cannot read \(paths.configFile): \(problem).")
+    }
     return try ConfigDocument.parse(configFile.text, path: paths.configFile)
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import JSONKit
 
 /// The signed-in user, provider-neutral (result model `user.*`).
@@ -9,7 +10,8 @@ public struct AuthUser: Sendable, Equatable {
   /// ISO 8601 (UTC) or nil when the backend did not say.
   public var createdAt: String?
   public var lastSignInAt: String?
-  /// The sign-in provider as the backend names it (`email` on Supabase, `password` on Firebase).
+  /// The sign-in provider as the backend names it (`email` on Supabase, `password` on Firebase):
+  /// `user.provider_id`. `user.provider` is `signInMethod`, named the same on both.
   public var provider: String
 
   public init(
@@ -25,11 +27,22 @@ public struct AuthUser: Sendable, Equatable {
     self.provider = provider
   }
 
+  /// The sign-in method named alike on both backends (`user.provider`): `password` for e-mail
+  /// and password (Supabase says `email`), `google` for Google (Firebase says `google.com`), …
+  public var signInMethod: String { Self.signInMethod(provider) }
+
+  public static func signInMethod(_ provider: String) -> String {
+    switch provider {
+    case "email", "password": return "password"
+    default: return provider.hasSuffix(".com") ? String(provider.dropLast(4)) : provider
+    }
+  }
+
   public var json: JSON {
     [
       "id": .string(id), "email": .string(email), "email_confirmed": .bool(emailConfirmed),
       "name": .optional(name), "created_at": .optional(createdAt), "last_sign_in_at": .optional(lastSignInAt),
-      "provider": .string(provider),
+      "provider": .string(signInMethod), "provider_id": .string(provider),
     ]
   }
 
@@ -38,7 +51,7 @@ public struct AuthUser: Sendable, Equatable {
     self.init(
       id: id, email: email, emailConfirmed: json["email_confirmed"]?.bool ?? false, name: json["name"]?.string,
       createdAt: json["created_at"]?.string, lastSignInAt: json["last_sign_in_at"]?.string,
-      provider: json["provider"]?.string ?? "")
+      provider: json["provider_id"]?.string ?? json["provider"]?.string ?? "")
   }
 }
 
@@ -103,4 +116,51 @@ public enum SignUpOutcome: Sendable, Equatable {
   case signedIn(AuthSession)
   /// `obfuscated`: Supabase answered with a fake user (the address already has a confirmed account).
   case confirmationSent(AuthUser, obfuscated: Bool)
+}
+
+extension InboxMessage {
+  /// Query parameters of a mailed link that carry its secret: Supabase's `token` (or
+  /// `token_hash`), Firebase's `oobCode`. Firebase's `apiKey` is a public Web API key that the
+  /// link needs, so it stays.
+  public static let secretParameters: Set<String> = ["token", "token_hash", "oobCode", "code"]
+
+  /// The message as printed without `--show-tokens`: the code and the link's secret as `***`.
+  public var redacted: InboxMessage {
+    var copy = self
+    if !code.isEmpty { copy.code = Redactor.mask }
+    copy.link = Self.maskingSecrets(in: link)
+    return copy
+  }
+
+  /// Values of the link's `apiKey` parameter: public, and needed for the link to work, so output
+  /// of this message shows them even though the redactor knows the key.
+  public var publicValues: [String] { Self.queryValues(in: link) { $0 == "apiKey" } }
+
+  /// The code and the link's secret values: what a redactor should mask.
+  public var secretValues: [String] { [code] + Self.queryValues(in: link, where: Self.secretParameters.contains) }
+
+  static func queryValues(in link: String, where matches: (String) -> Bool) -> [String] {
+    guard let question = link.firstIndex(of: "?") else { return [] }
+    let query = String(link[question...].dropFirst().prefix { $0 != "#" })
+    return query.split(separator: "&").compactMap { part -> String? in
+      let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      guard pair.count == 2, matches(String(pair[0])), !pair[1].isEmpty else { return nil }
+      let value = String(pair[1])
+      return value.removingPercentEncoding ?? value
+    }
+  }
+
+  /// `link` with the value of every secret query parameter replaced by `***`.
+  public static func maskingSecrets(in link: String) -> String {
+    guard let question = link.firstIndex(of: "?") else { return link }
+    let fragmentStart = link[question...].firstIndex(of: "#") ?? link.endIndex
+    let query = link[link.index(after: question)..<fragmentStart]
+    let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
+      guard let equals = part.firstIndex(of: "="), secretParameters.contains(String(part[..<equals])),
+        part.index(after: equals) < part.endIndex
+      else { return String(part) }
+      return String(part[...equals]) + Redactor.mask
+    }
+    return String(link[...question]) + parts.joined(separator: "&") + String(link[fragmentStart..<link.endIndex])
+  }
 }

@@ -38,6 +38,8 @@ public struct CommandResult: Sendable {
   public var notes: [String] = []
   /// Free text output (`echo`, `help`).
   public var output: String?
+  /// `signup`: true when a confirmation mail was sent instead of signing in, false when signed in.
+  public var confirmationRequired: Bool?
 
   public init(command: String) { self.command = command }
 
@@ -52,10 +54,16 @@ public struct CommandResult: Sendable {
   /// Decoded claims of the access token, when signed in.
   public var claims: JSON? { session.flatMap { JWTClaims.decode($0.accessToken) } }
 
-  /// The result model as JSON. Tokens print as `***` unless `revealTokens` (`--show-tokens`,
-  /// or script queries, whose output goes through the redactor).
-  public func json(now: Int, revealTokens: Bool) -> JSON {
+  /// The version of the result model's JSON. Within one version fields are only ever added;
+  /// none is removed, renamed or changes type or meaning.
+  public static let schemaVersion = 1
+
+  /// The result model as JSON. Tokens, recovery codes and link secrets print as `***` unless
+  /// `revealTokens` (`--show-tokens`, or script queries, whose output goes through the redactor).
+  /// `claims` only with `includeClaims` (`--claims`, and script queries).
+  public func json(now: Int, revealTokens: Bool, includeClaims: Bool = false) -> JSON {
     var object = JSONObject()
+    object["schema"] = .int(Self.schemaVersion)
     object["ok"] = .bool(ok)
     object["command"] = .string(command)
     object["elapsed_ms"] = .int(elapsedMs)
@@ -66,15 +74,17 @@ public struct CommandResult: Sendable {
       object["session"] = [
         "access_token": mask(session.accessToken), "refresh_token": mask(session.refreshToken),
         "expires_in": .int(session.expiresIn(now: now)), "expires_at": .int(session.expiresAt),
-        "token_type": .string(session.tokenType),
+        "token_type": .string(session.tokenType.lowercased()),
       ]
-      if let claims { object["claims"] = claims }
+      if includeClaims, let claims { object["claims"] = claims }
     }
+    if let confirmationRequired { object["confirmation_required"] = .bool(confirmationRequired) }
     if let reset { object["reset"] = ["email": .string(reset)] }
     if let inbox {
+      let shown = revealTokens ? inbox : inbox.redacted
       object["inbox"] = [
-        "kind": .string(inbox.kind), "code": .string(inbox.code), "link": .string(inbox.link),
-        "email": .string(inbox.email),
+        "kind": .string(shown.kind), "code": .string(shown.code), "link": .string(shown.link),
+        "email": .string(shown.email),
       ]
     }
     if let status {

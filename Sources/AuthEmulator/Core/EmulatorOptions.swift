@@ -3,6 +3,11 @@ public struct EmulatorOptions: Sendable {
   public var config: EmulatorConfig
   /// `--help` / `-h` was given: print `usage` and exit 0.
   public var help = false
+  /// What is printed once it listens: the banner, `KEY=VALUE` lines (`--print-env`) or one JSON
+  /// line (`--json`), for CI jobs that start it with `--port 0`.
+  public var ready: ReadyFormat = .banner
+
+  public enum ReadyFormat: Sendable, Equatable { case banner, env, json }
 
   public init(config: EmulatorConfig = EmulatorConfig(), help: Bool = false) {
     self.config = config
@@ -15,6 +20,7 @@ public struct EmulatorOptions: Sendable {
                            [--latency-ms N] [--fault "METHOD PATH STATUS|PRESET[xN]"]...
                            [--bcrypt-cost N] [--refresh-reuse-interval S] [--mail-frequency S]
                            [--idle-timeout S] [--session-timebox S] [--session-inactivity-timeout S]
+                           [--print-env | --json]
 
       --host H                   address to bind (default 127.0.0.1, loopback only)
       --port N                   port (default 54321; 0 = any free port)
@@ -34,6 +40,8 @@ public struct EmulatorOptions: Sendable {
       --session-timebox S        Supabase sessions end S seconds after sign-in (default 0 = never)
       --session-inactivity-timeout S
                                  Supabase sessions end when not refreshed for S seconds (default 0 = never)
+      --print-env                once listening, print KEY=VALUE lines (SUPABASE_URL, …) instead of the banner
+      --json                     once listening, print one JSON line {"schema":1,"event":"ready",…}
     """
 
   /// Parses the arguments after `emulator`. `--flag value` and `--flag=value` both work.
@@ -77,6 +85,13 @@ public struct EmulatorOptions: Sendable {
       case "--email-privacy":
         try noValue()
         options.config.emailPrivacy = true
+      case "--print-env", "--json":
+        try noValue()
+        let format: ReadyFormat = flag == "--json" ? .json : .env
+        if options.ready != .banner && options.ready != format {
+          throw EmulatorOptionsError("give --print-env or --json, not both")
+        }
+        options.ready = format
       case "--latency-ms": options.config.latencyMs = try number(0...600_000)
       case "--fault":
         do {

@@ -146,7 +146,7 @@ public final class Interpreter {
   func execute(at index: Int) async -> TestFailure? {
     let statement = program.statements[index]
     if previousIsStale, readsPreviousResult(statement.kind) {
-      scope.previous = previousResult?.json(now: previousNow, revealTokens: true)
+      scope.previous = previousResult?.json(now: previousNow, revealTokens: true, includeClaims: true)
       previousIsStale = false
     }
     switch statement.kind {

@@ -27,3 +27,51 @@ extension RunOptions {
     return nil
   }
 }
+
+/// Writes a report file. A regular file (or a new one) is replaced atomically; a symbolic link
+/// and anything else the path names (`/dev/stdout`, a FIFO, a terminal, a device) is written
+/// through, in place: never replaced by a file (as root, renaming over `/dev/full` would).
+enum ReportFile {
+  struct WriteError: Error { let reason: String }
+
+  static func write(_ text: String, to path: String) throws {
+    var info = stat()
+    var link = stat()
+    if stat(path, &info) == 0 {
+      let regular = info.st_mode & S_IFMT == S_IFREG
+      let symbolic = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+      if !regular || symbolic {
+        try writeInPlace(Array(text.utf8), to: path, truncate: regular)
+        return
+      }
+    }
+    do {
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      throw WriteError(reason: "check the directory's permissions and free space")
+    }
+  }
+
+  private static func writeInPlace(_ bytes: [UInt8], to path: String, truncate: Bool) throws {
+    let fd = open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0))
+    guard fd >= 0 else { throw WriteError(reason: reason(errno)) }
+    defer { close(fd) }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw WriteError(reason: reason(errno))
+      }
+      offset += written
+    }
+  }
+
+  static func reason(_ code: Int32) -> String {
+    switch code {
+    case ENOSPC: return "no space left on the device"
+    case EACCES, EPERM: return "permission denied"
+    default: return String(cString: strerror(code)).lowercased()
+    }
+  }
+}

@@ -142,9 +142,10 @@ public struct ScriptRunner: Sendable {
     ]
     for case (let path?, let render) in reports {
       do {
-        try redaction(render(run, renderer)).write(toFile: path, atomically: true, encoding: .utf8)
+        try ReportFile.write(redaction(render(run, renderer)), to: path)
       } catch {
-        output.err("error: cannot write report '\(path)': check the directory's permissions and free space\n")
+        let reason = (error as? ReportFile.WriteError)?.reason ?? "check the directory's permissions and free space"
+        output.err("error: cannot write report '\(path)': \(reason)\n")
         if code == 0 { code = 1 }
       }
     }

@@ -32,7 +32,7 @@ enum IdentityToolkitDecoding {
     user.emailConfirmed = claims?["email_verified"]?.bool ?? user.emailConfirmed
     if let name = json["displayName"]?.string ?? claims?["name"]?.string, !name.isEmpty { user.name = name }
     if let provider = claims?["firebase"]?["sign_in_provider"]?.string { user.provider = provider }
-    return AuthSession(accessToken: idToken, refreshToken: refresh, expiresAt: expiresAt, tokenType: "Bearer", user: user)
+    return AuthSession(accessToken: idToken, refreshToken: refresh, expiresAt: expiresAt, tokenType: "bearer", user: user)
   }
 
   /// One record of `accounts:lookup`.

@@ -15,7 +15,8 @@ public enum HumanRenderer {
         ("provider", status.provider), ("profile", status.profile), ("url", status.url),
         ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
       ])
-    } else if let inbox = result.inbox {
+    } else if let message = result.inbox {
+      let inbox = invocation.has("--show-tokens") ? message : message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
     } else if result.command == "whoami", let user = result.user {
       lines += table(userRows(user, session: result.session, now: now))
@@ -59,7 +60,7 @@ public enum HumanRenderer {
     if let name = user.name { rows.append(("name", name)) }
     if let created = user.createdAt { rows.append(("created", created)) }
     if let last = user.lastSignInAt { rows.append(("last sign-in", last)) }
-    rows.append(("provider", user.provider))
+    rows.append(("provider", user.signInMethod))
     if let session { rows.append(("token", expiry(session, now: now))) }
     return rows
   }

@@ -25,6 +25,12 @@ public struct RedactingSink: OutputSink {
     self.redactor = redactor
   }
   public func write(_ text: String, to stream: OutputStream) { base.write(redactor.redact(text), to: stream) }
+
+  /// `sink`, showing `values` if it is a redacting sink (a Firebase link's public `apiKey`).
+  public static func revealing(_ values: [String], in sink: any OutputSink) -> any OutputSink {
+    guard !values.isEmpty, let redacting = sink as? RedactingSink else { return sink }
+    return RedactingSink(redacting.base, redactor: redacting.redactor.revealing(values))
+  }
 }
 
 /// Collects output (tests, grouped output of parallel script files).

@@ -75,7 +75,7 @@ public final class Repl {
     guard !words.isEmpty else { return true }
     if line.contains("{{"), let interpolate = options.interpolate {
       // The line is kept as typed (history, `retry`'s echo); only what runs has the values.
-      let model = previous.map { $0.result.json(now: $0.now, revealTokens: true) }
+      let model = previous.map { $0.result.json(now: $0.now, revealTokens: true, includeClaims: true) }
       switch interpolate(words, line, model) {
       case .success(let filled): words = filled
       case .failure(let problem):
@@ -202,18 +202,21 @@ public final class Repl {
 
   private func render(_ result: CommandResult, invocation: Invocation) {
     let now = context.clock.unixNow
+    let visible = RedactingSink.revealing(result.inbox?.publicValues ?? [], in: sink)
     if result.error?.code == .cancelled {
       // On a terminal, over the `^C` the terminal echoed.
       sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
       return
     }
     if invocation.has("--json") {
-      sink.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
+      visible.out(
+        result.json(now: now, revealTokens: invocation.has("--show-tokens"), includeClaims: invocation.has("--claims"))
+          .prettyText + "\n")
       return
     }
     let (out, err) = HumanRenderer.render(result, invocation: invocation, style: options.style, now: now)
-    if !out.isEmpty { sink.out(out) }
-    if !err.isEmpty { sink.err(err) }
+    if !out.isEmpty { visible.out(out) }
+    if !err.isEmpty { visible.err(err) }
   }
 
   /// Puts a line in the history as the policy says; `history` lists it masked.

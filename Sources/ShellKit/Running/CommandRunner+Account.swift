@@ -26,9 +26,11 @@ extension CommandRunner {
     switch outcome {
     case .signedIn(let session):
       result.session = session
+      result.confirmationRequired = false
       try context.sessions(for: target).save(session: session)
     case .confirmationSent(let user, let obfuscated):
       result.user = user
+      result.confirmationRequired = true
       result.notes.append("Check \(email.trimmingWhitespace) for a confirmation link.")
       if obfuscated {
         result.notes.append(

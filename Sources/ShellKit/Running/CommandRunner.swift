@@ -16,7 +16,10 @@ public struct CommandRunner: Sendable {
     } catch is CancellationError {
       result = .failure(invocation.spec.name, AuthError(.cancelled))
     } catch {
-      result = .failure(invocation.spec.name, AuthError(.providerError, message: String(describing: error)))
+      // Not one of authsh's own errors: a sentence for the user, the raw text under --verbose.
+      result = .failure(
+        invocation.spec.name,
+        AuthError(.providerError, message: "The command failed unexpectedly.", detail: String(describing: error)))
     }
     result.elapsedMs = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
     if let session = result.session {

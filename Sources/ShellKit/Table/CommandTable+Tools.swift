@@ -32,6 +32,8 @@ extension CommandTable {
         FlagSpec("--session-inactivity-timeout", value: "SECONDS", kind: .number, "Supabase sessions end when not refreshed this long (default 0 = never)"),
         FlagSpec("--latency-ms", value: "MS", kind: .number, "Delay every answer"),
         FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"),
+        FlagSpec("--print-env", "Once listening, print NAME=VALUE lines (port, URLs, keys) instead of the banner"),
+        FlagSpec("--json", "Once listening, print one JSON line {\"schema\":1,\"event\":\"ready\",…}"),
       ],
       takesOutputFlags: false, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
       discussion: """
@@ -52,7 +54,17 @@ extension CommandTable {
         "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
         "authsh emulator --fault 'POST /auth/v1/token rate_limitx3'",
         "curl -X PUT localhost:54321/emulator/v1/faults -d '{\"faults\":[{\"path\":\"/auth/v1/user\",\"preset\":\"html502\"}]}'",
+        "authsh emulator --port 0 --print-env > emulator.env &",
       ]),
+    CommandSpec(
+      ["emulator", "faults", "clear"], group: .tools, surfaces: .oneShot,
+      flags: [
+        FlagSpec("--host", value: "HOST", kind: .host, "The emulator's address (default 127.0.0.1)"),
+        FlagSpec("--port", value: "PORT", kind: .number, "The emulator's port (default 54321)"),
+        FlagSpec("--url", value: "URL", kind: .url, "The emulator's URL, instead of --host and --port"),
+      ],
+      takesOutputFlags: false, summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
+      examples: ["authsh emulator faults clear --port 54321", "authsh emulator faults clear --url \"$AUTHSH_EMULATOR_URL\""]),
     CommandSpec(
       ["version"], group: .tools, takesOutputFlags: false, summary: "Show authsh's version (also --version, -V)",
       examples: ["authsh version"]),

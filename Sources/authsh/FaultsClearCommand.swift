@@ -1,0 +1,64 @@
+import AuthCore
+import Foundation
+import NIOTransport
+import ShellKit
+
+/// `authsh emulator faults clear [--host H] [--port N | --url URL]`: asks a running emulator to
+/// drop its injected faults (`DELETE /emulator/v1/faults`), as a CI step between scenarios.
+enum FaultsClearCommand {
+  static let words = ["emulator", "faults", "clear"]
+
+  static func run(_ invocation: Invocation, sink: StandardSink) async -> Int32 {
+    let base: String
+    if let url = invocation.value("--url") {
+      if invocation.has("--host") || invocation.has("--port") {
+        return Authsh.usage(UsageError("--url names the emulator whole; leave out --host and --port"), command: invocation.spec.name, sink: sink)
+      }
+      // Faults live at the root: a URL with a path (`…/auth/v1`) means its origin.
+      guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, let host = parsed.host, !host.isEmpty else {
+        return Authsh.usage(UsageError("'\(url)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
+      }
+      base = scheme + "://" + (host.contains(":") ? "[\(host)]" : host) + (parsed.port.map { ":\($0)" } ?? "")
+    } else {
+      let host = invocation.value("--host") ?? "127.0.0.1"
+      let port = invocation.value("--port") ?? "54321"
+      guard let number = Int(port), (1...65535).contains(number) else {
+        return Authsh.usage(UsageError("--port expects a number in 1...65535, got \"\(port)\""), command: invocation.spec.name, sink: sink)
+      }
+      base = "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(number)"
+    }
+    guard let url = URL(string: base + "/emulator/v1/faults"), let scheme = url.scheme?.lowercased(),
+      ["http", "https"].contains(scheme), url.host != nil
+    else {
+      return Authsh.usage(UsageError("'\(base)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
+    }
+    let transport = SchemeRoutingTransport(fallback: URLSessionTransport())
+    do {
+      let response = try await transport.send(HTTPRequest(method: "DELETE", url: url, timeout: 10))
+      guard (200..<300).contains(response.status) else {
+        let what = response.status == 404 ? "it is not an authsh emulator" : "it answered HTTP \(response.status)"
+        sink.err("error: could not clear the faults of \(TerminalText.escape(base)): \(what)\n")
+        return 1
+      }
+      sink.out("Cleared the faults of \(TerminalText.escape(base)).\n")
+      return 0
+    } catch let failure as TransportFailure {
+      sink.err("error: could not clear the faults of \(TerminalText.escape(base)): \(describe(failure))\n")
+      return ExitStatus.backend
+    } catch {
+      sink.err("error: could not clear the faults of \(TerminalText.escape(base)): the request failed\n")
+      return ExitStatus.backend
+    }
+  }
+
+  static func describe(_ failure: TransportFailure) -> String {
+    switch failure {
+    case .refused: return "nothing is listening there; is `authsh emulator` running on that port?"
+    case .hostNotFound: return "the host name does not resolve"
+    case .timedOut: return "it did not answer within 10 s"
+    case .cancelled: return "cancelled"
+    case .connectionLost: return "the connection closed before an answer"
+    case .unreachable, .other: return "the emulator cannot be reached"
+    }
+  }
+}
