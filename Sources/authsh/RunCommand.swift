@@ -40,7 +40,8 @@ enum RunCommand {
     if let problem = options.prepareReportPaths() {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
-    let emulator = useEmulator ? await EmbeddedEmulator.start(sink: sink) : nil
+    let emulator = useEmulator ? await EmbeddedEmulator.start(
+      sink: sink, likeProduction: arguments.likeProduction || invocation.has("--like-production")) : nil
     if useEmulator && emulator == nil { return ExitStatus.backend }
     let makeContext: @Sendable () -> ShellContext = {
       let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)

@@ -11,6 +11,7 @@ extension CommandTable {
         FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"),
         FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"),
         FlagSpec("--emulator", "Start the embedded emulator and point both providers at it"),
+        FlagSpec("--like-production", "With --emulator: behave like the hosted products (see `help emulator`)"),
       ],
       takesOutputFlags: false, summary: "Run .auth scripts with assertions (CI smoke tests)",
       examples: ["authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml"]),
@@ -23,6 +24,7 @@ extension CommandTable {
         FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"),
         FlagSpec("--confirm-email", "Supabase: require e-mail confirmation before sign-in"),
         FlagSpec("--email-privacy", "Firebase: turn on e-mail enumeration protection"),
+        FlagSpec("--like-production", "Behave like the hosted products: confirmation, quotas, rate limits, enumeration protection"),
         FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"),
         FlagSpec("--bcrypt-cost", value: "N", kind: .number, "bcrypt cost for stored passwords (default 4)"),
         FlagSpec("--refresh-reuse-interval", value: "SECONDS", kind: .number, "Supabase refresh-token reuse interval (default 0)"),
@@ -71,6 +73,7 @@ extension CommandTable {
     FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"),
     FlagSpec("--allow-insecure-http", "Allow plain http:// to a non-loopback host"),
     FlagSpec("--emulator", "Use an in-process emulator (the shell, or one-shot commands)"),
+    FlagSpec("--like-production", "With --emulator: the emulator behaves like the hosted products"),
     FlagSpec("--no-rc", "Do not run the startup file"),
   ]
 
