@@ -49,10 +49,24 @@ extension CommandTable {
         the body is {"faults":[{"method":"POST","path":"/auth/v1/token","status":429,"times":2, \
         "latency_ms":0,"headers":{"Retry-After":"30"},"json":{…},"body":"…","preset":"drop"}]} \
         (every field but path is optional).
+
+        Two modes. The default follows the local stacks (Supabase CLI: no e-mail confirmation; \
+        the official Firebase emulator: no enumeration protection), for fast development loops. \
+        --like-production behaves like hosted projects, for scripts you will also run against \
+        staging or production: Supabase e-mail confirmation, 30 mails an hour for the project \
+        (429 over_email_send_rate_limit), per-address limits on /token and /verify (429 \
+        over_request_rate_limit); Firebase enumeration protection, refresh tokens ended by a \
+        password change (TOKEN_EXPIRED), reset codes valid for one hour, production's error \
+        envelopes. Switch at run time with PUT /emulator/v1/config {"like_production": true}; \
+        `authsh --emulator --like-production` and `authsh run --emulator --like-production` do \
+        the same for the in-process emulator. In both modes redirect_to must be the site URL, a \
+        loopback address or http://localhost (anything else falls back to the site URL). \
+        GET /emulator/openapi.json describes these routes.
         """,
       examples: [
         "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
         "authsh emulator --fault 'POST /auth/v1/token rate_limitx3'",
+        "authsh emulator --like-production",
         "curl -X PUT localhost:54321/emulator/v1/faults -d '{\"faults\":[{\"path\":\"/auth/v1/user\",\"preset\":\"html502\"}]}'",
       ]),
     CommandSpec(
