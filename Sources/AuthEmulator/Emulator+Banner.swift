@@ -38,6 +38,9 @@ extension Emulator {
       "  Outbox               \(baseURL)/emulator/v1/outbox?email=ADDRESS",
       "  Faults               \(baseURL)/emulator/v1/faults",
     ]
+    if mode.likeProduction {
+      lines.append("  Mode                 like production (\(baseURL)/emulator/v1/config switches it)")
+    }
     if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
     for fault in config.faults { lines.append("  Fault                \(fault.jsonValue.compactText)") }
     lines += [
