@@ -11,9 +11,10 @@ enum EmulatorCommand {
     if case .failure(let problem) = InvocationParser.parse(words, surface: .oneShot) {
       return Authsh.usage(problem, command: "emulator", sink: sink)
     }
-    let options: EmulatorOptions
+    var options: EmulatorOptions
     do {
       options = try EmulatorOptions.parse(arguments: Array(arguments.command.dropFirst()))
+      if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
     } catch {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
     }
