@@ -76,7 +76,7 @@ let package = Package(
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"], exclude: ["Snapshots"]),
-    .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport"], exclude: ["Scripts"]),
+    .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
   ]
 )

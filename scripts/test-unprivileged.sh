@@ -54,7 +54,9 @@ unshare -m bash -euo pipefail -c "
   # real loopback sockets (the whole suite already ran as root).
   run_as_user 'id -un; swift test --skip-build --filter \"NIOTransportTests|AuthEmulatorTests|EmulatorIntegrationTests|ConnectionErrorTests|BackendSessionTests|PipedInputTests\"'
   run_as_user '.venv/bin/pytest -q -p no:cacheprovider Tests/python'
-  for provider in supabase firebase; do
-    run_as_user \".build/debug/authsh --provider \$provider run --emulator examples/*.auth\"
+  for mode in '' --like-production; do
+    for provider in supabase firebase; do
+      run_as_user \".build/debug/authsh --provider \$provider run --emulator \$mode examples/*.auth\"
+    done
   done
 "

@@ -19,8 +19,8 @@ extension Emulator {
   /// The start-up text: URLs, keys, and `export` lines ready to paste. Call after `start()`.
   public func banner() -> String {
     let state = config.statePath.map { "state in \($0)" } ?? "state in memory"
-    let confirm = config.confirmEmail ? "on" : "off"
-    let privacy = config.emailPrivacy ? "on" : "off"
+    let confirm = config.confirmEmail || mode.likeProduction ? "on" : "off"
+    let privacy = config.emailPrivacy || mode.likeProduction ? "on" : "off"
     var lines = [
       "authsh emulator: Supabase Auth + Firebase Auth on \(baseURL) (\(state))",
       "",
@@ -40,6 +40,9 @@ extension Emulator {
       "  Outbox               \(baseURL)/emulator/v1/outbox?email=ADDRESS",
       "  Faults               \(baseURL)/emulator/v1/faults",
     ]
+    if mode.likeProduction {
+      lines.append("  Mode                 like production (\(baseURL)/emulator/v1/config switches it)")
+    }
     if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
     for fault in config.faults { lines.append("  Fault                \(fault.jsonValue.compactText)") }
     lines += [

@@ -11,6 +11,8 @@ public final class Emulator: Sendable {
   public let store: any DocumentStore
   /// The live fault list (`/emulator/v1/faults`, `--fault`).
   public let faults: FaultInjector
+  /// Default or like-production behaviour (`/emulator/v1/config`).
+  public let mode: EmulatorMode
   private let router: EmulatorRouter
   let supabase: SupabaseAPI
   private let server: HTTPServer
@@ -26,13 +28,15 @@ public final class Emulator: Sendable {
     self.outbox = outbox
     let faults = FaultInjector(config.faults)
     self.faults = faults
-    let supabase = try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store)
+    let mode = EmulatorMode(likeProduction: config.likeProduction)
+    self.mode = mode
+    let supabase = try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode)
     self.supabase = supabase
     let apis: [any EmulatorAPI] = [
       supabase,
-      try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store),
+      try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode),
     ]
-    let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, latencyMs: config.latencyMs)
+    let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, mode: mode, latencyMs: config.latencyMs)
     self.router = router
     self.server = HTTPServer(host: config.host, port: config.port, idleTimeoutSeconds: config.idleTimeout) { request in
       await router.route(request)
@@ -107,6 +111,7 @@ struct EmulatorRouter: Sendable {
   let apis: [any EmulatorAPI]
   let outbox: Outbox
   let faults: FaultInjector
+  let mode: EmulatorMode
   let latencyMs: Int
 
   func route(_ request: ServerRequest) async -> ServerResponse {
@@ -114,7 +119,9 @@ struct EmulatorRouter: Sendable {
     if path.hasPrefix("/emulator/v1/") {
       if path == "/emulator/v1/outbox" { return Self.outboxResponse(request, outbox: outbox) }
       if path == "/emulator/v1/faults" { return Self.faultsResponse(request, faults: faults) }
+      if path == "/emulator/v1/config" { return Self.configResponse(request, mode: mode) }
     }
+    if path == "/emulator/openapi.json" { return Self.openAPIResponse(request) }
     if latencyMs > 0 { await Self.sleep(milliseconds: latencyMs) }
     let fault = faults.take(method: request.method, path: path)
     if let fault {

@@ -5,6 +5,8 @@ import ShellKit
 struct Arguments {
   var connection = ConnectionFlags()
   var emulator = false
+  /// `--like-production`: the in-process emulator behaves like the hosted products.
+  var likeProduction = false
   var noRC = false
   var help = false
   var version = false
@@ -73,6 +75,7 @@ struct Arguments {
     case "--key": connection.key = value
     case "--allow-insecure-http": connection.allowInsecureHTTP = true
     case "--emulator": emulator = true
+    case "--like-production": likeProduction = true
     case "--no-rc": noRC = true
     default: return UsageError("unknown flag '\(name)'")
     }

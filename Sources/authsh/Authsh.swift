@@ -38,6 +38,9 @@ struct Authsh {
       sink.out("authsh \(AuthshVersion.current)\n")
       return 0
     }
+    if arguments.likeProduction, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
+      return usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink)
+    }
     guard let first = arguments.command.first else {
       if arguments.help {
         sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")

@@ -7,9 +7,10 @@ import ShellKit
 struct EmbeddedEmulator: Sendable {
   let emulator: Emulator
 
-  static func start(sink: some OutputSink) async -> EmbeddedEmulator? {
+  static func start(sink: some OutputSink, likeProduction: Bool = false) async -> EmbeddedEmulator? {
     var config = EmulatorConfig()
     config.port = 0
+    config.likeProduction = likeProduction
     do {
       let emulator = try Emulator(config: config)
       try await emulator.start()

@@ -15,9 +15,10 @@ enum EmulatorCommand {
       return await FaultsClearCommand.run(invocation, sink: sink)
     case .success: break
     }
-    let options: EmulatorOptions
+    var options: EmulatorOptions
     do {
       options = try EmulatorOptions.parse(arguments: Array(arguments.command.dropFirst()))
+      if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
     } catch {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
     }

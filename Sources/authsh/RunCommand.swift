@@ -22,6 +22,9 @@ enum RunCommand {
       jobs = value
     }
     let useEmulator = arguments.emulator || invocation.has("--emulator")
+    if arguments.likeProduction || invocation.has("--like-production"), !useEmulator {
+      return Authsh.usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
+    }
     // A broken config.toml fails the run before anything is sent (exit 78), not test by test.
     let paths = Paths(environment: environment)
     if !useEmulator, let file = Contexts.readConfig(paths.configFile) {
@@ -40,7 +43,8 @@ enum RunCommand {
     if let problem = options.prepareReportPaths() {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
-    let emulator = useEmulator ? await EmbeddedEmulator.start(sink: sink) : nil
+    let emulator = useEmulator ? await EmbeddedEmulator.start(
+      sink: sink, likeProduction: arguments.likeProduction || invocation.has("--like-production")) : nil
     if useEmulator && emulator == nil { return ExitStatus.backend }
     let makeContext: @Sendable () -> ShellContext = {
       let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)

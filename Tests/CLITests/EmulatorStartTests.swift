@@ -14,4 +14,19 @@ struct EmulatorStartTests {
     #expect(outcome.stderr == "error: could not start the emulator: port \(port) is in use; try --port 0 (any free port), or stop the other server\n")
     #expect(!outcome.stderr.contains("descriptor"), "no internal function names")
   }
+
+  @Test func likeProductionReachesTheInProcessEmulatorAndNeedsIt() async throws {
+    let runner = try BinaryRunner()
+    let signup = ["signup", "lp@example.com", "--name", "Lp", "--password", "long-enough-1", "--json"]
+    let production = try await runner.run(["--emulator", "--like-production"] + signup, timeout: 30)
+    #expect(production.status == 0, "\(production.stderr)")
+    #expect(!production.stdout.contains("access_token"), "confirmation on: no session")
+    let local = try await runner.run(["--emulator"] + signup, timeout: 30)
+    #expect(local.stdout.contains("access_token"), "default: signed in at once")
+    for arguments in [["--like-production", "whoami"], ["run", "--like-production", "x.auth"]] {
+      let alone = try await runner.run(arguments, timeout: 30)
+      #expect(alone.status == 64)
+      #expect(alone.stderr.hasPrefix("error: --like-production applies to the in-process emulator: add --emulator\n"))
+    }
+  }
 }

@@ -100,13 +100,14 @@ import Testing
     }
   }
 
-  @Test(arguments: GoldenCase.providers)
-  func examplesPassOnBothProviders(_ provider: String) throws {
+  @Test(arguments: GoldenCase.providers, ["", "--like-production"])
+  func examplesPassOnBothProviders(_ provider: String, _ mode: String) throws {
     try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first")
     let examples = AuthshProcess.packageRoot.appendingPathComponent("examples")
     let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".auth") }.sorted()
     #expect(files.count >= 6)
-    let outcome = try AuthshProcess.run(["--provider", provider, "run", "--emulator", "--jobs", "2"] + files, in: examples)
+    let flags = ["--provider", provider, "run", "--emulator"] + (mode.isEmpty ? [] : [mode]) + ["--jobs", "2"]
+    let outcome = try AuthshProcess.run(flags + files, in: examples)
     #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
     #expect(outcome.stdout.hasSuffix(" passed, 0 failed\n"))
   }

@@ -35,6 +35,10 @@ class Emulator:
     api_key: str = "fake-api-key"
 
     @property
+    def like_production(self) -> bool:
+        return "--like-production" in self.args
+
+    @property
     def host(self) -> str:  # FIREBASE_AUTH_EMULATOR_HOST form
         return f"127.0.0.1:{self.port}"
 
@@ -100,6 +104,15 @@ def start_emulator(*extra_args, port=None) -> Emulator:
 def emulator():
     """A fresh emulator per test (defaults: no e-mail confirmation, no e-mail privacy)."""
     emu = start_emulator()
+    yield emu
+    emu.stop()
+
+
+@pytest.fixture(params=["default", "like-production"])
+def emulator_in_both_modes(request):
+    """A fresh emulator per test, once as the local stacks behave and once `--like-production`.
+    Conformance modules use it as their `emulator`; `emu.like_production` says which run this is."""
+    emu = start_emulator(*([] if request.param == "default" else ["--like-production"]))
     yield emu
     emu.stop()
 

@@ -14,7 +14,8 @@ public struct EmulatorFault: Sendable, Equatable {
     case truncatedJSON = "truncated_json"
     /// Close the connection without answering.
     case drop
-    /// 429 `over_request_rate_limit` (GoTrue body; Google error body outside `/auth/v1`).
+    /// 429 `over_request_rate_limit` (GoTrue body); outside `/auth/v1`, production's
+    /// 400 `TOO_MANY_ATTEMPTS_TRY_LATER` business error.
     case rateLimit = "rate_limit"
     /// 500 with a JSON error body.
     case serverError = "server_error"

@@ -16,7 +16,7 @@ public struct EmulatorOptions: Sendable {
 
   public static let usage = """
     usage: authsh emulator [--host 127.0.0.1] [--port 54321] [--project demo-authsh] [--state FILE]
-                           [--confirm-email] [--email-privacy] [--jwt-secret S]
+                           [--like-production] [--confirm-email] [--email-privacy] [--jwt-secret S]
                            [--latency-ms N] [--fault "METHOD PATH STATUS|PRESET[xN]"]...
                            [--bcrypt-cost N] [--refresh-reuse-interval S] [--mail-frequency S]
                            [--idle-timeout S] [--session-timebox S] [--session-inactivity-timeout S]
@@ -26,6 +26,11 @@ public struct EmulatorOptions: Sendable {
       --port N                   port (default 54321; 0 = any free port)
       --project ID               Firebase project id (default demo-authsh)
       --state FILE               keep users and sessions in this SQLite file across restarts
+      --like-production          behave like the hosted products: Supabase e-mail confirmation, the
+                                 30-mails-an-hour quota, per-address /token and /verify limits; Firebase
+                                 enumeration protection, refresh tokens ended by a password change,
+                                 production's error envelopes, reset codes valid for one hour
+                                 (switch at run time: PUT /emulator/v1/config {"like_production": true})
       --confirm-email            Supabase: require e-mail confirmation before sign-in
       --email-privacy            Firebase: e-mail enumeration protection
       --jwt-secret S             HS256 secret of the Supabase tokens and keys
@@ -92,6 +97,9 @@ public struct EmulatorOptions: Sendable {
           throw EmulatorOptionsError("give --print-env or --json, not both")
         }
         options.ready = format
+      case "--like-production":
+        try noValue()
+        options.config.likeProduction = true
       case "--latency-ms": options.config.latencyMs = try number(0...600_000)
       case "--fault":
         do {

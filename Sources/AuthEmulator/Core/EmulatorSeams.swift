@@ -44,6 +44,11 @@ public struct EmulatorConfig: Sendable {
   public var maxSessionsPerUser = 100
   /// Faults active from the start (`--fault`); `/emulator/v1/faults` changes them at run time.
   public var faults: [EmulatorFault] = []
+  /// Behave like the hosted products (`--like-production`); `/emulator/v1/config` switches it at run time.
+  public var likeProduction = false
+  /// GoTrue `URI_ALLOW_LIST`: where mail links may send the browser besides the site URL and
+  /// loopback addresses (globs: `*` within a host label or path segment, `**` across them).
+  public var redirectAllowList = ["http://localhost", "http://localhost:*", "http://localhost/**", "http://localhost:*/**"]
 
   public init() {}
 }

@@ -89,7 +89,8 @@ extension EmulatorFault.Preset {
         return GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
           .response(for: request)
       }
-      return googleError(429, message: "TOO_MANY_ATTEMPTS_TRY_LATER", status: "RESOURCE_EXHAUSTED")
+      // Production answers a business error: HTTP 400, no `status` (never 429 RESOURCE_EXHAUSTED).
+      return googleError(400, message: Self.tooManyAttempts, status: nil)
     case .serverError:
       if onSupabase {
         return GoTrueError(status: 500, code: "unexpected_failure", message: "Internal server error")
@@ -99,14 +100,16 @@ extension EmulatorFault.Preset {
     }
   }
 
-  private func googleError(_ code: Int, message: String, status: String) -> ServerResponse {
-    let body: JSON = [
-      "error": [
-        "code": .int(code), "message": .string(message),
-        "errors": [["message": .string(message), "domain": "global", "reason": "invalid"]],
-        "status": .string(status),
-      ]
-    ]
+  static let tooManyAttempts = "TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled due "
+    + "to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
+
+  private func googleError(_ code: Int, message: String, status: String?) -> ServerResponse {
+    var error = JSONObject()
+    error["code"] = .int(code)
+    error["message"] = .string(message)
+    error["errors"] = [["message": .string(message), "domain": "global", "reason": "invalid"]]
+    if let status { error["status"] = .string(status) }
+    let body: JSON = ["error": .object(error)]
     return ServerResponse(status: code, headers: [("Content-Type", "application/json; charset=UTF-8")], body: body.bytes)
   }
 }

@@ -65,7 +65,7 @@ extension FirebaseAPI {
       let user = project.user(email: email)
       var response = JSONObject()
       response["kind"] = "identitytoolkit#CreateAuthUriResponse"
-      if project.emailPrivacy {
+      if emailPrivacy(project) {
         response["sessionId"] = .string(sessionId)
         return .object(response)
       }

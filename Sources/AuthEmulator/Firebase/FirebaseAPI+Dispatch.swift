@@ -144,6 +144,9 @@ extension FirebaseAPI {
 
   // MARK: - Tokens and ID-token checks shared by the operations
 
+  /// Enumeration protection: the project's setting, or always like production.
+  func emailPrivacy(_ project: FirebaseProject) -> Bool { project.emailPrivacy || mode.likeProduction }
+
   /// `parseIdToken`: undecodable → `INVALID_ID_TOKEN`; unknown user → `USER_NOT_FOUND`;
   /// `iat < validSince` → `TOKEN_EXPIRED`; disabled → `USER_DISABLED`. No signature or `exp` check.
   func parseIdToken(_ project: FirebaseProject, _ token: String) throws -> (user: FirebaseUser, token: FirebaseTokens.DecodedIdToken) {
@@ -167,7 +170,7 @@ extension FirebaseAPI {
     tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
     tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
                                                                   projectId: project.projectId,
-                                                                  issuedAt: FirebaseTime.seconds(issuedAt)))
+                                                                  issuedAtMs: FirebaseTime.milliseconds(issuedAt)))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)
   }

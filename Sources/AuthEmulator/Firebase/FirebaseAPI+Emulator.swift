@@ -9,6 +9,15 @@ extension FirebaseAPI {
   /// token was issued, as production does; the official emulator never revokes). Answers in
   /// snake_case strings.
   func grantToken(_ parsed: FirebaseBody) throws -> JSON {
+    guard mode.likeProduction else { return try grantTokenChecked(parsed) }
+    do {
+      return try grantTokenChecked(parsed)
+    } catch let error as FirebaseError where error.status == nil {
+      throw FirebaseError.secureToken(error.message)  // production's envelope
+    }
+  }
+
+  private func grantTokenChecked(_ parsed: FirebaseBody) throws -> JSON {
     var body = parsed
     try body.validate([("grantType", .string), ("refreshToken", .string), ("code", .string)])
     // The record is decoded before the grant-type checks (`server.ts` tenant routing).
@@ -20,9 +29,7 @@ extension FirebaseAPI {
       try require(record.projectId == project.projectId, "INVALID_REFRESH_TOKEN")
       guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
       try require(user.disabled != true, "USER_DISABLED")
-      if let issuedAt = record.issuedAt, let validSince = user.validSince {
-        try require(issuedAt >= validSince, "TOKEN_EXPIRED")
-      }
+      if mode.likeProduction { try require(!Self.isRevoked(record, user), "TOKEN_EXPIRED") }
       let issued = try issueTokens(project, user, provider: record.provider, extraClaims: record.extraClaims)
       let idToken = issued.tokens["idToken"] ?? .null
       var response = JSONObject()
@@ -36,6 +43,15 @@ extension FirebaseAPI {
       response["project_id"] = "12345"
       return .object(response)
     }
+  }
+
+  /// Production ends refresh tokens minted before a password change or a revocation
+  /// (`validSince`); the official emulator never does.
+  static func isRevoked(_ record: FirebaseTokens.RefreshRecord, _ user: FirebaseUser) -> Bool {
+    guard let issuedAtMs = record.issuedAtMs else { return false }
+    if let changed = user.passwordUpdatedAt, issuedAtMs < changed { return true }
+    if let since = user.validSince, issuedAtMs / 1000 < since { return true }
+    return false
   }
 
   func emulatorEndpoint(_ endpoint: FirebaseRoute.EmulatorEndpoint, projectId: String, request: ServerRequest) throws -> JSON {

@@ -25,7 +25,7 @@ extension FirebaseAPI {
       case "PASSWORD_RESET":
         guard let given = body.truthy("email") else { throw FirebaseError.bad("MISSING_EMAIL") }
         email = FirebaseRules.canonicalEmail(given)
-        if project.user(email: email) == nil, project.emailPrivacy {
+        if project.user(email: email) == nil, emailPrivacy(project) {
           return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(email)]
         }
         try require(project.user(email: email) != nil, "EMAIL_NOT_FOUND")
@@ -75,7 +75,8 @@ extension FirebaseAPI {
   func createOob(_ project: FirebaseProject, request: ServerRequest, email: String, newEmail: String?,
                  requestType: String, continueUrl: String? = nil, mail: Bool = true) throws -> FirebaseOob {
     let origin = emulatorOrigin(request)
-    let oob = try project.createOob(email: email, newEmail: newEmail, requestType: requestType) { code in
+    let oob = try project.createOob(email: email, newEmail: newEmail, requestType: requestType,
+                                    createdAt: FirebaseTime.milliseconds(now)) { code in
       var items = [("mode", FirebaseOob.mode(for: requestType)), ("lang", "en"), ("oobCode", code),
                    ("apiKey", "fake-api-key")]
       if let continueUrl { items.append(("continueUrl", continueUrl)) }
@@ -89,6 +90,15 @@ extension FirebaseAPI {
     }
     return oob
   }
+
+  /// Like production only: a password-reset code works for one hour (`EXPIRED_OOB_CODE` after).
+  /// The official emulator's codes never expire.
+  func requireLive(_ oob: FirebaseOob, at time: Date) throws {
+    guard mode.likeProduction, oob.requestType == "PASSWORD_RESET", let createdAt = oob.createdAt else { return }
+    try require(FirebaseTime.milliseconds(time) - createdAt <= Self.resetCodeLifetimeMs, "EXPIRED_OOB_CODE")
+  }
+
+  static let resetCodeLifetimeMs = 3_600_000
 
   /// `URLSearchParams` encoding (spaces as `+`).
   private static func formEncode(_ text: String) -> String {
@@ -116,6 +126,7 @@ extension FirebaseAPI {
     let timestamp = now
     return try state.with(call.projectId) { project in
       guard let oob = project.oob(code) else { throw FirebaseError.bad("INVALID_OOB_CODE") }
+      try requireLive(oob, at: timestamp)
       if newPassword != nil {
         try require(oob.requestType == "PASSWORD_RESET", "INVALID_OOB_CODE")
         guard let newHash else { throw FirebaseError.bad(FirebaseRules.weakPassword) }

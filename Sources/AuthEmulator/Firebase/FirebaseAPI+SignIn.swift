@@ -98,7 +98,7 @@ extension FirebaseAPI {
 
     // Checks that need the state, then bcrypt outside the lock, then the sign-in itself.
     let (candidate, privacy) = try state.with(call.projectId) { project -> (FirebaseUser, Bool) in
-      let privacy = project.emailPrivacy
+      let privacy = emailPrivacy(project)
       guard let user = project.user(email: email) else {
         throw FirebaseError.bad(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
       }
@@ -123,6 +123,8 @@ extension FirebaseAPI {
       response["registered"] = true
       response["localId"] = .string(user.localId)
       response["email"] = .string(email)
+      // Production always names the display name, empty when there is none.
+      if mode.likeProduction { response["displayName"] = .string(user.displayName ?? "") }
       response.merge(issued.tokens)
       return .object(response)
     }

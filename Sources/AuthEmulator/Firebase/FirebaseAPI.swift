@@ -10,9 +10,12 @@ public final class FirebaseAPI: EmulatorAPI {
   let clock: any EmulatorClock
   let outbox: Outbox
   let state: FirebaseState
+  let mode: EmulatorMode
 
-  public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore) throws {
+  public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
+              mode: EmulatorMode? = nil) throws {
     self.config = config
+    self.mode = mode ?? EmulatorMode(likeProduction: config.likeProduction)
     self.clock = clock
     self.outbox = outbox
     self.state = try FirebaseState(defaultProjectId: config.project, emailPrivacy: config.emailPrivacy, store: store)

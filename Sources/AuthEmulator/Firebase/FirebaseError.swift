@@ -14,6 +14,11 @@ struct FirebaseError: Error, Equatable {
     FirebaseError(httpStatus: 400, message: message, status: nil, items: [item(message, reason: "invalid")])
   }
 
+  /// Secure Token errors as production sends them: `status` INVALID_ARGUMENT, no `errors` list.
+  static func secureToken(_ message: String) -> FirebaseError {
+    FirebaseError(httpStatus: 400, message: message, status: "INVALID_ARGUMENT", items: [])
+  }
+
   /// `Invalid JSON payload received. …` (schema or parse failures).
   static func invalidArgument(_ detail: String, reason: String = "invalid") -> FirebaseError {
     let message = "Invalid JSON payload received. " + detail
@@ -72,7 +77,7 @@ struct FirebaseError: Error, Equatable {
     var error = JSONObject()
     error["code"] = .int(httpStatus)
     error["message"] = .string(message)
-    error["errors"] = .array(items)
+    if !items.isEmpty { error["errors"] = .array(items) }
     if let status { error["status"] = .string(status) }
     return ["error": .object(error)]
   }

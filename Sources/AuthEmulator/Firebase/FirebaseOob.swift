@@ -1,6 +1,7 @@
 import JSONKit
 
-/// A pending out-of-band code (`state.ts` `OobRecord`). Codes never expire; they are single-use.
+/// A pending out-of-band code (`state.ts` `OobRecord`). Single-use; only like production do
+/// password-reset codes expire.
 struct FirebaseOob: Equatable, Sendable {
   var oobCode: String
   var email: String
@@ -9,6 +10,8 @@ struct FirebaseOob: Equatable, Sendable {
   var oobLink: String
   /// Creation order (codes are listed oldest first).
   var sequence: Int
+  /// When it was made, milliseconds since 1970 (nil in rows written before this was kept).
+  var createdAt: Int?
 
   /// As `GET /emulator/v1/projects/{id}/oobCodes` lists it.
   var listJSON: JSON {
@@ -25,7 +28,7 @@ struct FirebaseOob: Equatable, Sendable {
     [
       "projectId": .string(projectId), "oobCode": .string(oobCode), "email": .string(email),
       "newEmail": .optional(newEmail), "requestType": .string(requestType), "oobLink": .string(oobLink),
-      "sequence": .int(sequence),
+      "sequence": .int(sequence), "createdAt": createdAt.map(JSON.int) ?? .null,
     ]
   }
 
@@ -35,7 +38,8 @@ struct FirebaseOob: Equatable, Sendable {
       let link = json["oobLink"]?.string, let sequence = json["sequence"]?.int
     else { return nil }
     let oob = FirebaseOob(oobCode: code, email: email, newEmail: json["newEmail"]?.string,
-                          requestType: requestType, oobLink: link, sequence: sequence)
+                          requestType: requestType, oobLink: link, sequence: sequence,
+                          createdAt: json["createdAt"]?.int)
     return (projectId, oob)
   }
 

@@ -94,11 +94,12 @@ final class FirebaseProject {
   // MARK: - Out-of-band codes
 
   /// Stores a new code; `link` builds the action link from the code.
-  func createOob(email: String, newEmail: String?, requestType: String, link: (String) -> String) throws -> FirebaseOob {
+  func createOob(email: String, newEmail: String?, requestType: String, createdAt: Int? = nil,
+                 link: (String) -> String) throws -> FirebaseOob {
     var code = FirebaseRandom.base64URL(54)
     while oobs[code] != nil { code = FirebaseRandom.base64URL(54) }
     let oob = FirebaseOob(oobCode: code, email: email, newEmail: newEmail, requestType: requestType,
-                          oobLink: link(code), sequence: nextOobSequence)
+                          oobLink: link(code), sequence: nextOobSequence, createdAt: createdAt)
     try store.put(Self.oobTable, key: storageKey(code), oob.storageJSON(projectId: projectId))
     nextOobSequence += 1
     oobs[code] = oob

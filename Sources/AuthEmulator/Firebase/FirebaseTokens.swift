@@ -56,19 +56,18 @@ enum FirebaseTokens {
     var provider: String
     var projectId: String
     var extraClaims: JSONObject
-    /// Seconds; nil for tokens minted without it (the official emulator's). A token issued
-    /// before the account's `validSince` is revoked, as in production.
-    var issuedAt: Int? = nil
+    /// When the token was minted, milliseconds (nil in tokens of the official emulator).
+    var issuedAtMs: Int? = nil
   }
 
-  static func refreshToken(localId: String, provider: String, projectId: String, issuedAt: Int? = nil) -> String {
+  static func refreshToken(localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil) -> String {
     var record = JSONObject()
     record["_AuthEmulatorRefreshToken"] = "DO NOT MODIFY"
     record["localId"] = .string(localId)
     record["provider"] = .string(provider)
     record["extraClaims"] = .object(JSONObject())
     record["projectId"] = .string(projectId)
-    if let issuedAt { record["iat"] = .int(issuedAt) }
+    if let issuedAtMs { record["issuedAtMs"] = .int(issuedAtMs) }
     return Data(JSON.object(record).bytes).base64EncodedString()
   }
 
@@ -82,7 +81,8 @@ enum FirebaseTokens {
       let localId = object["localId"]?.string, let provider = object["provider"]?.string
     else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
     return RefreshRecord(localId: localId, provider: provider, projectId: object["projectId"]?.string ?? "",
-                         extraClaims: object["extraClaims"]?.object ?? JSONObject(), issuedAt: object["iat"]?.int)
+                         extraClaims: object["extraClaims"]?.object ?? JSONObject(),
+                         issuedAtMs: object["issuedAtMs"]?.int)
   }
 
   private static func isTruthy(_ value: JSON?) -> Bool {

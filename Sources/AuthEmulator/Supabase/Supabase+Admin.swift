@@ -125,7 +125,9 @@ extension SupabaseAPI {
     if !passwordHash.isEmpty {
       hash = passwordHash
     } else {
-      hash = PasswordHasher.hash(password ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: config.bcryptCost)
+      // No password, or an empty one: a random one nobody knows (GoTrue never stores "").
+      let given = password.flatMap { $0.isEmpty ? nil : $0 }
+      hash = PasswordHasher.hash(given ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: config.bcryptCost)
     }
     let now = self.now
     let user = try state.transaction { data -> SBUser in

@@ -96,7 +96,8 @@ extension SupabaseAPI {
 
   func logout(_ request: ServerRequest) throws -> ServerResponse {
     let caller = try authenticate(request)
-    let scope = request.query("scope") ?? "global"
+    // No scope, or an empty one, means global (GoTrue reads `scope=` as unset).
+    let scope = request.query("scope").flatMap { $0.isEmpty ? nil : $0 } ?? "global"
     guard ["global", "local", "others"].contains(scope) else {
       throw GoTrueError.validation("Unsupported logout scope \"\(scope)\"")
     }

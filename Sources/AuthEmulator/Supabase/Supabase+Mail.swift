@@ -49,6 +49,7 @@ extension SupabaseAPI {
     case .emailChange:
       if enforceLimit { try checkFrequency(sentAt: user.emailChangeSentAt, now: now) }
     }
+    if enforceLimit { try checkEmailQuota() }
     let code = Self.newCode(for: address)
     switch kind {
     case .signup, .invite:
@@ -61,11 +62,36 @@ extension SupabaseAPI {
     case .emailChange:
       user.emailChangeToken = code.hash
       user.emailChangeSentAt = now
+      user.emailChangeTokenCurrent = ""
+      user.emailChangeConfirmStatus = 0
     }
     let link = actionLink(origin: origin(of: request), hash: code.hash, type: kind.rawValue, redirectTo: redirectTo)
     return OutboxMessage(
       side: .supabase, kind: kind.rawValue, email: address, code: code.otp, link: link,
       time: clock.now())
+  }
+
+  /// Like production only: GoTrue's `RATE_LIMIT_EMAIL_SENT` (30 mails an hour for the project).
+  func checkEmailQuota() throws {
+    guard mode.likeProduction, !mode.emailQuota.allow(at: clock.now()) else { return }
+    throw GoTrueError(status: 429, code: "over_email_send_rate_limit", message: "email rate limit exceeded")
+  }
+
+  /// An e-mail change mails the new address and, as GoTrue's default secure e-mail change does,
+  /// the current one too (each with its own code; both links must be followed when confirmation
+  /// is on, either one otherwise).
+  func prepareEmailChangeMails(user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros) throws
+    -> [OutboxMessage]
+  {
+    let toNew = try prepareMail(.emailChange, user: &user, request: request, redirectTo: redirectTo, now: now)
+    guard !user.email.isEmpty else { return [toNew] }
+    let code = Self.newCode(for: user.email)
+    user.emailChangeTokenCurrent = code.hash
+    let link = actionLink(origin: origin(of: request), hash: code.hash, type: MailKind.emailChange.rawValue,
+                          redirectTo: redirectTo)
+    let toCurrent = OutboxMessage(side: .supabase, kind: MailKind.emailChange.rawValue, email: user.email,
+                                  code: code.otp, link: link, time: clock.now())
+    return [toCurrent, toNew]
   }
 
   func record(_ mails: [OutboxMessage]) {
@@ -111,19 +137,19 @@ extension SupabaseAPI {
     let email = try GoTrueRules.validateEmail(rawEmail)
     let redirectTo = redirectTarget(request)
     let now = self.now
-    let mail = try state.transaction { data -> OutboxMessage? in
+    let mails = try state.transaction { data -> [OutboxMessage] in
       if type == "signup" {
-        guard var user = data.user(email: email), !user.isConfirmed else { return nil }
+        guard var user = data.user(email: email), !user.isConfirmed else { return [] }
         let mail = try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now)
         data.saveUser(user)
-        return mail
+        return [mail]
       }
-      guard var user = data.user(email: email), !user.newEmail.isEmpty else { return nil }
-      let mail = try prepareMail(.emailChange, user: &user, request: request, redirectTo: redirectTo, now: now)
+      guard var user = data.user(email: email), !user.newEmail.isEmpty else { return [] }
+      let mails = try prepareEmailChangeMails(user: &user, request: request, redirectTo: redirectTo, now: now)
       data.saveUser(user)
-      return mail
+      return mails
     }
-    record(mail.map { [$0] } ?? [])
+    record(mails)
     return json([:])
   }
 }

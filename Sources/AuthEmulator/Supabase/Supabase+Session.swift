@@ -102,10 +102,6 @@ extension SupabaseAPI {
   func refreshTokenGrant(_ request: ServerRequest) throws -> ServerResponse {
     let params = try RequestParams(request)
     let presented = try params.string("refresh_token")
-    if presented.isEmpty {
-      // An OAuth-style error, as GoTrue sends it.
-      return json(["error": "invalid_request", "error_description": "refresh_token required"], status: 400)
-    }
     let legacyShape = presented.utf8.count == 12
       && presented.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     guard legacyShape else { throw GoTrueError.validation("Refresh token is not valid") }

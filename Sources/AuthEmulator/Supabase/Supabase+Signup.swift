@@ -38,12 +38,12 @@ extension SupabaseAPI {
     let outcome = try state.transaction { data -> SignupOutcome in
       if var existing = data.user(email: email) {
         if existing.isConfirmed {
-          guard config.confirmEmail else {
+          guard confirmEmail else {
             throw GoTrueError.unprocessable("user_already_exists", "User already registered")
           }
           return .user(existing.obfuscated(data: metadata, now: now), identities: .empty)
         }
-        if config.confirmEmail {
+        if confirmEmail {
           mails.append(try prepareMail(.signup, user: &existing, request: request, redirectTo: redirectTo, now: now))
           data.saveUser(existing)
           return .user(existing, identities: .loaded)
@@ -58,7 +58,7 @@ extension SupabaseAPI {
         id: id, email: email, passwordHash: hash, appMetadata: SBUser.emailAppMetadata, userMetadata: metadata,
         createdAt: now, updatedAt: now)
       user.identity = SBIdentity.email(userID: id, email: email, data: metadata, now: now)
-      if config.confirmEmail {
+      if confirmEmail {
         mails.append(try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now))
         data.saveUser(user)
         return .user(user, identities: .loaded)

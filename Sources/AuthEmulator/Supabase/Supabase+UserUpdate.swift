@@ -48,7 +48,7 @@ extension SupabaseAPI {
       if let metadata { user.userMetadata = user.userMetadata.merging(metadata) }
       if changingEmail {
         user.newEmail = email
-        mails.append(try prepareMail(.emailChange, user: &user, request: request, redirectTo: redirectTo, now: now))
+        mails += try prepareEmailChangeMails(user: &user, request: request, redirectTo: redirectTo, now: now)
       }
       user.updatedAt = now
       data.saveUser(user)

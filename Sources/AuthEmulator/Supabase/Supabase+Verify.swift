@@ -31,7 +31,13 @@ extension SupabaseAPI {
       throw GoTrueError.validation("Only the token_hash and type should be provided")
     }
     let now = self.now
-    let (user, session, refreshToken) = try verify(type: type, tokenHash: tokenHash, email: email, now: now)
+    let verified: (SBUser, SBSession, String)
+    do {
+      verified = try verify(type: type, tokenHash: tokenHash, email: email, now: now)
+    } catch is EmailChangeHalfConfirmed {
+      return json(["msg": .string(EmailChangeHalfConfirmed.message), "code": "200"])
+    }
+    let (user, session, refreshToken) = verified
     return json(bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
   }
 
@@ -53,6 +59,8 @@ extension SupabaseAPI {
         ("expires_in", String(expiresAt - Int(now / 1_000_000))), ("refresh_token", refreshToken), ("sb", ""),
         ("token_type", "bearer"), ("type", type),
       ]
+    } catch is EmailChangeHalfConfirmed {
+      fragment = [("message", EmailChangeHalfConfirmed.message), ("sb", "")]
     } catch let error as GoTrueError {
       let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
       fragment = (names[error.status].map { [("error", $0)] } ?? []) + [
@@ -98,7 +106,9 @@ extension SupabaseAPI {
         switch type {
         case "signup", "invite": return live(user.confirmationToken, user.confirmationSentAt)
         case "recovery", "magiclink": return live(user.recoveryToken, user.recoverySentAt)
-        case "email_change": return live(user.emailChangeToken, user.emailChangeSentAt)
+        case "email_change":
+          return live(user.emailChangeToken, user.emailChangeSentAt)
+            || live(user.emailChangeTokenCurrent, user.emailChangeSentAt)
         default: return live(user.confirmationToken, user.confirmationSentAt) || live(user.recoveryToken, user.recoverySentAt)
         }
       })
@@ -113,10 +123,19 @@ extension SupabaseAPI {
         user.recoveryToken = ""
         if !user.isConfirmed { user.confirm(at: now) }
       default:  // email_change
+        if confirmEmail, user.emailChangeConfirmStatus == 0, !user.emailChangeTokenCurrent.isEmpty {
+          // Secure change with confirmation on: the first of the two links only counts.
+          if user.emailChangeTokenCurrent == tokenHash { user.emailChangeTokenCurrent = "" } else { user.emailChangeToken = "" }
+          user.emailChangeConfirmStatus = 1
+          data.saveUser(user)
+          throw EmailChangeHalfConfirmed()
+        }
         if data.user(email: user.newEmail).map({ $0.id != user.id }) ?? false { throw GoTrueError.duplicateEmail }
         user.email = user.newEmail
         user.newEmail = ""
         user.emailChangeToken = ""
+        user.emailChangeTokenCurrent = ""
+        user.emailChangeConfirmStatus = 0
         user.identity?.data["email"] = .string(user.email)
         user.identity?.updatedAt = now
       }
@@ -126,4 +145,9 @@ extension SupabaseAPI {
       return (started.user, started.session, started.refreshToken)
     }
   }
+}
+
+/// The first of the two links of a secure e-mail change was followed: the other one is still needed.
+struct EmailChangeHalfConfirmed: Error {
+  static let message = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
 }

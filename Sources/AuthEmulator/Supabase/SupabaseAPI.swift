@@ -12,11 +12,14 @@ public final class SupabaseAPI: EmulatorAPI {
   let outbox: Outbox
   let state: SupabaseState
   let verifiedTokens = VerifiedTokenCache()
+  let mode: EmulatorMode
   /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
   let boundOrigin = LockedValue<String?>(nil)
 
-  public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore) throws {
+  public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
+              mode: EmulatorMode? = nil) throws {
     self.config = config
+    self.mode = mode ?? EmulatorMode(likeProduction: config.likeProduction)
     self.clock = clock
     self.outbox = outbox
     self.state = try SupabaseState(store: store)
@@ -32,7 +35,9 @@ public final class SupabaseAPI: EmulatorAPI {
     if request.method == "OPTIONS", let origin { return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true) }
     let response: ServerResponse
     if let route = Self.route(method: request.method, path: path) {
-      if let handler = route {
+      if let limited = rateLimited(request, path: path) {
+        response = limited
+      } else if let handler = route {
         response = serve(request, with: handler)
       } else {
         response = ServerResponse(status: 405)
@@ -132,7 +137,7 @@ public final class SupabaseAPI: EmulatorAPI {
     ]
     let external = JSONObject(providers.map { ($0, JSON.bool($0 == "email")) })
     return json([
-      "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(!config.confirmEmail),
+      "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(!confirmEmail),
       "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,
       "saml_private_key_next_configured": false, "passkeys_enabled": false,
     ])
@@ -164,11 +169,35 @@ public final class SupabaseAPI: EmulatorAPI {
   /// The JWT `iss`: this emulator's `/auth/v1` URL.
   func issuer(for request: ServerRequest) -> String { origin(of: request) + Self.prefix }
 
-  /// `redirect_to` from the query (or a body field), else the site URL.
+  /// `redirect_to` from the query (or a body field) when GoTrue's `IsRedirectURLValid` accepts it
+  /// (the site URL, a loopback address or the allow-list), else the site URL. In every mode: any
+  /// other address would be an open redirect.
   func redirectTarget(_ request: ServerRequest, body: String? = nil) -> String {
     for candidate in [request.query("redirect_to"), request.header("redirect_to"), body] {
-      if let candidate, let url = URL(string: candidate), url.scheme != nil, url.host != nil { return candidate }
+      if let candidate, RedirectPolicy.isValid(candidate, siteURL: config.siteURL, allowList: config.redirectAllowList) {
+        return candidate
+      }
     }
     return config.siteURL
+  }
+
+  /// GoTrue `MAILER_AUTOCONFIRM=false`: `--confirm-email`, or like production.
+  var confirmEmail: Bool { config.confirmEmail || mode.likeProduction }
+
+  /// Like production only: GoTrue's per-address limits on `/token` and `/verify` (the address is
+  /// the first `X-Forwarded-For` value, as behind Supabase's proxy; else this machine).
+  func rateLimited(_ request: ServerRequest, path: String) -> ServerResponse? {
+    guard mode.likeProduction else { return nil }
+    let limiter: TokenBucketLimiter
+    switch path {
+    case "/token": limiter = mode.tokenLimiter
+    case "/verify": limiter = mode.verifyLimiter
+    default: return nil
+    }
+    let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
+      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    guard !limiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: clock.now()) else { return nil }
+    return GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
+      .response(for: request)
   }
 }

@@ -25,6 +25,8 @@ extension SBUser {
     object["recovery_token"] = .string(recoveryToken)
     object["recovery_sent_at"] = micros(recoverySentAt)
     object["email_change_token"] = .string(emailChangeToken)
+    object["email_change_token_current"] = .string(emailChangeTokenCurrent)
+    object["email_change_confirm_status"] = .int(emailChangeConfirmStatus)
     object["new_email"] = .string(newEmail)
     object["email_change_sent_at"] = micros(emailChangeSentAt)
     object["last_sign_in_at"] = micros(lastSignInAt)
@@ -63,6 +65,8 @@ extension SBUser {
     recoveryToken = json["recovery_token"]?.string ?? ""
     recoverySentAt = micros(json["recovery_sent_at"])
     emailChangeToken = json["email_change_token"]?.string ?? ""
+    emailChangeTokenCurrent = json["email_change_token_current"]?.string ?? ""
+    emailChangeConfirmStatus = json["email_change_confirm_status"]?.int ?? 0
     newEmail = json["new_email"]?.string ?? ""
     emailChangeSentAt = micros(json["email_change_sent_at"])
     lastSignInAt = micros(json["last_sign_in_at"])

@@ -17,6 +17,10 @@ struct SBUser: Sendable {
   var recoveryToken = ""
   var recoverySentAt: Micros?
   var emailChangeToken = ""
+  /// Secure e-mail change: the token mailed to the current address, and how many of the two
+  /// links were followed (0 or 1).
+  var emailChangeTokenCurrent = ""
+  var emailChangeConfirmStatus = 0
   var newEmail = ""
   var emailChangeSentAt: Micros?
   var lastSignInAt: Micros?
@@ -56,6 +60,8 @@ struct SBUser: Sendable {
     recoveryToken = ""
     recoverySentAt = nil
     emailChangeToken = ""
+    emailChangeTokenCurrent = ""
+    emailChangeConfirmStatus = 0
     emailChangeSentAt = nil
     updatedAt = now
   }

@@ -11,6 +11,7 @@ extension CommandTable {
         FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"),
         FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"),
         FlagSpec("--emulator", "Start the embedded emulator and point both providers at it"),
+        FlagSpec("--like-production", "With --emulator: behave like the hosted products (see `help emulator`)"),
       ],
       takesOutputFlags: false, summary: "Run .auth scripts with assertions (CI smoke tests)",
       examples: ["authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml"]),
@@ -23,6 +24,7 @@ extension CommandTable {
         FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"),
         FlagSpec("--confirm-email", "Supabase: require e-mail confirmation before sign-in"),
         FlagSpec("--email-privacy", "Firebase: turn on e-mail enumeration protection"),
+        FlagSpec("--like-production", "Behave like the hosted products: confirmation, quotas, rate limits, enumeration protection"),
         FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"),
         FlagSpec("--bcrypt-cost", value: "N", kind: .number, "bcrypt cost for stored passwords (default 4)"),
         FlagSpec("--refresh-reuse-interval", value: "SECONDS", kind: .number, "Supabase refresh-token reuse interval (default 0)"),
@@ -49,10 +51,24 @@ extension CommandTable {
         the body is {"faults":[{"method":"POST","path":"/auth/v1/token","status":429,"times":2, \
         "latency_ms":0,"headers":{"Retry-After":"30"},"json":{…},"body":"…","preset":"drop"}]} \
         (every field but path is optional).
+
+        Two modes. The default follows the local stacks (Supabase CLI: no e-mail confirmation; \
+        the official Firebase emulator: no enumeration protection), for fast development loops. \
+        --like-production behaves like hosted projects, for scripts you will also run against \
+        staging or production: Supabase e-mail confirmation, 30 mails an hour for the project \
+        (429 over_email_send_rate_limit), per-address limits on /token and /verify (429 \
+        over_request_rate_limit); Firebase enumeration protection, refresh tokens ended by a \
+        password change (TOKEN_EXPIRED), reset codes valid for one hour, production's error \
+        envelopes. Switch at run time with PUT /emulator/v1/config {"like_production": true}; \
+        `authsh --emulator --like-production` and `authsh run --emulator --like-production` do \
+        the same for the in-process emulator. In both modes redirect_to must be the site URL, a \
+        loopback address or http://localhost (anything else falls back to the site URL). \
+        GET /emulator/openapi.json describes these routes.
         """,
       examples: [
         "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
         "authsh emulator --fault 'POST /auth/v1/token rate_limitx3'",
+        "authsh emulator --like-production",
         "curl -X PUT localhost:54321/emulator/v1/faults -d '{\"faults\":[{\"path\":\"/auth/v1/user\",\"preset\":\"html502\"}]}'",
         "authsh emulator --port 0 --print-env > emulator.env &",
       ]),
@@ -83,6 +99,7 @@ extension CommandTable {
     FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"),
     FlagSpec("--allow-insecure-http", "Allow plain http:// to a non-loopback host"),
     FlagSpec("--emulator", "Use an in-process emulator (the shell, or one-shot commands)"),
+    FlagSpec("--like-production", "With --emulator: the emulator behaves like the hosted products"),
     FlagSpec("--no-rc", "Do not run the startup file"),
   ]
 

@@ -24,10 +24,23 @@ struct OptionsTests {
     #expect(try EmulatorOptions.parse(arguments: ["-h"]).help)
     let defaults = try EmulatorOptions.parse(arguments: []).config
     #expect(defaults.host == "127.0.0.1" && defaults.port == 54321 && !defaults.confirmEmail)
+    #expect(!defaults.likeProduction)
+    #expect(try EmulatorOptions.parse(arguments: ["--like-production"]).config.likeProduction)
+    #expect(EmulatorOptions.usage.contains("--like-production"))
+  }
+
+  @Test("banner: like production says so, and confirmation and privacy show as on")
+  func likeProductionBanner() throws {
+    var config = EmulatorConfig()
+    config.port = 54998
+    config.likeProduction = true
+    let banner = try Emulator(config: config).banner()
+    #expect(banner.contains("  Mode                 like production (http://127.0.0.1:54998/emulator/v1/config switches it)"))
+    #expect(banner.contains("  e-mail confirmation  on") && banner.contains("  e-mail privacy       on"))
   }
 
   @Test("usage errors", arguments: [
-    ["--port"], ["--port", "x"], ["--port", "70000"], ["--bogus"], ["--confirm-email=yes"], ["--fault", "nonsense"],
+    ["--port"], ["--port", "x"], ["--port", "70000"], ["--bogus"], ["--confirm-email=yes"], ["--like-production=1"], ["--fault", "nonsense"],
     ["--state", ""], ["--idle-timeout", "0"], ["--session-timebox", "-1"],
   ])
   func errors(arguments: [String]) {

@@ -7,9 +7,25 @@ import base64
 import json
 import urllib.parse
 
+import pytest
 import requests
 
 KEY = {"key": "fake-api-key"}
+
+
+
+@pytest.fixture
+def emulator(emulator_in_both_modes):
+    """Every test here runs in both emulator modes (see conftest)."""
+    return emulator_in_both_modes
+
+def unknown_email(emu):
+    """What signing in with an unknown address answers: like production, enumeration protection is on."""
+    return "INVALID_LOGIN_CREDENTIALS" if emu.like_production else "EMAIL_NOT_FOUND"
+
+
+def wrong_password(emu):
+    return "INVALID_LOGIN_CREDENTIALS" if emu.like_production else "INVALID_PASSWORD"
 
 
 def itk(emu, op, body, **kwargs):
@@ -92,8 +108,8 @@ def test_firebase_error_envelope_and_codes(emulator):
         == "WEAK_PASSWORD : Password should be at least 6 characters"
     assert code_of(itk(emulator, "signUp", {"email": "", "password": ""})) == "INVALID_EMAIL"
     assert code_of(itk(emulator, "signUp", {"password": "secret1"})) == "MISSING_EMAIL"
-    assert code_of(itk(emulator, "signInWithPassword", {"email": "nobody@x.io", "password": "x"})) == "EMAIL_NOT_FOUND"
-    assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "nope"})) == "INVALID_PASSWORD"
+    assert code_of(itk(emulator, "signInWithPassword", {"email": "nobody@x.io", "password": "x"})) == unknown_email(emulator)
+    assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "nope"})) == wrong_password(emulator)
     assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io"})) == "MISSING_PASSWORD"
     assert code_of(itk(emulator, "lookup", {"idToken": "garbage"})) == "INVALID_ID_TOKEN"
     assert code_of(refresh(emulator, "garbage")) == "INVALID_REFRESH_TOKEN"
@@ -145,13 +161,18 @@ def test_firebase_password_reset_round_trip(emulator):
     assert oob_codes(emulator) == []
     assert code_of(itk(emulator, "resetPassword", {"oobCode": code, "newPassword": "secret2"})) == "INVALID_OOB_CODE"
 
-    assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"})) == "INVALID_PASSWORD"
+    assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"})) == wrong_password(emulator)
     s = itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret2"}).json()
     assert s["localId"] == uid and claims(s["idToken"])["email_verified"] is True
     assert code_of(itk(emulator, "lookup", {"idToken": old["idToken"]})) == "TOKEN_EXPIRED"
-    # As in production (the official emulator never revokes them), a reset ends older refresh tokens.
-    assert code_of(refresh(emulator, old["refreshToken"])) == "TOKEN_EXPIRED"
-    assert refresh(emulator, s["refreshToken"]).ok
+    if emulator.like_production:
+        # As production: the reset ended the refresh tokens minted before it, in Secure Token's envelope.
+        expired = refresh(emulator, old["refreshToken"])
+        assert expired.status_code == 400
+        assert expired.json() == {"error": {"code": 400, "message": "TOKEN_EXPIRED", "status": "INVALID_ARGUMENT"}}
+        assert s["displayName"] == ""
+    else:
+        assert refresh(emulator, old["refreshToken"]).ok  # the official emulator's refresh tokens are stateless
 
 
 def test_firebase_verify_email_update_and_delete(emulator):
@@ -181,13 +202,16 @@ def test_firebase_create_auth_uri_and_utilities(emulator):
     assert requests.get(f"{emulator.base}/", timeout=10).json()["authEmulator"]["ready"] is True
     itk(emulator, "signUp", {"email": "a@x.io", "password": "secret1"})
     r = itk(emulator, "createAuthUri", {"identifier": "a@x.io", "continueUri": "http://localhost/"}).json()
-    assert r["registered"] is True and r["signinMethods"] == ["password"]
-    r = itk(emulator, "createAuthUri", {"identifier": "b@x.io", "continueUri": "http://localhost/"}).json()
-    assert r["registered"] is False and r.get("signinMethods", []) == []
+    if emulator.like_production:
+        assert set(r) == {"kind", "sessionId"}  # enumeration protection: nothing about the account
+    else:
+        assert r["registered"] is True and r["signinMethods"] == ["password"]
+        r = itk(emulator, "createAuthUri", {"identifier": "b@x.io", "continueUri": "http://localhost/"}).json()
+        assert r["registered"] is False and r.get("signinMethods", []) == []
 
     cleared = requests.delete(f"{emulator.base}/emulator/v1/projects/{emulator.project}/accounts", timeout=10)
     assert cleared.ok and cleared.json() == {}
-    assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"})) == "EMAIL_NOT_FOUND"
+    assert code_of(itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"})) == unknown_email(emulator)
     # Another project id is a separate, empty state.
     assert oob_codes(emulator, "some-other-project") == []
 
@@ -203,7 +227,8 @@ def test_firebase_email_privacy_via_patch_config(emulator):
     r = itk(emulator, "sendOobCode", {"requestType": "PASSWORD_RESET", "email": "ghost@x.io"})
     assert r.ok and oob_codes(emulator) == []
     patch_config(emulator, {"emailPrivacyConfig": {"enableImprovedEmailPrivacy": False}})
-    assert code_of(itk(emulator, "signInWithPassword", {"email": "x@x.io", "password": "secret1"})) == "EMAIL_NOT_FOUND"
+    # Like production, protection stays on whatever the project setting says.
+    assert code_of(itk(emulator, "signInWithPassword", {"email": "x@x.io", "password": "secret1"})) == unknown_email(emulator)
 
 
 def test_firebase_email_privacy_flag(emulator_factory):
@@ -215,3 +240,16 @@ def test_firebase_email_privacy_flag(emulator_factory):
     assert set(r) == {"kind", "sessionId"}
     cfg = requests.get(f"{emu.base}/emulator/v1/projects/{emu.project}/config", timeout=10).json()
     assert cfg["emailPrivacyConfig"]["enableImprovedEmailPrivacy"] is True
+
+
+def test_firebase_like_production_reset_code_and_refresh(emulator_factory):
+    """Production behaviour through the REST API: a password change ends earlier refresh tokens."""
+    emu = emulator_factory("--like-production")
+    s = itk(emu, "signUp", {"email": "p@x.io", "password": "secret1"}).json()
+    assert refresh(emu, s["refreshToken"]).ok
+    changed = itk(emu, "update", {"idToken": s["idToken"], "password": "secret2", "returnSecureToken": True}).json()
+    expired = refresh(emu, s["refreshToken"])
+    assert expired.json() == {"error": {"code": 400, "message": "TOKEN_EXPIRED", "status": "INVALID_ARGUMENT"}}
+    assert refresh(emu, changed["refreshToken"]).ok
+    unknown = itk(emu, "sendOobCode", {"requestType": "PASSWORD_RESET", "email": "ghost@x.io"})
+    assert unknown.ok and unknown.json()["email"] == "ghost@x.io" and oob_codes(emu) == []

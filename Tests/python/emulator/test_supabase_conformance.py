@@ -11,6 +11,12 @@ from supabase_auth.errors import AuthApiError, AuthWeakPasswordError
 PASSWORD = "correct-horse-1"
 
 
+
+@pytest.fixture
+def emulator(emulator_in_both_modes):
+    """Every test here runs in both emulator modes (see conftest)."""
+    return emulator_in_both_modes
+
 def client(emu, key=None) -> SyncGoTrueClient:
     key = key or emu.anon_key
     return SyncGoTrueClient(url=emu.supabase_url, headers={"apikey": key, "Authorization": f"Bearer {key}"},
@@ -19,6 +25,21 @@ def client(emu, key=None) -> SyncGoTrueClient:
 
 def admin(emu):
     return client(emu, emu.service_role_key).admin
+
+
+def sign_up(emu, c, credentials):
+    """Signs up and returns the session; like production (confirmation on) that takes the mailed code."""
+    r = c.sign_up(credentials)
+    if not emu.like_production:
+        return r.session
+    assert r.session is None
+    email = credentials["email"].lower()
+    [mail] = [m for m in emu.outbox(email) if m["kind"] == "signup"]
+    return c.verify_otp({"email": email, "token": mail["code"], "type": "signup"}).session
+
+
+def mails(emu, email, kind):
+    return [m for m in emu.outbox(email) if m["kind"] == kind]
 
 
 def api_error(call):
@@ -30,6 +51,12 @@ def api_error(call):
 def test_sign_up_without_confirmation_returns_a_session(emulator):
     c = client(emulator)
     r = c.sign_up({"email": "Alice@Example.com", "password": PASSWORD, "options": {"data": {"full_name": "Alice"}}})
+    if emulator.like_production:
+        # As hosted projects: no session until the address is confirmed; signing in says so.
+        assert r.session is None and r.user.email_confirmed_at is None and r.user.confirmation_sent_at is not None
+        err = api_error(lambda: c.sign_in_with_password({"email": "alice@example.com", "password": PASSWORD}))
+        assert (err.status, err.code, err.message) == (400, "email_not_confirmed", "Email not confirmed")
+        return
     assert r.session is not None and r.session.token_type == "bearer" and r.session.expires_in == 3600
     assert len(r.session.refresh_token) == 12
     assert r.user.email == "alice@example.com"
@@ -59,7 +86,7 @@ def test_sign_up_with_confirmation_then_verify_the_mailed_code(emulator_factory)
 
 def test_sign_in_get_user_and_errors(emulator):
     c = client(emulator)
-    c.sign_up({"email": "carol@example.com", "password": PASSWORD})
+    sign_up(emulator, c, {"email": "carol@example.com", "password": PASSWORD})
     r = c.sign_in_with_password({"email": "CAROL@example.com", "password": PASSWORD})
     assert r.session.access_token and r.user.email == "carol@example.com"
     assert c.get_user().user.id == r.user.id
@@ -75,7 +102,7 @@ def test_sign_in_get_user_and_errors(emulator):
 
 def test_refresh_rotation_and_reuse_detection(emulator):
     c = client(emulator)
-    first = c.sign_up({"email": "erin@example.com", "password": PASSWORD}).session
+    first = sign_up(emulator, c, {"email": "erin@example.com", "password": PASSWORD})
     second = c.refresh_session(first.refresh_token).session
     assert second.refresh_token != first.refresh_token
     # The immediate parent of the active token gets that token again (the client lost the answer).
@@ -92,11 +119,11 @@ def test_refresh_rotation_and_reuse_detection(emulator):
 
 def test_password_reset_with_the_code(emulator):
     c = client(emulator)
-    c.sign_up({"email": "frank@example.com", "password": PASSWORD})
+    sign_up(emulator, c, {"email": "frank@example.com", "password": PASSWORD})
     c.reset_password_for_email("frank@example.com", {"redirect_to": "http://localhost:3000/reset"})
     c.reset_password_for_email("ghost@example.com")  # unknown: same 200, nothing sent
     assert emulator.outbox("ghost@example.com") == []
-    [mail] = emulator.outbox("frank@example.com")
+    [mail] = mails(emulator, "frank@example.com", "recovery")
     assert mail["kind"] == "recovery"
     assert mail["link"].endswith("&type=recovery&redirect_to=http://localhost:3000/reset")
     limited = api_error(lambda: c.reset_password_for_email("frank@example.com"))
@@ -118,7 +145,7 @@ def test_password_reset_with_the_token_hash_of_the_link(emulator):
     c = client(emulator)
     c.sign_up({"email": "grace@example.com", "password": PASSWORD})
     c.reset_password_for_email("grace@example.com")
-    [mail] = emulator.outbox("grace@example.com")
+    [mail] = mails(emulator, "grace@example.com", "recovery")
     token_hash = parse_qs(urlparse(mail["link"]).query)["token"][0]
     assert token_hash == hashlib.sha224(("grace@example.com" + mail["code"]).encode()).hexdigest()
     r = c.verify_otp({"token_hash": token_hash, "type": "recovery"})
@@ -128,7 +155,7 @@ def test_password_reset_with_the_token_hash_of_the_link(emulator):
 
 def test_sign_out_kills_the_session(emulator):
     c = client(emulator)
-    session = c.sign_up({"email": "heidi@example.com", "password": PASSWORD}).session
+    session = sign_up(emulator, c, {"email": "heidi@example.com", "password": PASSWORD})
     c.sign_out()
     assert c.get_session() is None
     err = api_error(lambda: c.get_user(session.access_token))
@@ -188,4 +215,40 @@ def test_raw_http_edges(emulator):
     jwks = requests.get(f"{emulator.supabase_url}/.well-known/jwks.json", timeout=5)
     assert jwks.json() == {"keys": []}
     settings = requests.get(f"{emulator.supabase_url}/settings", timeout=5).json()
-    assert settings["external"]["email"] is True and settings["mailer_autoconfirm"] is True
+    assert settings["external"]["email"] is True and settings["mailer_autoconfirm"] is (not emulator.like_production)
+
+
+def test_like_production_mail_quota_and_redirects(emulator_factory):
+    """Hosted limits through the official client: 30 mails an hour for the project, then 429."""
+    emu = emulator_factory("--like-production")
+    c = client(emu)
+    for i in range(30):
+        assert c.sign_up({"email": f"q{i}@example.com", "password": PASSWORD}).session is None
+    over = api_error(lambda: c.sign_up({"email": "q30@example.com", "password": PASSWORD}))
+    assert (over.status, over.code, over.message) == (429, "over_email_send_rate_limit", "email rate limit exceeded")
+    # The quota is per project; a runtime switch back to the default mode lifts it.
+    r = requests.put(f"{emu.base}/emulator/v1/config", json={"like_production": False}, timeout=5)
+    assert r.json() == {"like_production": False}
+    assert c.sign_up({"email": "q30@example.com", "password": PASSWORD}).session is not None
+
+
+def test_redirect_to_outside_the_allow_list_falls_back_to_the_site_url(emulator):
+    c = client(emulator)
+    sign_up(emulator, c, {"email": "judy@example.com", "password": PASSWORD})
+    c.reset_password_for_email("judy@example.com", {"redirect_to": "https://evil.example/steal"})
+    [mail] = mails(emulator, "judy@example.com", "recovery")
+    assert mail["link"].endswith("&type=recovery&redirect_to=http://127.0.0.1:3000")
+
+
+def test_secure_email_change_mails_both_addresses(emulator):
+    c = client(emulator)
+    sign_up(emulator, c, {"email": "kate@example.com", "password": PASSWORD})
+    c.update_user({"email": "kate.new@example.com"})
+    [old] = mails(emulator, "kate@example.com", "email_change")
+    [new] = mails(emulator, "kate.new@example.com", "email_change")
+    r = c.verify_otp({"email": "kate@example.com", "token": old["code"], "type": "email_change"})
+    if emulator.like_production:
+        # Confirmation on: the first link only counts; the session comes with the second.
+        assert r.session is None
+        r = c.verify_otp({"email": "kate.new@example.com", "token": new["code"], "type": "email_change"})
+    assert r.session is not None and r.user.email == "kate.new@example.com"

@@ -1,0 +1,89 @@
+import HTTPServerKit
+import JSONKit
+
+/// `/emulator/v1/config` (`GET` shows, `PUT {"like_production": true}` switches the mode) and
+/// `/emulator/openapi.json`, the description of the emulator's own routes.
+extension EmulatorRouter {
+  static func configResponse(_ request: ServerRequest, mode: EmulatorMode) -> ServerResponse {
+    switch request.method {
+    case "GET":
+      break
+    case "PUT", "PATCH":
+      guard let json = try? JSON.parse(bytes: request.body), let object = json.object else {
+        return configError(#"body must be a JSON object, e.g. {"like_production": true}"#)
+      }
+      for key in object.keys where key != "like_production" {
+        return configError("unknown setting \"\(key)\" (known: like_production)")
+      }
+      if let value = object["like_production"] {
+        guard let flag = value.bool else { return configError("like_production must be true or false") }
+        mode.set(likeProduction: flag)
+      }
+    default:
+      return ServerResponse(status: 405, headers: [("Allow", "GET, PUT, PATCH")])
+    }
+    let body: JSON = ["like_production": .bool(mode.likeProduction)]
+    return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.bytes)
+  }
+
+  private static func configError(_ message: String) -> ServerResponse {
+    let body: JSON = ["error": .string(message)]
+    return ServerResponse(status: 400, headers: [("Content-Type", "application/json")], body: body.bytes)
+  }
+
+  static func openAPIResponse(_ request: ServerRequest) -> ServerResponse {
+    guard request.method == "GET" || request.method == "HEAD" else {
+      return ServerResponse(status: 405, headers: [("Allow", "GET, HEAD")])
+    }
+    return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: openAPIDocument.bytes)
+  }
+
+  /// OpenAPI 3.0 for the emulator's own routes (the Supabase and Firebase APIs are the products').
+  static let openAPIDocument: JSON = {
+    func operation(_ summary: String, body: Bool = false) -> JSON {
+      var object = JSONObject()
+      object["summary"] = .string(summary)
+      object["responses"] = ["200": ["description": "OK"]]
+      if body {
+        object["requestBody"] = ["content": ["application/json": ["schema": ["type": "object"]]]]
+      }
+      return .object(object)
+    }
+    let emailParameter: JSON = [
+      "name": "email", "in": "query", "required": false, "schema": ["type": "string"],
+      "description": "Only mails to this address",
+    ]
+    var outboxGet = operation("Mails the emulator \"sent\" (side, kind, email, code, link, time)").object ?? JSONObject()
+    outboxGet["parameters"] = [emailParameter]
+    let projectParameter: JSON = ["name": "projectId", "in": "path", "required": true, "schema": ["type": "string"]]
+    func project(_ operations: JSON) -> JSON {
+      var object = operations.object ?? JSONObject()
+      object["parameters"] = [projectParameter]
+      return .object(object)
+    }
+    return [
+      "openapi": "3.0.3",
+      "info": ["title": "authsh emulator", "version": "1"],
+      "paths": [
+        "/emulator/v1/outbox": ["get": .object(outboxGet)],
+        "/emulator/v1/faults": [
+          "get": operation("List the active faults"),
+          "put": operation("Replace the faults: {\"faults\":[…]}", body: true),
+          "post": operation("Append a fault, or {\"faults\":[…]}", body: true),
+          "delete": operation("Clear every fault"),
+        ],
+        "/emulator/v1/config": [
+          "get": operation("Show the mode: {\"like_production\": false}"),
+          "put": operation("Switch the mode: {\"like_production\": true}", body: true),
+        ],
+        "/emulator/v1/projects/{projectId}/accounts": project(["delete": operation("Delete every Firebase account")]),
+        "/emulator/v1/projects/{projectId}/oobCodes": project(["get": operation("Pending Firebase out-of-band codes")]),
+        "/emulator/v1/projects/{projectId}/verificationCodes": project(["get": operation("Phone codes (always empty)")]),
+        "/emulator/v1/projects/{projectId}/config": project([
+          "get": operation("Firebase emulator settings"),
+          "patch": operation("Change signIn.allowDuplicateEmails, emailPrivacyConfig", body: true),
+        ]),
+      ],
+    ]
+  }()
+}
