@@ -81,7 +81,10 @@ public struct Checker: Sendable {
     if let token, token.text.contains("{{"), error.message.contains("must be one of") { return nil }
     let range = token?.range ?? command.tokens.first.map { first in first.range.union(command.tokens.last?.range ?? first.range) }
     guard let range else { return nil }
-    if let suggestion = error.suggestion ?? (error.wordIndex == 0 ? Checker.keywordSuggestion(for: command.tokens[0].text) : nil) {
+    // An unknown first word: the closest of the statement keywords and the commands (`asert` is
+    // `assert`, not the command `user`), else the parser's suggestion.
+    let firstWord = error.wordIndex == 0 ? Checker.keywordSuggestion(for: command.tokens[0].text) : nil
+    if let suggestion = firstWord ?? error.suggestion {
       return .init(error.message, range: range, note: "did you mean '\(suggestion)'?")
     }
     let spec = CommandTable.match(command.tokens.map(\.text))?.spec
