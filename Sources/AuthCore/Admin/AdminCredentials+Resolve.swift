@@ -5,7 +5,8 @@ import JSONKit
 /// Supabase: `SUPABASE_SECRET_KEY`, then `SUPABASE_SERVICE_ROLE_KEY`, then the profile's
 /// `service_key_env` (the variable it names), then the profile's `service_key`. When the profile
 /// was chosen explicitly (`--profile`, `use`), only the profile's own settings are used and the
-/// generic variables are not read (a key exported for one project must not reach another).
+/// generic variables are not read (a key exported for one project must not reach another). A key
+/// authsh sets itself (the embedded emulator's) comes first.
 ///
 /// Firebase: `GOOGLE_APPLICATION_CREDENTIALS`, then the profile's `credentials_file` (only the
 /// latter for an explicitly chosen profile). Without a service account, an emulator host gets
@@ -26,6 +27,10 @@ extension AdminCredential {
     func variable(_ name: String) -> String? {
       guard let value = environment[name]?.trimmingWhitespace, !value.isEmpty else { return nil }
       return value
+    }
+    // A key set by authsh itself (the embedded emulator's service_role key), not read from config.toml.
+    if admin.profileSource == nil, let key = admin.serviceKey, !key.isEmpty {
+      return try SupabaseAdminKey.classify(key, source: "the embedded emulator")
     }
     if !admin.profileChosen {
       for name in supabaseVariables {

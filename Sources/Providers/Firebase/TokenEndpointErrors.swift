@@ -31,7 +31,7 @@ enum TokenEndpointErrors {
         return error("Google refused the sign-in of \(who): the account does not exist (deleted?).", newKey)
       }
       return error(
-        "Google refused the sign-in of \(who): the key \(account.privateKeyId) in \(account.path) is revoked, deleted or not this account's.",
+        "Google refused the sign-in of \(who): the key in \(account.path) is revoked, deleted or not this account's.",
         newKey)
     case "invalid_client":
       return error("Google does not know \(who) (invalid_client): the account or key was deleted, or the file is damaged.", newKey)

@@ -123,6 +123,12 @@ import Testing
     #expect(!error.message.contains(key) && error.hint?.contains(key) != true)
   }
 
+  @Test func embeddedEmulatorKeyBeatsExportedVariables() throws {
+    var target = Target(provider: .supabase, profile: "emulator", url: "http://127.0.0.1:1/auth/v1", key: "anon")
+    target.admin.serviceKey = Self.serviceRole
+    #expect(try AdminCredential.resolve(for: target, environment: ["SUPABASE_SECRET_KEY": "sb_secret_real_project_key"]) == .supabaseServiceRole(Self.serviceRole))
+  }
+
   @Test func supabaseWithNoAdminKeyAtAll() throws {
     let error = try #require(throws: AuthError.self) {
       try credential(["SUPABASE_URL": "https://x.supabase.co", "SUPABASE_ANON_KEY": "anon"])

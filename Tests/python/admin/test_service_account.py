@@ -3,6 +3,7 @@ OAuth token endpoint that verifies the RS256 assertion with the account's public
 here with `cryptography`), counts exchanges and hands out `ya29.` tokens; `authsh` runs admin
 commands against the emulator with FIREBASE_AUTH_EMULATOR_HOST and GOOGLE_APPLICATION_CREDENTIALS."""
 import base64
+import io
 import json
 import os
 import stat
@@ -12,6 +13,7 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pexpect
 import pytest
 import requests
 from cryptography.exceptions import InvalidSignature
@@ -160,8 +162,8 @@ def run(emulator, service_account, tmp_path):
 def test_one_exchange_for_many_commands_in_one_process(run, service_account):
     done = run("user", "show", *ACCOUNTS, "--json")
     assert done.returncode == 0, done.stderr
-    for email in ACCOUNTS:
-        assert email in done.stdout
+    found = [lookup["user"]["email"] for lookup in json.loads(done.stdout)["users"] if lookup["ok"]]
+    assert found == ACCOUNTS
     assert service_account.problems == []
     assert service_account.exchanges == 1
 
@@ -209,8 +211,22 @@ def test_secrets_never_appear_in_output_or_files(run, service_account, tmp_path)
     outputs += [done.stdout, done.stderr]
     done = run("user", "show", "ada@x.io", "--verbose", "--json")
     outputs += [done.stdout, done.stderr]
-    assert service_account.exchanges == 2 and service_account.problems == []
-    for stderr in (outputs[1], outputs[3]):
+    # The shell on a terminal (history is written), with a trace.
+    screen = io.StringIO()
+    child = pexpect.spawn(authsh_binary(), ["--no-rc"], env={**run.env, "TERM": "xterm", "NO_COLOR": "1"},
+                          encoding="utf-8", timeout=60, dimensions=(40, 200))
+    child.logfile_read = screen
+    for line in ["user show ada@x.io --verbose", "user list --verbose"]:
+        child.expect(r"> $")
+        child.sendline(line)
+    child.expect(r"> $")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    outputs.append(screen.getvalue())
+    assert "bob@x.io" in outputs[-1]
+    assert service_account.exchanges == 3 and service_account.problems == []
+    for stderr in (outputs[1], outputs[3], outputs[4]):
         assert "> POST " + service_account.uri in stderr, "the verbose trace shows the exchange"
         assert "assertion=***" in stderr
 
@@ -219,9 +235,11 @@ def test_secrets_never_appear_in_output_or_files(run, service_account, tmp_path)
     body_lines = [line for line in service_account.pem.splitlines() if line and not line.startswith("-----")]
     secrets += body_lines + ["".join(body_lines)]
     written = []
+    assert "cy@x.io" in run("user", "show", "cy@x.io").stdout
     for root, _, files in os.walk(tmp_path / "home"):
         for name in files:
             written.append((os.path.join(root, name), open(os.path.join(root, name), "rb").read().decode("utf-8", "replace")))
+    assert any(path.endswith("/history") for path, _ in written), "the shell on a terminal kept its history"
     for secret in secrets:
         for text in outputs:
             assert secret not in text
