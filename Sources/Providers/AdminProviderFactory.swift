@@ -4,7 +4,7 @@ import AuthCore
 public enum AdminProviderFactory {
   public static func make(
     _ target: Target, credential: AdminCredential, transport: any HTTPTransport, clock: any Clock = SystemClock(),
-    trace: (@Sendable (String) -> Void)? = nil
+    trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) -> any AdminProvider {
     switch target.provider {
     case .supabase:
@@ -13,7 +13,8 @@ public enum AdminProviderFactory {
       let tokens: any AccessTokenSource
       switch credential {
       case .firebaseServiceAccount(let account):
-        tokens = ServiceAccountTokenSource.shared(for: account, transport: transport, clock: clock, trace: trace)
+        tokens = ServiceAccountTokenSource.shared(
+          for: account, transport: transport, clock: clock, trace: trace, secrets: secrets)
       default:
         tokens = StaticAccessToken(token: "owner")
       }
