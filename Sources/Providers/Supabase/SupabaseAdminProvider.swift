@@ -100,7 +100,7 @@ public struct SupabaseAdminProvider: AdminProvider {
     guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
     let now = clock.now()
     let decoded = try users.map { try SupabaseAdminDecoding.user($0, response: response, now: now) }
-    let total = response.header("X-Total-Count").flatMap { Int($0.trimmingWhitespace) }
+    let total = response.header("X-Total-Count").flatMap { Int($0.trimmingWhitespace) }.flatMap { $0 >= 0 ? $0 : nil }
     let next = SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: perPage, count: users.count)
     return UserPage(users: decoded, total: total, nextPageToken: next ? String(page + 1) : nil)
   }

@@ -187,4 +187,23 @@ import Testing
     try await admin.delete(ada, soft: true)
     #expect(try lastBody() == ["should_soft_delete": true])
   }
+
+  @Test func malformedAnswersAreErrorsNotCrashes() async throws {
+    let rig = try await Rig()
+    defer { Task { await rig.server.stop() } }
+    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":\"nope\"}", headers: [("X-Total-Count", "-5")])
+    let notAList = await #expect(throws: AuthError.self) { _ = try await rig.admin().listUsers(UserListQuery()) }
+    #expect(notAList?.code == .malformedResponse)
+    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[{\"email\":\"x@example.com\"}]}",
+      headers: [("X-Total-Count", "99999999999999999999999"), ("Link", "garbage")])
+    let noID = await #expect(throws: AuthError.self) { _ = try await rig.admin().listUsers(UserListQuery()) }
+    #expect(noID?.code == .malformedResponse)
+    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[],\"aud\":\"authenticated\"}",
+      headers: [("X-Total-Count", "-5"), ("Link", "garbage")])
+    let empty = try await rig.admin().listUsers(UserListQuery(pageToken: "1000000000"))
+    #expect(empty.users.isEmpty && empty.total == nil && empty.nextPageToken == nil)
+    rig.server.on("GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", { _ in .text(502, "<html>Bad Gateway</html>") })
+    let gateway = await #expect(throws: AuthError.self) { _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")) }
+    #expect(gateway?.code == .serverError)
+  }
 }
