@@ -12,6 +12,7 @@ import subprocess
 import time
 from datetime import datetime, timezone
 
+import jwt  # PyJWT, installed with supabase-auth
 import pytest
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
@@ -196,8 +197,12 @@ def test_a_recovery_link_from_authsh_is_accepted_by_the_official_client(emulator
     assert emulator.outbox("lin@example.com") == [], "a link for support: no mail was sent"
 
 
-def test_the_anon_key_as_service_key_is_a_config_error(emulator, authsh):
-    code, doc = authsh("user", "list", env={"SUPABASE_SERVICE_ROLE_KEY": emulator.anon_key})
+def test_a_service_role_key_of_another_project_is_a_config_error_exit_1(emulator, authsh):
+    # A well-formed service_role JWT signed with another project's secret: the server refuses it.
+    foreign = jwt.encode({"iss": "supabase-demo", "role": "service_role", "exp": int(time.time()) + 3600},
+                         "another-projects-secret-at-least-32-characters", algorithm="HS256")
+    code, doc = authsh("user", "list", env={"SUPABASE_SERVICE_ROLE_KEY": foreign})
     assert code == 1 and doc["error"]["code"] == "config_error"
-    assert doc["error"]["status"] == 403 and doc["error"]["provider_code"] == "not_admin"
-    assert emulator.anon_key not in json.dumps(doc)
+    assert doc["error"]["status"] == 403 and doc["error"]["provider_code"] == "bad_jwt"
+    assert "service_role key" in doc["error"]["message"]
+    assert foreign not in json.dumps(doc)
