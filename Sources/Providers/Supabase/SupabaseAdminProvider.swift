@@ -13,6 +13,7 @@ public struct SupabaseAdminProvider: AdminProvider {
   let anonKey: String
   let client: WireClient
   let clock: any Clock
+  let outbox = OutboxProbe()
 
   public init(
     target: Target, credential: AdminCredential, transport: any HTTPTransport, clock: any Clock,
@@ -73,8 +74,18 @@ public struct SupabaseAdminProvider: AdminProvider {
   /// The latest mail an emulator "sent" to `email`: only asked of a loopback host (an emulator),
   /// and never a reason for a lookup to fail.
   func pendingMail(to email: String) async -> InboxMessage? {
-    guard !email.isEmpty, let host = URL(string: endpoint)?.host, HostPolicy.isLoopback(host) else { return nil }
-    return try? await latestMail(to: email)
+    guard !email.isEmpty, !outbox.absent, let host = URL(string: endpoint)?.host, HostPolicy.isLoopback(host) else {
+      return nil
+    }
+    do {
+      return try await latestMail(to: email)
+    } catch let error as AuthError where error.code == .notSupported {
+      // A local Supabase stack (`supabase start`) is loopback too, and has no outbox: ask once.
+      outbox.absent = true
+      return nil
+    } catch {
+      return nil
+    }
   }
 
   public func latestMail(to email: String) async throws -> InboxMessage? {
@@ -95,7 +106,9 @@ public struct SupabaseAdminProvider: AdminProvider {
     let perPage = min(max(query.limit, 1), 1000)
     // GoTrue's default order is newest first (`created_at desc`).
     var items = [("page", String(page)), ("per_page", String(perPage))]
-    if let filter = query.filter, !filter.isEmpty { items.append(("filter", filter)) }
+    // Lower-cased: GoTrue matches e-mails (stored in lower case) with a case-sensitive LIKE and
+    // `full_name` with ILIKE, so `--filter Ada` finds ada@example.com too.
+    if let filter = query.filter, !filter.isEmpty { items.append(("filter", filter.lowercased())) }
     let (json, response) = try await call("GET", "/admin/users", query: items)
     guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
     let now = clock.now()
@@ -142,5 +155,16 @@ public struct SupabaseAdminProvider: AdminProvider {
     let json = try WireBody.json(response)
     guard json.object != nil else { throw WireBody.missing("object", in: response) }
     return (json, response)
+  }
+}
+
+/// Remembers that a loopback server has no emulator outbox, so `user show` of many accounts
+/// against a local Supabase stack does not ask for each.
+final class OutboxProbe: @unchecked Sendable {
+  private let lock = NSLock()
+  private var isAbsent = false
+  var absent: Bool {
+    get { lock.withLock { isAbsent } }
+    set { lock.withLock { isAbsent = newValue } }
   }
 }
