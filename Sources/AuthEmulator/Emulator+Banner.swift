@@ -28,6 +28,8 @@ extension Emulator {
       "  Supabase Auth URL    \(supabaseURL)",
       "  anon key             \(anonKey)",
       "  service_role key     \(serviceRoleKey)",
+      "  publishable key      \(SupabaseAPIKeys.publishable)",
+      "  secret key           \(SupabaseAPIKeys.secret)",
       "  e-mail confirmation  \(confirm)",
       "",
       "  Firebase host        \(firebaseHost)",

@@ -13,7 +13,8 @@ extension FirebaseAPI {
     }
     let startToken = call.request.query("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
     return state.with(call.projectId) { project in
-      var users = project.usersByLocalId(after: startToken)
+      // One more than a page is never needed: a full page gets a token (as `operations.ts` does).
+      var users = project.usersByLocalId(after: startToken, limit: maxResults >= 0 ? maxResults : nil)
       var nextPageToken: String?
       if maxResults >= 0, users.count >= maxResults {
         users = Array(users.prefix(maxResults))

@@ -72,6 +72,9 @@ extension FirebaseAPI {
     case .createAuthUri: return try createAuthUri(call)
     case .batchGet: return try batchGet(call)
     case .batchDelete: return try batchDelete(call)
+    case .batchCreate:
+      try require(call.privileged, "INSUFFICIENT_PERMISSION")
+      return try batchCreate(call)
     case .query: return try queryAccounts(call)
     case .createSessionCookie: return try createSessionCookie(call)
     case .getProjects: return ["projectId": "12345", "authorizedDomains": ["localhost"]]
@@ -114,6 +117,8 @@ extension FirebaseAPI {
       return common + [("identifier", .string), ("continueUri", .string), ("providerId", .string), ("sessionId", .string)]
     case .batchDelete:
       return common + [("localIds", .stringArray), ("force", .bool)]
+    case .batchCreate:
+      return common + [("sanityCheck", .bool), ("allowOverwrite", .bool)]
     case .query:
       return common + [("returnUserInfo", .bool), ("limit", .string), ("offset", .string),
                        ("order", .enumeration(["ORDER_UNSPECIFIED", "ASC", "DESC"])),
@@ -161,7 +166,8 @@ extension FirebaseAPI {
     var tokens = JSONObject()
     tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
     tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
-                                                                  projectId: project.projectId))
+                                                                  projectId: project.projectId,
+                                                                  issuedAt: FirebaseTime.seconds(issuedAt)))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)
   }

@@ -5,7 +5,9 @@ import JSONKit
 /// The Secure Token endpoint and the emulator's own `/emulator/v1/projects/{id}/…` utilities.
 extension FirebaseAPI {
   /// `securetoken.googleapis.com/v1/token` (`grantToken`): stateless refresh tokens that break only
-  /// for a deleted or disabled user or another project. Answers in snake_case strings.
+  /// for a deleted or disabled user, another project, or a revocation (`validSince` after the
+  /// token was issued, as production does; the official emulator never revokes). Answers in
+  /// snake_case strings.
   func grantToken(_ parsed: FirebaseBody) throws -> JSON {
     var body = parsed
     try body.validate([("grantType", .string), ("refreshToken", .string), ("code", .string)])
@@ -18,6 +20,9 @@ extension FirebaseAPI {
       try require(record.projectId == project.projectId, "INVALID_REFRESH_TOKEN")
       guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
       try require(user.disabled != true, "USER_DISABLED")
+      if let issuedAt = record.issuedAt, let validSince = user.validSince {
+        try require(issuedAt >= validSince, "TOKEN_EXPIRED")
+      }
       let issued = try issueTokens(project, user, provider: record.provider, extraClaims: record.extraClaims)
       let idToken = issued.tokens["idToken"] ?? .null
       var response = JSONObject()

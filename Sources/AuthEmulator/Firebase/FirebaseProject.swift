@@ -11,6 +11,8 @@ final class FirebaseProject {
   private var localIdForEmail: [String: String] = [:]
   private var localIdForInitialEmail: [String: String] = [:]
   private var localIdForPhone: [String: String] = [:]
+  /// Every localId in order: `accounts:batchGet` pages read off it instead of sorting.
+  private var localIdOrder = OrderedIndex<String>()
   private var oobs: [String: FirebaseOob] = [:]
   private var nextOobSequence = 0
   private(set) var allowDuplicateEmails = false
@@ -53,6 +55,7 @@ final class FirebaseProject {
     try store.delete(Self.usersTable, key: storageKey(localId))
     unindex(localId)
     users[localId] = nil
+    localIdOrder.remove(localId)
   }
 
   /// Deletes every account; pending codes are kept (`state.ts` `deleteAllAccounts`).
@@ -62,16 +65,20 @@ final class FirebaseProject {
       unindex(localId)
       users[localId] = nil
     }
+    localIdOrder = OrderedIndex()
   }
 
-  /// Accounts ordered by localId, after `startToken` when given.
-  func usersByLocalId(after startToken: String? = nil) -> [FirebaseUser] {
-    users.values.filter { startToken == nil || $0.localId > startToken ?? "" }.sorted { $0.localId < $1.localId }
+  /// Accounts ordered by localId, after `startToken` when given, at most `limit` (nil: all).
+  func usersByLocalId(after startToken: String? = nil, limit: Int? = nil) -> [FirebaseUser] {
+    let localIds = startToken.map { localIdOrder.keys(from: $0, inclusive: false, limit: limit) }
+      ?? localIdOrder.ascending(offset: 0, limit: limit ?? localIdOrder.count)
+    return localIds.compactMap { users[$0] }
   }
 
   private func apply(_ user: FirebaseUser) {
     unindex(user.localId)
     users[user.localId] = user
+    localIdOrder.insert(user.localId)
     if let email = user.email { localIdForEmail[email] = user.localId }
     if let initialEmail = user.initialEmail { localIdForInitialEmail[initialEmail] = user.localId }
     if let phone = user.phoneNumber { localIdForPhone[phone] = user.localId }

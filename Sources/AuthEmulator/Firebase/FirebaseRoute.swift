@@ -4,7 +4,7 @@ import HTTPServerKit
 /// An Identity Toolkit operation (`operations.ts` `authOperations`).
 enum FirebaseOperation: Equatable {
   case signUp, signInWithPassword, sendOobCode, resetPassword, update, lookup, delete, createAuthUri
-  case batchGet, batchDelete, query, createSessionCookie, getProjects
+  case batchGet, batchDelete, batchCreate, query, createSessionCookie, getProjects
   case getConfig, updateConfig
   /// Served by the official emulator but outside this one's scope (501).
   case unimplemented(String)
@@ -93,7 +93,7 @@ enum FirebaseRoute: Equatable {
     case "/accounts:batchDelete": return post(.batchDelete, project)
     case "/accounts:query", ":queryAccounts": return post(.query, project)
     case ":createSessionCookie": return post(.createSessionCookie, project)
-    case "/accounts:batchCreate": return post(.unimplemented("batchCreate"), project)
+    case "/accounts:batchCreate": return post(.batchCreate, project)
     case "/accounts:batchGet":
       return method == "GET" || preflight ? .identityToolkit(.batchGet, project: project) : .notFound
     default:

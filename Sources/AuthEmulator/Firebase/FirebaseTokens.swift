@@ -56,14 +56,20 @@ enum FirebaseTokens {
     var provider: String
     var projectId: String
     var extraClaims: JSONObject
+    /// Seconds; nil for tokens minted without it (the official emulator's). A token issued
+    /// before the account's `validSince` is revoked, as in production.
+    var issuedAt: Int? = nil
   }
 
-  static func refreshToken(localId: String, provider: String, projectId: String) -> String {
-    let record: JSON = [
-      "_AuthEmulatorRefreshToken": "DO NOT MODIFY", "localId": .string(localId), "provider": .string(provider),
-      "extraClaims": .object(JSONObject()), "projectId": .string(projectId),
-    ]
-    return Data(record.bytes).base64EncodedString()
+  static func refreshToken(localId: String, provider: String, projectId: String, issuedAt: Int? = nil) -> String {
+    var record = JSONObject()
+    record["_AuthEmulatorRefreshToken"] = "DO NOT MODIFY"
+    record["localId"] = .string(localId)
+    record["provider"] = .string(provider)
+    record["extraClaims"] = .object(JSONObject())
+    record["projectId"] = .string(projectId)
+    if let issuedAt { record["iat"] = .int(issuedAt) }
+    return Data(JSON.object(record).bytes).base64EncodedString()
   }
 
   /// Decodes leniently, like Node's `Buffer.from(text, "base64")`; `INVALID_REFRESH_TOKEN` otherwise.
@@ -76,7 +82,7 @@ enum FirebaseTokens {
       let localId = object["localId"]?.string, let provider = object["provider"]?.string
     else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
     return RefreshRecord(localId: localId, provider: provider, projectId: object["projectId"]?.string ?? "",
-                         extraClaims: object["extraClaims"]?.object ?? JSONObject())
+                         extraClaims: object["extraClaims"]?.object ?? JSONObject(), issuedAt: object["iat"]?.int)
   }
 
   private static func isTruthy(_ value: JSON?) -> Bool {

@@ -29,17 +29,11 @@ extension SupabaseAPI {
     guard !overflow else {
       throw GoTrueError.validation("Bad Pagination Parameters: page * per_page is out of range")
     }
-    let filter = (request.query("filter") ?? "").lowercased()
+    let filter = request.query("filter") ?? ""
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
-    var users = state.read { Array($0.users.values) }
-    if !filter.isEmpty {
-      users = users.filter { user in
-        user.email.contains(filter) || (user.userMetadata["full_name"]?.string?.lowercased().contains(filter) ?? false)
-      }
+    let (total, pageUsers) = state.read {
+      $0.listUsers(filter: filter, ascending: ascending, offset: offset, limit: perPage)
     }
-    users.sort { ascending ? ($0.createdAt, $0.id) < ($1.createdAt, $1.id) : ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-    let total = users.count
-    let pageUsers = users.dropFirst(offset).prefix(perPage)
     let body: JSON = [
       "users": .array(pageUsers.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated",
     ]
@@ -75,8 +69,11 @@ extension SupabaseAPI {
   func adminDeleteUser(_ request: ServerRequest) throws -> ServerResponse {
     try requireAdmin(request)
     let id = try adminTarget(request)
-    if !request.body.isEmpty { _ = try RequestParams(request) }
-    try state.transaction { $0.deleteUser(id: id) }
+    let soft = request.body.isEmpty ? false : try RequestParams(request).bool("should_soft_delete")
+    let now = self.now
+    try state.transaction { data in
+      if soft { data.softDeleteUser(id: id, at: now) } else { data.deleteUser(id: id) }
+    }
     return json([:])
   }
 

@@ -3,7 +3,7 @@ import HTTPServerKit
 import JSONKit
 
 /// Bearer tokens (`auth.go`): user endpoints need a user access token whose session still
-/// exists; admin endpoints need a JWT whose role is an admin role. `apikey` is never looked at.
+/// exists; admin endpoints need a JWT whose role is an admin role (or the secret key as `apikey`).
 extension SupabaseAPI {
   static let adminRoles: Set<String> = ["service_role", "supabase_admin"]
 
@@ -67,8 +67,14 @@ extension SupabaseAPI {
   }
 
   /// Admin endpoints: 401 without a bearer, 403 `bad_jwt` for a bad token, 403 `not_admin` for
-  /// any role but `service_role` / `supabase_admin`.
+  /// any role but `service_role` / `supabase_admin`. Without a bearer, an `apikey` that is the
+  /// emulator's secret key stands for the service_role JWT (`SupabaseAPIKeys`).
   func requireAdmin(_ request: ServerRequest) throws {
+    switch try SupabaseAPIKeys.grant(request) {
+    case .serviceRole: return
+    case .anon: throw GoTrueError.forbidden("not_admin", "User not allowed")
+    case .none: break
+    }
     let claims = try verifiedClaims(try bearerToken(request))
     guard let role = claims["role"]?.string, Self.adminRoles.contains(role) else {
       throw GoTrueError.forbidden("not_admin", "User not allowed")

@@ -40,6 +40,7 @@ extension SBUser {
     object["created_at"] = micros(createdAt)
     object["updated_at"] = micros(updatedAt)
     object["banned_until"] = micros(bannedUntil)
+    if let deletedAt { object["deleted_at"] = micros(deletedAt) }
     object["is_anonymous"] = .bool(isAnonymous)
     return .object(object)
   }
@@ -73,6 +74,7 @@ extension SBUser {
         lastSignInAt: micros(identity["last_sign_in_at"]), createdAt: created, updatedAt: updated)
     }
     bannedUntil = micros(json["banned_until"])
+    deletedAt = micros(json["deleted_at"])
     isAnonymous = json["is_anonymous"]?.bool ?? false
   }
 }

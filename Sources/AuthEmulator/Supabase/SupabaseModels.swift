@@ -26,6 +26,8 @@ struct SBUser: Sendable {
   var createdAt: Micros
   var updatedAt: Micros
   var bannedUntil: Micros?
+  /// Set by an admin soft delete (`should_soft_delete`).
+  var deletedAt: Micros?
   var isAnonymous = false
 
   var isConfirmed: Bool { emailConfirmedAt != nil }

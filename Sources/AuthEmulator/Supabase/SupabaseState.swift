@@ -11,6 +11,8 @@ struct SupabaseData {
   private(set) var refreshTokens: [String: SBRefreshToken] = [:]
   private(set) var tokensBySession: [String: [String]] = [:]
   private(set) var nextSequence: Int64 = 1
+  /// Ordered and e-mail indexes for the admin listing (`SupabaseUserIndex.swift`).
+  private(set) var userIndex = SupabaseUserIndex()
   /// Serialised single-user JSON (with identities), dropped whenever the user changes.
   var userJSONCache: [String: [UInt8]] = [:]
   fileprivate var changes: [DocumentChange] = []
@@ -26,6 +28,7 @@ struct SupabaseData {
     if let old = users[user.id], old.email != user.email, userIDByEmail[old.email] == user.id {
       userIDByEmail[old.email] = nil
     }
+    userIndex.update(old: users[user.id], new: user)
     users[user.id] = user
     if !user.email.isEmpty { userIDByEmail[user.email] = user.id }
     userJSONCache[user.id] = nil
@@ -35,6 +38,7 @@ struct SupabaseData {
   /// Removes the user with every session and refresh token.
   mutating func deleteUser(id: String) {
     guard let user = users.removeValue(forKey: id) else { return }
+    userIndex.update(old: user, new: nil)
     if userIDByEmail[user.email] == id { userIDByEmail[user.email] = nil }
     userJSONCache[id] = nil
     if persistent { changes.append(.delete(table: Self.usersTable, key: id)) }

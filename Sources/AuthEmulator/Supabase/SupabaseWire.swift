@@ -29,6 +29,7 @@ extension SBUser {
     object["created_at"] = .string(GoTime.format(createdAt))
     object["updated_at"] = .string(GoTime.format(updatedAt))
     if let bannedUntil { object["banned_until"] = .string(GoTime.format(bannedUntil)) }
+    if let deletedAt { object["deleted_at"] = .string(GoTime.format(deletedAt)) }
     object["is_anonymous"] = .bool(isAnonymous)
     return object
   }

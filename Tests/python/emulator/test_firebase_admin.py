@@ -95,7 +95,8 @@ def test_firebase_admin_password_reset_link(emulator, admin_app):
 
 def test_firebase_admin_verify_id_token(emulator, admin_app):
     auth.create_user(email="a@x.io", password="secret1", app=admin_app)
-    token = itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()["idToken"]
+    signed_in = itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()
+    token = signed_in["idToken"]
     decoded = auth.verify_id_token(token, app=admin_app)
     assert decoded["email"] == "a@x.io" and decoded["firebase"]["sign_in_provider"] == "password"
     assert auth.verify_id_token(token, check_revoked=True, app=admin_app)["uid"] == decoded["uid"]
@@ -107,8 +108,24 @@ def test_firebase_admin_verify_id_token(emulator, admin_app):
         auth.verify_id_token(token, check_revoked=True, app=admin_app)
     lookup = itk(emulator, "lookup", {"idToken": token})
     assert lookup.json()["error"]["message"] == "TOKEN_EXPIRED"
+    # The refresh tokens issued before the revocation end too, as in production.
+    refreshed = requests.post(f"{emulator.base}/securetoken.googleapis.com/v1/token", params=KEY, timeout=10,
+                              data={"grant_type": "refresh_token", "refresh_token": signed_in["refreshToken"]})
+    assert refreshed.json()["error"]["message"] == "TOKEN_EXPIRED"
 
     cookie = auth.create_session_cookie(
         itk(emulator, "signInWithPassword", {"email": "a@x.io", "password": "secret1"}).json()["idToken"],
         expires_in=600, app=admin_app)
     assert auth.verify_session_cookie(cookie, app=admin_app)["email"] == "a@x.io"
+
+
+def test_firebase_admin_import_users(emulator, admin_app):
+    records = [auth.ImportUserRecord(uid="imp1", email="Imp@x.io", email_verified=True, display_name="Imp"),
+               auth.ImportUserRecord(uid="imp2", email="imp2@x.io", disabled=True)]
+    result = auth.import_users(records, app=admin_app)
+    assert (result.success_count, result.failure_count) == (2, 0)
+    user = auth.get_user_by_email("imp@x.io", app=admin_app)
+    assert (user.uid, user.email_verified, user.display_name) == ("imp1", True, "Imp")
+    assert auth.get_user("imp2", app=admin_app).disabled is True
+    again = auth.import_users([auth.ImportUserRecord(uid="imp3", email="imp@x.io")], app=admin_app)
+    assert again.failure_count == 1 and "duplicate email" in again.errors[0].reason

@@ -1,0 +1,102 @@
+import Foundation
+import JSONKit
+
+/// `accounts:batchCreate` (`operations.ts` `batchCreate`; the Admin SDK's `importUsers`): up to
+/// 1000 accounts per call, each written whole (an existing localId only with `allowOverwrite`).
+/// A bad entry is reported in `error` by index and the others are created. `rawPassword` is
+/// hashed like any password; an imported `passwordHash` is refused (the emulator cannot check
+/// foreign hashes), as are federated providers and second factors.
+extension FirebaseAPI {
+  func batchCreate(_ call: FirebaseCall) throws -> JSON {
+    let entries = call.body["users"]?.array ?? []
+    try require(!entries.isEmpty, "MISSING_USER_ACCOUNT")
+    try require(entries.count <= 1000, "Maximum number of users per request is 1000.")
+    let sanityCheck = call.body.bool("sanityCheck") == true
+    let allowOverwrite = call.body.bool("allowOverwrite") == true
+    // Hashing happens before the state lock is taken.
+    let hashes = entries.map { entry in entry["rawPassword"]?.string.map { PasswordHasher.hash($0, cost: config.bcryptCost) } }
+    let uploadTime = now
+    return try state.with(call.projectId) { project in
+      if sanityCheck && !project.allowDuplicateEmails {
+        var seen = Set<String>()
+        for email in entries.compactMap({ $0["email"]?.string }) {
+          try require(seen.insert(email).inserted, "DUPLICATE_EMAIL : \(email)")
+        }
+      }
+      if !allowOverwrite {
+        var seen = Set<String>()
+        for entry in entries {
+          let localId = entry["localId"]?.string ?? ""
+          try require(seen.insert(localId).inserted, "DUPLICATE_LOCAL_ID : \(localId)")
+        }
+      }
+      var errors: [JSON] = []
+      for (index, entry) in entries.enumerated() {
+        do {
+          let user = try Self.importedUser(entry, hash: hashes[index], project: project, uploadTime: uploadTime,
+                                           sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
+          try project.save(user)
+        } catch let error as FirebaseError {
+          errors.append(["index": .int(index), "message": .string(error.message)])
+        }
+      }
+      return ["kind": "identitytoolkit#UploadAccountResponse", "error": .array(errors)]
+    }
+  }
+
+  private static func importedUser(_ entry: JSON, hash: String?, project: FirebaseProject, uploadTime: Date,
+                                   sanityCheck: Bool, allowOverwrite: Bool) throws -> FirebaseUser {
+    guard let localId = entry["localId"]?.string, !localId.isEmpty else { throw FirebaseError.bad("localId is missing") }
+    let createdAt = entry["createdAt"].flatMap(Self.integer) ?? FirebaseTime.milliseconds(uploadTime)
+    var user = FirebaseUser(localId: localId, createdAt: createdAt)
+    user.displayName = entry["displayName"]?.string
+    user.photoUrl = entry["photoUrl"]?.string
+    user.lastLoginAt = entry["lastLoginAt"].flatMap(Self.integer)
+    if entry["passwordHash"]?.string?.isEmpty == false {
+      throw FirebaseError.bad("((passwordHash import is not supported by the authsh emulator; send rawPassword))")
+    }
+    if let hash {
+      user.passwordHash = hash
+      user.passwordUpdatedAt = FirebaseTime.milliseconds(uploadTime)
+    }
+    if let claims = entry["customAttributes"]?.string {
+      guard case .object? = try? JSON.parse(claims) else { throw FirebaseError.bad("Invalid custom claims provided.") }
+      user.customAttributes = claims
+    }
+    for provider in entry["providerUserInfo"]?.array ?? [] {
+      let id = provider["providerId"]?.string ?? ""
+      if id == FirebaseTokens.passwordProvider || id == "phone" { continue }
+      throw FirebaseError.bad("((federated providers are not supported by the authsh emulator))")
+    }
+    if let phone = entry["phoneNumber"]?.string, !phone.isEmpty {
+      try require(FirebaseRules.isValidPhoneNumber(phone), "phone number format is invalid")
+      user.phoneNumber = phone
+    }
+    user.validSince = FirebaseTime.seconds(uploadTime)
+    if let email = entry["email"]?.string, !email.isEmpty {
+      try require(FirebaseRules.isValidEmail(email), "email is invalid")
+      let canonical = FirebaseRules.canonicalEmail(email)
+      if let other = project.user(email: canonical), other.localId != localId {
+        throw FirebaseError.bad(sanityCheck && !project.allowDuplicateEmails
+          ? "email exists in other account in database"
+          : "((Auth Emulator does not support importing duplicate email: \(email)))")
+      }
+      user.email = canonical
+    }
+    user.emailVerified = entry["emailVerified"]?.bool ?? false
+    user.disabled = entry["disabled"]?.bool ?? false
+    if entry["mfaInfo"]?.array?.isEmpty == false {
+      throw FirebaseError.bad("((second factors are not supported by the authsh emulator))")
+    }
+    if project.user(localId: localId) != nil {
+      try require(allowOverwrite, "localId belongs to an existing account - can not overwrite.")
+    }
+    return user
+  }
+
+  /// A millisecond count sent as a number or a numeric string.
+  private static func integer(_ value: JSON) -> Int? {
+    if let number = value.int { return number }
+    return value.string.flatMap { Int($0) }
+  }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Emulator admin reads as the account count grows (target: each < 5 ms at 100,000 accounts):
+#   Supabase GET /admin/users?filter=EMAIL, page 1 of GET /admin/users, GET /admin/users/{id};
+#   Firebase page 1 of accounts:batchGet, accounts:lookup by e-mail; and the emulator's RSS.
+# Usage: bench/emulator-admin.sh                 (builds release first; sizes 1000 10000 100000)
+#        SKIP_BUILD=1 SIZES="1000 10000" bench/emulator-admin.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZES=${SIZES:-1000 10000 100000}
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  swift build -c release --product authsh
+fi
+BIN=${BIN:-"$(swift build -c release --show-bin-path)/authsh"}
+
+WORK=$(mktemp -d)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BIN" emulator --port "$PORT" >"$WORK/emulator.log" 2>&1 &
+EMULATOR_PID=$!
+trap 'kill "$EMULATOR_PID" 2>/dev/null || true; wait "$EMULATOR_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$PORT/auth/v1/health" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+
+# shellcheck disable=SC2086
+python3 bench/emulator_admin.py "http://127.0.0.1:$PORT" "$EMULATOR_PID" $SIZES
