@@ -187,4 +187,30 @@ import Testing
     }
     #expect(garbage?.code == .configError && garbage?.providerCode == "bad_jwt" && garbage?.status != nil)
   }
+
+  @Test func theSecretKeyWorksAsApikeyOnly() async throws {
+    let rig = try await Rig(confirmEmail: false)
+    defer { Task { await rig.emulator.shutdown() } }
+    let admin = rig.admin(.supabaseSecretKey(SupabaseAPIKeys.secret))
+    let user = try await admin.createUser(email: "sam@example.com", password: "correct-horse-1", confirmed: true, name: nil)
+    #expect(try await admin.user(.email("sam@example.com"))?.id == user.id)
+    #expect(try await admin.listUsers(UserListQuery()).total == 1)
+    #expect(try await admin.disable(user, forSeconds: 60).disabled)
+    let wrong = await #expect(throws: AuthError.self) {
+      _ = try await rig.admin(.supabaseSecretKey("sb_secret_not-this-project")).listUsers(UserListQuery())
+    }
+    #expect(wrong?.code == .configError && wrong?.status != nil && wrong?.hint?.contains("SUPABASE_SECRET_KEY") == true)
+  }
+
+  @Test func softDeleteFreesTheAddress() async throws {
+    let rig = try await Rig(confirmEmail: false)
+    defer { Task { await rig.emulator.shutdown() } }
+    let admin = rig.admin()
+    let user = try await admin.createUser(email: "soft@example.com", password: "correct-horse-1", confirmed: true, name: nil)
+    try await admin.delete(user, soft: true)
+    #expect(try await admin.user(.id(user.id)) == nil, "a soft-deleted account (deleted_at set) is gone")
+    #expect(try await admin.user(.email("soft@example.com")) == nil)
+    let again = try await admin.createUser(email: "soft@example.com", password: nil, confirmed: true, name: nil)
+    #expect(again.id != user.id)
+  }
 }

@@ -206,3 +206,12 @@ def test_a_service_role_key_of_another_project_is_a_config_error_exit_1(emulator
     assert doc["error"]["status"] == 403 and doc["error"]["provider_code"] == "bad_jwt"
     assert "service_role key" in doc["error"]["message"]
     assert foreign not in json.dumps(doc)
+
+
+def test_the_secret_key_is_accepted_in_place_of_the_service_role_key(emulator, authsh):
+    secret = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"  # the emulator's, as its banner prints it
+    made = admin(emulator).create_user({"email": "sec@example.com", "password": PASSWORD, "email_confirm": True}).user
+    code, doc = authsh("user", "show", "sec@example.com",
+                       env={"SUPABASE_SECRET_KEY": secret, "SUPABASE_SERVICE_ROLE_KEY": ""})
+    assert code == 0 and doc["user"]["id"] == made.id
+    assert secret not in json.dumps(doc)
