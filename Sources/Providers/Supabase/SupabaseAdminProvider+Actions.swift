@@ -91,10 +91,11 @@ extension SupabaseAdminProvider {
     throw AuthError(
       .notSupported,
       message: "Supabase's admin API cannot end another user's sessions.",
-      hint: "`authsh user set-password \(user.email)` ends every session (Supabase revokes all refresh tokens "
-        + "when an admin sets the password). `authsh user disable \(user.email) --until 1h` stops refreshes while "
-        + "the ban lasts, but the sessions resume after it. Either way, access tokens already issued stay valid "
-        + "until they expire (1 hour by default).")
+      hint: "`authsh user set-password \(user.email)` ends every session (Supabase deletes the account's sessions "
+        + "and refresh tokens when an admin sets the password). `authsh user disable \(user.email) --until 1h` "
+        + "refuses refreshes and sign-ins while the ban lasts but keeps the sessions: a refresh token the app kept "
+        + "works again once the ban ends. Either way, access tokens already issued stay valid for the project's "
+        + "data API until they expire (1 hour by default).")
   }
 
   public func settings() async throws -> ProjectSettings {

@@ -128,6 +128,7 @@ import Testing
     let admin = rig.admin()
     let user = try await admin.createUser(email: "alan@example.com", password: "correct-horse-1", confirmed: true, name: nil)
 
+    let before = try await rig.client.signIn(email: "alan@example.com", password: "correct-horse-1")
     let banned = try await admin.disable(user, forSeconds: 3600)
     #expect(banned.disabled)
     let until = try #require(banned.disabledUntil.flatMap { ISO8601DateFormatter().date(from: $0) })
@@ -140,8 +141,10 @@ import Testing
     #expect(forever.disabled && forever.disabledUntil == nil, "a ban with no end")
     await #expect(throws: AuthError.self) { _ = try await admin.disable(user, forSeconds: 0) }
 
+    await #expect(throws: AuthError.self, "no refresh while banned") { _ = try await rig.client.refresh(before) }
     let enabled = try await admin.enable(user)
     #expect(!enabled.disabled && enabled.disabledUntil == nil)
+    _ = try await rig.client.refresh(before)  // a ban keeps the sessions: the refresh token works again
     let session = try await rig.client.signIn(email: "alan@example.com", password: "correct-horse-1")
 
     let changed = try await admin.setPassword(user, to: "correct-horse-2")
