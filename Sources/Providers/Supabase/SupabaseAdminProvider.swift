@@ -38,14 +38,17 @@ public struct SupabaseAdminProvider: AdminProvider {
     switch reference {
     case .id(let id):
       // GoTrue answers 404 `validation_failed` ("user_id must be an UUID") for anything that is not
-      // a UUID: such an id names no account.
-      guard UUID(uuidString: id) != nil else { return nil }
+      // a UUID: such an id names no account. 32 hex digits without hyphens are a UUID to it too.
+      guard let uuid = UUID(uuidString: id) ?? Self.hyphenated(id) else { return nil }
       do {
-        let (json, response) = try await call("GET", "/admin/users/" + id.lowercased())
+        let (json, response) = try await call("GET", "/admin/users/" + uuid.uuidString.lowercased())
         // A soft-deleted account keeps its row (e-mail obfuscated, `deleted_at` set): it is gone.
         if let deleted = json["deleted_at"], !deleted.isNull { return nil }
         return try SupabaseAdminDecoding.user(json, response: response, now: clock.now())
-      } catch let error as AuthError where error.status == 404 {
+      } catch let error as AuthError
+        where error.status == 404 && (error.code == .userNotFound || error.providerCode == "validation_failed")
+      {
+        // Only GoTrue's own "no such user": a 404 page from a wrong URL stays a config_error.
         return nil
       }
     case .email(let email):
@@ -69,6 +72,13 @@ public struct SupabaseAdminProvider: AdminProvider {
         page += 1
       }
     }
+  }
+
+  static func hyphenated(_ text: String) -> UUID? {
+    let digits = Array(text)
+    guard digits.count == 32, digits.allSatisfy(\.isHexDigit) else { return nil }
+    let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }
+    return UUID(uuidString: groups.joined(separator: "-"))
   }
 
   /// The latest mail an emulator "sent" to `email`: only asked of a loopback host (an emulator),

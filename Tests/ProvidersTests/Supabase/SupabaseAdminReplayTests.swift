@@ -133,6 +133,9 @@ import Testing
     defer { Task { await rig.server.stop() } }
     rig.answer("GET", "/admin/users/00000000-0000-4000-8000-000000000000", status: 404, fixture: "error_user_not_found.json")
     #expect(try await rig.admin().user(.id("00000000-0000-4000-8000-000000000000")) == nil)
+    rig.answer("GET", "/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", status: 404, fixture: "error_user_id_not_uuid.json")
+    #expect(try await rig.admin().user(.id("8F3C3D0E4A8E4A539A4B0C2F6E1A7B11")) == nil, "404 validation_failed: no account")
+    #expect(rig.lastAPIRequest?.path == "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", "32 hex digits are a UUID")
     let before = rig.server.requests.count
     #expect(try await rig.admin().user(.id("not-a-uuid")) == nil)
     #expect(rig.server.requests.count == before, "GoTrue answers 404 for a non-UUID id: not asked")
@@ -206,6 +209,9 @@ import Testing
       headers: [("X-Total-Count", "-5"), ("Link", "garbage")])
     let empty = try await rig.admin().listUsers(UserListQuery(pageToken: "1000000000"))
     #expect(empty.users.isEmpty && empty.total == nil && empty.nextPageToken == nil)
+    rig.server.on("GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", { _ in .text(404, "404 page not found") })
+    let wrongURL = await #expect(throws: AuthError.self) { _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")) }
+    #expect(wrongURL?.code == .configError, "a 404 page is a wrong URL, not a missing account")
     rig.server.on("GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", { _ in .text(502, "<html>Bad Gateway</html>") })
     let gateway = await #expect(throws: AuthError.self) { _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")) }
     #expect(gateway?.code == .serverError)
