@@ -29,6 +29,13 @@ public struct SupabaseAdminProvider: AdminProvider {
   // MARK: - Lookup
 
   public func user(_ reference: UserReference) async throws -> AdminUser? {
+    if case .email(let email) = reference {
+      // The outbox is asked alongside the lookup: one round trip instead of two for `--from FILE`.
+      async let mail = pendingMail(to: email.lowercased())
+      guard var user = try await lookUp(reference) else { return nil }
+      user.pendingMail = await mail
+      return user
+    }
     guard var user = try await lookUp(reference) else { return nil }
     user.pendingMail = await pendingMail(to: user.email)
     return user
