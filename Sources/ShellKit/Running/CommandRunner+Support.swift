@@ -73,11 +73,7 @@ extension CommandRunner {
   func diagnose(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeAdminProvider(invocation, context)
     let email = try accountArgument(invocation)
-    var user = try await provider.user(UserReference(email))
-    if var found = user, found.pendingMail == nil, !found.email.isEmpty {
-      found.pendingMail = try? await provider.latestMail(to: found.email)
-      user = found
-    }
+    let user = try await provider.user(UserReference(email))
     // Settings the backend will not tell (a service account without the config scope) are unknown, not fatal.
     let settings = try? await provider.settings()
     var result = CommandResult(command: "diagnose")

@@ -96,14 +96,12 @@ extension CommandRunner {
     return results.enumerated().map { index, lookup in lookup ?? UserLookup(query: queries[index], error: AuthError(.cancelled)) }
   }
 
-  /// One account with its latest emulator mail; a missing account is `user_not_found`, never thrown.
+  /// One account; a missing account is `user_not_found`, never thrown.
   static func lookUp(_ query: String, provider: any AdminProvider) async -> UserLookup {
     do {
-      guard var user = try await provider.user(UserReference(query)) else {
+      // The provider fills in the emulator outbox's latest mail itself.
+      guard let user = try await provider.user(UserReference(query)) else {
         return UserLookup(query: query, error: AuthError(.userNotFound, message: "No account for \(query)."))
-      }
-      if user.pendingMail == nil, !user.email.isEmpty {
-        user.pendingMail = try? await provider.latestMail(to: user.email)
       }
       return UserLookup(query: query, user: user)
     } catch let error as AuthError {
