@@ -21,7 +21,7 @@ enum SupportGuard {
     guard let prompter = context.linePrompter else {
       throw AuthError(.usage, message: "'\(invocation.spec.name)' needs --yes when there is no terminal to ask on.")
     }
-    guard let answer = prompter.readLine(prompt: "Type the e-mail address to confirm: "), answer.trimmingWhitespace == user.email else {
+    guard let answer = prompter.readLine(prompt: "'\(invocation.spec.name)' \(user.email) (\(user.id)): type the e-mail address to confirm: "), answer.trimmingWhitespace == user.email else {
       throw AuthError(.cancelled, message: "Not confirmed; nothing was changed.")
     }
   }
