@@ -40,7 +40,8 @@ enum OneShot {
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
     let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
-    let spinner = invocation.spec.loadingText.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    // `--jsonl` prints as it goes: no spinner in between.
+    let spinner = context.lookupStream != nil ? nil : invocation.spec.loadingText.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
     let result = await CommandRunner().run(invocation, in: context)
     spinner?.stop()

@@ -12,13 +12,17 @@ enum SupportWiring {
     guard invocation.spec.group == .support else { return nil }
     if Terminal.stdinIsTTY { context.linePrompter = TerminalLinePrompter(interrupts: nil) }
     guard invocation.spec.name == "user show" else { return nil }
+    let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
+    let progress = showProgress ? ProgressLine(sink: sink) : nil
     if invocation.has("--jsonl"), !invocation.has("--json") {
       let output = RedactingSink(sink, redactor: context.redactor)
-      context.lookupStream = { lookup in output.out(CommandResult.lookupJSON(lookup).compactText + "\n") }
+      context.lookupStream = { lookup in
+        // The progress line goes away while a result line is written; the next update redraws it.
+        progress?.clear()
+        output.out(CommandResult.lookupJSON(lookup).compactText + "\n")
+      }
     }
-    guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return nil }
-    let progress = ProgressLine(sink: sink)
-    context.lookupProgress = { done, total in progress.update(done: done, total: total) }
+    if let progress { context.lookupProgress = { done, total in progress.update(done: done, total: total) } }
     return progress
   }
 }
@@ -30,6 +34,7 @@ final class ProgressLine: @unchecked Sendable {
   private let sink: StandardSink
   private let lock = NSLock()
   private var drawn = false
+  private var started = false
   private var lastPercent = -1
   /// Stops the spinner before the first progress line draws.
   var onFirstDraw: (@Sendable () -> Void)?
@@ -41,9 +46,10 @@ final class ProgressLine: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     let percent = done * 100 / max(total, 1)
-    guard percent != lastPercent || done == total else { return }
+    guard percent != lastPercent || done == total || !drawn else { return }
     lastPercent = percent
-    if !drawn { onFirstDraw?() }
+    if !started { onFirstDraw?() }
+    started = true
     drawn = true
     sink.err("\r\u{1B}[KLooked up \(done)/\(total)…")
   }

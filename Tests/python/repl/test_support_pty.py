@@ -114,3 +114,33 @@ def test_the_shell_asks_too_and_a_wrong_answer_changes_nothing(tmp_path, emulato
             shell.child.terminate(force=True)
     shown = json.loads(no_terminal(env, "user", "show", "eve@example.com", "--json").stdout)
     assert shown["user"]["disabled"] is True
+
+
+def seed(emulator, provider, emails):
+    import requests
+    session = requests.Session()
+    for email in emails:
+        if provider == "supabase":
+            key = emulator.service_role_key
+            r = session.post(f"{emulator.base}/auth/v1/admin/users", headers={"apikey": key, "Authorization": f"Bearer {key}"},
+                             json={"email": email, "password": PASSWORD, "email_confirm": True}, timeout=10)
+        else:
+            r = session.post(f"{emulator.base}/identitytoolkit.googleapis.com/v1/projects/{emulator.project}/accounts",
+                             headers={"Authorization": "Bearer owner"}, json={"email": email, "password": PASSWORD}, timeout=10)
+        assert r.status_code == 200, r.text
+
+
+def test_many_lookups_show_a_progress_line_on_a_terminal_then_clear_it(env, emulator, provider, tmp_path):
+    emails = [f"p{n:02d}@example.com" for n in range(40)]
+    seed(emulator, provider, emails)
+    listing = tmp_path / "ticket.txt"
+    listing.write_text("# ticket 4711\n" + "\n".join(emails + ["gone@example.com"]) + "\n")
+    run = OneShot(env, "user", "show", "--from", str(listing), "--jobs", "4", "--jsonl")
+    assert run.finish() == 1  # one address has no account
+    screen = run.screen.getvalue()
+    assert "Looked up 41/41…" in screen
+    assert screen.rstrip().endswith("}"), "the progress line is erased before the end"
+    assert screen.count('"ok":true') == 40 and screen.count('"ok":false') == 1
+    # Without a terminal: no progress line at all.
+    done = no_terminal(env, "user", "show", "--from", str(listing), "--jsonl")
+    assert done.returncode == 1 and "Looked up" not in done.stderr and done.stdout.count("\n") == 41
