@@ -40,9 +40,12 @@ enum OneShot {
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
     let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
+    let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
     // `--jsonl` prints as it goes: no spinner in between.
-    let spinner = context.lookupStream != nil ? nil : invocation.spec.loadingText.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    let spinner = context.lookupStream != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
+    // Ctrl-C from here on: the spinner's line cleared, "Cancelled.", exit 130.
+    EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY)
     let result = await CommandRunner().run(invocation, in: context)
     spinner?.stop()
     progress?.clear()
@@ -72,17 +75,15 @@ enum OneShot {
   ) -> TerminalSpinner? {
     guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return nil }
     let spinner = TerminalSpinner(output: sink, unicode: Terminal.style(flag: nil, environment: environment, stream: 2).unicode)
-    if let prompter = context.linePrompter {
-      context.linePrompter = SpinnerPausingLinePrompter(base: prompter, spinner: spinner, text: text)
-      // A destructive command asks "type the e-mail to confirm" after the lookup: the prompt pauses the spinner.
-    }
     guard let prompter = context.passwordPrompter else {
       spinner.start(text)
       return spinner
     }
     context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
     let sources = ["--password", "--password-env", "--password-stdin"]
-    let willAsk = invocation.spec.flag(named: "--password") != nil && !sources.contains(where: invocation.has)
+    let willAsk =
+      (invocation.spec.flag(named: "--password") != nil && !sources.contains(where: invocation.has))
+      || (invocation.spec.arguments.contains { $0.name == "EMAIL" } && invocation.argument("EMAIL") == nil)
     if !willAsk { spinner.start(text) }
     return spinner
   }

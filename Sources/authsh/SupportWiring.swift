@@ -1,6 +1,5 @@
 import AuthCore
 import Foundation
-import LineEditor
 import ShellKit
 
 /// What the support commands need from the executable: the "type the e-mail to confirm" prompt
@@ -10,7 +9,9 @@ enum SupportWiring {
     _ context: ShellContext, invocation: Invocation, environment: [String: String], sink: StandardSink
   ) -> ProgressLine? {
     guard invocation.spec.group == .support else { return nil }
-    if Terminal.stdinIsTTY { context.linePrompter = TerminalLinePrompter(interrupts: nil) }
+    // "Type the e-mail to confirm" through the password prompter's echoed question: the spinner
+    // wrapped around that prompter pauses for it too.
+    if context.passwordPrompter?.readsText == true { context.linePrompter = ContextLinePrompter(context) }
     guard invocation.spec.name == "user show" else { return nil }
     let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
     let progress = showProgress ? ProgressLine(sink: sink) : nil

@@ -64,6 +64,8 @@ import Testing
     try await step("user", "show", "bob@example.com")
     try await step("login", "ada@example.com", "--password-env", "SUPPORT_PW")
     try await step("diagnose", "ada@example.com", "--json")
+    try await step("audit")
+    try await step("audit", "--since", "1h", "--json")
 
     for secret in [Self.password, cli.emulator.serviceRoleKey] {
       #expect(!transcript.contains(secret), "a secret leaked into the output [\(provider)]")

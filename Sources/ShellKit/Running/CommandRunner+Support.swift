@@ -100,10 +100,7 @@ extension CommandRunner {
       result.audit = []
       return result
     }
-    result.audit = try log.entries().filter { entry in
-      guard let since else { return true }
-      return (Self.unixTime(entry.time) ?? Int.max) >= since
-    }
+    result.audit = try log.entries(since: since)
     return result
   }
 }

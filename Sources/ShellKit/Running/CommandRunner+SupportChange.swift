@@ -7,27 +7,31 @@ import Foundation
 /// when it failed.
 extension CommandRunner {
   func change(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let name = invocation.spec.name
     let target = try target(invocation, context)
-    try SupportGuard.refuseIfReadonly(invocation, target: target)
+    let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
+    try guardRails.checkWritable()
     let provider = try makeAdminProvider(invocation, context, target: target)
     let subject = try accountArgument(invocation)
-    var entry = AuditEntry(
-      time: Self.isoTime(context.clock.now()), profile: target.profile, backend: provider.endpoint, command: name,
-      targetId: nil, targetEmail: subject.contains("@") ? subject : nil, outcome: "ok")
+    var account: AdminUser?
     do {
-      let result = try await perform(invocation, context, provider: provider, subject: subject, entry: &entry)
-      context.auditLog?.append(entry)
+      var result = try await perform(invocation, context, provider: provider, subject: subject, guard: guardRails, account: &account)
+      do {
+        try guardRails.record(user: account, email: subject, error: nil)
+      } catch let error as AuthError {
+        // The change was made: say so, and that it is not in the log.
+        result.notes.append("warning: not recorded in the audit log: \(error.message)")
+      }
       return result
     } catch {
-      entry.outcome = (error as? AuthError)?.code.rawValue ?? (error is CancellationError ? ErrorCode.cancelled.rawValue : "error")
-      context.auditLog?.append(entry)
+      let failure = (error as? AuthError) ?? AuthError(error is CancellationError ? .cancelled : .providerError)
+      try? guardRails.record(user: account, email: subject, error: failure)
       throw error
     }
   }
 
   private func perform(
-    _ invocation: Invocation, _ context: ShellContext, provider: any AdminProvider, subject: String, entry: inout AuditEntry
+    _ invocation: Invocation, _ context: ShellContext, provider: any AdminProvider, subject: String,
+    guard guardRails: SupportGuard, account: inout AdminUser?
   ) async throws -> CommandResult {
     let name = invocation.spec.name
     var result = CommandResult(command: name)
@@ -36,18 +40,16 @@ extension CommandRunner {
       if let password { context.redactor.register(password) }
       let user = try await provider.createUser(
         email: subject, password: password, confirmed: invocation.has("--confirmed"), name: invocation.value("--name"))
-      entry.targetId = user.id
-      entry.targetEmail = user.email
+      account = user
       result.lookups = [UserLookup(query: subject, user: user)]
       result.notes.append(Self.createdSentence(user, password: password != nil))
       context.noteEmail(user.email)
       return result
     }
     let user = try await requireUser(invocation, provider)
-    entry.targetId = user.id
-    entry.targetEmail = user.email
+    account = user
     context.noteEmail(user.email)
-    if invocation.spec.destructive { try SupportGuard.confirm(invocation, user: user, context: context) }
+    try guardRails.confirm(user)
     let who = user.email.isEmpty ? user.id : user.email
     var changed = user
     switch name {
@@ -97,19 +99,5 @@ extension CommandRunner {
     let state = user.confirmed ? "confirmed" : "not confirmed yet"
     let sign = password ? "" : "; it has no password (set one with 'authsh user set-password')"
     return "Created \(user.email) (\(user.id)), e-mail \(state)\(sign)."
-  }
-
-  static func isoTime(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
-  }
-
-  static func unixTime(_ iso: String) -> Int? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let date = formatter.date(from: iso) { return Int(date.timeIntervalSince1970) }
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.date(from: iso).map { Int($0.timeIntervalSince1970) }
   }
 }

@@ -5,6 +5,23 @@ import Foundation
 public protocol PasswordPrompter: Sendable {
   /// nil when the user cancelled (Ctrl-C / Ctrl-D).
   func readPassword(prompt: String) -> String?
+  /// Asks for a value the line left out (an e-mail, a name) with echo on; nil when the user
+  /// cancelled (Ctrl-C / Ctrl-D).
+  func readText(prompt: String) -> String?
+  /// Whether `readText` asks (a terminal); else a missing value is an error as without a terminal.
+  var readsText: Bool { get }
+}
+
+extension PasswordPrompter {
+  public func readText(prompt: String) -> String? { nil }
+  public var readsText: Bool { false }
+}
+
+/// Reads one line with echo (a terminal prompt: "type the e-mail to confirm"). Absent when there is
+/// no terminal.
+public protocol LinePrompter: Sendable {
+  /// nil when the user cancelled (Ctrl-C / Ctrl-D).
+  func readLine(prompt: String) -> String?
 }
 
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
@@ -29,6 +46,10 @@ public final class ShellContext: @unchecked Sendable {
   public let clock: any Clock
   public let redactor: Redactor
   public var passwordPrompter: (any PasswordPrompter)?
+  /// Asks for a line on a terminal (confirmations); nil without one.
+  public var linePrompter: (any LinePrompter)?
+  /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
+  public var auditLog: (any AuditLog)?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
   public var environment: [String: String]
@@ -48,10 +69,6 @@ public final class ShellContext: @unchecked Sendable {
   /// `user show` of many accounts: (done, total) after each lookup, for a progress line.
   public var lookupProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
   /// Reads `user show --from FILE` (`-`: standard input). Throws with the reason when it cannot.
-  /// Asks for a line on the terminal ("type the e-mail to confirm"); nil without a terminal.
-  public var linePrompter: (any LinePrompter)?
-  /// Where mutating admin commands are recorded; nil: not recorded (tests).
-  public var auditLog: (any AuditLog)?
   public var readInputFile: @Sendable (String) throws -> String = ShellContext.readFile
 
   public init(

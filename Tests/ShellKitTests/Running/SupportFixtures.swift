@@ -107,13 +107,6 @@ final class ScriptedLinePrompter: LinePrompter, @unchecked Sendable {
   }
 }
 
-final class MemoryAuditLog: AuditLog, @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var recorded: [AuditEntry] = []
-  func append(_ entry: AuditEntry) { lock.withLock { recorded.append(entry) } }
-  func entries() throws -> [AuditEntry] { lock.withLock { recorded } }
-}
-
 /// A context whose admin API is `provider`, on a Supabase target with a service key.
 struct SupportHarness {
   let provider: FakeAdminProvider

@@ -139,7 +139,7 @@ def test_many_lookups_show_a_progress_line_on_a_terminal_then_clear_it(env, emul
     assert run.finish() == 1  # one address has no account
     screen = run.screen.getvalue()
     assert "Looked up 41/41…" in screen
-    assert screen.rstrip().endswith("}"), "the progress line is erased before the end"
+    assert screen.endswith("Looked up 41/41…\r\x1b[K"), "the progress line is erased at the end"
     assert screen.count('"ok":true') == 40 and screen.count('"ok":false') == 1
     # Without a terminal: no progress line at all.
     done = no_terminal(env, "user", "show", "--from", str(listing), "--jsonl")
