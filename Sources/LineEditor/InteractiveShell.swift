@@ -26,7 +26,7 @@ public enum InteractiveShell {
   /// Otherwise: plain lines, no prompt, no history, no startup file (`echo whoami | authsh`).
   public static func makeRepl(
     context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
-    sourceFile: (@Sendable (String) async -> Int32)? = nil
+    sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
   ) -> (repl: Repl, interrupts: Interrupts?) {
     let environment = context.environment
     let interactive = standardStreamsAreTerminals
@@ -38,6 +38,7 @@ public enum InteractiveShell {
     // does no colour (NO_COLOR, --color never, TERM=dumb): uncoloured they would read as typed text.
     let hints = (environment["AUTHSH_NO_HINTS"] ?? "").isEmpty && options.style.color
     options.sourceFile = sourceFile
+    options.interpolate = interpolate
     guard interactive else {
       return (Repl(context: context, reader: PlainLineReader(showPrompt: false), output: output, options: options), nil)
     }
@@ -45,6 +46,7 @@ public enum InteractiveShell {
     options.interrupts = interrupts
     options.spinner = TerminalSpinner(output: output, unicode: options.style.unicode)
     context.passwordPrompter = TerminalPasswordPrompter(interrupts: interrupts)
+    context.linePrompter = ContextLinePrompter(context)
     let reader: any LineReader =
       dumb
       ? PlainLineReader(showPrompt: true)
@@ -57,9 +59,10 @@ public enum InteractiveShell {
   /// Runs the shell until `quit`, `exit` or Ctrl-D; SIGINT is the shell's while it runs.
   public static func run(
     context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
-    sourceFile: (@Sendable (String) async -> Int32)? = nil
+    sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
   ) async -> Int32 {
-    let (repl, interrupts) = makeRepl(context: context, output: output, noRC: noRC, style: style, sourceFile: sourceFile)
+    let (repl, interrupts) = makeRepl(
+      context: context, output: output, noRC: noRC, style: style, sourceFile: sourceFile, interpolate: interpolate)
     interrupts?.installSignalHandler()
     defer { interrupts?.uninstallSignalHandler() }
     return await repl.run()

@@ -16,14 +16,24 @@ public final class TerminalPasswordPrompter: PasswordPrompter, @unchecked Sendab
     self.output = output
   }
 
-  public func readPassword(prompt: String) -> String? {
+  public func readPassword(prompt: String) -> String? { read(prompt: prompt, echo: false) }
+
+  /// A value the command line left out (an e-mail), echoed as typed.
+  public func readText(prompt: String) -> String? { read(prompt: prompt, echo: true) }
+  public var readsText: Bool { isatty(input) != 0 }
+
+  private func read(prompt: String, echo: Bool) -> String? {
     guard isatty(input) != 0 else { return nil }
     fflush(nil)
     var saved = termios()
     guard tcgetattr(input, &saved) == 0 else { return nil }
     var quiet = saved
-    quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-    quiet.c_lflag |= tcflag_t(ICANON | ISIG)
+    if echo {
+      quiet.c_lflag |= tcflag_t(ECHO | ICANON | ISIG)
+    } else {
+      quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+      quiet.c_lflag |= tcflag_t(ICANON | ISIG)
+    }
     // Take Ctrl-C before the prompt shows, and give up if the command was cancelled already.
     guard let wake = WakePipe() else { return nil }
     let id = interrupts?.push { wake.wake() }
@@ -31,9 +41,11 @@ public final class TerminalPasswordPrompter: PasswordPrompter, @unchecked Sendab
     guard !Task.isCancelled else { return nil }
     _ = tcsetattr(input, TCSAFLUSH, &quiet)
     emit(prompt)
+    var entered = false
     defer {
       _ = tcsetattr(input, TCSAFLUSH, &saved)
-      emit("\n")
+      // With echo on, the terminal echoed the Enter already.
+      if !(echo && entered) { emit("\n") }
     }
     var bytes: [UInt8] = []
     while true {
@@ -43,7 +55,10 @@ public final class TerminalPasswordPrompter: PasswordPrompter, @unchecked Sendab
       case .endOfInput:
         return nil
       case .byte(let byte):
-        if byte == 10 || byte == 13 { return String(decoding: bytes, as: UTF8.self) }
+        if byte == 10 || byte == 13 {
+          entered = true
+          return String(decoding: bytes, as: UTF8.self)
+        }
         if byte == 4, bytes.isEmpty { return nil }
         bytes.append(byte)
       }

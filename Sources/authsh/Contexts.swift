@@ -21,6 +21,7 @@ enum Contexts {
     context.makeAdminProvider = { target, credential, trace in
       AdminProviderFactory.make(target, credential: credential, transport: transport, clock: clock, trace: trace)
     }
+    context.auditLog = FileAuditLog(paths: paths)
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
     return context

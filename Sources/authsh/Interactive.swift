@@ -22,7 +22,13 @@ enum Interactive {
       let source: @Sendable (String) async -> Int32 = { path in
         await sourceFile(path, context: context, output: output, style: style)
       }
-      status = await InteractiveShell.run(context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source)
+      // `reset confirm {{inbox.link}}`: holes filled as in scripts, from the last result.
+      let clock = context.clock
+      let interpolate: LineInterpolator = { words, line, previous in
+        LineInterpolation.expand(words, line: line, previous: previous, environment: environment, now: { clock.unixNow })
+      }
+      status = await InteractiveShell.run(
+        context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source, interpolate: interpolate)
     } else {
       // `readToEnd()` throws on a read error where `readDataToEndOfFile()` would trap.
       do {

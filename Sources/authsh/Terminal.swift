@@ -31,6 +31,7 @@ enum Terminal {
 }
 
 /// No-echo password prompt on the controlling terminal (termios); echo is restored even on Ctrl-C.
+/// Also asks, with echo, for a value the command line left out (`authsh login` with no e-mail).
 struct TerminalPasswordPrompter: PasswordPrompter {
   func readPassword(prompt: String) -> String? {
     var saved = termios()
@@ -50,24 +51,54 @@ struct TerminalPasswordPrompter: PasswordPrompter {
     StandardStreams.write("\n", to: 2)
     return line
   }
+
+  var readsText: Bool { Terminal.stdinIsTTY }
+
+  func readText(prompt: String) -> String? {
+    StandardStreams.write(prompt, to: 2)
+    guard let line = Swift.readLine(strippingNewline: true) else {
+      StandardStreams.write("\n", to: 2)  // Ctrl-D: the terminal echoed no newline
+      return nil
+    }
+    return line
+  }
 }
 
-/// Restores the terminal and exits 130 when Ctrl-C arrives during a no-echo prompt.
+/// Ctrl-C in a one-shot command: the terminal's echo comes back (if a password prompt had it
+/// off), the spinner's line is cleared, "Cancelled." is printed and the exit status is 130.
 enum EchoGuard {
   nonisolated(unsafe) static var saved = termios()
   nonisolated(unsafe) static var armed = false
+  nonisolated(unsafe) static var cancelling = false
+  /// `\r ESC[K Cancelled.\n` on a terminal (over the `^C` and any spinner), else `Cancelled.\n`.
+  /// Written by the handler: a buffer made once, so the handler touches no Swift object.
+  nonisolated(unsafe) static var message: UnsafeMutableBufferPointer<UInt8>?
+
+  /// From now until exit, SIGINT ends the command as described above.
+  static func cancelOnInterrupt(terminal: Bool) {
+    let bytes = Array(((terminal ? "\r\u{1B}[K" : "") + "Cancelled.\n").utf8)
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+    _ = buffer.initialize(from: bytes)
+    message = buffer
+    cancelling = true
+    signal(SIGINT, EchoGuard.handler)
+  }
 
   static func arm(_ state: termios) {
     saved = state
     armed = true
-    signal(SIGINT) { _ in
-      if EchoGuard.armed { tcsetattr(0, TCSAFLUSH, &EchoGuard.saved) }
-      _exit(130)
-    }
+    signal(SIGINT, EchoGuard.handler)
   }
 
   static func disarm() {
     armed = false
-    signal(SIGINT, SIG_DFL)
+    if !cancelling { signal(SIGINT, SIG_DFL) }
+  }
+
+  /// Only async-signal-safe calls: tcsetattr, write, _exit.
+  static let handler: @convention(c) (Int32) -> Void = { _ in
+    if EchoGuard.armed { tcsetattr(0, TCSAFLUSH, &EchoGuard.saved) }
+    if EchoGuard.cancelling, let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
+    _exit(130)
   }
 }

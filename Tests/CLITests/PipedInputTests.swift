@@ -31,4 +31,21 @@ struct PipedInputTests {
     #expect(outcome.status == 4, "not signed in exits 4, as a one-shot whoami")
     #expect(!outcome.stdout.contains("not-reached"))
   }
+
+  @Test func holesReadThePreviousResultPastAnEcho() async throws {
+    let runner = try BinaryRunner()
+    let input = """
+      signup ada@example.com --name Ada --password-env PW
+      reset ada@example.com
+      inbox ada@example.com
+      echo between
+      reset confirm {{inbox.link}} --password-env NEW_PW
+      whoami
+
+      """
+    let outcome = try await runner.run(
+      ["--emulator"], stdin: input, extraEnvironment: ["PW": "correct-horse-1", "NEW_PW": "a-new-password-2"])
+    #expect(outcome.status == 0, "\(outcome.combined)")
+    #expect(outcome.stdout.contains("Password changed.") || outcome.stderr.contains("Password changed."), "\(outcome.combined)")
+  }
 }

@@ -72,7 +72,9 @@ struct FailingTransport: HTTPTransport {
   }
 
   @Test func mismatchedConfirmationAtThePrompt() async throws {
-    let result = try await run("signup ada@example.com --name Ada", context(.supabase, prompter: Prompter(answers: ["correct-horse-1", "correct-horse-2"])))
+    // Asked three times, mistyped each time (each miss asks again).
+    let answers = Array(repeating: ["correct-horse-1", "correct-horse-2"], count: 3).flatMap { $0 }
+    let result = try await run("signup ada@example.com --name Ada", context(.supabase, prompter: Prompter(answers: answers)))
     #expect(result.error?.fields.map(\.code) == ["passwords_mismatch"])
     #expect(result.error?.field(.confirm)?.message == "Passwords do not match")
   }

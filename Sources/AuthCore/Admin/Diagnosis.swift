@@ -10,14 +10,19 @@ public struct Diagnosis: Sendable, Equatable {
     public var message: String
     /// The command that fixes it (`authsh user confirm ada@example.com`), when one does.
     public var fix: String?
+    /// Stops a password sign-in (false for notes such as a pending recovery mail).
+    public var blocking: Bool
 
-    public init(code: String, message: String, fix: String? = nil) {
+    public init(code: String, message: String, fix: String? = nil, blocking: Bool = true) {
       self.code = code
       self.message = message
       self.fix = fix
+      self.blocking = blocking
     }
 
-    public var json: JSON { ["code": .string(code), "message": .string(message), "fix": .optional(fix)] }
+    public var json: JSON {
+      ["code": .string(code), "message": .string(message), "fix": .optional(fix), "blocking": .bool(blocking)]
+    }
   }
 
   public var email: String

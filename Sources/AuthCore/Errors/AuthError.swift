@@ -73,6 +73,7 @@ public struct AuthError: Error, Sendable, Equatable {
     case .passwordSignInDisabled: return "E-mail and password sign-in is disabled for this project."
     case .samePassword: return "The new password must be different from the current one."
     case .reauthenticationNeeded: return "Changing the password needs a recent sign-in. Log in again, then retry."
+    case .readonlyProfile: return "This profile is read-only; the change was not sent."
     default: return code.rawValue
     }
   }

@@ -40,6 +40,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let samePassword: ErrorCode = "same_password"
   /// The backend wants a fresh sign-in (or the current password) before changing the password.
   public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
+  /// A command that changes accounts was refused on a `readonly = true` profile (nothing sent).
+  public static let readonlyProfile: ErrorCode = "readonly_profile"
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = [
@@ -47,6 +49,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     .rateLimited, .resetCooldown, .invalidCode, .notAuthenticated, .sessionExpired, .networkUnreachable, .timeout,
     .serverError, .malformedResponse, .invalidRequest, .configError, .insecureURL, .validationFailed,
     .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail, .signupDisabled,
-    .passwordSignInDisabled, .samePassword, .reauthenticationNeeded,
+    .passwordSignInDisabled, .samePassword, .reauthenticationNeeded, .readonlyProfile,
   ]
 }

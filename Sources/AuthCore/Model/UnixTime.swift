@@ -23,3 +23,65 @@ public enum UnixTime {
     return b < 0 ? Int.max : Int.min
   }
 }
+
+extension UnixTime {
+  /// Seconds of an ISO 8601 time as backends write them (`2024-05-01T10:00:00Z`,
+  /// `…:00.123456Z`, `…:00.123+00:00`); fractional seconds are dropped. nil when unreadable or implausible.
+  public static func parseISO(_ text: String) -> Int? {
+    let scalars = Array(text.unicodeScalars)
+    guard scalars.count >= 20 else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        guard let digit = Int(String(scalars[index])) else { return nil }
+        value = value * 10 + digit
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+      let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
+      hour < 24, minute < 60, second < 61
+    else { return nil }
+    var index = 19
+    if index < scalars.count, scalars[index] == "." {
+      index += 1
+      while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
+    }
+    guard index < scalars.count else { return nil }
+    var offset = 0
+    let zone = String(String.UnicodeScalarView(scalars[index...]))
+    if zone != "Z" && zone != "z" {
+      let parts = zone.dropFirst().split(separator: ":")
+      guard zone.first == "+" || zone.first == "-", parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+      offset = (h * 3600 + m * 60) * (zone.first == "-" ? -1 : 1)
+    }
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    let days = era * 146_097 + doe - 719_468
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return isPlausible(seconds) ? seconds : nil
+  }
+
+  /// `2024-05-01T10:00:00Z`.
+  public static func iso(_ seconds: Int) -> String {
+    let days = seconds / 86_400
+    let rest = seconds % 86_400
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+  }
+}

@@ -20,10 +20,18 @@ public enum QuerySchema {
       "code": .leaf, "message": .leaf, "provider_code": .leaf, "status": .leaf, "retry_after_seconds": .leaf,
       "hint": .leaf, "fields": .object(["email": fields, "password": fields, "name": fields, "confirm": fields]),
     ]),
+    // The signed-in user (`whoami`, `login`) and the admin view of an account (`user show`, …).
     "user": .object([
       "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
-      "last_sign_in_at": .leaf, "provider": .leaf,
+      "last_sign_in_at": .leaf, "provider": .leaf, "confirmed": .leaf, "confirmed_at": .leaf, "disabled": .leaf,
+      "disabled_until": .leaf, "methods": .any, "metadata": .any, "recovery_sent_at": .leaf,
+      "confirmation_sent_at": .leaf,
+      "pending_mail": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),
     ]),
+    "users": .any, "total": .leaf, "next_page_token": .leaf,
+    "link": .object(["kind": .leaf, "email": .leaf, "url": .leaf, "code": .leaf]),
+    "diagnosis": .object(["email": .leaf, "can_sign_in": .leaf, "findings": .any]),
+    "audit": .any,
     "session": .object([
       "access_token": .leaf, "refresh_token": .leaf, "expires_in": .leaf, "expires_at": .leaf, "token_type": .leaf,
     ]),

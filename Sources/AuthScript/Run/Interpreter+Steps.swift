@@ -29,6 +29,17 @@ extension Interpreter {
     let result = await executor.run(invocation, context)
     register(result.session?.accessToken)
     register(result.session?.refreshToken)
+    guard invocation.spec.producesResult || previousResult == nil else {
+      // `echo`, `sleep`, `help`: the previous command's result stays what `expect` and `assert`
+      // check; only its `output` becomes the text just printed.
+      if let output = result.output {
+        previousResult?.output = output
+        previousIsStale = true
+      }
+      show(result, invocation: invocation, now: context.clock.unixNow)
+      guard let error = result.error else { return nil }
+      return commandFailure(error, invocation: invocation, command: command, statement: statement)
+    }
     previousResult = result
     let now = context.clock.unixNow
     previousNow = now
@@ -81,11 +92,17 @@ extension Interpreter {
       switch program.statements[next].kind {
       case .expectOK: return "ok"
       case .expectError(let code): return code.text
+      case .command(let command) where !Self.producesResult(command): next += 1
       case .command, .test: return nil
       default: next += 1
       }
     }
     return nil
+  }
+
+  /// Whether a command line gives a result (`echo`, `sleep` and `help` do not), by its first words.
+  static func producesResult(_ command: CommandStatement) -> Bool {
+    CommandTable.match(command.tokens.map(\.text))?.spec.producesResult ?? true
   }
 
   /// A check (`expect`, `assert`, `capture`) that did not hold on the result of a command that hit

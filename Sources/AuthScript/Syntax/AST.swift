@@ -19,6 +19,23 @@ public struct Query: Sendable, Hashable {
     self.range = range
   }
   public var text: String { segments.joined(separator: ".") }
+
+  /// A dotted path's segments; an index may also be written in brackets (`findings[0].code` is
+  /// `findings.0.code`). Unbalanced brackets stay in the segment (and are then reported as invalid).
+  public static func pathSegments(_ text: String) -> [String] {
+    var normalized = ""
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "[") {
+      let after = rest[rest.index(after: open)...]
+      guard let close = after.firstIndex(of: "]"), !after[..<close].isEmpty, after[..<close].allSatisfy(\.isNumber) else {
+        break
+      }
+      normalized += rest[..<open] + "." + after[..<close]
+      rest = after[after.index(after: close)...]
+    }
+    normalized += rest
+    return normalized.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+  }
 }
 
 /// A typed value as written: `"text"` (with holes), `42`, `1.5`, `true`, `false`, `null`, or a bare word.

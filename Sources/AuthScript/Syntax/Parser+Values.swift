@@ -25,7 +25,8 @@ struct TokenReader {
 }
 
 extension Parser {
-  /// `user.email`, `error.fields.password.code`, `claims.app_metadata.provider`, `notes.0`.
+  /// `user.email`, `error.fields.password.code`, `claims.app_metadata.provider`, `notes.0`
+  /// (also written `notes[0]`: `diagnosis.findings[0].code`).
   static func parseQuery(_ token: Token) -> Result<Query, Diagnostic.Partial> {
     guard !token.quoted else {
       return .failure(.init("a query is not quoted", range: token.range, note: "write a dotted path such as user.email"))
@@ -33,7 +34,7 @@ extension Parser {
     if token.text.contains("{{") {
       return .failure(.init("a query cannot contain variables", range: token.range, note: "write a dotted path such as user.email"))
     }
-    let segments = token.text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let segments = Query.pathSegments(token.text)
     let valid = segments.allSatisfy { segment in
       !segment.isEmpty && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-:$".contains($0)) }
     }

@@ -11,7 +11,7 @@ public struct VariableRef: Sendable, Hashable {
     self.range = range
   }
 
-  public var segments: [String] { name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+  public var segments: [String] { Query.pathSegments(name) }
   public var root: String { segments.first ?? name }
 }
 

@@ -72,5 +72,6 @@ public enum HelpTopics {
     .passwordSignInDisabled: "E-mail and password sign-in is turned off for the project.",
     .samePassword: "The new password equals the old one; the reset link is now used, ask for a new one.",
     .reauthenticationNeeded: "The backend wants the user to sign in again before changing the password.",
+    .readonlyProfile: "A command that changes accounts was refused on a readonly profile; nothing was sent.",
   ]
 }

@@ -14,23 +14,31 @@ public final class Repl {
   /// Whether a command failed (the exit status of a non-interactive run).
   public private(set) var anyFailed = false
   private var lastRecalled: String?
+  /// The last command's result model and when it finished, for `{{inbox.link}}`-style holes.
+  private var previous: (result: CommandResult, now: Int)?
+  /// Where text goes: `output`, or while the startup file runs, one that names `rc:LINE`.
+  private var sink: any OutputSink
 
   public init(context: ShellContext, reader: any LineReader, output: any OutputSink, options: ReplOptions) {
     self.context = context
     self.reader = reader
     self.output = output
     self.options = options
+    self.sink = output
   }
 
   /// Runs until `quit`, `exit` or end of input. 0, or 1 when not interactive and a command failed.
   public func run() async -> Int32 {
-    if options.interactive { output.out(ReplRendering.greeting) }
+    if options.interactive { sink.out(ReplRendering.greeting) }
     for line in options.history?.load() ?? [] {
       reader.addHistory(line, persist: false)
       lastRecalled = line
     }
     if !options.noRC, let rc = options.rcFile, let text = try? String(contentsOfFile: rc, encoding: .utf8) {
-      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let name = rc.split(separator: "/").last.map(String.init) ?? rc
+      defer { sink = output }
+      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        sink = LocatingSink(base: output, location: "\(name):\(index + 1)")
         guard await handle(String(line), record: false) else { return exitStatus }
       }
     }
@@ -55,29 +63,41 @@ public final class Repl {
   @discardableResult
   public func handle(_ line: String, record: Bool = true) async -> Bool {
     guard !line.trimmingWhitespace.isEmpty else { return true }
-    let words: [Word]
+    var words: [Word]
     do {
       words = try WordSplitter.split(line)
     } catch {
-      output.err(ReplRendering.splitError(error, line: line, style: options.style))
+      sink.err(ReplRendering.splitError(error, line: line, style: options.style))
       remember(line, invocation: nil, record: record)
       anyFailed = true
       return true
     }
     guard !words.isEmpty else { return true }
+    if line.contains("{{"), let interpolate = options.interpolate {
+      // The line is kept as typed (history, `retry`'s echo); only what runs has the values.
+      let model = previous.map { $0.result.json(now: $0.now, revealTokens: true) }
+      switch interpolate(words, line, model) {
+      case .success(let filled): words = filled
+      case .failure(let problem):
+        sink.err(ReplRendering.interpolationError(problem, line: line, style: options.style))
+        remember(line, invocation: nil, record: record)
+        anyFailed = true
+        return true
+      }
+    }
     if let help = ReplRendering.helpRequest(words) {
       // `login --help`, `whoami -h`: the command's help, as on the command line.
       remember(line, invocation: nil, record: record)
       switch HelpTopics.render(help, surface: .interactive) {
-      case .success(let text): output.out(text + "\n")
-      case .failure(let problem): output.err(options.style.red("error:") + " \(problem.fullMessage)\n")
+      case .success(let text): sink.out(text + "\n")
+      case .failure(let problem): sink.err(options.style.red("error:") + " \(problem.fullMessage)\n")
       }
       return true
     }
     let invocation: Invocation
     switch InvocationParser.parse(words, surface: .repl) {
     case .failure(let usage):
-      output.err(ReplRendering.usageError(usage, words: words, line: line, style: options.style))
+      sink.err(ReplRendering.usageError(usage, words: words, line: line, style: options.style))
       remember(line, invocation: nil, record: record)
       anyFailed = true
       return true
@@ -85,7 +105,7 @@ public final class Repl {
       invocation = parsed
     }
     if invocation.has("--password"), options.interactive {
-      output.err(ReplRendering.passwordWarning(style: options.style))
+      sink.err(ReplRendering.passwordWarning(style: options.style))
     }
     switch invocation.spec.name {
     case "quit", "exit":
@@ -93,14 +113,14 @@ public final class Repl {
       return false
     case "history":
       remember(line, invocation: invocation, record: record)
-      output.out(ReplRendering.history(sessionLines))
+      sink.out(ReplRendering.history(sessionLines))
     case "retry":
       remember(line, invocation: invocation, record: record)
       guard let last = context.lastFailed else {
-        output.err(options.style.red("error:") + " nothing to retry: no command has failed yet\n")
+        sink.err(options.style.red("error:") + " nothing to retry: no command has failed yet\n")
         return true
       }
-      output.err(options.style.dim("retrying: " + ReplRendering.line(of: last)) + "\n")
+      sink.err(options.style.dim("retrying: " + ReplRendering.line(of: last)) + "\n")
       await execute(last)
     case "source":
       remember(line, invocation: invocation, record: record)
@@ -116,7 +136,7 @@ public final class Repl {
   /// Runs a table command with the spinner and Ctrl-C, renders its result, and keeps it for `retry`.
   @discardableResult
   func execute(_ invocation: Invocation) async -> CommandResult {
-    let loading = options.interactive ? invocation.spec.loadingText : nil
+    let loading = options.interactive ? LoadingText.text(for: invocation.spec, target: try? context.target()) : nil
     let spinner = loading == nil ? nil : options.spinner
     let savedPrompter = context.passwordPrompter
     if let spinner, let loading, let base = savedPrompter {
@@ -129,6 +149,11 @@ public final class Repl {
     spinner?.stop()
     context.passwordPrompter = savedPrompter
     render(result, invocation: invocation)
+    if invocation.spec.producesResult || previous == nil {
+      previous = (result, context.clock.unixNow)
+    } else if let output = result.output {
+      previous?.result.output = output  // `echo` keeps the previous result; `output` is its text
+    }
     if let error = result.error {
       anyFailed = true
       context.lastFailed = error.code == .invalidCredentials ? HistoryPolicy.withoutSecrets(invocation) : invocation
@@ -140,14 +165,14 @@ public final class Repl {
 
   private func source(_ path: String) async {
     guard let sourceFile = options.sourceFile else {
-      output.err(options.style.red("error:") + " source is not available in this shell\n")
+      sink.err(options.style.red("error:") + " source is not available in this shell\n")
       anyFailed = true
       return
     }
     let status = await cancellable(name: "source", cancelled: Int32(130)) { await sourceFile(path) }
     if status != 0 {
       anyFailed = true
-      if status == 130 { output.err(options.style.dim("Cancelled.") + "\n") }
+      if status == 130 { sink.err(options.style.dim("Cancelled.") + "\n") }
     }
   }
 
@@ -179,16 +204,16 @@ public final class Repl {
     let now = context.clock.unixNow
     if result.error?.code == .cancelled {
       // On a terminal, over the `^C` the terminal echoed.
-      output.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
+      sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
       return
     }
     if invocation.has("--json") {
-      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
+      sink.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
       return
     }
     let (out, err) = HumanRenderer.render(result, invocation: invocation, style: options.style, now: now)
-    if !out.isEmpty { output.out(out) }
-    if !err.isEmpty { output.err(err) }
+    if !out.isEmpty { sink.out(out) }
+    if !err.isEmpty { sink.err(err) }
   }
 
   /// Puts a line in the history as the policy says; `history` lists it masked.

@@ -18,6 +18,8 @@ public struct ReplOptions: Sendable {
   public var interrupts: Interrupts?
   /// Runs a `.auth` file in this shell (`source FILE`); the exit status of the script.
   public var sourceFile: (@Sendable (String) async -> Int32)?
+  /// Fills `{{…}}` holes in typed lines (nil: lines run as typed).
+  public var interpolate: LineInterpolator?
   /// Runs one table command (the lead's `CommandRunner` by default; a seam for tests).
   public var execute: @Sendable (Invocation, ShellContext) async -> CommandResult
 

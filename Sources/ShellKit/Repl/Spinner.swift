@@ -86,4 +86,13 @@ public struct SpinnerPausingPrompter: PasswordPrompter {
     if password != nil, !Task.isCancelled { spinner.start(text) }
     return password
   }
+
+  public var readsText: Bool { base.readsText }
+
+  public func readText(prompt: String) -> String? {
+    spinner.stop()
+    let text = base.readText(prompt: prompt)
+    if text != nil, !Task.isCancelled { spinner.start(self.text) }
+    return text
+  }
 }

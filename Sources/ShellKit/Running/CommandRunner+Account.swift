@@ -2,9 +2,10 @@ import AuthCore
 
 extension CommandRunner {
   func signUp(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let email = invocation.argument("EMAIL") ?? ""
-    let name = invocation.value("--name")
     let source = PasswordSource(invocation: invocation, context: context)
+    // On a terminal, what the line left out is asked for (e-mail, then name, then the password).
+    let email = try invocation.argument("EMAIL") ?? source.ask("Email: ") ?? ""
+    let name = try invocation.value("--name") ?? source.ask("Name: ")
     // Fields that need no password are checked first: nobody types a password for a bad address.
     let early = Validator.validate(.init(email: email, name: name, requireName: true, requirePassword: false))
     if let early, !source.isExplicit {
@@ -40,8 +41,9 @@ extension CommandRunner {
   func logIn(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
-    let email = invocation.argument("EMAIL") ?? (try? sessions.state().rememberedEmail) ?? ""
     let source = PasswordSource(invocation: invocation, context: context)
+    let known = invocation.argument("EMAIL") ?? (try? sessions.state().rememberedEmail)
+    let email = try known ?? source.ask("Email: ") ?? ""
     let emailProblem = Validator.validate(.init(email: email, requirePassword: false))
     if let emailProblem, !source.isExplicit {
       throw source.canPrompt ? emailProblem : withMissingPassword(emailProblem)
@@ -68,7 +70,8 @@ extension CommandRunner {
   }
 
   func reset(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let email = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
+    let given = try invocation.argument("EMAIL") ?? PasswordSource(invocation: invocation, context: context).ask("Email: ")
+    let email = (given ?? "").trimmingWhitespace
     if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)

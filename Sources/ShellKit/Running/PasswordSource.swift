@@ -30,14 +30,28 @@ struct PasswordSource {
       return remember(line, nil)
     }
     guard let prompter = context.passwordPrompter else { return nil }
-    guard let first = prompter.readPassword(prompt: confirm ? "New password: " : "Password: ") else {
-      throw AuthError(.cancelled)
+    var prompt = confirm ? "New password: " : "Password: "
+    // A mistyped confirmation asks again (three tries), rather than losing the command.
+    for attempt in 1...Self.confirmationTries {
+      guard let first = prompter.readPassword(prompt: prompt) else { throw AuthError(.cancelled) }
+      context.redactor.register(first)
+      guard confirm else { return (first, nil) }
+      guard let second = prompter.readPassword(prompt: "Confirm password: ") else { throw AuthError(.cancelled) }
+      context.redactor.register(second)
+      if first == second || attempt == Self.confirmationTries { return (first, second) }
+      prompt = "Passwords do not match. Try again.\nNew password: "
     }
-    context.redactor.register(first)
-    guard confirm else { return (first, nil) }
-    guard let second = prompter.readPassword(prompt: "Confirm password: ") else { throw AuthError(.cancelled) }
-    context.redactor.register(second)
-    return (first, second)
+    return nil
+  }
+
+  static let confirmationTries = 3
+
+  /// A value the line left out (`login` with no EMAIL), asked for with echo on a terminal; nil
+  /// without one (scripts and pipes keep their "Email is required").
+  func ask(_ prompt: String) throws -> String? {
+    guard let prompter = context.passwordPrompter, prompter.readsText else { return nil }
+    guard let text = prompter.readText(prompt: prompt) else { throw AuthError(.cancelled) }
+    return text
   }
 
   private func remember(_ value: String, _ confirm: String?) -> (String, String?) {

@@ -5,6 +5,23 @@ import Foundation
 public protocol PasswordPrompter: Sendable {
   /// nil when the user cancelled (Ctrl-C / Ctrl-D).
   func readPassword(prompt: String) -> String?
+  /// Asks for a value the line left out (an e-mail, a name) with echo on; nil when the user
+  /// cancelled (Ctrl-C / Ctrl-D).
+  func readText(prompt: String) -> String?
+  /// Whether `readText` asks (a terminal); else a missing value is an error as without a terminal.
+  var readsText: Bool { get }
+}
+
+extension PasswordPrompter {
+  public func readText(prompt: String) -> String? { nil }
+  public var readsText: Bool { false }
+}
+
+/// Reads one line with echo (a terminal prompt: "type the e-mail to confirm"). Absent when there is
+/// no terminal.
+public protocol LinePrompter: Sendable {
+  /// nil when the user cancelled (Ctrl-C / Ctrl-D).
+  func readLine(prompt: String) -> String?
 }
 
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
@@ -29,6 +46,10 @@ public final class ShellContext: @unchecked Sendable {
   public let clock: any Clock
   public let redactor: Redactor
   public var passwordPrompter: (any PasswordPrompter)?
+  /// Asks for a line on a terminal (confirmations); nil without one.
+  public var linePrompter: (any LinePrompter)?
+  /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
+  public var auditLog: (any AuditLog)?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
   public var environment: [String: String]
@@ -42,6 +63,13 @@ public final class ShellContext: @unchecked Sendable {
   public var lastFailed: Invocation?
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose = false
+  /// `user show --jsonl`: each account as its lookup completes, in completion order (the
+  /// executable prints it; nil: the lookups are only in the result).
+  public var lookupStream: (@Sendable (UserLookup) -> Void)?
+  /// `user show` of many accounts: (done, total) after each lookup, for a progress line.
+  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+  /// Reads `user show --from FILE` (`-`: standard input). Throws with the reason when it cannot.
+  public var readInputFile: @Sendable (String) throws -> String = ShellContext.readFile
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
@@ -77,6 +105,16 @@ public final class ShellContext: @unchecked Sendable {
 
   /// `login --no-save`: this backend's session lives in memory from now on.
   public func pinInMemory(_ target: Target) { overlay.pin(BackendKey(target).canonical) }
+
+  /// A whole text file, or standard input for `-`.
+  public static func readFile(_ path: String) throws -> String {
+    if path == "-" {
+      return String(decoding: try FileHandle.standardInput.readToEnd() ?? Data(), as: UTF8.self)
+    }
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+  }
 
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace

@@ -59,10 +59,13 @@ public struct FlagSpec: Sendable, Hashable {
   public var isSecret: Bool
   public var repeatable: Bool
   public var surfaces: Surfaces
+  /// The command cannot succeed without it (on a terminal it may be asked for instead): usage
+  /// shows it without brackets.
+  public var required: Bool
 
   public init(
     _ name: String, value valueName: String? = nil, kind: ValueKind? = nil, choices: [String] = [],
-    secret: Bool = false, repeatable: Bool = false, surfaces: Surfaces = .all, _ summary: String
+    secret: Bool = false, repeatable: Bool = false, required: Bool = false, surfaces: Surfaces = .all, _ summary: String
   ) {
     self.name = name
     self.valueName = valueName
@@ -72,6 +75,7 @@ public struct FlagSpec: Sendable, Hashable {
     self.isSecret = secret
     self.repeatable = repeatable
     self.surfaces = surfaces
+    self.required = required
   }
 
   public var takesValue: Bool { valueName != nil }
@@ -133,6 +137,11 @@ public struct CommandSpec: Sendable, Hashable {
 
   public func flag(named name: String) -> FlagSpec? { flags.first { $0.name == name } }
 
+  /// Whether running it gives a result that replaces "the previous result" (`assert`, `{{…}}`):
+  /// `echo`, `sleep` and `help` print or wait, and leave the previous command's result in place
+  /// (with `output` set to what they printed).
+  public var producesResult: Bool { !["echo", "sleep", "help"].contains(name) }
+
   /// `login [EMAIL] [--remember] [--no-save] [PASSWORD-SOURCE]` style usage.
   public func usage(for surface: Surfaces = .oneShot) -> String {
     var parts = [name]
@@ -141,7 +150,8 @@ public struct CommandSpec: Sendable, Hashable {
       parts.append(argument.optional ? "[\(text)]" : text)
     }
     for flag in flags where flag.surfaces.contains(surface) {
-      parts.append("[" + flag.name + (flag.valueName.map { " " + $0 } ?? "") + "]")
+      let text = flag.name + (flag.valueName.map { " " + $0 } ?? "")
+      parts.append(flag.required ? text : "[" + text + "]")
     }
     return parts.joined(separator: " ")
   }

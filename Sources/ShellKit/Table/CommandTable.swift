@@ -41,11 +41,12 @@ public enum CommandTable {
   static let accountCommands: [CommandSpec] = [
     CommandSpec(
       ["signup"], group: .account, arguments: [emailArgument],
-      flags: [FlagSpec("--name", value: "NAME", kind: .name, "The user's name (stored as first_name/full_name or displayName)")] + passwordFlags,
+      flags: [FlagSpec("--name", value: "NAME", kind: .name, required: true, "The user's name (stored as first_name/full_name or displayName)")] + passwordFlags,
       loading: "Creating account…", summary: "Create an account",
       discussion: """
         Creates the account and, when the backend signs the new user in at once, stores the session. \
-        With no password source on a terminal, asks for the password twice (no echo).
+        With no password source on a terminal, asks for the password twice (no echo), again if the \
+        two differ; a missing e-mail or name is asked for too.
         """,
       examples: ["authsh signup ada@example.com --name 'Ada Lovelace'", "authsh signup ada@example.com --name Ada --password-env PW"]),
     CommandSpec(
@@ -55,19 +56,22 @@ public enum CommandTable {
         FlagSpec("--no-save", "Keep the session in memory only (one-shot: it is not written to disk)"),
       ],
       loading: "Signing in…", summary: "Sign in with e-mail and password",
-      discussion: "Signs in and stores the session of the active profile, so a later `authsh whoami` works.",
+      discussion: """
+        Signs in and stores the session of the active profile, so a later `authsh whoami` works. \
+        On a terminal, a missing e-mail (none given or remembered) is asked for.
+        """,
       examples: ["authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json"]),
     CommandSpec(
       ["reset"], group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
       loading: "Sending…", summary: "Request a password-reset e-mail",
-      discussion: "Sends the reset e-mail. The same address can be sent another one after 60 seconds.",
+      discussion: "Sends the reset e-mail (on a terminal, asks for the address if none is given). The same address can be sent another one after 60 seconds.",
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
       ["reset", "confirm"], group: .account,
       arguments: [ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail")],
       flags: [FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)")] + passwordFlags,
       loading: "Saving…", summary: "Set a new password from the e-mailed link or code",
-      discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo).",
+      discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo), again if the two differ.",
       examples: ["authsh reset confirm 'http://127.0.0.1:54321/auth/v1/verify?token=…&type=recovery'", "authsh reset confirm 123456 --email ada@example.com"]),
   ]
 

@@ -76,7 +76,7 @@ struct ReplRetryTests {
     let spinner = RecordingSpinner()
     let shell = ReplHarness(["whoami", "status"]) { $0.spinner = spinner }
     _ = await shell.run()
-    #expect(spinner.events == ["start Loading…", "stop"])
+    #expect(spinner.events == ["start Loading the user from 127.0.0.1:9999…", "stop"])
     let quiet = RecordingSpinner()
     let piped = ReplHarness(["whoami"], interactive: false) { $0.spinner = quiet }
     _ = await piped.run()

@@ -76,6 +76,11 @@ class OneShot:
         return self.child.exitstatus
 
 
+def host(env):
+    """Where the spinner says the request goes (`127.0.0.1:PORT`)."""
+    return env.get("FIREBASE_AUTH_EMULATOR_HOST") or env["SUPABASE_URL"].split("://", 1)[1].rstrip("/")
+
+
 def assert_no_spinner(drawn, loading):
     assert not any(frame in drawn for frame in SPINNER_FRAMES), f"spinner drawn over the prompt: {drawn!r}"
     assert loading not in drawn
@@ -87,7 +92,7 @@ def test_login_prompt_waits_without_a_spinner_then_the_spinner_shows(env, emulat
     run = OneShot(env, "login", "ada@example.com")
     assert_no_spinner(run.watch_prompt("Password: "), "Signing in")
     run.child.sendline(PASSWORD)
-    run.child.expect_exact("Signing in…")  # after the answer, while the (slowed) request runs
+    run.child.expect_exact(f"Signing in to {host(env)}…")  # after the answer, while the (slowed) request runs
     run.child.expect_exact("ada@example.com")
     assert run.finish() == 0
     assert PASSWORD not in run.screen.getvalue()
@@ -100,7 +105,7 @@ def test_signup_asks_twice_without_a_spinner_then_the_spinner_shows(env, emulato
     run.child.sendline(PASSWORD)
     assert_no_spinner(run.watch_prompt("Confirm password: "), "Creating account")
     run.child.sendline(PASSWORD)
-    run.child.expect_exact("Creating account…")
+    run.child.expect_exact(f"Creating account on {host(env)}…")
     assert run.finish() == 0
     assert PASSWORD not in run.screen.getvalue()
 
@@ -119,7 +124,7 @@ def test_reset_confirm_asks_twice_without_a_spinner_then_the_spinner_shows(env, 
     run.child.sendline(NEW_PASSWORD)
     assert_no_spinner(run.watch_prompt("Confirm password: "), "Saving")
     run.child.sendline(NEW_PASSWORD)
-    run.child.expect_exact("Saving…")
+    run.child.expect_exact(f"Saving the new password on {host(env)}…")
     run.child.expect_exact("Password changed.")
     assert run.finish() == 0
     assert NEW_PASSWORD not in run.screen.getvalue()

@@ -1,0 +1,52 @@
+import AuthCore
+
+/// The safety rails of admin commands that change accounts: `readonly` profiles, "type the e-mail
+/// to confirm" for destructive ones (or `--yes`), and the audit log.
+public struct SupportGuard: Sendable {
+  let invocation: Invocation
+  let context: ShellContext
+  let target: Target
+
+  public init(invocation: Invocation, context: ShellContext, target: Target) {
+    self.invocation = invocation
+    self.context = context
+    self.target = target
+  }
+
+  /// Refuses a mutating command on a `readonly` profile. Call before anything is sent.
+  public func checkWritable() throws {
+    guard invocation.spec.mutating, target.readonly else { return }
+    throw AuthError(
+      .readonlyProfile,
+      message: "The profile '\(target.profile)' is read-only: '\(invocation.spec.name)' changes accounts and was not sent.",
+      hint: "Use a profile without readonly = true for changes.")
+  }
+
+  /// For destructive commands: `--yes`, or the account's e-mail typed back on a terminal. Without a
+  /// terminal and without `--yes`: a usage error (exit 64), nothing sent.
+  public func confirm(_ user: AdminUser) throws {
+    guard invocation.spec.destructive, !invocation.has("--yes") else { return }
+    guard let prompter = context.linePrompter else {
+      throw AuthError(
+        .usage,
+        message: "'\(invocation.spec.name)' changes \(user.email) and needs confirmation: add --yes (there is no terminal to ask).")
+    }
+    let action = invocation.spec.name
+    guard let answer = prompter.readLine(prompt: "\(action) \(user.email) (\(user.id)) on \(target.profile). Type the e-mail address to confirm: ")
+    else { throw AuthError(.cancelled) }
+    guard answer.trimmingWhitespace.lowercased() == user.email.lowercased() else {
+      throw AuthError(.cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(user.email)); nothing was changed.")
+    }
+  }
+
+  /// Appends the audit line of a mutating command (whatever the outcome). Never a secret: ids,
+  /// e-mail addresses, the command name and the outcome code only.
+  public func record(user: AdminUser?, email: String?, error: AuthError?) throws {
+    guard invocation.spec.mutating, let log = context.auditLog else { return }
+    let entry = AuditEntry(
+      time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
+      command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email,
+      outcome: error.map { $0.code.rawValue } ?? "ok")
+    try log.append(entry)
+  }
+}

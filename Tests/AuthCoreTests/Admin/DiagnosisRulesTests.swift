@@ -1,0 +1,83 @@
+import AuthCore
+import Testing
+
+/// `diagnose`: the findings, their order and the fixing command, from the admin view alone.
+@Suite struct DiagnosisRulesTests {
+  let now = UnixTime.parseISO("2026-11-23T12:00:00Z") ?? 0
+
+  func user(
+    confirmed: Bool = true, disabled: Bool = false, until: String? = nil, methods: [String] = ["password"],
+    recovery: String? = nil, confirmation: String? = nil
+  ) -> AdminUser {
+    AdminUser(
+      id: "u1", email: "ada@example.com", confirmed: confirmed, disabled: disabled, disabledUntil: until,
+      methods: methods, recoverySentAt: recovery, confirmationSentAt: confirmation)
+  }
+
+  func codes(_ diagnosis: Diagnosis) -> [String] { diagnosis.findings.map(\.code) }
+
+  @Test func noAccountSuggestsLookingForSimilarAddresses() {
+    let d = Diagnosis.evaluate(email: "ada@example.com", user: nil, provider: .supabase, settings: nil, now: now)
+    #expect(codes(d) == ["no_account"])
+    #expect(!d.canSignIn)
+    #expect(d.findings[0].fix == "authsh user list --filter ada")
+  }
+
+  @Test func everyBlockerIsReportedInOrderWithItsFix() {
+    let d = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(confirmed: false, disabled: true, until: "2026-11-24T00:00:00Z", methods: ["google"]),
+      provider: .supabase, settings: ProjectSettings(requiresEmailConfirmation: true), now: now)
+    #expect(codes(d) == ["no_password_method", "email_unconfirmed", "disabled"])
+    #expect(d.findings.map(\.fix) == [
+      "authsh user set-password ada@example.com", "authsh user confirm ada@example.com", "authsh user enable ada@example.com",
+    ])
+    #expect(d.findings[2].message.contains("until 2026-11-24T00:00:00Z"))
+    #expect(!d.canSignIn)
+  }
+
+  @Test func unconfirmedBlocksOnSupabaseAndIsANoteOnFirebase() {
+    let supabase = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(confirmed: false), provider: .supabase,
+      settings: ProjectSettings(requiresEmailConfirmation: false), now: now)
+    #expect(!supabase.canSignIn, "GoTrue refuses unconfirmed addresses whatever the setting")
+    #expect(codes(supabase) == ["email_unconfirmed"])
+    let firebase = Diagnosis.evaluate(email: "ada@example.com", user: user(confirmed: false), provider: .firebase, settings: nil, now: now)
+    #expect(firebase.canSignIn, "Firebase lets unverified users sign in")
+    #expect(codes(firebase) == ["email_unconfirmed", "ok"])
+  }
+
+  @Test func aPendingRecoveryMailAndTheClosedResendWindowAreNotes() {
+    let d = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(recovery: "2026-11-23T11:59:30.123456Z"), provider: .supabase,
+      settings: ProjectSettings(requiresEmailConfirmation: true, mailInterval: 60), now: now)
+    #expect(codes(d) == ["recovery_pending", "resend_window_closed", "ok"])
+    #expect(d.canSignIn)
+    #expect(d.findings[0].fix == "authsh user link recovery ada@example.com")
+    #expect(d.findings[1].message.contains("30 s more"))
+    let old = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(recovery: "2026-11-23T09:00:00Z"), provider: .supabase, settings: nil, now: now)
+    #expect(codes(old) == ["ok"], "a recovery link older than an hour has expired")
+  }
+
+  @Test func unknownMethodsAreNotCalledMissing() {
+    let d = Diagnosis.evaluate(email: "ada@example.com", user: user(methods: []), provider: .firebase, settings: nil, now: now)
+    #expect(codes(d) == ["ok"])
+  }
+
+  @Test func oddAddressesAreQuotedInTheFix() {
+    var odd = user(confirmed: false)
+    odd.email = "o'brien @example.com"
+    let d = Diagnosis.evaluate(email: odd.email, user: odd, provider: .supabase, settings: nil, now: now)
+    #expect(d.findings[0].fix == "authsh user confirm 'o'\\''brien @example.com'")
+  }
+
+  @Test func isoTimesAsBackendsWriteThem() {
+    #expect(UnixTime.parseISO("1970-01-01T00:00:00Z") == 0)
+    #expect(UnixTime.parseISO("2024-02-29T12:34:56.123456Z") == 1_709_210_096)
+    #expect(UnixTime.parseISO("2024-02-29T14:34:56+02:00") == 1_709_210_096)
+    #expect(UnixTime.parseISO("2024-02-29") == nil)
+    #expect(UnixTime.parseISO("not a time, really!!") == nil)
+    #expect(UnixTime.iso(1_709_210_096) == "2024-02-29T12:34:56Z")
+    #expect(UnixTime.iso(0) == "1970-01-01T00:00:00Z")
+  }
+}
