@@ -127,15 +127,33 @@ def test_user_list_matches_the_official_list(emulator, authsh):
     assert [u["email"] for u in rest["users"]] == official[2:] and rest["next_page_token"] is None
 
 
-def test_diagnose_sees_a_missing_account(emulator, authsh):
+def codes(doc):
+    return [f["code"] for f in doc["diagnosis"]["findings"]]
+
+
+def test_diagnose_follows_what_the_official_admin_api_did(emulator, authsh):
     a = admin(emulator)
-    made = a.create_user({"email": "gone@example.com", "password": PASSWORD, "email_confirm": True}).user
-    _, doc = authsh("diagnose", "gone@example.com")
-    assert doc["diagnosis"]["findings"] == [] or doc["diagnosis"]["findings"][0]["code"] != "no_account"
-    a.delete_user(made.id)
-    _, doc = authsh("diagnose", "gone@example.com")
-    assert doc["diagnosis"]["findings"][0]["code"] == "no_account"
+    made = a.create_user({"email": "dee@example.com", "password": PASSWORD, "email_confirm": False}).user
+    _, doc = authsh("diagnose", "dee@example.com")
+    assert codes(doc)[0] == "email_unconfirmed" and doc["diagnosis"]["can_sign_in"] is False
+
+    a.update_user_by_id(made.id, {"email_confirm": True, "ban_duration": "3h"})
+    _, doc = authsh("diagnose", "dee@example.com")
+    assert codes(doc)[0] == "disabled" and "email_unconfirmed" not in codes(doc)
     assert doc["diagnosis"]["can_sign_in"] is False
+
+    a.update_user_by_id(made.id, {"ban_duration": "none"})
+    _, doc = authsh("diagnose", "dee@example.com")
+    assert codes(doc) == ["ok"] and doc["diagnosis"]["can_sign_in"] is True
+    client(emulator).sign_in_with_password({"email": "dee@example.com", "password": PASSWORD})
+
+    a.generate_link({"type": "recovery", "email": "dee@example.com"})
+    _, doc = authsh("diagnose", "dee@example.com")
+    assert "recovery_pending" in codes(doc) and doc["diagnosis"]["can_sign_in"] is True
+
+    a.delete_user(made.id)
+    _, doc = authsh("diagnose", "dee@example.com")
+    assert codes(doc) == ["no_account"] and doc["diagnosis"]["can_sign_in"] is False
 
 
 # ---- authsh → official client -------------------------------------------------------------------
