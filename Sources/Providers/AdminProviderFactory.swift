@@ -11,14 +11,20 @@ public enum AdminProviderFactory {
       return SupabaseAdminProvider(target: target, credential: credential, transport: transport, clock: clock, trace: trace)
     case .firebase:
       let tokens: any AccessTokenSource
+      var projectId: String?
+      var principal: String?
       switch credential {
       case .firebaseServiceAccount(let account):
         tokens = ServiceAccountTokenSource.shared(
           for: account, transport: transport, clock: clock, trace: trace, secrets: secrets)
+        projectId = account.projectId
+        principal = "the service account \(account.clientEmail)"
       default:
         tokens = StaticAccessToken(token: "owner")
       }
-      return FirebaseAdminProvider(target: target, tokens: tokens, transport: transport, clock: clock, trace: trace)
+      return FirebaseAdminProvider(
+        target: target, tokens: tokens, transport: transport, clock: clock, trace: trace, projectId: projectId,
+        principal: principal)
     }
   }
 }

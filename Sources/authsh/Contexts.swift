@@ -25,6 +25,7 @@ enum Contexts {
         target, credential: credential, transport: transport, clock: clock, trace: trace,
         secrets: { secret in redactor.register(secret) })
     }
+    context.auditLog = FileAuditLog(paths: paths)
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
     return context

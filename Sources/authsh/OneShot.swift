@@ -39,19 +39,25 @@ enum OneShot {
 
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
+    let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
     let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
-    let spinner = loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    // `--jsonl` prints as it goes: no spinner in between.
+    let spinner = context.lookupStream != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    progress?.onFirstDraw = { spinner?.stop() }
     // Ctrl-C from here on: the spinner's line cleared, "Cancelled.", exit 130.
     EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY)
     let result = await CommandRunner().run(invocation, in: context)
     spinner?.stop()
+    progress?.clear()
     await emulator?.shutdown()
 
     var tokens = invocation.has("--show-tokens") ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
     tokens += result.inbox?.publicValues ?? []
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
-    if invocation.has("--json") {
+    if context.lookupStream != nil, result.ok {
+      // `user show --jsonl`: every line went out as its lookup completed.
+    } else if invocation.has("--json") {
       output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens"), includeClaims: invocation.has("--claims")).prettyText + "\n")
     } else {
       let style = Terminal.style(flag: invocation.value("--color"), environment: environment, stream: result.ok ? 1 : 2)

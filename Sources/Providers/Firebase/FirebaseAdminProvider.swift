@@ -1,43 +1,180 @@
 import AuthCore
+import Foundation
+import JSONKit
 
-// SKELETON (foundation commit): helper G implements every method against Identity Toolkit.
-/// Firebase Auth's admin API (Identity Toolkit `projects/{id}/accounts:*`) with an OAuth bearer.
+/// Firebase Auth's admin API: Identity Toolkit's project-scoped `projects/{id}/accounts:*` with an
+/// OAuth bearer (a service account's access token, or `owner` on an emulator), the calls the
+/// official Admin SDKs make.
 public struct FirebaseAdminProvider: AdminProvider {
   public let kind = ProviderKind.firebase
   public let endpoint: String
   let tokens: any AccessTokenSource
   let client: WireClient
   let clock: any Clock
+  let projectId: String?
+  let emulatorHost: String?
+  /// Who the requests are sent as, for messages ("the service account x@y.iam.gserviceaccount.com").
+  let principal: String
+  /// Reads an emulator's outbox (`latestMail`).
+  let mailbox: FirebaseProvider
+
+  /// Accounts scanned at most by one filtered `listUsers` call (the list API has no filter).
+  static let filterScanBudget = 10_000
 
   public init(
     target: Target, tokens: any AccessTokenSource, transport: any HTTPTransport, clock: any Clock,
-    trace: (@Sendable (String) -> Void)?
+    trace: (@Sendable (String) -> Void)?, projectId: String? = nil, principal: String? = nil
   ) {
     endpoint = target.url
     self.tokens = tokens
     client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
     self.clock = clock
+    let project = (target.projectId?.isEmpty == false ? target.projectId : nil) ?? projectId
+    self.projectId = project
+    emulatorHost = target.firebaseEmulatorHost
+    self.principal = principal ?? (target.firebaseEmulatorHost != nil ? "the emulator's owner credential" : "the admin credential")
+    var mailTarget = target
+    mailTarget.projectId = project
+    mailbox = FirebaseProvider(target: mailTarget, transport: transport, clock: clock, trace: trace)
   }
 
-  static let todo = AuthError(.notSupported, message: "Not built yet.")
-  /// Until the real methods land: get the bearer first, so the credential path runs end to end.
-  func todo() async throws -> Never {
-    _ = try await tokens.accessToken()
-    throw Self.todo
+  // MARK: - Reads
+
+  public func user(_ reference: UserReference) async throws -> AdminUser? {
+    switch reference {
+    case .email(let email):
+      // On an emulator the outbox is read alongside the lookup (Firebase keeps e-mails lower-case).
+      async let mail = emulatorHost == nil ? nil : try? latestMail(to: email.lowercased())
+      guard var user = try await lookup(["email": .array([.string(email)])]) else { return nil }
+      if user.email.lowercased() == email.lowercased() {
+        user.pendingMail = await mail
+      } else if emulatorHost != nil, !user.email.isEmpty {
+        user.pendingMail = try? await latestMail(to: user.email)
+      }
+      return user
+    case .id(let id):
+      guard var user = try await lookup(["localId": .array([.string(id)])]) else { return nil }
+      if emulatorHost != nil, !user.email.isEmpty {
+        user.pendingMail = try? await latestMail(to: user.email)
+      }
+      return user
+    }
   }
-  public func user(_ reference: UserReference) async throws -> AdminUser? { try await todo() }
-  public func listUsers(_ query: UserListQuery) async throws -> UserPage { try await todo() }
-  public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink { try await todo() }
-  public func confirmEmail(_ user: AdminUser) async throws -> AdminUser { try await todo() }
-  public func resendConfirmation(_ user: AdminUser) async throws { try await todo() }
-  public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser { try await todo() }
-  public func enable(_ user: AdminUser) async throws -> AdminUser { try await todo() }
-  public func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser { try await todo() }
+
+  public func listUsers(_ query: UserListQuery) async throws -> UserPage {
+    let limit = min(max(query.limit, 1), 1000)
+    let filter = query.filter.flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0.trimmingWhitespace.lowercased() }
+    var token = query.pageToken.flatMap { $0.isEmpty ? nil : $0 }
+    guard let filter else {
+      let page = try await batchGet(maxResults: limit, pageToken: token)
+      return UserPage(users: page.users, total: await count(), nextPageToken: page.next)
+    }
+    // batchGet has no filter: read whole pages and keep the matches, so that a page token always
+    // falls on a page boundary and no match is skipped (a page may hold up to 2×limit−1 matches).
+    var matches: [AdminUser] = []
+    var scanned = 0
+    repeat {
+      let page = try await batchGet(maxResults: limit, pageToken: token)
+      matches += page.users.filter { Self.matches($0, filter) }
+      scanned += page.users.count
+      token = page.next
+    } while token != nil && matches.count < limit && scanned < Self.filterScanBudget
+    return UserPage(users: matches, total: nil, nextPageToken: token)
+  }
+
+  static func matches(_ user: AdminUser, _ filter: String) -> Bool {
+    user.email.lowercased().contains(filter) || (user.name?.lowercased().contains(filter) ?? false)
+      || user.id.lowercased() == filter
+  }
+
+  public func settings() async throws -> ProjectSettings {
+    // Firebase never requires a confirmed e-mail to sign in with a password.
+    var settings = ProjectSettings(requiresEmailConfirmation: false)
+    // The v2 project config says whether e-mail/password sign-in is on; an unreadable config
+    // (no permission, an emulator that does not expose it) leaves it unknown.
+    guard let url = try? configURL(),
+      let (json, _) = try? await send("GET", url, body: nil, as: .settings)
+    else { return settings }
+    if let email = json["signIn"]?["email"] {
+      let enabled = email["enabled"]?.bool ?? false
+      let passwordRequired = email["passwordRequired"]?.bool ?? true
+      settings.passwordSignInEnabled = enabled && passwordRequired
+    }
+    return settings
+  }
+
+  public func latestMail(to email: String) async throws -> InboxMessage? {
+    guard emulatorHost != nil else { return nil }
+    return try await mailbox.latestMail(to: email)
+  }
+
+  // MARK: - Links and mail
+
+  public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
+    let requestType = kind == .recovery ? "PASSWORD_RESET" : "VERIFY_EMAIL"
+    let body: JSON = ["requestType": .string(requestType), "email": .string(user.email), "returnOobLink": true]
+    let (json, response) = try await post("accounts:sendOobCode", body, as: .oob)
+    guard let link = json["oobLink"]?.string, !link.isEmpty else { throw WireBody.missing("oobLink", in: response) }
+    let code = json["oobCode"]?.string ?? URLComponents(string: link)?.queryItems?.first { $0.name == "oobCode" }?.value
+    return AdminLink(kind: kind, email: json["email"]?.string ?? user.email, url: link, code: code)
+  }
+
+  /// Identity Toolkit sends a confirmation mail only on the user's own request (with their ID
+  /// token); the admin API generates the link instead (`returnOobLink`), for you to hand over.
+  public func resendConfirmation(_ user: AdminUser) async throws {
+    throw AuthError(
+      .notSupported,
+      message: "Firebase sends a confirmation e-mail only when the user asks from the app; the admin API cannot send one.",
+      hint: "Run `user link confirm \(user.email)` and hand the link over, or `user confirm \(user.email)` to mark the e-mail confirmed.")
+  }
+
+  // MARK: - Changes
+
+  public func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
+    try await update(user, ["emailVerified": true])
+  }
+
+  public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
+    if seconds != nil {
+      throw AuthError(
+        .notSupported, message: "Firebase has no timed disable: an account stays disabled until enabled again.",
+        hint: "Run `user disable \(user.email)` without --until, and `user enable \(user.email)` later.")
+    }
+    return try await update(user, ["disableUser": true])
+  }
+
+  public func enable(_ user: AdminUser) async throws -> AdminUser {
+    try await update(user, ["disableUser": false])
+  }
+
+  public func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser {
+    try await update(user, ["password": .string(password)])
+  }
+
   public func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
-    try await todo()
+    var body = JSONObject([("email", .string(email)), ("emailVerified", .bool(confirmed))])
+    if let password { body["password"] = .string(password) }
+    if let name, !name.isEmpty { body["displayName"] = .string(name) }
+    let (json, response) = try await post("accounts", .object(body), as: .create)
+    guard let localId = json["localId"]?.string, !localId.isEmpty else { throw WireBody.missing("localId", in: response) }
+    guard let created = try await lookup(["localId": .array([.string(localId)])]) else {
+      throw AuthError(.malformedResponse, detail: "the account \(localId) was created but a lookup did not find it")
+    }
+    return created
   }
-  public func delete(_ user: AdminUser, soft: Bool) async throws { try await todo() }
-  public func signOut(_ user: AdminUser) async throws { try await todo() }
-  public func settings() async throws -> ProjectSettings { try await todo() }
-  public func latestMail(to email: String) async throws -> InboxMessage? { try await todo() }
+
+  public func delete(_ user: AdminUser, soft: Bool) async throws {
+    if soft {
+      throw AuthError(
+        .notSupported, message: "Firebase has no soft delete: a deleted account is gone.",
+        hint: "Run `user disable \(user.email)` to keep the account but stop its sign-ins.")
+    }
+    _ = try await post("accounts:delete", ["localId": .string(user.id)], as: .delete)
+  }
+
+  /// Sets `validSince` to now: every refresh token is revoked. ID tokens already issued stay valid
+  /// until they expire (up to 1 h) unless the app verifies them with `checkRevoked`.
+  public func signOut(_ user: AdminUser) async throws {
+    _ = try await post("accounts:update", ["localId": .string(user.id), "validSince": .string(String(clock.unixNow))], as: .update)
+  }
 }

@@ -1,0 +1,64 @@
+import AuthCore
+import Foundation
+import ShellKit
+
+/// What the support commands need from the executable: the "type the e-mail to confirm" prompt
+/// on a terminal, `user show --jsonl` printed as each lookup completes, and the progress line.
+enum SupportWiring {
+  static func prepare(
+    _ context: ShellContext, invocation: Invocation, environment: [String: String], sink: StandardSink
+  ) -> ProgressLine? {
+    guard invocation.spec.group == .support else { return nil }
+    // "Type the e-mail to confirm" through the password prompter's echoed question: the spinner
+    // wrapped around that prompter pauses for it too.
+    if context.passwordPrompter?.readsText == true { context.linePrompter = ContextLinePrompter(context) }
+    guard invocation.spec.name == "user show" else { return nil }
+    let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
+    let progress = showProgress ? ProgressLine(sink: sink) : nil
+    if invocation.has("--jsonl"), !invocation.has("--json") {
+      let output = RedactingSink(sink, redactor: context.redactor)
+      context.lookupStream = { lookup in
+        // The progress line goes away while a result line is written; the next update redraws it.
+        progress?.clear()
+        output.out(CommandResult.lookupJSON(lookup).compactText + "\n")
+      }
+    }
+    if let progress { context.lookupProgress = { done, total in progress.update(done: done, total: total) } }
+    return progress
+  }
+}
+
+/// "Looked up 120/1000…" redrawn in place on standard error for many lookups, erased at the end.
+final class ProgressLine: @unchecked Sendable {
+  /// Fewer lookups than this show the spinner only.
+  static let threshold = 20
+  private let sink: StandardSink
+  private let lock = NSLock()
+  private var drawn = false
+  private var started = false
+  private var lastPercent = -1
+  /// Stops the spinner before the first progress line draws.
+  var onFirstDraw: (@Sendable () -> Void)?
+
+  init(sink: StandardSink) { self.sink = sink }
+
+  func update(done: Int, total: Int) {
+    guard total >= Self.threshold else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let percent = done * 100 / max(total, 1)
+    guard percent != lastPercent || done == total || !drawn else { return }
+    lastPercent = percent
+    if !started { onFirstDraw?() }
+    started = true
+    drawn = true
+    sink.err("\r\u{1B}[KLooked up \(done)/\(total)…")
+  }
+
+  func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    if drawn { sink.err("\r\u{1B}[K") }
+    drawn = false
+  }
+}
