@@ -45,6 +45,7 @@ public enum InteractiveShell {
     options.interrupts = interrupts
     options.spinner = TerminalSpinner(output: output, unicode: options.style.unicode)
     context.passwordPrompter = TerminalPasswordPrompter(interrupts: interrupts)
+    context.linePrompter = TerminalLinePrompter(interrupts: interrupts)
     let reader: any LineReader =
       dumb
       ? PlainLineReader(showPrompt: true)

@@ -23,8 +23,13 @@ struct EmbeddedEmulator: Sendable {
   /// Points both providers at the emulator (`provider supabase|firebase` switch between them).
   func configure(_ context: ShellContext) {
     let host = emulator.firebaseHost
+    // Admin commands need no environment here: the emulator's own service_role key (Firebase
+    // takes `Bearer owner` on an emulator host).
+    var supabase = Target(provider: .supabase, profile: "emulator", url: emulator.supabaseURL, key: anonKey)
+    supabase.admin.serviceKey = emulator.serviceRoleKey
+    context.redactor.register(emulator.serviceRoleKey)
     context.emulatorTargets = [
-      .supabase: Target(provider: .supabase, profile: "emulator", url: emulator.supabaseURL, key: anonKey),
+      .supabase: supabase,
       .firebase: Target(
         provider: .firebase, profile: "emulator", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
         key: emulator.config.firebaseAPIKey, projectId: emulator.config.project, firebaseEmulatorHost: host),

@@ -39,15 +39,20 @@ enum OneShot {
 
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
+    let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
     let spinner = invocation.spec.loadingText.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    progress?.onFirstDraw = { spinner?.stop() }
     let result = await CommandRunner().run(invocation, in: context)
     spinner?.stop()
+    progress?.clear()
     await emulator?.shutdown()
 
     let tokens = invocation.has("--show-tokens") ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
-    if invocation.has("--json") {
+    if context.lookupStream != nil, result.ok {
+      // `user show --jsonl`: every line went out as its lookup completed.
+    } else if invocation.has("--json") {
       output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens")).prettyText + "\n")
     } else {
       let style = Terminal.style(flag: invocation.value("--color"), environment: environment, stream: result.ok ? 1 : 2)
@@ -66,6 +71,10 @@ enum OneShot {
   ) -> TerminalSpinner? {
     guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return nil }
     let spinner = TerminalSpinner(output: sink, unicode: Terminal.style(flag: nil, environment: environment, stream: 2).unicode)
+    if let prompter = context.linePrompter {
+      context.linePrompter = SpinnerPausingLinePrompter(base: prompter, spinner: spinner, text: text)
+      // A destructive command asks "type the e-mail to confirm" after the lookup: the prompt pauses the spinner.
+    }
     guard let prompter = context.passwordPrompter else {
       spinner.start(text)
       return spinner

@@ -6,6 +6,7 @@ extension AdminCredential {
   public static func resolve(for target: Target, environment: [String: String]) throws -> AdminCredential {
     switch target.provider {
     case .supabase:
+      if let key = target.admin.serviceKey, !key.isEmpty { return key.hasPrefix("sb_secret_") ? .supabaseSecretKey(key) : .supabaseServiceRole(key) }
       if let key = environment["SUPABASE_SECRET_KEY"], !key.isEmpty { return .supabaseSecretKey(key) }
       if let key = environment["SUPABASE_SERVICE_ROLE_KEY"], !key.isEmpty { return .supabaseServiceRole(key) }
       throw AuthError(

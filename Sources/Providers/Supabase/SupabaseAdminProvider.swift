@@ -1,11 +1,16 @@
 import AuthCore
+import Foundation
+import JSONKit
 
-// SKELETON (foundation commit): helper F implements every method against GoTrue's admin API.
 /// Supabase Auth's admin API (`/auth/v1/admin/*`) with a service_role key or a secret key.
+/// The account-changing calls are in `SupabaseAdminProvider+Actions.swift`.
 public struct SupabaseAdminProvider: AdminProvider {
   public let kind = ProviderKind.supabase
+  /// The Auth API base, e.g. `https://abcd.supabase.co/auth/v1`.
   public let endpoint: String
   let credential: AdminCredential
+  /// The project's anon (publishable) key: `/resend` and `/settings` are the public API.
+  let anonKey: String
   let client: WireClient
   let clock: any Clock
 
@@ -15,24 +20,127 @@ public struct SupabaseAdminProvider: AdminProvider {
   ) {
     endpoint = target.url
     self.credential = credential
+    anonKey = target.key
     client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
     self.clock = clock
   }
 
-  static let todo = AuthError(.notSupported, message: "Not built yet.")
-  public func user(_ reference: UserReference) async throws -> AdminUser? { throw Self.todo }
-  public func listUsers(_ query: UserListQuery) async throws -> UserPage { throw Self.todo }
-  public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink { throw Self.todo }
-  public func confirmEmail(_ user: AdminUser) async throws -> AdminUser { throw Self.todo }
-  public func resendConfirmation(_ user: AdminUser) async throws { throw Self.todo }
-  public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser { throw Self.todo }
-  public func enable(_ user: AdminUser) async throws -> AdminUser { throw Self.todo }
-  public func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser { throw Self.todo }
-  public func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
-    throw Self.todo
+  // MARK: - Lookup
+
+  public func user(_ reference: UserReference) async throws -> AdminUser? {
+    guard var user = try await lookUp(reference) else { return nil }
+    user.pendingMail = await pendingMail(to: user.email)
+    return user
   }
-  public func delete(_ user: AdminUser, soft: Bool) async throws { throw Self.todo }
-  public func signOut(_ user: AdminUser) async throws { throw Self.todo }
-  public func settings() async throws -> ProjectSettings { throw Self.todo }
-  public func latestMail(to email: String) async throws -> InboxMessage? { throw Self.todo }
+
+  func lookUp(_ reference: UserReference) async throws -> AdminUser? {
+    switch reference {
+    case .id(let id):
+      // GoTrue answers 404 `validation_failed` ("user_id must be an UUID") for anything that is not
+      // a UUID: such an id names no account.
+      guard UUID(uuidString: id) != nil else { return nil }
+      do {
+        let (json, response) = try await call("GET", "/admin/users/" + id.lowercased())
+        // A soft-deleted account keeps its row (e-mail obfuscated, `deleted_at` set): it is gone.
+        if let deleted = json["deleted_at"], !deleted.isNull { return nil }
+        return try SupabaseAdminDecoding.user(json, response: response, now: clock.now())
+      } catch let error as AuthError where error.status == 404 {
+        return nil
+      }
+    case .email(let email):
+      // GoTrue has no lookup by e-mail: `filter` is a substring search (`email LIKE %filter%` or
+      // `full_name ILIKE %filter%`, in which `_` matches any character), so several accounts can
+      // come back; the exact address (case-insensitive) is picked from them. E-mails are stored in
+      // lower case and the e-mail match is case-sensitive, hence the lower-cased filter.
+      let wanted = email.lowercased()
+      var page = 1
+      while true {
+        let (json, response) = try await call(
+          "GET", "/admin/users", query: [("page", String(page)), ("per_page", "100"), ("filter", wanted)])
+        guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
+        if let hit = users.first(where: { $0["email"]?.string?.lowercased() == wanted }) {
+          return try SupabaseAdminDecoding.user(hit, response: response, now: clock.now())
+        }
+        // A short filter can match many accounts: read on while the server says there is more.
+        guard SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: 100, count: users.count), page < 50 else {
+          return nil
+        }
+        page += 1
+      }
+    }
+  }
+
+  /// The latest mail an emulator "sent" to `email`: only asked of a loopback host (an emulator),
+  /// and never a reason for a lookup to fail.
+  func pendingMail(to email: String) async -> InboxMessage? {
+    guard !email.isEmpty, let host = URL(string: endpoint)?.host, HostPolicy.isLoopback(host) else { return nil }
+    return try? await latestMail(to: email)
+  }
+
+  public func latestMail(to email: String) async throws -> InboxMessage? {
+    let origin = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
+    return try await EmulatorOutbox(client: client).latest(origin: origin, email: email, side: "supabase")
+  }
+
+  // MARK: - List
+
+  public func listUsers(_ query: UserListQuery) async throws -> UserPage {
+    var page = 1
+    if let token = query.pageToken?.trimmingWhitespace, !token.isEmpty {
+      guard let number = Int(token), number >= 1, number <= 1_000_000_000 else {
+        throw AuthError(.usage, message: "--page-token takes the token `user list` printed (a page number), not '\(token)'.")
+      }
+      page = number
+    }
+    let perPage = min(max(query.limit, 1), 1000)
+    // GoTrue's default order is newest first (`created_at desc`).
+    var items = [("page", String(page)), ("per_page", String(perPage))]
+    if let filter = query.filter, !filter.isEmpty { items.append(("filter", filter)) }
+    let (json, response) = try await call("GET", "/admin/users", query: items)
+    guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
+    let now = clock.now()
+    let decoded = try users.map { try SupabaseAdminDecoding.user($0, response: response, now: now) }
+    let total = response.header("X-Total-Count").flatMap { Int($0.trimmingWhitespace) }
+    let next = SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: perPage, count: users.count)
+    return UserPage(users: decoded, total: total, nextPageToken: next ? String(page + 1) : nil)
+  }
+
+  // MARK: - Wire
+
+  /// Who a call is sent as: the admin credential, or the public anon key (`/resend`, `/settings`).
+  enum Caller { case admin, anon }
+
+  /// One GoTrue call with the official clients' headers; JSON in and out, errors mapped.
+  func call(
+    _ method: String, _ path: String, query: [(String, String)] = [], body: JSON? = nil, as caller: Caller = .admin
+  ) async throws -> (JSON, HTTPResponse) {
+    let projectURL = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
+    if let problem = EndpointCheck.problem(projectURL, what: "The Supabase URL") { throw problem }
+    guard var components = URLComponents(string: endpoint + path) else {
+      throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.")
+    }
+    if !query.isEmpty {
+      components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+      // `+` in an address must arrive as a plus, not a space.
+      components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+    }
+    guard let url = components.url else { throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.") }
+    let anon = caller == .anon && !anonKey.isEmpty
+    var headers = anon ? [("apikey", anonKey), ("Authorization", "Bearer " + anonKey)] : SupabaseAdminErrors.headers(credential)
+    headers += [
+      ("X-Supabase-Api-Version", "2024-01-01"), ("X-Client-Info", "authsh/\(AuthshVersion.current)"),
+      ("Accept", "application/json"),
+    ]
+    if body != nil { headers.append(("Content-Type", "application/json;charset=UTF-8")) }
+    let response = try await client.send(method, url, headers: headers, body: body?.bytes)
+    guard (200..<300).contains(response.status) else {
+      throw anon
+        ? GoTrueErrorMapping.error(from: response, call: .other)
+        : SupabaseAdminErrors.error(from: response, credential: credential)
+    }
+    if response.status == 204 || response.body.isEmpty { return (.object(JSONObject()), response) }
+    let json = try WireBody.json(response)
+    guard json.object != nil else { throw WireBody.missing("object", in: response) }
+    return (json, response)
+  }
 }

@@ -7,6 +7,9 @@ import JSONKit
 public enum HumanRenderer {
   public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
     if let error = result.error { return ("", renderError(error, style: style)) }
+    if let (out, err) = SupportRenderer.render(result, invocation: invocation, style: style) {
+      return (out.isEmpty ? "" : out.joined(separator: "\n") + "\n", err.isEmpty ? "" : err.joined(separator: "\n") + "\n")
+    }
     var lines: [String] = []
     let safe = TerminalText.escape
     if let output = result.output { lines.append(TerminalText.escapeKeepingLines(output)) }
@@ -103,8 +106,15 @@ public enum ExitStatus {
   ]
 
   public static func oneShot(_ result: CommandResult) -> Int32 {
-    guard let error = result.error else { return success }
-    return forError(error)
+    if let error = result.error { return forError(error) }
+    return lookups(result.lookups)
+  }
+
+  /// `user show`, like grep: 0 when every account was found, 1 when any is missing, or the
+  /// status of the first lookup that failed otherwise (3 for an outage).
+  public static func lookups(_ lookups: [UserLookup]) -> Int32 {
+    if let failure = lookups.compactMap(\.error).first(where: { $0.code != .userNotFound }) { return forError(failure) }
+    return lookups.contains { $0.user == nil } ? failure : success
   }
 
   /// The exit status of a one-shot command that failed with `error`.

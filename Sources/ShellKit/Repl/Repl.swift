@@ -119,8 +119,12 @@ public final class Repl {
     let loading = options.interactive ? invocation.spec.loadingText : nil
     let spinner = loading == nil ? nil : options.spinner
     let savedPrompter = context.passwordPrompter
+    let savedLinePrompter = context.linePrompter
     if let spinner, let loading, let base = savedPrompter {
       context.passwordPrompter = SpinnerPausingPrompter(base: base, spinner: spinner, text: loading)
+    }
+    if let spinner, let loading, let base = savedLinePrompter {
+      context.linePrompter = SpinnerPausingLinePrompter(base: base, spinner: spinner, text: loading)
     }
     if let loading { spinner?.start(loading) }
     let execute = options.execute
@@ -128,6 +132,7 @@ public final class Repl {
     let result = await cancellable(name: invocation.spec.name) { await execute(invocation, context) }
     spinner?.stop()
     context.passwordPrompter = savedPrompter
+    context.linePrompter = savedLinePrompter
     render(result, invocation: invocation)
     if let error = result.error {
       anyFailed = true

@@ -1,10 +1,26 @@
 import AuthCore
+import Foundation
 
-// FOUNDATION (straight-line): helper H adds --from/--jobs/--jsonl, readonly, confirmation prompts,
-// the audit log and the real diagnosis; helpers F and G fill in the providers.
+/// The support commands (`user …`, `diagnose`, `audit`): the admin API of the target's backend.
+/// Reads are in `+SupportRead`, changes (readonly refusal, confirmation, audit) in `+SupportChange`.
 extension CommandRunner {
-  func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext) throws -> (any AdminProvider, Target) {
-    let target = try target(invocation, context)
+  func support(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    switch invocation.spec.name {
+    case "audit": return try readAudit(invocation, context)
+    case "user show": return try await showUsers(invocation, context)
+    case "user list": return try await listUsers(invocation, context)
+    case "diagnose": return try await diagnose(invocation, context)
+    case "user link recovery", "user link confirm": return try await makeLink(invocation, context)
+    default:
+      guard invocation.spec.mutating else {
+        throw AuthError(.usage, message: "'\(invocation.spec.name)' is not a command this surface runs here")
+      }
+      return try await change(invocation, context)
+    }
+  }
+
+  /// The admin provider for `target`, with the credential's secrets registered with the redactor.
+  func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext, target: Target) throws -> any AdminProvider {
     guard let make = context.makeAdminProvider else {
       throw AuthError(.notSupported, message: "Admin commands are not available here.")
     }
@@ -17,85 +33,80 @@ extension CommandRunner {
     if verbose, let sink {
       trace = { @Sendable line in sink(TerminalText.escapeKeepingLines(redactor.redact(line))) }
     }
-    return (make(target, credential, trace), target)
+    return make(target, credential, trace)
+  }
+
+  func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext) throws -> (any AdminProvider, Target) {
+    let target = try target(invocation, context)
+    return (try makeAdminProvider(invocation, context, target: target), target)
+  }
+
+  /// The EMAIL argument, trimmed, or a usage error.
+  func accountArgument(_ invocation: Invocation) throws -> String {
+    let text = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
+    guard !text.isEmpty else { throw AuthError(.usage, message: "Which account? Give its e-mail address or user id.") }
+    return text
   }
 
   /// The account named by the EMAIL argument, or `user_not_found`.
   func requireUser(_ invocation: Invocation, _ provider: any AdminProvider) async throws -> AdminUser {
-    let text = invocation.argument("EMAIL") ?? ""
-    guard !text.trimmingWhitespace.isEmpty else {
-      throw AuthError(.usage, message: "Which account? Give its e-mail address or user id.")
-    }
+    let text = try accountArgument(invocation)
     guard let user = try await provider.user(UserReference(text)) else {
-      throw AuthError(.userNotFound, message: "No account for \(text.trimmingWhitespace).")
+      throw AuthError(.userNotFound, message: "No account for \(text).")
     }
     return user
   }
 
-  func support(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let name = invocation.spec.name
-    var result = CommandResult(command: name)
-    if name == "audit" { return result }
+  /// `user link recovery|confirm EMAIL`: a link to hand over; no mail is sent. The link is not
+  /// registered with the redactor: showing it is the point of the command.
+  func makeLink(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, _) = try makeAdminProvider(invocation, context)
-    switch name {
-    case "user show":
-      for query in invocation.rest {
-        do {
-          let user = try await provider.user(UserReference(query))
-          result.lookups.append(
-            UserLookup(query: query, user: user, error: user == nil ? AuthError(.userNotFound, message: "No account for \(query).") : nil))
-        } catch let error as AuthError {
-          result.lookups.append(UserLookup(query: query, error: error))
-        }
-      }
-    case "user list":
-      let limit = invocation.value("--limit").flatMap { Int($0) } ?? 50
-      result.userPage = try await provider.listUsers(
-        UserListQuery(filter: invocation.value("--filter"), limit: limit, pageToken: invocation.value("--page-token")))
-    case "user link recovery", "user link confirm":
-      let user = try await requireUser(invocation, provider)
-      let link = try await provider.link(name.hasSuffix("recovery") ? .recovery : .confirm, for: user)
-      result.link = link
-    case "user confirm":
-      result.lookups = [UserLookup(query: "", user: try await provider.confirmEmail(try await requireUser(invocation, provider)))]
-    case "user resend":
-      let user = try await requireUser(invocation, provider)
-      try await provider.resendConfirmation(user)
-      result.notes.append("Sent the confirmation e-mail to \(user.email) again.")
-    case "user disable":
-      let seconds = try invocation.value("--until").map { text -> Int in
-        guard let seconds = Durations.seconds(text) else { throw AuthError(.usage, message: "--until takes a duration such as 24h, not '\(text)'") }
-        return Int(seconds)
-      }
-      result.lookups = [UserLookup(query: "", user: try await provider.disable(try await requireUser(invocation, provider), forSeconds: seconds))]
-    case "user enable":
-      result.lookups = [UserLookup(query: "", user: try await provider.enable(try await requireUser(invocation, provider)))]
-    case "user set-password":
-      let user = try await requireUser(invocation, provider)
-      guard let (password, _) = try PasswordSource(invocation: invocation, context: context).read(confirm: true) else {
-        throw AuthError(.passwordRequired)
-      }
-      result.lookups = [UserLookup(query: "", user: try await provider.setPassword(user, to: password))]
-    case "user create":
-      let email = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
-      let password = try PasswordSource(invocation: invocation, context: context).read(confirm: true)?.password
-      let user = try await provider.createUser(
-        email: email, password: password, confirmed: invocation.has("--confirmed"), name: invocation.value("--name"))
+    let user = try await requireUser(invocation, provider)
+    var result = CommandResult(command: invocation.spec.name)
+    result.link = try await provider.link(invocation.spec.name.hasSuffix("recovery") ? .recovery : .confirm, for: user)
+    result.lookups = [UserLookup(query: user.email, user: user)]
+    context.noteEmail(user.email)
+    return result
+  }
+
+  /// `diagnose EMAIL`: the account, the project's settings and the outbox, judged by `Diagnosis`.
+  func diagnose(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, target) = try makeAdminProvider(invocation, context)
+    let email = try accountArgument(invocation)
+    var user = try await provider.user(UserReference(email))
+    if var found = user, found.pendingMail == nil, !found.email.isEmpty {
+      found.pendingMail = try? await provider.latestMail(to: found.email)
+      user = found
+    }
+    // Settings the backend will not tell (a service account without the config scope) are unknown, not fatal.
+    let settings = try? await provider.settings()
+    var result = CommandResult(command: "diagnose")
+    result.diagnosis = Diagnosis.evaluate(
+      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow)
+    if let user {
       result.lookups = [UserLookup(query: email, user: user)]
-    case "user delete":
-      try await provider.delete(try await requireUser(invocation, provider), soft: invocation.has("--soft"))
-      result.notes.append("Deleted.")
-    case "user signout":
-      try await provider.signOut(try await requireUser(invocation, provider))
-      result.notes.append("Ended every session of the account.")
-    case "diagnose":
-      let email = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
-      let user = try await provider.user(UserReference(email))
-      let findings: [Diagnosis.Finding] =
-        user == nil ? [.init(code: "no_account", message: "There is no account for \(email).")] : []
-      result.diagnosis = Diagnosis(email: email, findings: findings, canSignIn: user != nil)
-    default:
-      throw AuthError(.usage, message: "'\(name)' is not a command this surface runs here")
+      context.noteEmail(user.email)
+    }
+    return result
+  }
+
+  /// `audit [--since DURATION]`: the local log of changes, oldest first.
+  func readAudit(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
+    var since: Int?
+    if let text = invocation.value("--since") {
+      guard let seconds = Durations.seconds(text), seconds > 0 else {
+        throw AuthError(.usage, message: "--since takes a duration such as 24h or 30m, not '\(text)'")
+      }
+      since = context.clock.unixNow - Int(seconds)
+    }
+    var result = CommandResult(command: "audit")
+    guard let log = context.auditLog else {
+      result.audit = []
+      return result
+    }
+    result.audit = try log.entries().filter { entry in
+      guard let since else { return true }
+      return (Self.unixTime(entry.time) ?? Int.max) >= since
     }
     return result
   }

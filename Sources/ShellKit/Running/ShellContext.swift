@@ -42,6 +42,17 @@ public final class ShellContext: @unchecked Sendable {
   public var lastFailed: Invocation?
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose = false
+  /// `user show --jsonl`: each account as its lookup completes, in completion order (the
+  /// executable prints it; nil: the lookups are only in the result).
+  public var lookupStream: (@Sendable (UserLookup) -> Void)?
+  /// `user show` of many accounts: (done, total) after each lookup, for a progress line.
+  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+  /// Reads `user show --from FILE` (`-`: standard input). Throws with the reason when it cannot.
+  /// Asks for a line on the terminal ("type the e-mail to confirm"); nil without a terminal.
+  public var linePrompter: (any LinePrompter)?
+  /// Where mutating admin commands are recorded; nil: not recorded (tests).
+  public var auditLog: (any AuditLog)?
+  public var readInputFile: @Sendable (String) throws -> String = ShellContext.readFile
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
@@ -77,6 +88,16 @@ public final class ShellContext: @unchecked Sendable {
 
   /// `login --no-save`: this backend's session lives in memory from now on.
   public func pinInMemory(_ target: Target) { overlay.pin(BackendKey(target).canonical) }
+
+  /// A whole text file, or standard input for `-`.
+  public static func readFile(_ path: String) throws -> String {
+    if path == "-" {
+      return String(decoding: try FileHandle.standardInput.readToEnd() ?? Data(), as: UTF8.self)
+    }
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+  }
 
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace

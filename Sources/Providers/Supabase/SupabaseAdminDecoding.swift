@@ -1,0 +1,66 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// GoTrue's admin answers (the `User` model's JSON) → `AdminUser`.
+enum SupabaseAdminDecoding {
+  /// A ban ending further away than this is shown as a ban with no end (`disable` without
+  /// `--until` sends 100 years).
+  static let indefiniteBanSeconds: TimeInterval = 50 * 365 * 86400
+
+  static func user(_ json: JSON, response: HTTPResponse, now: Date) throws -> AdminUser {
+    guard json.object != nil, let id = json["id"]?.string, !id.isEmpty else { throw WireBody.missing("user.id", in: response) }
+    let metadata = json["user_metadata"]
+    let name = metadata?["full_name"]?.string ?? metadata?["name"]?.string
+    // `email_confirmed_at`; `confirmed_at` is the earlier of the e-mail and phone confirmations.
+    let confirmedAt = time(json["email_confirmed_at"])
+    var disabled = false
+    var disabledUntil: String?
+    if let raw = json["banned_until"]?.string, let until = Timestamps.parse(raw), until > now {
+      disabled = true
+      if until.timeIntervalSince(now) < indefiniteBanSeconds { disabledUntil = Timestamps.normalize(raw) }
+    }
+    return AdminUser(
+      id: id, email: json["email"]?.string ?? "", confirmed: confirmedAt != nil, confirmedAt: confirmedAt,
+      createdAt: time(json["created_at"]), lastSignInAt: time(json["last_sign_in_at"]), disabled: disabled,
+      disabledUntil: disabledUntil, methods: methods(json), name: name,
+      metadata: metadata?.object == nil ? nil : metadata, recoverySentAt: time(json["recovery_sent_at"]),
+      confirmationSentAt: time(json["confirmation_sent_at"]))
+  }
+
+  static func time(_ value: JSON?) -> String? {
+    guard let text = value?.string, !text.isEmpty else { return nil }
+    return Timestamps.normalize(text)
+  }
+
+  /// Sign-in methods from the identities (absent or `null` in list answers) and
+  /// `app_metadata.providers`, with neutral names: GoTrue's `email` identity is `password`.
+  /// An approximation: GoTrue never says whether a password is set (an account made by an invite
+  /// or a magic link has the `email` identity and no password of its own until one is set), so
+  /// `password` means "can sign in with e-mail and password once it has one".
+  static func methods(_ json: JSON) -> [String] {
+    var names: [String] = []
+    for identity in json["identities"]?.array ?? [] {
+      if let provider = identity["provider"]?.string { names.append(provider) }
+    }
+    for provider in json["app_metadata"]?["providers"]?.array ?? [] {
+      if let name = provider.string { names.append(name) }
+    }
+    if names.isEmpty, let provider = json["app_metadata"]?["provider"]?.string { names.append(provider) }
+    var seen = Set<String>()
+    return names.map { $0 == "email" ? "password" : $0 }.filter { seen.insert($0).inserted }
+  }
+
+  /// Whether there is a page after `page`: the `Link` header's `rel="next"` when the server sent
+  /// one, else `X-Total-Count`, else a full page.
+  static func hasNextPage(_ response: HTTPResponse, page: Int, perPage: Int, count: Int) -> Bool {
+    if let link = response.header("Link"), !link.isEmpty {
+      return link.split(separator: ",").contains { $0.replacingOccurrences(of: " ", with: "").contains("rel=\"next\"") }
+    }
+    if let total = response.header("X-Total-Count").flatMap({ Int($0.trimmingWhitespace) }) {
+      let (seen, overflow) = page.multipliedReportingOverflow(by: perPage)
+      return !overflow && seen < total
+    }
+    return count >= perPage
+  }
+}

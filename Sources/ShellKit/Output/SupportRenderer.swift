@@ -1,0 +1,166 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// Human text of the support commands (`user …`, `diagnose`, `audit`). Every value from the
+/// server goes through `TerminalText` (a display name with escape codes shows as `\e[…`).
+enum SupportRenderer {
+  /// nil when `result` is not a support command's.
+  static func render(_ result: CommandResult, invocation: Invocation, style: Style) -> (out: [String], err: [String])? {
+    guard invocation.spec.group == .support else { return nil }
+    let safe = TerminalText.escape
+    var out: [String] = []
+    var err: [String] = []
+    switch invocation.spec.name {
+    case "user show":
+      if invocation.has("--jsonl") {
+        out = result.lookups.map { CommandResult.lookupJSON($0).compactText }
+      } else {
+        out = lookups(result.lookups, style: style)
+      }
+    case "user list":
+      if let page = result.userPage { out = userPage(page, invocation: invocation) }
+    case "user link recovery", "user link confirm":
+      if let link = result.link {
+        let what = link.kind == .recovery ? "Password-recovery link" : "Sign-up confirmation link"
+        err.append("\(what) for \(style.bold(safe(link.email))) (no mail was sent):")
+        out.append(safe(link.url))
+        if let code = link.code { err.append("one-time code: \(safe(code))") }
+        err.append(
+          style.yellow("⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
+      }
+    case "diagnose":
+      if let diagnosis = result.diagnosis { out = self.diagnosis(diagnosis, style: style) }
+    case "audit":
+      out = audit(result.audit ?? [])
+    default:
+      // A change: the sentence saying what changed.
+      break
+    }
+    out += result.notes.map(safe)
+    return (out, err)
+  }
+
+  /// One screen per account; a missing one is a line in its place; a count when there were several.
+  static func lookups(_ lookups: [UserLookup], style: Style) -> [String] {
+    var lines: [String] = []
+    for lookup in lookups {
+      if !lines.isEmpty { lines.append("") }
+      if let user = lookup.user {
+        lines.append(style.bold(TerminalText.escape(user.email.isEmpty ? user.id : user.email)))
+        lines += HumanRenderer.table(userRows(user)).map { "  " + $0 }
+      } else if let error = lookup.error, error.code != .userNotFound {
+        lines.append(style.red("✗ \(TerminalText.escape(lookup.query)): ") + TerminalText.escape(error.message) + style.dim(" (\(error.code.rawValue))"))
+      } else {
+        lines.append(style.yellow("✗ \(TerminalText.escape(lookup.query)): no such account"))
+      }
+    }
+    if lookups.count > 1 {
+      let found = lookups.filter { $0.user != nil }.count
+      let missing = lookups.filter { $0.user == nil && ($0.error?.code ?? .userNotFound) == .userNotFound }.count
+      let failed = lookups.count - found - missing
+      var summary = "Found \(found) of \(lookups.count) accounts"
+      var parts: [String] = []
+      if missing > 0 { parts.append("\(missing) missing") }
+      if failed > 0 { parts.append("\(failed) failed") }
+      if !parts.isEmpty { summary += " (" + parts.joined(separator: ", ") + ")" }
+      lines += ["", summary + "."]
+    }
+    return lines
+  }
+
+  /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
+  static func userRows(_ user: AdminUser) -> [(String, String)] {
+    var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
+    rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
+    rows.append(("created", user.createdAt ?? "unknown"))
+    rows.append(("last sign-in", user.lastSignInAt ?? "never"))
+    if user.disabled {
+      rows.append(("disabled", "yes" + (user.disabledUntil.map { ", until \($0)" } ?? "")))
+    } else {
+      rows.append(("disabled", "no"))
+    }
+    let methods = user.methods.joined(separator: ", ")
+    if user.hasPassword {
+      rows.append(("sign-in methods", methods))
+    } else {
+      rows.append(("sign-in methods", (methods.isEmpty ? "" : methods + " — ") + "no password sign-in"))
+    }
+    rows.append(("name", user.name ?? "—"))
+    if let metadata = user.metadata, metadata != .null, metadata != .object(JSONObject()) {
+      rows.append(("metadata", metadata.compactText))
+    }
+    if let mail = user.pendingMail {
+      rows.append(("pending mail", "\(mail.kind) to \(mail.email)" + (mail.link.isEmpty ? "" : ": \(mail.link)")))
+    }
+    if let sent = user.recoverySentAt { rows.append(("recovery sent", sent)) }
+    if let sent = user.confirmationSentAt { rows.append(("confirmation sent", sent)) }
+    return rows
+  }
+
+  /// A table (email, id, confirmed, last sign-in, disabled), "N of TOTAL" and the next command.
+  static func userPage(_ page: UserPage, invocation: Invocation) -> [String] {
+    var lines: [String] = []
+    if page.users.isEmpty {
+      lines.append("No accounts" + (invocation.value("--filter").map { " match '\(TerminalText.escape($0))'" } ?? "") + ".")
+    } else {
+      let header = ["EMAIL", "ID", "CONFIRMED", "LAST SIGN-IN", "DISABLED"]
+      let rows = page.users.map { user -> [String] in
+        [
+          user.email, user.id, user.confirmed ? "yes" : "no", user.lastSignInAt ?? "never",
+          user.disabled ? "yes" + (user.disabledUntil.map { " until \($0)" } ?? "") : "no",
+        ].map(TerminalText.escape)
+      }
+      lines += columns([header] + rows)
+    }
+    let count = page.users.count
+    lines.append(page.total.map { "\(count) of \($0) accounts" } ?? "\(count) account\(count == 1 ? "" : "s")")
+    if let token = page.nextPageToken {
+      var words = ["authsh", "user", "list"]
+      if let filter = invocation.value("--filter") { words += ["--filter", shellQuoted(filter)] }
+      if let limit = invocation.value("--limit") { words += ["--limit", shellQuoted(limit)] }
+      words += ["--page-token", shellQuoted(token)]
+      lines.append("Next page: " + TerminalText.escape(words.joined(separator: " ")))
+    }
+    return lines
+  }
+
+  static func diagnosis(_ diagnosis: Diagnosis, style: Style) -> [String] {
+    var lines = [
+      (diagnosis.canSignIn ? style.green("✓ ") : style.red("✗ "))
+        + TerminalText.escape(diagnosis.email) + ": "
+        + (diagnosis.canSignIn ? "nothing in the account stops a password sign-in" : "cannot sign in with a password")
+    ]
+    for (index, finding) in diagnosis.findings.enumerated() {
+      lines.append("\(index + 1). " + TerminalText.escape(finding.message) + style.dim(" [\(finding.code)]"))
+      if let fix = finding.fix { lines.append("   fix: " + style.bold(TerminalText.escape(fix))) }
+    }
+    return lines
+  }
+
+  static func audit(_ entries: [AuditEntry]) -> [String] {
+    guard !entries.isEmpty else { return ["No account changes recorded."] }
+    let rows = entries.map { entry in
+      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome, entry.backend]
+        .map(TerminalText.escape)
+    }
+    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "BACKEND"]] + rows)
+  }
+
+  /// Left-aligned columns, two spaces apart, the last one unpadded.
+  static func columns(_ rows: [[String]]) -> [String] {
+    let count = rows.map(\.count).max() ?? 0
+    let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    return rows.map { row in
+      row.enumerated().map { column, text in
+        column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+      }.joined(separator: "  ")
+    }
+  }
+
+  /// Quoted for a POSIX shell when needed.
+  static func shellQuoted(_ text: String) -> String {
+    let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._+-=:/,".contains($0) }
+    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

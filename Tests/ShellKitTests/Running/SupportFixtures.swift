@@ -1,0 +1,157 @@
+import AuthCore
+import Foundation
+import JSONKit
+import ShellKit
+
+/// An in-memory admin API: accounts by e-mail, every call recorded, optional per-lookup delays
+/// (to scramble completion order) and a count of lookups running at once.
+final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
+  let kind: ProviderKind = .supabase
+  let endpoint = "http://127.0.0.1:9999/auth/v1"
+  private let lock = NSLock()
+  private(set) var accounts: [String: AdminUser] = [:]
+  private(set) var calls: [String] = []
+  private var running = 0
+  private(set) var mostAtOnce = 0
+  /// Lookups of these queries fail with the error (an outage, say).
+  var failures: [String: AuthError] = [:]
+  /// Lookups wait a moment, longer for earlier queries, so they complete out of order.
+  var scramble = false
+
+  init(_ users: [AdminUser] = []) {
+    for user in users { accounts[user.email] = user }
+  }
+
+  private func record(_ call: String) { lock.withLock { calls.append(call) } }
+
+  func user(_ reference: UserReference) async throws -> AdminUser? {
+    let found: AdminUser? = lock.withLock {
+      calls.append("user \(reference)")
+      running += 1
+      mostAtOnce = max(mostAtOnce, running)
+      return accounts[reference.description] ?? accounts.values.first { $0.id == reference.description }
+    }
+    defer { lock.withLock { running -= 1 } }
+    if scramble {
+      let rank = Int(reference.description.filter(\.isNumber)) ?? 0
+      try await Task.sleep(for: .milliseconds(5 + (40 - rank % 40)))
+    } else {
+      await Task.yield()
+    }
+    if let error = failures[reference.description] { throw error }
+    return found
+  }
+
+  func listUsers(_ query: UserListQuery) async throws -> UserPage {
+    record("list")
+    let users = accounts.values.sorted { $0.email < $1.email }.filter { query.filter.map($0.email.contains) ?? true }
+    return UserPage(users: Array(users.prefix(query.limit)), total: users.count, nextPageToken: users.count > query.limit ? "page-2" : nil)
+  }
+  func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
+    record("link \(kind.rawValue) \(user.email)")
+    return AdminLink(kind: kind, email: user.email, url: "http://127.0.0.1:9999/verify?token=link-token-1")
+  }
+  func change(_ email: String, _ body: (inout AdminUser) -> Void) -> AdminUser {
+    lock.withLock {
+      var user = accounts[email]!
+      body(&user)
+      accounts[email] = user
+      return user
+    }
+  }
+  func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
+    record("confirm \(user.email)")
+    return change(user.email) { $0.confirmed = true }
+  }
+  func resendConfirmation(_ user: AdminUser) async throws { record("resend \(user.email)") }
+  func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
+    record("disable \(user.email)")
+    return change(user.email) { $0.disabled = true }
+  }
+  func enable(_ user: AdminUser) async throws -> AdminUser {
+    record("enable \(user.email)")
+    return change(user.email) { $0.disabled = false }
+  }
+  func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser {
+    record("set-password \(user.email)")
+    return user
+  }
+  func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
+    record("create \(email)")
+    let user = AdminUser(id: "id-new", email: email, confirmed: confirmed, methods: password == nil ? [] : ["password"], name: name)
+    lock.withLock { accounts[email] = user }
+    return user
+  }
+  func delete(_ user: AdminUser, soft: Bool) async throws {
+    record("delete \(user.email)")
+    _ = lock.withLock { accounts.removeValue(forKey: user.email) }
+  }
+  func signOut(_ user: AdminUser) async throws {
+    record("signout \(user.email)")
+    throw AuthError(.notSupported, message: "This backend cannot end another user's sessions.")
+  }
+  func settings() async throws -> ProjectSettings { ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true) }
+  func latestMail(to email: String) async throws -> InboxMessage? { nil }
+}
+
+final class ScriptedLinePrompter: LinePrompter, @unchecked Sendable {
+  private let lock = NSLock()
+  private var answers: [String]
+  private(set) var prompts: [String] = []
+  init(_ answers: [String]) { self.answers = answers }
+  func readLine(prompt: String) -> String? {
+    lock.withLock {
+      prompts.append(prompt)
+      return answers.isEmpty ? nil : answers.removeFirst()
+    }
+  }
+}
+
+final class MemoryAuditLog: AuditLog, @unchecked Sendable {
+  private let lock = NSLock()
+  private(set) var recorded: [AuditEntry] = []
+  func append(_ entry: AuditEntry) { lock.withLock { recorded.append(entry) } }
+  func entries() throws -> [AuditEntry] { lock.withLock { recorded } }
+}
+
+/// A context whose admin API is `provider`, on a Supabase target with a service key.
+struct SupportHarness {
+  let provider: FakeAdminProvider
+  let context: ShellContext
+  let audit = MemoryAuditLog()
+
+  init(_ users: [AdminUser] = [], readonly: Bool = false) {
+    let environment = ["HOME": "/nonexistent", "SUPABASE_SERVICE_ROLE_KEY": "service-role-key-for-tests"]
+    let provider = FakeAdminProvider(users)
+    self.provider = provider
+    var connection = ConnectionFlags()
+    connection.provider = .supabase
+    context = ShellContext(
+      resolver: ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil),
+      connection: connection, makeProvider: { _, _ in fatalError("not used") }, sessionStore: InMemorySessionStore(),
+      environment: environment)
+    var target = Target(provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon-key-for-tests")
+    target.readonly = readonly
+    context.emulatorTargets = [.supabase: target]
+    context.makeAdminProvider = { _, _, _ in provider }
+    context.auditLog = audit
+  }
+
+  func run(_ line: String) async throws -> CommandResult {
+    let words = try WordSplitter.split(line)
+    let invocation = try InvocationParser.parse(words, surface: .oneShot).get()
+    return await CommandRunner().run(invocation, in: context)
+  }
+
+  static func invocation(_ line: String) throws -> Invocation {
+    try InvocationParser.parse(try WordSplitter.split(line), surface: .oneShot).get()
+  }
+
+  static func user(_ number: Int, _ change: (inout AdminUser) -> Void = { _ in }) -> AdminUser {
+    var user = AdminUser(
+      id: "id-\(number)", email: "user\(number)@example.com", confirmed: true, confirmedAt: "2026-01-02T03:04:05Z",
+      createdAt: "2026-01-01T00:00:00Z", lastSignInAt: nil, methods: ["password"], name: "User \(number)")
+    change(&user)
+    return user
+  }
+}
