@@ -141,8 +141,9 @@ def test_signout_revokes_what_firebase_admin_checks(emulator, admin_app, authsh)
     id_token = sign_in(emulator, "dan@example.com", "secret123").json()["idToken"]
     assert auth.verify_id_token(id_token, check_revoked=True, app=admin_app)["uid"] == made.uid
     time.sleep(1.1)  # validSince has one-second resolution: the token must be older than the revocation
-    code, _ = authsh("user", "signout", "dan@example.com", "--yes")
+    code, result = authsh("user", "signout", "dan@example.com", "--yes")
     assert code == 0
+    assert any("up to 1 h" in note for note in result.get("notes", [])), result  # says what stays valid
     after = auth.get_user(made.uid, app=admin_app).tokens_valid_after_timestamp
     assert after > before
     with pytest.raises(auth.RevokedIdTokenError):
