@@ -24,7 +24,9 @@ let package = Package(
     .target(
       name: "AuthCore",
       dependencies: ["JSONKit", .product(name: "TOMLKit", package: "TOMLKit")]),
-    .target(name: "Providers", dependencies: ["AuthCore", "JSONKit"]),
+    .target(
+      name: "Providers",
+      dependencies: ["AuthCore", "JSONKit", .product(name: "CryptoExtras", package: "swift-crypto")]),
     .target(
       name: "NIOTransport",
       dependencies: [
@@ -70,7 +72,9 @@ let package = Package(
     .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"], exclude: ["Config/Fixtures"]),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport"],
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport",
+        .product(name: "CryptoExtras", package: "swift-crypto"),
+      ],
       exclude: ["Fixtures", "Snapshots"]),
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),

@@ -4,7 +4,7 @@ import AuthCore
 public enum AdminProviderFactory {
   public static func make(
     _ target: Target, credential: AdminCredential, transport: any HTTPTransport, clock: any Clock = SystemClock(),
-    trace: (@Sendable (String) -> Void)? = nil
+    trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) -> any AdminProvider {
     switch target.provider {
     case .supabase:
@@ -15,7 +15,8 @@ public enum AdminProviderFactory {
       var principal: String?
       switch credential {
       case .firebaseServiceAccount(let account):
-        tokens = ServiceAccountTokenSource.shared(for: account, transport: transport, clock: clock, trace: trace)
+        tokens = ServiceAccountTokenSource.shared(
+          for: account, transport: transport, clock: clock, trace: trace, secrets: secrets)
         projectId = account.projectId
         principal = "the service account \(account.clientEmail)"
       default:

@@ -18,8 +18,12 @@ enum Contexts {
       resolver: resolver, connection: arguments.connection,
       makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },
       sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory), clock: clock, environment: environment)
+    // The service-account exchange registers the assertion and access token it makes.
+    let redactor = context.redactor
     context.makeAdminProvider = { target, credential, trace in
-      AdminProviderFactory.make(target, credential: credential, transport: transport, clock: clock, trace: trace)
+      AdminProviderFactory.make(
+        target, credential: credential, transport: transport, clock: clock, trace: trace,
+        secrets: { secret in redactor.register(secret) })
     }
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }

@@ -1,21 +1,102 @@
-// SKELETON (foundation commit): helper E replaces this with the full resolution (profile
-// service_key_env / service_key with a 0600 check, GOOGLE_APPLICATION_CREDENTIALS /
-// credentials_file parsed and permission-checked, clear config_error messages).
+import JSONKit
+
+/// Where an admin credential comes from, and in which order.
+///
+/// Supabase: `SUPABASE_SECRET_KEY`, then `SUPABASE_SERVICE_ROLE_KEY`, then the profile's
+/// `service_key_env` (the variable it names), then the profile's `service_key`. When the profile
+/// was chosen explicitly (`--profile`, `use`), only the profile's own settings are used and the
+/// generic variables are not read (a key exported for one project must not reach another).
+///
+/// Firebase: `GOOGLE_APPLICATION_CREDENTIALS`, then the profile's `credentials_file` (only the
+/// latter for an explicitly chosen profile). Without a service account, an emulator host gets
+/// `Bearer owner`; production is refused. With both, the service account is used (the exchange
+/// runs against the file's `token_uri`).
 extension AdminCredential {
   /// The admin credential for `target`, from the environment and the profile.
   public static func resolve(for target: Target, environment: [String: String]) throws -> AdminCredential {
     switch target.provider {
-    case .supabase:
-      if let key = target.admin.serviceKey, !key.isEmpty { return key.hasPrefix("sb_secret_") ? .supabaseSecretKey(key) : .supabaseServiceRole(key) }
-      if let key = environment["SUPABASE_SECRET_KEY"], !key.isEmpty { return .supabaseSecretKey(key) }
-      if let key = environment["SUPABASE_SERVICE_ROLE_KEY"], !key.isEmpty { return .supabaseServiceRole(key) }
+    case .supabase: return try supabase(target.admin, environment: environment)
+    case .firebase: return try firebase(target, environment: environment)
+    }
+  }
+
+  static let supabaseVariables = ["SUPABASE_SECRET_KEY", "SUPABASE_SERVICE_ROLE_KEY"]
+
+  static func supabase(_ admin: AdminSettings, environment: [String: String]) throws -> AdminCredential {
+    func variable(_ name: String) -> String? {
+      guard let value = environment[name]?.trimmingWhitespace, !value.isEmpty else { return nil }
+      return value
+    }
+    if !admin.profileChosen {
+      for name in supabaseVariables {
+        if let key = variable(name) { return try SupabaseAdminKey.classify(key, source: name) }
+      }
+    }
+    let source = admin.profileSource ?? "the profile"
+    if let name = admin.serviceKeyEnv {
+      guard let key = variable(name) else {
+        throw AuthError(
+          .configError,
+          message: "service_key_env = \"\(name)\" in \(source) names an environment variable that is not set.",
+          hint: "Export \(name) (e.g. export \(name)=…) with the project's service_role or secret key, or fix the name.")
+      }
+      return try SupabaseAdminKey.classify(key, source: "\(name) (named by service_key_env in \(source))")
+    }
+    if let key = admin.serviceKey?.trimmingWhitespace, !key.isEmpty {
+      return try SupabaseAdminKey.classify(key, source: "service_key in \(source)")
+    }
+    let ignored = admin.profileChosen ? supabaseVariables.filter { variable($0) != nil } : []
+    throw AuthError(
+      .configError,
+      message: "Admin commands need the project's service_role key or secret key (sb_secret_…).",
+      hint: ignored.isEmpty
+        ? "Set SUPABASE_SERVICE_ROLE_KEY or SUPABASE_SECRET_KEY, or service_key_env in the profile of config.toml."
+        : "\(ignored.joined(separator: " and ")) is set but not used: the profile was chosen explicitly. Add service_key_env = \"\(ignored[0])\" to \(admin.profileSource ?? "the profile").")
+  }
+
+  static func firebase(_ target: Target, environment: [String: String]) throws -> AdminCredential {
+    let admin = target.admin
+    let fromEnvironment = environment["GOOGLE_APPLICATION_CREDENTIALS"].flatMap { $0.isEmpty ? nil : $0 }
+    let choice: (path: String, source: String)?
+    if !admin.profileChosen, let path = fromEnvironment {
+      choice = (ConfigResolver.expandingTilde(path, home: environment["HOME"]), "GOOGLE_APPLICATION_CREDENTIALS")
+    } else if let path = admin.credentialsFile, !path.isEmpty {
+      choice = (path, "credentials_file in \(admin.profileSource ?? "the profile")")
+    } else {
+      choice = nil
+    }
+    if let choice {
+      return .firebaseServiceAccount(try ServiceAccountFile.load(choice.path, source: choice.source))
+    }
+    if target.firebaseEmulatorHost != nil || target.url.hasPrefix("http://") { return .firebaseEmulatorOwner }
+    throw AuthError(
+      .configError, message: "Admin commands on Firebase need a Google service account.",
+      hint: admin.profileChosen && fromEnvironment != nil
+        ? "GOOGLE_APPLICATION_CREDENTIALS is set but not used: the profile was chosen explicitly. Set credentials_file in \(admin.profileSource ?? "the profile")."
+        : "Set GOOGLE_APPLICATION_CREDENTIALS to the service-account JSON file (Firebase console › Project settings › Service accounts › Generate new private key), or credentials_file in the profile of config.toml.")
+  }
+}
+
+/// Tells a Supabase admin key from an anon/publishable key given by mistake. Messages name where
+/// the key came from, never the key.
+public enum SupabaseAdminKey {
+  public static func classify(_ key: String, source: String) throws -> AdminCredential {
+    if key.hasPrefix("sb_secret_") { return .supabaseSecretKey(key) }
+    if key.hasPrefix("sb_publishable_") {
+      throw AuthError(
+        .configError, message: "The key in \(source) is a publishable key (sb_publishable_…), not an admin key.",
+        hint: "Use the project's secret key (sb_secret_…) or service_role key: Supabase dashboard › Project Settings › API Keys.")
+    }
+    if let claims = JWTClaims.decode(key) {
+      let role = claims["role"]?.string
+      if role == "service_role" { return .supabaseServiceRole(key) }
       throw AuthError(
         .configError,
-        message: "Admin commands need a Supabase service_role key or secret key: set SUPABASE_SERVICE_ROLE_KEY or SUPABASE_SECRET_KEY.")
-    case .firebase:
-      if target.firebaseEmulatorHost != nil || target.url.hasPrefix("http://") { return .firebaseEmulatorOwner }
-      throw AuthError(
-        .configError, message: "Admin commands need a Google service account: set GOOGLE_APPLICATION_CREDENTIALS.")
+        message: "The key in \(source) is \(role == "anon" ? "the anon key" : "a JWT with role '\(role ?? "none")'"), not an admin key.",
+        hint: "Use the project's service_role key (a JWT with role service_role) or secret key (sb_secret_…).")
     }
+    throw AuthError(
+      .configError, message: "The key in \(source) is neither a service_role key (a JWT) nor a secret key (sb_secret_…).",
+      hint: "Copy the service_role or secret key again from the Supabase dashboard › Project Settings › API Keys.")
   }
 }

@@ -61,6 +61,7 @@ public struct ConfigResolver: Sendable {
         message: "\(paths.configFile) holds a key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
         hint: "Run: chmod 600 \(paths.configFile), or use key_env instead of key.")
     }
+    try checkServiceKeyMode(profile)
     var settings = ConfigPrecedence(
       environment: environment, document: document, profile: profile, profileName: profileName,
       explicit: flags.profile != nil)
@@ -115,6 +116,8 @@ public struct ConfigResolver: Sendable {
         firebaseEmulatorHost: emulatorHost, timeout: timeout, allowInsecureHTTP: insecure)
     }
     target.environmentNotes = settings.notes
+    target.admin = adminSettings(profile, profileName: profileName, explicit: settings.explicit)
+    target.readonly = profile?["readonly"]?.bool == true
     return target
   }
 

@@ -45,6 +45,10 @@ public enum ConfigSchema {
     Key("emulator_host", .string, .hostAndPort),
     Key("timeout", .number, .positive),
     Key("allow_insecure_http", .boolean),
+    Key("service_key_env", .string),
+    Key("service_key", .string),
+    Key("credentials_file", .string),
+    Key("readonly", .boolean),
   ]
 
   public static func profileKey(_ name: String) -> Key? { profileKeys.first { $0.name == name } }

@@ -13,11 +13,23 @@ public struct ConnectionFlags: Sendable, Equatable {
 public struct AdminSettings: Sendable, Equatable {
   public var serviceKeyEnv: String?
   public var serviceKey: String?
+  /// `~` already expanded.
   public var credentialsFile: String?
-  public init(serviceKeyEnv: String? = nil, serviceKey: String? = nil, credentialsFile: String? = nil) {
+  /// The profile was chosen explicitly (`--profile`, `use`): its settings beat the generic
+  /// environment variables (`SUPABASE_SERVICE_ROLE_KEY`, `GOOGLE_APPLICATION_CREDENTIALS`, …),
+  /// which are then not read at all, as for `key` / `key_env`.
+  public var profileChosen: Bool
+  /// Where the profile is written (`[profiles.NAME] of PATH`), for messages; nil without a profile.
+  public var profileSource: String?
+  public init(
+    serviceKeyEnv: String? = nil, serviceKey: String? = nil, credentialsFile: String? = nil, profileChosen: Bool = false,
+    profileSource: String? = nil
+  ) {
     self.serviceKeyEnv = serviceKeyEnv
     self.serviceKey = serviceKey
     self.credentialsFile = credentialsFile
+    self.profileChosen = profileChosen
+    self.profileSource = profileSource
   }
 }
 

@@ -42,10 +42,11 @@ enum WireTrace {
   static func maskBody(_ body: [UInt8]) -> String {
     if let json = try? JSON.parse(bytes: body) { return mask(json).compactText }
     let text = String(decoding: body, as: UTF8.self)
-    // Form bodies (securetoken): mask token values.
-    if text.contains("refresh_token=") {
+    // Form bodies (securetoken refresh, the service-account JWT-bearer grant): mask token values.
+    if text.contains("refresh_token=") || text.contains("assertion=") {
       return text.split(separator: "&").map { pair in
-        pair.hasPrefix("refresh_token=") ? "refresh_token=\(Redactor.mask)" : String(pair)
+        for name in ["refresh_token", "assertion"] where pair.hasPrefix(name + "=") { return "\(name)=\(Redactor.mask)" }
+        return String(pair)
       }.joined(separator: "&")
     }
     return text.count > 500 ? String(text.prefix(500)) + "…" : text

@@ -1,0 +1,32 @@
+import JSONKit
+
+/// The profile's admin-credential keys (`service_key_env`, `service_key`, `credentials_file`).
+extension ConfigResolver {
+  /// A `service_key` is an admin secret: like a session file, it is refused in a config file that
+  /// group or others can read.
+  func checkServiceKeyMode(_ profile: JSON?) throws {
+    guard profile?["service_key"] != nil, let mode = configFile?.mode, mode & 0o077 != 0 else { return }
+    throw AuthError(
+      .configError,
+      message: "Refusing to use \(paths.configFile): it holds a service_key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
+      hint: "Run: chmod 600 \(paths.configFile), or use service_key_env instead of service_key.")
+  }
+
+  func adminSettings(_ profile: JSON?, profileName: String, explicit: Bool) -> AdminSettings {
+    guard let profile else { return AdminSettings() }
+    let named = ["service_key_env", "service_key", "credentials_file"].contains { profile[$0] != nil }
+    guard named || explicit else { return AdminSettings() }
+    return AdminSettings(
+      serviceKeyEnv: profile["service_key_env"]?.string, serviceKey: profile["service_key"]?.string,
+      credentialsFile: profile["credentials_file"]?.string.map { Self.expandingTilde($0, home: environment["HOME"]) },
+      profileChosen: explicit, profileSource: "[profiles.\(profileName)] of \(paths.configFile)")
+  }
+
+  /// `~/x` → `$HOME/x` (config files are not read by a shell).
+  public static func expandingTilde(_ path: String, home: String?) -> String {
+    guard let home, !home.isEmpty else { return path }
+    if path == "~" { return home }
+    guard path.hasPrefix("~/") else { return path }
+    return (home.hasSuffix("/") ? String(home.dropLast()) : home) + path.dropFirst()
+  }
+}
