@@ -41,16 +41,24 @@ public struct FirebaseAdminProvider: AdminProvider {
   // MARK: - Reads
 
   public func user(_ reference: UserReference) async throws -> AdminUser? {
-    let body: JSON
     switch reference {
-    case .email(let email): body = ["email": .array([.string(email)])]
-    case .id(let id): body = ["localId": .array([.string(id)])]
+    case .email(let email):
+      // On an emulator the outbox is read alongside the lookup (Firebase keeps e-mails lower-case).
+      async let mail = emulatorHost == nil ? nil : try? latestMail(to: email.lowercased())
+      guard var user = try await lookup(["email": .array([.string(email)])]) else { return nil }
+      if user.email.lowercased() == email.lowercased() {
+        user.pendingMail = await mail
+      } else if emulatorHost != nil, !user.email.isEmpty {
+        user.pendingMail = try? await latestMail(to: user.email)
+      }
+      return user
+    case .id(let id):
+      guard var user = try await lookup(["localId": .array([.string(id)])]) else { return nil }
+      if emulatorHost != nil, !user.email.isEmpty {
+        user.pendingMail = try? await latestMail(to: user.email)
+      }
+      return user
     }
-    guard var user = try await lookup(body) else { return nil }
-    if emulatorHost != nil, !user.email.isEmpty {
-      user.pendingMail = try? await latestMail(to: user.email)
-    }
-    return user
   }
 
   public func listUsers(_ query: UserListQuery) async throws -> UserPage {
