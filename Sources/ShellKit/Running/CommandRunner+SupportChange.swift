@@ -87,7 +87,10 @@ extension CommandRunner {
       return result
     case "user signout":
       try await provider.signOut(user)
-      result.notes.append("Ended every session of \(who); it must sign in again.")
+      // Firebase revokes refresh tokens (validSince); ID tokens already out stay valid until they expire.
+      result.notes.append(provider.kind == .firebase
+        ? "Revoked every refresh token of \(who): it must sign in again. ID tokens already issued stay valid up to 1 h unless the app checks revocation (verifyIdToken with checkRevoked)."
+        : "Ended every session of \(who); it must sign in again.")
     default:
       throw AuthError(.usage, message: "'\(name)' is not a command this surface runs here")
     }

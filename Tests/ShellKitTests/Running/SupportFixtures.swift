@@ -114,7 +114,7 @@ struct SupportHarness {
   let audit = MemoryAuditLog()
 
   init(_ users: [AdminUser] = [], readonly: Bool = false) {
-    let environment = ["HOME": "/nonexistent", "SUPABASE_SERVICE_ROLE_KEY": "service-role-key-for-tests"]
+    let environment = ["HOME": "/nonexistent", "SUPABASE_SECRET_KEY": "sb_secret_key-for-tests"]
     let provider = FakeAdminProvider(users)
     self.provider = provider
     var connection = ConnectionFlags()
