@@ -24,13 +24,12 @@ import Testing
   }
 
   @Test func nothingListeningIsABackendProblem() async throws {
-    let free = FixtureServer()
-    try await free.start()
-    let port = free.port
-    await free.stop()
+    let reserved = try ReservedPort()
+    let port = reserved.port
     let outcome = try await BinaryRunner().run(["emulator", "faults", "clear", "--port", String(port)], timeout: 30)
     #expect(outcome.status == 3)
     #expect(outcome.stderr.hasPrefix("error: could not clear the faults of http://127.0.0.1:\(port): nothing is listening there"))
+    withExtendedLifetime(reserved) {}
   }
 
   @Test func badFlagsAreUsageErrors() async throws {

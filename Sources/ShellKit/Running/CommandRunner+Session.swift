@@ -19,7 +19,14 @@ extension CommandRunner {
   func logOut(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
-    let scope = invocation.value("--scope").flatMap(LogoutScope.init(rawValue:)) ?? .global
+    // `local` by default: a support tool signed in as someone must not end their sessions elsewhere.
+    let scope = invocation.value("--scope").flatMap(LogoutScope.init(rawValue:)) ?? .local
+    if target.provider == .firebase, scope != .local {
+      throw AuthError(
+        .notSupported,
+        message: "Firebase has no sign-out call for other sessions: --scope \(scope.rawValue) cannot end them.",
+        hint: "Revoke them with the admin API: authsh user signout EMAIL (needs a service account).")
+    }
     var result = CommandResult(command: "logout")
     if try sessions.state().sessionProblem != nil, scope != .others {
       // Unusable (out-of-range expiry, missing token): nothing to send, only the file to clear.
@@ -34,11 +41,19 @@ extension CommandRunner {
       // The server already ended it; forgetting it locally is all that is left.
       result.notes.append("The server had already ended this session.")
     }
-    if scope == .others {
+    switch (scope, target.provider) {
+    case (.others, _):
       result.notes.append("Signed out of your other sessions; this one stays signed in.")
-    } else {
+    case (.global, _):
       try sessions.save(session: nil)
-      result.notes.append("Signed out.")
+      result.notes.append("Signed out everywhere: every session of this account has ended.")
+    case (.local, .supabase):
+      try sessions.save(session: nil)
+      result.notes.append("Signed out of this session only; other sessions stay signed in (--scope global ends them all).")
+    case (.local, .firebase):
+      try sessions.save(session: nil)
+      result.notes.append(
+        "Signed out: the session is forgotten here. Firebase has no sign-out call, so tokens already issued stay valid until they expire.")
     }
     return result
   }

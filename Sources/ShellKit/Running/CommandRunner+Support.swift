@@ -90,8 +90,8 @@ extension CommandRunner {
   func readAudit(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     var since: Int?
     if let text = invocation.value("--since") {
-      guard let seconds = Durations.seconds(text), seconds > 0 else {
-        throw AuthError(.usage, message: "--since takes a duration such as 24h or 30m, not '\(text)'")
+      guard let seconds = Durations.longSeconds(text) else {
+        throw AuthError(.usage, message: "--since takes a duration such as 24h or 7d, not '\(text)'")
       }
       since = context.clock.unixNow - Int(seconds)
     }

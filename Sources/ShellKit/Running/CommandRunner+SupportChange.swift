@@ -61,10 +61,10 @@ extension CommandRunner {
       result.notes.append("Sent the confirmation e-mail to \(who) again.")
     case "user disable":
       let seconds = try invocation.value("--until").map { text -> Int in
-        guard let seconds = Durations.seconds(text), seconds >= 1 else {
-          throw AuthError(.usage, message: "--until takes a duration such as 24h, not '\(text)'")
+        guard let seconds = Durations.longSeconds(text) else {
+          throw AuthError(.usage, message: "--until takes a duration such as 24h or 7d, not '\(text)'")
         }
-        return Int(seconds)
+        return seconds
       }
       changed = try await provider.disable(user, forSeconds: seconds)
       let until = changed.disabledUntil.map { " until \($0)" } ?? (seconds.map { " for \(Durations.describe($0))" } ?? "")

@@ -24,6 +24,21 @@ public enum Durations {
     return seconds <= maximumSeconds ? seconds : nil
   }
 
+  /// A long span for `user disable --until` and `audit --since`: the units above plus `d` (days)
+  /// and `w` (weeks), up to 100 years, whole seconds of at least 1.
+  public static func longSeconds(_ text: String) -> Int? {
+    let trimmed = text.trimmingWhitespace.lowercased()
+    let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800)]
+    guard let unit = units.first(where: { trimmed.hasSuffix($0.0) }) else { return nil }
+    let number = trimmed.dropLast()
+    guard number.contains(where: \.isNumber), number.allSatisfy({ "0123456789.".contains($0) }),
+      let value = Double(number), value.isFinite
+    else { return nil }
+    let seconds = value * unit.1
+    guard seconds >= 1, seconds <= 3_155_760_000 else { return nil }
+    return Int(seconds)
+  }
+
   /// "59m 12s", "3s", "2h 5m" for humans.
   public static func describe(_ seconds: Int) -> String {
     if seconds < 0 { return "expired \(describe(seconds == Int.min ? Int.max : -seconds)) ago" }

@@ -60,7 +60,7 @@ extension CommandTable {
       summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: changeDiscussion),
     CommandSpec(
       ["user", "disable"], group: .support, arguments: [userArgument],
-      flags: [FlagSpec("--until", value: "DURATION", kind: .duration, "Re-enable by itself after DURATION (Supabase only), e.g. 24h"), yesFlag],
+      flags: [FlagSpec("--until", value: "DURATION", kind: .duration, "Re-enable by itself after DURATION (Supabase only), e.g. 24h or 7d"), yesFlag],
       loading: "Disabling…", destructive: true, summary: "Stop the account from signing in",
       discussion: destructiveDiscussion, examples: ["authsh user disable mallory@example.com --until 24h"]),
     CommandSpec(
@@ -92,7 +92,7 @@ extension CommandTable {
       discussion: supportDiscussion, examples: ["authsh diagnose ada@example.com"]),
     CommandSpec(
       ["audit"], group: .support,
-      flags: [FlagSpec("--since", value: "DURATION", kind: .duration, "Only entries newer than DURATION, e.g. 24h")],
+      flags: [FlagSpec("--since", value: "DURATION", kind: .duration, "Only entries newer than DURATION, e.g. 24h or 7d")],
       summary: "Show the log of account changes made with authsh (audit.jsonl)",
       discussion: "Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl."),
   ]

@@ -82,8 +82,14 @@ public enum CommandTable {
       examples: ["authsh whoami", "authsh whoami --claims --json"]),
     CommandSpec(
       ["logout"], group: .session,
-      flags: [FlagSpec("--scope", value: "SCOPE", kind: .scope, choices: ["local", "global", "others"], "Which sessions end on the server: local, global (default) or others")],
-      loading: "Signing out…", summary: "Sign out and forget the session"),
+      flags: [FlagSpec("--scope", value: "SCOPE", kind: .scope, choices: ["local", "global", "others"], "Which sessions end: local (default: only this one), global (every session of the account) or others (Supabase)")],
+      loading: "Signing out…", summary: "Sign out and forget the session",
+      discussion: """
+        Ends only the session authsh holds unless --scope says otherwise, so signing out never ends \
+        the person's sessions on their phone or laptop by surprise. The message says which sessions \
+        ended. Firebase has no sign-out call: the session is forgotten here, and its tokens stay \
+        valid until they expire (revoke them with `authsh user signout EMAIL`).
+        """),
     CommandSpec(["refresh"], group: .session, loading: "Refreshing…", summary: "Exchange the refresh token for new tokens"),
     CommandSpec(
       ["status"], group: .session, summary: "Show provider, profile, endpoint, signed-in user and token expiry",

@@ -21,3 +21,19 @@ import Testing
     #expect(Durations.describe(Int.max).hasSuffix("m"))
   }
 }
+
+@Suite struct LongDurationTests {
+  @Test func banAndAuditSpansTakeDaysAndWeeks() {
+    #expect(Durations.longSeconds("7d") == 604_800)
+    #expect(Durations.longSeconds("2w") == 1_209_600)
+    #expect(Durations.longSeconds("36h") == 129_600, "past the 24h request-timeout limit")
+    #expect(Durations.longSeconds("90s") == 90)
+    #expect(Durations.longSeconds("0s") == nil)
+    #expect(Durations.longSeconds("0d") == nil)
+    #expect(Durations.longSeconds("-1d") == nil)
+    #expect(Durations.longSeconds("1e9d") == nil)
+    #expect(Durations.longSeconds("soon") == nil)
+    #expect(Durations.longSeconds("500ms") == nil, "below a second")
+    #expect(Durations.longSeconds("30") == nil, "a unit is needed")
+  }
+}
