@@ -7,6 +7,35 @@ import ShellKit
 struct EmbeddedEmulator: Sendable {
   let emulator: Emulator
 
+  /// Starts the embedded emulator when `asked` (`--emulator`), in the like-production mode when the
+  /// flag or `[emulator] like_production` in config.toml says so. `failure`: the exit status to
+  /// end with (the reason is already printed).
+  static func startIfAsked(
+    _ asked: Bool, likeProduction: Bool, environment: [String: String], sink: some OutputSink
+  ) async -> (emulator: EmbeddedEmulator?, failure: Int32?) {
+    guard asked else { return (nil, nil) }
+    let configured: Bool
+    do {
+      configured = try configuredLikeProduction(environment: environment)
+    } catch let error as AuthError {
+      sink.err(HumanRenderer.renderError(error, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
+      return (nil, ExitStatus.forError(error))
+    } catch {
+      return (nil, ExitStatus.configuration)
+    }
+    guard let started = await start(sink: sink, likeProduction: likeProduction || configured) else {
+      return (nil, ExitStatus.backend)
+    }
+    return (started, nil)
+  }
+
+  /// `[emulator] like_production = true` in config.toml (false without a config file).
+  static func configuredLikeProduction(environment: [String: String]) throws -> Bool {
+    let paths = Paths(environment: environment)
+    let resolver = ConfigResolver(environment: environment, paths: paths, configFile: Contexts.readConfig(paths.configFile))
+    return try resolver.document()?.emulatorLikeProduction ?? false
+  }
+
   static func start(sink: some OutputSink, likeProduction: Bool = false) async -> EmbeddedEmulator? {
     var config = EmulatorConfig()
     config.port = 0

@@ -1,3 +1,4 @@
+import AuthCore
 import AuthEmulator
 import Foundation
 import NIOCore
@@ -21,6 +22,14 @@ enum EmulatorCommand {
       if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
     } catch {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
+    }
+    do {
+      if try EmbeddedEmulator.configuredLikeProduction(environment: environment) { options.config.likeProduction = true }
+    } catch let error as AuthError {
+      sink.err(HumanRenderer.renderError(error, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
+      return ExitStatus.forError(error)
+    } catch {
+      return ExitStatus.configuration
     }
     let emulator: Emulator
     do {

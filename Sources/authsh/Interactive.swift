@@ -8,8 +8,9 @@ import ShellKit
 /// (`echo whoami | authsh`, `authsh < smoke.auth`): no prompt, no line editing, never a hang.
 enum Interactive {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
-    let emulator = arguments.emulator ? await EmbeddedEmulator.start(sink: sink, likeProduction: arguments.likeProduction) : nil
-    if arguments.emulator && emulator == nil { return ExitStatus.backend }
+    let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
+      arguments.emulator, likeProduction: arguments.likeProduction, environment: environment, sink: sink)
+    if let failure { return failure }
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil

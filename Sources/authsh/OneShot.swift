@@ -24,7 +24,9 @@ enum OneShot {
     if invocation.spec.name == "run" { return await RunCommand.run(invocation, arguments, environment: environment, sink: sink) }
     if invocation.spec.name == "completion" { return CompletionCommand.run(invocation, sink: sink) }
 
-    let emulator = arguments.emulator ? await EmbeddedEmulator.start(sink: sink, likeProduction: arguments.likeProduction) : nil
+    let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
+      arguments.emulator, likeProduction: arguments.likeProduction, environment: environment, sink: sink)
+    if let failure { return failure }
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil

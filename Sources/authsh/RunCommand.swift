@@ -43,9 +43,10 @@ enum RunCommand {
     if let problem = options.prepareReportPaths() {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
-    let emulator = useEmulator ? await EmbeddedEmulator.start(
-      sink: sink, likeProduction: arguments.likeProduction || invocation.has("--like-production")) : nil
-    if useEmulator && emulator == nil { return ExitStatus.backend }
+    let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
+      useEmulator, likeProduction: arguments.likeProduction || invocation.has("--like-production"),
+      environment: environment, sink: sink)
+    if let failure { return failure }
     let makeContext: @Sendable () -> ShellContext = {
       let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)
       emulator?.configure(context)

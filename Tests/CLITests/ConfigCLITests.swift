@@ -66,4 +66,25 @@ import Testing
     #expect(run.status == 78, "\(run.combined)")
     #expect(run.stderr.contains("config.toml:4: unknown key 'porvider'"))
   }
+
+  /// `[emulator] like_production = true`: `--emulator` and `authsh emulator` start like production;
+  /// a misspelt key there is a config error like any other.
+  @Test func theEmulatorTableSwitchesTheModeAndIsChecked() async throws {
+    var production = try runner(config: "[emulator]\nlike_production = true\n")
+    production.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
+    let signup = try await production.run(
+      ["--emulator", "signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--json"])
+    #expect(signup.status == 0, "\(signup.combined)")
+    #expect(signup.stdout.contains("\"confirmation_required\": true"), "confirmation is on like production: \(signup.stdout)")
+
+    let typo = try runner(config: "[emulator]\nlike_prodution = true\n")
+    for arguments in [["--emulator", "status"], ["emulator", "--port", "0"]] {
+      let out = try await typo.run(arguments, timeout: 30)
+      #expect(out.status == 78, "\(arguments): \(out.combined)")
+      #expect(out.stderr.contains("unknown key 'like_prodution' in [emulator]; did you mean 'like_production'?"))
+    }
+    let wrongType = try await runner(config: "[emulator]\nlike_production = \"yes\"\n").run(["--emulator", "status"])
+    #expect(wrongType.status == 78)
+    #expect(wrongType.stderr.contains("like_production must be true or false"))
+  }
 }

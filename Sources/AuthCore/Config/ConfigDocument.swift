@@ -35,6 +35,9 @@ public struct ConfigDocument: Sendable {
 
   public func profile(_ name: String) -> JSON? { root["profiles"]?[name] }
 
+  /// `[emulator] like_production = true`: the emulators start in the like-production mode.
+  public var emulatorLikeProduction: Bool { root["emulator"]?["like_production"]?.bool ?? false }
+
   /// A `config_error` whose message starts with `file:line:` for the key at `keyPath`.
   public func error(at keyPath: [String], _ message: String, hint: String? = nil) -> AuthError {
     AuthError(.configError, message: "\(location(keyPath)): \(message)", hint: hint)
@@ -80,6 +83,8 @@ struct ConfigChecker {
       guard let value = table[key] else { continue }
       if let schema = ConfigSchema.topLevelKeys.first(where: { $0.name == key }) {
         if let problem = Self.problem(with: value, for: schema) { report([key], problem) }
+      } else if key == "emulator" {
+        checkEmulator(value, report: report)
       } else if ConfigSchema.tables.contains(key) {
         checkProfiles(value, report: report)
       } else {
@@ -95,6 +100,22 @@ struct ConfigChecker {
         hint: known.isEmpty ? "Add a [profiles.\(name)] table." : "Defined profiles: \(known.joined(separator: ", ")).")
     }
     return problems.min { $0.line < $1.line }?.error
+  }
+
+  private func checkEmulator(_ value: any TOMLValueConvertible, report: (_ keyPath: [String], _ message: String, _ hint: String?) -> Void) {
+    guard let table = value.table else {
+      report(["emulator"], "emulator must be a table ([emulator]), not \(Self.article(value.type))", nil)
+      return
+    }
+    let known = ConfigSchema.emulatorKeys.map(\.name)
+    for key in table.keys {
+      guard let value = table[key] else { continue }
+      guard let schema = ConfigSchema.emulatorKeys.first(where: { $0.name == key }) else {
+        report(["emulator", key], "unknown key '\(key)' in [emulator]" + Self.didYouMean(key, among: known), "Keys: \(known.joined(separator: ", ")).")
+        continue
+      }
+      if let problem = Self.problem(with: value, for: schema) { report(["emulator", key], problem, nil) }
+    }
   }
 
   private func checkProfiles(_ value: any TOMLValueConvertible, report: (_ keyPath: [String], _ message: String, _ hint: String?) -> Void) {

@@ -32,8 +32,13 @@ public enum ConfigSchema {
     Key("default_profile", .string)
   ]
 
-  /// Tables at the top of the file; each holds one table per profile.
-  public static let tables = ["profiles"]
+  /// Tables at the top of the file: `[profiles.NAME]` (one table per profile) and `[emulator]`.
+  public static let tables = ["profiles", "emulator"]
+
+  /// Keys of the `[emulator]` table: defaults for `authsh emulator` and `--emulator`.
+  public static let emulatorKeys: [Key] = [
+    Key("like_production", .boolean)
+  ]
 
   /// Keys of a `[profiles.NAME]` table.
   public static let profileKeys: [Key] = [

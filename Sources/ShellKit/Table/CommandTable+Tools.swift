@@ -61,7 +61,8 @@ extension CommandTable {
         password change (TOKEN_EXPIRED), reset codes valid for one hour, production's error \
         envelopes. Switch at run time with PUT /emulator/v1/config {"like_production": true}; \
         `authsh --emulator --like-production` and `authsh run --emulator --like-production` do \
-        the same for the in-process emulator. In both modes redirect_to must be the site URL, a \
+        the same for the in-process emulator, and `like_production = true` under [emulator] in \
+        config.toml makes it the default for both. In both modes redirect_to must be the site URL, a \
         loopback address or http://localhost (anything else falls back to the site URL). \
         GET /emulator/openapi.json describes these routes.
         """,
