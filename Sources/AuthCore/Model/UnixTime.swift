@@ -55,22 +55,33 @@ extension UnixTime {
       guard zone.first == "+" || zone.first == "-", parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
       offset = (h * 3600 + m * 60) * (zone.first == "-" ? -1 : 1)
     }
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    let days = era * 146_097 + doe - 719_468
+    let days = daysFromCivil(year, month, day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
     return isPlausible(seconds) ? seconds : nil
   }
 
-  /// `2024-05-01T10:00:00Z`.
+  /// `2024-05-01T10:00:00Z` (whole seconds, UTC; times before 1970 count back correctly).
   public static func iso(_ seconds: Int) -> String {
-    let days = seconds / 86_400
-    let rest = seconds % 86_400
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let rest = seconds - days * 86_400
+    let (year, month, day) = civilFromDays(days)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+  public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// The date (year, month, day) of a day count since 1970-01-01.
+  public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
@@ -79,9 +90,6 @@ extension UnixTime {
     let mp = (5 * doy + 2) / 153
     let day = doy - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-    return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

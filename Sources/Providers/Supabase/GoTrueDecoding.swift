@@ -102,7 +102,7 @@ public enum Timestamps {
       return nil
     }
     guard index == b.count else { return nil }
-    let seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
+    let seconds = UnixTime.daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
     return Date(timeIntervalSince1970: TimeInterval(seconds))
   }
 
@@ -113,33 +113,6 @@ public enum Timestamps {
     guard scaled.isFinite, abs(scaled) < 1e17 else { return String(seconds) }
     let millis = Int(scaled)
     let whole = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-    let days = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
-    let rest = whole - days * 86400
-    let (year, month, day) = civilFromDays(days)
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-    return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
-  }
-
-  /// Days since 1970-01-01 (Howard Hinnant's algorithm).
-  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146097 + doe - 719468
-  }
-
-  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-    let z = days + 719468
-    let era = (z >= 0 ? z : z - 146096) / 146097
-    let doe = z - era * 146097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    return UnixTime.iso(whole)
   }
 }

@@ -26,14 +26,7 @@ extension CommandRunner {
     }
     let credential = try AdminCredential.resolve(for: target, environment: context.environment)
     for secret in credential.secrets { context.redactor.register(secret) }
-    let verbose = context.verbose || invocation.has("--verbose")
-    let sink = context.traceSink
-    let redactor = context.redactor
-    var trace: (@Sendable (String) -> Void)?
-    if verbose, let sink {
-      trace = { @Sendable line in sink(TerminalText.escapeKeepingLines(redactor.redact(line))) }
-    }
-    return make(target, credential, trace)
+    return make(target, credential, trace(invocation, context))
   }
 
   func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext) throws -> (any AdminProvider, Target) {

@@ -78,13 +78,13 @@ public struct CommandRunner: Sendable {
   func makeProvider(_ invocation: Invocation, _ context: ShellContext) throws -> (any AuthProvider, Target) {
     let target = try target(invocation, context)
     context.redactor.register(target.key)
-    let verbose = context.verbose || invocation.has("--verbose")
-    let sink = context.traceSink
+    return (context.makeProvider(target, trace(invocation, context)), target)
+  }
+
+  /// Where `--verbose` request traces go: redacted and escaped; nil without `--verbose`.
+  func trace(_ invocation: Invocation, _ context: ShellContext) -> (@Sendable (String) -> Void)? {
+    guard context.verbose || invocation.has("--verbose"), let sink = context.traceSink else { return nil }
     let redactor = context.redactor
-    var trace: (@Sendable (String) -> Void)?
-    if verbose, let sink {
-      trace = { @Sendable line in sink(TerminalText.escapeKeepingLines(redactor.redact(line))) }
-    }
-    return (context.makeProvider(target, trace), target)
+    return { @Sendable line in sink(TerminalText.escapeKeepingLines(redactor.redact(line))) }
   }
 }

@@ -10,19 +10,12 @@ import pytest
 import requests
 
 from conftest import authsh_binary
-from test_repl_pty import PASSWORD, Shell, environment, supabase_side_missing
+from test_repl_pty import PASSWORD, Shell, environment, provider, supabase_side_missing  # noqa: F401 (provider: a shared fixture)
 
 NEW_PASSWORD = "a-brand-new-password-7"
 SPINNER_FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 # How long a prompt is watched for a spinner frame: ten times the spinner's start delay.
 WATCH = 1.5
-
-
-@pytest.fixture(params=["supabase", "firebase"])
-def provider(request, emulator):
-    if request.param == "supabase" and supabase_side_missing(emulator):
-        pytest.skip("the emulator in this build has no Supabase side yet")
-    return request.param
 
 
 @pytest.fixture

@@ -10,16 +10,9 @@ import pytest
 
 from conftest import authsh_binary
 from test_oneshot_pty import OneShot, one_shot
-from test_repl_pty import PASSWORD, Shell, environment, history_file, supabase_side_missing
+from test_repl_pty import PASSWORD, Shell, environment, history_file, provider, supabase_side_missing  # noqa: F401 (provider: a shared fixture)
 
 NEW_PASSWORD = "a-brand-new-password-7"
-
-
-@pytest.fixture(params=["supabase", "firebase"])
-def provider(request, emulator):
-    if request.param == "supabase" and supabase_side_missing(emulator):
-        pytest.skip("the emulator in this build has no Supabase side yet")
-    return request.param
 
 
 @pytest.fixture

@@ -9,16 +9,9 @@ import pytest
 
 from conftest import authsh_binary
 from test_oneshot_pty import OneShot, assert_no_spinner, slow_down
-from test_repl_pty import PASSWORD, Shell, environment, supabase_side_missing
+from test_repl_pty import PASSWORD, Shell, environment, provider, supabase_side_missing  # noqa: F401 (provider: a shared fixture)
 
 CONFIRM = "to confirm"
-
-
-@pytest.fixture(params=["supabase", "firebase"])
-def provider(request, emulator):
-    if request.param == "supabase" and supabase_side_missing(emulator):
-        pytest.skip("the emulator in this build has no Supabase side yet")
-    return request.param
 
 
 @pytest.fixture
