@@ -16,8 +16,9 @@ extension Emulator {
       ("SUPABASE_URL", baseURL),
       ("SUPABASE_ANON_KEY", anonKey),
       ("SUPABASE_SERVICE_ROLE_KEY", serviceRoleKey),
+      // Supabase's newer secret key, as the Supabase CLI prints it (admin access as `apikey` alone).
+      ("SUPABASE_SECRET_KEY", SupabaseAPIKeys.secret),
     ]
-    // Supabase's newer secret key (`sb_secret_…`), when the emulator hands one out, goes here.
     pairs += [
       ("FIREBASE_AUTH_EMULATOR_HOST", firebaseHost),
       ("FIREBASE_API_KEY", config.firebaseAPIKey),
@@ -41,7 +42,7 @@ extension Emulator {
     supabase["auth_url"] = .string(supabaseURL)
     supabase["anon_key"] = .string(anonKey)
     supabase["service_role_key"] = .string(serviceRoleKey)
-    // Supabase's newer secret key (`sb_secret_…`), when the emulator hands one out, goes here.
+    supabase["secret_key"] = .string(SupabaseAPIKeys.secret)
     supabase["confirm_email"] = .bool(config.confirmEmail)
     var firebase = JSONObject()
     firebase["emulator_host"] = .string(firebaseHost)

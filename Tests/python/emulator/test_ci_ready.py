@@ -36,7 +36,7 @@ def read_env(process):
     return env
 
 
-def test_print_env_gives_export_able_lines_and_keeps_serving():
+def test_print_env_gives_export_able_lines_and_keeps_serving(tmp_path):
     process, timer = start("--print-env")
     try:
         env = read_env(process)
@@ -48,7 +48,7 @@ def test_print_env_gives_export_able_lines_and_keeps_serving():
         assert env["FIREBASE_PROJECT_ID"] == env["GCLOUD_PROJECT"] == "demo-authsh"
         assert requests.get(env["SUPABASE_URL"] + "/auth/v1/health", timeout=5).status_code == 200
         # What was printed is enough for authsh itself, on both backends.
-        child_env = {"HOME": "/nonexistent-authsh-home", "XDG_STATE_HOME": "/tmp", "PATH": "/usr/bin:/bin", **env}
+        child_env = {"HOME": "/nonexistent-authsh-home", "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/bin:/bin", **env}
         for provider in ["supabase", "firebase"]:
             run = subprocess.run([authsh_binary(), "--provider", provider, "signup", f"ci-{provider}@example.com",
                                   "--name", "CI", "--password", "Ci-Pa55word-long", "--json"],
