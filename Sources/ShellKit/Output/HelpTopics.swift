@@ -13,6 +13,17 @@ public enum HelpTopics {
       return .success(HelpRenderer.command(spec, surface: surface))
     }
     let topic = words.joined(separator: " ")
+    let group = CommandTable.group(words, on: surface)
+    if !group.isEmpty {
+      let short = group.map { spec in
+        ([spec.name] + spec.arguments.map { ($0.optional ? "[\($0.name)" : $0.name) + ($0.variadic ? "…" : "") + ($0.optional ? "]" : "") })
+          .joined(separator: " ")
+      }
+      let width = short.map(\.count).max() ?? 0
+      let rows = zip(short, group).map { "  " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $1.summary }
+      return .success(
+        "'\(topic)' commands (help '\(topic) SUBCOMMAND' explains one):\n\n" + rows.joined(separator: "\n") + "\n")
+    }
     let names = CommandTable.all.map(\.name) + [errorsTopic] + CommandTable.aliases.keys.sorted()
     guard let suggestion = Suggest.closest(to: topic, among: names) else {
       return .failure(UsageError("no help for '\(topic)'; 'help' lists the commands, 'help errors' the error codes"))

@@ -6,6 +6,22 @@ public enum InvocationParser {
   public static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<Invocation, UsageError> {
     guard let first = words.first else { return .failure(UsageError("no command given")) }
     let texts = words.map(\.text)
+    let commandWords = Array(texts.prefix { !$0.hasPrefix("-") }.prefix(2))
+    for length in stride(from: commandWords.count, through: 1, by: -1) {
+      let prefix = Array(commandWords.prefix(length))
+      let group = CommandTable.group(prefix, on: surface)
+      // `user` or `user link` alone (or followed by an unknown word): name the subcommands.
+      guard !group.isEmpty, CommandTable.match(texts).map({ $0.consumed <= length && $0.spec.words != prefix }) ?? true
+      else { continue }
+      let next = group.map { $0.words[length...].joined(separator: " ") }
+      let word = texts.count > length ? texts[length] : nil
+      let message = word.map { "unknown subcommand '\($0)' of '\(prefix.joined(separator: " "))'" }
+        ?? "'\(prefix.joined(separator: " "))' needs a subcommand"
+      return .failure(
+        UsageError(
+          message + ": " + next.joined(separator: ", "), wordIndex: word == nil ? 0 : length,
+          suggestion: word.flatMap { Suggest.closest(to: $0, among: group.map { $0.words[length] }) }))
+    }
     guard let (spec, consumed) = CommandTable.match(texts) else {
       let known = CommandTable.firstWords(on: surface)
       return .failure(

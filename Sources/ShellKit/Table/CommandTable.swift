@@ -19,6 +19,16 @@ public enum CommandTable {
 
   public static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
+  /// The commands whose words begin with `words` but are longer (`user` → `user show`, `user list`,
+  /// …; `user link` → `user link recovery`, `user link confirm`), on a surface.
+  public static func group(_ words: [String], on surface: Surfaces = .all) -> [CommandSpec] {
+    guard !words.isEmpty else { return [] }
+    return all.filter { spec in
+      spec.words.count > words.count && Array(spec.words.prefix(words.count)) == words
+        && !spec.surfaces.isDisjoint(with: surface)
+    }
+  }
+
   /// Top-level command words usable on a surface (`reset` once, for `reset` and `reset confirm`).
   public static func firstWords(on surface: Surfaces) -> [String] {
     var seen: [String] = []
