@@ -43,7 +43,10 @@ public enum Completer {
     }
     let onSurface = CommandTable.all.filter { !$0.surfaces.isDisjoint(with: surface) }
     let matches = onSurface.filter { $0.words.count <= rest.count && Array(rest.prefix($0.words.count)) == $0.words }
-    guard let spec = matches.max(by: { $0.words.count < $1.words.count }) else { return [] }
+    guard let spec = matches.max(by: { $0.words.count < $1.words.count }) else {
+      // A group with no command of its own (`user`, `user link`): its next words.
+      return subcommandCandidates(after: rest, current: current, among: onSurface)
+    }
     let args = Array(rest.dropFirst(spec.words.count))
     let allowed = InvocationParser.flags(of: spec, surface: surface) + (surface == .oneShot ? CommandTable.connectionFlags : [])
 
@@ -65,9 +68,7 @@ public enum Completer {
     var result: [CompletionCandidate] = []
     if args.isEmpty {
       // Sub-commands: `reset` → `confirm`.
-      for other in onSurface where other.words.count == rest.count + 1 && Array(other.words.prefix(rest.count)) == rest {
-        if let next = other.words.last, next.hasPrefix(current) { result.append(CompletionCandidate(next, other.summary)) }
-      }
+      result += subcommandCandidates(after: rest, current: current, among: onSurface)
     }
     if let argument = argument(of: spec, at: positionals.count) {
       result += values(for: argument, current: current, positionals: positionals, surface: surface, source: source)
@@ -136,6 +137,22 @@ public enum Completer {
     word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
   }
 
+  /// The words that can follow `rest` in longer commands (`reset` → `confirm`; `user` → `show`,
+  /// `list`, `link`, …; `user link` → `recovery`, `confirm`), each once, with its summary when it
+  /// ends a command.
+  static func subcommandCandidates(after rest: [String], current: String, among specs: [CommandSpec]) -> [CompletionCandidate] {
+    var seen: Set<String> = []
+    var result: [CompletionCandidate] = []
+    for other in specs where other.words.count > rest.count && Array(other.words.prefix(rest.count)) == rest {
+      let next = other.words[rest.count]
+      guard next.hasPrefix(current), seen.insert(next).inserted else { continue }
+      let ends = other.words.count == rest.count + 1
+      let summary = ends ? other.summary : "\((rest + [next]).joined(separator: " ")) commands"
+      result.append(CompletionCandidate(next, summary))
+    }
+    return result
+  }
+
   static func values(for flag: FlagSpec, current: String, source: CompletionSource) -> [CompletionCandidate] {
     guard let kind = flag.kind else { return [] }
     return values(kind: kind, choices: flag.choices, current: current, source: source)
@@ -147,12 +164,7 @@ public enum Completer {
     if argument.kind == .command {
       // `help reset <Tab>` → `confirm`; `help <Tab>` → command names.
       if positionals.isEmpty { return commandCandidates(surface: surface.union(.repl), current: current) }
-      return CommandTable.all.compactMap { spec in
-        guard spec.words.count == positionals.count + 1, Array(spec.words.prefix(positionals.count)) == positionals,
-          let next = spec.words.last, next.hasPrefix(current)
-        else { return nil }
-        return CompletionCandidate(next, spec.summary)
-      }
+      return subcommandCandidates(after: positionals, current: current, among: CommandTable.all)
     }
     return values(kind: argument.kind, choices: argument.choices, current: current, source: source)
   }

@@ -122,3 +122,19 @@ struct CompleterTests {
     #expect(Completer.complete(linePrefix: "logout ", surface: .repl, source: source).wordStart == 7)
   }
 }
+
+/// Command groups without a command of their own complete their next words.
+@Suite struct CommandGroupCompletionTests {
+  func values(_ before: [String], _ current: String = "") -> [String] {
+    let source = CompletionSource(profiles: { [] }, emails: { [] }, listDirectory: { _ in nil })
+    return Completer.candidates(before: before, current: current, surface: .oneShot, source: source).map(\.value)
+  }
+
+  @Test func userAndUserLinkCompleteTheirSubcommands() {
+    #expect(values(["user"]) == ["show", "list", "link", "confirm", "resend", "disable", "enable", "set-password", "create", "delete", "signout"])
+    #expect(values(["user"], "s") == ["show", "set-password", "signout"])
+    #expect(values(["user", "link"]) == ["recovery", "confirm"])
+    #expect(values(["reset"]).contains("confirm"))
+    #expect(values(["help", "user"]).contains("link"))
+  }
+}
