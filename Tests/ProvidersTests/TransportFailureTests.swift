@@ -25,8 +25,11 @@ import Testing
   @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
   func closedPortIsUnreachable(_ provider: ProviderKind, _ transport: TransportKind) async throws {
     let harness = try await Harness(provider, transport: transport)
-    let port = harness.server.port
     await harness.stop()
+    // A port that stays refused while the test runs (a freed one can be taken by a parallel test).
+    let reserved = try ReservedPort()
+    let port = reserved.port
+    defer { withExtendedLifetime(reserved) {} }
     let result = try await harness.run(
       "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://127.0.0.1:\(port)"))
     #expect(result.error?.code == .networkUnreachable)
@@ -37,8 +40,11 @@ import Testing
   /// TLS goes through URLSession (libcurl), which does not say "refused"; on loopback nothing else fails that way.
   @Test func closedLoopbackPortOverHTTPSIsRefused() async throws {
     let harness = try await Harness(.supabase)
-    let port = harness.server.port
     await harness.stop()
+    // A port that stays refused while the test runs (a freed one can be taken by a parallel test).
+    let reserved = try ReservedPort()
+    let port = reserved.port
+    defer { withExtendedLifetime(reserved) {} }
     let result = try await harness.run(
       "login ada@example.com --password correct-horse-battery", context: harness.context(url: "https://127.0.0.1:\(port)"))
     #expect(result.error?.code == .networkUnreachable)
