@@ -1,4 +1,5 @@
 import AuthCore
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -62,7 +63,7 @@ import Testing
   /// The same answers as masking each secret in turn, longest first, with `replacingOccurrences`
   /// (the former implementation), on random texts over a small alphabet full of near misses.
   @Test func agreesWithSequentialReplacement() {
-    var generator = SplitMix(seed: 0x5EC2E7)
+    var generator = SplitMix64(seed: 0x5EC2E7)
     let alphabet = Array("abc")
     func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet[Int(generator.next() % 3)] }) }
     for _ in 0..<400 {
@@ -80,17 +81,5 @@ import Testing
       }
       #expect(redactor.redact(text) == expected, "secrets \(secrets) text \(text)")
     }
-  }
-}
-
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

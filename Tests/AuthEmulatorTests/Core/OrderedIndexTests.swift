@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Testing
 
 @testable import AuthEmulator
@@ -7,7 +8,7 @@ struct OrderedIndexTests {
   /// Random inserts and removes (small chunks, so chunks split and empty often), checked after
   /// each step against a sorted array.
   @Test func agreesWithASortedArrayUnderRandomEdits() {
-    var generator = SplitMix(seed: 42)
+    var generator = SplitMix64(seed: 42)
     var index = OrderedIndex<Int>(chunkSize: 4)
     var model = Set<Int>()
     for step in 0..<3_000 {
@@ -46,18 +47,5 @@ struct OrderedIndexTests {
     #expect(index.descending(offset: 0, limit: 10).isEmpty)
     #expect(index.keys(from: "a").isEmpty)
     #expect(index.first(atLeast: "") == nil)
-  }
-}
-
-/// A seeded generator, so a failure replays.
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

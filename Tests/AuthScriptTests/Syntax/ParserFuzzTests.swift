@@ -1,4 +1,5 @@
 import AuthCore
+import AuthTestSupport
 import Foundation
 import ShellKit
 import Testing
@@ -10,17 +11,6 @@ import Testing
 /// "no crash, every diagnostic renders, every range is inside the file". Bounded by time
 /// (`AUTHSH_FUZZ_SECONDS`, default 3) and seeded (`AUTHSH_FUZZ_SEED`) so a failure reproduces.
 @Suite struct ParserFuzzTests {
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let vocabulary: [String] =
     Parser.keywords + CommandTable.all.flatMap(\.words) + CommandTable.all.flatMap { $0.flags.map(\.name) }
     + Predicate.allCases.map(\.rawValue) + QuerySchema.roots + ErrorCode.catalogue.map(\.rawValue) + [
@@ -64,7 +54,7 @@ import Testing
   @Test func randomInputsNeverCrashAndDiagnosticsStayInTheFile() async {
     let seconds = Double(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SECONDS"] ?? "") ?? 3
     let seed = UInt64(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix64(seed: seed)
     let deadline = Date().addingTimeInterval(seconds)
     var inputs = 0
     var clean = 0
