@@ -65,18 +65,18 @@ struct Arguments {
   /// Records a connection flag; nil when accepted.
   mutating func apply(_ name: String, _ value: String?) -> UsageError? {
     switch name {
-    case "--profile": connection.profile = value
-    case "--provider":
+    case FlagKey.profile.name: connection.profile = value
+    case FlagKey.backend.name:
       guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
         return UsageError("--provider must be supabase or firebase, not '\(value ?? "")'", suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
       }
       connection.provider = kind
-    case "--url": connection.url = value
-    case "--key": connection.key = value
-    case "--allow-insecure-http": connection.allowInsecureHTTP = true
-    case "--emulator": emulator = true
-    case "--like-production": likeProduction = true
-    case "--no-rc": noRC = true
+    case FlagKey.url.name: connection.url = value
+    case FlagKey.key.name: connection.key = value
+    case FlagKey.allowInsecureHTTP.name: connection.allowInsecureHTTP = true
+    case FlagKey.emulator.name: emulator = true
+    case FlagKey.likeProduction.name: likeProduction = true
+    case FlagKey.noRC.name: noRC = true
     default: return UsageError("unknown flag '\(name)'")
     }
     return nil
@@ -86,7 +86,7 @@ struct Arguments {
   mutating func absorb(_ invocation: inout Invocation) -> UsageError? {
     for flag in CommandTable.connectionFlags where invocation.spec.flag(named: flag.name) == nil {
       guard let values = invocation.flags.removeValue(forKey: flag.name) else { continue }
-      if let problem = apply(flag.name, flag.takesValue ? values.last : nil) { return problem }
+      if let problem = apply(flag.name, flag.takesValue ? values.last?.text : nil) { return problem }
     }
     return nil
   }

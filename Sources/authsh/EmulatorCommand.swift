@@ -12,7 +12,7 @@ enum EmulatorCommand {
     switch InvocationParser.parse(words, surface: .oneShot) {
     case .failure(let problem):
       return Authsh.usage(problem, command: CommandTable.match(arguments.command)?.spec.name ?? "emulator", sink: sink)
-    case .success(let invocation) where invocation.spec.words == FaultsClearCommand.words:
+    case .success(let invocation) where invocation.id == .emulatorFaultsClear:
       return await FaultsClearCommand.run(invocation, sink: sink)
     case .success: break
     }

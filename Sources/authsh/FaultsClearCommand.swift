@@ -6,12 +6,10 @@ import ShellKit
 /// `authsh emulator faults clear [--host H] [--port N | --url URL]`: asks a running emulator to
 /// drop its injected faults (`DELETE /emulator/v1/faults`), as a CI step between scenarios.
 enum FaultsClearCommand {
-  static let words = ["emulator", "faults", "clear"]
-
   static func run(_ invocation: Invocation, sink: StandardSink) async -> Int32 {
     let base: String
-    if let url = invocation.value("--url") {
-      if invocation.has("--host") || invocation.has("--port") {
+    if let url = invocation[.faultsURL] {
+      if invocation.hasAny([FlagKey.faultsHost, FlagKey.faultsPort]) {
         return Authsh.usage(UsageError("--url names the emulator whole; leave out --host and --port"), command: invocation.spec.name, sink: sink)
       }
       // Faults live at the root: a URL with a path (`…/auth/v1`) means its origin.
@@ -20,11 +18,8 @@ enum FaultsClearCommand {
       }
       base = scheme + "://" + (host.contains(":") ? "[\(host)]" : host) + (parsed.port.map { ":\($0)" } ?? "")
     } else {
-      let host = invocation.value("--host") ?? "127.0.0.1"
-      let port = invocation.value("--port") ?? "54321"
-      guard let number = Int(port), (1...65535).contains(number) else {
-        return Authsh.usage(UsageError("--port expects a number in 1...65535, got \"\(port)\""), command: invocation.spec.name, sink: sink)
-      }
+      let host = invocation[.faultsHost] ?? "127.0.0.1"
+      let number = invocation[.faultsPort] ?? 54321
       base = "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(number)"
     }
     guard let url = URL(string: base + "/emulator/v1/faults"), let scheme = url.scheme?.lowercased(),

@@ -15,14 +15,17 @@ enum OneShot {
     case .failure(let problem): return Authsh.usage(problem, command: CommandTable.match(arguments.command)?.spec.name, sink: sink)
     }
     if let problem = arguments.absorb(&invocation) { return Authsh.usage(problem, command: invocation.spec.name, sink: sink) }
-    if invocation.has("--password-stdin"), Terminal.stdinIsTTY {
+    if invocation.given(.passwordStdin), Terminal.stdinIsTTY {
       // Typed on a terminal it would echo, behind no prompt: the flag is for pipes.
       let problem = UsageError(
         "--password-stdin reads the password from a pipe, but standard input is a terminal; leave it out to be asked with echo off")
       return Authsh.usage(problem, command: invocation.spec.name, sink: sink)
     }
-    if invocation.spec.name == "run" { return await RunCommand.run(invocation, arguments, environment: environment, sink: sink) }
-    if invocation.spec.name == "completion" { return CompletionCommand.run(invocation, sink: sink) }
+    switch invocation.id {
+    case .run: return await RunCommand.run(invocation, arguments, environment: environment, sink: sink)
+    case .completion: return CompletionCommand.run(invocation, sink: sink)
+    default: break  // the command runner's
+    }
 
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
       arguments.emulator, likeProduction: arguments.likeProduction, environment: environment, sink: sink)
@@ -32,10 +35,10 @@ enum OneShot {
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
     let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
     if let emulator { emulator.configure(context) }
-    context.verbose = invocation.has("--verbose")
+    context.verbose = invocation.output(.verbose)
     if Terminal.stdinIsTTY { context.passwordPrompter = TerminalPasswordPrompter() }
-    if invocation.has("--password-stdin") { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
-    if invocation.has("--password"), Terminal.stderrIsTTY {
+    if invocation.given(.passwordStdin) { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
+    if invocation.given(.password), Terminal.stderrIsTTY {
       sink.err("warning: a password on the command line can be seen by other users (prefer --password-env or the prompt)\n")
     }
 
@@ -53,16 +56,16 @@ enum OneShot {
     progress?.clear()
     await emulator?.shutdown()
 
-    var tokens = invocation.has("--show-tokens") ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
+    var tokens = invocation.output(.showTokens) ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
     tokens += result.inbox?.publicValues ?? []
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
     if context.lookupStream != nil, result.ok {
       // `user show --jsonl`: every line went out as its lookup completed.
-    } else if invocation.has("--json") {
-      output.out(result.json(now: now, revealTokens: invocation.has("--show-tokens"), includeClaims: invocation.has("--claims")).prettyText + "\n")
+    } else if invocation.output(.json) {
+      output.out(result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims)).prettyText + "\n")
     } else {
-      let style = Terminal.style(flag: invocation.value("--color"), environment: environment, stream: result.ok ? 1 : 2)
+      let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: result.ok ? 1 : 2)
       let (out, err) = HumanRenderer.render(result, invocation: invocation, style: style, now: now)
       output.out(out)
       output.err(err)
@@ -83,9 +86,8 @@ enum OneShot {
       return spinner
     }
     context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
-    let sources = ["--password", "--password-env", "--password-stdin"]
     let willAsk =
-      (invocation.spec.flag(named: "--password") != nil && !sources.contains(where: invocation.has))
+      (invocation.spec.accepts(FlagKey.password.name) && !invocation.hasAny(passwordFlags))
       || (invocation.spec.arguments.contains { $0.name == "EMAIL" } && invocation.argument("EMAIL") == nil)
     if !willAsk { spinner.start(text) }
     return spinner

@@ -8,21 +8,15 @@ import ShellKit
 enum RunCommand {
   static func run(_ invocation: Invocation, _ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     var variables: [String: String] = [:]
-    for text in invocation.values("--var") {
+    for text in invocation.all(.variable) {
       guard let (name, value) = RunOptions.parseVariable(text) else {
         return Authsh.usage(UsageError("--var needs NAME=VALUE, not '\(text)'"), command: "run", sink: sink)
       }
       variables[name] = value
     }
-    var jobs = 1
-    if let text = invocation.value("--jobs") {
-      guard let value = Int(text), value >= 1 else {
-        return Authsh.usage(UsageError("--jobs needs a positive number, not '\(text)'"), command: "run", sink: sink)
-      }
-      jobs = value
-    }
-    let useEmulator = arguments.emulator || invocation.has("--emulator")
-    if arguments.likeProduction || invocation.has("--like-production"), !useEmulator {
+    let jobs = invocation[.runJobs] ?? 1
+    let useEmulator = arguments.emulator || invocation[.runEmulator]
+    if arguments.likeProduction || invocation[.runLikeProduction], !useEmulator {
       return Authsh.usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
     }
     // A broken config.toml fails the run before anything is sent (exit 78), not test by test.
@@ -37,14 +31,14 @@ enum RunCommand {
       }
     }
     let options = RunOptions(
-      jobs: jobs, failFast: invocation.has("--fail-fast"), variables: variables,
-      reportJUnit: invocation.value("--report-junit"), reportTAP: invocation.value("--report-tap"),
-      reportJSON: invocation.value("--report-json"), style: Terminal.style(flag: nil, environment: environment))
+      jobs: jobs, failFast: invocation[.failFast], variables: variables,
+      reportJUnit: invocation[.reportJUnit], reportTAP: invocation[.reportTAP],
+      reportJSON: invocation[.reportJSON], style: Terminal.style(flag: nil, environment: environment))
     if let problem = options.prepareReportPaths() {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
-      useEmulator, likeProduction: arguments.likeProduction || invocation.has("--like-production"),
+      useEmulator, likeProduction: arguments.likeProduction || invocation[.runLikeProduction],
       environment: environment, sink: sink)
     if let failure { return failure }
     let makeContext: @Sendable () -> ShellContext = {

@@ -12,10 +12,10 @@ enum SupportWiring {
     // "Type the e-mail to confirm" through the password prompter's echoed question: the spinner
     // wrapped around that prompter pauses for it too.
     if context.passwordPrompter?.readsText == true { context.linePrompter = ContextLinePrompter(context) }
-    guard invocation.spec.name == "user show" else { return nil }
+    guard invocation.id == .userShow else { return nil }
     let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
     let progress = showProgress ? ProgressLine(sink: sink) : nil
-    if invocation.has("--jsonl"), !invocation.has("--json") {
+    if invocation[.jsonl], !invocation[.json] {
       let output = RedactingSink(sink, redactor: context.redactor)
       context.lookupStream = { lookup in
         // The progress line goes away while a result line is written; the next update redraws it.

@@ -58,12 +58,12 @@ extension Interpreter {
   func registerSecrets(of invocation: Invocation) {
     let flags = InvocationParser.flags(of: invocation.spec, surface: .script) + CommandTable.globalFlags
     for flag in flags where flag.isSecret {
-      invocation.values(flag.name).forEach(register)
+      (invocation.flags[flag.name] ?? []).map(\.text).forEach(register)
     }
     for argument in invocation.spec.arguments where argument.isSecret {
       register(invocation.argument(argument.name))
     }
-    for variable in invocation.values("--password-env") {
+    if invocation.given(.passwordEnv), let variable = invocation[.passwordEnv] {
       register(context.environment[variable])
     }
   }

@@ -19,20 +19,20 @@ public enum HumanRenderer {
         ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
       ])
     } else if let message = result.inbox {
-      let inbox = invocation.has("--show-tokens") ? message : message.redacted
+      let inbox = invocation.output(.showTokens) ? message : message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
-    } else if result.command == "whoami", let user = result.user {
+    } else if invocation.id == .whoami, let user = result.user {
       lines += table(userRows(user, session: result.session, now: now))
     } else if let session = result.session {
       lines.append("Signed in as \(style.bold(safe(session.user.email))) (token \(expiry(session, now: now))).")
-    } else if let user = result.user, result.command == "signup" {
+    } else if let user = result.user, invocation.id == .signup {
       lines.append("Account created for \(style.bold(safe(user.email))); it needs e-mail confirmation before sign-in.")
     }
-    if invocation.has("--claims"), let claims = result.claims {
+    if invocation.given(.claims), let claims = result.claims {
       lines.append("claims:")
       lines.append(TerminalText.escapeKeepingLines(claims.prettyText))
     }
-    if invocation.has("--show-tokens"), let session = result.session {
+    if invocation.output(.showTokens), let session = result.session {
       lines += table([("access token", session.accessToken), ("refresh token", session.refreshToken)])
     }
     lines += result.notes.map(TerminalText.escape)

@@ -11,16 +11,18 @@ enum SupportRenderer {
     let safe = TerminalText.escape
     var out: [String] = []
     var err: [String] = []
-    switch invocation.spec.name {
-    case "user show":
-      if invocation.has("--jsonl") {
+    switch invocation.spec.output {
+    case .lookups:
+      // The change commands print their sentence (the notes below) and not the account.
+      guard invocation.id == .userShow else { break }
+      if invocation[.jsonl] {
         out = result.lookups.map { CommandResult.lookupJSON($0).compactText }
       } else {
         out = lookups(result.lookups, style: style)
       }
-    case "user list":
+    case .userPage:
       if let page = result.userPage { out = userPage(page, invocation: invocation) }
-    case "user link recovery", "user link confirm":
+    case .link:
       if let link = result.link {
         let what = link.kind == .recovery ? "Password-recovery link" : "Sign-up confirmation link"
         err.append("\(what) for \(style.bold(safe(link.email))) (no mail was sent):")
@@ -29,12 +31,11 @@ enum SupportRenderer {
         err.append(
           style.yellow("⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
       }
-    case "diagnose":
+    case .diagnosis:
       if let diagnosis = result.diagnosis { out = self.diagnosis(diagnosis, style: style) }
-    case "audit":
+    case .audit:
       out = audit(result.audit ?? [])
-    default:
-      // A change: the sentence saying what changed.
+    case .account, .none:
       break
     }
     out += result.notes.map(safe)
@@ -102,7 +103,7 @@ enum SupportRenderer {
   static func userPage(_ page: UserPage, invocation: Invocation) -> [String] {
     var lines: [String] = []
     if page.users.isEmpty {
-      lines.append("No accounts" + (invocation.value("--filter").map { " match '\(TerminalText.escape($0))'" } ?? "") + ".")
+      lines.append("No accounts" + (invocation[.filter].map { " match '\(TerminalText.escape($0))'" } ?? "") + ".")
     } else {
       let header = ["EMAIL", "ID", "CONFIRMED", "LAST SIGN-IN", "DISABLED"]
       let rows = page.users.map { user -> [String] in
@@ -117,8 +118,8 @@ enum SupportRenderer {
     lines.append(page.total.map { "\(count) of \($0) accounts" } ?? "\(count) account\(count == 1 ? "" : "s")")
     if let token = page.nextPageToken {
       var words = ["authsh", "user", "list"]
-      if let filter = invocation.value("--filter") { words += ["--filter", shellQuoted(filter)] }
-      if let limit = invocation.value("--limit") { words += ["--limit", shellQuoted(limit)] }
+      if let filter = invocation[.filter] { words += ["--filter", shellQuoted(filter)] }
+      if let limit = invocation.text(of: .limit) { words += ["--limit", shellQuoted(limit)] }
       words += ["--page-token", shellQuoted(token)]
       lines.append("Next page: " + TerminalText.escape(words.joined(separator: " ")))
     }

@@ -5,12 +5,12 @@ public struct Invocation: Sendable, Equatable {
   public var arguments: [String: String]
   /// All values of a variadic argument.
   public var rest: [String]
-  /// Flag values by flag name; switches map to `[""]`.
-  public var flags: [String: [String]]
+  /// Flag values by flag name, decoded by the flag's kind when the line was parsed.
+  public var flags: [String: [FlagValue]]
   /// The words as given (after the command words), for history and `retry`.
   public var words: [Word]
 
-  public init(spec: CommandSpec, arguments: [String: String] = [:], rest: [String] = [], flags: [String: [String]] = [:], words: [Word] = []) {
+  public init(spec: CommandSpec, arguments: [String: String] = [:], rest: [String] = [], flags: [String: [FlagValue]] = [:], words: [Word] = []) {
     self.spec = spec
     self.arguments = arguments
     self.rest = rest
@@ -18,10 +18,18 @@ public struct Invocation: Sendable, Equatable {
     self.words = words
   }
 
+  public var id: CommandID { spec.id }
+
   public func argument(_ name: String) -> String? { arguments[name] }
-  public func value(_ flag: String) -> String? { flags[flag]?.last }
-  public func values(_ flag: String) -> [String] { flags[flag] ?? [] }
-  public func has(_ flag: String) -> Bool { flags[flag] != nil }
+
+  /// What this invocation does to the account: the row's access, raised by flags that do more
+  /// (`user update --claims` grants roles).
+  public var access: AccountAccess {
+    spec.flags.reduce(spec.access) { access, flag in
+      guard let raised = flag.access, flags[flag.name] != nil else { return access }
+      return max(access, raised)
+    }
+  }
 
   /// Whether this line actually carries a secret value (a `--password VALUE`, `--key KEY`, …).
   public var carriesSecret: Bool {

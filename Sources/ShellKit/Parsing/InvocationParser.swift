@@ -55,24 +55,22 @@ public enum InvocationParser {
         let message = known ? "\(name) cannot be used with '\(spec.name)' here" : "unknown flag '\(name)' for '\(spec.name)'"
         return .failure(UsageError(message, wordIndex: index, suggestion: known ? nil : suggestion))
       }
-      var value = ""
+      var value = FlagValue.on
       if flag.takesValue {
+        let text: String
         if parts.count == 2 {
-          value = String(parts[1])
+          text = String(parts[1])
         } else if index + 1 < words.count {
           index += 1
-          value = words[index].text
+          text = words[index].text
         } else {
           return .failure(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))", wordIndex: index))
         }
-        if !flag.choices.isEmpty, !flag.choices.contains(value) {
-          return .failure(
-            UsageError(
-              "\(name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'", wordIndex: index,
-              suggestion: Suggest.choice(for: value, among: flag.choices)))
-        }
-        if flag.kind == .duration, !isDuration(value) {
-          return .failure(UsageError("\(name) takes a duration up to 24h such as 30s or 2m, not '\(value)'", wordIndex: index))
+        switch flag.decode(text) {
+        case .success(let decoded): value = decoded
+        case .failure(var problem):
+          problem.wordIndex = index
+          return .failure(problem)
         }
       } else if parts.count == 2 {
         return .failure(UsageError("\(name) takes no value", wordIndex: index))
@@ -84,13 +82,6 @@ public enum InvocationParser {
       index += 1
     }
     return assign(positionals, to: invocation)
-  }
-
-  /// Durations are checked when the line is parsed (in a script, before anything runs): an
-  /// out-of-range value would overflow the clock that waits for it. A `{{…}}` hole is checked
-  /// after interpolation.
-  private static func isDuration(_ text: String) -> Bool {
-    text.contains("{{") || Durations.seconds(text) != nil
   }
 
   /// Flags a command accepts on a surface.
@@ -115,15 +106,9 @@ public enum InvocationParser {
         if argument.optional { continue }
         return .failure(UsageError("'\(spec.name)' needs \(argument.name)", wordIndex: nil))
       }
-      if !argument.choices.isEmpty, !argument.choices.contains(next.value) {
-        return .failure(
-          UsageError(
-            "\(argument.name) must be one of \(argument.choices.joined(separator: ", ")), not '\(next.value)'",
-            wordIndex: next.index, suggestion: Suggest.choice(for: next.value, among: argument.choices)))
-      }
-      if argument.kind == .duration, !isDuration(next.value) {
-        return .failure(
-          UsageError("\(spec.name) takes a duration up to 24h such as 2s or 500ms, not '\(next.value)'", wordIndex: next.index))
+      if var problem = argument.problem(with: next.value, command: spec.name) {
+        problem.wordIndex = next.index
+        return .failure(problem)
       }
       invocation.arguments[argument.name] = next.value
     }
@@ -134,7 +119,7 @@ public enum InvocationParser {
   }
 
   static func availability(of spec: CommandSpec, on surface: Surfaces) -> String {
-    if spec.name == "run", surface.contains(.repl) { return "'run' works from a shell (authsh run FILE…); in this shell use 'source FILE'" }
+    if spec.id == .run, surface.contains(.repl) { return "'run' works from a shell (authsh run FILE…); in this shell use 'source FILE'" }
     if spec.surfaces == .repl { return "'\(spec.name)' works only in the interactive shell" }
     if spec.surfaces == .oneShot { return "'\(spec.name)' works only as `authsh \(spec.name) …` from a shell" }
     if spec.surfaces == .interactive { return "'\(spec.name)' works only in the shell and in .auth scripts" }

@@ -4,25 +4,14 @@ import Foundation
 /// The spinner's words: what is being done and where ("Signing in to 127.0.0.1:54321…"), so a
 /// slow answer says which server is slow.
 public enum LoadingText {
-  private static let phrases: [String: String] = [
-    "signup": "Creating account on %@…",
-    "login": "Signing in to %@…",
-    "reset": "Requesting a reset e-mail from %@…",
-    "reset confirm": "Saving the new password on %@…",
-    "whoami": "Loading the user from %@…",
-    "logout": "Signing out of %@…",
-    "refresh": "Refreshing the session with %@…",
-    "inbox": "Checking the mail at %@…",
-  ]
-
   /// The command's loading words with the host; the plain words when the target is unknown;
   /// nil for commands that send nothing.
   public static func text(for spec: CommandSpec, target: Target?) -> String? {
-    guard let plain = spec.loadingText else { return nil }
-    guard let target else { return plain }
+    guard let loading = spec.loading else { return nil }
+    guard let target else { return loading.plain }
     let host = TerminalText.escape(host(of: target))
-    if let phrase = phrases[spec.name] { return phrase.replacingOccurrences(of: "%@", with: host) }
-    let words = plain.hasSuffix("…") ? String(plain.dropLast()) : plain
+    if let phrase = loading.withHost { return phrase.replacingOccurrences(of: "%@", with: host) }
+    let words = loading.plain.hasSuffix("…") ? String(loading.plain.dropLast()) : loading.plain
     return "\(words) (\(host))…"
   }
 

@@ -104,17 +104,17 @@ public final class Repl {
     case .success(let parsed):
       invocation = parsed
     }
-    if invocation.has("--password"), options.interactive {
+    if invocation.given(.password), options.interactive {
       sink.err(ReplRendering.passwordWarning(style: options.style))
     }
-    switch invocation.spec.name {
-    case "quit", "exit":
+    switch invocation.id {
+    case .quit, .exit:
       remember(line, invocation: invocation, record: record)
       return false
-    case "history":
+    case .history:
       remember(line, invocation: invocation, record: record)
       sink.out(ReplRendering.history(sessionLines))
-    case "retry":
+    case .retry:
       remember(line, invocation: invocation, record: record)
       guard let last = context.lastFailed else {
         sink.err(options.style.red("error:") + " nothing to retry: no command has failed yet\n")
@@ -122,7 +122,7 @@ public final class Repl {
       }
       sink.err(options.style.dim("retrying: " + ReplRendering.line(of: last)) + "\n")
       await execute(last)
-    case "source":
+    case .source:
       remember(line, invocation: invocation, record: record)
       await source(invocation.argument("FILE") ?? "")
     default:
@@ -208,9 +208,9 @@ public final class Repl {
       sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
       return
     }
-    if invocation.has("--json") {
+    if invocation.output(.json) {
       visible.out(
-        result.json(now: now, revealTokens: invocation.has("--show-tokens"), includeClaims: invocation.has("--claims"))
+        result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims))
           .prettyText + "\n")
       return
     }

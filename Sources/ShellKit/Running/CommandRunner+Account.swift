@@ -5,7 +5,7 @@ extension CommandRunner {
     let source = PasswordSource(invocation: invocation, context: context)
     // On a terminal, what the line left out is asked for (e-mail, then name, then the password).
     let email = try invocation.argument("EMAIL") ?? source.ask("Email: ") ?? ""
-    let name = try invocation.value("--name") ?? source.ask("Name: ")
+    let name = try invocation[.signupName] ?? source.ask("Name: ")
     // Fields that need no password are checked first: nobody types a password for a bad address.
     let early = Validator.validate(.init(email: email, name: name, requireName: true, requirePassword: false))
     if let early, !source.isExplicit {
@@ -58,16 +58,16 @@ extension CommandRunner {
     }
     context.noteEmail(email)
     let session = try await provider.signIn(email: email.trimmingWhitespace, password: password)
-    if invocation.has("--no-save") {
+    if invocation[.noSave] {
       context.pinInMemory(target)
     }
     try sessions.update { state in
       state.session = session
-      if invocation.has("--remember") { state.rememberedEmail = email.trimmingWhitespace }
+      if invocation[.remember] { state.rememberedEmail = email.trimmingWhitespace }
     }
     var result = CommandResult(command: "login")
     result.session = session
-    if invocation.has("--no-save") { result.notes.append("The session is kept in memory only (--no-save).") }
+    if invocation[.noSave] { result.notes.append("The session is kept in memory only (--no-save).") }
     return result
   }
 
@@ -101,7 +101,7 @@ extension CommandRunner {
 
   func confirmReset(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let code = (invocation.argument("CODE-OR-LINK") ?? "").trimmingWhitespace
-    let email = invocation.value("--email")
+    let email = invocation[.resetEmail]
     if let email, let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     let source = PasswordSource(invocation: invocation, context: context)
     guard let (password, confirm) = try source.read(confirm: true) else { throw AuthError(.passwordRequired) }

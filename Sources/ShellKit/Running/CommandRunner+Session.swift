@@ -20,7 +20,7 @@ extension CommandRunner {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     // `local` by default: a support tool signed in as someone must not end their sessions elsewhere.
-    let scope = invocation.value("--scope").flatMap(LogoutScope.init(rawValue:)) ?? .local
+    let scope = invocation[.scope].flatMap(LogoutScope.init(rawValue:)) ?? .local
     if target.provider == .firebase, scope != .local {
       throw AuthError(
         .notSupported,

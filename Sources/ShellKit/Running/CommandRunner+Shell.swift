@@ -22,9 +22,9 @@ extension CommandRunner {
       throw AuthError(.usage, message: "provider takes supabase or firebase")
     }
     context.connection.provider = kind
-    context.connection.url = invocation.value("--url")
-    context.connection.key = invocation.value("--key")
-    context.redactor.register(invocation.value("--key"))
+    context.connection.url = invocation[.providerURL]
+    context.connection.key = invocation[.providerKey]
+    context.redactor.register(invocation[.providerKey])
     return try status(invocation, context)
   }
 

@@ -2,23 +2,9 @@ import AuthCore
 import Foundation
 
 /// The support commands (`user …`, `diagnose`, `audit`): the admin API of the target's backend.
-/// Reads are in `+SupportRead`, changes (readonly refusal, confirmation, audit) in `+SupportChange`.
+/// Reads are in `+SupportRead`; commands that grant access or change accounts (readonly refusal,
+/// confirmation, audit: `SupportGuard`, from the row's `access`) in `+SupportChange`.
 extension CommandRunner {
-  func support(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    switch invocation.spec.name {
-    case "audit": return try readAudit(invocation, context)
-    case "user show": return try await showUsers(invocation, context)
-    case "user list": return try await listUsers(invocation, context)
-    case "diagnose": return try await diagnose(invocation, context)
-    case "user link recovery", "user link confirm": return try await makeLink(invocation, context)
-    default:
-      guard invocation.spec.mutating else {
-        throw AuthError(.usage, message: "'\(invocation.spec.name)' is not a command this surface runs here")
-      }
-      return try await change(invocation, context)
-    }
-  }
-
   /// The admin provider for `target`, with the credential's secrets registered with the redactor.
   func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext, target: Target) throws -> any AdminProvider {
     guard let make = context.makeAdminProvider else {
@@ -50,18 +36,6 @@ extension CommandRunner {
     return user
   }
 
-  /// `user link recovery|confirm EMAIL`: a link to hand over; no mail is sent. The link is not
-  /// registered with the redactor: showing it is the point of the command.
-  func makeLink(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let (provider, _) = try makeAdminProvider(invocation, context)
-    let user = try await requireUser(invocation, provider)
-    var result = CommandResult(command: invocation.spec.name)
-    result.link = try await provider.link(invocation.spec.name.hasSuffix("recovery") ? .recovery : .confirm, for: user)
-    result.lookups = [UserLookup(query: user.email, user: user)]
-    context.noteEmail(user.email)
-    return result
-  }
-
   /// `diagnose EMAIL`: the account, the project's settings and the outbox, judged by `Diagnosis`.
   func diagnose(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeAdminProvider(invocation, context)
@@ -81,13 +55,7 @@ extension CommandRunner {
 
   /// `audit [--since DURATION]`: the local log of changes, oldest first.
   func readAudit(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
-    var since: Int?
-    if let text = invocation.value("--since") {
-      guard let seconds = Durations.longSeconds(text) else {
-        throw AuthError(.usage, message: "--since takes a duration such as 24h or 7d, not '\(text)'")
-      }
-      since = context.clock.unixNow - Int(seconds)
-    }
+    let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
     var result = CommandResult(command: "audit")
     guard let log = context.auditLog else {
       result.audit = []

@@ -1,12 +1,43 @@
 import AuthCore
 import Foundation
 
-/// The support commands that change an account. In order: a `readonly` profile is refused before
-/// anything is sent; the account is looked up; a destructive command asks "type the e-mail to
-/// confirm" (or needs `--yes`); the change is made; one audit entry records the outcome, also
-/// when it failed.
+/// The account a change command acts on, and where its sentence goes.
+struct ChangeStep {
+  let provider: any AdminProvider
+  let user: AdminUser
+  /// The account's e-mail address, or its id when it has none.
+  var who: String { user.email.isEmpty ? user.id : user.email }
+}
+
+/// The support commands that grant access to an account or change it (the row's `access`). The
+/// rails are the same for all, in order: a `readonly` profile is refused before anything is
+/// sent; the account is looked up; a command that grants or destroys asks "type the e-mail to
+/// confirm" (or needs `--yes`); the handler makes the change or mints the link; one audit entry
+/// records the outcome, also when it failed.
 extension CommandRunner {
-  func change(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  /// Runs `body` on the account named by EMAIL inside the rails. `body` returns the result with
+  /// its sentence; the account after the change is put in `lookups` unless `body` did.
+  func change(
+    _ invocation: Invocation, _ context: ShellContext, _ body: (ChangeStep, inout CommandResult) async throws -> AdminUser
+  ) async throws -> CommandResult {
+    try await guarded(invocation, context) { provider, subject, guardRails, account in
+      let user = try await requireUser(invocation, provider)
+      account = user
+      context.noteEmail(user.email)
+      try guardRails.confirm(user)
+      var result = CommandResult(command: invocation.spec.name)
+      let changed = try await body(ChangeStep(provider: provider, user: user), &result)
+      if result.lookups.isEmpty { result.lookups = [UserLookup(query: subject, user: changed)] }
+      return result
+    }
+  }
+
+  /// The readonly refusal and the audit entry around `body`, which looks the account up (or
+  /// creates it) and sets `account` as soon as it knows it.
+  func guarded(
+    _ invocation: Invocation, _ context: ShellContext,
+    _ body: (any AdminProvider, String, SupportGuard, inout AdminUser?) async throws -> CommandResult
+  ) async throws -> CommandResult {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
     try guardRails.checkWritable()
@@ -14,7 +45,7 @@ extension CommandRunner {
     let subject = try accountArgument(invocation)
     var account: AdminUser?
     do {
-      var result = try await perform(invocation, context, provider: provider, subject: subject, guard: guardRails, account: &account)
+      var result = try await body(provider, subject, guardRails, &account)
       do {
         try guardRails.record(user: account, email: subject, error: nil)
       } catch let error as AuthError {
@@ -29,73 +60,102 @@ extension CommandRunner {
     }
   }
 
-  private func perform(
-    _ invocation: Invocation, _ context: ShellContext, provider: any AdminProvider, subject: String,
-    guard guardRails: SupportGuard, account: inout AdminUser?
-  ) async throws -> CommandResult {
-    let name = invocation.spec.name
-    var result = CommandResult(command: name)
-    if name == "user create" {
+  func createUser(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await guarded(invocation, context) { provider, subject, _, account in
       let password = try PasswordSource(invocation: invocation, context: context).read(confirm: true)?.password
       if let password { context.redactor.register(password) }
       let user = try await provider.createUser(
-        email: subject, password: password, confirmed: invocation.has("--confirmed"), name: invocation.value("--name"))
+        email: subject, password: password, confirmed: invocation[.confirmed], name: invocation[.accountName])
       account = user
+      var result = CommandResult(command: invocation.spec.name)
       result.lookups = [UserLookup(query: subject, user: user)]
       result.notes.append(Self.createdSentence(user, password: password != nil))
       context.noteEmail(user.email)
       return result
     }
-    let user = try await requireUser(invocation, provider)
-    account = user
-    context.noteEmail(user.email)
-    try guardRails.confirm(user)
-    let who = user.email.isEmpty ? user.id : user.email
-    var changed = user
-    switch name {
-    case "user confirm":
-      changed = try await provider.confirmEmail(user)
-      result.notes.append(user.confirmed ? "\(who) was already confirmed; nothing changed." : "Confirmed the e-mail address of \(who).")
-    case "user resend":
-      try await provider.resendConfirmation(user)
-      result.notes.append("Sent the confirmation e-mail to \(who) again.")
-    case "user disable":
-      let seconds = try invocation.value("--until").map { text -> Int in
-        guard let seconds = Durations.longSeconds(text) else {
-          throw AuthError(.usage, message: "--until takes a duration such as 24h or 7d, not '\(text)'")
-        }
-        return seconds
-      }
-      changed = try await provider.disable(user, forSeconds: seconds)
+  }
+
+  /// `user link recovery|confirm EMAIL`: a link to hand over; no mail is sent. The link is not
+  /// registered with the redactor: showing it is the point of the command.
+  func makeLink(_ invocation: Invocation, _ context: ShellContext, kind: AdminLinkKind) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      result.link = try await step.provider.link(kind, for: step.user)
+      result.lookups = [UserLookup(query: step.user.email, user: step.user)]
+      return step.user
+    }
+  }
+
+  func confirmEmail(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      let changed = try await step.provider.confirmEmail(step.user)
+      result.notes.append(
+        step.user.confirmed ? "\(step.who) was already confirmed; nothing changed." : "Confirmed the e-mail address of \(step.who).")
+      return changed
+    }
+  }
+
+  func resendConfirmation(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      try await step.provider.resendConfirmation(step.user)
+      result.notes.append("Sent the confirmation e-mail to \(step.who) again.")
+      return step.user
+    }
+  }
+
+  func disable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      let seconds = invocation[.until]?.seconds
+      let changed = try await step.provider.disable(step.user, forSeconds: seconds)
       let until = changed.disabledUntil.map { " until \($0)" } ?? (seconds.map { " for \(Durations.describe($0))" } ?? "")
-      result.notes.append("Disabled \(who)\(until): it cannot sign in.")
-    case "user enable":
-      changed = try await provider.enable(user)
-      result.notes.append(user.disabled ? "Enabled \(who): it can sign in again." : "\(who) was not disabled; it can sign in.")
-    case "user set-password":
+      result.notes.append("Disabled \(step.who)\(until): it cannot sign in.")
+      return changed
+    }
+  }
+
+  func enable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      let changed = try await step.provider.enable(step.user)
+      result.notes.append(
+        step.user.disabled ? "Enabled \(step.who): it can sign in again." : "\(step.who) was not disabled; it can sign in.")
+      return changed
+    }
+  }
+
+  func setPassword(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
       guard let (password, _) = try PasswordSource(invocation: invocation, context: context).read(confirm: true) else {
         throw AuthError(.passwordRequired, message: "Give the new password with --password-env, --password-stdin or at the prompt.")
       }
       context.redactor.register(password)
-      changed = try await provider.setPassword(user, to: password)
-      result.notes.append("Set a new password for \(who)\(user.hasPassword ? "" : "; it can now sign in with a password").")
-    case "user delete":
-      let soft = invocation.has("--soft")
-      try await provider.delete(user, soft: soft)
-      result.notes.append(soft ? "Soft-deleted \(who) (\(user.id)); its e-mail address is free again." : "Deleted \(who) (\(user.id)).")
-      result.lookups = [UserLookup(query: subject, user: user)]
-      return result
-    case "user signout":
-      try await provider.signOut(user)
-      // Firebase revokes refresh tokens (validSince); ID tokens already out stay valid until they expire.
-      result.notes.append(provider.kind == .firebase
-        ? "Revoked every refresh token of \(who): it must sign in again. ID tokens already issued stay valid up to 1 h unless the app checks revocation (verifyIdToken with checkRevoked)."
-        : "Ended every session of \(who); it must sign in again.")
-    default:
-      throw AuthError(.usage, message: "'\(name)' is not a command this surface runs here")
+      let changed = try await step.provider.setPassword(step.user, to: password)
+      let sign = step.user.hasPassword ? "" : "; it can now sign in with a password"
+      result.notes.append("Set a new password for \(step.who)\(sign).")
+      return changed
     }
-    result.lookups = [UserLookup(query: subject, user: changed)]
-    return result
+  }
+
+  func delete(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      let soft = invocation[.soft]
+      try await step.provider.delete(step.user, soft: soft)
+      result.notes.append(
+        soft
+          ? "Soft-deleted \(step.who) (\(step.user.id)); its e-mail address is free again."
+          : "Deleted \(step.who) (\(step.user.id)).")
+      return step.user
+    }
+  }
+
+  func signOutUser(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      try await step.provider.signOut(step.user)
+      // Firebase revokes refresh tokens (validSince); ID tokens already out stay valid until they expire.
+      result.notes.append(
+        step.provider.kind == .firebase
+          ? "Revoked every refresh token of \(step.who): it must sign in again. ID tokens already issued stay valid up to 1 h unless the app checks revocation (verifyIdToken with checkRevoked)."
+          : "Ended every session of \(step.who); it must sign in again.")
+      return step.user
+    }
   }
 
   static func createdSentence(_ user: AdminUser, password: Bool) -> String {

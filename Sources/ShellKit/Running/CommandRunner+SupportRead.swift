@@ -4,11 +4,10 @@ import Foundation
 /// `user show` (many accounts, bounded concurrency, results in input order) and `user list`.
 extension CommandRunner {
   static let defaultLookupJobs = 8
-  static let maximumLookupJobs = 64
 
   func showUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let queries = try lookupQueries(invocation, context)
-    let jobs = try lookupJobs(invocation)
+    let jobs = invocation[.lookupJobs] ?? Self.defaultLookupJobs
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(command: "user show")
     result.lookups = try await Self.lookUp(
@@ -21,7 +20,7 @@ extension CommandRunner {
   /// lines and `#` comments skipped).
   func lookupQueries(_ invocation: Invocation, _ context: ShellContext) throws -> [String] {
     var queries = invocation.rest.map(\.trimmingWhitespace).filter { !$0.isEmpty }
-    if let path = invocation.value("--from") {
+    if let path = invocation[.from] {
       let text: String
       do {
         text = try context.readInputFile(path)
@@ -34,9 +33,8 @@ extension CommandRunner {
     guard !queries.isEmpty else {
       throw AuthError(
         .usage,
-        message: invocation.has("--from")
-          ? "\(invocation.value("--from") == "-" ? "Standard input" : invocation.value("--from") ?? "") has no addresses (one per line)."
-          : "Which accounts? Give e-mail addresses or user ids, or --from FILE.")
+        message: invocation[.from].map { "\($0 == "-" ? "Standard input" : $0) has no addresses (one per line)." }
+          ?? "Which accounts? Give e-mail addresses or user ids, or --from FILE.")
     }
     return queries
   }
@@ -55,14 +53,6 @@ extension CommandRunner {
       return String(cString: strerror(Int32(posix.code)))
     }
     return nsError.localizedDescription
-  }
-
-  func lookupJobs(_ invocation: Invocation) throws -> Int {
-    guard let text = invocation.value("--jobs") else { return Self.defaultLookupJobs }
-    guard let jobs = Int(text.trimmingWhitespace), (1...Self.maximumLookupJobs).contains(jobs) else {
-      throw AuthError(.usage, message: "--jobs takes a number from 1 to \(Self.maximumLookupJobs), not '\(text)'")
-    }
-    return jobs
   }
 
   /// Looks `queries` up `jobs` at a time. Results are in input order; `stream` and `progress` hear
@@ -114,17 +104,11 @@ extension CommandRunner {
   }
 
   func listUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    var limit = 50
-    if let text = invocation.value("--limit") {
-      guard let value = Int(text.trimmingWhitespace), (1...1000).contains(value) else {
-        throw AuthError(.usage, message: "--limit takes a number from 1 to 1000, not '\(text)'")
-      }
-      limit = value
-    }
-    let filter = invocation.value("--filter").map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+    let limit = invocation[.limit] ?? 50
+    let filter = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(command: "user list")
-    result.userPage = try await provider.listUsers(UserListQuery(filter: filter, limit: limit, pageToken: invocation.value("--page-token")))
+    result.userPage = try await provider.listUsers(UserListQuery(filter: filter, limit: limit, pageToken: invocation[.pageToken]))
     return result
   }
 }

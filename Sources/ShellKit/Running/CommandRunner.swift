@@ -32,44 +32,56 @@ public struct CommandRunner: Sendable {
     return result
   }
 
+  /// Every command of the table has its case here and no `default:` exists, so a new command
+  /// without a handler does not compile.
   private func execute(_ invocation: Invocation, in context: ShellContext) async throws -> CommandResult {
-    switch invocation.spec.name {
-    case "signup": return try await signUp(invocation, context)
-    case "login": return try await logIn(invocation, context)
-    case "reset": return try await reset(invocation, context)
-    case "reset confirm": return try await confirmReset(invocation, context)
-    case "whoami": return try await whoami(invocation, context)
-    case "logout": return try await logOut(invocation, context)
-    case "refresh": return try await refresh(invocation, context)
-    case "status": return try status(invocation, context)
-    case "inbox": return try await inbox(invocation, context)
-    case "use": return try use(invocation, context)
-    case "provider": return try provider(invocation, context)
-    case "help": return help(invocation)
-    case "version":
-      var result = CommandResult(command: "version")
+    switch invocation.id {
+    case .signup: return try await signUp(invocation, context)
+    case .login: return try await logIn(invocation, context)
+    case .reset: return try await reset(invocation, context)
+    case .resetConfirm: return try await confirmReset(invocation, context)
+    case .whoami: return try await whoami(invocation, context)
+    case .logout: return try await logOut(invocation, context)
+    case .refresh: return try await refresh(invocation, context)
+    case .status: return try status(invocation, context)
+    case .inbox: return try await inbox(invocation, context)
+    case .use: return try use(invocation, context)
+    case .provider: return try provider(invocation, context)
+    case .help: return help(invocation)
+    case .version:
+      var result = CommandResult(command: invocation.spec.name)
       result.output = "authsh \(AuthshVersion.current)"
       return result
-    case "echo": return echo(invocation)
-    case "sleep": return try await sleep(invocation)
-    case let name where invocation.spec.group == .support:
-      _ = name
-      return try await support(invocation, context)
-    default:
-      throw AuthError(.usage, message: "'\(invocation.spec.name)' is not a command this surface runs here")
+    case .echo: return echo(invocation)
+    case .sleep: return try await sleep(invocation)
+    case .audit: return try readAudit(invocation, context)
+    case .userShow: return try await showUsers(invocation, context)
+    case .userList: return try await listUsers(invocation, context)
+    case .diagnose: return try await diagnose(invocation, context)
+    case .userLinkRecovery: return try await makeLink(invocation, context, kind: .recovery)
+    case .userLinkConfirm: return try await makeLink(invocation, context, kind: .confirm)
+    case .userConfirm: return try await confirmEmail(invocation, context)
+    case .userResend: return try await resendConfirmation(invocation, context)
+    case .userDisable: return try await disable(invocation, context)
+    case .userEnable: return try await enable(invocation, context)
+    case .userSetPassword: return try await setPassword(invocation, context)
+    case .userCreate: return try await createUser(invocation, context)
+    case .userDelete: return try await delete(invocation, context)
+    case .userSignout: return try await signOutUser(invocation, context)
+    case .retry, .history, .source, .quit, .exit:
+      // The shell runs these itself: they act on the shell, not on a backend.
+      throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")
+    case .run, .emulator, .emulatorFaultsClear, .completion:
+      // The executable runs these itself (`authsh run …`).
+      throw AuthError(.usage, message: "'\(invocation.spec.name)' works only as `authsh \(invocation.spec.name) …` from a shell")
     }
   }
 
   /// The target with per-invocation overrides (`--timeout`).
   func target(_ invocation: Invocation, _ context: ShellContext) throws -> Target {
     var target = try context.target()
-    if let text = invocation.value("--timeout") {
-      guard let seconds = Durations.seconds(text), seconds > 0 else {
-        throw AuthError(.usage, message: "--timeout takes a duration up to 24h such as 30s or 2m, not '\(text)'")
-      }
-      target.timeout = seconds
-    }
-    if context.verbose || invocation.has("--verbose"), let sink = context.traceSink {
+    if let seconds = invocation.output(.timeout) { target.timeout = seconds }
+    if context.verbose || invocation.output(.verbose), let sink = context.traceSink {
       for note in target.environmentNotes { sink(context.redactor.redact("* " + note)) }
     }
     return target
@@ -83,7 +95,7 @@ public struct CommandRunner: Sendable {
 
   /// Where `--verbose` request traces go: redacted and escaped; nil without `--verbose`.
   func trace(_ invocation: Invocation, _ context: ShellContext) -> (@Sendable (String) -> Void)? {
-    guard context.verbose || invocation.has("--verbose"), let sink = context.traceSink else { return nil }
+    guard context.verbose || invocation.output(.verbose), let sink = context.traceSink else { return nil }
     let redactor = context.redactor
     return { @Sendable line in sink(TerminalText.escapeKeepingLines(redactor.redact(line))) }
   }

@@ -8,7 +8,7 @@ struct PasswordSource {
 
   /// Whether the user gave a source on the command line.
   var isExplicit: Bool {
-    invocation.has("--password") || invocation.has("--password-env") || invocation.has("--password-stdin")
+    invocation.hasAny(passwordFlags)
   }
 
   /// Whether a prompt can ask for it.
@@ -16,14 +16,14 @@ struct PasswordSource {
 
   /// The password, and the confirmation when `confirm` (prompts ask twice; other sources are their own confirmation).
   func read(confirm: Bool) throws -> (password: String, confirm: String?)? {
-    if let value = invocation.value("--password") { return remember(value, nil) }
-    if let variable = invocation.value("--password-env") {
+    if let value = invocation[.password] { return remember(value, nil) }
+    if let variable = invocation[.passwordEnv] {
       guard let value = context.environment[variable] else {
         throw AuthError(.passwordRequired, message: "Environment variable \(variable) is not set.")
       }
       return remember(value, nil)
     }
-    if invocation.has("--password-stdin") {
+    if invocation[.passwordStdin] {
       guard let reader = context.readStdinLine, let line = reader() else {
         throw AuthError(.passwordRequired, message: "No password on standard input.")
       }

@@ -1,7 +1,9 @@
 import AuthCore
 
-/// The safety rails of admin commands that change accounts: `readonly` profiles, "type the e-mail
-/// to confirm" for destructive ones (or `--yes`), and the audit log.
+/// The safety rails of admin commands, all derived from what the command does to the account
+/// (`Invocation.access`, from its row): `readonly` profiles refuse grants and changes, grants and
+/// destructive changes need "type the e-mail to confirm" (or `--yes`), and grants and changes
+/// go to the audit log.
 public struct SupportGuard: Sendable {
   let invocation: Invocation
   let context: ShellContext
@@ -13,23 +15,27 @@ public struct SupportGuard: Sendable {
     self.target = target
   }
 
-  /// Refuses a mutating command on a `readonly` profile. Call before anything is sent.
+  /// Refuses a command that grants access or changes accounts on a `readonly` profile. Call
+  /// before anything is sent.
   public func checkWritable() throws {
-    guard invocation.spec.mutating, target.readonly else { return }
+    let access = invocation.access
+    guard access.refusedWhenReadonly, target.readonly else { return }
+    let what = access == .grant ? "gives access to an account" : "changes accounts"
     throw AuthError(
       .readonlyProfile,
-      message: "The profile '\(target.profile)' is read-only: '\(invocation.spec.name)' changes accounts and was not sent.",
+      message: "The profile '\(target.profile)' is read-only: '\(invocation.spec.name)' \(what) and was not sent.",
       hint: "Use a profile without readonly = true for changes.")
   }
 
-  /// For destructive commands: `--yes`, or the account's e-mail typed back on a terminal. Without a
-  /// terminal and without `--yes`: a usage error (exit 64), nothing sent.
+  /// For grants and destructive changes: `--yes`, or the account's e-mail typed back on a
+  /// terminal. Without a terminal and without `--yes`: a usage error (exit 64), nothing sent.
   public func confirm(_ user: AdminUser) throws {
-    guard invocation.spec.destructive, !invocation.has("--yes") else { return }
+    guard invocation.access.needsConfirmation, !invocation[.yes] else { return }
     guard let prompter = context.linePrompter else {
+      let what = invocation.access == .grant ? "gives access to" : "changes"
       throw AuthError(
         .usage,
-        message: "'\(invocation.spec.name)' changes \(user.email) and needs confirmation: add --yes (there is no terminal to ask).")
+        message: "'\(invocation.spec.name)' \(what) \(user.email) and needs confirmation: add --yes (there is no terminal to ask).")
     }
     let action = invocation.spec.name
     guard let answer = prompter.readLine(prompt: "\(action) \(user.email) (\(user.id)) on \(target.profile). Type the e-mail address to confirm: ")
@@ -39,10 +45,10 @@ public struct SupportGuard: Sendable {
     }
   }
 
-  /// Appends the audit line of a mutating command (whatever the outcome). Never a secret: ids,
+  /// Appends the audit line of a grant or change (whatever the outcome). Never a secret: ids,
   /// e-mail addresses, the command name and the outcome code only.
   public func record(user: AdminUser?, email: String?, error: AuthError?) throws {
-    guard invocation.spec.mutating, let log = context.auditLog else { return }
+    guard invocation.access.isAudited, let log = context.auditLog else { return }
     let entry = AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
       command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email,

@@ -14,8 +14,12 @@ public struct Surfaces: OptionSet, Sendable, Hashable {
 
 /// What a value is, for completion, hints and redaction.
 public enum ValueKind: String, Sendable, Hashable {
-  case email, password, code, text, name, profile, provider, file, authFile, duration, scope, url, key, number,
+  case email, password, code, text, name, profile, provider, file, authFile, scope, url, key, number,
     host, shell, command, variable, path
+  /// A short duration (timeouts, `sleep`): `30s`, `500ms`, `2m`, at most 24h.
+  case duration
+  /// A long span (bans, `--since`): `24h`, `7d`, `2w`, `1y`, at most 100 years.
+  case span
 }
 
 public struct ArgumentSpec: Sendable, Hashable {
@@ -62,10 +66,16 @@ public struct FlagSpec: Sendable, Hashable {
   /// The command cannot succeed without it (on a terminal it may be asked for instead): usage
   /// shows it without brackets.
   public var required: Bool
+  /// The smallest and largest value a `.number` or `.duration` flag takes (seconds for durations).
+  public var bounds: ClosedRange<Double>?
+  /// Giving this flag makes the command do more to the account than its row says (`user update
+  /// --claims` grants roles): the rails of that access apply.
+  public var access: AccountAccess?
 
   public init(
     _ name: String, value valueName: String? = nil, kind: ValueKind? = nil, choices: [String] = [],
-    secret: Bool = false, repeatable: Bool = false, required: Bool = false, surfaces: Surfaces = .all, _ summary: String
+    secret: Bool = false, repeatable: Bool = false, required: Bool = false, surfaces: Surfaces = .all,
+    bounds: ClosedRange<Double>? = nil, access: AccountAccess? = nil, _ summary: String
   ) {
     self.name = name
     self.valueName = valueName
@@ -76,6 +86,8 @@ public struct FlagSpec: Sendable, Hashable {
     self.repeatable = repeatable
     self.surfaces = surfaces
     self.required = required
+    self.bounds = bounds
+    self.access = access
   }
 
   public var takesValue: Bool { valueName != nil }
@@ -90,11 +102,25 @@ public enum CommandGroup: String, Sendable, CaseIterable {
   case tools = "Tools"
 }
 
+/// The spinner's words for a command that talks to a backend: plain ("Signing in…") when the
+/// target is not known yet, and with the host ("Signing in to 127.0.0.1:54321…") so a slow
+/// answer says which server is slow.
+public struct Loading: Sendable, Hashable {
+  public var plain: String
+  /// With `%@` where the host goes; nil: the plain words followed by the host in parentheses.
+  public var withHost: String?
+
+  public init(_ plain: String, host withHost: String? = nil) {
+    self.plain = plain
+    self.withHost = withHost
+  }
+}
+
 /// One command of the table: the single source for parsing, help, completion (shell and
-/// REPL), history redaction and the script checker.
+/// REPL), history redaction, the script checker, the spinner's words, how the result prints and
+/// the support commands' safety rails.
 public struct CommandSpec: Sendable, Hashable {
-  /// `["reset", "confirm"]`.
-  public var words: [String]
+  public let id: CommandID
   public var arguments: [ArgumentSpec]
   public var flags: [FlagSpec]
   public var summary: String
@@ -102,45 +128,53 @@ public struct CommandSpec: Sendable, Hashable {
   public var examples: [String]
   public var surfaces: Surfaces
   public var group: CommandGroup
-  /// The specs' loading words, shown by the spinner ("Signing in…").
-  public var loadingText: String?
-  /// Accepts the per-invocation global flags (`--json`, `--verbose`, …).
+  /// The specs' loading words, shown by the spinner ("Signing in…"); nil: nothing is sent.
+  public var loading: Loading?
+  /// Accepts the per-invocation output flags (`--json`, `--verbose`, …).
   public var takesOutputFlags: Bool
-  /// An admin command that changes an account: refused on a `readonly` profile, written to the audit log.
-  public var mutating: Bool
-  /// Asks "type the e-mail to confirm" on a terminal; needs `--yes` without one.
-  public var destructive: Bool
+  /// What the command does to the account it names (read-only refusal, confirmation, audit).
+  public var access: AccountAccess
+  /// How its result prints as text.
+  public var output: OutputKind
 
   public init(
-    _ words: [String], group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
-    flags: [FlagSpec] = [], loading: String? = nil, takesOutputFlags: Bool = true, mutating: Bool = false,
-    destructive: Bool = false, summary: String, discussion: String = "", examples: [String] = []
+    _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
+    flags: [any DeclaredFlag] = [], loading: Loading? = nil, takesOutputFlags: Bool = true,
+    access: AccountAccess = .none, output: OutputKind = .account, summary: String, discussion: String = "",
+    examples: [String] = []
   ) {
-    self.words = words
+    self.id = id
     self.arguments = arguments
-    self.flags = flags
+    self.flags = flags.map(\.spec)
     self.summary = summary
     self.discussion = discussion
     self.examples = examples
     self.surfaces = surfaces
     self.group = group
-    self.loadingText = loading
+    self.loading = loading
     self.takesOutputFlags = takesOutputFlags
-    self.mutating = mutating || destructive
-    self.destructive = destructive
+    self.access = access
+    self.output = output
   }
 
-  public var name: String { words.joined(separator: " ") }
+  /// `["reset", "confirm"]`.
+  public var words: [String] { id.words }
+  public var name: String { id.rawValue }
 
   /// Whether any argument or flag of the command can carry a secret.
   public var carriesSecret: Bool { arguments.contains(where: \.isSecret) || flags.contains(where: \.isSecret) }
 
   public func flag(named name: String) -> FlagSpec? { flags.first { $0.name == name } }
 
+  /// Whether `name` is one of its flags or, when it takes them, the output flags.
+  public func accepts(_ name: String) -> Bool {
+    flag(named: name) != nil || (takesOutputFlags && CommandTable.outputFlags.contains { $0.name == name })
+  }
+
   /// Whether running it gives a result that replaces "the previous result" (`assert`, `{{…}}`):
   /// `echo`, `sleep` and `help` print or wait, and leave the previous command's result in place
   /// (with `output` set to what they printed).
-  public var producesResult: Bool { !["echo", "sleep", "help"].contains(name) }
+  public var producesResult: Bool { ![.echo, .sleep, .help].contains(id) }
 
   /// `login [EMAIL] [--remember] [--no-save] [PASSWORD-SOURCE]` style usage.
   public func usage(for surface: Surfaces = .oneShot) -> String {
@@ -155,4 +189,7 @@ public struct CommandSpec: Sendable, Hashable {
     }
     return parts.joined(separator: " ")
   }
+
+  public static func == (lhs: CommandSpec, rhs: CommandSpec) -> Bool { lhs.id == rhs.id }
+  public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

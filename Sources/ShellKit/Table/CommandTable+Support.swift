@@ -1,6 +1,5 @@
 extension CommandTable {
   static let userArgument = ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)")
-  static let yesFlag = FlagSpec("--yes", "Do it without asking (needed without a terminal)")
 
   static let changeDiscussion = supportDiscussion
     + " A readonly profile (readonly = true) refuses it before anything is sent; each use is"
@@ -11,7 +10,10 @@ extension CommandTable {
 
   static let linkDiscussion = supportDiscussion
     + " The link alone goes to standard output (for the clipboard), the notes to standard error."
-    + " Whoever opens it is signed in as the user: hand it only to the account's owner."
+    + " Whoever opens it is signed in as the user: hand it only to the account's owner. So it is"
+    + " treated like a change: a readonly profile refuses it, a terminal asks you to type the"
+    + " account's e-mail address to confirm (without one it needs --yes), and every link made is"
+    + " recorded in the audit log (authsh audit)."
 
   static let supportDiscussion = """
     Uses the backend's admin API: Supabase with a service_role key or a secret key (sb_secret_…) \
@@ -22,14 +24,10 @@ extension CommandTable {
 
   static let supportCommands: [CommandSpec] = [
     CommandSpec(
-      ["user", "show"], group: .support,
+      .userShow, group: .support,
       arguments: [ArgumentSpec("EMAIL", .email, optional: true, variadic: true, "E-mail addresses or user ids")],
-      flags: [
-        FlagSpec("--from", value: "FILE", kind: .path, "Read addresses from FILE, one per line (- for standard input)"),
-        FlagSpec("--jsonl", "One JSON result per line, printed as each lookup completes"),
-        FlagSpec("--jobs", value: "N", kind: .number, "Look up N accounts at a time (default 8, at most 64)"),
-      ],
-      loading: "Looking up…", summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
+      flags: [FlagKey.from, FlagKey.jsonl, FlagKey.lookupJobs],
+      loading: Loading("Looking up…"), access: .read, output: .lookups, summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
       discussion: supportDiscussion
         + " FILE has one address or id per line; blank lines and lines starting with # are skipped."
         + " Results are in input order (--jsonl: in the order the lookups complete). Missing accounts are"
@@ -37,63 +35,60 @@ extension CommandTable {
         + " or failed (like grep), 3 when the backend could not be reached.",
       examples: ["authsh user show ada@example.com", "authsh user show --from ticket.txt --json"]),
     CommandSpec(
-      ["user", "list"], group: .support,
-      flags: [
-        FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"),
-        FlagSpec("--limit", value: "N", kind: .number, "Accounts per page (default 50)"),
-        FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"),
-      ],
-      loading: "Listing…", summary: "List accounts, a page at a time, newest first where the backend allows",
+      .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken],
+      loading: Loading("Listing…"), access: .read, output: .userPage, summary: "List accounts, a page at a time, newest first where the backend allows",
       discussion: supportDiscussion + " Shows how many accounts there are when the backend says, and the command for the next page.", examples: ["authsh user list --filter @example.com --limit 20"]),
     CommandSpec(
-      ["user", "link", "recovery"], group: .support, arguments: [userArgument], loading: "Generating…",
+      .userLinkRecovery, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      access: .grant, output: .link,
       summary: "Make a password-recovery link to hand over (no mail is sent)", discussion: linkDiscussion,
-      examples: ["authsh user link recovery ada@example.com"]),
+      examples: ["authsh user link recovery ada@example.com", "authsh user link recovery ada@example.com --yes"]),
     CommandSpec(
-      ["user", "link", "confirm"], group: .support, arguments: [userArgument], loading: "Generating…",
+      .userLinkConfirm, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      access: .grant, output: .link,
       summary: "Make a sign-up confirmation link to hand over (no mail is sent)", discussion: linkDiscussion),
     CommandSpec(
-      ["user", "confirm"], group: .support, arguments: [userArgument], loading: "Confirming…", mutating: true,
+      .userConfirm, group: .support, arguments: [userArgument], loading: Loading("Confirming…"), access: .change,
+      output: .lookups,
       summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion),
     CommandSpec(
-      ["user", "resend"], group: .support, arguments: [userArgument], loading: "Sending…", mutating: true,
+      .userResend, group: .support, arguments: [userArgument], loading: Loading("Sending…"), access: .change,
+      output: .lookups,
       summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: changeDiscussion),
     CommandSpec(
-      ["user", "disable"], group: .support, arguments: [userArgument],
-      flags: [FlagSpec("--until", value: "DURATION", kind: .duration, "Re-enable by itself after DURATION (Supabase only), e.g. 24h or 7d"), yesFlag],
-      loading: "Disabling…", destructive: true, summary: "Stop the account from signing in",
-      discussion: destructiveDiscussion, examples: ["authsh user disable mallory@example.com --until 24h"]),
+      .userDisable, group: .support, arguments: [userArgument], flags: [FlagKey.until, FlagKey.yes],
+      loading: Loading("Disabling…"), access: .destroy, output: .lookups, summary: "Stop the account from signing in",
+      discussion: destructiveDiscussion,
+      examples: ["authsh user disable mallory@example.com --until 24h", "authsh user disable mallory@example.com --until 7d --yes"]),
     CommandSpec(
-      ["user", "enable"], group: .support, arguments: [userArgument], loading: "Enabling…", mutating: true,
+      .userEnable, group: .support, arguments: [userArgument], loading: Loading("Enabling…"), access: .change,
+      output: .lookups,
       summary: "Let a disabled account sign in again", discussion: changeDiscussion),
     CommandSpec(
-      ["user", "set-password"], group: .support, arguments: [userArgument], flags: passwordFlags + [yesFlag],
-      loading: "Saving…", destructive: true, summary: "Set the account's password (asked twice without echo)",
+      .userSetPassword, group: .support, arguments: [userArgument], flags: passwordFlags + [FlagKey.yes],
+      loading: Loading("Saving…"), access: .grant, output: .lookups, summary: "Set the account's password (asked twice without echo)",
       discussion: destructiveDiscussion),
     CommandSpec(
-      ["user", "create"], group: .support, arguments: [userArgument],
-      flags: [
-        FlagSpec("--confirmed", "Create the account with its e-mail already confirmed"),
-        FlagSpec("--name", value: "NAME", kind: .name, "The user's name"),
-      ] + passwordFlags,
-      loading: "Creating account…", mutating: true, summary: "Create an account through the admin API",
+      .userCreate, group: .support, arguments: [userArgument],
+      flags: [FlagKey.confirmed, FlagKey.accountName] + passwordFlags,
+      loading: Loading("Creating account…"), access: .change, output: .lookups, summary: "Create an account through the admin API",
       discussion: changeDiscussion, examples: ["authsh user create ada@example.com --confirmed --password-env PW"]),
     CommandSpec(
-      ["user", "delete"], group: .support, arguments: [userArgument],
-      flags: [FlagSpec("--soft", "Supabase: soft delete (the account is kept, its e-mail freed)"), yesFlag],
-      loading: "Deleting…", destructive: true, summary: "Delete the account", discussion: destructiveDiscussion),
+      .userDelete, group: .support, arguments: [userArgument], flags: [FlagKey.soft, FlagKey.yes],
+      loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account", discussion: destructiveDiscussion),
     CommandSpec(
-      ["user", "signout"], group: .support, arguments: [userArgument], flags: [yesFlag], loading: "Signing out…",
-      destructive: true, summary: "End every session of the account where the backend allows",
+      .userSignout, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Signing out…"),
+      access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
       discussion: destructiveDiscussion),
     CommandSpec(
-      ["diagnose"], group: .support, arguments: [userArgument], loading: "Diagnosing…",
+      .diagnose, group: .support, arguments: [userArgument], loading: Loading("Diagnosing…"), access: .read,
+      output: .diagnosis,
       summary: "Why can't this person sign in? Checks the account from the admin view and names the fix",
       discussion: supportDiscussion, examples: ["authsh diagnose ada@example.com"]),
     CommandSpec(
-      ["audit"], group: .support,
-      flags: [FlagSpec("--since", value: "DURATION", kind: .duration, "Only entries newer than DURATION, e.g. 24h or 7d")],
+      .audit, group: .support, flags: [FlagKey.since], output: .audit,
       summary: "Show the log of account changes made with authsh (audit.jsonl)",
-      discussion: "Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl."),
+      discussion: "Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl.",
+      examples: ["authsh audit", "authsh audit --since 7d"]),
   ]
 }

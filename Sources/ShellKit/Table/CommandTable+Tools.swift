@@ -1,43 +1,23 @@
 extension CommandTable {
   static let toolCommands: [CommandSpec] = [
     CommandSpec(
-      ["run"], group: .tools, surfaces: .oneShot,
+      .run, group: .tools, surfaces: .oneShot,
       arguments: [ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run")],
       flags: [
-        FlagSpec("--jobs", value: "N", kind: .number, "Run up to N files in parallel (default 1)"),
-        FlagSpec("--fail-fast", "Stop the whole run at the first failure"),
-        FlagSpec("--var", value: "NAME=VALUE", kind: .text, repeatable: true, "Set a script variable"),
-        FlagSpec("--report-junit", value: "FILE", kind: .path, "Write a JUnit XML report"),
-        FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"),
-        FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"),
-        FlagSpec("--emulator", "Start the embedded emulator and point both providers at it"),
-        FlagSpec("--like-production", "With --emulator: behave like the hosted products (see `help emulator`)"),
+        FlagKey.runJobs, FlagKey.failFast, FlagKey.variable, FlagKey.reportJUnit, FlagKey.reportTAP, FlagKey.reportJSON,
+        FlagKey.runEmulator, FlagKey.runLikeProduction,
       ],
-      takesOutputFlags: false, summary: "Run .auth scripts with assertions (CI smoke tests)",
+      takesOutputFlags: false, output: .none, summary: "Run .auth scripts with assertions (CI smoke tests)",
       examples: ["authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml"]),
     CommandSpec(
-      ["emulator"], group: .tools, surfaces: .oneShot,
+      .emulator, group: .tools, surfaces: .oneShot,
       flags: [
-        FlagSpec("--host", value: "HOST", kind: .host, "Address to bind (default 127.0.0.1)"),
-        FlagSpec("--port", value: "PORT", kind: .number, "Port to listen on (default 54321; 0 picks a free one)"),
-        FlagSpec("--project", value: "ID", kind: .text, "Firebase project id (default demo-authsh)"),
-        FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"),
-        FlagSpec("--confirm-email", "Supabase: require e-mail confirmation before sign-in"),
-        FlagSpec("--email-privacy", "Firebase: turn on e-mail enumeration protection"),
-        FlagSpec("--like-production", "Behave like the hosted products: confirmation, quotas, rate limits, enumeration protection"),
-        FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"),
-        FlagSpec("--bcrypt-cost", value: "N", kind: .number, "bcrypt cost for stored passwords (default 4)"),
-        FlagSpec("--refresh-reuse-interval", value: "SECONDS", kind: .number, "Supabase refresh-token reuse interval (default 0)"),
-        FlagSpec("--mail-frequency", value: "SECONDS", kind: .number, "Seconds between two mails of one kind to one user (default 60)"),
-        FlagSpec("--idle-timeout", value: "SECONDS", kind: .number, "Close connections idle this long without a complete request (default 30)"),
-        FlagSpec("--session-timebox", value: "SECONDS", kind: .number, "Supabase sessions end this long after sign-in (default 0 = never)"),
-        FlagSpec("--session-inactivity-timeout", value: "SECONDS", kind: .number, "Supabase sessions end when not refreshed this long (default 0 = never)"),
-        FlagSpec("--latency-ms", value: "MS", kind: .number, "Delay every answer"),
-        FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"),
-        FlagSpec("--print-env", "Once listening, print NAME=VALUE lines (port, URLs, keys) instead of the banner"),
-        FlagSpec("--json", "Once listening, print one JSON line {\"schema\":1,\"event\":\"ready\",…}"),
+        FlagKey.emulatorHost, FlagKey.emulatorPort, FlagKey.project, FlagKey.state, FlagKey.confirmEmail, FlagKey.emailPrivacy,
+        FlagKey.emulatorLikeProduction, FlagKey.jwtSecret, FlagKey.bcryptCost, FlagKey.refreshReuseInterval,
+        FlagKey.mailFrequency, FlagKey.idleTimeout, FlagKey.sessionTimebox, FlagKey.sessionInactivityTimeout,
+        FlagKey.latency, FlagKey.fault, FlagKey.printEnv, FlagKey.readyJSON,
       ],
-      takesOutputFlags: false, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
+      takesOutputFlags: false, output: .none, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
       discussion: """
         Supabase Auth is served under /auth/v1, the Firebase Auth emulator API (Identity Toolkit, \
         Secure Token, /emulator/v1/projects/ID/…) beside it; GET /emulator/v1/outbox?email=ADDRESS \
@@ -74,46 +54,30 @@ extension CommandTable {
         "authsh emulator --port 0 --print-env > emulator.env &",
       ]),
     CommandSpec(
-      ["emulator", "faults", "clear"], group: .tools, surfaces: .oneShot,
-      flags: [
-        FlagSpec("--host", value: "HOST", kind: .host, "The emulator's address (default 127.0.0.1)"),
-        FlagSpec("--port", value: "PORT", kind: .number, "The emulator's port (default 54321)"),
-        FlagSpec("--url", value: "URL", kind: .url, "The emulator's URL, instead of --host and --port"),
-      ],
-      takesOutputFlags: false, summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
+      .emulatorFaultsClear, group: .tools, surfaces: .oneShot,
+      flags: [FlagKey.faultsHost, FlagKey.faultsPort, FlagKey.faultsURL],
+      takesOutputFlags: false, output: .none, summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
       examples: ["authsh emulator faults clear --port 54321", "authsh emulator faults clear --url \"$AUTHSH_EMULATOR_URL\""]),
     CommandSpec(
-      ["version"], group: .tools, takesOutputFlags: false, summary: "Show authsh's version (also --version, -V)",
+      .version, group: .tools, takesOutputFlags: false, summary: "Show authsh's version (also --version, -V)",
       examples: ["authsh version"]),
     CommandSpec(
-      ["completion"], group: .tools, surfaces: .oneShot,
+      .completion, group: .tools, surfaces: .oneShot,
       arguments: [ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish")],
-      takesOutputFlags: false, summary: "Print a shell completion script",
+      takesOutputFlags: false, output: .none, summary: "Print a shell completion script",
       examples: ["eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish"]),
   ]
 
   /// Flags accepted before or after any one-shot command.
-  public static let connectionFlags: [FlagSpec] = [
-    FlagSpec("--profile", value: "NAME", kind: .profile, "Use this profile of config.toml"),
-    FlagSpec("--provider", value: "PROVIDER", kind: .provider, choices: ["supabase", "firebase"], "supabase or firebase"),
-    FlagSpec("--url", value: "URL", kind: .url, "Backend URL (Supabase project URL or emulator URL)"),
-    FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"),
-    FlagSpec("--allow-insecure-http", "Allow plain http:// to a non-loopback host"),
-    FlagSpec("--emulator", "Use an in-process emulator (the shell, or one-shot commands)"),
-    FlagSpec("--like-production", "With --emulator: the emulator behaves like the hosted products"),
-    FlagSpec("--no-rc", "Do not run the startup file"),
-  ]
+  public static let connectionFlags: [FlagSpec] = ([
+    FlagKey.profile, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
+    FlagKey.likeProduction, FlagKey.noRC,
+  ] as [any DeclaredFlag]).map(\.spec)
 
   /// Flags any command that talks to a backend accepts, on every surface.
-  public static let outputFlags: [FlagSpec] = [
-    FlagSpec("--json", "Print the result model as JSON"),
-    FlagSpec("--verbose", "Trace requests and responses (secrets redacted)"),
-    FlagSpec("--show-tokens", "Print tokens instead of ***"),
-    FlagSpec("--timeout", value: "DURATION", kind: .duration, "Request timeout (default 30s)"),
-    FlagSpec("--color", value: "WHEN", kind: .text, choices: ["auto", "always", "never"], "Colour: auto, always or never"),
-  ]
+  public static let outputFlags: [FlagSpec] = ([
+    FlagKey.json, FlagKey.verbose, FlagKey.showTokens, FlagKey.timeout, FlagKey.color,
+  ] as [any DeclaredFlag]).map(\.spec)
 
-  public static let globalFlags: [FlagSpec] = connectionFlags + outputFlags + [
-    FlagSpec("--help", "Show help"), FlagSpec("--version", "Show the version"),
-  ]
+  public static let globalFlags: [FlagSpec] = connectionFlags + outputFlags + [FlagKey.help.spec, FlagKey.version.spec]
 }

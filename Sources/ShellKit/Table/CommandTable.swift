@@ -6,6 +6,14 @@ public enum CommandTable {
   /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
   public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]
 
+  private static let byID: [CommandID: CommandSpec] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+  /// The row of a command (every `CommandID` has one; a test checks it).
+  public static func spec(_ id: CommandID) -> CommandSpec {
+    guard let spec = byID[id] else { preconditionFailure("no row for '\(id.rawValue)' in the command table") }
+    return spec
+  }
+
   /// The spec whose words begin `words` (longest match: `reset confirm` before `reset`).
   public static func match(_ words: [String]) -> (spec: CommandSpec, consumed: Int)? {
     var words = words
@@ -17,7 +25,7 @@ public enum CommandTable {
     return (best, best.words.count)
   }
 
-  public static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+  public static func named(_ name: String) -> CommandSpec? { CommandID(rawValue: name).map(spec) }
 
   /// The commands whose words begin with `words` but are longer (`user` → `user show`, `user list`,
   /// …; `user link` → `user link recovery`, `user link confirm`), on a surface.
@@ -38,21 +46,13 @@ public enum CommandTable {
     return seen
   }
 
-  // MARK: Password sources
-
-  static let passwordFlags: [FlagSpec] = [
-    FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"),
-    FlagSpec("--password-env", value: "VAR", kind: .variable, "Read the password from environment variable VAR"),
-    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input (a pipe, not a terminal)"),
-  ]
-
   static let emailArgument = ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address")
 
   static let accountCommands: [CommandSpec] = [
     CommandSpec(
-      ["signup"], group: .account, arguments: [emailArgument],
-      flags: [FlagSpec("--name", value: "NAME", kind: .name, required: true, "The user's name (stored as first_name/full_name or displayName)")] + passwordFlags,
-      loading: "Creating account…", summary: "Create an account",
+      .signup, group: .account, arguments: [emailArgument],
+      flags: [FlagKey.signupName] + passwordFlags,
+      loading: Loading("Creating account…", host: "Creating account on %@…"), summary: "Create an account",
       discussion: """
         Creates the account and, when the backend signs the new user in at once, stores the session. \
         With no password source on a terminal, asks for the password twice (no echo), again if the \
@@ -60,86 +60,80 @@ public enum CommandTable {
         """,
       examples: ["authsh signup ada@example.com --name 'Ada Lovelace'", "authsh signup ada@example.com --name Ada --password-env PW"]),
     CommandSpec(
-      ["login"], group: .account, arguments: [emailArgument],
-      flags: passwordFlags + [
-        FlagSpec("--remember", "Remember the e-mail as this profile's default for the next login"),
-        FlagSpec("--no-save", "Keep the session in memory only (one-shot: it is not written to disk)"),
-      ],
-      loading: "Signing in…", summary: "Sign in with e-mail and password",
+      .login, group: .account, arguments: [emailArgument],
+      flags: passwordFlags + [FlagKey.remember, FlagKey.noSave],
+      loading: Loading("Signing in…", host: "Signing in to %@…"), summary: "Sign in with e-mail and password",
       discussion: """
         Signs in and stores the session of the active profile, so a later `authsh whoami` works. \
         On a terminal, a missing e-mail (none given or remembered) is asked for.
         """,
       examples: ["authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json"]),
     CommandSpec(
-      ["reset"], group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
-      loading: "Sending…", summary: "Request a password-reset e-mail",
+      .reset, group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
+      loading: Loading("Sending…", host: "Requesting a reset e-mail from %@…"), summary: "Request a password-reset e-mail",
       discussion: "Sends the reset e-mail (on a terminal, asks for the address if none is given). The same address can be sent another one after 60 seconds.",
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
-      ["reset", "confirm"], group: .account,
+      .resetConfirm, group: .account,
       arguments: [ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail")],
-      flags: [FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)")] + passwordFlags,
-      loading: "Saving…", summary: "Set a new password from the e-mailed link or code",
+      flags: [FlagKey.resetEmail] + passwordFlags,
+      loading: Loading("Saving…", host: "Saving the new password on %@…"), summary: "Set a new password from the e-mailed link or code",
       discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo), again if the two differ.",
       examples: ["authsh reset confirm 'http://127.0.0.1:54321/auth/v1/verify?token=…&type=recovery'", "authsh reset confirm 123456 --email ada@example.com"]),
   ]
 
   static let sessionCommands: [CommandSpec] = [
     CommandSpec(
-      ["whoami"], group: .session, flags: [FlagSpec("--claims", "Also show the decoded access-token claims")],
-      loading: "Loading…", summary: "Show the signed-in user, fresh from the server",
+      .whoami, group: .session, flags: [FlagKey.claims],
+      loading: Loading("Loading…", host: "Loading the user from %@…"), summary: "Show the signed-in user, fresh from the server",
       examples: ["authsh whoami", "authsh whoami --claims --json"]),
     CommandSpec(
-      ["logout"], group: .session,
-      flags: [FlagSpec("--scope", value: "SCOPE", kind: .scope, choices: ["local", "global", "others"], "Which sessions end: local (default: only this one), global (every session of the account) or others (Supabase)")],
-      loading: "Signing out…", summary: "Sign out and forget the session",
+      .logout, group: .session,
+      flags: [FlagKey.scope],
+      loading: Loading("Signing out…", host: "Signing out of %@…"), summary: "Sign out and forget the session",
       discussion: """
         Ends only the session authsh holds unless --scope says otherwise, so signing out never ends \
         the person's sessions on their phone or laptop by surprise. The message says which sessions \
         ended. Firebase has no sign-out call: the session is forgotten here, and its tokens stay \
         valid until they expire (revoke them with `authsh user signout EMAIL`).
         """),
-    CommandSpec(["refresh"], group: .session, loading: "Refreshing…", summary: "Exchange the refresh token for new tokens"),
+    CommandSpec(.refresh, group: .session, loading: Loading("Refreshing…", host: "Refreshing the session with %@…"), summary: "Exchange the refresh token for new tokens"),
     CommandSpec(
-      ["status"], group: .session, summary: "Show provider, profile, endpoint, signed-in user and token expiry",
+      .status, group: .session, summary: "Show provider, profile, endpoint, signed-in user and token expiry",
       discussion: "Local only: nothing is sent. Like psql's \\conninfo."),
     CommandSpec(
-      ["inbox"], group: .session, arguments: [ArgumentSpec("EMAIL", .email, "The address whose latest mail to show")],
-      loading: "Checking…", summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
+      .inbox, group: .session, arguments: [ArgumentSpec("EMAIL", .email, "The address whose latest mail to show")],
+      loading: Loading("Checking…", host: "Checking the mail at %@…"), summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
       discussion: "Reads the emulator's outbox (the official Firebase emulator's oobCodes work too)."),
   ]
 
   static let backendCommands: [CommandSpec] = [
     CommandSpec(
-      ["use"], group: .backend, surfaces: .interactive, arguments: [ArgumentSpec("PROFILE", .profile, "A profile of config.toml")],
+      .use, group: .backend, surfaces: .interactive, arguments: [ArgumentSpec("PROFILE", .profile, "A profile of config.toml")],
       takesOutputFlags: false, summary: "Switch to a configured profile"),
     CommandSpec(
-      ["provider"], group: .backend, surfaces: .interactive,
+      .provider, group: .backend, surfaces: .interactive,
       arguments: [ArgumentSpec("PROVIDER", .provider, choices: ["supabase", "firebase"], "supabase or firebase")],
-      flags: [
-        FlagSpec("--url", value: "URL", kind: .url, "The backend URL (Supabase project URL, or a Firebase emulator URL)"),
-        FlagSpec("--key", value: "KEY", kind: .key, secret: true, "The anon key or Firebase API key"),
-      ],
+      flags: [FlagKey.providerURL, FlagKey.providerKey],
       takesOutputFlags: false, summary: "Switch backend"),
   ]
 
   static let shellCommands: [CommandSpec] = [
     CommandSpec(
-      ["help"], group: .shell, arguments: [ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain")],
+      .help, group: .shell, arguments: [ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain")],
       takesOutputFlags: false, summary: "Show help for all commands or one"),
     CommandSpec(
-      ["sleep"], group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("DURATION", .duration, "e.g. 2s, 500ms, 1m")],
+      .sleep, group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("DURATION", .duration, "e.g. 2s, 500ms, 1m")],
       takesOutputFlags: false, summary: "Wait"),
     CommandSpec(
-      ["echo"], group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print")],
+      .echo, group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print")],
       takesOutputFlags: false, summary: "Print text"),
-    CommandSpec(["retry"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Run the last failed command again"),
-    CommandSpec(["history"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "List this session's commands"),
+    CommandSpec(.retry, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Run the last failed command again"),
+    CommandSpec(.history, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "List this session's commands"),
     CommandSpec(
-      ["source"], group: .shell, surfaces: .repl, arguments: [ArgumentSpec("FILE", .authFile, "A .auth script")],
+      .source, group: .shell, surfaces: .repl, arguments: [ArgumentSpec("FILE", .authFile, "A .auth script")],
       takesOutputFlags: false, summary: "Run a .auth script in this shell"),
-    CommandSpec(["quit"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
-    CommandSpec(["exit"], group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
+    CommandSpec(.quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
+    CommandSpec(.exit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
   ]
 }

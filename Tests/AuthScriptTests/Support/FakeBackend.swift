@@ -32,7 +32,7 @@ final class FakeBackend: @unchecked Sendable {
     commands.append(name)
     var result = CommandResult(command: name)
     let email = invocation.argument("EMAIL") ?? ""
-    let password = invocation.value("--password") ?? ""
+    let password = invocation.given(.password) ? invocation[.password] ?? "" : ""
     if email.hasSuffix("@down.test") { return .failure(name, AuthError(.networkUnreachable)) }
     if email.hasSuffix("@slow.test") { return .failure(name, AuthError(.timeout)) }
     if email.hasSuffix("@5xx.test") { return .failure(name, AuthError(.serverError, status: 503)) }

@@ -39,11 +39,15 @@ import Testing
 
   @Test(arguments: ["0", "65", "many", "-3"])
   func jobsOutsideOneToSixtyFourIsAUsageError(_ value: String) async throws {
-    let harness = SupportHarness([SupportHarness.user(1)])
-    let result = try await harness.run("user show user1@example.com --jobs=\(value)")
-    #expect(result.error?.code == .usage)
-    #expect(result.error?.message.contains("1 to 64") == true)
-    #expect(harness.provider.calls.isEmpty, "nothing is sent on a usage error")
+    // Refused when the line is parsed, on every surface: nothing can be sent.
+    let words = try WordSplitter.split("user show user1@example.com --jobs=\(value)")
+    for surface in [Surfaces.oneShot, .repl, .script] {
+      guard case .failure(let problem) = InvocationParser.parse(words, surface: surface) else {
+        Issue.record("--jobs=\(value) parsed on \(surface)")
+        continue
+      }
+      #expect(problem.message == "--jobs takes a number from 1 to 64, not '\(value)'")
+    }
   }
 
   @Test func fromFileSkipsBlankLinesAndCommentsAndAddsToTheArguments() async throws {

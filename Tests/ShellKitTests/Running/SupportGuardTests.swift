@@ -12,7 +12,7 @@ import Testing
 
   let ada = AdminUser(id: "u1", email: "Ada@Example.com", confirmed: true)
 
-  func setting(readonly: Bool = false, _ command: [String], flags: [String: [String]] = [:], answer: Answer? = nil)
+  func setting(readonly: Bool = false, _ command: [String], flags: [String: [FlagValue]] = [:], answer: Answer? = nil)
     -> (SupportGuard, MemoryAuditLog)
   {
     let environment = ["SUPABASE_URL": "http://127.0.0.1:9999", "SUPABASE_ANON_KEY": "anon", "HOME": "/nonexistent"]
@@ -43,7 +43,7 @@ import Testing
 
   @Test func destructiveCommandsNeedTheEmailTypedBackOrYes() throws {
     try setting(["user", "delete"], answer: Answer(text: " ada@example.com ")).0.confirm(ada)
-    try setting(["user", "delete"], flags: ["--yes": [""]]).0.confirm(ada)
+    try setting(["user", "delete"], flags: ["--yes": [.on]]).0.confirm(ada)
     try setting(["user", "confirm"]).0.confirm(ada)
     do {
       try setting(["user", "delete"], answer: Answer(text: "bob@example.com")).0.confirm(ada)
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func mutatingCommandsLeaveOneAuditLineWithoutSecrets() throws {
-    let (guarded, log) = setting(["user", "set-password"], flags: ["--password": ["hunter2-secret"]])
+    let (guarded, log) = setting(["user", "set-password"], flags: ["--password": [.text("hunter2-secret")]])
     try guarded.record(user: ada, email: nil, error: nil)
     try guarded.record(user: nil, email: "ghost@example.com", error: AuthError(.userNotFound))
     let (read, readLog) = setting(["user", "show"])

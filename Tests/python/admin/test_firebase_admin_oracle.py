@@ -173,7 +173,7 @@ def test_set_password_and_delete_seen_by_firebase_admin(emulator, admin_app, aut
 
 def test_recovery_link_matches_what_firebase_admin_generates(emulator, admin_app, authsh):
     auth.create_user(email="fay@example.com", password="secret123", app=admin_app)
-    code, result = authsh("user", "link", "recovery", "fay@example.com")
+    code, result = authsh("user", "link", "recovery", "fay@example.com", "--yes")
     assert code == 0
     ours = result["link"]["url"]
     theirs = auth.generate_password_reset_link("fay@example.com", app=admin_app)

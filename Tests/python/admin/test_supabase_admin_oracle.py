@@ -158,6 +158,22 @@ def test_diagnose_follows_what_the_official_admin_api_did(emulator, authsh):
 
 # ---- authsh → official client -------------------------------------------------------------------
 
+@pytest.mark.parametrize("given, seconds", [("7d", 7 * 86400), ("2w", 14 * 86400), ("1y", 365 * 86400)])
+def test_a_ban_of_days_weeks_or_years_reaches_banned_until(emulator, authsh, given, seconds):
+    """`user disable --until 7d`, the help's own example, end to end: the official admin client
+    reads the ban GoTrue stored."""
+    a = admin(emulator)
+    email = f"ban-{given}@example.com"
+    made = a.create_user({"email": email, "password": PASSWORD, "email_confirm": True}).user
+    code, doc = authsh("user", "disable", email, "--until", given, "--yes")
+    assert code == 0 and doc["ok"] is True
+    banned_until = parse_time(a.get_user_by_id(made.id).user.banned_until)
+    assert abs((banned_until - datetime.now(timezone.utc)).total_seconds() - seconds) < 300
+    with pytest.raises(AuthApiError) as refused:
+        client(emulator).sign_in_with_password({"email": email, "password": PASSWORD})
+    assert refused.value.code == "user_banned"
+
+
 def test_changes_made_by_authsh_are_seen_by_the_official_client(emulator, authsh):
     a = admin(emulator)
     made = a.create_user({"email": "grace@example.com", "password": PASSWORD, "email_confirm": False}).user
@@ -207,7 +223,7 @@ def test_accounts_created_by_authsh_are_seen_by_the_official_client(emulator, au
 
 def test_a_recovery_link_from_authsh_is_accepted_by_the_official_client(emulator, authsh):
     admin(emulator).create_user({"email": "lin@example.com", "password": PASSWORD, "email_confirm": True})
-    code, doc = authsh("user", "link", "recovery", "lin@example.com")
+    code, doc = authsh("user", "link", "recovery", "lin@example.com", "--yes")
     assert code == 0 and doc["link"]["kind"] == "recovery"
     token_hash = doc["link"]["url"].split("token=")[1].split("&")[0]
     verified = client(emulator).verify_otp({"token_hash": token_hash, "type": "recovery"})

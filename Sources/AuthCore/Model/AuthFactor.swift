@@ -1,0 +1,45 @@
+import JSONKit
+
+/// A second factor of an account, provider-neutral (result model `user.factors[]`): a Supabase
+/// factor (`/factors`, `factors` on a user) or a Firebase MFA enrollment (`mfaInfo[]`).
+public struct AuthFactor: Sendable, Equatable, Hashable {
+  public enum Kind: String, Sendable, Hashable {
+    /// An authenticator app (RFC 6238).
+    case totp
+    /// A code by SMS.
+    case phone
+    /// Anything else the backend names (`webauthn`, …), kept as it says.
+    case other
+  }
+
+  public enum Status: String, Sendable, Hashable {
+    /// Usable for sign-in (Firebase enrollments are always verified).
+    case verified
+    /// Enrolled but never confirmed with a first code (Supabase).
+    case unverified
+  }
+
+  /// Supabase factor id or Firebase `mfaEnrollmentId`.
+  public var id: String
+  public var kind: Kind
+  /// The name given at enrolment (`friendly_name`, `displayName`), if any.
+  public var name: String?
+  public var status: Status
+  /// ISO 8601 (UTC), nil when the backend did not say.
+  public var createdAt: String?
+
+  public init(id: String, kind: Kind, name: String? = nil, status: Status = .verified, createdAt: String? = nil) {
+    self.id = id
+    self.kind = kind
+    self.name = name
+    self.status = status
+    self.createdAt = createdAt
+  }
+
+  public var json: JSON {
+    [
+      "id": .string(id), "kind": .string(kind.rawValue), "name": .optional(name), "status": .string(status.rawValue),
+      "created_at": .optional(createdAt),
+    ]
+  }
+}

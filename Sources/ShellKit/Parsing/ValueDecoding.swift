@@ -1,0 +1,53 @@
+import AuthCore
+
+/// One decoder per value kind, run when a line is parsed (in a script: before anything runs),
+/// in the way argument-parser's `ExpressibleByArgument` works. What the decoder refuses is a
+/// usage error on every surface; what it accepts is what the handler reads.
+extension FlagSpec {
+  /// The value of `text` for this flag, or the message saying what it takes. A `{{…}}` hole is
+  /// accepted as it stands: it is decoded once filled in.
+  public func decode(_ text: String) -> Result<FlagValue, UsageError> {
+    if !choices.isEmpty, !choices.contains(text) {
+      return .failure(
+        UsageError(
+          "\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'",
+          suggestion: Suggest.choice(for: text, among: choices)))
+    }
+    if text.contains("{{") { return .success(.text(text)) }
+    switch kind {
+    case .number?:
+      let range = bounds ?? 0...Double(Int.max)
+      guard let number = Int(text.trimmingWhitespace), range.contains(Double(number)) else {
+        return .failure(UsageError("\(name) takes a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"))
+      }
+      return .success(.number(number, text))
+    case .duration?:
+      guard let seconds = Durations.seconds(text), (bounds ?? 0...Durations.maximumSeconds).contains(seconds) else {
+        return .failure(UsageError("\(name) takes a duration up to 24h such as 30s or 2m, not '\(text)'"))
+      }
+      return .success(.seconds(seconds, text))
+    case .span?:
+      guard let seconds = Durations.longSeconds(text) else {
+        return .failure(UsageError("\(name) takes a duration such as 24h, 7d or 2w (up to 100 years), not '\(text)'"))
+      }
+      return .success(.span(Span(seconds: seconds), text))
+    default:
+      return .success(.text(text))
+    }
+  }
+}
+
+extension ArgumentSpec {
+  /// Checks a positional value (choices, durations); nil when it is fine.
+  func problem(with text: String, command: String) -> UsageError? {
+    if !choices.isEmpty, !choices.contains(text) {
+      return UsageError(
+        "\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'",
+        suggestion: Suggest.choice(for: text, among: choices))
+    }
+    if kind == .duration, !text.contains("{{"), Durations.seconds(text) == nil {
+      return UsageError("\(command) takes a duration up to 24h such as 2s or 500ms, not '\(text)'")
+    }
+    return nil
+  }
+}

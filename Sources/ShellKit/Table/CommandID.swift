@@ -1,0 +1,82 @@
+/// Every command of the table, by identity. The raw value is the command's words as typed.
+///
+/// Dispatch switches over this enum without a `default:` (`CommandRunner.execute`, the shell's
+/// built-ins, the executable's own commands), so a new command without a handler does not
+/// compile. `CommandTable.all` has exactly one row per case (a test checks it).
+public enum CommandID: String, CaseIterable, Sendable, Hashable {
+  // Account
+  case signup, login, reset
+  case resetConfirm = "reset confirm"
+  // Session
+  case whoami, logout, refresh, status, inbox
+  // Support (admin API)
+  case userShow = "user show"
+  case userList = "user list"
+  case userLinkRecovery = "user link recovery"
+  case userLinkConfirm = "user link confirm"
+  case userConfirm = "user confirm"
+  case userResend = "user resend"
+  case userDisable = "user disable"
+  case userEnable = "user enable"
+  case userSetPassword = "user set-password"
+  case userCreate = "user create"
+  case userDelete = "user delete"
+  case userSignout = "user signout"
+  case diagnose, audit
+  // Backend
+  case use, provider
+  // Shell
+  case help, sleep, echo, retry, history, source, quit, exit
+  // Tools
+  case run, emulator
+  case emulatorFaultsClear = "emulator faults clear"
+  case version, completion
+
+  /// `["reset", "confirm"]`.
+  public var words: [String] { rawValue.split(separator: " ").map(String.init) }
+}
+
+/// What a command does to the account it names. The safety rails follow from this one field:
+/// a `readonly = true` profile refuses everything but `.read` before anything is sent; `.grant`
+/// and `.destroy` ask on a terminal ("type the e-mail address to confirm") and need `--yes`
+/// otherwise; `.grant`, `.change` and `.destroy` append a line to the audit log.
+public enum AccountAccess: Int, Sendable, Hashable, Comparable, CaseIterable {
+  /// Not an admin command (the signed-in user's own commands, shell and tools).
+  case none
+  /// Looks at accounts (`user show`, `diagnose`).
+  case read
+  /// Changes an account without giving anyone a way in or taking one away (`user confirm`).
+  case change
+  /// Gives whoever holds the result a way in (`user link recovery`, `user set-password`).
+  case grant
+  /// Takes something away that cannot simply be given back (`user delete`, `user disable`).
+  case destroy
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// Refused on a `readonly` profile.
+  public var refusedWhenReadonly: Bool { self >= .change }
+  /// Asks for confirmation on a terminal, needs `--yes` without one.
+  public var needsConfirmation: Bool { self == .grant || self == .destroy }
+  /// Appends a line to the audit log.
+  public var isAudited: Bool { self >= .change }
+}
+
+/// How a command's result is shown as text (`HumanRenderer`). Kept in the row, beside the
+/// command, so a new command says how it prints.
+public enum OutputKind: Sendable, Hashable {
+  /// Sessions, users, inbox, status, plain `output` text.
+  case account
+  /// `user show` and the change commands: the accounts looked up, and sentences saying what changed.
+  case lookups
+  /// `user list`: one page of accounts and the command for the next.
+  case userPage
+  /// `user link …`: the link alone on standard output, the notes on standard error.
+  case link
+  /// `diagnose`: the findings and their fixes.
+  case diagnosis
+  /// `audit`: the local log.
+  case audit
+  /// Prints nothing of its own (tools the executable runs, shell built-ins).
+  case none
+}

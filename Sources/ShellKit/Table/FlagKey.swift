@@ -1,0 +1,143 @@
+/// A flag's value as decoded when the line was parsed, with the text as given (for history,
+/// `retry` and the "next page" command lines).
+public enum FlagValue: Sendable, Hashable {
+  /// A switch (`--json`).
+  case on
+  /// Text of any kind that is used as written (e-mail, path, URL, a choice).
+  case text(String)
+  /// A whole number within the flag's bounds.
+  case number(Int, String)
+  /// A short duration in seconds (`--timeout 30s`, at most 24h).
+  case seconds(Double, String)
+  /// A long span (`--until 7d`, `--since 2w`).
+  case span(Span, String)
+
+  /// The text as given (empty for a switch).
+  public var text: String {
+    switch self {
+    case .on: return ""
+    case .text(let text), .number(_, let text), .seconds(_, let text), .span(_, let text): return text
+    }
+  }
+}
+
+/// A long span of time (bans, `--since`): seconds, minutes, hours, days, weeks or years, at
+/// least one second and at most 100 years. A different kind from the short durations of
+/// timeouts and `sleep` (at most 24h), so neither can be given where the other belongs.
+public struct Span: Sendable, Hashable {
+  public let seconds: Int
+  public init(seconds: Int) { self.seconds = seconds }
+}
+
+/// Something a command row can list as one of its flags.
+public protocol DeclaredFlag: Sendable {
+  var spec: FlagSpec { get }
+}
+
+/// A flag declared once, with its spec and the type it reads as: `invocation[.until]` is a
+/// `Span?`, `invocation[.json]` a `Bool`. A misspelt key does not compile; reading a key its
+/// command does not declare fails in debug builds (tests run them).
+public struct FlagKey<Value: Sendable>: DeclaredFlag {
+  public let spec: FlagSpec
+  let extract: @Sendable (FlagValue) -> Value?
+
+  init(_ spec: FlagSpec, extract: @escaping @Sendable (FlagValue) -> Value?) {
+    self.spec = spec
+    self.extract = extract
+  }
+
+  public var name: String { spec.name }
+}
+
+extension FlagKey where Value == Bool {
+  /// A switch: present or not.
+  static func toggle(_ spec: FlagSpec) -> Self {
+    precondition(!spec.takesValue, "\(spec.name) takes a value: not a switch")
+    return Self(spec) { _ in true }
+  }
+}
+
+extension FlagKey where Value == String {
+  /// A value used as written (checked against `choices` when there are any).
+  static func text(_ spec: FlagSpec) -> Self {
+    precondition(spec.takesValue && ![ValueKind.number, .duration, .span].contains(spec.kind), "\(spec.name) is not text")
+    return Self(spec) { value in value.text }
+  }
+}
+
+extension FlagKey where Value == Int {
+  static func number(_ spec: FlagSpec) -> Self {
+    precondition(spec.kind == .number && spec.bounds != nil, "\(spec.name) needs kind .number and bounds")
+    return Self(spec) { value in
+      if case .number(let number, _) = value { return number }
+      return nil
+    }
+  }
+}
+
+extension FlagKey where Value == Double {
+  /// A short duration, in seconds.
+  static func duration(_ spec: FlagSpec) -> Self {
+    precondition(spec.kind == .duration, "\(spec.name) needs kind .duration")
+    return Self(spec) { value in
+      if case .seconds(let seconds, _) = value { return seconds }
+      return nil
+    }
+  }
+}
+
+extension FlagKey where Value == Span {
+  static func span(_ spec: FlagSpec) -> Self {
+    precondition(spec.kind == .span, "\(spec.name) needs kind .span")
+    return Self(spec) { value in
+      if case .span(let span, _) = value { return span }
+      return nil
+    }
+  }
+}
+
+extension Invocation {
+  /// Whether a switch was given.
+  public subscript(_ key: FlagKey<Bool>) -> Bool {
+    checkDeclared(key.spec)
+    return flags[key.name] != nil
+  }
+
+  /// The flag's value (the last one given), decoded; nil when the flag is absent.
+  public subscript<Value>(_ key: FlagKey<Value>) -> Value? {
+    checkDeclared(key.spec)
+    return flags[key.name]?.last.flatMap(key.extract)
+  }
+
+  /// Every value of a repeatable flag (`--var a=1 --var b=2`), in order.
+  public func all<Value>(_ key: FlagKey<Value>) -> [Value] {
+    checkDeclared(key.spec)
+    return (flags[key.name] ?? []).compactMap(key.extract)
+  }
+
+  /// The flag's text as given (`--limit 20` → "20"), for command lines shown back to the user.
+  public func text<Value>(of key: FlagKey<Value>) -> String? {
+    checkDeclared(key.spec)
+    return flags[key.name]?.last?.text
+  }
+
+  /// An output flag (`--json`, `--verbose`, `--timeout`, …) read by code shared by all commands:
+  /// false or nil for a command that does not take them.
+  public func output(_ key: FlagKey<Bool>) -> Bool { spec.takesOutputFlags && self[key] }
+  public func output<Value>(_ key: FlagKey<Value>) -> Value? { spec.takesOutputFlags ? self[key] : nil }
+
+  /// A switch read by code shared by several commands (renderers): false for a command whose
+  /// row does not declare it.
+  public func given<Value>(_ key: FlagKey<Value>) -> Bool { spec.accepts(key.name) && flags[key.name] != nil }
+
+  /// Whether any of the keys was given (`--password`, `--password-env`, `--password-stdin`).
+  public func hasAny(_ keys: [any DeclaredFlag]) -> Bool { keys.contains { flags[$0.spec.name] != nil } }
+
+  /// A read of a flag the command does not accept is a bug in the caller: with the same name
+  /// on another command the value could be something else entirely.
+  private func checkDeclared(_ flag: FlagSpec) {
+    assert(
+      spec.accepts(flag.name),
+      "'\(spec.name)' reads \(flag.name), which its row in the command table does not declare")
+  }
+}

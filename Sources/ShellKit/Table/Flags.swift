@@ -1,0 +1,81 @@
+/// Every flag, declared once: its spec (name, value, kind, summary) and the type it reads as.
+/// Command rows list these keys; handlers read them typed (`invocation[.until]`). Flags that
+/// share a name on different commands but mean different things (`--jobs` of `run` and of
+/// `user show`) are different keys.
+
+// MARK: Output flags: every command that talks to a backend, on every surface
+
+extension FlagKey where Value == Bool {
+  public static let json = toggle(FlagSpec("--json", "Print the result model as JSON"))
+  public static let verbose = toggle(FlagSpec("--verbose", "Trace requests and responses (secrets redacted)"))
+  public static let showTokens = toggle(FlagSpec("--show-tokens", "Print tokens instead of ***"))
+}
+
+extension FlagKey where Value == Double {
+  public static let timeout = duration(
+    FlagSpec("--timeout", value: "DURATION", kind: .duration, bounds: 0.001...86_400, "Request timeout (default 30s)"))
+}
+
+extension FlagKey where Value == String {
+  public static let color = text(
+    FlagSpec("--color", value: "WHEN", kind: .text, choices: ["auto", "always", "never"], "Colour: auto, always or never"))
+}
+
+// MARK: Passwords, accounts, sessions
+
+extension FlagKey where Value == String {
+  public static let password = text(
+    FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"))
+  public static let passwordEnv = text(
+    FlagSpec("--password-env", value: "VAR", kind: .variable, "Read the password from environment variable VAR"))
+  public static let signupName = text(
+    FlagSpec("--name", value: "NAME", kind: .name, required: true, "The user's name (stored as first_name/full_name or displayName)"))
+  public static let resetEmail = text(
+    FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)"))
+  public static let scope = text(
+    FlagSpec(
+      "--scope", value: "SCOPE", kind: .scope, choices: ["local", "global", "others"],
+      "Which sessions end: local (default: only this one), global (every session of the account) or others (Supabase)"))
+  public static let providerURL = text(
+    FlagSpec("--url", value: "URL", kind: .url, "The backend URL (Supabase project URL, or a Firebase emulator URL)"))
+  public static let providerKey = text(FlagSpec("--key", value: "KEY", kind: .key, secret: true, "The anon key or Firebase API key"))
+}
+
+extension FlagKey where Value == Bool {
+  public static let passwordStdin = toggle(
+    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input (a pipe, not a terminal)"))
+  public static let remember = toggle(FlagSpec("--remember", "Remember the e-mail as this profile's default for the next login"))
+  public static let noSave = toggle(FlagSpec("--no-save", "Keep the session in memory only (one-shot: it is not written to disk)"))
+  public static let claims = toggle(FlagSpec("--claims", "Also show the decoded access-token claims"))
+}
+
+/// The three ways to give a password, in the order commands list them.
+public let passwordFlags: [any DeclaredFlag] = [FlagKey.password, FlagKey.passwordEnv, FlagKey.passwordStdin]
+
+// MARK: Support commands
+
+extension FlagKey where Value == String {
+  public static let from = text(FlagSpec("--from", value: "FILE", kind: .path, "Read addresses from FILE, one per line (- for standard input)"))
+  public static let filter = text(FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"))
+  public static let pageToken = text(FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"))
+  public static let accountName = text(FlagSpec("--name", value: "NAME", kind: .name, "The user's name"))
+}
+
+extension FlagKey where Value == Int {
+  public static let lookupJobs = number(
+    FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "Look up N accounts at a time (default 8, at most 64)"))
+  public static let limit = number(FlagSpec("--limit", value: "N", kind: .number, bounds: 1...1000, "Accounts per page (default 50)"))
+}
+
+extension FlagKey where Value == Bool {
+  public static let jsonl = toggle(FlagSpec("--jsonl", "One JSON result per line, printed as each lookup completes"))
+  public static let yes = toggle(FlagSpec("--yes", "Do it without asking (needed without a terminal)"))
+  public static let confirmed = toggle(FlagSpec("--confirmed", "Create the account with its e-mail already confirmed"))
+  public static let soft = toggle(FlagSpec("--soft", "Supabase: soft delete (the account is kept, its e-mail freed)"))
+}
+
+extension FlagKey where Value == Span {
+  public static let until = span(
+    FlagSpec("--until", value: "DURATION", kind: .span, "Re-enable by itself after DURATION (Supabase only), e.g. 24h, 7d or 2w"))
+  public static let since = span(FlagSpec("--since", value: "DURATION", kind: .span, "Only entries newer than DURATION, e.g. 24h or 7d"))
+}
