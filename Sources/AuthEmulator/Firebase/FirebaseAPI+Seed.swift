@@ -13,11 +13,11 @@ extension FirebaseAPI {
       var skipped = 0
       for (account, hash) in zip(accounts, hashes) {
         let taken = account.email.map { email in project.user(email: email) != nil || users.contains { $0.email == email } } ?? false
-        if taken || account.id.map({ project.user(localId: $0) != nil }) == true {
+        if taken || account.stableID.map({ project.user(localId: $0) != nil }) == true {
           skipped += 1
           continue
         }
-        users.append(Self.seededUser(account, hash: hash, localId: account.id ?? project.newLocalId(), at: timestamp))
+        users.append(Self.seededUser(account, hash: hash, localId: account.stableID ?? project.newLocalId(), at: timestamp))
       }
       try project.saveAll(users)
       return (users.map(\.localId), skipped)

@@ -18,7 +18,7 @@ extension SupabaseAPI {
           skipped += 1
           continue
         }
-        if let id = account.id, data.users[id] != nil {
+        if let id = account.stableID, data.users[id] != nil {
           skipped += 1
           continue
         }
@@ -37,7 +37,7 @@ extension SupabaseAPI {
   }
 
   static func seededUser(_ account: EmulatorSeedAccount, hash: String?, now: Micros) -> SBUser {
-    let id = account.id ?? EmulatorRandom.uuid()
+    let id = account.stableID ?? EmulatorRandom.uuid()
     let email = account.email ?? ""
     var metadata = JSONObject()
     if let name = account.name { metadata["full_name"] = .string(name) }

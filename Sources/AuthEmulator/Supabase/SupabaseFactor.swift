@@ -106,8 +106,9 @@ extension SBSession {
     }
   }
 
-  /// The `amr` claim: most recent first.
+  /// The `amr` claim: most recent first (within one second, the one added last first).
   var amrClaim: JSON {
-    .array(amr.sorted { $0.timestamp > $1.timestamp }.map { ["method": .string($0.method), "timestamp": .int($0.timestamp)] })
+    let ordered = amr.enumerated().sorted { ($0.element.timestamp, $0.offset) > ($1.element.timestamp, $1.offset) }
+    return .array(ordered.map { ["method": .string($0.element.method), "timestamp": .int($0.element.timestamp)] })
   }
 }
