@@ -70,7 +70,9 @@ struct FirebaseMfaTests {
     let lookup = await fb.admin("accounts:lookup", ["localId": [.string(claims["user_id"]?.string ?? "")]])
     let mfaInfo = try #require(lookup["users"]?[0]?["mfaInfo"]?[0])
     #expect(mfaInfo == ["mfaEnrollmentId": .string(id), "displayName": "phone", "enrolledAt": .string(FirebaseTime.iso8601(fb.clock.now())), "totpInfo": [:]])
-    #expect(await fb.admin("accounts:batchGet", method: "GET").json["users"]?[0]?["mfaInfo"]?.array?.count == 1)
+    let listed = await fb.admin("accounts:batchGet", method: "GET").json["users"]?.array ?? []
+    #expect(listed.first { $0["email"] == "ada@example.com" }?["mfaInfo"]?.array?.count == 1)
+    #expect(listed.first { $0["email"] == "new@example.com" }?["mfaInfo"] == nil)
   }
 
   @Test("sign-in of an enrolled account: 200 with mfaPendingCredential and mfaInfo, no idToken; mfaSignIn:finalize with the code")
