@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
-  libcurl4-openssl-dev bash-completion mandoc man-db dpkg-dev)
+  libcurl4-openssl-dev bash-completion mandoc man-db dpkg-dev libqrencode-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -24,7 +24,7 @@ fi
 python=python3
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import venv, ensurepip" 2>/dev/null && python=/usr/bin/python3
 venv_ok() {
-  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect" 2>/dev/null &&
+  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect, pyotp" 2>/dev/null &&
     [ "$(readlink -f .venv/bin/python)" = "$(readlink -f "$(command -v "$python")")" ]
 }
 if ! venv_ok; then
