@@ -84,7 +84,9 @@ extension FirebaseAPI {
       try require(!user.mfaInfo.isEmpty && kept.count < user.mfaInfo.count, "MFA_ENROLLMENT_NOT_FOUND")
       user.mfaInfo = kept
       try project.save(user)
-      return .object(try issueTokens(project, user, provider: token.provider).tokens)
+      // `WithdrawMfaResponse`: the two tokens (the official emulator adds expiresIn; production does not).
+      let issued = try issueTokens(project, user, provider: token.provider)
+      return ["idToken": issued.tokens["idToken"] ?? .null, "refreshToken": issued.tokens["refreshToken"] ?? .null]
     }
   }
 
