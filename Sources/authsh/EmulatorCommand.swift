@@ -20,6 +20,7 @@ enum EmulatorCommand {
     do {
       options = try EmulatorOptions.parse(arguments: Array(arguments.command.dropFirst()))
       if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
+      if options.seedPath == nil { options.seedPath = arguments.seed }  // `authsh --seed FILE emulator`
     } catch {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
     }

@@ -61,6 +61,10 @@ extension SupabaseAPI {
         }
       }
     }
+    if user.identity == nil, let first = user.otherIdentities.first {
+      // As after an OAuth sign-up: the IdP's claims are the user metadata.
+      user.userMetadata = first.data.merging(user.userMetadata)
+    }
     if !account.anonymous {
       let providers = user.identityProviders
       user.appMetadata = JSONObject([("provider", .string(providers.first ?? "email")),

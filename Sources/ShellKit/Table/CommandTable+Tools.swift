@@ -91,7 +91,7 @@ extension CommandTable {
   /// Flags accepted before or after any one-shot command.
   public static let connectionFlags: [FlagSpec] = ([
     FlagKey.profile, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
-    FlagKey.likeProduction, FlagKey.noRC,
+    FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC,
   ] as [any DeclaredFlag]).map(\.spec)
 
   /// Flags any command that talks to a backend accepts, on every surface.

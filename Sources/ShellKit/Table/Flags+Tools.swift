@@ -79,6 +79,8 @@ extension FlagKey where Value == String {
     FlagSpec("--provider", value: "PROVIDER", kind: .provider, choices: ["supabase", "firebase"], "supabase or firebase"))
   public static let url = text(FlagSpec("--url", value: "URL", kind: .url, "Backend URL (Supabase project URL or emulator URL)"))
   public static let key = text(FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"))
+  public static let emulatorSeed = text(
+    FlagSpec("--seed", value: "FILE", kind: .path, "With --emulator: first create the accounts of FILE (see `help emulator`)"))
 }
 
 extension FlagKey where Value == Bool {

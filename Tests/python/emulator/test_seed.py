@@ -99,3 +99,21 @@ def test_factors_identities_and_audit_entries_survive_kill_9(tmp_path):
         assert actions[:2] == ["login", "user_signedup"] and "verification_attempted" in actions
     finally:
         restarted.stop()
+
+
+def test_the_in_process_emulator_takes_a_seed_too(tmp_path):
+    def authsh(*args):
+        return subprocess.run([authsh_binary(), *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=30, cwd=tmp_path, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    shown = authsh("--emulator", "--seed", str(EXAMPLE), "--provider", "firebase", "user", "show", "mfa@example.com", "--json")
+    assert shown.returncode == 0, shown
+    assert json.loads(shown.stdout)["user"]["email"] == "mfa@example.com"
+    script = tmp_path / "seeded.auth"
+    script.write_text('test "a seeded account signs in"\nlogin ada@example.com --password correct-horse-1\nexpect ok\n')
+    ran = authsh("run", "--emulator", "--seed", str(EXAMPLE), str(script))
+    assert ran.returncode == 0, ran
+    assert authsh("--seed", str(EXAMPLE), "whoami").returncode == 64
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"backend":"nowhere"}\n')
+    failed = authsh("--emulator", "--seed", str(bad), "whoami")
+    assert failed.returncode == 78 and f"{bad}:1:" in failed.stderr
