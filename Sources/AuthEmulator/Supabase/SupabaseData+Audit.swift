@@ -62,7 +62,10 @@ struct SupabaseAudit {
   private(set) var entries: [SBAuditEntry] = []
   private var nextSequence: Int64 = 1
   static let table = "supabase_audit_log"
+  /// The newest this many entries are kept; the oldest go a thousand at a time (not one per
+  /// sign-in, which would move the whole array every time).
   static let capacity = 10_000
+  static let trimBatch = 1_000
 
   /// `ActionLogTypeMap`.
   static let logTypes: [String: String] = [
@@ -89,7 +92,7 @@ struct SupabaseAudit {
     entries.append(entry)
     nextSequence += 1
     var changes: [DocumentChange] = [.put(table: Self.table, key: entry.id, document: entry.document)]
-    if entries.count > Self.capacity {
+    if entries.count >= Self.capacity + Self.trimBatch {
       let dropped = entries.prefix(entries.count - Self.capacity)
       changes += dropped.map { .delete(table: Self.table, key: $0.id) }
       entries.removeFirst(dropped.count)

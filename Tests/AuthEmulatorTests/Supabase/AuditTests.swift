@@ -98,4 +98,18 @@ struct AuditTests {
     #expect(actions(await reopened.send("GET", "admin/audit", bearer: reopened.serviceRoleKey)) == ["login", "login", "user_signedup"])
     reopened.emulator.store.close()
   }
+
+  @Test("the trail is bounded: past 11,000 entries the oldest go, down to the newest 10,000")
+  func bounded() async throws {
+    let emu = try TestEmulator()
+    try emu.emulator.supabase.state.transaction { data in
+      for index in 0..<10_999 { data.recordAudit("login", actor: .admin(role: "r\(index)"), at: Micros(index)) }
+    }
+    #expect(emu.emulator.supabase.state.read { $0.audit.entries.count } == 10_999)
+    try emu.emulator.supabase.state.transaction { data in data.recordAudit("logout", actor: .admin(role: "last"), at: 11_000) }
+    let entries = emu.emulator.supabase.state.read { $0.audit.entries }
+    #expect(entries.count == 10_000)
+    #expect(entries.first?.payload["actor_username"] == "r1000")
+    #expect(entries.last?.payload["action"] == "logout")
+  }
 }
