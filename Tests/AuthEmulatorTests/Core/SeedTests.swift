@@ -46,6 +46,21 @@ struct SeedTests {
     #expect(message.hasPrefix("accounts.jsonl:2: "))
   }
 
+  @Test("messages never repeat a password or a factor secret of the line")
+  func noSecretsInMessages() throws {
+    let lines = [
+      #"{"backend":"supabase","email":"a@example.com","password":"Sekr1t-Pw-77","providers":["google"]}"#,
+      #"{"backend":"supabase","email":"a@example.com","password":"Sekr1t-Pw-77" "x"}"#,
+      #"{"backend":"firebase","email":"a@example.com","factors":[{"secret":"SEKR1TSECRET8"}]}"#,
+      #"{"backend":"firebase","email":"a@example.com","confirmed":false,"factors":[{"secret":"JBSWY3DPEHPK3PXQ"}]}"#,
+      #"{"backend":"supabase","email":"a@example.com","password":"Sekr1t-Pw-77","invited":true}"#,
+    ]
+    for line in lines {
+      let message = try #require(Self.error(line))
+      #expect(!message.contains("Sekr1t") && !message.contains("SEKR1T") && !message.contains("PXQ"), "\(message)")
+    }
+  }
+
   @Test("blank lines and # comments are skipped; both makes one account a side with each side's provider names")
   func parse() throws {
     let accounts = try EmulatorSeed.parse("""
