@@ -9,7 +9,7 @@ import ShellKit
 import Testing
 
 /// Every command through the real provider, over a socket, against the emulator; and every
-/// injected fault arriving as its SPEC §3 code through the real client.
+/// injected fault arriving as its catalogue code through the real client.
 @Suite struct EmulatorIntegrationTests {
   final class Rig: @unchecked Sendable {
     let emulator: Emulator

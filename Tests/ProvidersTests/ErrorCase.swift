@@ -1,7 +1,7 @@
 import Testing
 import AuthCore
 
-/// One row of the SPEC §3 catalogue as a backend answer: what the server says, what the user sees.
+/// One row of the error catalogue as a backend answer: what the server says, what the user sees.
 struct ErrorCase: Sendable, CustomTestStringConvertible {
   var name: String
   var provider: ProviderKind

@@ -5,7 +5,7 @@ import HTTPServerKit
 import ShellKit
 import Testing
 
-/// Every SPEC §3 row: the real server's answer over a socket → the stable code, the specs'
+/// Every row of the error catalogue: the real server's answer over a socket → the stable code, the specs'
 /// message, the exit code; nothing crashes.
 @Suite struct ErrorCatalogueTests {
   @Test(arguments: SupabaseErrorCases.all + FirebaseErrorCases.all, TransportKind.allCases)

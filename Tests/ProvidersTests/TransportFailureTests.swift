@@ -5,7 +5,7 @@ import HTTPServerKit
 import ShellKit
 import Testing
 
-/// Failures with no usable HTTP answer, and the rows of SPEC §3 decided on the client.
+/// Failures with no usable HTTP answer, and the catalogue rows decided on the client.
 @Suite struct TransportFailureTests {
   /// The deadline itself (a 4 s answer cut at 1 s) is measured in bench/client.sh, not asserted here.
   @Test(arguments: ProviderKind.allCases, TransportKind.allCases)

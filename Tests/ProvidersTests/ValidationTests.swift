@@ -13,7 +13,7 @@ struct FailingTransport: HTTPTransport {
   }
 }
 
-/// SPEC §2: every failing field at once, under its name, and no request.
+/// Client-side validation: every failing field at once, under its name, and no request.
 @Suite struct ValidationTests {
   func context(_ provider: ProviderKind, prompter: (any PasswordPrompter)? = nil) -> ShellContext {
     let env = provider == .supabase

@@ -24,7 +24,7 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
-    // libcurl truncates to whole seconds and fails at once below 1 s (TOOLCHAIN §2).
+    // libcurl truncates timeouts to whole seconds and fails at once below 1 s (measured here).
     let deadline = request.timeout.isFinite ? min(max(1, request.timeout.rounded(.up)), Target.maximumTimeout) : 30
     urlRequest.timeoutInterval = deadline
     for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }

@@ -102,7 +102,8 @@ extension SupabaseAPI {
       weakPassword: GoTrueRules.weakPasswordJSON(password)))
   }
 
-  /// `RefreshTokenGrant` with rotation and reuse detection (contract §5.6).
+  /// `RefreshTokenGrant` with rotation and reuse detection (GoTrue `tokens/service.go`: a used
+  /// token within the reuse interval gives the current one; after it, the whole family is revoked).
   func refreshTokenGrant(_ request: ServerRequest) throws -> ServerResponse {
     let params = try RequestParams(request)
     let presented = try params.string("refresh_token")

@@ -1,7 +1,8 @@
 import HTTPServerKit
 import JSONKit
 
-/// `POST /signup` (`signup.go`), the matrix of contract §5.1.
+/// `POST /signup` (`signup.go`): the answer depends on whether the address exists, is confirmed,
+/// and whether the project requires confirmation.
 extension SupabaseAPI {
   private enum SignupOutcome {
     case user(SBUser, identities: SBUser.IdentitiesField)

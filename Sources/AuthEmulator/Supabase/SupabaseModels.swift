@@ -99,7 +99,7 @@ struct SBSession: Sendable {
   var createdAt: Micros
   var updatedAt: Micros
   var amr: [SBAuthMethod]
-  /// Set when refresh-token reuse revoked the whole token family (§5.6).
+  /// Set when refresh-token reuse revoked the whole token family (GoTrue's reuse detection).
   var familyRevoked = false
   /// `sessions.aal`: `aal2` once a second factor was verified in this session.
   var aal = "aal1"

@@ -1,7 +1,8 @@
 import AuthCore
 import JSONKit
 
-/// Identity Toolkit / Secure Token error envelopes → `AuthError` (contract §3).
+/// Identity Toolkit / Secure Token error envelopes (`{"error":{"code","message","errors"}}`, and
+/// production's Secure Token shape with `status` and no `errors`) → `AuthError`.
 enum IdentityToolkitErrorMapping {
   enum Call { case signUp, signIn, sendOobCode, resetPassword, lookup, update, refresh, other }
 

@@ -2,7 +2,9 @@ import AuthCore
 import Foundation
 import JSONKit
 
-/// GoTrue error answers → `AuthError`. Reads all three body shapes of the contract §4.1,
+/// GoTrue error answers → `AuthError`. Reads all three body shapes GoTrue sends (legacy
+/// `{code: status, error_code, msg}`, versioned `{code: "…", message}` when it echoes
+/// `X-Supabase-Api-Version`, and OAuth-style `{error, error_description}`),
 /// and the bodies of servers older than error codes (classified by their message).
 enum GoTrueErrorMapping {
   /// Which call failed: the same backend code can mean different things (a 403 `bad_jwt` on

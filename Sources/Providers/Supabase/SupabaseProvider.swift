@@ -29,7 +29,7 @@ public struct SupabaseProvider: AuthProvider {
     let (json, response) = try await call("POST", "/signup", body: body, as: .signUp)
     if GoTrueDecoding.isSession(json) { return .signedIn(try GoTrueDecoding.session(json, response: response, now: clock.unixNow)) }
     // A bare user: confirmation required. An empty `identities` array is GoTrue's obfuscated answer
-    // for an address that already has a confirmed account (contract §5.1).
+    // for an address that already has a confirmed account (GoTrue hides that the address exists).
     let user = try GoTrueDecoding.user(json, response: response)
     let obfuscated = json["identities"]?.array?.isEmpty == true
     return .confirmationSent(user, obfuscated: obfuscated)

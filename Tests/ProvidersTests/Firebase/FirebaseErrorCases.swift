@@ -1,6 +1,6 @@
 import AuthCore
 
-/// SPEC §3 rows as Identity Toolkit answers them (contract §3): envelopes with and without
+/// Catalogue rows as Identity Toolkit answers them: envelopes with and without
 /// ` : detail`, API-key errors, securetoken errors, HTML, truncated and mistyped JSON.
 enum FirebaseErrorCases {
   static let login = "login ada@example.com --password correct-horse-battery"

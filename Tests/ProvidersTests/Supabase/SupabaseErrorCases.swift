@@ -1,6 +1,6 @@
 import AuthCore
 
-/// SPEC §3 rows as GoTrue answers them (contract §3, §4): current and legacy bodies, OAuth-style,
+/// Catalogue rows as GoTrue answers them: current and legacy bodies, OAuth-style,
 /// 429s, HTML, truncated and mistyped JSON.
 enum SupabaseErrorCases {
   static let login = "login ada@example.com --password correct-horse-battery"

@@ -1,4 +1,4 @@
-"""Firebase Auth client REST conformance, driven with plain `requests` (contract §7.3).
+"""Firebase Auth client REST conformance, driven with plain `requests`.
 
 Assertions stay on status, `error.code`, the CODE part of `error.message` and field presence, so the
 same checks hold against the official Firebase Auth emulator.

@@ -1,4 +1,4 @@
-"""The official supabase-auth client (SyncGoTrueClient) against `authsh emulator` (contract §7)."""
+"""The official supabase-auth client (SyncGoTrueClient) against `authsh emulator`."""
 import hashlib
 import re
 from urllib.parse import parse_qs, urlparse
