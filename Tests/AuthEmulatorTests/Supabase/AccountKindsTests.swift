@@ -119,4 +119,16 @@ struct AccountKindsTests {
     let actions = await emu.send("GET", "admin/audit", bearer: emu.serviceRoleKey).json.array?.compactMap { $0["payload"]?["action"]?.string }
     #expect(actions == ["login", "invite_accepted", "identity_linked"])
   }
+
+  @Test("admin create keeps the app_metadata provider/providers it is given (the identity stays e-mail, as GoTrue's)")
+  func adminCreateProviders() async throws {
+    let emu = try TestEmulator()
+    let made = await emu.send("POST", "admin/users", json: [
+      "email": "gh@example.com", "app_metadata": ["provider": "github", "providers": ["github"]], "email_confirm": true,
+    ], bearer: emu.serviceRoleKey)
+    #expect(made.status == 200)
+    #expect(made.json["app_metadata"] == ["provider": "github", "providers": ["github"]])
+    #expect(made.json["identities"]?.array?.compactMap { $0["provider"]?.string } == ["email"])
+    #expect(await emu.signIn("gh@example.com", "any-password").errorCode == "invalid_credentials", "no password was given")
+  }
 }
