@@ -63,7 +63,8 @@ extension CommandTable {
         the kinds: "invited", "sso", "anonymous", "deleted": "soft" (Supabase), "email_link_only" \
         (Firebase), plus "id". A line that does not fit stops the start with FILE:LINE and exit \
         78, before anything is created; accounts already there (same e-mail or id, with --state) \
-        are kept as they are.
+        are kept as they are. The in-process emulator takes one too: authsh --emulator --seed \
+        FILE, authsh run --emulator --seed FILE ….
         """,
       examples: [
         "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
