@@ -3,8 +3,9 @@ import PackageDescription
 
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport
-//   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml)
-//   AuthEmulator → HTTPServerKit, JSONKit, CQREncode (never Providers: the emulator re-implements the wire on its own)
+//   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits
+//   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
+//   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
   name: "authsh",
@@ -22,9 +23,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "JSONKit"),
+    .target(name: "HostedLimits"),
     .target(
       name: "AuthCore",
-      dependencies: ["JSONKit", .product(name: "TOMLKit", package: "TOMLKit")]),
+      dependencies: ["JSONKit", "HostedLimits", .product(name: "TOMLKit", package: "TOMLKit")]),
     .target(
       name: "Providers",
       dependencies: ["AuthCore", "JSONKit", .product(name: "CryptoExtras", package: "swift-crypto")]),
@@ -55,7 +57,7 @@ let package = Package(
     .target(
       name: "AuthEmulator",
       dependencies: [
-        "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode",
+        "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -82,7 +84,7 @@ let package = Package(
       exclude: ["Fixtures", "Snapshots"]),
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
-    .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport"]),
+    .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport", "HostedLimits"]),
     .testTarget(name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"], exclude: ["Snapshots"]),
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),

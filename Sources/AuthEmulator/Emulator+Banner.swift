@@ -42,7 +42,13 @@ extension Emulator {
     ]
     if mode.likeProduction {
       lines.append("  Mode                 like production (\(baseURL)/emulator/v1/config switches it)")
+      let team = mode.team.isEmpty ? "no --team address: none" : mode.team.joined(separator: ", ")
+      lines.append(
+        mode.smtp == .custom
+          ? "  Mail                 custom SMTP: 30 an hour to any address"
+          : "  Mail                 built-in: 2 an hour, only to the team (\(team))")
     }
+    if mode.captcha { lines.append("  CAPTCHA              on (Supabase: calls need gotrue_meta_security.captcha_token)") }
     if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
     if config.anonymousSignIns { lines.append("  Anonymous sign-ins   on (Supabase)") }
     if let seeded = seedResult.get() {

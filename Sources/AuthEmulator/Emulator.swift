@@ -31,7 +31,7 @@ public final class Emulator: Sendable {
     self.outbox = outbox
     let faults = FaultInjector(config.faults)
     self.faults = faults
-    let mode = EmulatorMode(likeProduction: config.likeProduction)
+    let mode = EmulatorMode(config: config)
     self.mode = mode
     let supabase = try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode)
     self.supabase = supabase

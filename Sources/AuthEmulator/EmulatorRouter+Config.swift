@@ -1,7 +1,7 @@
 import HTTPServerKit
 import JSONKit
 
-/// `/emulator/v1/config` (`GET` shows, `PUT {"like_production": true}` switches the mode) and
+/// `/emulator/v1/config` (`GET` shows, `PUT {"like_production": true, "captcha": …, "smtp": …, "team": […]}` changes the mode) and
 /// `/emulator/openapi.json`, the description of the emulator's own routes.
 extension EmulatorRouter {
   static func configResponse(_ request: ServerRequest, mode: EmulatorMode) -> ServerResponse {
@@ -12,17 +12,40 @@ extension EmulatorRouter {
       guard let json = try? JSON.parse(bytes: request.body), let object = json.object else {
         return configError(#"body must be a JSON object, e.g. {"like_production": true}"#)
       }
-      for key in object.keys where key != "like_production" {
-        return configError("unknown setting \"\(key)\" (known: like_production)")
+      let known = ["like_production", "captcha", "smtp", "team"]
+      for key in object.keys where !known.contains(key) {
+        return configError("unknown setting \"\(key)\" (known: \(known.joined(separator: ", ")))")
       }
-      if let value = object["like_production"] {
-        guard let flag = value.bool else { return configError("like_production must be true or false") }
-        mode.set(likeProduction: flag)
+      // Everything is checked before anything changes.
+      let likeProduction = object["like_production"]
+      if let likeProduction, likeProduction.bool == nil { return configError("like_production must be true or false") }
+      let captcha = object["captcha"]
+      if let captcha, captcha.bool == nil { return configError("captcha must be true or false") }
+      var smtp: EmulatorSMTP?
+      if let value = object["smtp"] {
+        guard let parsed = value.string.flatMap(EmulatorSMTP.init(rawValue:)) else {
+          return configError("smtp must be \"built-in\" or \"custom\"")
+        }
+        smtp = parsed
       }
+      var team: [String]?
+      if let value = object["team"] {
+        guard let list = value.array?.compactMap(\.string), list.count == value.array?.count,
+          list.allSatisfy({ $0.contains("@") })
+        else { return configError("team must be a list of e-mail addresses") }
+        team = list
+      }
+      if let flag = likeProduction?.bool { mode.set(likeProduction: flag) }
+      if let flag = captcha?.bool { mode.set(captcha: flag) }
+      if let smtp { mode.set(smtp: smtp) }
+      if let team { mode.set(team: team) }
     default:
       return ServerResponse(status: 405, headers: [("Allow", "GET, PUT, PATCH")])
     }
-    let body: JSON = ["like_production": .bool(mode.likeProduction)]
+    let body: JSON = [
+      "like_production": .bool(mode.likeProduction), "captcha": .bool(mode.captcha), "smtp": .string(mode.smtp.rawValue),
+      "team": .array(mode.team.map(JSON.string)),
+    ]
     return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.bytes)
   }
 
@@ -73,15 +96,15 @@ extension EmulatorRouter {
           "delete": operation("Clear every fault"),
         ],
         "/emulator/v1/config": [
-          "get": operation("Show the mode: {\"like_production\": false}"),
-          "put": operation("Switch the mode: {\"like_production\": true}", body: true),
+          "get": operation("Show the mode: {\"like_production\": false, \"captcha\": false, \"smtp\": \"built-in\", \"team\": []}"),
+          "put": operation("Change it: {\"like_production\": true, \"captcha\": true, \"smtp\": \"custom\", \"team\": [\"ada@example.com\"]}", body: true),
         ],
         "/emulator/v1/projects/{projectId}/accounts": project(["delete": operation("Delete every Firebase account")]),
         "/emulator/v1/projects/{projectId}/oobCodes": project(["get": operation("Pending Firebase out-of-band codes")]),
         "/emulator/v1/projects/{projectId}/verificationCodes": project(["get": operation("Phone codes (always empty)")]),
         "/emulator/v1/projects/{projectId}/config": project([
           "get": operation("Firebase emulator settings"),
-          "patch": operation("Change signIn.allowDuplicateEmails, emailPrivacyConfig", body: true),
+          "patch": operation("Change signIn.allowDuplicateEmails, signIn.email, emailPrivacyConfig", body: true),
         ]),
       ],
     ]

@@ -1,31 +1,151 @@
 import Foundation
+import HostedLimits
+
+/// Which mail service a hosted Supabase project sends through: the built-in one (2 mails an hour,
+/// only to the organisation's team) or the project's own SMTP server (GoTrue's own limit).
+public enum EmulatorSMTP: String, Sendable, CaseIterable {
+  case builtIn = "built-in"
+  case custom
+}
 
 /// Whether the emulator behaves like the hosted products (`--like-production`, `[emulator]
-/// like_production`, `PUT /emulator/v1/config`), and the limits that only apply then. Shared by
-/// both sides; switchable at run time.
+/// like_production`, `PUT /emulator/v1/config`), the settings that shape that behaviour (mail
+/// service, team addresses, CAPTCHA), and the limits that only apply then. Shared by both sides;
+/// switchable at run time. Every number here is in `ProductionLimits`, with its source.
 public final class EmulatorMode: Sendable {
   private let flag: LockedValue<Bool>
-  /// GoTrue `RATE_LIMIT_EMAIL_SENT`: 30 mails per hour for the whole project.
+  private let smtpValue: LockedValue<EmulatorSMTP>
+  private let teamValue: LockedValue<[String]>
+  private let captchaValue: LockedValue<Bool>
+  /// The project's mail quota (`RATE_LIMIT_EMAIL_SENT`): 2 an hour on the built-in service, 30 with
+  /// custom SMTP.
   let emailQuota: IntervalLimiter
-  /// GoTrue's per-IP `/token` limit: `RATE_LIMIT_TOKEN_REFRESH` 150 per 5 minutes, burst 30.
+  /// GoTrue's per-address limits, one bucket per route as `apilimiter.go` keeps them.
   let tokenLimiter: TokenBucketLimiter
-  /// GoTrue's per-IP `/verify` limit: `RATE_LIMIT_VERIFY` 30 per 5 minutes, burst 30.
   let verifyLimiter: TokenBucketLimiter
+  let signupLimiter: TokenBucketLimiter
+  let anonymousLimiter: TokenBucketLimiter
+  let recoverLimiter: TokenBucketLimiter
+  let resendLimiter: TokenBucketLimiter
+  let otpLimiter: TokenBucketLimiter
+  let magicLinkLimiter: TokenBucketLimiter
+  let userLimiter: TokenBucketLimiter
+  /// Firebase: new accounts per address and hour, and the Spark plan's daily mail quotas.
+  let firebaseSignUpLimiter: TokenBucketLimiter
+  let firebaseMailQuotas: [FirebaseMailQuota: IntervalLimiter]
 
-  public init(likeProduction: Bool) {
+  public init(likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false) {
     flag = LockedValue(likeProduction)
-    emailQuota = IntervalLimiter(events: 30, interval: 3600)
-    tokenLimiter = TokenBucketLimiter(perSecond: 150.0 / 300, burst: 30)
-    verifyLimiter = TokenBucketLimiter(perSecond: 30.0 / 300, burst: 30)
+    smtpValue = LockedValue(smtp)
+    teamValue = LockedValue(Self.normalizedTeam(team))
+    captchaValue = LockedValue(captcha)
+    emailQuota = IntervalLimiter(events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom), interval: 3600)
+    func perAddress(_ rate: Double, per interval: Double, burst: Int) -> TokenBucketLimiter {
+      TokenBucketLimiter(perSecond: rate / interval, burst: burst)
+    }
+    let limits = ProductionLimits.Supabase.self
+    tokenLimiter = perAddress(limits.tokenPerFiveMinutes, per: 300, burst: limits.burst)
+    verifyLimiter = perAddress(limits.verifyPerFiveMinutes, per: 300, burst: limits.burst)
+    signupLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
+    recoverLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
+    resendLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
+    otpLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
+    magicLinkLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
+    userLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
+    anonymousLimiter = perAddress(limits.anonymousPerHour, per: 3600, burst: Int(limits.anonymousPerHour))
+    let firebase = ProductionLimits.Firebase.self
+    firebaseSignUpLimiter = perAddress(Double(firebase.accountsPerAddressHour), per: 3600, burst: firebase.accountsPerAddressHour)
+    firebaseMailQuotas = Dictionary(uniqueKeysWithValues: FirebaseMailQuota.allCases.map {
+      ($0, IntervalLimiter(events: $0.perDay, interval: 86400))
+    })
+  }
+
+  /// The mode and settings `config` starts with.
+  public convenience init(config: EmulatorConfig) {
+    self.init(likeProduction: config.likeProduction, smtp: config.smtp, team: config.team, captcha: config.captcha)
   }
 
   public var likeProduction: Bool { flag.get() }
+  public var smtp: EmulatorSMTP { smtpValue.get() }
+  /// The organisation's team addresses (lower case): the only ones the built-in mail service
+  /// delivers to.
+  public var team: [String] { teamValue.get() }
+  /// Supabase: refuse calls without a CAPTCHA token (GoTrue `SECURITY_CAPTCHA_ENABLED`).
+  public var captcha: Bool { captchaValue.get() }
 
   /// Switches the mode; the limits start afresh either way.
   public func set(likeProduction: Bool) {
     flag.set(likeProduction)
+    resetLimits()
+  }
+
+  public func set(smtp: EmulatorSMTP) {
+    smtpValue.set(smtp)
+    emailQuota.reset(events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom))
+  }
+
+  public func set(team: [String]) { teamValue.set(Self.normalizedTeam(team)) }
+  public func set(captcha: Bool) { captchaValue.set(captcha) }
+
+  func resetLimits() {
     emailQuota.reset()
-    tokenLimiter.reset()
-    verifyLimiter.reset()
+    for limiter in [tokenLimiter, verifyLimiter, signupLimiter, anonymousLimiter, recoverLimiter, resendLimiter,
+                    otpLimiter, magicLinkLimiter, userLimiter, firebaseSignUpLimiter] {
+      limiter.reset()
+    }
+    firebaseMailQuotas.values.forEach { $0.reset() }
+  }
+
+  /// Whether the built-in mail service would deliver to `address`: always with custom SMTP or
+  /// outside the like-production mode; else only to a team address. As GoTrue's
+  /// `checkEmailAddressAuthorization`, a `+label` is ignored and case does not matter.
+  func mayReceiveMail(_ address: String) -> Bool {
+    guard likeProduction, smtp == .builtIn else { return true }
+    let unlabelled = Self.withoutLabel(address.lowercased())
+    return team.contains(unlabelled)
+  }
+
+  static func withoutLabel(_ address: String) -> String {
+    guard let at = address.lastIndex(of: "@"), let plus = address[..<at].firstIndex(of: "+") else { return address }
+    return String(address[..<plus]) + String(address[at...])
+  }
+
+  static func normalizedTeam(_ team: [String]) -> [String] {
+    team.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+  }
+}
+
+/// The mails a Firebase project may send a day on the no-cost plan, by kind.
+enum FirebaseMailQuota: CaseIterable, Sendable {
+  case verifyEmail, changeEmail, passwordReset, emailSignIn
+
+  var perDay: Int {
+    switch self {
+    case .verifyEmail: return ProductionLimits.Firebase.verificationMailsPerDay
+    case .changeEmail: return ProductionLimits.Firebase.changeMailsPerDay
+    case .passwordReset: return ProductionLimits.Firebase.resetMailsPerDay
+    case .emailSignIn: return ProductionLimits.Firebase.signInLinkMailsPerDay
+    }
+  }
+
+  /// `sendOobCode`'s `requestType` → its quota (nil: not a mail, or not limited).
+  init?(requestType: String) {
+    switch requestType {
+    case "VERIFY_EMAIL": self = .verifyEmail
+    case "VERIFY_AND_CHANGE_EMAIL": self = .changeEmail
+    case "PASSWORD_RESET": self = .passwordReset
+    case "EMAIL_SIGNIN": self = .emailSignIn
+    default: return nil
+    }
+  }
+
+  /// Production's message: the code, then what ran out.
+  var error: String {
+    switch self {
+    case .verifyEmail: return "QUOTA_EXCEEDED : Exceeded daily quota for email verification."
+    case .changeEmail: return "QUOTA_EXCEEDED : Exceeded daily quota for email change."
+    case .passwordReset: return "QUOTA_EXCEEDED : Exceeded daily quota for password reset."
+    case .emailSignIn: return "QUOTA_EXCEEDED : Exceeded daily quota for email sign-in."
+    }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// The flags of `authsh emulator`, turned into an `EmulatorConfig`.
 public struct EmulatorOptions: Sendable {
   public var config: EmulatorConfig
@@ -22,17 +23,27 @@ public struct EmulatorOptions: Sendable {
                            [--latency-ms N] [--fault "METHOD PATH STATUS|PRESET[xN]"]...
                            [--bcrypt-cost N] [--refresh-reuse-interval S] [--mail-frequency S]
                            [--idle-timeout S] [--session-timebox S] [--session-inactivity-timeout S]
-                           [--seed FILE] [--anonymous-sign-ins] [--print-env | --json]
+                           [--seed FILE] [--anonymous-sign-ins] [--smtp built-in|custom] [--team EMAIL]...
+                           [--captcha] [--print-env | --json]
 
       --host H                   address to bind (default 127.0.0.1, loopback only)
       --port N                   port (default 54321; 0 = any free port)
       --project ID               Firebase project id (default demo-authsh)
       --state FILE               keep users and sessions in this SQLite file across restarts
       --like-production          behave like the hosted products: Supabase e-mail confirmation, the
-                                 30-mails-an-hour quota, per-address /token and /verify limits; Firebase
-                                 enumeration protection, refresh tokens ended by a password change,
-                                 production's error envelopes, reset codes valid for one hour
-                                 (switch at run time: PUT /emulator/v1/config {"like_production": true})
+                                 mail quota (2 an hour on the built-in service, 30 with --smtp custom),
+                                 mail only to --team addresses on the built-in service, per-address
+                                 limits on /token, /verify, /signup, /recover, /resend, /otp, PUT /user,
+                                 a 10 s refresh-token reuse interval; Firebase enumeration protection,
+                                 refresh tokens ended by a password change, production's error envelopes,
+                                 reset codes valid for one hour, 100 new accounts an hour per address,
+                                 the daily mail quotas (switch at run time: PUT /emulator/v1/config
+                                 {"like_production": true})
+      --smtp built-in|custom     Supabase, like production: the project's mail service (default built-in)
+      --team EMAIL               Supabase, like production, built-in mail: an address that receives mail
+                                 (repeat it, or separate addresses with commas); others get
+                                 400 email_address_not_authorized
+      --captcha                  Supabase: CAPTCHA protection; anon-key calls need a captcha_token
       --confirm-email            Supabase: require e-mail confirmation before sign-in
       --email-privacy            Firebase: e-mail enumeration protection
       --jwt-secret S             HS256 secret of the Supabase tokens and keys
@@ -41,7 +52,7 @@ public struct EmulatorOptions: Sendable {
                                  presets: html502, truncated_json, drop, rate_limit, server_error; xN = N requests
                                  (default 1, x0 = until cleared); METHOD * matches any
       --bcrypt-cost N            bcrypt cost of stored passwords (default 4; GoTrue uses 10)
-      --refresh-reuse-interval S GoTrue refresh-token reuse interval in seconds (default 0)
+      --refresh-reuse-interval S GoTrue refresh-token reuse interval in seconds (default 0; 10 like production)
       --mail-frequency S         seconds between two mails of one kind to one user (default 60)
       --idle-timeout S           close connections that send no complete request for S seconds (default 30)
       --session-timebox S        Supabase sessions end S seconds after sign-in (default 0 = never)
@@ -92,6 +103,21 @@ public struct EmulatorOptions: Sendable {
       case "--anonymous-sign-ins":
         try noValue()
         options.config.anonymousSignIns = true
+      case "--captcha":
+        try noValue()
+        options.config.captcha = true
+      case "--smtp":
+        let text = try value()
+        guard let smtp = EmulatorSMTP(rawValue: text) else {
+          throw EmulatorOptionsError("--smtp expects built-in or custom, got \"\(text)\"")
+        }
+        options.config.smtp = smtp
+      case "--team":
+        let addresses = try value().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !addresses.isEmpty, addresses.allSatisfy({ $0.contains("@") }) else {
+          throw EmulatorOptionsError("--team expects e-mail addresses, e.g. --team ada@example.com")
+        }
+        options.config.team += addresses
       case "--jwt-secret": options.config.jwtSecret = try nonEmpty(flag, try value())
       case "--confirm-email":
         try noValue()

@@ -1,4 +1,5 @@
 import Foundation
+import HostedLimits
 import HTTPServerKit
 import JSONKit
 
@@ -18,8 +19,9 @@ public struct EmulatorConfig: Sendable {
   public var statePath: String?
   /// bcrypt cost for stored passwords (4 is bcrypt's minimum; GoTrue uses 10).
   public var bcryptCost = 4
-  /// GoTrue `GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`, seconds (GoTrue's own default: 0).
-  public var refreshReuseInterval = 0
+  /// GoTrue `GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`, seconds; nil: GoTrue's own default 0,
+  /// or the hosted projects' 10 in the like-production mode.
+  public var refreshReuseInterval: Int?
   /// GoTrue `GOTRUE_SMTP_MAX_FREQUENCY`, seconds between two mails of one kind to one user.
   public var mailFrequencySeconds = 60
   /// Access / ID token lifetime, seconds.
@@ -28,8 +30,9 @@ public struct EmulatorConfig: Sendable {
   public var firebaseAPIKey = "fake-api-key"
   /// GoTrue `SITE_URL`: where mail links send the browser when the request names no `redirect_to`.
   public var siteURL = "http://127.0.0.1:3000"
-  /// GoTrue `GOTRUE_MAILER_OTP_EXP`: how long mailed codes and links stay valid, seconds.
-  public var otpLifetime = 86400
+  /// GoTrue `GOTRUE_MAILER_OTP_EXP`: how long mailed codes and links stay valid, seconds (the hosted
+  /// and Supabase CLI default, which `diagnose` uses too).
+  public var otpLifetime = ProductionLimits.Supabase.linkLifetime
   /// Delay added to every request except the `/emulator/v1/` control routes (`--latency-ms`).
   public var latencyMs = 0
   /// Seconds a connection may stay open without sending a complete request (`--idle-timeout`).
@@ -46,6 +49,16 @@ public struct EmulatorConfig: Sendable {
   public var faults: [EmulatorFault] = []
   /// Behave like the hosted products (`--like-production`); `/emulator/v1/config` switches it at run time.
   public var likeProduction = false
+  /// Supabase, like production: the built-in mail service (2 mails an hour, team addresses only)
+  /// or custom SMTP (`--smtp custom`, `[emulator] smtp = "custom"`).
+  public var smtp = EmulatorSMTP.builtIn
+  /// Supabase, like production with the built-in mail service: the organisation's team addresses,
+  /// the only ones that receive mail (`--team EMAIL…`, `[emulator] team = […]`).
+  public var team: [String] = []
+  /// Supabase: GoTrue's CAPTCHA protection (`--captcha`, `[emulator] captcha = true`): sign-up,
+  /// sign-in, recovery, resend and OTP calls need `gotrue_meta_security.captcha_token` unless sent
+  /// with an admin key. Any non-empty token passes (there is no CAPTCHA service to ask).
+  public var captcha = false
   /// GoTrue `GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED` (`--anonymous-sign-ins`): `POST /signup`
   /// with neither e-mail nor phone signs in an anonymous user. Off, as in the Supabase CLI.
   public var anonymousSignIns = false

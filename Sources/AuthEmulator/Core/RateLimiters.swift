@@ -4,7 +4,7 @@ import Foundation
 /// count resets when a whole window has passed since the last reset).
 final class IntervalLimiter: @unchecked Sendable {
   private let lock = NSLock()
-  private let events: Int
+  private var events: Int
   private let interval: TimeInterval
   private var windowStart: Date?
   private var count = 0
@@ -32,6 +32,15 @@ final class IntervalLimiter: @unchecked Sendable {
 
   func reset() {
     lock.withLock {
+      windowStart = nil
+      count = 0
+    }
+  }
+
+  /// Starts afresh with another number of events per window.
+  func reset(events: Int) {
+    lock.withLock {
+      self.events = events
       windowStart = nil
       count = 0
     }

@@ -30,7 +30,7 @@ extension FirebaseAPI {
       var response = JSONObject()
       response["kind"] = "identitytoolkit#GetAccountInfoResponse"
       // No match: no `users` key at all (the Node Admin SDK depends on it).
-      if !users.isEmpty { response["users"] = .array(users.map(\.publicJSON)) }
+      if !users.isEmpty { response["users"] = .array(users.map { $0.publicJSON(tenantId: project.tenantId) }) }
       return .object(response)
     }
   }

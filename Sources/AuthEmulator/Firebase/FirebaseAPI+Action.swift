@@ -15,7 +15,10 @@ extension FirebaseAPI {
                                "instructions": "Please modify the URL to specify an oobCode, such as ...&oobCode=YOUR_OOB_CODE"])
     }
     let continueUrl = request.query("continueUrl").flatMap { $0.isEmpty ? nil : $0 }
-    let oob = state.with(state.defaultProjectId) { $0.oob(code) }
+    // A tenant's link names its tenant (`&tenantId=…`, as the official emulator's links do).
+    let stateKey = FirebaseProject.stateKey(
+      projectId: state.defaultProjectId, tenantId: request.query("tenantId").flatMap { $0.isEmpty ? nil : $0 })
+    let oob = state.with(stateKey) { $0.oob(code) }
     do {
       switch request.query("mode") {
       case "resetPassword":
@@ -94,8 +97,10 @@ extension FirebaseAPI {
   }
 
   private func actionCall(_ request: ServerRequest, _ body: JSON) -> FirebaseCall {
-    FirebaseCall(request: request, body: FirebaseBody(body.object ?? JSONObject()), privileged: false,
-                 projectId: state.defaultProjectId)
+    let tenantId = request.query("tenantId").flatMap { $0.isEmpty ? nil : $0 }
+    return FirebaseCall(request: request, body: FirebaseBody(body.object ?? JSONObject()), privileged: false,
+                        projectId: FirebaseProject.stateKey(projectId: state.defaultProjectId, tenantId: tenantId),
+                        tenantId: tenantId)
   }
 
   private func actionReply(_ status: Int, _ body: JSON) -> ServerResponse {

@@ -22,7 +22,7 @@ extension FirebaseAPI {
       }
       var response = JSONObject()
       response["kind"] = "identitytoolkit#DownloadAccountResponse"
-      response["users"] = .array(users.map(\.publicJSON))
+      response["users"] = .array(users.map { $0.publicJSON(tenantId: project.tenantId) })
       if let nextPageToken { response["nextPageToken"] = .string(nextPageToken) }
       return .object(response)
     }
@@ -66,7 +66,7 @@ extension FirebaseAPI {
       let users = project.usersByLocalId()
       if countOnly { return ["recordsCount": .string(String(users.count))] }
       let ordered = descending ? Array(users.reversed()) : users
-      return ["recordsCount": .string(String(users.count)), "userInfo": .array(ordered.map(\.publicJSON))]
+      return ["recordsCount": .string(String(users.count)), "userInfo": .array(ordered.map { $0.publicJSON(tenantId: project.tenantId) })]
     }
   }
 
@@ -92,9 +92,11 @@ extension FirebaseAPI {
 
   // MARK: - Project config (v2 admin API and the emulator's own endpoint)
 
+  /// The v2 `Config`: `signIn.email` as Google answers it (false booleans left out), the rest as
+  /// the official emulator does.
   static func adminConfig(_ project: FirebaseProject) -> JSON {
     [
-      "signIn": ["allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
+      "signIn": ["email": project.emailSignIn.json, "allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
       "blockingFunctions": [:],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
     ]
@@ -102,7 +104,7 @@ extension FirebaseAPI {
 
   static func emulatorConfig(_ project: FirebaseProject) -> JSON {
     [
-      "signIn": ["allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
+      "signIn": ["email": project.emailSignIn.json, "allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
     ]
   }
@@ -124,23 +126,44 @@ extension FirebaseAPI {
                           ("/emailPrivacyConfig/enableImprovedEmailPrivacy", privacyConfig["enableImprovedEmailPrivacy"])] {
       if let value, value.bool == nil { throw FirebaseError.invalidArgument("\(path) should be boolean") }
     }
+    let emailObject = signIn["email"]?.object
+    if signIn["email"] != nil, emailObject == nil { throw FirebaseError.invalidArgument("/signIn/email should be object") }
+    for field in ["enabled", "passwordRequired"] {
+      if let value = emailObject?[field], value.bool == nil { throw FirebaseError.invalidArgument("/signIn/email/\(field) should be boolean") }
+    }
     let newAllow = signIn["allowDuplicateEmails"]?.bool
     let newPrivacy = privacyConfig["enableImprovedEmailPrivacy"]?.bool
     var allow = project.allowDuplicateEmails
     var privacy = project.emailPrivacy
+    var email = project.emailSignIn
+    // A whole `signIn.email` replaces both fields (absent = false, Google's default).
+    func replaceEmail() {
+      guard let emailObject else { return }
+      email = FirebaseEmailSignIn(enabled: emailObject["enabled"]?.bool ?? false,
+                                  passwordRequired: emailObject["passwordRequired"]?.bool ?? false)
+    }
     if mask.isEmpty {
       allow = newAllow ?? false
       privacy = newPrivacy ?? false
+      // Only a body that names signIn.email changes it (older callers send just the privacy setting).
+      replaceEmail()
     }
     for path in mask {
       switch path {
       case "signIn.allowDuplicateEmails": if let newAllow { allow = newAllow }
-      case "signIn": if body.has("signIn") { allow = newAllow ?? false }
+      case "signIn.email": replaceEmail()
+      case "signIn.email.enabled": email.enabled = emailObject?["enabled"]?.bool ?? false
+      case "signIn.email.passwordRequired": email.passwordRequired = emailObject?["passwordRequired"]?.bool ?? false
+      case "signIn":
+        if body.has("signIn") {
+          allow = newAllow ?? false
+          replaceEmail()
+        }
       case "emailPrivacyConfig.enableImprovedEmailPrivacy": if let newPrivacy { privacy = newPrivacy }
       case "emailPrivacyConfig": if body.has("emailPrivacyConfig") { privacy = newPrivacy ?? false }
       default: continue
       }
     }
-    try project.setConfig(allowDuplicateEmails: allow, emailPrivacy: privacy)
+    try project.setConfig(allowDuplicateEmails: allow, emailPrivacy: privacy, emailSignIn: email)
   }
 }

@@ -8,7 +8,10 @@ struct FirebaseCall {
   var body: FirebaseBody
   /// `Bearer owner`: admin powers (`ctx.security.Oauth2`).
   var privileged: Bool
+  /// The state key: the project id, or `PROJECT/tenants/TENANT` for a tenant's user store.
   var projectId: String
+  /// The tenant the call is for (path, body `tenantId`, or the ID token's `firebase.tenant`).
+  var tenantId: String?
 }
 
 /// Validation rules shared by the operations (`operations.ts`, `utils.ts`).
@@ -45,22 +48,25 @@ enum FirebaseRules {
 extension FirebaseAPI {
   private typealias Field = (String, FirebaseBody.FieldType)
 
-  func run(_ operation: FirebaseOperation, request: ServerRequest, privileged: Bool, pathProject: String?) throws -> JSON {
+  func run(_ operation: FirebaseOperation, request: ServerRequest, privileged: Bool, pathProject: String?,
+           pathTenant: String? = nil) throws -> JSON {
     if case .unimplemented(let name) = operation {
       throw FirebaseError.notImplemented("\(name) is not implemented in the authsh emulator.")
     }
-    let readsBody = operation != .batchGet && operation != .getProjects && operation != .getConfig
+    let readsBody = ![.batchGet, .getProjects, .getConfig, .listTenants, .getTenant, .deleteTenant].contains(operation)
     var body = readsBody ? try FirebaseBody.parse(request) : FirebaseBody()
     try body.validate(Self.schema(operation))
-    if body.isTruthy("tenantId") {
-      throw FirebaseError.notImplemented("Tenants are not supported by the authsh emulator.")
-    }
     var projectId = state.defaultProjectId
     if let target = pathProject ?? body.truthy("targetProjectId") {
       try require(privileged, "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
       projectId = target
     }
-    let call = FirebaseCall(request: request, body: body, privileged: privileged, projectId: projectId)
+    let tenantId = try operation.projectLevel ? nil : tenant(of: body, pathTenant: pathTenant)
+    if let tenantId, ![.getTenant, .updateTenant, .deleteTenant].contains(operation) {
+      try requireTenant(projectId: projectId, tenantId: tenantId)
+    }
+    let call = FirebaseCall(request: request, body: body, privileged: privileged,
+                            projectId: FirebaseProject.stateKey(projectId: projectId, tenantId: tenantId), tenantId: tenantId)
     switch operation {
     case .signUp: return try signUp(call)
     case .signInWithPassword: return try signInWithPassword(call)
@@ -80,6 +86,9 @@ extension FirebaseAPI {
     case .getProjects: return ["projectId": "12345", "authorizedDomains": ["localhost"]]
     case .getConfig: return state.with(projectId) { Self.adminConfig($0) }
     case .updateConfig: return try updateAdminConfig(call)
+    case .listTenants: return try listTenants(call, projectId: projectId)
+    case .createTenant: return try createTenant(call, projectId: projectId)
+    case .getTenant, .updateTenant, .deleteTenant: return try manageTenant(operation, call, projectId: projectId)
     case .signInWithEmailLink: return try signInWithEmailLink(call)
     case .signInWithIdp: return try signInWithIdp(call)
     case .mfaEnrollmentStart: return try mfaEnrollmentStart(call)
@@ -135,6 +144,10 @@ extension FirebaseAPI {
       return common + [("validDuration", .string)]
     case .updateConfig:
       return [("signIn", .object), ("emailPrivacyConfig", .object)]
+    case .createTenant, .updateTenant:
+      return [("displayName", .string), ("allowPasswordSignup", .bool), ("enableEmailLinkSignin", .bool),
+              ("enableAnonymousUser", .bool), ("disableAuth", .bool), ("mfaConfig", .object), ("name", .string),
+              ("tenantId", .string), ("testPhoneNumbers", .object)]
     case .signInWithEmailLink:
       return common + [("email", .string), ("oobCode", .string)]
     case .signInWithIdp:
@@ -152,7 +165,7 @@ extension FirebaseAPI {
     case .mfaSignInFinalize:
       return common + [("mfaPendingCredential", .string), ("mfaEnrollmentId", .string),
                        ("totpVerificationInfo", .object), ("phoneVerificationInfo", .object)]
-    case .batchGet, .getProjects, .getConfig, .unimplemented:
+    case .batchGet, .getProjects, .getConfig, .listTenants, .getTenant, .deleteTenant, .unimplemented:
       return []
     }
   }
@@ -175,6 +188,7 @@ extension FirebaseAPI {
   /// `iat < validSince` → `TOKEN_EXPIRED`; disabled → `USER_DISABLED`. No signature or `exp` check.
   func parseIdToken(_ project: FirebaseProject, _ token: String) throws -> (user: FirebaseUser, token: FirebaseTokens.DecodedIdToken) {
     guard let decoded = FirebaseTokens.decodeIdToken(token) else { throw FirebaseError.bad("INVALID_ID_TOKEN") }
+    try require(decoded.payload["firebase"]?["tenant"]?.string == project.tenantId, "TENANT_ID_MISMATCH")
     guard let user = project.user(localId: decoded.userId) else { throw FirebaseError.bad("USER_NOT_FOUND") }
     try require(user.validSince.map { decoded.issuedAt >= $0 } ?? true, "TOKEN_EXPIRED")
     try require(user.disabled != true, "USER_DISABLED")
@@ -191,13 +205,13 @@ extension FirebaseAPI {
     try project.save(user)
     let claims = FirebaseTokens.idTokenClaims(for: user, projectId: project.projectId, provider: provider, now: issuedAt,
                                               lifetime: config.tokenLifetime, extraClaims: extraClaims,
-                                              secondFactor: secondFactor)
+                                              secondFactor: secondFactor, tenantId: project.tenantId)
     var tokens = JSONObject()
     tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
     tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
                                                                   projectId: project.projectId,
                                                                   issuedAtMs: FirebaseTime.milliseconds(issuedAt),
-                                                                  secondFactor: secondFactor))
+                                                                  secondFactor: secondFactor, tenantId: project.tenantId))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)
   }

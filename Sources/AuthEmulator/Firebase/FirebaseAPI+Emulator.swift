@@ -25,7 +25,9 @@ extension FirebaseAPI {
     guard let grantType = body.truthy("grantType") else { throw FirebaseError.bad("MISSING_GRANT_TYPE") }
     try require(grantType == "refresh_token", "INVALID_GRANT_TYPE")
     guard let record else { throw FirebaseError.bad("MISSING_REFRESH_TOKEN") }
-    return try state.with(state.defaultProjectId) { project in
+    // A tenant's refresh token goes to the tenant's user store (`server.ts` routing).
+    let key = FirebaseProject.stateKey(projectId: state.defaultProjectId, tenantId: record.tenantId)
+    return try state.with(key) { project in
       try require(record.projectId == project.projectId, "INVALID_REFRESH_TOKEN")
       guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
       try require(user.disabled != true, "USER_DISABLED")
@@ -71,6 +73,8 @@ extension FirebaseAPI {
       try body.validate([("signIn", .object), ("emailPrivacyConfig", .object)])
       var mask: [String] = []
       if body["signIn"]?["allowDuplicateEmails"] != nil { mask.append("signIn.allowDuplicateEmails") }
+      if body["signIn"]?["email"]?["enabled"] != nil { mask.append("signIn.email.enabled") }
+      if body["signIn"]?["email"]?["passwordRequired"] != nil { mask.append("signIn.email.passwordRequired") }
       if body["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"] != nil {
         mask.append("emailPrivacyConfig.enableImprovedEmailPrivacy")
       }

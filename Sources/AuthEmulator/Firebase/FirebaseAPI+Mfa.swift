@@ -221,7 +221,7 @@ extension FirebaseProject {
     let expired = totpSessions.values.filter { $0.expiresAt < session.expiresAt.addingTimeInterval(-FirebaseAPI.totpEnrollmentLifetime) }
     var changes: [DocumentChange] = expired.map { .delete(table: Self.totpSessionsTable, key: storageKey($0.sessionInfo)) }
     changes.append(.put(table: Self.totpSessionsTable, key: storageKey(session.sessionInfo),
-                        document: session.storageJSON(projectId: projectId)))
+                        document: session.storageJSON(projectId: stateKey)))
     try store.apply(changes)
     for old in expired { totpSessions[old.sessionInfo] = nil }
     totpSessions[session.sessionInfo] = session

@@ -74,12 +74,14 @@ extension FirebaseAPI {
   @discardableResult
   func createOob(_ project: FirebaseProject, request: ServerRequest, email: String, newEmail: String?,
                  requestType: String, continueUrl: String? = nil, mail: Bool = true) throws -> FirebaseOob {
+    if mail { try takeMailQuota(requestType) }
     let origin = emulatorOrigin(request)
     let oob = try project.createOob(email: email, newEmail: newEmail, requestType: requestType,
                                     createdAt: FirebaseTime.milliseconds(now)) { code in
       var items = [("mode", FirebaseOob.mode(for: requestType)), ("lang", "en"), ("oobCode", code),
                    ("apiKey", "fake-api-key")]
       if let continueUrl { items.append(("continueUrl", continueUrl)) }
+      if let tenantId = project.tenantId { items.append(("tenantId", tenantId)) }
       return origin + "/emulator/action?" + items.map { $0.0 + "=" + Self.formEncode($0.1) }.joined(separator: "&")
     }
     if mail {

@@ -31,8 +31,10 @@ extension FirebaseAPI {
           emailVerified = false
           try require(body.isTruthy("email"), "MISSING_EMAIL")
           try require(body.isTruthy("password"), "MISSING_PASSWORD")
+          try requirePasswordSignIn(project, signUp: true)
           provider = FirebaseTokens.passwordProvider
         } else {
+          if let tenant = project.tenant { try require(tenant.enableAnonymousUser, "ADMIN_ONLY_OPERATION") }
           provider = FirebaseTokens.anonymousProvider
         }
       }
@@ -48,6 +50,7 @@ extension FirebaseAPI {
       }
       var existing: FirebaseUser?
       if let idToken = body.truthy("idToken") { existing = try parseIdToken(project, idToken).user }
+      if existing == nil, !call.privileged { try limitNewAccount(call.request) }
 
       var user = existing ?? FirebaseUser(localId: body.truthy("localId") ?? project.newLocalId(),
                                           createdAt: FirebaseTime.milliseconds(timestamp))
@@ -98,6 +101,7 @@ extension FirebaseAPI {
 
     // Checks that need the state, then bcrypt outside the lock, then the sign-in itself.
     let (candidate, privacy) = try state.with(call.projectId) { project -> (FirebaseUser, Bool) in
+      try requirePasswordSignIn(project, signUp: false)
       let privacy = emailPrivacy(project)
       guard let user = project.user(email: email) else {
         throw FirebaseError.bad(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")

@@ -15,7 +15,7 @@ public final class FirebaseAPI: EmulatorAPI {
   public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
               mode: EmulatorMode? = nil) throws {
     self.config = config
-    self.mode = mode ?? EmulatorMode(likeProduction: config.likeProduction)
+    self.mode = mode ?? EmulatorMode(config: config)
     self.clock = clock
     self.outbox = outbox
     self.state = try FirebaseState(defaultProjectId: config.project, emailPrivacy: config.emailPrivacy, store: store)
@@ -42,9 +42,9 @@ public final class FirebaseAPI: EmulatorAPI {
     case .readiness:
       return ["authEmulator": ["ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
                                "apiSpec": "/emulator/openapi.json"]]
-    case .identityToolkit(let operation, let pathProject):
+    case .identityToolkit(let operation, let pathProject, let pathTenant):
       let privileged = try authenticate(request, apiKeyAllowed: operation.acceptsAPIKey)
-      return try run(operation, request: request, privileged: privileged, pathProject: pathProject)
+      return try run(operation, request: request, privileged: privileged, pathProject: pathProject, pathTenant: pathTenant)
     case .secureToken:
       guard apiKey(request) != nil else { throw FirebaseError.missingAPIKey }
       return try grantToken(FirebaseBody.parse(request, allowForm: true))

@@ -1,11 +1,16 @@
 import Foundation
 import JSONKit
 
-/// The state of one project id: accounts, pending codes and emulator config. Only touched while
-/// `FirebaseState`'s lock is held. Every change is written to the document store first, then
-/// applied in memory, so nothing acknowledged is lost.
+/// The state of one project id, or of one tenant of it (Identity Platform multi-tenancy: a
+/// tenant's accounts are a separate user store): accounts, pending codes and emulator config. Only
+/// touched while `FirebaseState`'s lock is held. Every change is written to the document store
+/// first, then applied in memory, so nothing acknowledged is lost.
 final class FirebaseProject {
   let projectId: String
+  /// Set for a tenant's user store.
+  let tenantId: String?
+  /// A tenant's settings (nil for the project itself).
+  private(set) var tenant: FirebaseTenant?
   let store: any DocumentStore
   private(set) var users: [String: FirebaseUser] = [:]
   private var localIdForEmail: [String: String] = [:]
@@ -21,15 +26,36 @@ final class FirebaseProject {
   private var nextOobSequence = 0
   private(set) var allowDuplicateEmails = false
   private(set) var emailPrivacy = false
+  /// The v2 config's `signIn.email`: e-mail/password sign-in on, and whether a password is required
+  /// (false: e-mail links work too).
+  private(set) var emailSignIn = FirebaseEmailSignIn()
 
   static let usersTable = "firebase_users"
   static let oobTable = "firebase_oob_codes"
   static let configTable = "firebase_config"
+  static let tenantsTable = "firebase_tenants"
 
-  init(projectId: String, store: any DocumentStore, emailPrivacy: Bool = false) {
+  init(projectId: String, tenantId: String? = nil, store: any DocumentStore, emailPrivacy: Bool = false) {
     self.projectId = projectId
+    self.tenantId = tenantId
     self.store = store
     self.emailPrivacy = emailPrivacy
+  }
+
+  /// `PROJECT` or `PROJECT/tenants/TENANT`: the key of this store in `FirebaseState` and in the
+  /// document store.
+  var stateKey: String { Self.stateKey(projectId: projectId, tenantId: tenantId) }
+
+  static func stateKey(projectId: String, tenantId: String?) -> String {
+    tenantId.map { projectId + tenantInfix + $0 } ?? projectId
+  }
+
+  static let tenantInfix = "/tenants/"
+
+  /// `PROJECT/tenants/TENANT` → (PROJECT, TENANT).
+  static func parse(stateKey: String) -> (projectId: String, tenantId: String?) {
+    guard let range = stateKey.range(of: tenantInfix) else { return (stateKey, nil) }
+    return (String(stateKey[..<range.lowerBound]), String(stateKey[range.upperBound...]))
   }
 
   // MARK: - Accounts
@@ -54,13 +80,13 @@ final class FirebaseProject {
 
   /// Creates or replaces the account (persisted first).
   func save(_ user: FirebaseUser) throws {
-    try store.put(Self.usersTable, key: storageKey(user.localId), user.storageJSON(projectId: projectId))
+    try store.put(Self.usersTable, key: storageKey(user.localId), user.storageJSON(projectId: stateKey))
     apply(user)
   }
 
   /// Creates or replaces several accounts: all stored in one write, or none.
   func saveAll(_ users: [FirebaseUser]) throws {
-    try store.apply(users.map { .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: projectId)) })
+    try store.apply(users.map { .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: stateKey)) })
     users.forEach(apply)
   }
 
@@ -118,7 +144,7 @@ final class FirebaseProject {
     while oobs[code] != nil { code = FirebaseRandom.base64URL(54) }
     let oob = FirebaseOob(oobCode: code, email: email, newEmail: newEmail, requestType: requestType,
                           oobLink: link(code), sequence: nextOobSequence, createdAt: createdAt)
-    try store.put(Self.oobTable, key: storageKey(code), oob.storageJSON(projectId: projectId))
+    try store.put(Self.oobTable, key: storageKey(code), oob.storageJSON(projectId: stateKey))
     nextOobSequence += 1
     oobs[code] = oob
     return oob
@@ -136,14 +162,31 @@ final class FirebaseProject {
 
   // MARK: - Config
 
-  func setConfig(allowDuplicateEmails: Bool, emailPrivacy: Bool) throws {
+  func setConfig(allowDuplicateEmails: Bool, emailPrivacy: Bool, emailSignIn: FirebaseEmailSignIn? = nil) throws {
+    let emailSignIn = emailSignIn ?? self.emailSignIn
     let record: JSON = [
-      "projectId": .string(projectId), "allowDuplicateEmails": .bool(allowDuplicateEmails),
-      "emailPrivacy": .bool(emailPrivacy),
+      "projectId": .string(stateKey), "allowDuplicateEmails": .bool(allowDuplicateEmails),
+      "emailPrivacy": .bool(emailPrivacy), "emailSignInEnabled": .bool(emailSignIn.enabled),
+      "passwordRequired": .bool(emailSignIn.passwordRequired),
     ]
-    try store.put(Self.configTable, key: projectId, record)
+    try store.put(Self.configTable, key: stateKey, record)
     self.allowDuplicateEmails = allowDuplicateEmails
     self.emailPrivacy = emailPrivacy
+    self.emailSignIn = emailSignIn
+  }
+
+  /// Stores a tenant's settings (this must be a tenant's store).
+  func setTenant(_ tenant: FirebaseTenant) throws {
+    try store.put(Self.tenantsTable, key: stateKey, tenant.storageJSON(projectId: projectId))
+    self.tenant = tenant
+  }
+
+  /// Forgets a tenant: its settings, accounts and codes.
+  func deleteTenant() throws {
+    try deleteAllAccounts()
+    for code in oobs.keys.sorted() { try deleteOob(code) }
+    try store.delete(Self.tenantsTable, key: stateKey)
+    tenant = nil
   }
 
   // MARK: - Loading
@@ -158,9 +201,13 @@ final class FirebaseProject {
   func load(config: JSON) {
     allowDuplicateEmails = config["allowDuplicateEmails"]?.bool ?? allowDuplicateEmails
     emailPrivacy = config["emailPrivacy"]?.bool ?? emailPrivacy
+    emailSignIn.enabled = config["emailSignInEnabled"]?.bool ?? emailSignIn.enabled
+    emailSignIn.passwordRequired = config["passwordRequired"]?.bool ?? emailSignIn.passwordRequired
   }
 
-  func storageKey(_ id: String) -> String { projectId + "/" + id }
+  func load(tenant: FirebaseTenant) { self.tenant = tenant }
+
+  func storageKey(_ id: String) -> String { stateKey + "/" + id }
 }
 
 /// Random identifiers in the official emulator's alphabets (`utils.ts`).

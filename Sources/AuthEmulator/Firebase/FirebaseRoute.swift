@@ -6,14 +6,23 @@ enum FirebaseOperation: Equatable {
   case signUp, signInWithPassword, sendOobCode, resetPassword, update, lookup, delete, createAuthUri
   case batchGet, batchDelete, batchCreate, query, createSessionCookie, getProjects
   case getConfig, updateConfig
+  /// v2 tenant management (`projects/{p}/tenants[/{t}]`).
+  case listTenants, createTenant, getTenant, updateTenant, deleteTenant
   case signInWithEmailLink, signInWithIdp
   /// v2 second factors (`FirebaseAPI+Mfa.swift`).
   case mfaEnrollmentStart, mfaEnrollmentFinalize, mfaEnrollmentWithdraw, mfaSignInStart, mfaSignInFinalize
   /// Served by the official emulator but outside this one's scope (501).
   case unimplemented(String)
 
-  /// v2 config management takes OAuth only; everything else also takes an API key.
-  var acceptsAPIKey: Bool { self != .getConfig && self != .updateConfig }
+  /// v2 config and tenant management take OAuth only; everything else also takes an API key.
+  var acceptsAPIKey: Bool {
+    ![.getConfig, .updateConfig, .listTenants, .createTenant, .getTenant, .updateTenant, .deleteTenant].contains(self)
+  }
+
+  /// Operations on the project itself, never on one of its tenants.
+  var projectLevel: Bool {
+    [.getConfig, .updateConfig, .listTenants, .createTenant, .getProjects].contains(self)
+  }
 }
 
 /// Which of the Firebase side's paths a request names.
@@ -21,7 +30,7 @@ enum FirebaseRoute: Equatable {
   case readiness
   /// `GET /emulator/action`: the e-mailed links.
   case action
-  case identityToolkit(FirebaseOperation, project: String?)
+  case identityToolkit(FirebaseOperation, project: String?, tenant: String? = nil)
   case secureToken
   case emulator(EmulatorEndpoint, project: String)
   case notFound
@@ -86,26 +95,57 @@ enum FirebaseRoute: Equatable {
     let tail = rest.dropFirst("projects/".count)
     guard let end = tail.firstIndex(where: { $0 == "/" || $0 == ":" }) else { return .notFound }
     let project = decode(tail[..<end])
-    let remainder = String(tail[end...])
+    var remainder = String(tail[end...])
+    // `projects/{p}/tenants/{t}/accounts…`: the same calls on a tenant's user store.
+    var tenant: String?
+    if remainder.hasPrefix("/tenants/") {
+      let afterTenants = remainder.dropFirst("/tenants/".count)
+      guard let tenantEnd = afterTenants.firstIndex(where: { $0 == "/" || $0 == ":" }), tenantEnd > afterTenants.startIndex else {
+        return .notFound
+      }
+      tenant = decode(afterTenants[..<tenantEnd])
+      remainder = String(afterTenants[tenantEnd...])
+    }
+    func scoped(_ operation: FirebaseOperation, _ project: String?) -> FirebaseRoute {
+      method == "POST" || preflight ? .identityToolkit(operation, project: project, tenant: tenant) : .notFound
+    }
     switch remainder {
-    case "/accounts": return post(.signUp, project)
-    case "/accounts:lookup": return post(.lookup, project)
-    case "/accounts:update": return post(.update, project)
-    case "/accounts:delete": return post(.delete, project)
-    case "/accounts:sendOobCode": return post(.sendOobCode, project)
-    case "/accounts:batchDelete": return post(.batchDelete, project)
-    case "/accounts:query", ":queryAccounts": return post(.query, project)
-    case ":createSessionCookie": return post(.createSessionCookie, project)
-    case "/accounts:batchCreate": return post(.batchCreate, project)
+    case "/accounts": return scoped(.signUp, project)
+    case "/accounts:lookup": return scoped(.lookup, project)
+    case "/accounts:update": return scoped(.update, project)
+    case "/accounts:delete": return scoped(.delete, project)
+    case "/accounts:sendOobCode": return scoped(.sendOobCode, project)
+    case "/accounts:batchDelete": return scoped(.batchDelete, project)
+    case "/accounts:query", ":queryAccounts": return scoped(.query, project)
+    case ":createSessionCookie": return scoped(.createSessionCookie, project)
+    case "/accounts:batchCreate": return scoped(.batchCreate, project)
     case "/accounts:batchGet":
-      return method == "GET" || preflight ? .identityToolkit(.batchGet, project: project) : .notFound
+      return method == "GET" || preflight ? .identityToolkit(.batchGet, project: project, tenant: tenant) : .notFound
     default:
-      return remainder.hasPrefix("/tenants") ? post(.unimplemented("tenants"), project) : .notFound
+      return .notFound
     }
   }
 
   private static func toolkitV2Route(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {
     let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count >= 3, parts[0] == "projects", parts[2] == "tenants", !parts[1].isEmpty {
+      let project = decode(parts[1])
+      if parts.count == 3 {
+        switch method {
+        case "GET": return .identityToolkit(.listTenants, project: project)
+        case "POST": return .identityToolkit(.createTenant, project: project)
+        default: return preflight ? .identityToolkit(.listTenants, project: project) : .notFound
+        }
+      }
+      guard parts.count == 4, !parts[3].isEmpty else { return .notFound }
+      let tenant = decode(parts[3])
+      switch method {
+      case "GET": return .identityToolkit(.getTenant, project: project, tenant: tenant)
+      case "PATCH": return .identityToolkit(.updateTenant, project: project, tenant: tenant)
+      case "DELETE": return .identityToolkit(.deleteTenant, project: project, tenant: tenant)
+      default: return preflight ? .identityToolkit(.getTenant, project: project, tenant: tenant) : .notFound
+      }
+    }
     if parts.count == 3, parts[0] == "projects", parts[2] == "config" {
       let project = decode(parts[1])
       switch method {
@@ -122,9 +162,15 @@ enum FirebaseRoute: Equatable {
   }
 
   private static func emulatorRoute(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {
-    let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty else { return .notFound }
-    let project = decode(parts[0])
+    var parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count >= 2, !parts[0].isEmpty else { return .notFound }
+    var project = decode(parts[0])
+    // `/emulator/v1/projects/{p}/tenants/{t}/…`: a tenant's store (its state key).
+    if parts.count == 4, parts[1] == "tenants", !parts[2].isEmpty {
+      project = FirebaseProject.stateKey(projectId: project, tenantId: decode(parts[2]))
+      parts = [parts[0], parts[3]]
+    }
+    guard parts.count == 2 else { return .notFound }
     switch (parts[1], method) {
     case ("accounts", "DELETE"): return .emulator(.deleteAccounts, project: project)
     case ("oobCodes", "GET"): return .emulator(.oobCodes, project: project)

@@ -14,6 +14,13 @@ final class FirebaseState: @unchecked Sendable {
     self.defaultProjectId = defaultProjectId
     self.defaultEmailPrivacy = emailPrivacy
     self.store = store
+    for (key, document) in try store.loadAll(FirebaseProject.tenantsTable) {
+      guard let (projectId, tenant) = FirebaseTenant.fromStorage(document) else {
+        store.noteUnreadable(FirebaseProject.tenantsTable, key: key)
+        continue
+      }
+      project(FirebaseProject.stateKey(projectId: projectId, tenantId: tenant.tenantId)).load(tenant: tenant)
+    }
     for (key, document) in try store.loadAll(FirebaseProject.configTable) {
       guard let projectId = document["projectId"]?.string else {
         store.noteUnreadable(FirebaseProject.configTable, key: key)
@@ -51,11 +58,23 @@ final class FirebaseState: @unchecked Sendable {
     return try body(project(projectId))
   }
 
-  private func project(_ projectId: String) -> FirebaseProject {
-    if let existing = projects[projectId] { return existing }
+  /// The store of `PROJECT` or `PROJECT/tenants/TENANT`, created empty on first use. A tenant's
+  /// store shares the project's e-mail privacy setting only through `FirebaseAPI`.
+  private func project(_ key: String) -> FirebaseProject {
+    if let existing = projects[key] { return existing }
+    let (projectId, tenantId) = FirebaseProject.parse(stateKey: key)
     let created = FirebaseProject(
-      projectId: projectId, store: store, emailPrivacy: projectId == defaultProjectId && defaultEmailPrivacy)
-    projects[projectId] = created
+      projectId: projectId, tenantId: tenantId, store: store,
+      emailPrivacy: projectId == defaultProjectId && defaultEmailPrivacy)
+    projects[key] = created
     return created
+  }
+
+  /// The tenants of `projectId` that exist (created, or used in the default mode), by tenant id.
+  func tenants(of projectId: String) -> [FirebaseTenant] {
+    lock.lock()
+    defer { lock.unlock() }
+    let prefix = projectId + FirebaseProject.tenantInfix
+    return projects.filter { $0.key.hasPrefix(prefix) }.compactMap(\.value.tenant).sorted { $0.tenantId < $1.tenantId }
   }
 }

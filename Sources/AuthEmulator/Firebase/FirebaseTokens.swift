@@ -10,7 +10,7 @@ enum FirebaseTokens {
   /// `iat`/`exp`/`aud`/`iss`/`sub`.
   static func idTokenClaims(for user: FirebaseUser, projectId: String, provider: String, now: Date,
                             lifetime: Int, extraClaims: JSONObject = JSONObject(),
-                            secondFactor: FirebaseSecondFactor? = nil) -> JSONObject {
+                            secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil) -> JSONObject {
     var identities = JSONObject()
     if let email = user.email { identities["email"] = [.string(email)] }
     for info in user.federated {
@@ -34,6 +34,7 @@ enum FirebaseTokens {
       firebase["second_factor_identifier"] = .string(secondFactor.identifier)
       firebase["sign_in_second_factor"] = .string(secondFactor.provider)
     }
+    if let tenantId { firebase["tenant"] = .string(tenantId) }
     claims["firebase"] = .object(firebase)
     let issuedAt = FirebaseTime.seconds(now)
     claims["iat"] = .int(issuedAt)
@@ -69,10 +70,12 @@ enum FirebaseTokens {
     var issuedAtMs: Int? = nil
     /// The second factor of the sign-in; refreshed ID tokens keep its claims.
     var secondFactor: FirebaseSecondFactor? = nil
+    /// The tenant whose account it is.
+    var tenantId: String? = nil
   }
 
   static func refreshToken(localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil,
-                           secondFactor: FirebaseSecondFactor? = nil) -> String {
+                           secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil) -> String {
     var record = JSONObject()
     record["_AuthEmulatorRefreshToken"] = "DO NOT MODIFY"
     record["localId"] = .string(localId)
@@ -83,6 +86,7 @@ enum FirebaseTokens {
       record["secondFactor"] = ["identifier": .string(secondFactor.identifier), "provider": .string(secondFactor.provider)]
     }
     if let issuedAtMs { record["issuedAtMs"] = .int(issuedAtMs) }
+    if let tenantId { record["tenantId"] = .string(tenantId) }
     return Data(JSON.object(record).bytes).base64EncodedString()
   }
 
@@ -98,7 +102,8 @@ enum FirebaseTokens {
     return RefreshRecord(localId: localId, provider: provider, projectId: object["projectId"]?.string ?? "",
                          extraClaims: object["extraClaims"]?.object ?? JSONObject(),
                          issuedAtMs: object["issuedAtMs"]?.int,
-                         secondFactor: FirebaseSecondFactor(json: object["secondFactor"]))
+                         secondFactor: FirebaseSecondFactor(json: object["secondFactor"]),
+                         tenantId: object["tenantId"]?.string.flatMap { $0.isEmpty ? nil : $0 })
   }
 
   private static func isTruthy(_ value: JSON?) -> Bool {

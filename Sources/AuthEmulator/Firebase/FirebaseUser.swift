@@ -63,7 +63,10 @@ struct FirebaseUser: Equatable, Sendable {
   }
 
   /// The account as `accounts:lookup` / `batchGet` return it (password redacted, no salt).
-  var publicJSON: JSON {
+  var publicJSON: JSON { publicJSON(tenantId: nil) }
+
+  /// The same, with `tenantId` for a tenant's account.
+  func publicJSON(tenantId: String?) -> JSON {
     var user = JSONObject()
     user["localId"] = .string(localId)
     if let email { user["email"] = .string(email) }
@@ -83,6 +86,7 @@ struct FirebaseUser: Equatable, Sendable {
     if let initialEmail { user["initialEmail"] = .string(initialEmail) }
     if !mfaInfo.isEmpty { user["mfaInfo"] = .array(mfaInfo.map(\.json)) }
     if emailLinkSignin == true { user["emailLinkSignin"] = true }
+    if let tenantId { user["tenantId"] = .string(tenantId) }
     return .object(user)
   }
 

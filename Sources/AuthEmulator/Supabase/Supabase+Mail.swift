@@ -49,7 +49,11 @@ extension SupabaseAPI {
     case .emailChange:
       if enforceLimit { try checkFrequency(sentAt: user.emailChangeSentAt, now: now) }
     }
-    if enforceLimit { try checkEmailQuota() }
+    if enforceLimit {
+      // `sendEmail`: the recipient check comes before the project's quota.
+      try checkMayReceiveMail(address)
+      try checkEmailQuota()
+    }
     let code = Self.newCode(for: address)
     switch kind {
     case .signup, .invite:
@@ -71,7 +75,22 @@ extension SupabaseAPI {
       time: clock.now())
   }
 
-  /// Like production only: GoTrue's `RATE_LIMIT_EMAIL_SENT` (30 mails an hour for the project).
+  /// Like production with the built-in mail service: only the organisation's team addresses
+  /// receive mail (GoTrue's `checkEmailAddressAuthorization`, 400 `email_address_not_authorized`;
+  /// nothing is stored when it refuses).
+  func checkMayReceiveMail(_ address: String) throws {
+    guard !mode.mayReceiveMail(address) else { return }
+    throw GoTrueError.badRequest(
+      "email_address_not_authorized", "Email address \(Self.goQuoted(address)) cannot be used as it is not authorized")
+  }
+
+  /// Go's `%q` of a plain address: in double quotes, `"` and `\` escaped.
+  static func goQuoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  /// Like production only: GoTrue's `RATE_LIMIT_EMAIL_SENT` for the project (2 mails an hour on
+  /// the built-in mail service, 30 with custom SMTP).
   func checkEmailQuota() throws {
     guard mode.likeProduction, !mode.emailQuota.allow(at: clock.now()) else { return }
     throw GoTrueError(status: 429, code: "over_email_send_rate_limit", message: "email rate limit exceeded")
@@ -83,6 +102,8 @@ extension SupabaseAPI {
   func prepareEmailChangeMails(user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros) throws
     -> [OutboxMessage]
   {
+    // Secure e-mail change: the current address must be able to receive its mail too.
+    if !user.email.isEmpty { try checkMayReceiveMail(user.email) }
     let toNew = try prepareMail(.emailChange, user: &user, request: request, redirectTo: redirectTo, now: now)
     guard !user.email.isEmpty else { return [toNew] }
     let code = Self.newCode(for: user.email)

@@ -28,6 +28,7 @@ extension SupabaseAPI {
       }
       data.recordAudit("user_invited", actor: .admin(role: role),
                        traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
+      try checkMayReceiveMail(email)
       try checkEmailQuota()
       mails.append(try prepareMail(.invite, user: &user, request: request, redirectTo: redirectTo, now: now, enforceLimit: false))
       data.saveUser(user)

@@ -111,7 +111,7 @@ extension SupabaseAPI {
       && presented.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     guard legacyShape else { throw GoTrueError.validation("Refresh token is not valid") }
     let now = self.now
-    let reuseInterval = Micros(config.refreshReuseInterval) * 1_000_000
+    let reuseInterval = Micros(refreshReuseInterval) * 1_000_000
     let (user, session, issued) = try state.transaction { data -> (SBUser, SBSession, String) in
       guard let token = data.refreshTokens[presented] else {
         throw GoTrueError.badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")

@@ -1,4 +1,5 @@
 import Foundation
+import HostedLimits
 import HTTPServerKit
 import JSONKit
 
@@ -19,7 +20,7 @@ public final class SupabaseAPI: EmulatorAPI {
   public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
               mode: EmulatorMode? = nil) throws {
     self.config = config
-    self.mode = mode ?? EmulatorMode(likeProduction: config.likeProduction)
+    self.mode = mode ?? EmulatorMode(config: config)
     self.clock = clock
     self.outbox = outbox
     self.state = try SupabaseState(store: store)
@@ -38,8 +39,8 @@ public final class SupabaseAPI: EmulatorAPI {
     if request.method == "OPTIONS", let origin { return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true) }
     let response: ServerResponse
     if let route = Self.route(method: request.method, path: path) {
-      if let limited = rateLimited(request, path: path) {
-        response = limited
+      if let refused = protect(request, method: request.method, path: path) {
+        response = refused
       } else if let handler = route {
         response = serve(request, with: handler)
       } else {
@@ -191,20 +192,8 @@ public final class SupabaseAPI: EmulatorAPI {
   /// GoTrue `MAILER_AUTOCONFIRM=false`: `--confirm-email`, or like production.
   var confirmEmail: Bool { config.confirmEmail || mode.likeProduction }
 
-  /// Like production only: GoTrue's per-address limits on `/token` and `/verify` (the address is
-  /// the first `X-Forwarded-For` value, as behind Supabase's proxy; else this machine).
-  func rateLimited(_ request: ServerRequest, path: String) -> ServerResponse? {
-    guard mode.likeProduction else { return nil }
-    let limiter: TokenBucketLimiter
-    switch path {
-    case "/token": limiter = mode.tokenLimiter
-    case "/verify": limiter = mode.verifyLimiter
-    default: return nil
-    }
-    let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
-      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-    guard !limiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: clock.now()) else { return nil }
-    return GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
-      .response(for: request)
+  /// `--refresh-reuse-interval`, else the hosted projects' 10 s like production, else GoTrue's 0.
+  var refreshReuseInterval: Int {
+    config.refreshReuseInterval ?? (mode.likeProduction ? ProductionLimits.Supabase.refreshReuseInterval : 0)
   }
 }

@@ -36,6 +36,12 @@ extension FlagKey where Value == String {
     FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"))
   public static let faultsHost = text(FlagSpec("--host", value: "HOST", kind: .host, "The emulator's address (default 127.0.0.1)"))
   public static let faultsURL = text(FlagSpec("--url", value: "URL", kind: .url, "The emulator's URL, instead of --host and --port"))
+  public static let smtp = text(
+    FlagSpec(
+      "--smtp", value: "SERVICE", kind: .text, choices: ["built-in", "custom"],
+      "Supabase, like production: the built-in mail service (2 an hour, team only; default) or custom SMTP (30 an hour)"))
+  public static let team = text(
+    FlagSpec("--team", value: "EMAIL", kind: .email, repeatable: true, "Supabase, like production: a team address the built-in mail service delivers to"))
 }
 
 extension FlagKey where Value == Bool {
@@ -48,6 +54,8 @@ extension FlagKey where Value == Bool {
   public static let readyJSON = toggle(FlagSpec("--json", "Once listening, print one JSON line {\"schema\":1,\"event\":\"ready\",…}"))
   public static let anonymousSignIns = toggle(
     FlagSpec("--anonymous-sign-ins", "Supabase: sign-up with neither e-mail nor phone makes an anonymous user"))
+  public static let captcha = toggle(
+    FlagSpec("--captcha", "Supabase: CAPTCHA protection on; calls without gotrue_meta_security.captcha_token are refused"))
 }
 
 extension FlagKey where Value == Int {

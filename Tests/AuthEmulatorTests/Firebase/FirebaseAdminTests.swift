@@ -115,8 +115,11 @@ struct FirebaseAdminTests {
     #expect(await harness.send("GET", uri, headers: owner).json == patched.json)
   }
 
-  @Test func tenantsAreNotSupported() async throws {
+  @Test("a tenant named on a client call gets its own user store (FirebaseTenantTests has the rest)")
+  func tenantOnClientCall() async throws {
     let harness = try FirebaseHarness()
-    #expect(await harness.call("signUp", ["tenantId": "t1"]).status == 501)
+    let anonymous = await harness.call("signUp", ["tenantId": "t1", "returnSecureToken": true])
+    #expect(anonymous.status == 200)
+    #expect(firebaseClaims(anonymous.string("idToken"))["firebase"]?["tenant"] == "t1")
   }
 }

@@ -59,7 +59,7 @@ struct FirebaseEmulatorTests {
     let ready = await harness.send("GET", "/")
     #expect(ready.json["authEmulator"]?["ready"]?.bool == true)
     let config = await harness.send("GET", "/emulator/v1/projects/demo-test/config")
-    #expect(config.json == ["signIn": ["allowDuplicateEmails": false],
+    #expect(config.json == ["signIn": ["email": ["enabled": true, "passwordRequired": true], "allowDuplicateEmails": false],
                             "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]])
     let patched = await harness.patchConfig(["signIn": ["allowDuplicateEmails": true]])
     #expect(patched.json["signIn"]?["allowDuplicateEmails"]?.bool == true)

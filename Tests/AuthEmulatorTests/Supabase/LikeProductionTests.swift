@@ -5,11 +5,16 @@ import Testing
 @testable import AuthEmulator
 
 /// `--like-production` on the GoTrue side: confirmation, the project's mail quota, per-address
-/// limits on /token and /verify, and the run-time switch.
+/// limits on /token and /verify, and the run-time switch. (The built-in mail service, the other
+/// per-address limits and CAPTCHA: `HostedLimitsTests.swift`.)
 @Suite("Supabase like production")
 struct SupabaseLikeProductionTests {
+  /// Custom SMTP: any address receives mail, 30 an hour.
   static func emulator(likeProduction: Bool = true) throws -> TestEmulator {
-    try TestEmulator { $0.likeProduction = likeProduction }
+    try TestEmulator {
+      $0.likeProduction = likeProduction
+      $0.smtp = .custom
+    }
   }
 
   @Test("sign-up answers the user without a session; signing in before confirming is email_not_confirmed")
@@ -26,16 +31,16 @@ struct SupabaseLikeProductionTests {
     #expect(await emu.send("GET", "settings").json["mailer_autoconfirm"] == false)
   }
 
-  @Test("30 mails an hour for the whole project, then 429 over_email_send_rate_limit; default mode has no quota")
+  @Test("custom SMTP: 30 mails an hour for the whole project, then 429 over_email_send_rate_limit; default mode has no quota")
   func emailQuota() async throws {
     let emu = try Self.emulator()
-    for index in 0..<30 { #expect(await emu.signUp("q\(index)@example.com").status == 200) }
-    let over = await emu.signUp("q30@example.com")
+    for index in 0..<30 { #expect(await emu.signUp("q\(index)@example.com", from: index).status == 200) }
+    let over = await emu.signUp("q30@example.com", from: 30)
     #expect(over.status == 429)
     #expect(over.json == ["code": "over_email_send_rate_limit", "message": "email rate limit exceeded"])
     #expect(await emu.send("POST", "recover", json: ["email": "q1@example.com"]).status == 429)
     emu.clock.advance(seconds: 3600)
-    #expect(await emu.signUp("q30@example.com").status == 200)
+    #expect(await emu.signUp("q30@example.com", from: 30).status == 200)
 
     let relaxed = try TestEmulator(confirmEmail: true)
     for index in 0..<31 { #expect(await relaxed.signUp("r\(index)@example.com").status == 200) }
@@ -69,17 +74,18 @@ struct SupabaseLikeProductionTests {
   @Test("PUT /emulator/v1/config switches the mode at run time; bad bodies are 400")
   func runtimeSwitch() async throws {
     let emu = try Self.emulator(likeProduction: false)
-    #expect(await emu.send("GET", "/emulator/v1/config").json == ["like_production": false])
+    let off: JSON = ["like_production": false, "captcha": false, "smtp": "custom", "team": []]
+    #expect(await emu.send("GET", "/emulator/v1/config").json == off)
     #expect(await emu.signUp("before@example.com").json.accessToken.isEmpty == false)
     let on = await emu.send("PUT", "/emulator/v1/config", json: ["like_production": true])
-    #expect(on.json == ["like_production": true])
+    #expect(on.json == ["like_production": true, "captcha": false, "smtp": "custom", "team": []])
     #expect(emu.emulator.mode.likeProduction)
     #expect(await emu.signUp("after@example.com").json["access_token"] == nil)
     #expect(await emu.send("PUT", "/emulator/v1/config", json: ["like_production": "yes"]).status == 400)
     #expect(await emu.send("PUT", "/emulator/v1/config", json: ["confirm": true]).status == 400)
     #expect(await emu.send("PUT", "/emulator/v1/config", raw: "nope").status == 400)
     #expect(await emu.send("DELETE", "/emulator/v1/config").status == 405)
-    #expect(await emu.send("PUT", "/emulator/v1/config", json: ["like_production": false]).json == ["like_production": false])
+    #expect(await emu.send("PUT", "/emulator/v1/config", json: ["like_production": false]).json == off)
   }
 }
 
@@ -155,7 +161,7 @@ struct SupabaseParityFixTests {
 
   @Test("secure e-mail change with confirmation on needs both links: the first answers the 'other email' message")
   func secureEmailChangeBoth() async throws {
-    let emu = try TestEmulator { $0.likeProduction = true }
+    let emu = try SupabaseLikeProductionTests.emulator()
     await emu.signUp("c@example.com")
     emu.clock.advance(seconds: 61)
     _ = await emu.send("POST", "recover", json: ["email": "c@example.com"])

@@ -64,6 +64,14 @@ struct TestEmulator {
     await send("POST", "signup", json: ["email": .string(email), "password": .string(password), "data": data])
   }
 
+  /// A sign-up from its own client address (`X-Forwarded-For: 203.0.113.N`), as many users make
+  /// them, so that the per-address limits of the like-production mode do not apply.
+  @discardableResult
+  func signUp(_ email: String, _ password: String = "hunter22", from client: Int) async -> TestResponse {
+    await send("POST", "signup", json: ["email": .string(email), "password": .string(password)],
+               headers: [("X-Forwarded-For", "203.0.113.\(client % 250)")])
+  }
+
   func signIn(_ email: String, _ password: String = "hunter22") async -> TestResponse {
     await send("POST", "token?grant_type=password", json: ["email": .string(email), "password": .string(password)])
   }

@@ -1,0 +1,25 @@
+import Foundation
+import HTTPServerKit
+
+/// Like production only: the hosted service's quotas (the Firebase Authentication limits page),
+/// refused in production's envelope: HTTP 400 with the code as the message.
+extension FirebaseAPI {
+  /// 100 new accounts an hour per address (`TOO_MANY_ATTEMPTS_TRY_LATER`). The address is the first
+  /// `X-Forwarded-For` value, else this machine. Admin calls are not counted.
+  func limitNewAccount(_ request: ServerRequest) throws {
+    guard mode.likeProduction else { return }
+    let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
+      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    try require(mode.firebaseSignUpLimiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: now),
+                "TOO_MANY_ATTEMPTS_TRY_LATER")
+  }
+
+  /// The no-cost plan's mails a day, by kind (`QUOTA_EXCEEDED : Exceeded daily quota for …`). Links
+  /// returned to an admin (`returnOobLink`) are not mails and are not counted.
+  func takeMailQuota(_ requestType: String) throws {
+    guard mode.likeProduction, let quota = FirebaseMailQuota(requestType: requestType),
+      let limiter = mode.firebaseMailQuotas[quota]
+    else { return }
+    try require(limiter.allow(at: now), quota.error)
+  }
+}

@@ -1,0 +1,54 @@
+/// The numbers the hosted products apply, each with where it comes from. The emulator's
+/// like-production mode enforces them and `diagnose` reasons with them, so the two never disagree.
+/// (The README's "Emulator modes" table lists the same numbers.)
+public enum ProductionLimits {
+  public enum Supabase {
+    /// Mails an hour for the whole project on Supabase's built-in mail service (the hosted
+    /// rate-limits page: "2 emails per hour … You can only change this with your own custom SMTP
+    /// setup").
+    public static let builtInMailsPerHour = 2
+    /// With the project's own SMTP server: GoTrue's `RATE_LIMIT_EMAIL_SENT` default
+    /// (`internal/conf/configuration.go`), what hosted projects start with once SMTP is set.
+    public static let customSMTPMailsPerHour = 30
+
+    /// GoTrue's per-address token buckets (`internal/api/apilimiter`, tollbooth): `rate` per five
+    /// minutes, `burst` at once. `RATE_LIMIT_TOKEN_REFRESH` for `/token`.
+    public static let tokenPerFiveMinutes = 150.0
+    /// `RATE_LIMIT_VERIFY` for `/verify`.
+    public static let verifyPerFiveMinutes = 30.0
+    /// `RATE_LIMIT_OTP` for `/signup`, `/recover`, `/resend`, `/otp`, `/magiclink` and `PUT /user`,
+    /// each its own bucket.
+    public static let otpPerFiveMinutes = 30.0
+    /// `RATE_LIMIT_ANONYMOUS_USERS`: anonymous sign-ins per hour (burst = the hourly rate).
+    public static let anonymousPerHour = 30.0
+    /// The bucket size of the five-minute limits.
+    public static let burst = 30
+
+    /// How long a mailed link or code stays usable, seconds: hosted projects' `mailer_otp_exp`
+    /// ("Email OTP Expiration", 3600) and the Supabase CLI's `otp_expiry = 3600`. (GoTrue's own code
+    /// default, `MAILER_OTP_EXP` 86400, applies only to a bare self-hosted GoTrue.)
+    public static let linkLifetime = 3600
+    /// Seconds a used refresh token may be presented again (`refresh_token_reuse_interval`, hosted
+    /// and CLI default 10; GoTrue's code default is 0).
+    public static let refreshReuseInterval = 10
+    /// Seconds between two mails of one kind to one user (`SMTP_MAX_FREQUENCY`, GoTrue default 60).
+    public static let mailInterval = 60
+
+    public static func mailsPerHour(customSMTP: Bool) -> Int {
+      customSMTP ? customSMTPMailsPerHour : builtInMailsPerHour
+    }
+  }
+
+  public enum Firebase {
+    /// New accounts per IP address and hour (Firebase Authentication limits page, "Account creation
+    /// and deletion limits").
+    public static let accountsPerAddressHour = 100
+    /// Mails a day on the no-cost Spark plan (the same page, "Email sending limits").
+    public static let verificationMailsPerDay = 1000
+    public static let changeMailsPerDay = 1000
+    public static let resetMailsPerDay = 150
+    public static let signInLinkMailsPerDay = 5
+    /// How long a password-reset link works, seconds (one hour).
+    public static let resetLinkLifetime = 3600
+  }
+}
