@@ -24,16 +24,19 @@ struct EmbeddedEmulator: Sendable {
         return (nil, ExitStatus.configuration)
       }
     }
-    let configured: Bool
+    let configured: ConfiguredEmulator
     do {
-      configured = try configuredLikeProduction(environment: environment)
+      configured = try ConfiguredEmulator.read(environment: environment)
     } catch let error as AuthError {
       sink.err(HumanRenderer.renderError(error, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
       return (nil, ExitStatus.forError(error))
     } catch {
       return (nil, ExitStatus.configuration)
     }
-    guard let started = await start(sink: sink, likeProduction: likeProduction || configured) else {
+    var config = EmulatorConfig()
+    configured.apply(to: &config)
+    if likeProduction { config.likeProduction = true }
+    guard let started = await start(sink: sink, config: config) else {
       return (nil, ExitStatus.backend)
     }
     if !accounts.isEmpty {
@@ -48,17 +51,15 @@ struct EmbeddedEmulator: Sendable {
     return (started, nil)
   }
 
-  /// `[emulator] like_production = true` in config.toml (false without a config file).
-  static func configuredLikeProduction(environment: [String: String]) throws -> Bool {
-    let paths = Paths(environment: environment)
-    let resolver = ConfigResolver(environment: environment, paths: paths, configFile: Contexts.readConfig(paths.configFile))
-    return try resolver.document()?.emulatorLikeProduction ?? false
-  }
-
   static func start(sink: some OutputSink, likeProduction: Bool = false) async -> EmbeddedEmulator? {
     var config = EmulatorConfig()
-    config.port = 0
     config.likeProduction = likeProduction
+    return await start(sink: sink, config: config)
+  }
+
+  static func start(sink: some OutputSink, config: EmulatorConfig) async -> EmbeddedEmulator? {
+    var config = config
+    config.port = 0
     do {
       let emulator = try Emulator(config: config)
       try await emulator.start()
@@ -89,4 +90,30 @@ struct EmbeddedEmulator: Sendable {
   var anonKey: String { emulator.anonKey }
 
   func shutdown() async { await emulator.shutdown() }
+}
+
+/// The `[emulator]` table of config.toml: defaults for `authsh emulator` and the in-process one.
+struct ConfiguredEmulator: Sendable, Equatable {
+  var likeProduction = false
+  var smtp: EmulatorSMTP?
+  var team: [String] = []
+  var captcha = false
+
+  /// What config.toml says (all defaults without a config file).
+  static func read(environment: [String: String]) throws -> ConfiguredEmulator {
+    let paths = Paths(environment: environment)
+    let resolver = ConfigResolver(environment: environment, paths: paths, configFile: Contexts.readConfig(paths.configFile))
+    guard let document = try resolver.document() else { return ConfiguredEmulator() }
+    return ConfiguredEmulator(
+      likeProduction: document.emulatorLikeProduction, smtp: document.emulatorSMTP.flatMap(EmulatorSMTP.init(rawValue:)),
+      team: document.emulatorTeam, captcha: document.emulatorCaptcha)
+  }
+
+  /// Fills what the flags left unset: a flag given on the command line wins.
+  func apply(to config: inout EmulatorConfig, flags: EmulatorConfig = EmulatorConfig()) {
+    if likeProduction { config.likeProduction = true }
+    if captcha { config.captcha = true }
+    if let smtp, flags.smtp == EmulatorConfig().smtp { config.smtp = smtp }
+    if flags.team.isEmpty, !team.isEmpty { config.team = team }
+  }
 }

@@ -25,7 +25,8 @@ enum EmulatorCommand {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
     }
     do {
-      if try EmbeddedEmulator.configuredLikeProduction(environment: environment) { options.config.likeProduction = true }
+      let flags = options.config
+      try ConfiguredEmulator.read(environment: environment).apply(to: &options.config, flags: flags)
     } catch let error as AuthError {
       sink.err(HumanRenderer.renderError(error, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
       return ExitStatus.forError(error)
@@ -73,18 +74,19 @@ enum EmulatorCommand {
       sink.err("error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n")
       return 1
     }
+    // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0. Installed before
+    // the ready line, so that a caller that stops it as soon as it reads that line is not ignored.
+    let stopSignals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { Task { await emulator.shutdown() } }
+      source.resume()
+      signal(number, SIG_IGN)
+      return source
+    }
     switch options.ready {
     case .banner: sink.out(emulator.banner())
     case .env: sink.out(emulator.environmentText())
     case .json: sink.out(emulator.readyLine())
-    }
-    // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0.
-    let stopSignals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { Task { await emulator.shutdown() } }
-      source.resume()
-      return source
     }
     await emulator.waitUntilClosed()
     await emulator.shutdown()

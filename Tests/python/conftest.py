@@ -110,9 +110,11 @@ def emulator():
 
 @pytest.fixture(params=["default", "like-production"])
 def emulator_in_both_modes(request):
-    """A fresh emulator per test, once as the local stacks behave and once `--like-production`.
-    Conformance modules use it as their `emulator`; `emu.like_production` says which run this is."""
-    emu = start_emulator(*([] if request.param == "default" else ["--like-production"]))
+    """A fresh emulator per test, once as the local stacks behave and once `--like-production`
+    with custom SMTP (any address receives mail; the built-in service's team rule and its
+    2-an-hour quota have tests of their own). Conformance modules use it as their `emulator`;
+    `emu.like_production` says which run this is."""
+    emu = start_emulator(*([] if request.param == "default" else ["--like-production", "--smtp", "custom"]))
     yield emu
     emu.stop()
 

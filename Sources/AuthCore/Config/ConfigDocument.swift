@@ -38,6 +38,15 @@ public struct ConfigDocument: Sendable {
   /// `[emulator] like_production = true`: the emulators start in the like-production mode.
   public var emulatorLikeProduction: Bool { root["emulator"]?["like_production"]?.bool ?? false }
 
+  /// `[emulator] smtp = "custom"` (nil: not set; the built-in mail service).
+  public var emulatorSMTP: String? { root["emulator"]?["smtp"]?.string }
+
+  /// `[emulator] team = [...]`: the addresses the built-in mail service delivers to.
+  public var emulatorTeam: [String] { root["emulator"]?["team"]?.array?.compactMap(\.string) ?? [] }
+
+  /// `[emulator] captcha = true`: Supabase CAPTCHA protection.
+  public var emulatorCaptcha: Bool { root["emulator"]?["captcha"]?.bool ?? false }
+
   /// A `config_error` whose message starts with `file:line:` for the key at `keyPath`.
   public func error(at keyPath: [String], _ message: String, hint: String? = nil) -> AuthError {
     AuthError(.configError, message: "\(location(keyPath)): \(message)", hint: hint)
@@ -150,9 +159,16 @@ struct ConfigChecker {
     case .string: kindMatches = value.type == .string
     case .number: kindMatches = value.type == .int || value.type == .double
     case .boolean: kindMatches = value.type == .bool
+    case .strings: kindMatches = value.type == .array && (value.array.map { $0.allSatisfy { $0.type == .string } } ?? false)
     }
     guard kindMatches else {
-      let expected = key.kind == .string ? "a string (in quotes)" : key.kind == .number ? "a number" : "true or false"
+      let expected: String
+      switch key.kind {
+      case .string: expected = "a string (in quotes)"
+      case .number: expected = "a number"
+      case .boolean: expected = "true or false"
+      case .strings: expected = "a list of strings, e.g. [\"ada@example.com\"],"
+      }
       return "\(key.name) must be \(expected), not \(article(value.type))"
     }
     switch key.check {

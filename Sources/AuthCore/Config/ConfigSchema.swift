@@ -4,6 +4,8 @@
 public enum ConfigSchema {
   public enum Kind: String, Sendable {
     case string, number, boolean
+    /// A list of strings (`team = ["ada@example.com"]`).
+    case strings
   }
 
   /// An extra check on a value beyond its kind.
@@ -37,7 +39,10 @@ public enum ConfigSchema {
 
   /// Keys of the `[emulator]` table: defaults for `authsh emulator` and `--emulator`.
   public static let emulatorKeys: [Key] = [
-    Key("like_production", .boolean)
+    Key("like_production", .boolean),
+    Key("smtp", .string, .oneOf(["built-in", "custom"])),
+    Key("team", .strings),
+    Key("captcha", .boolean),
   ]
 
   /// Keys of a `[profiles.NAME]` table.

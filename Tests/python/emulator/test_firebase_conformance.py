@@ -219,7 +219,8 @@ def test_firebase_create_auth_uri_and_utilities(emulator):
 def test_firebase_email_privacy_via_patch_config(emulator):
     itk(emulator, "signUp", {"email": "a@x.io", "password": "secret1"})
     cfg = requests.get(f"{emulator.base}/emulator/v1/projects/{emulator.project}/config", timeout=10).json()
-    assert cfg == {"signIn": {"allowDuplicateEmails": False}, "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False}}
+    assert cfg == {"signIn": {"email": {"enabled": True, "passwordRequired": True}, "allowDuplicateEmails": False},
+                   "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False}}
     cfg = patch_config(emulator, {"emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}})
     assert cfg["emailPrivacyConfig"]["enableImprovedEmailPrivacy"] is True
     assert code_of(itk(emulator, "signInWithPassword", {"email": "x@x.io", "password": "secret1"})) == "INVALID_LOGIN_CREDENTIALS"
