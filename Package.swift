@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport
-//   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits
+//   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
@@ -29,7 +29,7 @@ let package = Package(
       dependencies: ["JSONKit", "HostedLimits", .product(name: "TOMLKit", package: "TOMLKit")]),
     .target(
       name: "Providers",
-      dependencies: ["AuthCore", "JSONKit", .product(name: "CryptoExtras", package: "swift-crypto")]),
+      dependencies: ["AuthCore", "JSONKit", "HostedLimits", .product(name: "CryptoExtras", package: "swift-crypto")]),
     .target(
       name: "NIOTransport",
       dependencies: [
@@ -76,7 +76,7 @@ let package = Package(
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
-    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport"], exclude: ["Config/Fixtures"]),
+    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport",
         .product(name: "CryptoExtras", package: "swift-crypto"),

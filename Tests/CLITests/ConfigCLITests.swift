@@ -70,12 +70,28 @@ import Testing
   /// `[emulator] like_production = true`: `--emulator` and `authsh emulator` start like production;
   /// a misspelt key there is a config error like any other.
   @Test func theEmulatorTableSwitchesTheModeAndIsChecked() async throws {
-    var production = try runner(config: "[emulator]\nlike_production = true\n")
+    var production = try runner(config: "[emulator]\nlike_production = true\nteam = [\"ada@example.com\"]\n")
     production.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
     let signup = try await production.run(
       ["--emulator", "signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--json"])
     #expect(signup.status == 0, "\(signup.combined)")
     #expect(signup.stdout.contains("\"confirmation_required\": true"), "confirmation is on like production: \(signup.stdout)")
+    // The built-in mail service delivers only to the team, as on a hosted project.
+    let outsider = try await production.run(
+      ["--emulator", "signup", "eve@example.com", "--name", "Eve", "--password-env", "AUTHSH_TEST_PW", "--json"])
+    #expect(outsider.status != 0 && outsider.stdout.contains("email_address_not_authorized"), "\(outsider.combined)")
+    var custom = try runner(config: "[emulator]\nlike_production = true\nsmtp = \"custom\"\ncaptcha = false\n")
+    custom.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
+    let anyone = try await custom.run(["--emulator", "signup", "eve@example.com", "--name", "Eve", "--password-env", "AUTHSH_TEST_PW", "--json"])
+    #expect(anyone.status == 0, "custom SMTP mails any address: \(anyone.combined)")
+    for (config, message) in [
+      ("[emulator]\nsmtp = \"postfix\"\n", "smtp = \"postfix\" must be one of \"built-in\", \"custom\""),
+      ("[emulator]\nteam = \"ada@example.com\"\n", "team must be a list of strings"),
+      ("[emulator]\nteam = [1]\n", "team must be a list of strings"),
+    ] {
+      let wrong = try await runner(config: config).run(["--emulator", "status"])
+      #expect(wrong.status == 78 && wrong.stderr.contains(message), "\(config): \(wrong.combined)")
+    }
 
     let typo = try runner(config: "[emulator]\nlike_prodution = true\n")
     for arguments in [["--emulator", "status"], ["emulator", "--port", "0"]] {

@@ -24,12 +24,15 @@ public struct AdminUser: Sendable, Equatable {
   public var confirmationSentAt: String?
   /// The latest mail an emulator "sent" to the address (nil elsewhere or when none).
   public var pendingMail: InboxMessage?
+  /// When a Supabase account was soft-deleted (its row stays, e-mail obfuscated; GoTrue's list
+  /// still returns it). nil for a live account.
+  public var deletedAt: String?
 
   public init(
     id: String, email: String, confirmed: Bool, confirmedAt: String? = nil, createdAt: String? = nil,
     lastSignInAt: String? = nil, disabled: Bool = false, disabledUntil: String? = nil, methods: [String] = [],
     name: String? = nil, metadata: JSON? = nil, recoverySentAt: String? = nil, confirmationSentAt: String? = nil,
-    pendingMail: InboxMessage? = nil
+    pendingMail: InboxMessage? = nil, deletedAt: String? = nil
   ) {
     self.id = id
     self.email = email
@@ -45,7 +48,11 @@ public struct AdminUser: Sendable, Equatable {
     self.recoverySentAt = recoverySentAt
     self.confirmationSentAt = confirmationSentAt
     self.pendingMail = pendingMail
+    self.deletedAt = deletedAt
   }
+
+  /// Soft-deleted: listed by the backend, but gone for sign-in and lookups.
+  public var deleted: Bool { deletedAt != nil }
 
   /// Whether the account has the e-mail + password sign-in method.
   public var hasPassword: Bool { methods.contains("password") }
@@ -57,7 +64,7 @@ public struct AdminUser: Sendable, Equatable {
       ("last_sign_in_at", .optional(lastSignInAt)), ("disabled", .bool(disabled)),
       ("disabled_until", .optional(disabledUntil)), ("methods", .array(methods.map(JSON.string))),
       ("name", .optional(name)), ("metadata", metadata ?? .null), ("recovery_sent_at", .optional(recoverySentAt)),
-      ("confirmation_sent_at", .optional(confirmationSentAt)),
+      ("confirmation_sent_at", .optional(confirmationSentAt)), ("deleted_at", .optional(deletedAt)),
     ])
     let mail: JSON? = pendingMail.map { mail in
       ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]

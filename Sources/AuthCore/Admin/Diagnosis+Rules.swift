@@ -1,7 +1,9 @@
+import HostedLimits
+
 extension Diagnosis {
-  /// How long a mailed link stays usable when the backend does not say (GoTrue's default
-  /// `MAILER_OTP_EXP`, Firebase's reset links): one hour.
-  public static let linkLifetime = 3600
+  /// How long a mailed link stays usable when the backend does not say: hosted Supabase projects'
+  /// `mailer_otp_exp` (and the Supabase CLI's `otp_expiry`), the same number the emulator uses.
+  public static let linkLifetime = ProductionLimits.Supabase.linkLifetime
 
   /// "Why can't this person sign in?" from the admin view alone, in the order support reads it: no
   /// account; no password sign-in method; e-mail unconfirmed where that blocks sign-in; disabled;
@@ -54,10 +56,12 @@ extension Diagnosis {
         Finding(code: "disabled", message: "The account is disabled\(until).", fix: "authsh user enable \(quoted)"))
     }
     if let sent = user.recoverySentAt.flatMap(Self.unixTime), now - sent < linkLifetime {
+      // `recovery_sent_at` is set by a recovery mail and by `user link recovery` (`generate_link`)
+      // alike: the backend does not say which.
       findings.append(
         Finding(
           code: "recovery_pending",
-          message: "A password-recovery mail went out at \(user.recoverySentAt ?? ""); its link works until about \(Self.iso(sent + linkLifetime)). If it did not arrive, hand over a link.",
+          message: "A recovery link or mail was issued at \(user.recoverySentAt ?? ""); it works until about \(Self.iso(sent + linkLifetime)) (links last \(linkLifetime / 60) minutes on hosted projects). If no mail arrived, hand over a new link.",
           fix: "authsh user link recovery \(quoted)", blocking: false))
     } else if user.pendingMail?.kind.contains("recover") == true || user.pendingMail?.kind == "PASSWORD_RESET" {
       findings.append(
@@ -65,14 +69,22 @@ extension Diagnosis {
           code: "recovery_pending", message: "A password-recovery mail is waiting in the emulator's outbox.",
           fix: "authsh inbox \(quoted)", blocking: false))
     }
-    let interval = settings?.mailInterval ?? 60
-    let lastMail = [user.recoverySentAt, user.confirmationSentAt].compactMap { $0.flatMap(Self.unixTime) }.max()
-    if let lastMail, now - lastMail < interval {
+    // GoTrue keeps one window per kind (`recovery_sent_at` for recovery and magic links,
+    // `confirmation_sent_at` for confirmations): a recent recovery mail does not hold back a
+    // confirmation mail, nor the other way round.
+    let interval = settings?.mailInterval ?? ProductionLimits.Supabase.mailInterval
+    let windows: [(sent: Int?, kind: String, what: String)] = [
+      (user.confirmed ? nil : user.confirmationSentAt.flatMap(Self.unixTime), "confirm", "A confirmation mail went out"),
+      (user.recoverySentAt.flatMap(Self.unixTime), "recovery", "A recovery link or mail was issued"),
+    ]
+    for window in windows {
+      guard let sent = window.sent, now - sent < interval else { continue }
+      let kindName = window.kind == "confirm" ? "confirmation" : "recovery"
       findings.append(
         Finding(
           code: "resend_window_closed",
-          message: "A mail went out \(now - lastMail) s ago; the backend sends the next one after \(interval - (now - lastMail)) s more.",
-          fix: "authsh user link \(user.confirmed ? "recovery" : "confirm") \(quoted)", blocking: false))
+          message: "\(window.what) \(now - sent) s ago; the backend sends the next \(kindName) mail after \(interval - (now - sent)) s more.",
+          fix: "authsh user link \(window.kind) \(quoted)", blocking: false))
     }
     let canSignIn = !findings.contains(where: \.blocking)
     if canSignIn {

@@ -25,7 +25,7 @@ public enum QuerySchema {
       "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
       "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf, "confirmed": .leaf, "confirmed_at": .leaf, "disabled": .leaf,
       "disabled_until": .leaf, "methods": .any, "metadata": .any, "recovery_sent_at": .leaf,
-      "confirmation_sent_at": .leaf,
+      "confirmation_sent_at": .leaf, "deleted_at": .leaf,
       "pending_mail": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),
     ]),
     "users": .any, "total": .leaf, "next_page_token": .leaf,

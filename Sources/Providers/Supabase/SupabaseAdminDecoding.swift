@@ -25,7 +25,7 @@ enum SupabaseAdminDecoding {
       createdAt: time(json["created_at"]), lastSignInAt: time(json["last_sign_in_at"]), disabled: disabled,
       disabledUntil: disabledUntil, methods: methods(json), name: name,
       metadata: metadata?.object == nil ? nil : metadata, recoverySentAt: time(json["recovery_sent_at"]),
-      confirmationSentAt: time(json["confirmation_sent_at"]))
+      confirmationSentAt: time(json["confirmation_sent_at"]), deletedAt: time(json["deleted_at"]))
   }
 
   static func time(_ value: JSON?) -> String? {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import HostedLimits
 import JSONKit
 
 /// The calls that change an account, and the project settings.
@@ -35,8 +36,10 @@ extension SupabaseAdminProvider {
     // For a confirmed address GoTrue answers 200 and sends nothing: say so instead.
     if user.confirmed { throw Self.alreadyConfirmed(user, what: "another confirmation mail") }
     // The public `/resend` (what the app's "send again" button calls), so the project's resend
-    // limit applies: 429 `over_email_send_rate_limit` within the mail interval.
-    _ = try await call("POST", "/resend", body: ["type": "signup", "email": .string(user.email)], as: .anon)
+    // limit applies: 429 `over_email_send_rate_limit` within the mail interval. Sent with the admin
+    // key: GoTrue's `verifyCaptcha` lets admin credentials through, so a project with CAPTCHA
+    // protection on does not answer `captcha_failed` (the anon key would need a CAPTCHA token).
+    _ = try await call("POST", "/resend", body: ["type": "signup", "email": .string(user.email)])
   }
 
   public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
@@ -104,7 +107,7 @@ extension SupabaseAdminProvider {
     // GoTrue's SMTP_MAX_FREQUENCY defaults to 60 s; `/settings` does not tell the value in use.
     return ProjectSettings(
       requiresEmailConfirmation: autoconfirm.map { !$0 }, passwordSignInEnabled: json["external"]?["email"]?.bool,
-      mailInterval: 60)
+      mailInterval: ProductionLimits.Supabase.mailInterval)
   }
 
   /// `PUT /admin/users/{id}` with `body`; answers the account as it is now.

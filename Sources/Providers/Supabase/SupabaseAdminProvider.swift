@@ -9,7 +9,7 @@ public struct SupabaseAdminProvider: AdminProvider {
   /// The Auth API base, e.g. `https://abcd.supabase.co/auth/v1`.
   public let endpoint: String
   let credential: AdminCredential
-  /// The project's anon (publishable) key: `/resend` and `/settings` are the public API.
+  /// The project's anon (publishable) key, for `/settings` (public; needs no admin key).
   let anonKey: String
   let client: WireClient
   let clock: any Clock
@@ -137,7 +137,7 @@ public struct SupabaseAdminProvider: AdminProvider {
 
   // MARK: - Wire
 
-  /// Who a call is sent as: the admin credential, or the public anon key (`/resend`, `/settings`).
+  /// Who a call is sent as: the admin credential, or the public anon key (`/settings`).
   enum Caller { case admin, anon }
 
   /// One GoTrue call with the official clients' headers; JSON in and out, errors mapped.

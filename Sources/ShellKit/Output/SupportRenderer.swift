@@ -73,6 +73,7 @@ enum SupportRenderer {
   /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
   static func userRows(_ user: AdminUser) -> [(String, String)] {
     var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
+    if let deletedAt = user.deletedAt { rows.append(("deleted", "yes, at \(deletedAt) (soft delete: the row stays)")) }
     rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
     rows.append(("created", user.createdAt ?? "unknown"))
     rows.append(("last sign-in", user.lastSignInAt ?? "never"))
@@ -106,9 +107,11 @@ enum SupportRenderer {
       lines.append("No accounts" + (invocation[.filter].map { " match '\(TerminalText.escape($0))'" } ?? "") + ".")
     } else {
       let header = ["EMAIL", "ID", "CONFIRMED", "LAST SIGN-IN", "DISABLED"]
+      // A soft-deleted account (GoTrue lists them) keeps only an obfuscated e-mail: say what it is.
       let rows = page.users.map { user -> [String] in
         [
-          user.email, user.id, user.confirmed ? "yes" : "no", user.lastSignInAt ?? "never",
+          user.deleted ? "(deleted \(user.deletedAt ?? ""))" : user.email, user.id, user.confirmed ? "yes" : "no",
+          user.lastSignInAt ?? "never",
           user.disabled ? "yes" + (user.disabledUntil.map { " until \($0)" } ?? "") : "no",
         ].map(TerminalText.escape)
       }

@@ -1,4 +1,5 @@
 import AuthCore
+import HostedLimits
 import Testing
 
 /// `diagnose`: the findings, their order and the fixing command, from the admin view alone.
@@ -57,6 +58,47 @@ import Testing
     let old = Diagnosis.evaluate(
       email: "ada@example.com", user: user(recovery: "2026-11-23T09:00:00Z"), provider: .supabase, settings: nil, now: now)
     #expect(codes(old) == ["ok"], "a recovery link older than an hour has expired")
+  }
+
+  @Test("after `user link recovery` (generate_link sets recovery_sent_at) no mail is claimed: a link or mail was issued")
+  func recoveryLinkOrMail() {
+    let d = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(recovery: "2026-11-23T11:30:00Z"), provider: .supabase, settings: nil, now: now)
+    let message = d.findings[0].message
+    #expect(message.hasPrefix("A recovery link or mail was issued at 2026-11-23T11:30:00Z"))
+    #expect(!message.contains("went out"))
+    #expect(message.contains("until about 2026-11-23T12:30:00Z"))
+  }
+
+  @Test("the link lifetime is the hosted one the emulator uses too (3600 s)")
+  func oneLinkLifetime() {
+    #expect(Diagnosis.linkLifetime == ProductionLimits.Supabase.linkLifetime)
+    #expect(Diagnosis.linkLifetime == 3600)
+  }
+
+  @Test("mail windows are per kind: a recent recovery link does not hold back a confirmation mail")
+  func perKindWindows() {
+    // Confirmation mail 10 min ago (window over), recovery link 20 s ago (window open).
+    let recent = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(confirmed: false, recovery: "2026-11-23T11:59:40Z", confirmation: "2026-11-23T11:50:00Z"),
+      provider: .supabase, settings: ProjectSettings(mailInterval: 60), now: now)
+    let windows = recent.findings.filter { $0.code == "resend_window_closed" }
+    #expect(windows.count == 1)
+    #expect(windows[0].message.contains("next recovery mail after 40 s more"))
+    #expect(windows[0].fix == "authsh user link recovery ada@example.com")
+    // Both open: one note each, each with its own remaining time.
+    let both = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(confirmed: false, recovery: "2026-11-23T11:59:40Z", confirmation: "2026-11-23T11:59:10Z"),
+      provider: .supabase, settings: ProjectSettings(mailInterval: 60), now: now)
+    let notes = both.findings.filter { $0.code == "resend_window_closed" }.map(\.message)
+    #expect(notes.count == 2)
+    #expect(notes.contains { $0.contains("next confirmation mail after 10 s more") })
+    #expect(notes.contains { $0.contains("next recovery mail after 40 s more") })
+    // A confirmed account's old confirmation time is no window at all.
+    let confirmed = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(confirmation: "2026-11-23T11:59:50Z"), provider: .supabase,
+      settings: ProjectSettings(mailInterval: 60), now: now)
+    #expect(!confirmed.findings.contains { $0.code == "resend_window_closed" })
   }
 
   @Test func unknownMethodsAreNotCalledMissing() {

@@ -13,10 +13,11 @@ import Testing
     let target: Target
     let transport: any HTTPTransport = URLSessionTransport()
 
-    init(confirmEmail: Bool = true) async throws {
+    init(confirmEmail: Bool = true, captcha: Bool = false) async throws {
       var config = EmulatorConfig()
       config.port = 0
       config.confirmEmail = confirmEmail
+      config.captcha = captcha
       emulator = try Emulator(config: config)
       FileDescriptorLimit.raiseSoftLimit()
       try await emulator.start()
@@ -215,5 +216,30 @@ import Testing
     #expect(try await admin.user(.email("soft@example.com")) == nil)
     let again = try await admin.createUser(email: "soft@example.com", password: nil, confirmed: true, name: nil)
     #expect(again.id != user.id)
+    // GoTrue's list still returns the soft-deleted row: it comes back marked, with deleted_at.
+    let page = try await admin.listUsers(UserListQuery())
+    let listed = try #require(page.users.first { $0.id == user.id })
+    #expect(listed.deleted && listed.deletedAt != nil && listed.email != "soft@example.com")
+    #expect(listed.json["deleted_at"]?.string == listed.deletedAt)
+    #expect(page.users.first { $0.id == again.id }?.deleted == false)
+    #expect(page.total == 2, "the server's count includes it, so the page and the total agree")
+  }
+
+  @Test("user resend works on a project with CAPTCHA protection: sent with the admin key, which GoTrue lets through")
+  func resendWithCaptchaOn() async throws {
+    let rig = try await Rig(captcha: true)
+    defer { Task { await rig.emulator.shutdown() } }
+    let admin = rig.admin()
+    let user = try await admin.createUser(email: "cap@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    try await admin.resendConfirmation(user)
+    #expect(try await admin.user(.email("cap@example.com"))?.pendingMail?.kind == "confirm_email")
+    // The secret key (apikey only) is an admin credential too.
+    let other = try await admin.createUser(email: "cap2@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    try await rig.admin(.supabaseSecretKey(SupabaseAPIKeys.secret)).resendConfirmation(other)
+    // What the anon key would get: GoTrue's refusal.
+    let anon = await #expect(throws: AuthError.self) {
+      _ = try await rig.client.signUp(email: "anon@example.com", password: "correct-horse-1", name: nil)
+    }
+    #expect(anon?.providerCode == "captcha_failed")
   }
 }

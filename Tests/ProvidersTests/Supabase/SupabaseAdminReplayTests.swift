@@ -163,7 +163,8 @@ import Testing
     let limited = await #expect(throws: AuthError.self) { try await rig.admin().resendConfirmation(grace) }
     #expect(limited?.code == .rateLimited && limited?.retryAfterSeconds == 42)
     let resend = try #require(rig.lastAPIRequest)
-    #expect(resend.header("apikey") == "anon-key", "/resend is the public API: the anon key")
+    // The admin key, so that GoTrue's CAPTCHA check lets it through (`verifyCaptcha`).
+    #expect(resend.header("apikey") == Self.serviceRole && resend.header("Authorization") == "Bearer " + Self.serviceRole)
 
     rig.answer("GET", "/settings", fixture: "settings.json")
     let settings = try await rig.admin().settings()

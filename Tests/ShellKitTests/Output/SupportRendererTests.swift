@@ -28,6 +28,21 @@ import Testing
     #expect(try render(result, "user show eve@example.com").out.contains("\\e]0;pwned\\u{7}\\e[2JEve\\u{202E}"))
   }
 
+  @Test("user list marks a soft-deleted account instead of showing its obfuscated e-mail as an ordinary row")
+  func softDeletedRowsAreMarked() throws {
+    let gone = SupportHarness.user(2) {
+      $0.email = "kX3r9aQ-obfuscated"
+      $0.deletedAt = "2026-02-03T04:05:06Z"
+    }
+    var list = CommandResult(command: "user list")
+    list.userPage = UserPage(users: [SupportHarness.user(1), gone], total: 2)
+    let out = try render(list, "user list").out
+    #expect(out.contains("(deleted 2026-02-03T04:05:06Z)"))
+    #expect(!out.contains("kX3r9aQ-obfuscated"))
+    #expect(out.contains("user1@example.com"))
+    #expect(gone.json["deleted_at"] == "2026-02-03T04:05:06Z" && SupportHarness.user(1).json["deleted_at"] == .null)
+  }
+
   @Test func oneScreenPerAccountSaysWhatSupportAsksFirst() throws {
     var result = CommandResult(command: "user show")
     let google = SupportHarness.user(2) {
