@@ -68,6 +68,9 @@ struct Arguments {
   mutating func apply(_ name: String, _ value: String?) -> UsageError? {
     switch name {
     case FlagKey.profile.name: connection.profile = value
+    case FlagKey.tenant.name:
+      guard let value, !value.isEmpty else { return UsageError("--tenant needs a tenant id") }
+      connection.tenant = value
     case FlagKey.backend.name:
       guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
         return UsageError("--provider must be supabase or firebase, not '\(value ?? "")'", suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))

@@ -108,7 +108,7 @@ import Testing
       ("\"code\": \"(\\d+|[A-Za-z0-9_-]{20,})\"", "\"code\": \"<code>\""),
       ("one-time code: \\S+", "one-time code: <code>"),
       ("token expires in [0-9hms ]+", "token expires in <duration>"),
-      ("went out \\d+ s ago; the backend sends the next one after \\d+ s more", "went out <n> s ago; the backend sends the next one after <n> s more"),
+      (" \\d+ s ago; the backend sends the next (\\w+) mail after \\d+ s more", " <n> s ago; the backend sends the next $1 mail after <n> s more"),
       ("127\\.0\\.0\\.1:\\d+", "127.0.0.1:<port>"),
     ]
     for (pattern, replacement) in rules {

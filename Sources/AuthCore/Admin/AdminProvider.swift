@@ -99,6 +99,13 @@ public protocol AdminProvider: Sendable {
   func settings() async throws -> ProjectSettings
   /// The latest mail an emulator "sent" to the address; nil on real backends or when none.
   func latestMail(to email: String) async throws -> InboxMessage?
+  /// Whether `signOut` really ends refresh tokens here: false on an emulator that keeps them
+  /// working (the official Firebase emulator, and authsh's outside the like-production mode).
+  func signOutEndsRefreshTokens() async -> Bool
+}
+
+extension AdminProvider {
+  public func signOutEndsRefreshTokens() async -> Bool { true }
 }
 
 /// A bearer token for an admin API (a Google OAuth access token from a service account, or the

@@ -102,6 +102,11 @@ public struct ConfigResolver: Sendable {
             ? "Set key_env in [profiles.\(profileName)] of \(paths.configFile), or pass --key."
             : "Set SUPABASE_ANON_KEY, pass --key, or set key_env in [profiles.\(profileName)] of \(paths.configFile).")
       }
+      if flags.tenant != nil || profile?["tenant"] != nil {
+        throw AuthError(
+          .configError, message: "A tenant is a Firebase (Identity Platform) setting; Supabase has none.",
+          hint: flags.tenant != nil ? "Drop --tenant." : "Remove tenant from [profiles.\(profileName)] of \(paths.configFile).")
+      }
       target = Target(
         provider: .supabase, profile: profileName, url: Target.supabaseAuthBase(url), key: key,
         timeout: timeout, allowInsecureHTTP: insecure)
@@ -124,6 +129,7 @@ public struct ConfigResolver: Sendable {
         provider: .firebase, profile: profileName, url: base, key: key,
         projectId: settings.value(flag: nil, env: "FIREBASE_PROJECT_ID", key: "project_id"),
         firebaseEmulatorHost: emulatorHost, timeout: timeout, allowInsecureHTTP: insecure)
+      target.tenantId = (flags.tenant ?? profile?["tenant"]?.string).flatMap { $0.isEmpty ? nil : $0 }
     }
     target.environmentNotes = settings.notes
     target.admin = adminSettings(profile, profileName: profileName, explicit: settings.explicit)

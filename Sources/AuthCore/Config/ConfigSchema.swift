@@ -52,6 +52,7 @@ public enum ConfigSchema {
     Key("key", .string),
     Key("key_env", .string),
     Key("project_id", .string),
+    Key("tenant", .string),
     Key("emulator_host", .string, .hostAndPort),
     Key("timeout", .number, .positive),
     Key("allow_insecure_http", .boolean),

@@ -6,6 +6,8 @@ public struct ConnectionFlags: Sendable, Equatable {
   public var key: String?
   public var timeout: Double?
   public var allowInsecureHTTP = false
+  /// `--tenant ID`: a Firebase (Identity Platform) tenant.
+  public var tenant: String?
   public init() {}
 }
 
@@ -44,6 +46,9 @@ public struct Target: Sendable, Equatable {
   public var projectId: String?
   /// `host:port` of a Firebase Auth emulator (official or ours), as `FIREBASE_AUTH_EMULATOR_HOST`.
   public var firebaseEmulatorHost: String?
+  /// Firebase: the Identity Platform tenant whose user store every call goes to (`--tenant`, the
+  /// profile's `tenant`); nil for the project's own users.
+  public var tenantId: String?
   /// Seconds, in (0, `maximumTimeout`].
   public var timeout: Double
   public var allowInsecureHTTP: Bool

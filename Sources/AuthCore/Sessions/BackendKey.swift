@@ -12,6 +12,8 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
   /// Firebase: the project id, or `key-<hash>` of the API key when no project id is configured
   /// (the Web API key names the project). Supabase: nil (the host names the project).
   public let project: String?
+  /// Firebase: the tenant whose user store issued the session (another issuer than the project).
+  public let tenant: String?
 
   public init(_ target: Target) {
     provider = target.provider
@@ -28,6 +30,7 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
     } else {
       project = nil
     }
+    tenant = target.provider == .firebase ? target.tenantId : nil
   }
 
   /// `supabase https://abcd.supabase.co:443/auth/v1`, `firebase http://127.0.0.1:9099/… project=demo`:
@@ -35,6 +38,7 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
   public var canonical: String {
     var text = "\(provider.rawValue) \(scheme)://\(host):\(port)\(path)"
     if let project { text += " project=\(project)" }
+    if let tenant { text += " tenant=\(tenant)" }
     return text
   }
 

@@ -57,19 +57,23 @@ extension FirebaseAdminProvider {
     return (json, response)
   }
 
-  /// `{base}/projects/{id}/NAME` (`accounts` for sign-up, `accounts:lookup`, …).
+  /// `{base}/projects/{id}/NAME` (`accounts` for sign-up, `accounts:lookup`, …), or
+  /// `{base}/projects/{id}/tenants/{tenant}/NAME` for a tenant's users.
   func projectURL(_ name: String, query: [URLQueryItem] = []) throws -> URL {
     let project = try requireProject()
-    let path = endpoint + "/projects/" + Self.pathSegment(project) + "/" + name
+    let tenantPath = tenantId.map { "/tenants/" + Self.pathSegment($0) } ?? ""
+    let path = endpoint + "/projects/" + Self.pathSegment(project) + tenantPath + "/" + name
     guard var components = URLComponents(string: path) else { throw invalidURL }
     if !query.isEmpty { components.queryItems = query }
     guard let url = components.url else { throw invalidURL }
     return url
   }
 
-  /// The v2 project config: production's `admin/v2`, an emulator's `v2`.
+  /// The v2 project config (`…/projects/{id}/config`), or a tenant's settings
+  /// (`…/projects/{id}/tenants/{tenant}`): production's `admin/v2`, an emulator's `v2`.
   func configURL() throws -> URL {
     let project = Self.pathSegment(try requireProject())
+    let resource = tenantId.map { "/tenants/" + Self.pathSegment($0) } ?? "/config"
     let base: String
     if let host = emulatorHost {
       base = "http://\(host)/identitytoolkit.googleapis.com/v2"
@@ -78,7 +82,7 @@ extension FirebaseAdminProvider {
     } else {
       base = "https://identitytoolkit.googleapis.com/admin/v2"
     }
-    guard let url = URL(string: base + "/projects/" + project + "/config") else { throw invalidURL }
+    guard let url = URL(string: base + "/projects/" + project + resource) else { throw invalidURL }
     return url
   }
 

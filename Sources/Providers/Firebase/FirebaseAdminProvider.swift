@@ -12,6 +12,8 @@ public struct FirebaseAdminProvider: AdminProvider {
   let client: WireClient
   let clock: any Clock
   let projectId: String?
+  /// Every admin call goes to this tenant's users (`projects/{p}/tenants/{t}/accounts…`).
+  let tenantId: String?
   let emulatorHost: String?
   /// Who the requests are sent as, for messages ("the service account x@y.iam.gserviceaccount.com").
   let principal: String
@@ -31,6 +33,7 @@ public struct FirebaseAdminProvider: AdminProvider {
     self.clock = clock
     let project = (target.projectId?.isEmpty == false ? target.projectId : nil) ?? projectId
     self.projectId = project
+    tenantId = target.tenantId
     emulatorHost = target.firebaseEmulatorHost
     self.principal = principal ?? (target.firebaseEmulatorHost != nil ? "the emulator's owner credential" : "the admin credential")
     var mailTarget = target
@@ -95,12 +98,19 @@ public struct FirebaseAdminProvider: AdminProvider {
     guard let url = try? configURL(),
       let (json, _) = try? await send("GET", url, body: nil, as: .settings)
     else { return settings }
-    if let email = json["signIn"]?["email"] {
-      let enabled = email["enabled"]?.bool ?? false
-      let passwordRequired = email["passwordRequired"]?.bool ?? true
-      settings.passwordSignInEnabled = enabled && passwordRequired
-    }
+    settings.passwordSignInEnabled = Self.passwordSignInEnabled(json, tenant: tenantId != nil, emulator: emulatorHost != nil)
     return settings
+  }
+
+  /// Google's APIs leave false booleans out, so a missing one is false where the API documents
+  /// false as its default. A tenant: `allowPasswordSignup`. The project: `signIn.email.enabled`;
+  /// `passwordRequired` does not turn passwords off (false only lets e-mail links sign in too).
+  /// The whole `email` object is left out when both are false; the official emulator never serves
+  /// it, so on an emulator host its absence says nothing.
+  static func passwordSignInEnabled(_ json: JSON, tenant: Bool, emulator: Bool) -> Bool? {
+    if tenant { return json["allowPasswordSignup"]?.bool ?? false }
+    if let email = json["signIn"]?["email"] { return email["enabled"]?.bool ?? false }
+    return emulator || json["signIn"] == nil ? nil : false
   }
 
   public func latestMail(to email: String) async throws -> InboxMessage? {
@@ -170,6 +180,17 @@ public struct FirebaseAdminProvider: AdminProvider {
         hint: "Run `user disable \(user.email)` to keep the account but stop its sign-ins.")
     }
     _ = try await post("accounts:delete", ["localId": .string(user.id)], as: .delete)
+  }
+
+  /// Production ends refresh tokens at `validSince`. An emulator only does when it says so: authsh's
+  /// in the like-production mode (`GET /emulator/v1/config`); the official one never does.
+  public func signOutEndsRefreshTokens() async -> Bool {
+    guard let host = emulatorHost else { return true }
+    guard let url = URL(string: "http://\(host)/emulator/v1/config"),
+      let response = try? await client.send("GET", url, headers: [("Accept", "application/json")]), response.status == 200,
+      let json = try? JSON.parse(bytes: response.body)
+    else { return false }
+    return json["like_production"]?.bool ?? false
   }
 
   /// Sets `validSince` to now: every refresh token is revoked. ID tokens already issued stay valid

@@ -10,6 +10,8 @@ public struct FirebaseProvider: AuthProvider {
   let secureTokenBase: String
   let emulatorHost: String?
   let projectId: String?
+  /// Sent as `tenantId` on every Identity Toolkit call (Identity Platform tenants).
+  let tenantId: String?
   let apiKey: String
   let client: WireClient
   let clock: any Clock
@@ -20,6 +22,7 @@ public struct FirebaseProvider: AuthProvider {
     secureTokenBase = target.firebaseEmulatorHost.map { "http://\($0)/securetoken.googleapis.com/v1" }
       ?? "https://securetoken.googleapis.com/v1"
     projectId = target.projectId
+    tenantId = target.tenantId
     apiKey = target.key
     client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
     self.clock = clock
@@ -100,7 +103,8 @@ public struct FirebaseProvider: AuthProvider {
     guard let projectId else {
       throw AuthError(.configError, message: "inbox needs the Firebase project id here.", hint: "Set FIREBASE_PROJECT_ID.")
     }
-    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)/oobCodes") else { throw invalidURL }
+    let tenantPath = tenantId.map { "/tenants/" + FirebaseAdminProvider.pathSegment($0) } ?? ""
+    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)\(tenantPath)/oobCodes") else { throw invalidURL }
     let response = try await client.send("GET", url, headers: [("Accept", "application/json")])
     guard response.status == 200 else { throw WireBody.serverError(response) }
     let json = try WireBody.json(response)
@@ -112,9 +116,15 @@ public struct FirebaseProvider: AuthProvider {
   }
 
   /// `POST {base}/accounts:NAME?key=KEY` with a JSON body (never a Bearer header: the emulator
-  /// would treat it as an admin call).
+  /// would treat it as an admin call), with `tenantId` when a tenant is set (as the client SDKs
+  /// add it to every call).
   func accounts(_ name: String, _ body: JSON, as call: IdentityToolkitErrorMapping.Call) async throws -> (JSON, HTTPResponse) {
     guard let url = url(endpoint + "/accounts:" + name) else { throw invalidURL }
+    var body = body
+    if let tenantId, case .object(var object) = body {
+      object["tenantId"] = .string(tenantId)
+      body = .object(object)
+    }
     let response = try await client.send(
       "POST", url, headers: [("Content-Type", "application/json"), ("Accept", "application/json")], body: body.bytes)
     guard response.status == 200 else { throw IdentityToolkitErrorMapping.error(from: response, call: call) }

@@ -96,6 +96,7 @@ public final class ShellContext: @unchecked Sendable {
       var target = emulated
       target.profile = connection.profile ?? target.profile
       if let timeout = connection.timeout { target.timeout = timeout }
+      if target.provider == .firebase, let tenant = connection.tenant { target.tenantId = tenant }
       return target
     }
     return try resolver.resolve(connection)

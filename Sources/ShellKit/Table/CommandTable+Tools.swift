@@ -92,7 +92,7 @@ extension CommandTable {
 
   /// Flags accepted before or after any one-shot command.
   public static let connectionFlags: [FlagSpec] = ([
-    FlagKey.profile, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
+    FlagKey.profile, FlagKey.tenant, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
     FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC,
   ] as [any DeclaredFlag]).map(\.spec)
 

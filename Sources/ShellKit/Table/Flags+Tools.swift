@@ -83,6 +83,8 @@ extension FlagKey where Value == Int {
 
 extension FlagKey where Value == String {
   public static let profile = text(FlagSpec("--profile", value: "NAME", kind: .profile, "Use this profile of config.toml"))
+  public static let tenant = text(
+    FlagSpec("--tenant", value: "ID", kind: .text, "Firebase: the Identity Platform tenant whose users every call reaches"))
   public static let backend = text(
     FlagSpec("--provider", value: "PROVIDER", kind: .provider, choices: ["supabase", "firebase"], "supabase or firebase"))
   public static let url = text(FlagSpec("--url", value: "URL", kind: .url, "Backend URL (Supabase project URL or emulator URL)"))

@@ -51,6 +51,26 @@ import Testing
     #expect(target.timeout == 5)
   }
 
+  @Test("a tenant: the profile's tenant key, --tenant over it, a session key of its own; Supabase refuses one")
+  func tenant() throws {
+    let toml = Self.toml + "\ntenant = \"shop-eu-x7k2p\"\n"
+    var flags = ConnectionFlags()
+    flags.profile = "mobile"
+    let fromProfile = try resolver([:], toml: toml).resolve(flags)
+    #expect(fromProfile.tenantId == "shop-eu-x7k2p")
+    flags.tenant = "shop-us-a1b2c"
+    let fromFlag = try resolver([:], toml: toml).resolve(flags)
+    #expect(fromFlag.tenantId == "shop-us-a1b2c")
+    #expect(BackendKey(fromFlag).canonical.hasSuffix("project=my-app tenant=shop-us-a1b2c"))
+    var plain = fromFlag
+    plain.tenantId = nil
+    #expect(BackendKey(plain).canonical.hasSuffix("project=my-app"), "no tenant: the key is as before")
+    var supabase = ConnectionFlags()
+    supabase.tenant = "t1"
+    let refused = #expect(throws: AuthError.self) { try resolver(["STAGING_ANON_KEY": "anon"], toml: Self.toml).resolve(supabase) }
+    #expect(refused?.code == .configError && refused?.message.contains("Firebase") == true)
+  }
+
   @Test func firebaseURLWithAnUnsupportedSchemeSaysSo() throws {
     var flags = ConnectionFlags()
     flags.provider = .firebase

@@ -182,7 +182,7 @@ import Testing
     defer { Task { await rig.stop() } }
     let settings = try await rig.admin.settings()
     #expect(settings.requiresEmailConfirmation == false, "Firebase never requires a confirmed e-mail to sign in")
-    #expect(settings.passwordSignInEnabled == nil, "the emulator's config does not say")
+    #expect(settings.passwordSignInEnabled == true, "the emulator serves the v2 signIn.email config")
 
     let noProject = try await Rig(projectId: "")
     defer { Task { await noProject.stop() } }

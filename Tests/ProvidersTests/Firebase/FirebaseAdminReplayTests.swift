@@ -201,8 +201,44 @@ import Testing
     #expect(settings.requiresEmailConfirmation == false)
     rig.answer(config, status: 403, "admin_error_PERMISSION_DENIED.json", method: "GET")
     #expect(try await rig.admin.settings() == ProjectSettings(requiresEmailConfirmation: false))
+    // `passwordRequired: false` lets e-mail links sign in too; passwords still work (the API's own
+    // description: "email sign-in can be performed with password or via email link sign-in").
     rig.server.on("GET", config, status: 200, json: #"{"signIn": {"email": {"enabled": true, "passwordRequired": false}}}"#)
-    #expect(try await rig.admin.settings().passwordSignInEnabled == false, "e-mail link only: no password sign-in")
+    #expect(try await rig.admin.settings().passwordSignInEnabled == true)
+    // Google leaves false booleans out: `enabled` missing is false, and so is an `email` left out.
+    rig.server.on("GET", config, status: 200, json: #"{"signIn": {"email": {"passwordRequired": true}}}"#)
+    #expect(try await rig.admin.settings().passwordSignInEnabled == false)
+    rig.server.on("GET", config, status: 200, json: #"{"signIn": {"allowDuplicateEmails": true}}"#)
+    #expect(try await rig.admin.settings().passwordSignInEnabled == false)
+    rig.server.on("GET", config, status: 200, json: #"{"name": "projects/demo-authsh/config"}"#)
+    #expect(try await rig.admin.settings().passwordSignInEnabled == nil, "no signIn at all: not told")
+  }
+
+  @Test("a tenant: every admin call under projects/{p}/tenants/{t}, settings from the tenant (allowPasswordSignup)")
+  func tenantPaths() async throws {
+    let server = FixtureServer()
+    try await server.start()
+    defer { Task { await server.stop() } }
+    var target = Target(
+      provider: .firebase, profile: "prod", url: server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "AIza-key",
+      projectId: Self.project)
+    target.tenantId = "shop-eu-x7k2p"
+    let admin = FirebaseAdminProvider(
+      target: target, tokens: StaticAccessToken(token: Self.token), transport: URLSessionTransport(), clock: ManualClock(),
+      trace: nil, principal: Self.principal)
+    let tenantAccounts = "/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/tenants/shop-eu-x7k2p/accounts"
+    server.on("POST", tenantAccounts + ":lookup", status: 200, json: Self.fixture("admin_lookup_tenant.json"))
+    let user = try #require(try await admin.user(.email("ada@example.com")))
+    #expect(user.email == "ada@example.com")
+    #expect(server.requests.last?.path == tenantAccounts + ":lookup")
+    server.on("POST", tenantAccounts + ":update", status: 200, json: #"{"localId": "tenantUser1"}"#)
+    _ = try? await admin.enable(user)
+    #expect(server.requests.contains { $0.path == tenantAccounts + ":update" })
+    let tenantResource = "/identitytoolkit.googleapis.com/admin/v2/projects/\(Self.project)/tenants/shop-eu-x7k2p"
+    server.on("GET", tenantResource, status: 200, json: Self.fixture("admin_tenant.json"))
+    #expect(try await admin.settings().passwordSignInEnabled == true)
+    server.on("GET", tenantResource, status: 200, json: #"{"name": "projects/demo-authsh/tenants/shop-eu-x7k2p", "displayName": "Shop-EU"}"#)
+    #expect(try await admin.settings().passwordSignInEnabled == false, "allowPasswordSignup left out: false")
   }
 
   @Test func malformedAnswersAreMalformedResponse() async throws {
