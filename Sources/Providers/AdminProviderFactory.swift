@@ -13,13 +13,19 @@ public enum AdminProviderFactory {
       let tokens: any AccessTokenSource
       var projectId: String?
       var principal: String?
-      switch credential {
-      case .firebaseServiceAccount(let account):
-        tokens = ServiceAccountTokenSource.shared(
-          for: account, transport: transport, clock: clock, trace: trace, secrets: secrets)
-        projectId = account.projectId
-        principal = "the service account \(account.clientEmail)"
-      default:
+      if let grant = GoogleTokenSource.Grant(credential) {
+        // The exchange honours the command's --timeout like every other request.
+        tokens = GoogleTokenSource.shared(
+          for: grant, transport: transport, clock: clock, timeout: target.timeout, trace: trace, secrets: secrets)
+        principal = grant.principal
+        switch grant {
+        case .serviceAccount(let account): projectId = account.projectId
+        case .impersonated(let impersonated):
+          if case .serviceAccount(let account) = impersonated.source { projectId = account.projectId }
+          projectId = projectId ?? impersonated.quotaProjectId
+        case .authorizedUser(let user): projectId = user.quotaProjectId
+        }
+      } else {
         tokens = StaticAccessToken(token: "owner")
       }
       return FirebaseAdminProvider(

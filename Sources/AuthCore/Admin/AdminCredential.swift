@@ -7,6 +7,10 @@ public enum AdminCredential: Sendable, Equatable {
   case supabaseSecretKey(String)
   /// A Google service account (OAuth 2.0 JWT-bearer grant for an access token).
   case firebaseServiceAccount(ServiceAccount)
+  /// Application Default Credentials of a user (refresh-token grant).
+  case firebaseAuthorizedUser(AuthorizedUser)
+  /// A service account impersonated with another credential (IAM Credentials).
+  case firebaseImpersonated(ImpersonatedServiceAccount)
   /// Against an emulator host without a service account: `Bearer owner`, as the official SDKs do.
   case firebaseEmulatorOwner
 
@@ -15,6 +19,8 @@ public enum AdminCredential: Sendable, Equatable {
     switch self {
     case .supabaseServiceRole(let key), .supabaseSecretKey(let key): return [key]
     case .firebaseServiceAccount(let account): return [account.privateKeyPEM, account.privateKeyId]
+    case .firebaseAuthorizedUser(let user): return user.secrets
+    case .firebaseImpersonated(let impersonated): return impersonated.secrets
     case .firebaseEmulatorOwner: return []
     }
   }

@@ -9,7 +9,8 @@ import JSONKit
 /// authsh sets itself (the embedded emulator's) comes first.
 ///
 /// Firebase: `GOOGLE_APPLICATION_CREDENTIALS`, then the profile's `credentials_file` (only the
-/// latter for an explicitly chosen profile). Without a service account, an emulator host gets
+/// latter for an explicitly chosen profile): a service-account key, a user's Application Default
+/// Credentials or an impersonation file. Without one, an emulator host gets
 /// `Bearer owner`; production is refused. With both, the service account is used (the exchange
 /// runs against the file's `token_uri`).
 extension AdminCredential {
@@ -71,7 +72,7 @@ extension AdminCredential {
       choice = nil
     }
     if let choice {
-      return .firebaseServiceAccount(try ServiceAccountFile.load(choice.path, source: choice.source))
+      return try ServiceAccountFile.loadCredential(choice.path, source: choice.source)
     }
     if target.firebaseEmulatorHost != nil || target.url.hasPrefix("http://") { return .firebaseEmulatorOwner }
     throw AuthError(

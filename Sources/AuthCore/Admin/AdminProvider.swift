@@ -112,4 +112,11 @@ extension AdminProvider {
 /// emulator's `owner`). Implementations cache and refresh on their own.
 public protocol AccessTokenSource: Sendable {
   func accessToken() async throws -> String
+  /// The project billed for the calls (`X-Goog-User-Project`), which Google wants with user
+  /// credentials; nil otherwise.
+  var quotaProject: String? { get }
+}
+
+extension AccessTokenSource {
+  public var quotaProject: String? { nil }
 }

@@ -19,6 +19,68 @@ public enum ServiceAccountFile {
     try parse(try readPrivate(path, source: source), path: path)
   }
 
+  /// Any Google credential file an admin command can use: a service-account key, a user's
+  /// Application Default Credentials (`authorized_user`) or an `impersonated_service_account` file.
+  public static func loadCredential(_ path: String, source: String) throws -> AdminCredential {
+    try parseCredential(try readPrivate(path, source: source), path: path)
+  }
+
+  public static func parseCredential(_ bytes: [UInt8], path: String) throws -> AdminCredential {
+    guard let json = try? JSON.parse(bytes: bytes), json.object != nil else {
+      throw AuthError(
+        .configError, message: "The credentials file \(path) is not JSON.",
+        hint: "Download the key again, or run `gcloud auth application-default login` to write user credentials.")
+    }
+    switch json["type"]?.string {
+    case "authorized_user": return .firebaseAuthorizedUser(try authorizedUser(json, path: path))
+    case "impersonated_service_account": return .firebaseImpersonated(try impersonated(json, path: path))
+    default: return .firebaseServiceAccount(try parse(bytes, path: path))
+    }
+  }
+
+  static func authorizedUser(_ json: JSON, path: String) throws -> AuthorizedUser {
+    func field(_ name: String) throws -> String {
+      guard let value = json[name]?.string, !value.isEmpty else {
+        throw AuthError(
+          .configError, message: "The user credentials in \(path) have no \(name).",
+          hint: "Run `gcloud auth application-default login` again to write them afresh.")
+      }
+      return value
+    }
+    return AuthorizedUser(
+      clientId: try field("client_id"), clientSecret: try field("client_secret"), refreshToken: try field("refresh_token"),
+      quotaProjectId: json["quota_project_id"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+      tokenURI: json["token_uri"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? defaultTokenURI, path: path)
+  }
+
+  static func impersonated(_ json: JSON, path: String) throws -> ImpersonatedServiceAccount {
+    let hint = "Write the file again: gcloud auth application-default login --impersonate-service-account=EMAIL"
+    guard let url = json["service_account_impersonation_url"]?.string, !url.isEmpty else {
+      throw AuthError(.configError, message: "The impersonation file \(path) has no service_account_impersonation_url.", hint: hint)
+    }
+    guard let principal = ImpersonatedServiceAccount.principal(fromURL: url) else {
+      throw AuthError(
+        .configError, message: "The impersonation URL in \(path) does not name a service account (…/serviceAccounts/EMAIL:generateAccessToken).",
+        hint: hint)
+    }
+    guard let sourceJSON = json["source_credentials"], sourceJSON.object != nil else {
+      throw AuthError(.configError, message: "The impersonation file \(path) has no source_credentials.", hint: hint)
+    }
+    let source: ImpersonatedServiceAccount.Source
+    switch sourceJSON["type"]?.string {
+    case "authorized_user": source = .authorizedUser(try authorizedUser(sourceJSON, path: path))
+    case "service_account": source = .serviceAccount(try parse(sourceJSON.bytes, path: path))
+    case let other:
+      throw AuthError(
+        .configError, message: "The source credentials in \(path) are of type '\(other ?? "missing")'; authsh takes authorized_user or service_account there.",
+        hint: hint)
+    }
+    return ImpersonatedServiceAccount(
+      source: source, impersonationURL: url, targetPrincipal: principal,
+      delegates: json["delegates"]?.array?.compactMap(\.string) ?? [],
+      quotaProjectId: json["quota_project_id"]?.string.flatMap { $0.isEmpty ? nil : $0 }, path: path)
+  }
+
   static func readPrivate(_ path: String, source: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
@@ -66,10 +128,10 @@ public enum ServiceAccountFile {
     }
     let type = json["type"]?.string
     guard type == "service_account" else {
-      let what = type == "authorized_user" ? "holds user credentials (gcloud auth application-default login)" : "is not a service-account key (type is '\(type ?? "missing")')"
       throw AuthError(
-        .configError, message: "The file \(path) \(what).",
-        hint: "Admin commands need a service-account key: Firebase console › Project settings › Service accounts › Generate new private key.")
+        .configError, message: "The file \(path) is not a Google credentials file authsh knows (type is '\(type ?? "missing")').",
+        hint: "Use a service-account key (Firebase console › Project settings › Service accounts › Generate new private key), "
+          + "or user credentials from `gcloud auth application-default login` (with --impersonate-service-account=EMAIL to impersonate one).")
     }
     func field(_ name: String) throws -> String {
       guard let value = json[name]?.string, !value.isEmpty else {

@@ -47,6 +47,7 @@ extension FirebaseAdminProvider {
   func send(_ method: String, _ url: URL, body: JSON?, as call: FirebaseAdminErrors.Call) async throws -> (JSON, HTTPResponse) {
     let token = try await tokens.accessToken()
     var headers = [("Authorization", "Bearer " + token), ("Accept", "application/json")]
+    if let quotaProject = tokens.quotaProject { headers.append(("X-Goog-User-Project", quotaProject)) }
     if body != nil { headers.append(("Content-Type", "application/json")) }
     let response = try await client.send(method, url, headers: headers, body: body?.bytes)
     guard response.status == 200 else {

@@ -7,7 +7,13 @@ import JSONKit
 /// grant, RFC 7523): RS256 over `header.claims`, `kid` = the key's id, valid for one hour.
 struct ServiceAccountAssertion {
   static let scopes = "https://www.googleapis.com/auth/identitytoolkit https://www.googleapis.com/auth/cloud-platform"
+  /// What an impersonating service account asks for (IAM Credentials needs cloud-platform).
+  static let cloudPlatform = "https://www.googleapis.com/auth/cloud-platform"
   static let lifetime = 3600
+  /// `iat` is set this far in the past, as Google's Go library does (`jws.ClaimSet`: "Reverting
+  /// time back for machines whose time is not perfectly in sync"): a clock a few seconds fast
+  /// would otherwise get `invalid_grant` (an assertion issued in the future).
+  static let backdate = 10
 
   let account: ServiceAccount
   let key: _RSA.Signing.PrivateKey
@@ -25,12 +31,12 @@ struct ServiceAccountAssertion {
     }
   }
 
-  /// `header.claims.signature`, issued at `now`.
-  func signed(now: Date) throws -> String {
-    let issued = Int(now.timeIntervalSince1970.rounded(.down))
+  /// `header.claims.signature`, issued `backdate` seconds before `now`, valid for an hour from then.
+  func signed(now: Date, scopes: String = Self.scopes) throws -> String {
+    let issued = Int(now.timeIntervalSince1970.rounded(.down)) - Self.backdate
     let header: JSON = ["alg": "RS256", "typ": "JWT", "kid": .string(account.privateKeyId)]
     let claims: JSON = [
-      "iss": .string(account.clientEmail), "scope": .string(Self.scopes), "aud": .string(account.tokenURI),
+      "iss": .string(account.clientEmail), "scope": .string(scopes), "aud": .string(account.tokenURI),
       "iat": .int(issued), "exp": .int(issued + Self.lifetime),
     ]
     let input = Self.base64URL(header.bytes) + "." + Self.base64URL(claims.bytes)

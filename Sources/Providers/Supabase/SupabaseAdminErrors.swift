@@ -9,7 +9,7 @@ enum SupabaseAdminErrors {
     switch credential {
     case .supabaseServiceRole(let key): return [("apikey", key), ("Authorization", "Bearer " + key)]
     case .supabaseSecretKey(let key): return [("apikey", key)]
-    case .firebaseServiceAccount, .firebaseEmulatorOwner: return []
+    case .firebaseServiceAccount, .firebaseAuthorizedUser, .firebaseImpersonated, .firebaseEmulatorOwner: return []
     }
   }
 

@@ -68,7 +68,9 @@ import Testing
 
   @Test(arguments: [
     ("{not json", "is not JSON"),
-    (#"{"type":"authorized_user","client_id":"x","refresh_token":"y"}"#, "holds user credentials"),
+    (#"{"type":"authorized_user","client_id":"x","refresh_token":"y"}"#, "have no client_secret"),
+    (#"{"type":"external_account","audience":"x"}"#, "type is 'external_account'"),
+    (#"{"type":"impersonated_service_account","service_account_impersonation_url":"https://iam.example/x"}"#, "does not name a service account"),
     (#"{"type":"service_account","client_email":"a@b","private_key_id":"1"}"#, "has no private_key"),
     (#"{"type":"service_account","client_email":"a@b","private_key_id":"1","private_key":"hello"}"#, "is not a PEM private key"),
   ])
@@ -108,5 +110,48 @@ import Testing
       case .firebaseServiceAccount(let fromEnv) = try AdminCredential.resolve(for: firebase(env, credentialsFile: mine), environment: env)
     else { Issue.record("no service account"); return }
     #expect(chosen.path == mine && fromEnv.path == other)
+  }
+
+  static let user = """
+    {"type": "authorized_user", "client_id": "764086051850-6qr4p6gpi6hn506pt8ejuq83di341hur.apps.googleusercontent.com",
+     "client_secret": "d-FL95Q19q7MQmFpd7hHD0Ty", "refresh_token": "1//0gUser-refresh-token-secret",
+     "quota_project_id": "demo-prod", "universe_domain": "googleapis.com"}
+    """
+
+  @Test("gcloud auth application-default login: an authorized_user file is a credential, with its quota project")
+  func authorizedUser() throws {
+    let path = write(Self.user, name: "adc.json")
+    let credential = try AdminCredential.resolve(for: firebase([:]), environment: ["GOOGLE_APPLICATION_CREDENTIALS": path])
+    #expect(credential == .firebaseAuthorizedUser(AuthorizedUser(
+      clientId: "764086051850-6qr4p6gpi6hn506pt8ejuq83di341hur.apps.googleusercontent.com", clientSecret: "d-FL95Q19q7MQmFpd7hHD0Ty",
+      refreshToken: "1//0gUser-refresh-token-secret", quotaProjectId: "demo-prod", tokenURI: "https://oauth2.googleapis.com/token",
+      path: path)))
+    #expect(credential.secrets == ["d-FL95Q19q7MQmFpd7hHD0Ty", "1//0gUser-refresh-token-secret"])
+    // It holds a refresh token: the same permission rule as a key.
+    let loose = write(Self.user, mode: 0o644, name: "loose.json")
+    #expect(throws: AuthError.self) { try AdminCredential.resolve(for: firebase([:], credentialsFile: loose), environment: [:]) }
+  }
+
+  @Test("an impersonated_service_account file: the target from the URL, the source user or key, the delegates")
+  func impersonated() throws {
+    let text = """
+      {"type": "impersonated_service_account", "delegates": ["projects/-/serviceAccounts/hop@demo-prod.iam.gserviceaccount.com"],
+       "service_account_impersonation_url": "https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/authsh@demo-prod.iam.gserviceaccount.com:generateAccessToken",
+       "source_credentials": \(Self.user)}
+      """
+    let path = write(text, name: "impersonate.json")
+    guard case .firebaseImpersonated(let impersonated) = try AdminCredential.resolve(for: firebase([:], credentialsFile: path), environment: [:])
+    else { Issue.record("not an impersonation"); return }
+    #expect(impersonated.targetPrincipal == "authsh@demo-prod.iam.gserviceaccount.com")
+    #expect(impersonated.delegates == ["projects/-/serviceAccounts/hop@demo-prod.iam.gserviceaccount.com"])
+    guard case .authorizedUser(let source) = impersonated.source else { Issue.record("source"); return }
+    #expect(source.refreshToken == "1//0gUser-refresh-token-secret")
+    #expect(AdminCredential.firebaseImpersonated(impersonated).secrets.contains("1//0gUser-refresh-token-secret"))
+    let keySource = text.replacingOccurrences(of: Self.user, with: Self.json)
+    guard case .firebaseImpersonated(let byKey) = try AdminCredential.resolve(
+      for: firebase([:], credentialsFile: write(keySource, name: "by-key.json")), environment: [:]),
+      case .serviceAccount(let account) = byKey.source
+    else { Issue.record("key source"); return }
+    #expect(account.clientEmail == "authsh@demo-prod.iam.gserviceaccount.com")
   }
 }

@@ -19,6 +19,10 @@ final class TestTokenEndpoint: @unchecked Sendable {
   private(set) var assertions: [String] = []
   /// The answer for a valid assertion (status, body); default: a token valid for an hour.
   var answer: (Int, String) = (200, #"{"access_token":"ya29.c.test-access-token-0001","expires_in":3599,"token_type":"Bearer"}"#)
+  /// Extra headers of every answer (`Date`, as Google sends it).
+  var answerHeaders: [(name: String, value: String)] = []
+  /// Claims of the assertions received, decoded.
+  private(set) var claims: [JSON] = []
 
   init() async throws {
     key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -45,15 +49,19 @@ final class TestTokenEndpoint: @unchecked Sendable {
     if form["grant_type"] != "urn:ietf:params:oauth:grant-type:jwt-bearer" { problems.append("grant_type") }
     let assertion = form["assertion"] ?? ""
     problems += check(assertion)
+    let decoded = assertion.split(separator: ".").dropFirst().first.flatMap { Self.decode(String($0)) }
+      .flatMap { try? JSON.parse(bytes: $0) }
     lock.withLock {
       exchanges += 1
       assertions.append(assertion)
+      if let decoded { claims.append(decoded) }
       self.problems += problems
     }
     guard problems.isEmpty else {
       return ServerResponse(status: 400, headers: [("Content-Type", "application/json")], body: Array(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#.utf8))
     }
-    return ServerResponse(status: answer.0, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(answer.1.utf8))
+    return ServerResponse(
+      status: answer.0, headers: [("Content-Type", "application/json; charset=utf-8")] + answerHeaders, body: Array(answer.1.utf8))
   }
 
   /// What is wrong with an assertion (empty when it is right).

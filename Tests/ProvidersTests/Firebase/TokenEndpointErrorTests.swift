@@ -35,7 +35,7 @@ import Testing
   func refusalIsAClearConfigError(row: Row) async throws {
     let endpoint = try await TestTokenEndpoint()
     endpoint.answer = (row.status, row.body)
-    let source = ServiceAccountTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock())
+    let source = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock())
     let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
     #expect(error.code == .configError)
     #expect(error.status == row.status)
@@ -50,7 +50,7 @@ import Testing
     let endpoint = try await TestTokenEndpoint()
     endpoint.answer = (400, #"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#)
     let clock = ManualClock(Date())
-    let source = ServiceAccountTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: clock)
+    let source = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: clock)
     for _ in 0..<3 { await #expect(throws: AuthError.self) { try await source.accessToken() } }
     #expect(endpoint.exchangeCount == 1)
     clock.advance(31)
@@ -61,7 +61,7 @@ import Testing
   @Test func serverErrorIsNotAConfigurationProblem() async throws {
     let endpoint = try await TestTokenEndpoint()
     endpoint.answer = (503, "<html>unavailable</html>")
-    let source = ServiceAccountTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock())
+    let source = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock())
     let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
     #expect(error.code == .serverError)
   }
