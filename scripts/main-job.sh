@@ -8,6 +8,12 @@ scripts/setup.sh
 swift build --product authsh
 export HOME; HOME=$(mktemp -d)   # scripts never touch saved sessions; keep even the config dir fresh
 status=0
+# Like production the examples are the smoke scripts of a project with its own SMTP server (the
+# built-in mail service sends 2 mails an hour, to the team only): say so for the emulator.
+mkdir -p "$HOME/.config/authsh"
+printf '[emulator]\nsmtp = "custom"\n' > "$HOME/.config/authsh/config.toml"
+chmod 600 "$HOME/.config/authsh/config.toml"
+export AUTHSH_CONFIG_DIR="$HOME/.config/authsh"
 # Each backend twice: the default emulator (as the local stacks behave) and --like-production
 # (as hosted projects behave: e-mail confirmation, quotas, enumeration protection).
 for mode in "" --like-production; do

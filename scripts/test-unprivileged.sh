@@ -54,9 +54,11 @@ unshare -m bash -euo pipefail -c "
   # real loopback sockets (the whole suite already ran as root).
   run_as_user 'id -un; swift test --skip-build --filter \"NIOTransportTests|AuthEmulatorTests|EmulatorIntegrationTests|ConnectionErrorTests|BackendSessionTests|PipedInputTests\"'
   run_as_user '.venv/bin/pytest -q -p no:cacheprovider Tests/python'
+  # Like production the examples are a project's smoke scripts with its own SMTP server.
+  run_as_user 'mkdir -p \$HOME/tmp/ci-config && printf \"[emulator]\\nsmtp = \\\"custom\\\"\\n\" > \$HOME/tmp/ci-config/config.toml && chmod 600 \$HOME/tmp/ci-config/config.toml'
   for mode in '' --like-production; do
     for provider in supabase firebase; do
-      run_as_user \".build/debug/authsh --provider \$provider run --emulator \$mode examples/*.auth\"
+      run_as_user \"AUTHSH_CONFIG_DIR=\$home/tmp/ci-config .build/debug/authsh --provider \$provider run --emulator \$mode examples/*.auth\"
     done
   done
 "

@@ -107,9 +107,24 @@ import Testing
     let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".auth") }.sorted()
     #expect(files.count >= 6)
     let flags = ["--provider", provider, "run", "--emulator"] + (mode.isEmpty ? [] : [mode]) + ["--jobs", "2"]
-    let outcome = try AuthshProcess.run(flags + files, in: examples)
+    // Like production these are a project's smoke scripts with its own SMTP server: the built-in
+    // mail service sends 2 mails an hour, to the organisation's team only.
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-examples-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: config) }
+    try Data("[emulator]\nsmtp = \"custom\"\n".utf8).write(to: config.appendingPathComponent("config.toml"))
+    let outcome = try AuthshProcess.run(flags + files, in: examples, environment: ["AUTHSH_CONFIG_DIR": config.path])
     #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
     #expect(outcome.stdout.hasSuffix(" passed, 0 failed\n"))
+  }
+
+  @Test("like production on the built-in mail service, a sign-up smoke script fails as it would on a hosted project")
+  func builtInMailRefusesOutsiders() throws {
+    let examples = AuthshProcess.packageRoot.appendingPathComponent("examples")
+    let outcome = try AuthshProcess.run(
+      ["--provider", "supabase", "run", "--emulator", "--like-production", "signup.auth"], in: examples)
+    #expect(outcome.status == 1)
+    #expect(outcome.stderr.contains("only mails members of its team"), "\(outcome.stderr)")
   }
 
   static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {

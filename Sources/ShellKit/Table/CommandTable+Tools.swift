@@ -36,11 +36,20 @@ extension CommandTable {
         Two modes. The default follows the local stacks (Supabase CLI: no e-mail confirmation; \
         the official Firebase emulator: no enumeration protection), for fast development loops. \
         --like-production behaves like hosted projects, for scripts you will also run against \
-        staging or production: Supabase e-mail confirmation, 30 mails an hour for the project \
-        (429 over_email_send_rate_limit), per-address limits on /token and /verify (429 \
-        over_request_rate_limit); Firebase enumeration protection, refresh tokens ended by a \
-        password change (TOKEN_EXPIRED), reset codes valid for one hour, production's error \
-        envelopes. Switch at run time with PUT /emulator/v1/config {"like_production": true}; \
+        staging or production: Supabase e-mail confirmation; the built-in mail service's 2 mails \
+        an hour for the project (429 over_email_send_rate_limit), delivered only to --team \
+        addresses (others: 400 email_address_not_authorized), or 30 an hour to anyone with \
+        --smtp custom; per-address limits on /token, /verify, /signup, /recover, /resend, /otp \
+        and PUT /user (429 over_request_rate_limit); a 10 s refresh-token reuse interval; \
+        Firebase enumeration protection, refresh tokens ended by a password change or \
+        `user signout` (TOKEN_EXPIRED), reset codes valid for one hour, 100 new accounts an hour \
+        per address (TOO_MANY_ATTEMPTS_TRY_LATER), the free plan's daily mail quotas \
+        (QUOTA_EXCEEDED), unknown tenants refused (TENANT_NOT_FOUND), production's error \
+        envelopes. Mailed links work for 3600 s in both modes. --captcha turns on Supabase's \
+        CAPTCHA protection: sign-up, sign-in, /recover, /resend and /otp need \
+        gotrue_meta_security.captcha_token unless sent with an admin key. [emulator] smtp, team \
+        and captcha in config.toml set the same. Switch at run time with PUT /emulator/v1/config \
+        {"like_production": true, "smtp": "custom", "team": [...], "captcha": true}; \
         `authsh --emulator --like-production` and `authsh run --emulator --like-production` do \
         the same for the in-process emulator, and `like_production = true` under [emulator] in \
         config.toml makes it the default for both. In both modes redirect_to must be the site URL, a \
@@ -71,6 +80,7 @@ extension CommandTable {
         "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
         "authsh emulator --fault 'POST /auth/v1/token rate_limitx3'",
         "authsh emulator --like-production",
+        "authsh emulator --like-production --team ada@example.com",
         "curl -X PUT localhost:54321/emulator/v1/faults -d '{\"faults\":[{\"path\":\"/auth/v1/user\",\"preset\":\"html502\"}]}'",
         "authsh emulator --port 0 --print-env > emulator.env &",
         "authsh emulator --seed examples/accounts.jsonl",
