@@ -2,13 +2,15 @@
 import PackageDescription
 
 // Dependency arrows (each target imports only these):
-//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
 //   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml)
+//   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit (never Providers: the emulator re-implements the wire on its own)
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
   name: "authsh",
-  platforms: [.macOS(.v14)],
+  // macOS 15: Synchronization's Mutex (LineEditor) needs it.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "authsh", targets: ["authsh"]),
     .executable(name: "redact-bench", targets: ["redact-bench"]),
@@ -36,6 +38,7 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
+    .target(name: "Keyring", dependencies: ["AuthCore"]),
     .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
     .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -59,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "authsh",
       dependencies: [
-        "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport",
+        "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
@@ -82,5 +85,6 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"], exclude: ["Snapshots"]),
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
+    .testTarget(name: "KeyringTests", dependencies: ["Keyring", "AuthCore"]),
   ]
 )

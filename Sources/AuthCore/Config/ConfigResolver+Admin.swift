@@ -14,12 +14,35 @@ extension ConfigResolver {
 
   func adminSettings(_ profile: JSON?, profileName: String, explicit: Bool) -> AdminSettings {
     guard let profile else { return AdminSettings() }
-    let named = ["service_key_env", "service_key", "credentials_file"].contains { profile[$0] != nil }
+    let named = ["service_key_env", "service_key", "credentials_file", "service_key_keyring", "credentials_keyring"].contains {
+      profile[$0] != nil
+    }
     guard named || explicit else { return AdminSettings() }
     return AdminSettings(
       serviceKeyEnv: profile["service_key_env"]?.string, serviceKey: profile["service_key"]?.string,
       credentialsFile: profile["credentials_file"]?.string.map { Self.expandingTilde($0, home: environment["HOME"]) },
-      profileChosen: explicit, profileSource: "[profiles.\(profileName)] of \(paths.configFile)")
+      profileChosen: explicit, profileSource: "[profiles.\(profileName)] of \(paths.configFile)",
+      serviceKeyKeyring: profile["service_key_keyring"]?.string, credentialsKeyring: profile["credentials_keyring"]?.string)
+  }
+
+  /// `--credential-store`, else `AUTHSH_CREDENTIAL_STORE` or the profile's `credential_store` (the
+  /// profile's when it was chosen explicitly, as for every setting), else `auto`.
+  func credentialStore(flags: ConnectionFlags, settings: inout ConfigPrecedence) throws -> CredentialStoreChoice {
+    if let mode = flags.credentialStore { return CredentialStoreChoice(mode, source: "--credential-store") }
+    let variable = "AUTHSH_CREDENTIAL_STORE"
+    guard let value = settings.value(flag: nil, env: variable, key: "credential_store") else { return CredentialStoreChoice() }
+    let fromProfile = settings.profile?["credential_store"]?.string
+    let fromEnvironment = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    let source =
+      value == fromProfile && (settings.explicit || fromEnvironment == nil || fromEnvironment == fromProfile)
+      ? "credential_store in [profiles.\(settings.profileName)] of \(paths.configFile)" : variable
+    guard let mode = CredentialStoreMode(rawValue: value) else {
+      let choices = CredentialStoreMode.allCases.map(\.rawValue)
+      throw AuthError(
+        .configError, message: "\(variable) must be auto, keyring or file, not '\(value)'.",
+        hint: Suggest.closest(to: value, among: choices).map { "Did you mean '\($0)'?" } ?? "Unset it to use auto.")
+    }
+    return CredentialStoreChoice(mode, source: source)
   }
 
   /// `~/x` → `$HOME/x` (config files are not read by a shell).
