@@ -58,6 +58,8 @@ public final class ShellContext: @unchecked Sendable {
   public var auditLog: (any AuditLog)?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
+  /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
+  public var readStdinText: (@Sendable () throws -> String)?
   public var environment: [String: String]
   /// Where `--verbose` traces go (already redacted).
   public var traceSink: (@Sendable (String) -> Void)?
