@@ -25,22 +25,36 @@ extension ConfigResolver {
       serviceKeyKeyring: profile["service_key_keyring"]?.string, credentialsKeyring: profile["credentials_keyring"]?.string)
   }
 
-  /// `--credential-store`, else `AUTHSH_CREDENTIAL_STORE` or the profile's `credential_store` (the
-  /// profile's when it was chosen explicitly, as for every setting), else `auto`.
+  /// `--credential-store`, else `AUTHSH_CREDENTIAL_STORE`, else the profile's `credential_store`,
+  /// else `auto`. A profile chosen explicitly that sets `credential_store` wins over the variable,
+  /// as for every setting; one that does not set it leaves the variable in effect (where sessions
+  /// are kept is the user's choice, not the profile's connection).
   func credentialStore(flags: ConnectionFlags, settings: inout ConfigPrecedence) throws -> CredentialStoreChoice {
     if let mode = flags.credentialStore { return CredentialStoreChoice(mode, source: "--credential-store") }
     let variable = "AUTHSH_CREDENTIAL_STORE"
-    guard let value = settings.value(flag: nil, env: variable, key: "credential_store") else { return CredentialStoreChoice() }
-    let fromProfile = settings.profile?["credential_store"]?.string
+    let key = "credential_store"
+    let fromProfile = settings.profile?[key]?.string
     let fromEnvironment = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-    let source =
-      value == fromProfile && (settings.explicit || fromEnvironment == nil || fromEnvironment == fromProfile)
-      ? "credential_store in [profiles.\(settings.profileName)] of \(paths.configFile)" : variable
+    let profileSource = "\(key) in [profiles.\(settings.profileName)] of \(paths.configFile)"
+    let value: String
+    let source: String
+    if settings.explicit, let fromProfile {
+      if let fromEnvironment, fromEnvironment != fromProfile { settings.noteIgnored(variable) }
+      (value, source) = (fromProfile, profileSource)
+    } else if let fromEnvironment {
+      if let fromProfile, fromProfile != fromEnvironment { settings.noteOverride(variable, key: key) }
+      (value, source) = (fromEnvironment, variable)
+    } else if let fromProfile {
+      (value, source) = (fromProfile, profileSource)
+    } else {
+      return CredentialStoreChoice()
+    }
+    // The file's checker has already refused any other value in config.toml.
     guard let mode = CredentialStoreMode(rawValue: value) else {
-      let choices = CredentialStoreMode.allCases.map(\.rawValue)
       throw AuthError(
         .configError, message: "\(variable) must be auto, keyring or file, not '\(value)'.",
-        hint: Suggest.closest(to: value, among: choices).map { "Did you mean '\($0)'?" } ?? "Unset it to use auto.")
+        hint: Suggest.closest(to: value, among: CredentialStoreMode.allCases.map(\.rawValue)).map { "Did you mean '\($0)'?" }
+          ?? "Unset it to use auto.")
     }
     return CredentialStoreChoice(mode, source: source)
   }

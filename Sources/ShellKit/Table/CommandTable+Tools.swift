@@ -74,7 +74,7 @@ extension CommandTable {
   static let secretCommands: [CommandSpec] = [
     CommandSpec(
       .secretSet, group: .tools, surfaces: [.oneShot, .repl], arguments: [secretName],
-      summary: "Store an admin key or service-account JSON in the keyring (asked with echo off, or read from standard input)",
+      summary: "Store an admin key or service-account JSON in the keyring (asked, or from stdin)",
       discussion: """
         The value is never printed, logged or kept in the history. A profile uses it with \
         service_key_keyring = "NAME" (a Supabase service_role or secret key) or credentials_keyring \
