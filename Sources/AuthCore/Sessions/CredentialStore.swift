@@ -90,7 +90,7 @@ public final class SessionStores: @unchecked Sendable {
       return "Unlock the login Keychain (security unlock-keychain), or use --credential-store file."
     #else
       return
-        "Run authsh in a desktop session, or start a Secret Service in this D-Bus session (gnome-keyring-daemon --unlock, KeePassXC), or use --credential-store file (a 0600 file)."
+        "Use authsh in a desktop session (where the keyring can be unlocked), or start a Secret Service in this D-Bus session (gnome-keyring-daemon --unlock, KeePassXC), or use --credential-store file (a 0600 file)."
     #endif
   }
 }

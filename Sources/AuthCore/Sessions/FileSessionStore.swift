@@ -76,6 +76,18 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     try save(state, profile: key, tokensInKeyring: false)
   }
 
+  /// A session whose tokens are in the keyring shows as it is recorded (`status`), even where
+  /// the keyring is not used or cannot be reached: user and expiry, no tokens.
+  public func loadSummary(profile key: String) throws -> ProfileState {
+    var state = try load(profile: key)
+    if let recorded = state.keyringSession {
+      state.session = recorded
+      state.keyringSession = nil
+      state.sessionProblem = nil
+    }
+    return state
+  }
+
   public func location(profile key: String) -> SessionLocation {
     SessionLocation(.file, "\(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
   }

@@ -48,15 +48,7 @@ public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
     return state
   }
 
-  public func loadSummary(profile key: String) throws -> ProfileState {
-    var state = try files.load(profile: key)
-    if let recorded = state.keyringSession {
-      state.session = recorded
-      state.keyringSession = nil
-      state.sessionProblem = nil
-    }
-    return state
-  }
+  public func loadSummary(profile key: String) throws -> ProfileState { try files.loadSummary(profile: key) }
 
   public func save(_ state: ProfileState, profile key: String) throws {
     if let session = state.session {
