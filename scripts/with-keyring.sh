@@ -33,6 +33,8 @@ export GNOME_KEYRING_CONTROL
 unset AUTHSH_KEYRING_BUS AUTHSH_KEYRING_SCRATCH
 
 if [ $# -gt 0 ]; then
+  # Tells the Python tests' fixture that this bus is already a private keyring.
+  export AUTHSH_TEST_KEYRING=$DBUS_SESSION_BUS_ADDRESS
   "$@"
 else
   echo "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS"

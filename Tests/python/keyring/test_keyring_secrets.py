@@ -142,6 +142,23 @@ def test_secret_set_on_a_terminal_asks_with_echo_off(supabase, emulator):
     assert secret_tool("lookup", "service", "authsh", "name", "staging-admin").stdout == key
     assert authsh(supabase, "user", "list").returncode == 0
 
+    # The same in the shell: asked with echo off, kept out of the history with its value.
+    shell = pexpect.spawn(authsh_binary(), ["--no-rc"], env=supabase, encoding="utf-8", timeout=30, dimensions=(40, 400))
+    screen = io.StringIO()
+    shell.logfile_read = screen
+    shell.expect(r"> $")
+    shell.sendline("secret set staging-admin")
+    shell.expect_exact("Value of staging-admin (not shown): ")
+    shell.sendline(key + "-rotated")
+    shell.expect_exact("Stored staging-admin")
+    shell.expect(r"> $")
+    shell.sendline("quit")
+    shell.expect(pexpect.EOF)
+    assert key not in screen.getvalue()
+    assert secret_tool("lookup", "service", "authsh", "name", "staging-admin").stdout == key + "-rotated"
+    history = Path(supabase["XDG_STATE_HOME"]) / "authsh" / "history"
+    assert "secret set staging-admin" in history.read_text() and key not in history.read_text()
+
 
 def test_a_service_account_in_the_keyring_runs_firebase_admin_commands(home, emulator, service_account):
     (home / "config" / "authsh" / "config.toml").write_text(
