@@ -5,7 +5,7 @@ import PackageDescription
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
 //   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
-//   AuthEmulator → HTTPServerKit, JSONKit (never Providers: the emulator re-implements the wire on its own)
+//   AuthEmulator → HTTPServerKit, JSONKit, CQREncode (never Providers: the emulator re-implements the wire on its own)
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
   name: "authsh",
@@ -20,6 +20,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
     .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
+    .package(url: "https://github.com/swift-extras/swift-extras-base64.git", exact: "1.2.0"),
   ],
   targets: [
     .target(name: "JSONKit"),
@@ -43,6 +44,8 @@ let package = Package(
     .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    // libqrencode: the QR codes of TOTP enrolment (GoTrue's `totp.qr_code` SVG).
+    .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     .target(name: "LineEditor", dependencies: ["CLibEdit", "ShellKit"]),
     .target(
       name: "HTTPServerKit",
@@ -55,9 +58,10 @@ let package = Package(
     .target(
       name: "AuthEmulator",
       dependencies: [
-        "HTTPServerKit", "JSONKit", "CSQLite",
+        "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ]),
     .executableTarget(
       name: "authsh",

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # gnome-keyring, dbus, libsecret: a real Secret Service for the keyring tests (scripts/with-keyring.sh
 # runs it on a private bus); authsh itself loads libsecret only when present.
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
-  libcurl4-openssl-dev bash-completion mandoc man-db dpkg-dev
+  libcurl4-openssl-dev bash-completion mandoc man-db dpkg-dev libqrencode-dev
   gnome-keyring dbus libsecret-tools libsecret-1-0)
 missing=()
 for p in "${packages[@]}"; do
@@ -27,7 +27,7 @@ fi
 python=python3
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import venv, ensurepip" 2>/dev/null && python=/usr/bin/python3
 venv_ok() {
-  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect" 2>/dev/null &&
+  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect, pyotp" 2>/dev/null &&
     [ "$(readlink -f .venv/bin/python)" = "$(readlink -f "$(command -v "$python")")" ]
 }
 if ! venv_ok; then

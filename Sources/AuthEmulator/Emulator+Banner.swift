@@ -44,6 +44,10 @@ extension Emulator {
       lines.append("  Mode                 like production (\(baseURL)/emulator/v1/config switches it)")
     }
     if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
+    if config.anonymousSignIns { lines.append("  Anonymous sign-ins   on (Supabase)") }
+    if let seeded = seedResult.get() {
+      lines.append("  Seed                 \(seeded.summary)" + (seeded.file.map { " from \($0)" } ?? ""))
+    }
     for fault in config.faults { lines.append("  Fault                \(fault.jsonValue.compactText)") }
     lines += [
       "",

@@ -15,6 +15,9 @@ public final class Emulator: Sendable {
   public let mode: EmulatorMode
   private let router: EmulatorRouter
   let supabase: SupabaseAPI
+  let firebase: FirebaseAPI
+  /// What `seed` did (banner and ready line).
+  let seedResult = LockedValue<EmulatorSeedResult?>(nil)
   private let server: HTTPServer
 
   /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
@@ -32,10 +35,9 @@ public final class Emulator: Sendable {
     self.mode = mode
     let supabase = try SupabaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode)
     self.supabase = supabase
-    let apis: [any EmulatorAPI] = [
-      supabase,
-      try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode),
-    ]
+    let firebase = try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode)
+    self.firebase = firebase
+    let apis: [any EmulatorAPI] = [supabase, firebase]
     let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, mode: mode, latencyMs: config.latencyMs)
     self.router = router
     self.server = HTTPServer(host: config.host, port: config.port, idleTimeoutSeconds: config.idleTimeout) { request in

@@ -61,7 +61,7 @@ extension EmulatorRouter {
       object["parameters"] = [projectParameter]
       return .object(object)
     }
-    return [
+    var document: JSON = [
       "openapi": "3.0.3",
       "info": ["title": "authsh emulator", "version": "1"],
       "paths": [
@@ -85,5 +85,11 @@ extension EmulatorRouter {
         ]),
       ],
     ]
+    if case .object(var root) = document, var paths = root["paths"]?.object {
+      addAccountRoutes(to: &paths)
+      root["paths"] = .object(paths)
+      document = .object(root)
+    }
+    return document
   }()
 }

@@ -7,6 +7,8 @@ struct Arguments {
   var emulator = false
   /// `--like-production`: the in-process emulator behaves like the hosted products.
   var likeProduction = false
+  /// `--seed FILE`: the in-process emulator starts with these accounts.
+  var seed: String?
   var noRC = false
   var help = false
   var version = false
@@ -84,6 +86,7 @@ struct Arguments {
       connection.credentialStore = mode
     case FlagKey.emulator.name: emulator = true
     case FlagKey.likeProduction.name: likeProduction = true
+    case FlagKey.emulatorSeed.name: seed = value
     case FlagKey.noRC.name: noRC = true
     default: return UsageError("unknown flag '\(name)'")
     }

@@ -41,6 +41,9 @@ struct Authsh {
     if arguments.likeProduction, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
       return usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink)
     }
+    if arguments.seed != nil, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
+      return usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: nil, sink: sink)
+    }
     guard let first = arguments.command.first else {
       if arguments.help {
         sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")

@@ -11,9 +11,19 @@ struct EmbeddedEmulator: Sendable {
   /// flag or `[emulator] like_production` in config.toml says so. `failure`: the exit status to
   /// end with (the reason is already printed).
   static func startIfAsked(
-    _ asked: Bool, likeProduction: Bool, environment: [String: String], sink: some OutputSink
+    _ asked: Bool, likeProduction: Bool, seed: String? = nil, environment: [String: String], sink: some OutputSink
   ) async -> (emulator: EmbeddedEmulator?, failure: Int32?) {
     guard asked else { return (nil, nil) }
+    // `--seed FILE`: read and checked whole first; a bad line starts nothing (exit 78).
+    var accounts: [EmulatorSeedAccount] = []
+    if let seed {
+      do {
+        accounts = try EmulatorSeed.load(path: seed)
+      } catch {
+        sink.err("error: seed file \(error)\n")
+        return (nil, ExitStatus.configuration)
+      }
+    }
     let configured: Bool
     do {
       configured = try configuredLikeProduction(environment: environment)
@@ -25,6 +35,15 @@ struct EmbeddedEmulator: Sendable {
     }
     guard let started = await start(sink: sink, likeProduction: likeProduction || configured) else {
       return (nil, ExitStatus.backend)
+    }
+    if !accounts.isEmpty {
+      do {
+        try started.emulator.seed(accounts, from: seed)
+      } catch {
+        await started.shutdown()
+        sink.err("error: could not create the accounts of \(seed ?? ""): \(error)\n")
+        return (nil, ExitStatus.failure)
+      }
     }
     return (started, nil)
   }

@@ -20,6 +20,7 @@ enum EmulatorCommand {
     do {
       options = try EmulatorOptions.parse(arguments: Array(arguments.command.dropFirst()))
       if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
+      if options.seedPath == nil { options.seedPath = arguments.seed }  // `authsh --seed FILE emulator`
     } catch {
       return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
     }
@@ -31,6 +32,16 @@ enum EmulatorCommand {
     } catch {
       return ExitStatus.configuration
     }
+    // The seed file is read and checked whole before the state is opened: a bad line creates nothing.
+    var seedAccounts: [EmulatorSeedAccount]?
+    if let seedPath = options.seedPath {
+      do {
+        seedAccounts = try EmulatorSeed.load(path: seedPath)
+      } catch {
+        sink.err("error: seed file \(error)\n")
+        return ExitStatus.configuration
+      }
+    }
     let emulator: Emulator
     do {
       emulator = try Emulator(config: options.config)
@@ -40,6 +51,15 @@ enum EmulatorCommand {
     } catch {
       sink.err("error: could not open the emulator state: \(error)\n")
       return 1
+    }
+    if let seedAccounts, let seedPath = options.seedPath {
+      do {
+        try emulator.seed(seedAccounts, from: seedPath)
+      } catch {
+        await emulator.shutdown()
+        sink.err("error: could not store the accounts of \(seedPath): \(error)\n")
+        return 1
+      }
     }
     let unreadable = emulator.unreadableRowsReport
     if !unreadable.isEmpty {

@@ -28,7 +28,7 @@ enum OneShot {
     }
 
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
-      arguments.emulator, likeProduction: arguments.likeProduction, environment: environment, sink: sink)
+      arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment, sink: sink)
     if let failure { return failure }
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.

@@ -19,6 +19,9 @@ enum RunCommand {
     if arguments.likeProduction || invocation[.runLikeProduction], !useEmulator {
       return Authsh.usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
     }
+    if arguments.seed != nil, !useEmulator {
+      return Authsh.usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
+    }
     // A broken config.toml fails the run before anything is sent (exit 78), not test by test.
     let paths = Paths(environment: environment)
     if !useEmulator, let file = Contexts.readConfig(paths.configFile) {
@@ -38,7 +41,7 @@ enum RunCommand {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
-      useEmulator, likeProduction: arguments.likeProduction || invocation[.runLikeProduction],
+      useEmulator, likeProduction: arguments.likeProduction || invocation[.runLikeProduction], seed: arguments.seed,
       environment: environment, sink: sink)
     if let failure { return failure }
     let makeContext: @Sendable () -> ShellContext = {

@@ -6,6 +6,8 @@ public struct EmulatorOptions: Sendable {
   /// What is printed once it listens: the banner, `KEY=VALUE` lines (`--print-env`) or one JSON
   /// line (`--json`), for CI jobs that start it with `--port 0`.
   public var ready: ReadyFormat = .banner
+  /// `--seed FILE`: accounts to create at start (read and checked by `EmulatorSeed.load`).
+  public var seedPath: String?
 
   public enum ReadyFormat: Sendable, Equatable { case banner, env, json }
 
@@ -20,7 +22,7 @@ public struct EmulatorOptions: Sendable {
                            [--latency-ms N] [--fault "METHOD PATH STATUS|PRESET[xN]"]...
                            [--bcrypt-cost N] [--refresh-reuse-interval S] [--mail-frequency S]
                            [--idle-timeout S] [--session-timebox S] [--session-inactivity-timeout S]
-                           [--print-env | --json]
+                           [--seed FILE] [--anonymous-sign-ins] [--print-env | --json]
 
       --host H                   address to bind (default 127.0.0.1, loopback only)
       --port N                   port (default 54321; 0 = any free port)
@@ -45,6 +47,9 @@ public struct EmulatorOptions: Sendable {
       --session-timebox S        Supabase sessions end S seconds after sign-in (default 0 = never)
       --session-inactivity-timeout S
                                  Supabase sessions end when not refreshed for S seconds (default 0 = never)
+      --seed FILE                create the accounts of FILE at start, one JSON object a line (see `help emulator`);
+                                 accounts already there (same e-mail or id) are kept as they are
+      --anonymous-sign-ins       Supabase: POST /signup with neither e-mail nor phone signs in an anonymous user
       --print-env                once listening, print KEY=VALUE lines (SUPABASE_URL, …) instead of the banner
       --json                     once listening, print one JSON line {"schema":1,"event":"ready",…}
     """
@@ -83,6 +88,10 @@ public struct EmulatorOptions: Sendable {
       case "--port": options.config.port = try number(0...65535)
       case "--project": options.config.project = try nonEmpty(flag, try value())
       case "--state": options.config.statePath = try nonEmpty(flag, try value())
+      case "--seed": options.seedPath = try nonEmpty(flag, try value())
+      case "--anonymous-sign-ins":
+        try noValue()
+        options.config.anonymousSignIns = true
       case "--jwt-secret": options.config.jwtSecret = try nonEmpty(flag, try value())
       case "--confirm-email":
         try noValue()

@@ -46,6 +46,9 @@ public struct EmulatorConfig: Sendable {
   public var faults: [EmulatorFault] = []
   /// Behave like the hosted products (`--like-production`); `/emulator/v1/config` switches it at run time.
   public var likeProduction = false
+  /// GoTrue `GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED` (`--anonymous-sign-ins`): `POST /signup`
+  /// with neither e-mail nor phone signs in an anonymous user. Off, as in the Supabase CLI.
+  public var anonymousSignIns = false
   /// GoTrue `URI_ALLOW_LIST`: where mail links may send the browser besides the site URL and
   /// loopback addresses (globs: `*` within a host label or path segment, `**` across them).
   public var redirectAllowList = ["http://localhost", "http://localhost:*", "http://localhost/**", "http://localhost:*/**"]

@@ -20,7 +20,7 @@ extension FirebaseAPI {
           switch providerId {
           case "password": add(project.user(email: rawId).flatMap { $0.passwordHash == nil ? nil : $0 })
           case "phone": add(project.user(phoneNumber: rawId))
-          default: continue
+          default: add(project.user(providerId: providerId, rawId: rawId))
           }
         }
       } else {
@@ -69,9 +69,22 @@ extension FirebaseAPI {
         response["sessionId"] = .string(sessionId)
         return .object(response)
       }
-      let methods: [JSON] = user?.passwordHash != nil ? ["password"] : []
+      // `password` when it has a password, `emailLink` when it signed in by link, then each IdP.
+      var providers: [JSON] = []
+      var methods: [JSON] = []
+      if let user {
+        if user.passwordHash != nil || user.emailLinkSignin == true { providers.append("password") }
+        if user.passwordHash != nil { methods.append("password") }
+        if user.emailLinkSignin == true { methods.append("emailLink") }
+        if !project.allowDuplicateEmails {
+          for info in user.federated {
+            providers.append(.string(info.providerId))
+            methods.append(.string(info.providerId))
+          }
+        }
+      }
       response["registered"] = .bool(user != nil)
-      response["allProviders"] = .array(methods)
+      response["allProviders"] = .array(providers)
       response["sessionId"] = .string(sessionId)
       response["signinMethods"] = .array(methods)
       return .object(response)

@@ -80,6 +80,13 @@ extension FirebaseAPI {
     case .getProjects: return ["projectId": "12345", "authorizedDomains": ["localhost"]]
     case .getConfig: return state.with(projectId) { Self.adminConfig($0) }
     case .updateConfig: return try updateAdminConfig(call)
+    case .signInWithEmailLink: return try signInWithEmailLink(call)
+    case .signInWithIdp: return try signInWithIdp(call)
+    case .mfaEnrollmentStart: return try mfaEnrollmentStart(call)
+    case .mfaEnrollmentFinalize: return try mfaEnrollmentFinalize(call)
+    case .mfaEnrollmentWithdraw: return try mfaEnrollmentWithdraw(call)
+    case .mfaSignInStart: return try mfaSignInStart(call)
+    case .mfaSignInFinalize: return try mfaSignInFinalize(call)
     case .unimplemented: throw FirebaseError.notFound
     }
   }
@@ -106,7 +113,7 @@ extension FirebaseAPI {
       return common + profile + [
         ("localId", .string), ("oobCode", .string), ("disableUser", .bool), ("customAttributes", .string),
         ("validSince", .string), ("createdAt", .string), ("lastLoginAt", .string),
-        ("deleteAttribute", .enumerationArray(userAttributes)), ("deleteProvider", .stringArray),
+        ("deleteAttribute", .enumerationArray(userAttributes)), ("deleteProvider", .stringArray), ("mfa", .object),
       ]
     case .lookup:
       return common + [("localId", .stringArray), ("email", .stringArray), ("phoneNumber", .stringArray),
@@ -128,6 +135,23 @@ extension FirebaseAPI {
       return common + [("validDuration", .string)]
     case .updateConfig:
       return [("signIn", .object), ("emailPrivacyConfig", .object)]
+    case .signInWithEmailLink:
+      return common + [("email", .string), ("oobCode", .string)]
+    case .signInWithIdp:
+      return common + [("requestUri", .string), ("postBody", .string), ("returnSecureToken", .bool),
+                       ("returnIdpCredential", .bool), ("returnRefreshToken", .bool), ("pendingIdToken", .string),
+                       ("sessionId", .string)]
+    case .mfaEnrollmentStart:
+      return common + [("totpEnrollmentInfo", .object), ("phoneEnrollmentInfo", .object)]
+    case .mfaEnrollmentFinalize:
+      return common + [("displayName", .string), ("totpVerificationInfo", .object), ("phoneVerificationInfo", .object)]
+    case .mfaEnrollmentWithdraw:
+      return common + [("mfaEnrollmentId", .string)]
+    case .mfaSignInStart:
+      return common + [("mfaPendingCredential", .string), ("mfaEnrollmentId", .string), ("phoneSignInInfo", .object)]
+    case .mfaSignInFinalize:
+      return common + [("mfaPendingCredential", .string), ("mfaEnrollmentId", .string),
+                       ("totpVerificationInfo", .object), ("phoneVerificationInfo", .object)]
     case .batchGet, .getProjects, .getConfig, .unimplemented:
       return []
     }
@@ -159,18 +183,21 @@ extension FirebaseAPI {
 
   /// `issueTokens`: records the refresh time, then mints an ID token and a refresh token.
   func issueTokens(_ project: FirebaseProject, _ user: FirebaseUser, provider: String,
-                   extraClaims: JSONObject = JSONObject()) throws -> (user: FirebaseUser, tokens: JSONObject) {
+                   extraClaims: JSONObject = JSONObject(), secondFactor: FirebaseSecondFactor? = nil) throws
+    -> (user: FirebaseUser, tokens: JSONObject) {
     var user = user
     let issuedAt = now
     user.lastRefreshAt = issuedAt
     try project.save(user)
     let claims = FirebaseTokens.idTokenClaims(for: user, projectId: project.projectId, provider: provider, now: issuedAt,
-                                              lifetime: config.tokenLifetime, extraClaims: extraClaims)
+                                              lifetime: config.tokenLifetime, extraClaims: extraClaims,
+                                              secondFactor: secondFactor)
     var tokens = JSONObject()
     tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
     tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
                                                                   projectId: project.projectId,
-                                                                  issuedAtMs: FirebaseTime.milliseconds(issuedAt)))
+                                                                  issuedAtMs: FirebaseTime.milliseconds(issuedAt),
+                                                                  secondFactor: secondFactor))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)
   }

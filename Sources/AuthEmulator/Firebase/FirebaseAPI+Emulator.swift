@@ -30,7 +30,8 @@ extension FirebaseAPI {
       guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
       try require(user.disabled != true, "USER_DISABLED")
       if mode.likeProduction { try require(!Self.isRevoked(record, user), "TOKEN_EXPIRED") }
-      let issued = try issueTokens(project, user, provider: record.provider, extraClaims: record.extraClaims)
+      let issued = try issueTokens(project, user, provider: record.provider, extraClaims: record.extraClaims,
+                                   secondFactor: record.secondFactor)
       let idToken = issued.tokens["idToken"] ?? .null
       var response = JSONObject()
       response["id_token"] = idToken

@@ -116,8 +116,6 @@ extension FirebaseAPI {
       }
       try require(user.passwordHash == candidate.passwordHash, wrongPassword)
       try require(user.disabled != true, "USER_DISABLED")
-      user.lastLoginAt = FirebaseTime.milliseconds(now)
-      let issued = try issueTokens(project, user, provider: FirebaseTokens.passwordProvider)
       var response = JSONObject()
       response["kind"] = "identitytoolkit#VerifyPasswordResponse"
       response["registered"] = true
@@ -125,6 +123,10 @@ extension FirebaseAPI {
       response["email"] = .string(email)
       // Production always names the display name, empty when there is none.
       if mode.likeProduction { response["displayName"] = .string(user.displayName ?? "") }
+      // A second factor is due: 200 with a pending credential and no tokens (`FirebaseAPI+Mfa.swift`).
+      if !user.mfaInfo.isEmpty { return mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response) }
+      user.lastLoginAt = FirebaseTime.milliseconds(now)
+      let issued = try issueTokens(project, user, provider: FirebaseTokens.passwordProvider)
       response.merge(issued.tokens)
       return .object(response)
     }

@@ -78,6 +78,8 @@ extension FirebaseAPI {
       let deleteProviders = body.strings("deleteProvider")
       if deleteProviders.contains("password") { (user.email, user.emailVerified, user.passwordHash) = (nil, nil, nil) }
       if deleteProviders.contains("phone") { user.phoneNumber = nil }
+      user.federated.removeAll { deleteProviders.contains($0.providerId) }
+      if let mfa = body["mfa"] { try Self.applyMfaUpdate(mfa, to: &user) }
       try project.save(user)
       if emailChanged, provider != FirebaseTokens.anonymousProvider, let initialEmail = user.initialEmail {
         try createOob(project, request: call.request, email: initialEmail, newEmail: nil, requestType: "RECOVER_EMAIL")

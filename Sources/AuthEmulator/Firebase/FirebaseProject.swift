@@ -6,11 +6,15 @@ import JSONKit
 /// applied in memory, so nothing acknowledged is lost.
 final class FirebaseProject {
   let projectId: String
-  private let store: any DocumentStore
+  let store: any DocumentStore
   private(set) var users: [String: FirebaseUser] = [:]
   private var localIdForEmail: [String: String] = [:]
   private var localIdForInitialEmail: [String: String] = [:]
   private var localIdForPhone: [String: String] = [:]
+  /// `providerId + "\u{0}" + rawId` of federated providers → localId.
+  private var localIdForProvider: [String: String] = [:]
+  /// Started TOTP enrolments by `sessionInfo` (`FirebaseAPI+Mfa.swift`).
+  var totpSessions: [String: FirebaseTotpSession] = [:]
   /// Every localId in order: `accounts:batchGet` pages read off it instead of sorting.
   private var localIdOrder = OrderedIndex<String>()
   private var oobs: [String: FirebaseOob] = [:]
@@ -38,6 +42,10 @@ final class FirebaseProject {
 
   func user(phoneNumber: String) -> FirebaseUser? { localIdForPhone[phoneNumber].flatMap { users[$0] } }
 
+  func user(providerId: String, rawId: String) -> FirebaseUser? {
+    localIdForProvider[providerId + "\u{0}" + rawId].flatMap { users[$0] }
+  }
+
   func newLocalId() -> String {
     var localId = FirebaseRandom.alphanumeric(28)
     while users[localId] != nil { localId = FirebaseRandom.alphanumeric(28) }
@@ -48,6 +56,12 @@ final class FirebaseProject {
   func save(_ user: FirebaseUser) throws {
     try store.put(Self.usersTable, key: storageKey(user.localId), user.storageJSON(projectId: projectId))
     apply(user)
+  }
+
+  /// Creates or replaces several accounts: all stored in one write, or none.
+  func saveAll(_ users: [FirebaseUser]) throws {
+    try store.apply(users.map { .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: projectId)) })
+    users.forEach(apply)
   }
 
   func delete(_ localId: String) throws {
@@ -82,6 +96,7 @@ final class FirebaseProject {
     if let email = user.email { localIdForEmail[email] = user.localId }
     if let initialEmail = user.initialEmail { localIdForInitialEmail[initialEmail] = user.localId }
     if let phone = user.phoneNumber { localIdForPhone[phone] = user.localId }
+    for info in user.federated { localIdForProvider[info.providerId + "\u{0}" + info.rawId] = user.localId }
   }
 
   private func unindex(_ localId: String) {
@@ -89,6 +104,9 @@ final class FirebaseProject {
     if let email = old.email, localIdForEmail[email] == localId { localIdForEmail[email] = nil }
     if let email = old.initialEmail, localIdForInitialEmail[email] == localId { localIdForInitialEmail[email] = nil }
     if let phone = old.phoneNumber, localIdForPhone[phone] == localId { localIdForPhone[phone] = nil }
+    for info in old.federated where localIdForProvider[info.providerId + "\u{0}" + info.rawId] == localId {
+      localIdForProvider[info.providerId + "\u{0}" + info.rawId] = nil
+    }
   }
 
   // MARK: - Out-of-band codes
@@ -142,7 +160,7 @@ final class FirebaseProject {
     emailPrivacy = config["emailPrivacy"]?.bool ?? emailPrivacy
   }
 
-  private func storageKey(_ id: String) -> String { projectId + "/" + id }
+  func storageKey(_ id: String) -> String { projectId + "/" + id }
 }
 
 /// Random identifiers in the official emulator's alphabets (`utils.ts`).

@@ -6,6 +6,9 @@ enum FirebaseOperation: Equatable {
   case signUp, signInWithPassword, sendOobCode, resetPassword, update, lookup, delete, createAuthUri
   case batchGet, batchDelete, batchCreate, query, createSessionCookie, getProjects
   case getConfig, updateConfig
+  case signInWithEmailLink, signInWithIdp
+  /// v2 second factors (`FirebaseAPI+Mfa.swift`).
+  case mfaEnrollmentStart, mfaEnrollmentFinalize, mfaEnrollmentWithdraw, mfaSignInStart, mfaSignInFinalize
   /// Served by the official emulator but outside this one's scope (501).
   case unimplemented(String)
 
@@ -111,6 +114,9 @@ enum FirebaseRoute: Equatable {
       default: return preflight ? .identityToolkit(.getConfig, project: project) : .notFound
       }
     }
+    if let operation = v2Operations[rest] {
+      return method == "POST" || preflight ? .identityToolkit(operation, project: nil) : .notFound
+    }
     let known = ["accounts/", "projects/", "passwordPolicy", "recaptchaConfig", "defaultSupportedIdps"]
     return known.contains(where: { rest.hasPrefix($0) }) ? .identityToolkit(.unimplemented(rest), project: nil) : .notFound
   }
@@ -132,22 +138,28 @@ enum FirebaseRoute: Equatable {
   private static let clientOperations: [String: FirebaseOperation] = [
     "signUp": .signUp, "signInWithPassword": .signInWithPassword, "sendOobCode": .sendOobCode,
     "resetPassword": .resetPassword, "update": .update, "lookup": .lookup, "delete": .delete,
-    "createAuthUri": .createAuthUri,
+    "createAuthUri": .createAuthUri, "signInWithEmailLink": .signInWithEmailLink, "signInWithIdp": .signInWithIdp,
+  ]
+
+  private static let v2Operations: [String: FirebaseOperation] = [
+    "accounts/mfaEnrollment:start": .mfaEnrollmentStart, "accounts/mfaEnrollment:finalize": .mfaEnrollmentFinalize,
+    "accounts/mfaEnrollment:withdraw": .mfaEnrollmentWithdraw, "accounts/mfaSignIn:start": .mfaSignInStart,
+    "accounts/mfaSignIn:finalize": .mfaSignInFinalize,
   ]
 
   private static let unimplementedClientOperations: Set<String> = [
-    "signInWithCustomToken", "signInWithEmailLink", "signInWithIdp", "signInWithPhoneNumber",
+    "signInWithCustomToken", "signInWithPhoneNumber",
     "sendVerificationCode", "signInWithGameCenter", "issueSamlResponse", "verifyIosClient",
   ]
 
   private static let legacyNames: [String: FirebaseOperation] = [
     "createAuthUri": .createAuthUri, "deleteAccount": .delete, "getAccountInfo": .lookup,
+    "emailLinkSignin": .signInWithEmailLink, "verifyAssertion": .signInWithIdp,
     "getOobConfirmationCode": .sendOobCode, "resetPassword": .resetPassword, "setAccountInfo": .update,
     "signupNewUser": .signUp, "verifyPassword": .signInWithPassword, "getProjectConfig": .getProjects,
   ]
 
   private static let legacyUnimplemented: Set<String> = [
-    "emailLinkSignin", "getRecaptchaParam", "publicKeys", "sendVerificationCode", "setProjectConfig",
-    "verifyAssertion", "verifyCustomToken", "verifyPhoneNumber", "signOutUser", "downloadAccount", "uploadAccount",
+    "getRecaptchaParam", "publicKeys", "sendVerificationCode", "setProjectConfig", "verifyCustomToken", "verifyPhoneNumber", "signOutUser", "downloadAccount", "uploadAccount",
   ]
 }

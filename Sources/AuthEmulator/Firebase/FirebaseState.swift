@@ -35,6 +35,13 @@ final class FirebaseState: @unchecked Sendable {
       }
       project(projectId).load(oob: oob)
     }
+    for (key, document) in try store.loadAll(FirebaseProject.totpSessionsTable) {
+      guard let (projectId, session) = FirebaseTotpSession.fromStorage(document) else {
+        store.noteUnreadable(FirebaseProject.totpSessionsTable, key: key)
+        continue
+      }
+      project(projectId).totpSessions[session.sessionInfo] = session
+    }
   }
 
   /// Runs `body` with the project's state while holding the lock. Keep slow work (bcrypt) outside.

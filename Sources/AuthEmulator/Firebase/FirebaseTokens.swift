@@ -9,9 +9,13 @@ enum FirebaseTokens {
   /// The claims of `operations.ts` `generateJwt`: profile, custom claims, reserved claims, then
   /// `iat`/`exp`/`aud`/`iss`/`sub`.
   static func idTokenClaims(for user: FirebaseUser, projectId: String, provider: String, now: Date,
-                            lifetime: Int, extraClaims: JSONObject = JSONObject()) -> JSONObject {
+                            lifetime: Int, extraClaims: JSONObject = JSONObject(),
+                            secondFactor: FirebaseSecondFactor? = nil) -> JSONObject {
     var identities = JSONObject()
     if let email = user.email { identities["email"] = [.string(email)] }
+    for info in user.federated {
+      identities[info.providerId] = .array((identities[info.providerId]?.array ?? []) + [.string(info.rawId)])
+    }
     if let phone = user.phoneNumber { identities["phone"] = [.string(phone)] }
 
     var claims = JSONObject()
@@ -25,7 +29,12 @@ enum FirebaseTokens {
     claims["provider_id"] = provider == anonymousProvider ? .string(provider) : nil
     claims["auth_time"] = .int(authTime(user, now: now))
     claims["user_id"] = .string(user.localId)
-    claims["firebase"] = ["identities": .object(identities), "sign_in_provider": .string(provider)]
+    var firebase = JSONObject([("identities", .object(identities)), ("sign_in_provider", .string(provider))])
+    if let secondFactor {
+      firebase["second_factor_identifier"] = .string(secondFactor.identifier)
+      firebase["sign_in_second_factor"] = .string(secondFactor.provider)
+    }
+    claims["firebase"] = .object(firebase)
     let issuedAt = FirebaseTime.seconds(now)
     claims["iat"] = .int(issuedAt)
     claims["exp"] = .int(issuedAt + lifetime)
@@ -58,15 +67,21 @@ enum FirebaseTokens {
     var extraClaims: JSONObject
     /// When the token was minted, milliseconds (nil in tokens of the official emulator).
     var issuedAtMs: Int? = nil
+    /// The second factor of the sign-in; refreshed ID tokens keep its claims.
+    var secondFactor: FirebaseSecondFactor? = nil
   }
 
-  static func refreshToken(localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil) -> String {
+  static func refreshToken(localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil,
+                           secondFactor: FirebaseSecondFactor? = nil) -> String {
     var record = JSONObject()
     record["_AuthEmulatorRefreshToken"] = "DO NOT MODIFY"
     record["localId"] = .string(localId)
     record["provider"] = .string(provider)
     record["extraClaims"] = .object(JSONObject())
     record["projectId"] = .string(projectId)
+    if let secondFactor {
+      record["secondFactor"] = ["identifier": .string(secondFactor.identifier), "provider": .string(secondFactor.provider)]
+    }
     if let issuedAtMs { record["issuedAtMs"] = .int(issuedAtMs) }
     return Data(JSON.object(record).bytes).base64EncodedString()
   }
@@ -82,7 +97,8 @@ enum FirebaseTokens {
     else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
     return RefreshRecord(localId: localId, provider: provider, projectId: object["projectId"]?.string ?? "",
                          extraClaims: object["extraClaims"]?.object ?? JSONObject(),
-                         issuedAtMs: object["issuedAtMs"]?.int)
+                         issuedAtMs: object["issuedAtMs"]?.int,
+                         secondFactor: FirebaseSecondFactor(json: object["secondFactor"]))
   }
 
   private static func isTruthy(_ value: JSON?) -> Bool {
@@ -114,5 +130,21 @@ enum FirebaseTokens {
     // No `user_id`: decodable, but no account matches (USER_NOT_FOUND), as in the official emulator.
     return DecodedIdToken(payload: payload, userId: payload["user_id"]?.string ?? "", issuedAt: payload["iat"]?.int ?? 0,
                           provider: firebase["sign_in_provider"]?.string ?? passwordProvider)
+  }
+}
+
+/// `SecondFactorRecord`: which enrolment completed the sign-in, and its kind (`totp`, `phone`).
+struct FirebaseSecondFactor: Equatable, Sendable {
+  var identifier: String
+  var provider: String
+
+  init(identifier: String, provider: String) {
+    self.identifier = identifier
+    self.provider = provider
+  }
+
+  init?(json: JSON?) {
+    guard let identifier = json?["identifier"]?.string, let provider = json?["provider"]?.string else { return nil }
+    self.init(identifier: identifier, provider: provider)
   }
 }

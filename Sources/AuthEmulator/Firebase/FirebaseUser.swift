@@ -26,6 +26,12 @@ struct FirebaseUser: Equatable, Sendable {
   var customAttributes: String?
   /// The address before the first e-mail change (for RECOVER_EMAIL).
   var initialEmail: String?
+  /// Signed in with an e-mail link (`emailLinkSignin`): the `password` provider without a password.
+  var emailLinkSignin: Bool?
+  /// Federated providers (google.com, apple.com, …), in the order they were linked.
+  var federated: [FirebaseProviderInfo] = []
+  /// Second factors (TOTP), in enrolment order.
+  var mfaInfo: [FirebaseMfaEnrollment] = []
 
   /// The production redaction of `passwordHash` ("REDACTED" in base64).
   static let redactedPasswordHash = "UkVEQUNURUQ="
@@ -39,7 +45,7 @@ struct FirebaseUser: Equatable, Sendable {
   /// e-mail and a password, `phone` when it has a phone number.
   var providerUserInfo: [JSON] {
     var providers: [JSON] = []
-    if let email, passwordHash != nil {
+    if let email, passwordHash != nil || emailLinkSignin == true {
       var info = JSONObject()
       info["providerId"] = "password"
       info["email"] = .string(email)
@@ -49,6 +55,7 @@ struct FirebaseUser: Equatable, Sendable {
       if let photoUrl { info["photoUrl"] = .string(photoUrl) }
       providers.append(.object(info))
     }
+    providers += federated.map(\.json)
     if let phoneNumber {
       providers.append(["providerId": "phone", "phoneNumber": .string(phoneNumber), "rawId": .string(phoneNumber)])
     }
@@ -74,6 +81,8 @@ struct FirebaseUser: Equatable, Sendable {
     if let customAttributes { user["customAttributes"] = .string(customAttributes) }
     if let lastRefreshAt { user["lastRefreshAt"] = .string(FirebaseTime.iso8601(lastRefreshAt)) }
     if let initialEmail { user["initialEmail"] = .string(initialEmail) }
+    if !mfaInfo.isEmpty { user["mfaInfo"] = .array(mfaInfo.map(\.json)) }
+    if emailLinkSignin == true { user["emailLinkSignin"] = true }
     return .object(user)
   }
 
@@ -97,6 +106,9 @@ struct FirebaseUser: Equatable, Sendable {
     record["lastRefreshAt"] = lastRefreshAt.map { .double($0.timeIntervalSince1970) } ?? .null
     record["customAttributes"] = .optional(customAttributes)
     record["initialEmail"] = .optional(initialEmail)
+    if let emailLinkSignin { record["emailLinkSignin"] = .bool(emailLinkSignin) }
+    if !federated.isEmpty { record["federated"] = .array(federated.map(\.json)) }
+    if !mfaInfo.isEmpty { record["mfaInfo"] = .array(mfaInfo.map(\.storageJSON)) }
     return .object(record)
   }
 
@@ -118,6 +130,9 @@ struct FirebaseUser: Equatable, Sendable {
     user.lastRefreshAt = json["lastRefreshAt"]?.double.map(Date.init(timeIntervalSince1970:))
     user.customAttributes = json["customAttributes"]?.string
     user.initialEmail = json["initialEmail"]?.string
+    user.emailLinkSignin = json["emailLinkSignin"]?.bool
+    user.federated = (json["federated"]?.array ?? []).compactMap(FirebaseProviderInfo.init(json:))
+    user.mfaInfo = (json["mfaInfo"]?.array ?? []).compactMap(FirebaseMfaEnrollment.init(storage:))
     return (projectId, user)
   }
 }

@@ -7,33 +7,12 @@ extension SupabaseAPI {
 
   func adminListUsers(_ request: ServerRequest) throws -> ServerResponse {
     try requireAdmin(request)
-    // `paginate` in pagination.go: strconv.ParseUint (base 10, 64 bits), per_page 0 refused.
-    func number(_ name: String, default value: Int) throws -> Int {
-      guard let text = request.query(name), !text.isEmpty else { return value }
-      let digits = text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-      guard digits, let parsed = UInt64(text) else {
-        throw GoTrueError.validation(
-          "Bad Pagination Parameters: strconv.ParseUint: parsing \(JSON.string(text).compactText): "
-            + (digits ? "value out of range" : "invalid syntax"))
-      }
-      // Past Int64 the real server's offset arithmetic wraps; refuse it here instead.
-      guard let number = Int(exactly: parsed) else {
-        throw GoTrueError.validation("Bad Pagination Parameters: \(name) is out of range")
-      }
-      return number
-    }
-    let page = max(try number("page", default: 1), 1)
-    let perPage = try number("per_page", default: 50)
-    guard perPage > 0 else { throw GoTrueError.validation("Bad Pagination Parameters: per_page must be greater than 0") }
-    let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
-    guard !overflow else {
-      throw GoTrueError.validation("Bad Pagination Parameters: page * per_page is out of range")
-    }
+    let page = try Pagination(request)
     let filter = request.query("filter") ?? ""
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
     // `{"users":[…],"aud":"authenticated"}` from the cached entries of the page.
     let (total, body) = state.read { data -> (Int, [UInt8]) in
-      let (total, pageUsers) = data.listUsers(filter: filter, ascending: ascending, offset: offset, limit: perPage)
+      let (total, pageUsers) = data.listUsers(filter: filter, ascending: ascending, offset: page.offset, limit: page.perPage)
       var body = Array(#"{"users":["#.utf8)
       for (index, user) in pageUsers.enumerated() {
         if index > 0 { body.append(UInt8(ascii: ",")) }
@@ -42,17 +21,7 @@ extension SupabaseAPI {
       body += Array(#"],"aud":"authenticated"}"#.utf8)
       return (total, body)
     }
-    let totalPages = total / perPage + (total % perPage > 0 ? 1 : 0)
-    func link(_ target: Int) -> String {
-      var items = request.queryItems.filter { $0.name != "page" }.map { ($0.name, $0.value) }
-      items.append(("page", String(target)))
-      return "<" + request.path + "?" + Self.goQueryEncode(items) + ">"
-    }
-    var header = ""
-    if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }  // page < totalPages ≤ total: no overflow
-    header += link(totalPages) + "; rel=\"last\""
-    return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Link", header),
-                                                 ("X-Total-Count", String(total))], body: body)
+    return page.response(request, total: total, body: body)
   }
 
   // MARK: - /admin/users/{id}
@@ -73,11 +42,14 @@ extension SupabaseAPI {
   }
 
   func adminDeleteUser(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
+    let adminRole = try requireAdmin(request)
     let id = try adminTarget(request)
     let soft = request.body.isEmpty ? false : try RequestParams(request).bool("should_soft_delete")
     let now = self.now
     try state.transaction { data in
+      if let user = data.users[id] {
+        data.recordAudit("user_deleted", actor: .admin(role: adminRole), traits: Self.auditTraits(user), at: now)
+      }
       if soft { data.softDeleteUser(id: id, at: now) } else { data.deleteUser(id: id) }
     }
     return json([:])
@@ -86,7 +58,7 @@ extension SupabaseAPI {
   // MARK: - POST /admin/users
 
   func adminCreateUser(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
+    let adminRole = try requireAdmin(request)
     let params = try RequestParams(request)
     let rawEmail = try params.string("email")
     let phone = try params.string("phone")
@@ -140,16 +112,24 @@ extension SupabaseAPI {
       if let appMetadata { user.appMetadata = user.appMetadata.merging(appMetadata) }
       if emailConfirm { user.confirm(at: now) }
       if let banUntil { user.bannedUntil = banUntil(now) }
+      data.recordAudit("user_signedup", actor: .admin(role: adminRole), traits: Self.auditTraits(user, provider: "email"), at: now)
       data.saveUser(user)
       return user
     }
     return json(.object(user.wireObject()))
   }
 
+  /// The traits of GoTrue's admin audit entries.
+  static func auditTraits(_ user: SBUser, provider: String? = nil) -> JSON {
+    var traits = JSONObject([("user_id", .string(user.id)), ("user_email", .string(user.email)), ("user_phone", .string(user.phone))])
+    if let provider { traits["provider"] = .string(provider) }
+    return .object(traits)
+  }
+
   // MARK: - PUT /admin/users/{id}
 
   func adminUpdateUser(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
+    let adminRole = try requireAdmin(request)
     let id = try adminTarget(request)
     let params = try RequestParams(request)
     let rawEmail = try params.string("email")
@@ -185,6 +165,7 @@ extension SupabaseAPI {
       if let userMetadata { user.userMetadata = user.userMetadata.merging(userMetadata) }
       if let banUntil { user.bannedUntil = banUntil(now) }
       user.updatedAt = now
+      data.recordAudit("user_modified", actor: .admin(role: adminRole), traits: Self.auditTraits(user), at: now)
       data.saveUser(user)
       return user
     }

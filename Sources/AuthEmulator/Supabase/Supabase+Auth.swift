@@ -10,6 +10,8 @@ extension SupabaseAPI {
   struct Caller {
     var user: SBUser
     var sessionID: String?
+    /// The token's `is_anonymous` claim (`requireNotAnonymous`).
+    var isAnonymous = false
   }
 
   /// `(?i)^bearer (\S+$)` (byte-wise: this runs on every authenticated request).
@@ -62,16 +64,18 @@ extension SupabaseAPI {
         throw GoTrueError.forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
       }
       if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
-      return Caller(user: user, sessionID: sessionID)
+      return Caller(user: user, sessionID: sessionID, isAnonymous: claims["is_anonymous"]?.bool ?? false)
     }
   }
 
   /// Admin endpoints: 401 without a bearer, 403 `bad_jwt` for a bad token, 403 `not_admin` for
   /// any role but `service_role` / `supabase_admin`. Without a bearer, an `apikey` that is the
   /// emulator's secret key stands for the service_role JWT (`SupabaseAPIKeys`).
-  func requireAdmin(_ request: ServerRequest) throws {
+  /// Returns the admin role (the audit trail's actor).
+  @discardableResult
+  func requireAdmin(_ request: ServerRequest) throws -> String {
     switch try SupabaseAPIKeys.grant(request) {
-    case .serviceRole: return
+    case .serviceRole: return "service_role"
     case .anon: throw GoTrueError.forbidden("not_admin", "User not allowed")
     case .none: break
     }
@@ -79,6 +83,7 @@ extension SupabaseAPI {
     guard let role = claims["role"]?.string, Self.adminRoles.contains(role) else {
       throw GoTrueError.forbidden("not_admin", "User not allowed")
     }
+    return role
   }
 
   // MARK: - GET /user, POST /logout
@@ -101,7 +106,9 @@ extension SupabaseAPI {
     guard ["global", "local", "others"].contains(scope) else {
       throw GoTrueError.validation("Unsupported logout scope \"\(scope)\"")
     }
+    let now = self.now
     try state.transaction { data in
+      data.recordAudit("logout", user: caller.user, at: now)
       switch scope {
       case "local":
         if let sessionID = caller.sessionID { data.deleteSession(id: sessionID) }

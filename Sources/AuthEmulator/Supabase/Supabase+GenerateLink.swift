@@ -9,7 +9,7 @@ extension SupabaseAPI {
   ]
 
   func adminGenerateLink(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
+    let role = try requireAdmin(request)
     let params = try RequestParams(request)
     var type = try params.string("type")
     let email = try GoTrueRules.validateEmail(try params.string("email"))
@@ -59,6 +59,7 @@ extension SupabaseAPI {
       }
       switch type {
       case "magiclink", "recovery":
+        data.recordAudit("user_recovery_requested", user: user, at: now)
         user.recoveryToken = EmulatorJWT.sha224Hex(email + otp)
         user.recoverySentAt = now
       case "invite", "signup":
@@ -66,7 +67,11 @@ extension SupabaseAPI {
         if type == "signup" && data.users[user.id] != nil { user.userMetadata = user.userMetadata.merging(metadata) }
         user.confirmationToken = EmulatorJWT.sha224Hex(email + otp)
         user.confirmationSentAt = now
-        if type == "invite" { user.invitedAt = now }
+        if type == "invite" {
+          user.invitedAt = now
+          data.recordAudit("user_invited", actor: .admin(role: role),
+                           traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
+        }
       default:  // email_change_current, email_change_new
         if let other = data.user(email: newEmail), other.id != user.id { throw GoTrueError.duplicateEmail }
         user.newEmail = newEmail

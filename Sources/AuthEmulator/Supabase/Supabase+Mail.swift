@@ -109,6 +109,7 @@ extension SupabaseAPI {
     let now = self.now
     let mail = try state.transaction { data -> OutboxMessage? in
       guard var user = data.user(email: email) else { return nil }
+      data.recordAudit("user_recovery_requested", user: user, at: now)
       let mail = try prepareMail(.recovery, user: &user, request: request, redirectTo: redirectTo, now: now)
       user.updatedAt = now
       data.saveUser(user)
@@ -140,6 +141,7 @@ extension SupabaseAPI {
     let mails = try state.transaction { data -> [OutboxMessage] in
       if type == "signup" {
         guard var user = data.user(email: email), !user.isConfirmed else { return [] }
+        data.recordAudit("user_confirmation_requested", user: user, at: now)
         let mail = try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now)
         data.saveUser(user)
         return [mail]

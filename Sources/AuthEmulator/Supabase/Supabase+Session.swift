@@ -40,8 +40,8 @@ extension SupabaseAPI {
     claims["app_metadata"] = .object(user.appMetadata)
     claims["user_metadata"] = .object(user.userMetadata)
     claims["role"] = .string(user.role)
-    claims["aal"] = "aal1"
-    claims["amr"] = .array(session.amr.map { ["method": .string($0.method), "timestamp": .int($0.timestamp)] })
+    claims["aal"] = .string(session.computedAAL)
+    claims["amr"] = session.amrClaim
     claims["session_id"] = .string(session.id)
     claims["is_anonymous"] = .bool(user.isAnonymous)
     return (EmulatorJWT.signHS256(.object(claims), secret: config.jwtSecret), expiresAt)
@@ -84,14 +84,18 @@ extension SupabaseAPI {
       throw GoTrueError.validation("Only an email address or phone number should be provided on login.")
     }
     if email.isEmpty && phone.isEmpty { throw GoTrueError.validation("missing email or phone") }
-    guard !email.isEmpty, let user = state.read({ $0.user(email: email.lowercased()) }),
+    // SSO users are never found by a password sign-in (`is_sso_user = false` in the lookup).
+    guard !email.isEmpty, let user = state.read({ $0.user(email: email.lowercased()) }), !user.isSSOUser,
       let hash = user.passwordHash
     else { throw GoTrueError.invalidCredentials }
     if user.isBanned(at: now) { throw GoTrueError.badRequest("user_banned", "User is banned") }
     guard PasswordHasher.verify(password, hash: hash) else { throw GoTrueError.invalidCredentials }
     if !user.isConfirmed { throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed") }
     let now = self.now
-    guard let started = try state.transaction({ startSession(userID: user.id, method: "password", in: &$0, now: now) })
+    guard let started = try state.transaction({ data in
+      data.recordAudit("login", user: user, traits: ["provider": "email"], at: now)
+      return startSession(userID: user.id, method: "password", in: &data, now: now)
+    })
     else { throw GoTrueError.invalidCredentials }
     return json(bytes: sessionBody(
       user: started.user, session: started.session, refreshToken: started.refreshToken, request: request, now: now,
@@ -124,6 +128,7 @@ extension SupabaseAPI {
       if session.familyRevoked { throw alreadyUsed }
       if token.revoked {
         if let active = data.activeRefreshToken(ofSession: session.id), active.parent == token.token {
+          data.recordAudit("token_refreshed", user: user, at: now)
           return (user, session, active.token)  // the client lost the answer to its last refresh
         }
         if now > token.updatedAt + reuseInterval {
@@ -138,6 +143,8 @@ extension SupabaseAPI {
           throw alreadyUsed
         }
       }
+      data.recordAudit("token_refreshed", user: user, at: now)
+      data.recordAudit("token_revoked", user: user, at: now)
       if !token.revoked {  // a reused token keeps its first revocation time
         var parent = token
         parent.revoked = true

@@ -19,7 +19,10 @@ extension SupabaseAPI {
     let challengeMethod = try params.string("code_challenge_method")
 
     if rawEmail.isEmpty && phone.isEmpty {
-      throw GoTrueError.unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+      guard config.anonymousSignIns else {
+        throw GoTrueError.unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+      }
+      return try signupAnonymously(request, metadata: metadata)
     }
     if password.isEmpty { throw GoTrueError.validation("Signup requires a valid password") }
     try GoTrueRules.checkPasswordStrength(password)
@@ -39,6 +42,7 @@ extension SupabaseAPI {
     let outcome = try state.transaction { data -> SignupOutcome in
       if var existing = data.user(email: email) {
         if existing.isConfirmed {
+          data.recordAudit("user_repeated_signup", user: existing, traits: ["provider": "email"], at: now)
           guard confirmEmail else {
             throw GoTrueError.unprocessable("user_already_exists", "User already registered")
           }
@@ -46,10 +50,13 @@ extension SupabaseAPI {
         }
         if confirmEmail {
           mails.append(try prepareMail(.signup, user: &existing, request: request, redirectTo: redirectTo, now: now))
+          data.recordAudit("user_confirmation_requested", user: existing, traits: ["provider": "email"], at: now)
           data.saveUser(existing)
           return .user(existing, identities: .loaded)
         }
         existing.confirm(at: now)
+        data.recordAudit("user_signedup", user: existing, traits: ["provider": "email"], at: now)
+        data.recordAudit("login", user: existing, traits: ["provider": "email"], at: now)
         data.saveUser(existing)
         return try session(for: existing.id, in: &data, now: now)
       }
@@ -61,10 +68,13 @@ extension SupabaseAPI {
       user.identity = SBIdentity.email(userID: id, email: email, data: metadata, now: now)
       if confirmEmail {
         mails.append(try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now))
+        data.recordAudit("user_confirmation_requested", user: user, traits: ["provider": "email"], at: now)
         data.saveUser(user)
         return .user(user, identities: .loaded)
       }
       user.confirm(at: now)
+      data.recordAudit("user_signedup", user: user, traits: ["provider": "email"], at: now)
+      data.recordAudit("login", user: user, traits: ["provider": "email"], at: now)
       data.saveUser(user)
       return try session(for: id, in: &data, now: now)
     }

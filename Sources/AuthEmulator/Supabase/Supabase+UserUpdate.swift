@@ -39,6 +39,7 @@ extension SupabaseAPI {
         try checkFrequency(sentAt: user.emailChangeSentAt, now: now)
       }
       if let newHash {
+        data.recordAudit("user_updated_password", user: user, at: now)
         user.setPassword(hash: newHash, at: now)
         // A password change ends every other session (all of them without a session claim).
         for session in data.sessions(ofUser: user.id) where session.id != caller.sessionID {
@@ -51,6 +52,7 @@ extension SupabaseAPI {
         mails += try prepareEmailChangeMails(user: &user, request: request, redirectTo: redirectTo, now: now)
       }
       user.updatedAt = now
+      data.recordAudit("user_modified", user: user, at: now)
       data.saveUser(user)
       return user
     }

@@ -117,11 +117,17 @@ extension SupabaseAPI {
       if type == "email" { effective = live(user.confirmationToken, user.confirmationSentAt) ? "signup" : "magiclink" }
       switch effective {
       case "signup", "invite":
+        data.recordAudit("user_signedup", user: user, traits: ["provider": "email"], at: now)
         user.confirm(at: now)
         user.markIdentityVerified(at: now)
       case "recovery", "magiclink":
         user.recoveryToken = ""
-        if !user.isConfirmed { user.confirm(at: now) }
+        if user.isConfirmed {
+          data.recordAudit("login", user: user, at: now)
+        } else {
+          data.recordAudit("user_signedup", user: user, traits: ["provider": "email"], at: now)
+          user.confirm(at: now)
+        }
       default:  // email_change
         if confirmEmail, user.emailChangeConfirmStatus == 0, !user.emailChangeTokenCurrent.isEmpty {
           // Secure change with confirmation on: the first of the two links only counts.
@@ -138,6 +144,7 @@ extension SupabaseAPI {
         user.emailChangeConfirmStatus = 0
         user.identity?.data["email"] = .string(user.email)
         user.identity?.updatedAt = now
+        data.recordAudit("user_modified", user: user, at: now)
       }
       user.updatedAt = now
       data.saveUser(user)

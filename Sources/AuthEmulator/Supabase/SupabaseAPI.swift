@@ -29,6 +29,9 @@ public final class SupabaseAPI: EmulatorAPI {
 
   public func handle(_ request: ServerRequest) async -> ServerResponse? {
     let fullPath = request.path
+    if fullPath == Self.fakeIdPPath {
+      return request.method == "POST" ? serve(request, with: SupabaseAPI.fakeIdPSignIn) : ServerResponse(status: 405)
+    }
     guard fullPath == Self.prefix || fullPath.hasPrefix(Self.prefix + "/") else { return nil }
     let path = String(fullPath.dropFirst(Self.prefix.count))
     let origin = request.header("Origin")
@@ -120,7 +123,7 @@ public final class SupabaseAPI: EmulatorAPI {
       default: return .some(nil)
       }
     }
-    return nil
+    return accountRoute(method: method, path: path)
   }
 
   // MARK: - Small endpoints
@@ -135,7 +138,11 @@ public final class SupabaseAPI: EmulatorAPI {
       "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack",
       "slack_oidc", "workos", "twitch", "twitter", "email", "phone", "zoom",
     ]
-    let external = JSONObject(providers.map { ($0, JSON.bool($0 == "email")) })
+    // Social providers count as enabled once an account has one (seeded, or the emulator's IdP sign-in).
+    let social = state.read { $0.socialProviders }
+    let external = JSONObject(providers.map {
+      ($0, JSON.bool($0 == "email" || ($0 == "anonymous_users" && config.anonymousSignIns) || social.contains($0)))
+    })
     return json([
       "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(!confirmEmail),
       "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,

@@ -2,10 +2,10 @@ import JSONKit
 
 // Documents kept in the `--state` store. Field names are the emulator's own (not a wire format).
 
-private func micros(_ value: Micros?) -> JSON { value.map { .int(Int($0)) } ?? .null }
+func micros(_ value: Micros?) -> JSON { value.map { .int(Int($0)) } ?? .null }
 /// A stored time in microseconds; out of ±292 000 years (a corrupt file) reads as absent, so
 /// formatting it later cannot overflow.
-private func micros(_ json: JSON?) -> Micros? {
+func micros(_ json: JSON?) -> Micros? {
   json?.int.flatMap { $0 > -9_000_000_000_000_000_000 && $0 < 9_000_000_000_000_000_000 ? Micros($0) : nil }
 }
 
@@ -32,13 +32,10 @@ extension SBUser {
     object["last_sign_in_at"] = micros(lastSignInAt)
     object["app_metadata"] = .object(appMetadata)
     object["user_metadata"] = .object(userMetadata)
-    if let identity {
-      object["identity"] = [
-        "identity_id": .string(identity.identityID), "data": .object(identity.data),
-        "last_sign_in_at": micros(identity.lastSignInAt), "created_at": micros(identity.createdAt),
-        "updated_at": micros(identity.updatedAt),
-      ]
-    }
+    if let identity { object["identity"] = identity.document }
+    if !otherIdentities.isEmpty { object["other_identities"] = .array(otherIdentities.map(\.document)) }
+    if !factors.isEmpty { object["factors"] = .array(factors.map(\.document)) }
+    if isSSOUser { object["is_sso_user"] = true }
     object["created_at"] = micros(createdAt)
     object["updated_at"] = micros(updatedAt)
     object["banned_until"] = micros(bannedUntil)
@@ -70,13 +67,10 @@ extension SBUser {
     newEmail = json["new_email"]?.string ?? ""
     emailChangeSentAt = micros(json["email_change_sent_at"])
     lastSignInAt = micros(json["last_sign_in_at"])
-    if let identity = json["identity"], let identityID = identity["identity_id"]?.string,
-      let created = micros(identity["created_at"]), let updated = micros(identity["updated_at"])
-    {
-      self.identity = SBIdentity(
-        identityID: identityID, data: identity["data"]?.object ?? JSONObject(),
-        lastSignInAt: micros(identity["last_sign_in_at"]), createdAt: created, updatedAt: updated)
-    }
+    identity = json["identity"].flatMap(SBIdentity.init(document:))
+    otherIdentities = (json["other_identities"]?.array ?? []).compactMap(SBIdentity.init(document:))
+    factors = (json["factors"]?.array ?? []).compactMap(SBFactor.init(document:))
+    isSSOUser = json["is_sso_user"]?.bool ?? false
     bannedUntil = micros(json["banned_until"])
     deletedAt = micros(json["deleted_at"])
     isAnonymous = json["is_anonymous"]?.bool ?? false
@@ -89,7 +83,7 @@ extension SBSession {
       "id": .string(id), "user_id": .string(userID), "created_at": micros(createdAt),
       "updated_at": micros(updatedAt),
       "amr": .array(amr.map { ["method": .string($0.method), "timestamp": .int($0.timestamp)] }),
-      "family_revoked": .bool(familyRevoked),
+      "family_revoked": .bool(familyRevoked), "aal": .string(aal), "factor_id": .optional(factorID),
     ]
   }
 
@@ -102,7 +96,8 @@ extension SBSession {
       return SBAuthMethod(method: method, timestamp: timestamp)
     }
     self.init(id: id, userID: userID, createdAt: createdAt, updatedAt: updatedAt, amr: amr,
-              familyRevoked: json["family_revoked"]?.bool ?? false)
+              familyRevoked: json["family_revoked"]?.bool ?? false, aal: json["aal"]?.string ?? "aal1",
+              factorID: json["factor_id"]?.string)
   }
 }
 
@@ -123,5 +118,24 @@ extension SBRefreshToken {
     self.init(token: token, sessionID: sessionID, userID: userID, parent: json["parent"]?.string,
               revoked: json["revoked"]?.bool ?? false, createdAt: createdAt, updatedAt: updatedAt,
               sequence: Int64(sequence))
+  }
+}
+
+extension SBIdentity {
+  var document: JSON {
+    [
+      "identity_id": .string(identityID), "data": .object(data), "last_sign_in_at": micros(lastSignInAt),
+      "created_at": micros(createdAt), "updated_at": micros(updatedAt), "provider": .string(provider),
+      "provider_id": .optional(providerID),
+    ]
+  }
+
+  init?(document json: JSON) {
+    guard let identityID = json["identity_id"]?.string, let created = micros(json["created_at"]),
+      let updated = micros(json["updated_at"])
+    else { return nil }
+    self.init(identityID: identityID, data: json["data"]?.object ?? JSONObject(),
+              lastSignInAt: micros(json["last_sign_in_at"]), createdAt: created, updatedAt: updated,
+              provider: json["provider"]?.string ?? "email", providerID: json["provider_id"]?.string)
   }
 }

@@ -26,7 +26,14 @@ struct SBUser: Sendable {
   var lastSignInAt: Micros?
   var appMetadata: JSONObject
   var userMetadata: JSONObject
+  /// The e-mail identity (nil for anonymous, social-only and SSO accounts).
   var identity: SBIdentity?
+  /// Identities of other providers (google, github, `sso:<id>`, …), oldest first.
+  var otherIdentities: [SBIdentity] = []
+  /// Second factors (`mfa_factors`), oldest first.
+  var factors: [SBFactor] = []
+  /// `is_sso_user`: made by SAML SSO; password sign-in never finds it. Not on the wire.
+  var isSSOUser = false
   var createdAt: Micros
   var updatedAt: Micros
   var bannedUntil: Micros?
@@ -67,13 +74,17 @@ struct SBUser: Sendable {
   }
 }
 
-/// The e-mail identity (`internal/models/identity.go`); its provider id is the user id.
+/// An identity (`internal/models/identity.go`): the e-mail one, whose provider id is the user id,
+/// or one of another provider, whose provider id is that provider's subject.
 struct SBIdentity: Sendable {
   var identityID: String
   var data: JSONObject
   var lastSignInAt: Micros?
   var createdAt: Micros
   var updatedAt: Micros
+  var provider = "email"
+  /// The provider's subject; nil for the e-mail identity (the user id).
+  var providerID: String?
 }
 
 /// One authentication method of a session (`amr` claim).
@@ -90,6 +101,10 @@ struct SBSession: Sendable {
   var amr: [SBAuthMethod]
   /// Set when refresh-token reuse revoked the whole token family (GoTrue's reuse detection).
   var familyRevoked = false
+  /// `sessions.aal`: `aal2` once a second factor was verified in this session.
+  var aal = "aal1"
+  /// The factor verified in this session (`sessions.factor_id`).
+  var factorID: String?
 }
 
 struct SBRefreshToken: Sendable {

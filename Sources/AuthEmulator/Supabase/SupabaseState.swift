@@ -16,6 +16,10 @@ struct SupabaseData {
   var userIndex = SupabaseUserIndex()
   /// Serialised single-user JSON (with identities), dropped whenever the user changes.
   var userJSONCache: [String: [UInt8]] = [:]
+  /// `auth.audit_log_entries` (`SupabaseData+Audit.swift`).
+  var audit = SupabaseAudit()
+  /// Social providers some account has signed in with: `/settings` shows them enabled.
+  private(set) var socialProviders: Set<String> = []
   fileprivate var changes: [DocumentChange] = []
   fileprivate var persistent = false
 
@@ -25,12 +29,18 @@ struct SupabaseData {
 
   func user(email: String) -> SBUser? { userIDByEmail[email].flatMap { users[$0] } }
 
+  /// Notes a write of another table (audit entries) for the store; kept with the transaction's others.
+  mutating func note(_ change: DocumentChange) {
+    if persistent { changes.append(change) }
+  }
+
   mutating func saveUser(_ user: SBUser) {
     if let old = users[user.id], old.email != user.email, userIDByEmail[old.email] == user.id {
       userIDByEmail[old.email] = nil
     }
     userIndex.update(old: users[user.id], new: user)
     users[user.id] = user
+    for identity in user.otherIdentities where !identity.provider.hasPrefix("sso:") { socialProviders.insert(identity.provider) }
     if !user.email.isEmpty { userIDByEmail[user.email] = user.id }
     userJSONCache[user.id] = nil
     if persistent { changes.append(.put(table: Self.usersTable, key: user.id, document: user.document)) }
@@ -137,6 +147,7 @@ struct SupabaseData {
     for token in tokens.sorted(by: { $0.sequence < $1.sequence }) where sessions[token.sessionID] != nil {
       saveRefreshToken(token)
     }
+    try audit.load(from: store)
     changes.removeAll()
   }
 }

@@ -21,8 +21,10 @@ extension SBUser {
     if let lastSignInAt { object["last_sign_in_at"] = .string(GoTime.format(lastSignInAt)) }
     object["app_metadata"] = .object(appMetadata)
     object["user_metadata"] = .object(userMetadata)
+    // `factors,omitempty`; the admin listing loads neither factors nor identities.
+    if identities != .null, !factors.isEmpty { object["factors"] = .array(factors.map(\.wire)) }
     switch identities {
-    case .loaded: object["identities"] = .array(identity.map { [$0.wire(user: self)] } ?? [])
+    case .loaded: object["identities"] = .array(allIdentities.map { $0.wire(user: self) })
     case .empty: object["identities"] = []
     case .null: object["identities"] = .null
     }
@@ -50,24 +52,35 @@ extension SBUser {
     fake.userMetadata = data
     fake.appMetadata = SBUser.emailAppMetadata
     fake.phone = ""
+    fake.factors = []
+    fake.otherIdentities = []
     return fake
   }
 
   static let emailAppMetadata = JSONObject([("provider", "email"), ("providers", ["email"])])
+
+  /// The e-mail identity first, then the others.
+  var allIdentities: [SBIdentity] { (identity.map { [$0] } ?? []) + otherIdentities }
+
+  /// Every identity's provider, in order, without repeats (`UpdateAppMetaDataProviders`).
+  var identityProviders: [String] {
+    var seen = Set<String>()
+    return allIdentities.map(\.provider).filter { seen.insert($0).inserted }
+  }
 }
 
 extension SBIdentity {
   func wire(user: SBUser) -> JSON {
     var object = JSONObject()
     object["identity_id"] = .string(identityID)
-    object["id"] = .string(user.id)
+    object["id"] = .string(providerID ?? user.id)
     object["user_id"] = .string(user.id)
     object["identity_data"] = .object(data)
-    object["provider"] = "email"
+    object["provider"] = .string(provider)
     if let lastSignInAt { object["last_sign_in_at"] = .string(GoTime.format(lastSignInAt)) }
     object["created_at"] = .string(GoTime.format(createdAt))
     object["updated_at"] = .string(GoTime.format(updatedAt))
-    object["email"] = .string(data["email"]?.string ?? user.email)
+    object["email"] = .string(data["email"]?.string ?? (provider == "email" ? user.email : ""))
     return .object(object)
   }
 

@@ -24,6 +24,7 @@ public enum Completer {
   public static func candidates(
     before: [String], current: String, surface: Surfaces, source: CompletionSource
   ) -> [CompletionCandidate] {
+    if let holes = templateCandidates(current: current, source: source) { return holes }
     let globals = surface == .oneShot ? CommandTable.globalFlags : []
     var index = 0
     while index < before.count, before[index].hasPrefix("--"), before[index].count > 2 {
@@ -93,8 +94,12 @@ public enum Completer {
     let length = linePrefix.count
     let endsInSpace = linePrefix.last.map { $0 == " " || $0 == "\t" } ?? true
     var words: [Word]?
-    for closing in ["", "'", "\"", "\\"] {
-      if let split = try? WordSplitter.split(linePrefix + closing) {
+    for closing in ["", "'", "\"", "\\", "}}"] {
+      if var split = try? WordSplitter.split(linePrefix + closing) {
+        // An open `{{` was closed to split the line: the word being typed ends before it.
+        if closing == "}}", let last = split.last, last.text.hasSuffix("}}") {
+          split[split.count - 1].text = String(last.text.dropLast(2))
+        }
         words = split
         break
       }
@@ -125,6 +130,17 @@ public enum Completer {
       }
       return CompletionCandidate(flag.name, flag.summary)
     }
+  }
+
+  /// In a word with an open `{{` (`reset confirm {{in`), the names in scope that complete it
+  /// (`{{inbox.link}}`); nil when the word has no open hole.
+  static func templateCandidates(current: String, source: CompletionSource) -> [CompletionCandidate]? {
+    guard let open = current.range(of: "{{", options: .backwards), !current[open.upperBound...].contains("}}") else {
+      return nil
+    }
+    let typed = String(current[open.upperBound...]).trimmingWhitespace
+    let head = String(current[..<open.upperBound])
+    return source.templateNames().filter { $0.hasPrefix(typed) }.map { CompletionCandidate(head + $0 + "}}") }
   }
 
   static func argument(of spec: CommandSpec, at position: Int) -> ArgumentSpec? {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSONKit
 
 /// Where dynamic completion values come from: profiles, e-mails seen, files. A seam, so tests
 /// and the shell-completion callback see the same engine with different worlds.
@@ -10,14 +11,32 @@ public struct CompletionSource: Sendable {
   public var emails: @Sendable () -> [String]
   /// Entries of a directory: (name, isDirectory). nil when it cannot be read.
   public var listDirectory: @Sendable (_ path: String) -> [(name: String, isDirectory: Bool)]?
+  /// What `{{…}}` can name here: the builtins, `env.NAME`, and the previous result's fields.
+  public var templateNames: @Sendable () -> [String]
 
   public init(
     profiles: @escaping @Sendable () -> [String] = { [] }, emails: @escaping @Sendable () -> [String] = { [] },
-    listDirectory: @escaping @Sendable (String) -> [(name: String, isDirectory: Bool)]? = CompletionSource.fileSystem
+    listDirectory: @escaping @Sendable (String) -> [(name: String, isDirectory: Bool)]? = CompletionSource.fileSystem,
+    templateNames: @escaping @Sendable () -> [String] = { CompletionSource.builtinTemplateNames }
   ) {
     self.profiles = profiles
     self.emails = emails
     self.listDirectory = listDirectory
+    self.templateNames = templateNames
+  }
+
+  /// The names every `{{…}}` knows, whatever ran before.
+  public static let builtinTemplateNames = ["uuid", "timestamp", "random"]
+
+  /// The dotted paths of a result model's values (`user.email`, `inbox.link`), arrays left out.
+  public static func paths(of model: JSON, prefix: String = "") -> [String] {
+    guard let object = model.object else { return prefix.isEmpty ? [] : [prefix] }
+    return object.keys.flatMap { key -> [String] in
+      let path = prefix.isEmpty ? key : prefix + "." + key
+      guard let value = object[key] else { return [] }
+      if value.object != nil { return paths(of: value, prefix: path) }
+      return value.array == nil && value != .null ? [path] : []
+    }
   }
 
   /// Values from a shell context: its config file, the e-mails it saw and the remembered
@@ -40,6 +59,11 @@ public struct CompletionSource: Sendable {
           emails.append(user)
         }
         return emails
+      },
+      templateNames: {
+        let environment = context.environment.keys.sorted().map { "env." + $0 }
+        let previous = context.previousResult.map { CompletionSource.paths(of: $0) } ?? []
+        return previous + CompletionSource.builtinTemplateNames + environment
       })
   }
 

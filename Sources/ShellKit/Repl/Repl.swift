@@ -151,6 +151,7 @@ public final class Repl {
     render(result, invocation: invocation)
     if invocation.spec.producesResult || previous == nil {
       previous = (result, context.clock.unixNow)
+      context.previousResult = result.json(now: context.clock.unixNow, revealTokens: false, includeClaims: true)
     } else if let output = result.output {
       previous?.result.output = output  // `echo` keeps the previous result; `output` is its text
     }

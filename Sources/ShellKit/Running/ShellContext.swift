@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSONKit
 
 /// Reads a password without echo (a terminal prompt). Absent when there is no terminal.
 public protocol PasswordPrompter: Sendable {
@@ -69,6 +70,8 @@ public final class ShellContext: @unchecked Sendable {
   public private(set) var knownEmails: [String] = []
   /// The last command that failed (`retry`).
   public var lastFailed: Invocation?
+  /// The previous command's result model in the shell (what `{{…}}` reads), for completion.
+  public var previousResult: JSON?
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose = false
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the

@@ -15,7 +15,7 @@ extension CommandTable {
         FlagKey.emulatorHost, FlagKey.emulatorPort, FlagKey.project, FlagKey.state, FlagKey.confirmEmail, FlagKey.emailPrivacy,
         FlagKey.emulatorLikeProduction, FlagKey.jwtSecret, FlagKey.bcryptCost, FlagKey.refreshReuseInterval,
         FlagKey.mailFrequency, FlagKey.idleTimeout, FlagKey.sessionTimebox, FlagKey.sessionInactivityTimeout,
-        FlagKey.latency, FlagKey.fault, FlagKey.printEnv, FlagKey.readyJSON,
+        FlagKey.latency, FlagKey.fault, FlagKey.printEnv, FlagKey.readyJSON, FlagKey.seed, FlagKey.anonymousSignIns,
       ],
       takesOutputFlags: false, output: .none, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
       discussion: """
@@ -45,6 +45,26 @@ extension CommandTable {
         config.toml makes it the default for both. In both modes redirect_to must be the site URL, a \
         loopback address or http://localhost (anything else falls back to the site URL). \
         GET /emulator/openapi.json describes these routes.
+
+        Accounts as they really are. Supabase: TOTP factors (/auth/v1/factors, \
+        /admin/users/ID/factors), the audit trail (/admin/audit), /invite, /otp, anonymous \
+        sign-in with --anonymous-sign-ins. Firebase: TOTP second factors \
+        (v2/accounts/mfaEnrollment:*, mfaSignIn:finalize), e-mail-link sign-in, and \
+        accounts:signInWithIdp with an unsigned id_token (postBody \
+        id_token=…&providerId=google.com), as the official emulator takes it. A Supabase account \
+        of Google, GitHub, …: POST /emulator/v1/supabase/idp {"provider":"google", \
+        "email":"…"} answers its session (emulator only; the browser round trip in one call).
+
+        --seed FILE creates accounts at start, one JSON object a line (# starts a comment): \
+        "backend" (supabase, firebase or both), "email", "password" (a string, or null for none), \
+        "name", "providers" (["email"], ["google"], ["password","google.com"], …; each backend's \
+        own names, or google/google.com either way), "factors" ([{"name":"phone", \
+        "secret":"BASE32","verified":true}]: TOTP), "confirmed" (default true), "disabled", and \
+        the kinds: "invited", "sso", "anonymous", "deleted": "soft" (Supabase), "email_link_only" \
+        (Firebase), plus "id". A line that does not fit stops the start with FILE:LINE and exit \
+        78, before anything is created; accounts already there (same e-mail or id, with --state) \
+        are kept as they are. The in-process emulator takes one too: authsh --emulator --seed \
+        FILE, authsh run --emulator --seed FILE ….
         """,
       examples: [
         "authsh emulator", "authsh emulator --port 9099 --state ./emulator.sqlite",
@@ -52,6 +72,7 @@ extension CommandTable {
         "authsh emulator --like-production",
         "curl -X PUT localhost:54321/emulator/v1/faults -d '{\"faults\":[{\"path\":\"/auth/v1/user\",\"preset\":\"html502\"}]}'",
         "authsh emulator --port 0 --print-env > emulator.env &",
+        "authsh emulator --seed examples/accounts.jsonl",
       ]),
     CommandSpec(
       .emulatorFaultsClear, group: .tools, surfaces: .oneShot,
@@ -95,7 +116,7 @@ extension CommandTable {
   /// Flags accepted before or after any one-shot command.
   public static let connectionFlags: [FlagSpec] = ([
     FlagKey.profile, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
-    FlagKey.likeProduction, FlagKey.noRC, FlagKey.credentialStore,
+    FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC, FlagKey.credentialStore,
   ] as [any DeclaredFlag]).map(\.spec)
 
   /// Flags any command that talks to a backend accepts, on every surface.

@@ -30,6 +30,8 @@ extension FlagKey where Value == String {
   public static let emulatorHost = text(FlagSpec("--host", value: "HOST", kind: .host, "Address to bind (default 127.0.0.1)"))
   public static let project = text(FlagSpec("--project", value: "ID", kind: .text, "Firebase project id (default demo-authsh)"))
   public static let state = text(FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"))
+  public static let seed = text(
+    FlagSpec("--seed", value: "FILE", kind: .path, "Create the accounts of FILE (JSON lines) at start; existing ones are kept"))
   public static let jwtSecret = text(
     FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"))
   public static let fault = text(
@@ -46,6 +48,8 @@ extension FlagKey where Value == Bool {
   public static let printEnv = toggle(
     FlagSpec("--print-env", "Once listening, print NAME=VALUE lines (port, URLs, keys) instead of the banner"))
   public static let readyJSON = toggle(FlagSpec("--json", "Once listening, print one JSON line {\"schema\":1,\"event\":\"ready\",…}"))
+  public static let anonymousSignIns = toggle(
+    FlagSpec("--anonymous-sign-ins", "Supabase: sign-up with neither e-mail nor phone makes an anonymous user"))
 }
 
 extension FlagKey where Value == Int {
@@ -81,6 +85,8 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--credential-store", value: "STORE", kind: .text, choices: CredentialStoreMode.allCases.map(\.rawValue),
       "Where sessions are kept: auto (the keyring, else a 0600 file), keyring, file"))
+  public static let emulatorSeed = text(
+    FlagSpec("--seed", value: "FILE", kind: .path, "With --emulator: first create the accounts of FILE (see `help emulator`)"))
 }
 
 extension FlagKey where Value == Bool {

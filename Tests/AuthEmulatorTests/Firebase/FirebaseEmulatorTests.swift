@@ -93,7 +93,7 @@ struct FirebaseEmulatorTests {
     let wrongType = await harness.call("signUp", ["email": true])
     #expect(wrongType.error == "Invalid JSON payload received. /email should be string")
     #expect(await harness.call("signUp", ["email": "a@x.io", "password": 1_234_567]).status == 200, "numbers become strings")
-    let unimplemented = await harness.call("signInWithIdp", [:])
+    let unimplemented = await harness.call("signInWithCustomToken", [:])
     #expect(unimplemented.status == 501)
     #expect(await harness.send("GET", "/auth/v1/health").status == 200, "not the Firebase side's path")
   }

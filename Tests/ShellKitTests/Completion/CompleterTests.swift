@@ -1,4 +1,5 @@
 import AuthCore
+import JSONKit
 import Testing
 
 @testable import ShellKit
@@ -136,5 +137,19 @@ struct CompleterTests {
     #expect(values(["user", "link"]) == ["recovery", "confirm"])
     #expect(values(["reset"]).contains("confirm"))
     #expect(values(["help", "user"]).contains("link"))
+  }
+
+  /// `{{` completes the names in scope: the previous result's fields, the builtins, `env.NAME`.
+  @Test func anOpenHoleCompletesTheNamesInScope() {
+    let previous: JSON = ["ok": true, "inbox": ["kind": "password_reset", "link": "http://x/verify?token=t"], "user": ["email": "a@b.co"]]
+    let scoped = CompletionSource(
+      listDirectory: { _ in nil },
+      templateNames: { CompletionSource.paths(of: previous) + CompletionSource.builtinTemplateNames + ["env.HOME"] })
+    let values = { (line: String) in Completer.complete(linePrefix: line, surface: .repl, source: scoped).candidates.map(\.value) }
+    #expect(values("reset confirm {{in") == ["{{inbox.kind}}", "{{inbox.link}}"])
+    #expect(values("login {{u") == ["{{user.email}}", "{{uuid}}"])
+    #expect(values("echo x{{env.H") == ["x{{env.HOME}}"])
+    #expect(values("echo {{uuid}} ") != values("echo {{"), "a closed hole completes as usual")
+    #expect(CompletionSource.paths(of: previous) == ["ok", "inbox.kind", "inbox.link", "user.email"])
   }
 }

@@ -10,6 +10,15 @@ struct HinterTests {
     #expect(Hinter.hint(linePrefix: "reset ") == "confirm… [EMAIL]")
   }
 
+  /// `user ` and `user link ` are groups without a command of their own: the hint names the
+  /// words that can follow, as Tab would complete them.
+  @Test func commandGroupsHintTheirSubcommands() {
+    let user = Hinter.hint(linePrefix: "user ")
+    #expect(user?.hasPrefix("show|list|link|") == true, "\(String(describing: user))")
+    #expect(user?.contains("set-password") == true)
+    #expect(Hinter.hint(linePrefix: "user link ") == "recovery|confirm")
+  }
+
   @Test func givenArgumentsAndFlagsDropOut() {
     #expect(Hinter.hint(linePrefix: "login ada@example.com --remember ") == "[--password VALUE] [--password-env VAR] [--no-save]")
     #expect(Hinter.hint(linePrefix: "inbox ada@example.com ") == nil)

@@ -2,6 +2,7 @@
 no-echo password prompt, Ctrl-C, Ctrl-D and the history file, against the real emulator."""
 import io
 import os
+import re
 import stat
 import subprocess
 import time
@@ -255,6 +256,32 @@ def test_argument_hints_in_grey_after_a_space(home, emulator, provider):
     c.expect(r"\x1b\[90m\[--password VALUE\] \[--password-env VAR\] \[--no-save\]")
     c.sendcontrol("c")
     shell.prompt()
+    assert shell.exit_with_ctrl_d() == 0
+
+
+def test_command_groups_hint_their_subcommands_and_holes_complete_names(home, emulator, provider):
+    env = environment(home, emulator, provider)
+    del env["NO_COLOR"]  # grey needs colour
+    shell = Shell(env)
+    c = shell.child
+    c.send("user ")
+    c.expect(r"\x1b\[90mshow\|list\|link\|confirm")
+    c.send("link ")
+    c.expect(r"\x1b\[90mrecovery\|confirm")
+    c.sendcontrol("c")
+    shell.prompt()
+    # `{{` completes what is in scope: the previous result's fields and the builtins.
+    shell.run("status")
+    c.send("echo {{status.pro\t")
+    c.expect(r"\{\{status\.pro")
+    c.send("\t")
+    c.expect(r"\{\{status\.profile\}\}\s+\{\{status\.provider\}\}")
+    c.send("vider}}\r")
+    shell.prompt()
+    assert provider in c.before
+    c.send("echo {{uu\t\r")
+    shell.prompt()
+    assert re.search(r"\n[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\r?\n", c.before), repr(c.before)
     assert shell.exit_with_ctrl_d() == 0
 
 
