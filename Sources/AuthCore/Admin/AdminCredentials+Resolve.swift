@@ -37,7 +37,7 @@ extension AdminCredential {
     if let reason = keyring.unavailableReason() {
       throw AuthError(
         .configError, message: "\(setting) names a secret in \(keyring.name), which is not reachable: \(reason).",
-        hint: SessionStores.keyringHint)
+        hint: SessionStores.secretsKeyringHint)
     }
     guard let value = try keyring.read(.serviceKey(name)), !value.trimmingWhitespace.isEmpty else {
       let known = (try? keyring.names(of: .serviceKey)) ?? []

@@ -84,13 +84,20 @@ public final class SessionStores: @unchecked Sendable {
     }
   }
 
-  /// What to do when the keyring is missing, on this platform.
-  public static var keyringHint: String {
+  /// What to do when the keyring is missing, on this platform (sessions: or keep them in a file).
+  public static var keyringHint: String { keyringHint(otherwise: "or use --credential-store file (a 0600 file)") }
+
+  /// Admin keys: no file store stands in for the keyring, but other settings do.
+  public static var secretsKeyringHint: String {
+    keyringHint(otherwise: "or name the key with service_key_env / credentials_file instead")
+  }
+
+  static func keyringHint(otherwise: String) -> String {
     #if os(macOS)
-      return "Unlock the login Keychain (security unlock-keychain), or use --credential-store file."
+      return "Unlock the login Keychain (security unlock-keychain), \(otherwise)."
     #else
       return
-        "Use authsh in a desktop session (where the keyring can be unlocked), or start a Secret Service in this D-Bus session (gnome-keyring-daemon --unlock, KeePassXC), or use --credential-store file (a 0600 file)."
+        "Use authsh in a desktop session (where the keyring can be unlocked), or start a Secret Service in this D-Bus session (gnome-keyring-daemon --unlock, KeePassXC), \(otherwise)."
     #endif
   }
 }

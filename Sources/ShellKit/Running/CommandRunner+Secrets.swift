@@ -83,7 +83,7 @@ extension CommandRunner {
     }
     if let reason = keyring.unavailableReason() {
       throw AuthError(
-        .configError, message: "No keyring is reachable: \(reason).", hint: SessionStores.keyringHint)
+        .configError, message: "No keyring is reachable: \(reason).", hint: SessionStores.secretsKeyringHint)
     }
     return keyring
   }
