@@ -2,14 +2,16 @@
 import PackageDescription
 
 // Dependency arrows (each target imports only these):
-//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
 //   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers)
+//   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
   name: "authsh",
-  platforms: [.macOS(.v14)],
+  // macOS 15: Synchronization's Mutex (LineEditor) needs it.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "authsh", targets: ["authsh"]),
     .executable(name: "redact-bench", targets: ["redact-bench"]),
@@ -39,6 +41,7 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
+    .target(name: "Keyring", dependencies: ["AuthCore"]),
     .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
     .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -65,7 +68,7 @@ let package = Package(
     .executableTarget(
       name: "authsh",
       dependencies: [
-        "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport",
+        "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
@@ -88,5 +91,6 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"], exclude: ["Snapshots"]),
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
+    .testTarget(name: "KeyringTests", dependencies: ["Keyring", "AuthCore"]),
   ]
 )

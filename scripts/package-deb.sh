@@ -2,7 +2,8 @@
 # Builds out/authsh_VERSION_amd64.deb: the release binary (Swift runtime linked in), the man page
 # and the bash, zsh and fish completions in Debian's paths. `Depends:` is computed from the
 # binary's real shared-library needs with dpkg-shlibdeps, so it names libedit2, libsqlite3-0,
-# libcurl4 and libc6, never the Swift toolchain.
+# libcurl4 and libc6, never the Swift toolchain. libsecret (the Secret Service keyring) is loaded
+# at run time when present, so it is only recommended: without it sessions stay in 0600 files.
 #
 #   scripts/package-deb.sh [--no-build] [--out DIR]
 set -euo pipefail
@@ -42,6 +43,10 @@ mkdir -p "$work/src/debian"
 printf 'Source: authsh\n\nPackage: authsh\nArchitecture: any\n' > "$work/src/debian/control"
 depends=$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/authsh" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n $depends ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+if [[ $depends == *libsecret* ]]; then
+  echo "package-deb: the binary links libsecret; it must load it at run time (Recommends only)" >&2
+  exit 1
+fi
 
 install -d "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" <<EOF
@@ -51,6 +56,7 @@ Architecture: $arch
 Maintainer: authsh developers <authsh@example.com>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends
+Recommends: libsecret-1-0
 Section: utils
 Priority: optional
 Homepage: https://github.com/authsh/authsh

@@ -37,10 +37,20 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 in_root apt-get update -qq
-DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq /tmp/authsh.deb >/dev/null
+# Without its Recommends first: libsecret is loaded at run time, so authsh works without it
+# (sessions in the 0600 file, with the notice) and names it when the keyring is asked for.
+DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq --no-install-recommends /tmp/authsh.deb >/dev/null
 echo "test-deb: installed; Depends pulled in: $(in_root dpkg-query -W -f='${Depends}' authsh)"
+[[ $(in_root dpkg-query -W -f='${Recommends}' authsh) == *libsecret-1-0* ]] || { echo "test-deb: no Recommends: libsecret-1-0" >&2; exit 1; }
 mkdir -p "$root/tmp/home"
 in_root authsh --version
+in_root authsh run --emulator /tmp/smoke.auth
+if in_root sh -c 'authsh secret list' 2>"$root/tmp/secret.err"; then
+  echo "test-deb: secret list worked without libsecret" >&2
+  exit 1
+fi
+grep -q 'libsecret-1.so.0 could not be loaded' "$root/tmp/secret.err" || { cat "$root/tmp/secret.err" >&2; exit 1; }
+DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq libsecret-1-0 >/dev/null
 in_root authsh run --emulator /tmp/smoke.auth
 for f in /usr/share/man/man1/authsh.1.gz /usr/share/bash-completion/completions/authsh \
   /usr/share/zsh/vendor-completions/_authsh /usr/share/fish/vendor_completions.d/authsh.fish; do

@@ -10,7 +10,9 @@ scripts/setup.sh
 swift build --build-tests
 swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
 swift test --skip-build
-.venv/bin/pytest -q -p no:cacheprovider Tests/python
+# Inside a private D-Bus session (dbus-run-session) with an unlocked GNOME Keyring: the keyring
+# tests, and every other Python suite (pty, shell, completion) with its sessions in that keyring.
+scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider Tests/python
 if [ "$(id -u)" -eq 0 ]; then
   scripts/test-deb.sh "$(scripts/package-deb.sh --no-build)"
   [ "${AUTHSH_SKIP_UNPRIVILEGED:-}" = 1 ] || scripts/test-unprivileged.sh

@@ -42,6 +42,10 @@ public struct BinaryRunner: Sendable {
       "HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
       "XDG_STATE_HOME": home.appendingPathComponent("state").path, "LANG": "C.UTF-8",
+      // Sessions in the 0600 file: the same output with or without a keyring on the machine, and
+      // a developer's own keyring is never touched. The keyring tests (Tests/python/keyring) run
+      // against a private Secret Service; `credentialStoreAuto` tests set "auto" themselves.
+      "AUTHSH_CREDENTIAL_STORE": "file",
     ]
   }
 

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// A child process with pipes for stdin, stdout and stderr, driven by `poll` (EINTR retried
@@ -29,7 +31,11 @@ struct ChildProcess {
     let stdinPipe = try makePipe()
     let stdoutPipe = try makePipe()
     let stderrPipe = try makePipe()
-    var actions = posix_spawn_file_actions_t()
+    #if canImport(Glibc)
+      var actions = posix_spawn_file_actions_t()
+    #else
+      var actions: posix_spawn_file_actions_t = nil  // an optional opaque pointer on Darwin
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, stdinPipe.read, 0)

@@ -8,7 +8,11 @@ public final class ReservedPort: @unchecked Sendable {
   private let fd: Int32
 
   public init() throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #if canImport(Glibc)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
     guard fd >= 0 else { throw POSIXError(.EIO) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

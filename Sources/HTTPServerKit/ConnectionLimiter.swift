@@ -3,6 +3,15 @@ import NIOCore
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// RLIMIT_NOFILE: an enum case in Glibc, a plain Int32 in Darwin.
+#if canImport(Glibc)
+  private let openFilesResource = Int32(RLIMIT_NOFILE.rawValue)
+#else
+  private let openFilesResource = RLIMIT_NOFILE
 #endif
 
 /// On the listening channel: counts open connections and stops accepting while `limit` are open,
@@ -66,7 +75,7 @@ final class ConnectionLimiter: ChannelDuplexHandler, RemovableChannelHandler {
   /// the event loops, the state file and the accept batch that may overshoot the count.
   static func defaultLimit() -> Int {
     var limits = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1000 }
+    guard getrlimit(openFilesResource, &limits) == 0 else { return 1000 }
     let soft = Int(min(limits.rlim_cur, 1 << 20))  // RLIM_INFINITY is the largest value: capped too
     return soft > 128 ? soft - 64 : max(4, soft / 2)
   }

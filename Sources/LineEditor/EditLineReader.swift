@@ -1,5 +1,9 @@
 @preconcurrency import CLibEdit
-@preconcurrency import Glibc
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ShellKit
 
 /// The shell's line reader on a terminal: libedit (readline compatibility API) with Tab

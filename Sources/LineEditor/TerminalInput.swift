@@ -1,4 +1,8 @@
-@preconcurrency import Glibc
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ShellKit
 import Synchronization
 

@@ -1,4 +1,8 @@
-@preconcurrency import Glibc
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ShellKit
 
 /// Asks for a password on the terminal with echo off (termios), restoring the terminal on

@@ -79,6 +79,14 @@ struct Arguments {
     case FlagKey.url.name: connection.url = value
     case FlagKey.key.name: connection.key = value
     case FlagKey.allowInsecureHTTP.name: connection.allowInsecureHTTP = true
+    case FlagKey.credentialStore.name:
+      let choices = CredentialStoreMode.allCases.map(\.rawValue)
+      guard let mode = value.flatMap(CredentialStoreMode.init(rawValue:)) else {
+        return UsageError(
+          "--credential-store must be one of \(choices.joined(separator: ", ")), not '\(value ?? "")'",
+          suggestion: Suggest.choice(for: value ?? "", among: choices))
+      }
+      connection.credentialStore = mode
     case FlagKey.emulator.name: emulator = true
     case FlagKey.likeProduction.name: likeProduction = true
     case FlagKey.emulatorSeed.name: seed = value

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Keyring
 import NIOTransport
 import Providers
 import ShellKit
@@ -26,6 +27,14 @@ enum Contexts {
         secrets: { secret in redactor.register(secret) })
     }
     context.auditLog = FileAuditLog(paths: paths)
+    // The platform keyring holds session tokens (credential_store) and `secret set` keys. Given a
+    // store (memory: --emulator, scripts), sessions stay there whatever credential_store says.
+    let keyring = PlatformKeyring.make(environment: environment)
+    context.secretStore = keyring
+    if store == nil {
+      context.sessionStores = SessionStores(
+        directory: paths.sessionsDirectory, keyring: keyring, notice: { line in sink.err("authsh: \(line)\n") })
+    }
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
     return context

@@ -38,6 +38,14 @@ enum OneShot {
     context.verbose = invocation.output(.verbose)
     if Terminal.stdinIsTTY { context.passwordPrompter = TerminalPasswordPrompter() }
     if invocation.given(.passwordStdin) { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
+    if invocation.id == .secretSet, !Terminal.stdinIsTTY {
+      context.readStdinText = {
+        switch StandardStreams.readInput() {
+        case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .failure(let failure): throw AuthError(.usage, message: "Cannot read standard input: \(failure.reason).")
+        }
+      }
+    }
     if invocation.given(.password), Terminal.stderrIsTTY {
       sink.err("warning: a password on the command line can be seen by other users (prefer --password-env or the prompt)\n")
     }

@@ -3,6 +3,8 @@ import ShellKit
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The process's standard streams written with write(2): a full disk, a closed descriptor or a
@@ -41,7 +43,7 @@ enum StandardStreams {
     let failure: Int32? = Array(text.utf8).withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count, let base = buffer.baseAddress {
-        let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+        let written = systemWrite(descriptor, base + offset, buffer.count - offset)
         if written >= 0 {
           offset += written
           continue
@@ -83,7 +85,7 @@ enum StandardStreams {
     var data: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+      let count = buffer.withUnsafeMutableBytes { systemRead(0, $0.baseAddress, $0.count) }
       if count > 0 {
         data += buffer[0..<count]
       } else if count == 0 {
@@ -100,4 +102,21 @@ enum StandardStreams {
   }
 
   struct ReadFailure: Error { let reason: String }
+}
+
+/// write(2) and read(2) by their module's name: `StandardStreams.write` hides the bare names.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(descriptor, bytes, count)
+  #else
+    return Darwin.write(descriptor, bytes, count)
+  #endif
+}
+
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.read(descriptor, bytes, count)
+  #else
+    return Darwin.read(descriptor, bytes, count)
+  #endif
 }

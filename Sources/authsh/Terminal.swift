@@ -3,6 +3,8 @@ import ShellKit
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The process's stdout/stderr (write errors are remembered, never trap: `StandardStreams`).

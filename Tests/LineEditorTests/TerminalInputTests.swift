@@ -6,6 +6,8 @@ import Testing
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// A pipe standing in for the terminal.

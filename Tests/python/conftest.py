@@ -15,6 +15,42 @@ JWT_SECRET = "test-secret-for-authsh-emulator-at-least-32-chars"
 PROJECT = "demo-authsh"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_keyring():
+    """Every test runs against a private Secret Service: a D-Bus session bus of its own
+    (dbus-run-session) with an unlocked GNOME Keyring, started by scripts/with-keyring.sh. So
+    authsh's default `credential_store = "auto"` keeps sessions in a real keyring, and neither
+    the machine's nor the user's own keyring is ever touched. Under scripts/with-keyring.sh
+    (scripts/test.sh) the bus it made is used. Yields the bus address."""
+    address = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
+    if address and os.environ.get("AUTHSH_TEST_KEYRING") == address:
+        yield address
+        return
+    process = subprocess.Popen([str(ROOT / "scripts" / "with-keyring.sh")], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline().strip()
+    if not line.startswith("DBUS_SESSION_BUS_ADDRESS="):
+        process.kill()
+        pytest.fail(f"no private keyring: {line} {process.stderr.read()}", pytrace=False)
+    saved = {name: os.environ.get(name) for name in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY")}
+    os.environ["DBUS_SESSION_BUS_ADDRESS"] = line.split("=", 1)[1]
+    # No desktop: a locked keyring must not wait for an unlock prompt nobody sees.
+    os.environ.pop("DISPLAY", None)
+    os.environ.pop("WAYLAND_DISPLAY", None)
+    yield os.environ["DBUS_SESSION_BUS_ADDRESS"]
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    process.stdin.close()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def authsh_binary() -> str:
     return os.environ.get("AUTHSH_BIN", str(ROOT / ".build" / "debug" / "authsh"))
 

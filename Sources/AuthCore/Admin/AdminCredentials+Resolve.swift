@@ -3,28 +3,58 @@ import JSONKit
 /// Where an admin credential comes from, and in which order.
 ///
 /// Supabase: `SUPABASE_SECRET_KEY`, then `SUPABASE_SERVICE_ROLE_KEY`, then the profile's
-/// `service_key_env` (the variable it names), then the profile's `service_key`. When the profile
+/// `service_key_env` (the variable it names), then the profile's `service_key_keyring` (a secret
+/// stored with `authsh secret set NAME`), then the profile's `service_key`. When the profile
 /// was chosen explicitly (`--profile`, `use`), only the profile's own settings are used and the
 /// generic variables are not read (a key exported for one project must not reach another). A key
 /// authsh sets itself (the embedded emulator's) comes first.
 ///
-/// Firebase: `GOOGLE_APPLICATION_CREDENTIALS`, then the profile's `credentials_file` (only the
-/// latter for an explicitly chosen profile): a service-account key, a user's Application Default
-/// Credentials or an impersonation file. Without one, an emulator host gets
+/// Firebase: `GOOGLE_APPLICATION_CREDENTIALS`, then the profile's `credentials_keyring` (a
+/// service-account JSON stored with `authsh secret set NAME`), then its `credentials_file` (only
+/// the profile's for an explicitly chosen profile): a service-account key, a user's Application
+/// Default Credentials or an impersonation file. Without one, an emulator host gets
 /// `Bearer owner`; production is refused. With both, the service account is used (the exchange
 /// runs against the file's `token_uri`).
 extension AdminCredential {
   /// The admin credential for `target`, from the environment and the profile.
-  public static func resolve(for target: Target, environment: [String: String]) throws -> AdminCredential {
+  /// `keyring`: where `service_key_keyring` / `credentials_keyring` are looked up (nil: nowhere).
+  public static func resolve(
+    for target: Target, environment: [String: String], keyring: (any SecretStore)? = nil
+  ) throws -> AdminCredential {
     switch target.provider {
-    case .supabase: return try supabase(target.admin, environment: environment)
-    case .firebase: return try firebase(target, environment: environment)
+    case .supabase: return try supabase(target.admin, environment: environment, keyring: keyring)
+    case .firebase: return try firebase(target, environment: environment, keyring: keyring)
     }
+  }
+
+  /// The value of the secret `name` (`authsh secret set NAME`), named by `key` in `source`.
+  static func keyringSecret(_ name: String, key: String, source: String, keyring: (any SecretStore)?) throws -> String {
+    let setting = "\(key) = \"\(name)\" in \(source)"
+    guard let keyring else {
+      throw AuthError(
+        .configError, message: "\(setting) names a keyring secret, but this platform has no keyring authsh can use.",
+        hint: "Use service_key_env or credentials_file instead.")
+    }
+    if let reason = keyring.unavailableReason() {
+      throw AuthError(
+        .configError, message: "\(setting) names a secret in \(keyring.name), which is not reachable: \(reason).",
+        hint: SessionStores.secretsKeyringHint)
+    }
+    guard let value = try keyring.read(.serviceKey(name)), !value.trimmingWhitespace.isEmpty else {
+      let known = (try? keyring.names(of: .serviceKey)) ?? []
+      throw AuthError(
+        .configError, message: "\(setting) names no secret stored in \(keyring.name).",
+        hint: "Store it: authsh secret set \(name)"
+          + (Suggest.closest(to: name, among: known).map { " (or did you mean '\($0)'?)" } ?? ""))
+    }
+    return value
   }
 
   static let supabaseVariables = ["SUPABASE_SECRET_KEY", "SUPABASE_SERVICE_ROLE_KEY"]
 
-  static func supabase(_ admin: AdminSettings, environment: [String: String]) throws -> AdminCredential {
+  static func supabase(_ admin: AdminSettings, environment: [String: String], keyring: (any SecretStore)? = nil) throws
+    -> AdminCredential
+  {
     func variable(_ name: String) -> String? {
       guard let value = environment[name]?.trimmingWhitespace, !value.isEmpty else { return nil }
       return value
@@ -48,6 +78,10 @@ extension AdminCredential {
       }
       return try SupabaseAdminKey.classify(key, source: "\(name) (named by service_key_env in \(source))")
     }
+    if let name = admin.serviceKeyKeyring {
+      let key = try keyringSecret(name, key: "service_key_keyring", source: source, keyring: keyring).trimmingWhitespace
+      return try SupabaseAdminKey.classify(key, source: "the keyring secret '\(name)' (named by service_key_keyring in \(source))")
+    }
     if let key = admin.serviceKey?.trimmingWhitespace, !key.isEmpty {
       return try SupabaseAdminKey.classify(key, source: "service_key in \(source)")
     }
@@ -60,12 +94,19 @@ extension AdminCredential {
         : "\(ignored.joined(separator: " and ")) is set but not used: the profile was chosen explicitly. Add service_key_env = \"\(ignored[0])\" to \(admin.profileSource ?? "the profile").")
   }
 
-  static func firebase(_ target: Target, environment: [String: String]) throws -> AdminCredential {
+  static func firebase(_ target: Target, environment: [String: String], keyring: (any SecretStore)? = nil) throws
+    -> AdminCredential
+  {
     let admin = target.admin
     let fromEnvironment = environment["GOOGLE_APPLICATION_CREDENTIALS"].flatMap { $0.isEmpty ? nil : $0 }
     let choice: (path: String, source: String)?
     if !admin.profileChosen, let path = fromEnvironment {
       choice = (ConfigResolver.expandingTilde(path, home: environment["HOME"]), "GOOGLE_APPLICATION_CREDENTIALS")
+    } else if let name = admin.credentialsKeyring {
+      let source = admin.profileSource ?? "the profile"
+      let json = try keyringSecret(name, key: "credentials_keyring", source: source, keyring: keyring)
+      return .firebaseServiceAccount(
+        try ServiceAccountFile.parse(Array(json.utf8), path: "keyring secret '\(name)'", what: "The service account in the keyring secret '\(name)'"))
     } else if let path = admin.credentialsFile, !path.isEmpty {
       choice = (path, "credentials_file in \(admin.profileSource ?? "the profile")")
     } else {

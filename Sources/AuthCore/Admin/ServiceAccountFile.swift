@@ -120,23 +120,25 @@ public enum ServiceAccountFile {
   }
 
   /// The fields the token exchange needs. Messages never quote the file's contents.
-  public static func parse(_ bytes: [UInt8], path: String) throws -> ServiceAccount {
+  /// `what` names the source in messages (default: "The service-account file PATH").
+  public static func parse(_ bytes: [UInt8], path: String, what: String? = nil) throws -> ServiceAccount {
+    let subject = what ?? "The service-account file \(path)"
     guard let json = try? JSON.parse(bytes: bytes), json.object != nil else {
       throw AuthError(
-        .configError, message: "The service-account file \(path) is not JSON.",
+        .configError, message: "\(subject) is not JSON.",
         hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
     }
     let type = json["type"]?.string
     guard type == "service_account" else {
       throw AuthError(
-        .configError, message: "The file \(path) is not a Google credentials file authsh knows (type is '\(type ?? "missing")').",
+        .configError, message: "\(what ?? "The file \(path)") is not a Google credentials file authsh knows (type is '\(type ?? "missing")').",
         hint: "Use a service-account key (Firebase console › Project settings › Service accounts › Generate new private key), "
           + "or user credentials from `gcloud auth application-default login` (with --impersonate-service-account=EMAIL to impersonate one).")
     }
     func field(_ name: String) throws -> String {
       guard let value = json[name]?.string, !value.isEmpty else {
         throw AuthError(
-          .configError, message: "The service-account file \(path) has no \(name).",
+          .configError, message: "\(subject) has no \(name).",
           hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
       }
       return value
@@ -144,7 +146,7 @@ public enum ServiceAccountFile {
     let key = try field("private_key")
     guard key.contains("-----BEGIN PRIVATE KEY-----") || key.contains("-----BEGIN RSA PRIVATE KEY-----") else {
       throw AuthError(
-        .configError, message: "The private_key in the service-account file \(path) is not a PEM private key.",
+        .configError, message: "The private_key in \(what.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "the service-account file \(path)") is not a PEM private key.",
         hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
     }
     return ServiceAccount(

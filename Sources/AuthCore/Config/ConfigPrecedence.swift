@@ -68,11 +68,11 @@ struct ConfigPrecedence {
     return value
   }
 
-  private mutating func noteOverride(_ name: String, key: String) {
+  mutating func noteOverride(_ name: String, key: String) {
     notes.append("environment: \(name) overrides \(key) of profile '\(profileName)' (--profile \(profileName) or `use \(profileName)` would use the profile's).")
   }
 
-  private mutating func noteIgnored(_ name: String) {
+  mutating func noteIgnored(_ name: String) {
     notes.append("environment: \(name) is set but not used: profile '\(profileName)' was chosen explicitly.")
   }
 }

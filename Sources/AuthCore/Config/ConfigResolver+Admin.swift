@@ -14,12 +14,49 @@ extension ConfigResolver {
 
   func adminSettings(_ profile: JSON?, profileName: String, explicit: Bool) -> AdminSettings {
     guard let profile else { return AdminSettings() }
-    let named = ["service_key_env", "service_key", "credentials_file"].contains { profile[$0] != nil }
+    let named = ["service_key_env", "service_key", "credentials_file", "service_key_keyring", "credentials_keyring"].contains {
+      profile[$0] != nil
+    }
     guard named || explicit else { return AdminSettings() }
     return AdminSettings(
       serviceKeyEnv: profile["service_key_env"]?.string, serviceKey: profile["service_key"]?.string,
       credentialsFile: profile["credentials_file"]?.string.map { Self.expandingTilde($0, home: environment["HOME"]) },
-      profileChosen: explicit, profileSource: "[profiles.\(profileName)] of \(paths.configFile)")
+      profileChosen: explicit, profileSource: "[profiles.\(profileName)] of \(paths.configFile)",
+      serviceKeyKeyring: profile["service_key_keyring"]?.string, credentialsKeyring: profile["credentials_keyring"]?.string)
+  }
+
+  /// `--credential-store`, else `AUTHSH_CREDENTIAL_STORE`, else the profile's `credential_store`,
+  /// else `auto`. A profile chosen explicitly that sets `credential_store` wins over the variable,
+  /// as for every setting; one that does not set it leaves the variable in effect (where sessions
+  /// are kept is the user's choice, not the profile's connection).
+  func credentialStore(flags: ConnectionFlags, settings: inout ConfigPrecedence) throws -> CredentialStoreChoice {
+    if let mode = flags.credentialStore { return CredentialStoreChoice(mode, source: "--credential-store") }
+    let variable = "AUTHSH_CREDENTIAL_STORE"
+    let key = "credential_store"
+    let fromProfile = settings.profile?[key]?.string
+    let fromEnvironment = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    let profileSource = "\(key) in [profiles.\(settings.profileName)] of \(paths.configFile)"
+    let value: String
+    let source: String
+    if settings.explicit, let fromProfile {
+      if let fromEnvironment, fromEnvironment != fromProfile { settings.noteIgnored(variable) }
+      (value, source) = (fromProfile, profileSource)
+    } else if let fromEnvironment {
+      if let fromProfile, fromProfile != fromEnvironment { settings.noteOverride(variable, key: key) }
+      (value, source) = (fromEnvironment, variable)
+    } else if let fromProfile {
+      (value, source) = (fromProfile, profileSource)
+    } else {
+      return CredentialStoreChoice()
+    }
+    // The file's checker has already refused any other value in config.toml.
+    guard let mode = CredentialStoreMode(rawValue: value) else {
+      throw AuthError(
+        .configError, message: "\(variable) must be auto, keyring or file, not '\(value)'.",
+        hint: Suggest.closest(to: value, among: CredentialStoreMode.allCases.map(\.rawValue)).map { "Did you mean '\($0)'?" }
+          ?? "Unset it to use auto.")
+    }
+    return CredentialStoreChoice(mode, source: source)
   }
 
   /// `~/x` → `$HOME/x` (config files are not read by a shell).

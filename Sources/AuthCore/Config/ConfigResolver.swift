@@ -134,6 +134,8 @@ public struct ConfigResolver: Sendable {
     target.environmentNotes = settings.notes
     target.admin = adminSettings(profile, profileName: profileName, explicit: settings.explicit)
     target.readonly = profile?["readonly"]?.bool == true
+    target.credentialStore = try credentialStore(flags: flags, settings: &settings)
+    target.environmentNotes = settings.notes
     return target
   }
 

@@ -60,6 +60,9 @@ public enum ConfigSchema {
     Key("service_key", .string),
     Key("credentials_file", .string),
     Key("readonly", .boolean),
+    Key("credential_store", .string, .oneOf(CredentialStoreMode.allCases.map(\.rawValue))),
+    Key("service_key_keyring", .string),
+    Key("credentials_keyring", .string),
   ]
 
   public static func profileKey(_ name: String) -> Key? { profileKeys.first { $0.name == name } }

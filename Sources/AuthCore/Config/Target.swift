@@ -8,6 +8,8 @@ public struct ConnectionFlags: Sendable, Equatable {
   public var allowInsecureHTTP = false
   /// `--tenant ID`: a Firebase (Identity Platform) tenant.
   public var tenant: String?
+  /// `--credential-store`: where sessions are kept.
+  public var credentialStore: CredentialStoreMode?
   public init() {}
 }
 
@@ -15,8 +17,12 @@ public struct ConnectionFlags: Sendable, Equatable {
 public struct AdminSettings: Sendable, Equatable {
   public var serviceKeyEnv: String?
   public var serviceKey: String?
+  /// `service_key_keyring`: the name of a secret stored with `authsh secret set NAME`.
+  public var serviceKeyKeyring: String?
   /// `~` already expanded.
   public var credentialsFile: String?
+  /// `credentials_keyring`: the name of a secret (a service-account JSON) stored with `authsh secret set NAME`.
+  public var credentialsKeyring: String?
   /// The profile was chosen explicitly (`--profile`, `use`): its settings beat the generic
   /// environment variables (`SUPABASE_SERVICE_ROLE_KEY`, `GOOGLE_APPLICATION_CREDENTIALS`, …),
   /// which are then not read at all, as for `key` / `key_env`.
@@ -25,11 +31,13 @@ public struct AdminSettings: Sendable, Equatable {
   public var profileSource: String?
   public init(
     serviceKeyEnv: String? = nil, serviceKey: String? = nil, credentialsFile: String? = nil, profileChosen: Bool = false,
-    profileSource: String? = nil
+    profileSource: String? = nil, serviceKeyKeyring: String? = nil, credentialsKeyring: String? = nil
   ) {
     self.serviceKeyEnv = serviceKeyEnv
     self.serviceKey = serviceKey
+    self.serviceKeyKeyring = serviceKeyKeyring
     self.credentialsFile = credentialsFile
+    self.credentialsKeyring = credentialsKeyring
     self.profileChosen = profileChosen
     self.profileSource = profileSource
   }
@@ -57,6 +65,8 @@ public struct Target: Sendable, Equatable {
   public var admin = AdminSettings()
   /// `readonly = true`: mutating admin commands are refused before anything is sent.
   public var readonly = false
+  /// `credential_store`, `--credential-store`, `AUTHSH_CREDENTIAL_STORE`: where sessions are kept.
+  public var credentialStore = CredentialStoreChoice()
   /// Where the environment overrode the profile, or was ignored because the profile was chosen
   /// explicitly (names only, never values), for `status` and `--verbose`.
   public var environmentNotes: [String] = []

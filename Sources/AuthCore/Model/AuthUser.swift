@@ -82,6 +82,42 @@ public struct AuthSession: Sendable, Equatable {
     ]
   }
 
+  /// The key and value that mark a stored session whose tokens are kept in the keyring.
+  public static let tokensInKey = "tokens_in"
+  public static let tokensInKeyring = "keyring"
+
+  /// The stored form without the tokens (what a session file keeps when the keyring holds them).
+  public var storedJSONWithoutTokens: JSON {
+    [
+      Self.tokensInKey: .string(Self.tokensInKeyring), "expires_at": .int(expiresAt), "token_type": .string(tokenType),
+      "user": user.json,
+    ]
+  }
+
+  /// A session recorded without its tokens (they are empty strings here: never sent).
+  public init?(storedJSONWithoutTokens json: JSON) {
+    guard var complete = json.object else { return nil }
+    complete["access_token"] = ""
+    complete["refresh_token"] = ""
+    self.init(storedJSON: .object(complete))
+  }
+
+  /// The tokens alone: the secret the keyring item holds.
+  public var tokensJSON: JSON {
+    ["access_token": .string(accessToken), "refresh_token": .string(refreshToken)]
+  }
+
+  /// This session with the tokens of a keyring item; nil when the item does not hold both.
+  public func withTokens(_ json: JSON) -> AuthSession? {
+    guard let access = json["access_token"]?.string, let refresh = json["refresh_token"]?.string, !access.isEmpty,
+      !refresh.isEmpty
+    else { return nil }
+    var copy = self
+    copy.accessToken = access
+    copy.refreshToken = refresh
+    return copy
+  }
+
   public init?(storedJSON json: JSON) {
     guard let access = json["access_token"]?.string, let refresh = json["refresh_token"]?.string,
       let expiresAt = json["expires_at"]?.int, UnixTime.isPlausible(expiresAt), let userJSON = json["user"],

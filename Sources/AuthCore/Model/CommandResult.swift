@@ -6,6 +6,10 @@ public struct StatusInfo: Sendable, Equatable {
   public var profile: String
   public var url: String
   public var signedIn: Bool
+  /// Where the session is kept: `keyring`, `file` or `memory`.
+  public var sessionStore: String?
+  /// The keyring or file, in words (`status.session_location`).
+  public var sessionLocation: String?
   public init(provider: String, profile: String, url: String, signedIn: Bool) {
     self.provider = provider
     self.profile = profile
@@ -38,6 +42,8 @@ public struct CommandResult: Sendable {
   public var notes: [String] = []
   /// Free text output (`echo`, `help`).
   public var output: String?
+  /// `secret list`: the names of the stored secrets (never their values).
+  public var secrets: [String]?
   /// `signup`: true when a confirmation mail was sent instead of signing in, false when signed in.
   public var confirmationRequired: Bool?
 
@@ -90,7 +96,8 @@ public struct CommandResult: Sendable {
     if let status {
       object["status"] = [
         "provider": .string(status.provider), "profile": .string(status.profile), "url": .string(status.url),
-        "signed_in": .bool(status.signedIn),
+        "signed_in": .bool(status.signedIn), "session_store": .optional(status.sessionStore),
+        "session_location": .optional(status.sessionLocation),
       ]
     }
     if let admin = lookups.first?.user, lookups.count == 1 { object["user"] = admin.json }
@@ -109,6 +116,7 @@ public struct CommandResult: Sendable {
       ]
     }
     if let diagnosis { object["diagnosis"] = diagnosis.json }
+    if let secrets { object["secrets"] = .array(secrets.map { ["name": .string($0)] }) }
     if let audit { object["audit"] = .array(audit.map(\.json)) }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
     if let output { object["output"] = .string(output) }

@@ -17,6 +17,12 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
   /// Test seam: called after the temp file is written and before the rename (a crash there must
   /// leave the old file intact).
   let beforeRename: (@Sendable () throws -> Void)?
+  /// Why the keyring is not used (`credential_store = "file"`, or no keyring is reachable), for
+  /// the message about a session whose tokens are in the keyring; nil: the keyring's own files.
+  public var keyringAbsence: String?
+  /// Told, with the sentence to show, when a file starts to hold a session's tokens because no
+  /// keyring is reachable (`credential_store = "auto"`): once per backend, not on every refresh.
+  public var onTokensInFile: (@Sendable (String) -> Void)?
 
   public init(directory: String) {
     self.directory = directory
@@ -47,18 +53,57 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     var state = ProfileState(json: json)
     if state.backend == nil { state.backend = "" }
     if var problem = state.sessionProblem {
-      problem.message = "The session saved in \(path) cannot be used (a field is missing or out of range)."
-      problem.hint = "Run: authsh logout (it removes the saved session), or delete the file: rm \(path)"
+      if state.keyringSession != nil {
+        problem.message = "The session saved in \(path) keeps its tokens in the keyring, which is not used here"
+          + (keyringAbsence.map { " (\($0))" } ?? "") + "."
+        problem.hint =
+          "Use the keyring (credential_store = \"auto\", or --credential-store auto), or log in again to keep a new session in the file."
+      } else {
+        problem.message = "The session saved in \(path) cannot be used (a field is missing or out of range)."
+        problem.hint = "Run: authsh logout (it removes the saved session), or delete the file: rm \(path)"
+      }
       state.sessionProblem = problem
     }
     return state
   }
 
   public func save(_ state: ProfileState, profile key: String) throws {
+    if let onTokensInFile, state.session != nil, (try? load(profile: key))?.session == nil {
+      try save(state, profile: key, tokensInKeyring: false)
+      onTokensInFile("no keyring: session kept in \(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
+      return
+    }
+    try save(state, profile: key, tokensInKeyring: false)
+  }
+
+  /// A session whose tokens are in the keyring shows as it is recorded (`status`), even where
+  /// the keyring is not used or cannot be reached: user and expiry, no tokens.
+  public func loadSummary(profile key: String) throws -> ProfileState {
+    var state = try load(profile: key)
+    if let recorded = state.keyringSession {
+      state.session = recorded
+      state.keyringSession = nil
+      state.sessionProblem = nil
+    }
+    return state
+  }
+
+  public func location(profile key: String) -> SessionLocation {
+    SessionLocation(.file, "\(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
+  }
+
+  /// Whether the file of `key` exists (a keyring item whose file is gone is cleaned up).
+  func exists(profile key: String) -> Bool {
+    var info = stat()
+    return lstat(path(for: key), &info) == 0 || errno != ENOENT
+  }
+
+  /// Writes the state; `tokensInKeyring`: the session without its tokens (the keyring has them).
+  func save(_ state: ProfileState, profile key: String, tokensInKeyring: Bool) throws {
     _ = try checkDirectory(create: true)
     let target = path(for: key)
     let temp = target + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let bytes = Array(state.json.prettyText.utf8) + [0x0A]
+    let bytes = Array(state.json(tokensInKeyring: tokensInKeyring).prettyText.utf8) + [0x0A]
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw ioError("create \(temp)") }
     var written = 0

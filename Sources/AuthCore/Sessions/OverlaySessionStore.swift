@@ -1,37 +1,57 @@
 import Foundation
 
-/// A store whose pinned profiles live in memory (`login --no-save`), the rest in `base`.
-/// A pinned profile starts from what `base` holds and never writes back.
-public final class OverlaySessionStore: SessionStore, @unchecked Sendable {
-  public let base: any SessionStore
-  private let memory = InMemorySessionStore()
+/// Backends pinned in memory by `login --no-save`, shared by every store of one shell context
+/// (the base store may differ per profile: `credential_store`).
+public final class SessionPins: @unchecked Sendable {
+  let memory = InMemorySessionStore()
   private let lock = NSLock()
   private var pinned: Set<String> = []
 
-  public init(base: any SessionStore) { self.base = base }
+  public init() {}
 
-  public func pin(_ profile: String) {
+  /// Pins `profile`, starting from what `base` holds; false when it was pinned already.
+  func pin(_ profile: String, from base: any SessionStore) {
     lock.lock()
     let isNew = pinned.insert(profile).inserted
     lock.unlock()
     if isNew, let current = try? base.load(profile: profile) { try? memory.save(current, profile: profile) }
   }
 
-  private func isPinned(_ profile: String) -> Bool {
+  func isPinned(_ profile: String) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     return pinned.contains(profile)
   }
+}
 
-  public func load(profile: String) throws -> ProfileState {
-    try isPinned(profile) ? memory.load(profile: profile) : base.load(profile: profile)
+/// A store whose pinned profiles live in memory (`login --no-save`), the rest in `base`.
+/// A pinned profile starts from what `base` holds and never writes back.
+public final class OverlaySessionStore: SessionStore, @unchecked Sendable {
+  public let base: any SessionStore
+  let pins: SessionPins
+
+  public init(base: any SessionStore, pins: SessionPins = SessionPins()) {
+    self.base = base
+    self.pins = pins
   }
 
-  public func save(_ state: ProfileState, profile: String) throws {
-    try isPinned(profile) ? memory.save(state, profile: profile) : base.save(state, profile: profile)
+  public func pin(_ profile: String) { pins.pin(profile, from: base) }
+
+  private func store(_ profile: String) -> any SessionStore { pins.isPinned(profile) ? pins.memory : base }
+
+  public func load(profile: String) throws -> ProfileState { try store(profile).load(profile: profile) }
+
+  public func save(_ state: ProfileState, profile: String) throws { try store(profile).save(state, profile: profile) }
+
+  public func clear(profile: String) throws { try store(profile).clear(profile: profile) }
+
+  public func loadSummary(profile: String) throws -> ProfileState { try store(profile).loadSummary(profile: profile) }
+
+  public func location(profile: String) -> SessionLocation {
+    pins.isPinned(profile) ? SessionLocation(.memory, "memory (login --no-save)") : base.location(profile: profile)
   }
 
-  public func clear(profile: String) throws {
-    try isPinned(profile) ? memory.clear(profile: profile) : base.clear(profile: profile)
+  public func checkAvailable() throws {
+    try base.checkAvailable()
   }
 }

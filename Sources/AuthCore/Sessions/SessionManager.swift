@@ -32,6 +32,20 @@ public struct SessionManager: Sendable {
   /// The stored session as it is (no network), or nil.
   public func storedSession() throws -> AuthSession? { try usable(state()).session }
 
+  /// The stored session without its secrets where the store keeps them apart (`status`: user and
+  /// expiry, empty tokens, the keyring left locked), or nil.
+  public func storedSummary() throws -> AuthSession? {
+    let state = try store.loadSummary(profile: profile)
+    if let owner = state.backend, owner != profile { return nil }
+    return try usable(state).session
+  }
+
+  /// Where this backend's session is kept.
+  public var location: SessionLocation { store.location(profile: profile) }
+
+  /// Throws when sessions cannot be kept at all (`credential_store = "keyring"` without a keyring).
+  public func checkAvailable() throws { try store.checkAvailable() }
+
   /// A session that is valid for at least `refreshMargin` seconds, refreshing through `provider`.
   public func activeSession(provider: any AuthProvider) async throws -> AuthSession {
     let (state, foreign) = try load()
@@ -90,7 +104,10 @@ public struct SessionManager: Sendable {
   }
 
   public func save(session: AuthSession?) throws {
-    try update { $0.session = session }
+    try update {
+      $0.session = session
+      $0.keyringSession = nil
+    }
   }
 
   public func update(_ change: (inout ProfileState) -> Void) throws {

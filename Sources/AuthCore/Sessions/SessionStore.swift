@@ -13,8 +13,13 @@ public struct ProfileState: Sendable, Equatable {
   /// Lower-cased e-mail → Unix time of the last reset request (the 60 s cooldown).
   public var resetSentAt: [String: Int]
   /// Set when the stored session is there but cannot be used (an expiry out of range, a missing
-  /// token): session commands fail with this error instead of using it; `logout` removes it.
+  /// token, tokens kept in a keyring this run does not use): session commands fail with this
+  /// error instead of using it; `logout` removes it.
   public var sessionProblem: AuthError?
+  /// The session as a file records it when its tokens are kept in the keyring: user and expiry,
+  /// empty tokens. Never sent anywhere; `KeyringSessionStore` fills in the tokens, and `status`
+  /// shows it without unlocking the keyring.
+  public var keyringSession: AuthSession?
 
   public init(
     session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:], backend: String? = nil
@@ -25,11 +30,21 @@ public struct ProfileState: Sendable, Equatable {
     self.resetSentAt = resetSentAt
   }
 
-  public var json: JSON {
+  public var json: JSON { json(tokensInKeyring: false) }
+
+  /// The stored form. `tokensInKeyring`: the session without its tokens (what is not secret:
+  /// user and expiry), marked `"tokens_in": "keyring"`.
+  public func json(tokensInKeyring: Bool) -> JSON {
     var object = JSONObject()
     object["version"] = 2
     object["backend"] = .optional(backend)
-    object["session"] = session?.storedJSON ?? .null
+    if tokensInKeyring, let session {
+      object["session"] = session.storedJSONWithoutTokens
+    } else {
+      // A session whose tokens are in the keyring stays recorded when this run does not use the
+      // keyring (credential_store = "file" saving a reset hold): only logout or a login replaces it.
+      object["session"] = session?.storedJSON ?? keyringSession?.storedJSONWithoutTokens ?? .null
+    }
     object["remembered_email"] = .optional(rememberedEmail)
     object["reset_sent_at"] = .object(
       JSONObject(resetSentAt.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) }))
@@ -38,8 +53,20 @@ public struct ProfileState: Sendable, Equatable {
 
   public init(json: JSON) {
     backend = json["backend"]?.string
-    session = json["session"].flatMap(AuthSession.init(storedJSON:))
-    if session == nil, let stored = json["session"], !stored.isNull {
+    if let stored = json["session"], stored[AuthSession.tokensInKey]?.string == AuthSession.tokensInKeyring {
+      keyringSession = AuthSession(storedJSONWithoutTokens: stored)
+      sessionProblem = AuthError(
+        .configError, message: "The saved session keeps its tokens in the keyring, which is not used here.",
+        hint: "Use the keyring (credential_store = \"auto\"), or log in again to keep a new session here.")
+      if keyringSession == nil {
+        sessionProblem = AuthError(
+          .configError, message: "The saved session cannot be used (a field is missing or out of range).",
+          hint: "Run: authsh logout (it removes the saved session), then log in again.")
+      }
+    } else {
+      session = json["session"].flatMap(AuthSession.init(storedJSON:))
+    }
+    if session == nil, keyringSession == nil, sessionProblem == nil, let stored = json["session"], !stored.isNull {
       sessionProblem = AuthError(
         .configError, message: "The saved session cannot be used (a field is missing or out of range).",
         hint: "Run: authsh logout (it removes the saved session), then log in again.")
@@ -53,7 +80,7 @@ public struct ProfileState: Sendable, Equatable {
   }
 
   /// Nothing worth keeping (the store may delete the file).
-  public var isEmpty: Bool { session == nil && rememberedEmail == nil && resetSentAt.isEmpty }
+  public var isEmpty: Bool { session == nil && keyringSession == nil && rememberedEmail == nil && resetSentAt.isEmpty }
 
   /// Drops reset holds older than `window` seconds (or dated in the future by a clock that went
   /// back), so the file does not accumulate addresses.
@@ -62,12 +89,45 @@ public struct ProfileState: Sendable, Equatable {
   }
 }
 
-/// Where sessions live. A file store today; an OS keyring can implement the same three calls.
-/// `profile` is the store key: the canonical `BackendKey` of the backend (the name is historical).
+/// Where sessions live: the platform keyring (tokens) with a file (the rest), the 0600 file alone,
+/// or memory. `profile` is the store key: the canonical `BackendKey` of the backend (the name is
+/// historical).
 public protocol SessionStore: Sendable {
   func load(profile: String) throws -> ProfileState
   func save(_ state: ProfileState, profile: String) throws
   func clear(profile: String) throws
+  /// The state as far as it can be read without the secrets (`status`): a session whose tokens
+  /// are in the keyring comes back with empty tokens, never to be sent. Never unlocks a keyring.
+  func loadSummary(profile: String) throws -> ProfileState
+  /// Where the session of `profile` is kept (`status`, `--verbose`).
+  func location(profile: String) -> SessionLocation
+  /// Throws when sessions cannot be kept here at all (`credential_store = "keyring"` without a
+  /// keyring), so a sign-in fails before the password is sent.
+  func checkAvailable() throws
+}
+
+extension SessionStore {
+  public func loadSummary(profile: String) throws -> ProfileState { try load(profile: profile) }
+  public func location(profile: String) -> SessionLocation { SessionLocation(.memory, "memory (not saved)") }
+  public func checkAvailable() throws {}
+}
+
+/// Where a session is kept, for `status` and `--verbose`.
+public struct SessionLocation: Sendable, Equatable, CustomStringConvertible {
+  public enum Kind: String, Sendable {
+    case keyring, file, memory
+  }
+
+  public var kind: Kind
+  /// "the Secret Service keyring (service=authsh)", "/home/ana/.local/state/authsh/sessions/….json (0600)".
+  public var place: String
+
+  public init(_ kind: Kind, _ place: String) {
+    self.kind = kind
+    self.place = place
+  }
+
+  public var description: String { place }
 }
 
 /// For `.auth` runs and `--no-save`: nothing touches the disk.

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An exclusive `flock` on the state file, held while a `SQLiteDocumentStore` has it open, so two
@@ -20,7 +22,7 @@ final class StateFileLock: @unchecked Sendable {
     }
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       let code = errno
-      Glibc.close(fd)
+      close(fd)
       if code == EWOULDBLOCK { throw StateFileInUseError(path: path) }
       throw SQLiteError("cannot lock \(path): \(String(cString: strerror(code)))")
     }
@@ -31,7 +33,7 @@ final class StateFileLock: @unchecked Sendable {
 
   func release() {
     guard descriptor >= 0 else { return }
-    Glibc.close(descriptor)  // closing drops the flock
+    close(descriptor)  // closing drops the flock
     descriptor = -1
   }
 }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension RunOptions {
   /// Makes sure every report can be written before anything runs: missing parent directories are
   /// created (as `mkdir -p`); a path that is a directory, or whose parent cannot be made, is a
@@ -58,7 +64,7 @@ enum ReportFile {
     defer { close(fd) }
     var offset = 0
     while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      let written = bytes[offset...].withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
       if written < 0 {
         if errno == EINTR { continue }
         throw WriteError(reason: reason(errno))
@@ -74,4 +80,13 @@ enum ReportFile {
     default: return String(cString: strerror(code)).lowercased()
     }
   }
+}
+
+/// write(2) by its module's name (a bare `write` could mean a method of the caller).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(descriptor, bytes, count)
+  #else
+    return Darwin.write(descriptor, bytes, count)
+  #endif
 }

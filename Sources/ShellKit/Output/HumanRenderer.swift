@@ -13,11 +13,12 @@ public enum HumanRenderer {
     var lines: [String] = []
     let safe = TerminalText.escape
     if let output = result.output { lines.append(TerminalText.escapeKeepingLines(output)) }
+    lines += (result.secrets ?? []).map(safe)
     if let status = result.status {
       lines += table([
         ("provider", status.provider), ("profile", status.profile), ("url", status.url),
         ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
-      ])
+      ] + (status.sessionLocation.map { [("session", $0)] } ?? []))
     } else if let message = result.inbox {
       let inbox = invocation.output(.showTokens) ? message : message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])

@@ -20,6 +20,8 @@ extension CommandRunner {
       throw problem
     }
     let (provider, target) = try makeProvider(invocation, context)
+    // A session that could not be kept (credential_store = "keyring", none here) fails before the password is sent.
+    try context.sessions(for: target).checkAvailable()
     context.noteEmail(email)
     let outcome = try await provider.signUp(email: email.trimmingWhitespace, password: password, name: name)
     var result = CommandResult(command: "signup")
@@ -56,6 +58,7 @@ extension CommandRunner {
     if let problem = Validator.validate(.init(email: email, password: password, checkPasswordLength: false)) {
       throw problem
     }
+    if !invocation[.noSave] { try sessions.checkAvailable() }
     context.noteEmail(email)
     let session = try await provider.signIn(email: email.trimmingWhitespace, password: password)
     if invocation[.noSave] {
@@ -109,6 +112,7 @@ extension CommandRunner {
       throw problem
     }
     let (provider, target) = try makeProvider(invocation, context)
+    try context.sessions(for: target).checkAvailable()
     let session: AuthSession
     do {
       session = try await provider.confirmPasswordReset(codeOrLink: code, email: email, newPassword: password)

@@ -69,10 +69,15 @@ extension CommandRunner {
 
   func status(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     let target = try self.target(invocation, context)
-    let session = try context.sessions(for: target).storedSession()
+    let sessions = context.sessions(for: target)
+    // Without --show-tokens the tokens are not needed: a keyring stays locked.
+    let session = try invocation.output(.showTokens) ? sessions.storedSession() : sessions.storedSummary()
     var result = CommandResult(command: "status")
     result.status = StatusInfo(
       provider: target.provider.rawValue, profile: target.profile, url: target.url, signedIn: session != nil)
+    let location = sessions.location
+    result.status?.sessionStore = location.kind.rawValue
+    result.status?.sessionLocation = location.place
     result.session = session
     result.notes += target.environmentNotes
     return result

@@ -13,6 +13,8 @@ extension CommandRunner {
     var connection = ConnectionFlags()
     connection.profile = name
     connection.allowInsecureHTTP = context.connection.allowInsecureHTTP
+    // `--credential-store` given when the shell started still holds after `use`.
+    connection.credentialStore = context.connection.credentialStore
     context.connection = connection
     return try status(invocation, context)
   }

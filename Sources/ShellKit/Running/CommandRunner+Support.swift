@@ -10,7 +10,7 @@ extension CommandRunner {
     guard let make = context.makeAdminProvider else {
       throw AuthError(.notSupported, message: "Admin commands are not available here.")
     }
-    let credential = try AdminCredential.resolve(for: target, environment: context.environment)
+    let credential = try AdminCredential.resolve(for: target, environment: context.environment, keyring: context.secretStore)
     for secret in credential.secrets { context.redactor.register(secret) }
     return make(target, credential, trace(invocation, context))
   }

@@ -68,6 +68,9 @@ public struct CommandRunner: Sendable {
     case .userCreate: return try await createUser(invocation, context)
     case .userDelete: return try await delete(invocation, context)
     case .userSignout: return try await signOutUser(invocation, context)
+    case .secretSet: return try setSecret(invocation, context)
+    case .secretList: return try listSecrets(invocation, context)
+    case .secretDelete: return try deleteSecret(invocation, context)
     case .retry, .history, .source, .quit, .exit:
       // The shell runs these itself: they act on the shell, not on a backend.
       throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")
@@ -83,6 +86,9 @@ public struct CommandRunner: Sendable {
     if let seconds = invocation.output(.timeout) { target.timeout = seconds }
     if context.verbose || invocation.output(.verbose), let sink = context.traceSink {
       for note in target.environmentNotes { sink(context.redactor.redact("* " + note)) }
+      if [.account, .session].contains(invocation.spec.group), invocation.id != .inbox {
+        sink(TerminalText.escape(context.redactor.redact("* session kept in " + context.sessions(for: target).location.place)))
+      }
     }
     return target
   }

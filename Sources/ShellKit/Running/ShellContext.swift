@@ -42,8 +42,14 @@ public final class ShellContext: @unchecked Sendable {
   /// nil where admin commands cannot run (tests that do not need them).
   public var makeAdminProvider: AdminProviderMaker?
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
-  public var sessionStore: any SessionStore { overlay }
-  private let overlay: OverlaySessionStore
+  public var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
+  private let baseStore: any SessionStore
+  private let pins = SessionPins()
+  /// Picks the store by the target's `credential_store` (keyring, file); nil: the given store
+  /// for every target (memory for `--emulator` and scripts, tests).
+  public var sessionStores: SessionStores?
+  /// The platform keyring for `secret set|list|delete` and `service_key_keyring`; nil: none here.
+  public var secretStore: (any SecretStore)?
   public let clock: any Clock
   public let redactor: Redactor
   public var passwordPrompter: (any PasswordPrompter)?
@@ -53,6 +59,8 @@ public final class ShellContext: @unchecked Sendable {
   public var auditLog: (any AuditLog)?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
+  /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
+  public var readStdinText: (@Sendable () throws -> String)?
   public var environment: [String: String]
   /// Where `--verbose` traces go (already redacted).
   public var traceSink: (@Sendable (String) -> Void)?
@@ -82,7 +90,7 @@ public final class ShellContext: @unchecked Sendable {
     self.resolver = resolver
     self.connection = connection
     self.makeProvider = makeProvider
-    self.overlay = OverlaySessionStore(base: sessionStore)
+    self.baseStore = sessionStore
     self.clock = clock
     self.redactor = redactor
     self.environment = environment
@@ -104,11 +112,15 @@ public final class ShellContext: @unchecked Sendable {
 
   /// The sessions of the target's backend (provider + endpoint + project), whatever the profile.
   public func sessions(for target: Target) -> SessionManager {
-    SessionManager(store: sessionStore, backend: BackendKey(target), clock: clock)
+    SessionManager(store: store(for: target), backend: BackendKey(target), clock: clock)
   }
 
   /// `login --no-save`: this backend's session lives in memory from now on.
-  public func pinInMemory(_ target: Target) { overlay.pin(BackendKey(target).canonical) }
+  public func pinInMemory(_ target: Target) { store(for: target).pin(BackendKey(target).canonical) }
+
+  private func store(for target: Target) -> OverlaySessionStore {
+    OverlaySessionStore(base: sessionStores?.store(for: target.credentialStore) ?? baseStore, pins: pins)
+  }
 
   /// A whole text file, or standard input for `-`.
   public static func readFile(_ path: String) throws -> String {

@@ -31,6 +31,9 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case run, emulator
   case emulatorFaultsClear = "emulator faults clear"
   case version, completion
+  case secretSet = "secret set"
+  case secretList = "secret list"
+  case secretDelete = "secret delete"
 
   /// `["reset", "confirm"]`.
   public var words: [String] { rawValue.split(separator: " ").map(String.init) }

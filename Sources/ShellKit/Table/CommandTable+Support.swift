@@ -18,8 +18,9 @@ extension CommandTable {
   static let supportDiscussion = """
     Uses the backend's admin API: Supabase with a service_role key or a secret key (sb_secret_…) \
     from SUPABASE_SERVICE_ROLE_KEY / SUPABASE_SECRET_KEY or the profile's service_key_env / \
-    service_key; Firebase with a Google service account (GOOGLE_APPLICATION_CREDENTIALS or the \
-    profile's credentials_file). Nothing is sent as the user.
+    service_key_keyring / service_key; Firebase with a Google service account \
+    (GOOGLE_APPLICATION_CREDENTIALS or the profile's credentials_keyring / credentials_file; \
+    `authsh secret set NAME` puts a key in the keyring). Nothing is sent as the user.
     """
 
   static let supportCommands: [CommandSpec] = [

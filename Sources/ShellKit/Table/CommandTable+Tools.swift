@@ -100,10 +100,34 @@ extension CommandTable {
       examples: ["eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish"]),
   ]
 
+  static let secretName = ArgumentSpec("NAME", .name, "The secret's name (letters, digits, . _ -)")
+
+  /// Admin keys in the platform keyring, for `service_key_keyring` / `credentials_keyring`.
+  static let secretCommands: [CommandSpec] = [
+    CommandSpec(
+      .secretSet, group: .tools, surfaces: [.oneShot, .repl], arguments: [secretName],
+      summary: "Store an admin key or service-account JSON in the keyring (asked, or from stdin)",
+      discussion: """
+        The value is never printed, logged or kept in the history. A profile uses it with \
+        service_key_keyring = "NAME" (a Supabase service_role or secret key) or credentials_keyring \
+        = "NAME" (a Firebase service-account JSON). Setting a name again replaces its value. The \
+        keyring is the Secret Service (GNOME Keyring, KWallet, KeePassXC) on Linux and the login \
+        Keychain on macOS; items carry service=authsh (secret-tool search service authsh).
+        """,
+      examples: ["authsh secret set staging-admin", "authsh secret set firebase-admin < service-account.json"]),
+    CommandSpec(
+      .secretList, group: .tools, surfaces: [.oneShot, .repl],
+      summary: "List the names of the secrets stored with `secret set` (never their values)",
+      examples: ["authsh secret list", "authsh secret list --json"]),
+    CommandSpec(
+      .secretDelete, group: .tools, surfaces: [.oneShot, .repl], arguments: [secretName],
+      summary: "Delete a secret stored with `secret set`", examples: ["authsh secret delete staging-admin"]),
+  ]
+
   /// Flags accepted before or after any one-shot command.
   public static let connectionFlags: [FlagSpec] = ([
     FlagKey.profile, FlagKey.tenant, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
-    FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC,
+    FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC, FlagKey.credentialStore,
   ] as [any DeclaredFlag]).map(\.spec)
 
   /// Flags any command that talks to a backend accepts, on every surface.

@@ -1,7 +1,8 @@
 /// The one command table. Nothing else lists commands: help, completion, history redaction and the
 /// script checker all read this.
 public enum CommandTable {
-  public static let all: [CommandSpec] = accountCommands + sessionCommands + supportCommands + backendCommands + shellCommands + toolCommands
+  public static let all: [CommandSpec] =
+    accountCommands + sessionCommands + supportCommands + backendCommands + shellCommands + toolCommands + secretCommands
 
   /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
   public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Flags of the executable's own commands (`run`, `emulator`, `completion`) and the connection
 /// flags every one-shot command takes.
 
@@ -89,6 +91,10 @@ extension FlagKey where Value == String {
     FlagSpec("--provider", value: "PROVIDER", kind: .provider, choices: ["supabase", "firebase"], "supabase or firebase"))
   public static let url = text(FlagSpec("--url", value: "URL", kind: .url, "Backend URL (Supabase project URL or emulator URL)"))
   public static let key = text(FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"))
+  public static let credentialStore = text(
+    FlagSpec(
+      "--credential-store", value: "STORE", kind: .text, choices: CredentialStoreMode.allCases.map(\.rawValue),
+      "Where sessions are kept: auto (the keyring, else a 0600 file), keyring, file"))
   public static let emulatorSeed = text(
     FlagSpec("--seed", value: "FILE", kind: .path, "With --emulator: first create the accounts of FILE (see `help emulator`)"))
 }

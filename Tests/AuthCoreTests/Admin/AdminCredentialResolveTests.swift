@@ -4,6 +4,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Which admin key or service account admin commands use, from the environment and the profile.

@@ -4,6 +4,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The service-account file: parsed, permission-checked, and chosen from the environment or profile.

@@ -4,6 +4,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Issue 12 item 12: the sessions directory and files are checked as ssh checks ~/.ssh.

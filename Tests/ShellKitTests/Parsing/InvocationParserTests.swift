@@ -12,7 +12,7 @@ import Testing
   static func commandWords(ofExample example: String) throws -> [Word]? {
     guard let start = example.range(of: "authsh ") else { return nil }
     var line = String(example[start.upperBound...])
-    for end in [" |", " &&", " >", " &", ")\""] { if let cut = line.range(of: end) { line = String(line[..<cut.lowerBound]) } }
+    for end in [" |", " &&", " >", " <", " &", ")\""] { if let cut = line.range(of: end) { line = String(line[..<cut.lowerBound]) } }
     var words = try WordSplitter.split(line)
     var moved: [Word] = []
     while let first = words.first, first.text.hasPrefix("--") {

@@ -1,0 +1,135 @@
+import Foundation
+
+/// One secret authsh keeps in the platform keyring: the tokens of a session, or an admin key
+/// stored with `authsh secret set NAME`.
+public struct SecretItem: Sendable, Hashable {
+  public enum Kind: String, Sendable, CaseIterable {
+    case session
+    case serviceKey = "service_key"
+  }
+
+  public let kind: Kind
+  /// A session: the canonical `BackendKey`. An admin key: the name given to `secret set`.
+  public let name: String
+  /// A session: the session file that refers to the item. A keyring serves every state directory
+  /// of the user, so the file is part of the item's identity: two state directories never share,
+  /// or clean up, each other's session.
+  public let file: String?
+
+  public init(kind: Kind, name: String, file: String? = nil) {
+    self.kind = kind
+    self.name = name
+    self.file = file
+  }
+
+  public static func session(backend: String, file: String) -> SecretItem {
+    SecretItem(kind: .session, name: backend, file: file)
+  }
+
+  public static func serviceKey(_ name: String) -> SecretItem { SecretItem(kind: .serviceKey, name: name) }
+
+  /// The attribute every item carries: `secret-tool search service authsh` lists them all.
+  public static let service = "authsh"
+
+  /// The item's attributes, in a fixed order: `service=authsh`, `kind`, then `backend` and `file`
+  /// (a session) or `name` (an admin key).
+  public var attributes: [(name: String, value: String)] {
+    var list: [(name: String, value: String)] = [("service", Self.service), ("kind", kind.rawValue)]
+    switch kind {
+    case .session:
+      list.append(("backend", name))
+      if let file { list.append(("file", file)) }
+    case .serviceKey:
+      list.append(("name", name))
+    }
+    return list
+  }
+
+  /// Every attribute name an item may carry (a Secret Service schema declares them).
+  public static let attributeNames = ["service", "kind", "backend", "file", "name"]
+
+  /// What a keyring manager (Seahorse, KWallet, Keychain Access) shows.
+  public var label: String {
+    switch kind {
+    case .session: return "authsh session: \(name)"
+    case .serviceKey: return "authsh secret: \(name)"
+    }
+  }
+
+  /// One string naming the item, for keyrings that key items by an account name (the macOS
+  /// Keychain): `session:<file>` (the file names the backend) or `service_key:<name>`.
+  public var account: String { kind.rawValue + ":" + (kind == .session ? (file ?? name) : name) }
+}
+
+/// The platform keyring: the freedesktop Secret Service on Linux, the login Keychain on macOS.
+/// Values are secrets: implementations never log or print them, and errors never quote them.
+public protocol SecretStore: Sendable {
+  /// Where secrets go, for messages: "the Secret Service keyring", "the login Keychain".
+  var name: String { get }
+  /// nil when items can be read and written now; else what is missing, in words a user can act
+  /// on ("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"). Never prompts.
+  func unavailableReason() -> String?
+  func read(_ item: SecretItem) throws -> String?
+  /// Creates the item or replaces its value.
+  func write(_ value: String, to item: SecretItem) throws
+  /// Whether there was an item to delete.
+  @discardableResult func delete(_ item: SecretItem) throws -> Bool
+  /// The names of the items of one kind (`secret list`), sorted.
+  func names(of kind: SecretItem.Kind) throws -> [String]
+}
+
+/// A keyring in memory: unit tests, and a stand-in that says why it is not there.
+public final class InMemorySecretStore: SecretStore, @unchecked Sendable {
+  public let name: String
+  private let lock = NSLock()
+  private var items: [SecretItem: String] = [:]
+  private var reason: String?
+
+  /// `unavailable`: the reason `unavailableReason()` gives (reads and writes then fail).
+  public init(name: String = "the test keyring", unavailable: String? = nil) {
+    self.name = name
+    self.reason = unavailable
+  }
+
+  public func setUnavailable(_ reason: String?) {
+    lock.lock()
+    self.reason = reason
+    lock.unlock()
+  }
+
+  public func unavailableReason() -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return reason
+  }
+
+  /// Every item, for tests that look at what was stored.
+  public var all: [SecretItem: String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items
+  }
+
+  public func read(_ item: SecretItem) throws -> String? {
+    try withItems { $0[item] }
+  }
+
+  public func write(_ value: String, to item: SecretItem) throws {
+    try withItems { $0[item] = value }
+  }
+
+  public func delete(_ item: SecretItem) throws -> Bool {
+    try withItems { $0.removeValue(forKey: item) != nil }
+  }
+
+  public func names(of kind: SecretItem.Kind) throws -> [String] {
+    try withItems { items in items.keys.filter { $0.kind == kind }.map(\.name).sorted() }
+  }
+
+  private func withItems<T>(_ body: (inout [SecretItem: String]) -> T) throws -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    if let reason { throw AuthError(.configError, message: "No keyring: \(reason).") }
+    return body(&items)
+  }
+}
