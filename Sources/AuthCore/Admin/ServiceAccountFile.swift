@@ -130,6 +130,12 @@ public enum ServiceAccountFile {
     }
     let type = json["type"]?.string
     guard type == "service_account" else {
+      if type == "authorized_user" {
+        // Only where a service account is the one kind taken (a keyring secret).
+        throw AuthError(
+          .configError, message: "\(what ?? "The file \(path)") holds user credentials (gcloud auth application-default login).",
+          hint: "Give their file as credentials_file or GOOGLE_APPLICATION_CREDENTIALS, or store a service-account key here.")
+      }
       throw AuthError(
         .configError, message: "\(what ?? "The file \(path)") is not a Google credentials file authsh knows (type is '\(type ?? "missing")').",
         hint: "Use a service-account key (Firebase console › Project settings › Service accounts › Generate new private key), "

@@ -29,6 +29,25 @@ struct OptionsTests {
     #expect(EmulatorOptions.usage.contains("--like-production"))
   }
 
+  @Test("--smtp, --team (repeated or with commas) and --captcha; the banner says what mail reaches")
+  func mailAndCaptcha() throws {
+    let options = try EmulatorOptions.parse(arguments: [
+      "--like-production", "--smtp", "built-in", "--team", "ada@example.com,bob@example.com", "--team=cy@example.com", "--captcha",
+    ])
+    #expect(options.config.smtp == .builtIn && options.config.captcha)
+    #expect(options.config.team == ["ada@example.com", "bob@example.com", "cy@example.com"])
+    #expect(try EmulatorOptions.parse(arguments: ["--smtp=custom"]).config.smtp == .custom)
+    #expect(throws: EmulatorOptionsError.self) { try EmulatorOptions.parse(arguments: ["--smtp", "postfix"]) }
+    #expect(throws: EmulatorOptionsError.self) { try EmulatorOptions.parse(arguments: ["--team", "not-an-address"]) }
+    #expect(throws: EmulatorOptionsError.self) { try EmulatorOptions.parse(arguments: ["--captcha=yes"]) }
+    var config = options.config
+    config.port = 54997
+    let banner = try Emulator(config: config).banner()
+    #expect(banner.contains("  Mail                 built-in: 2 an hour, only to the team (ada@example.com, bob@example.com, cy@example.com)"))
+    #expect(banner.contains("  CAPTCHA              on"))
+    #expect(EmulatorOptions.usage.contains("--smtp built-in|custom") && EmulatorOptions.usage.contains("--team EMAIL"))
+  }
+
   @Test("banner: like production says so, and confirmation and privacy show as on")
   func likeProductionBanner() throws {
     var config = EmulatorConfig()
