@@ -67,21 +67,24 @@ enum EmulatorCommand {
       let lines = unreadable.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
       sink.err("warning: rows of \(options.config.statePath ?? "the state file") could not be read and were skipped:\n\(lines)\n")
     }
-    do {
-      try await emulator.start()
-    } catch {
-      await emulator.shutdown()
-      sink.err("error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n")
-      return 1
-    }
     // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0. Installed before
-    // the ready line, so that a caller that stops it as soon as it reads that line is not ignored.
+    // the server listens, so that a caller that stops it as soon as it answers (or as soon as the
+    // ready line is out) is never ignored. The default action is turned off first, as dispatch
+    // signal sources require.
     let stopSignals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+      signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { Task { await emulator.shutdown() } }
       source.resume()
-      signal(number, SIG_IGN)
       return source
+    }
+    do {
+      try await emulator.start()
+    } catch {
+      stopSignals.forEach { $0.cancel() }
+      await emulator.shutdown()
+      sink.err("error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n")
+      return 1
     }
     switch options.ready {
     case .banner: sink.out(emulator.banner())

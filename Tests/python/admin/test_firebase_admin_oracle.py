@@ -143,7 +143,10 @@ def test_signout_revokes_what_firebase_admin_checks(emulator, admin_app, authsh)
     time.sleep(1.1)  # validSince has one-second resolution: the token must be older than the revocation
     code, result = authsh("user", "signout", "dan@example.com", "--yes")
     assert code == 0
-    assert any("up to 1 h" in note for note in result.get("notes", [])), result  # says what stays valid
+    # The default-mode emulator keeps refresh tokens working (as the official one): the note says so
+    # and that production ends them; the revocation time is set either way.
+    assert any("only with --like-production" in note and "Production ends them" in note
+               for note in result.get("notes", [])), result
     after = auth.get_user(made.uid, app=admin_app).tokens_valid_after_timestamp
     assert after > before
     with pytest.raises(auth.RevokedIdTokenError):
