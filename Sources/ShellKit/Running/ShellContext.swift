@@ -72,6 +72,8 @@ public final class ShellContext: @unchecked Sendable {
   public var lastFailed: Invocation?
   /// The previous command's result model in the shell (what `{{…}}` reads), for completion.
   public var previousResult: JSON?
+  /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
+  public var confirmedByScript = false
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose = false
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the

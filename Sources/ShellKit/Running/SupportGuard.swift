@@ -30,7 +30,7 @@ public struct SupportGuard: Sendable {
   /// For grants and destructive changes: `--yes`, or the account's e-mail typed back on a
   /// terminal. Without a terminal and without `--yes`: a usage error (exit 64), nothing sent.
   public func confirm(_ user: AdminUser) throws {
-    guard invocation.access.needsConfirmation, !invocation[.yes] else { return }
+    guard invocation.access.needsConfirmation, !invocation[.yes], !context.confirmedByScript else { return }
     guard let prompter = context.linePrompter else {
       let what = invocation.access == .grant ? "gives access to" : "changes"
       throw AuthError(
