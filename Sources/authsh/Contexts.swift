@@ -48,7 +48,11 @@ enum Contexts {
     if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { user = String(cString: name) }
     if user.isEmpty { user = "uid \(getuid())" }
     var buffer = [CChar](repeating: 0, count: 256)
-    let host = gethostname(&buffer, buffer.count - 1) == 0 ? String(cString: buffer) : ""
+    var host = ""
+    if gethostname(&buffer, buffer.count - 1) == 0 {
+      let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      host = String(decoding: bytes, as: UTF8.self)
+    }
     return host.isEmpty ? user : "\(user)@\(host)"
   }
 

@@ -15,7 +15,7 @@ import Testing
     if spec.arguments.contains(where: { $0.name == "EMAIL" }) { words.append("user1@example.com") }
     if spec.arguments.contains(where: { $0.name == "NEW-EMAIL" }) { words.append("new1@example.com") }
     if spec.accepts("--password") { words += ["--password", "a-new-password-1"] }
-    if spec.id == .userUpdate { words += ["--name", "New Name"] }
+    if spec.id == .userUpdate { words += ["--name", "Renamed"] }
     return (words + (extra.isEmpty ? [] : [extra])).joined(separator: " ")
   }
 
