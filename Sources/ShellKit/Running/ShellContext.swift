@@ -57,6 +57,8 @@ public final class ShellContext: @unchecked Sendable {
   public var linePrompter: (any LinePrompter)?
   /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
   public var auditLog: (any AuditLog)?
+  /// Who runs authsh, for the audit log: the OS user and host (`ada@laptop`); nil: not known.
+  public var operatorName: String?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
   /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).

@@ -52,7 +52,7 @@ public struct SupportGuard: Sendable {
     let entry = AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
       command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email,
-      outcome: error.map { $0.code.rawValue } ?? "ok")
+      outcome: error.map { $0.code.rawValue } ?? "ok", operatorName: context.operatorName)
     try log.append(entry)
   }
 }
