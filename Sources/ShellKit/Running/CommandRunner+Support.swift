@@ -27,11 +27,15 @@ extension CommandRunner {
     return text
   }
 
-  /// The account named by the EMAIL argument, or `user_not_found`.
-  func requireUser(_ invocation: Invocation, _ provider: any AdminProvider) async throws -> AdminUser {
+  /// The account named by the EMAIL argument, or `user_not_found` (also for a soft-deleted
+  /// account, which nothing can change, unless `allowDeleted`).
+  func requireUser(_ invocation: Invocation, _ provider: any AdminProvider, allowDeleted: Bool = false) async throws -> AdminUser {
     let text = try accountArgument(invocation)
     guard let user = try await provider.user(UserReference(text)) else {
       throw AuthError(.userNotFound, message: "No account for \(text).")
+    }
+    if let deletedAt = user.deletedAt, !allowDeleted {
+      throw AuthError(.userNotFound, message: "The account \(text) was deleted at \(deletedAt) (soft delete); it cannot be changed.")
     }
     return user
   }
@@ -43,9 +47,13 @@ extension CommandRunner {
     let user = try await provider.user(UserReference(email))
     // Settings the backend will not tell (a service account without the config scope) are unknown, not fatal.
     let settings = try? await provider.settings()
+    // The backend's trail (Supabase) for the last sign-in and recovery request; none is not fatal.
+    var history: [AccountEvent]?
+    if let user { history = try? await provider.history(user, since: nil) }
     var result = CommandResult(command: "diagnose")
     result.diagnosis = Diagnosis.evaluate(
-      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow)
+      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow,
+      history: history)
     if let user {
       result.lookups = [UserLookup(query: email, user: user)]
       context.noteEmail(user.email)

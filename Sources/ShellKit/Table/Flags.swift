@@ -59,6 +59,8 @@ extension FlagKey where Value == String {
   public static let filter = text(FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"))
   public static let pageToken = text(FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"))
   public static let accountName = text(FlagSpec("--name", value: "NAME", kind: .name, "The user's name"))
+  public static let resetFactor = text(
+    FlagSpec("--factor", value: "ID", kind: .text, "Only this factor (its id or name, as `user show` lists them); default: every one"))
 }
 
 extension FlagKey where Value == Int {
