@@ -102,9 +102,11 @@ import Testing
     #expect(!confirmed.findings.contains { $0.code == "resend_window_closed" })
   }
 
-  @Test func unknownMethodsAreNotCalledMissing() {
+  @Test("an account with no way in at all (Firebase, created without a password) has no password")
+  func noMethodsIsNoPassword() {
     let d = Diagnosis.evaluate(email: "ada@example.com", user: user(methods: []), provider: .firebase, settings: nil, now: now)
-    #expect(codes(d) == ["ok"])
+    #expect(codes(d) == ["no_password"])
+    #expect(!d.canSignIn)
   }
 
   @Test func oddAddressesAreQuotedInTheFix() {

@@ -70,7 +70,7 @@ def test_diagnose_names_each_kind_of_account(seeded, tmp_path, backend, account,
     codes = [f["code"] for f in diagnosis["findings"]]
     assert codes[0] == first, codes
     assert diagnosis["can_sign_in"] is can_sign_in
-    assert status == (0 if can_sign_in else 1), "grep-like: 1 when a finding blocks"
+    assert status == 0, "the diagnosis itself succeeded"
     if fix:
         assert fix in diagnosis["findings"][0]["fix"]
     else:
@@ -125,7 +125,7 @@ def test_mfa_reset_removes_the_lost_factor_and_the_password_alone_signs_in(tmp_p
                                                               "password": "correct-horse-1"}, timeout=5).json()
             assert "idToken" in answer and "mfaPendingCredential" not in answer
         audit = (tmp_path / "state" / "authsh" / "audit.jsonl").read_text().splitlines()
-        assert [json.loads(line)["outcome"] for line in audit if "mfa reset" in line] == ["invalid_request", "ok"]
+        assert [json.loads(line)["outcome"] for line in audit if "mfa reset" in line] == ["usage_error", "invalid_request", "ok"]
     finally:
         emu.stop()
 
