@@ -72,24 +72,6 @@ extension CommandTable {
         + " Firebase has no invitations: use user link recovery.",
       examples: ["authsh user link invite new@example.com --yes"]),
     CommandSpec(
-      .userMfaReset, group: .support, arguments: [userArgument], flags: [FlagKey.resetFactor, FlagKey.yes],
-      loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
-      summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
-      discussion: destructiveDiscussion
-        + " Supabase: DELETE /admin/users/{id}/factors/{factor}, one per factor (sessions that used it drop"
-        + " to aal1); Firebase: accounts:update with the enrolments to keep. The person can enrol a new"
-        + " authenticator after signing in.",
-      examples: ["authsh user mfa reset ada@example.com", "authsh user mfa reset ada@example.com --factor phone --yes"]),
-    CommandSpec(
-      .userHistory, group: .support, arguments: [userArgument], flags: [FlagKey.since], loading: Loading("Reading the audit trail…"),
-      access: .read, output: .history,
-      summary: "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
-      discussion: supportDiscussion
-        + " Supabase: GoTrue's audit trail (GET /admin/audit; failed password attempts are not recorded"
-        + " there, and hosted projects may send the trail to their logs only). Firebase keeps none in"
-        + " its API: the error names Cloud Logging.",
-      examples: ["authsh user history ada@example.com --since 7d"]),
-    CommandSpec(
       .userConfirm, group: .support, arguments: [userArgument], loading: Loading("Confirming…"), access: .change,
       output: .lookups,
       summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion),
@@ -122,6 +104,24 @@ extension CommandTable {
       .userSignout, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Signing out…"),
       access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
       discussion: destructiveDiscussion),
+    CommandSpec(
+      .userMfaReset, group: .support, arguments: [userArgument], flags: [FlagKey.resetFactor, FlagKey.yes],
+      loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
+      summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
+      discussion: destructiveDiscussion
+        + " Supabase: DELETE /admin/users/{id}/factors/{factor}, one per factor (sessions that used it drop"
+        + " to aal1); Firebase: accounts:update with the enrolments to keep. The person can enrol a new"
+        + " authenticator after signing in.",
+      examples: ["authsh user mfa reset ada@example.com", "authsh user mfa reset ada@example.com --factor phone --yes"]),
+    CommandSpec(
+      .userHistory, group: .support, arguments: [userArgument], flags: [FlagKey.since], loading: Loading("Reading the audit trail…"),
+      access: .read, output: .history,
+      summary: "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
+      discussion: supportDiscussion
+        + " Supabase: GoTrue's audit trail (GET /admin/audit; failed password attempts are not recorded"
+        + " there, and hosted projects may send the trail to their logs only). Firebase keeps none in"
+        + " its API: the error names Cloud Logging.",
+      examples: ["authsh user history ada@example.com --since 7d"]),
     CommandSpec(
       .diagnose, group: .support, arguments: [userArgument], loading: Loading("Diagnosing…"), access: .read,
       output: .diagnosis,
