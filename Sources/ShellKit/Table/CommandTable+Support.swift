@@ -27,8 +27,7 @@ extension CommandTable {
     disabled (user enable); mfa_enrolled (note: a second factor is asked after the password; \
     user mfa reset if it is lost); recovery_pending and resend_window_closed (notes); ok. On \
     Supabase the backend's audit trail adds the last sign-in and the last recovery request \
-    (diagnosis.last_sign_in, diagnosis.last_recovery_request). Exit status 1 when a finding \
-    blocks a password sign-in, 0 otherwise.
+    (diagnosis.last_sign_in, diagnosis.last_recovery_request).
     """
 
   static let supportDiscussion = """
