@@ -19,7 +19,7 @@ export AUTHSH_CONFIG_DIR="$HOME/.config/authsh"
 for mode in "" --like-production; do
   for provider in supabase firebase; do
     echo "== $provider ${mode:-default} =="
-    .build/debug/authsh --provider "$provider" run --emulator $mode examples/*.auth || status=$?
+    .build/debug/authsh --provider "$provider" run --emulator $mode --seed examples/accounts.jsonl examples/*.auth || status=$?
   done
 done
 exit "$status"

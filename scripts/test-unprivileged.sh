@@ -59,7 +59,7 @@ unshare -m bash -euo pipefail -c "
   run_as_user 'mkdir -p \$HOME/tmp/ci-config && printf \"[emulator]\\nsmtp = \\\"custom\\\"\\n\" > \$HOME/tmp/ci-config/config.toml && chmod 600 \$HOME/tmp/ci-config/config.toml'
   for mode in '' --like-production; do
     for provider in supabase firebase; do
-      run_as_user \"AUTHSH_CONFIG_DIR=\$home/tmp/ci-config .build/debug/authsh --provider \$provider run --emulator \$mode examples/*.auth\"
+      run_as_user \"AUTHSH_CONFIG_DIR=\$home/tmp/ci-config .build/debug/authsh --provider \$provider run --emulator \$mode --seed examples/accounts.jsonl examples/*.auth\"
     done
   done
 "

@@ -106,7 +106,9 @@ import Testing
     let examples = AuthshProcess.packageRoot.appendingPathComponent("examples")
     let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".auth") }.sorted()
     #expect(files.count >= 6)
-    let flags = ["--provider", provider, "run", "--emulator"] + (mode.isEmpty ? [] : [mode]) + ["--jobs", "2"]
+    // The support desk's tickets are about the seeded accounts (a lost phone, a Google sign-up).
+    let flags = ["--provider", provider, "run", "--emulator"] + (mode.isEmpty ? [] : [mode])
+      + ["--seed", "accounts.jsonl", "--jobs", "2"]
     // Like production these are a project's smoke scripts with its own SMTP server: the built-in
     // mail service sends 2 mails an hour, to the organisation's team only.
     let config = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-examples-\(UUID().uuidString)")

@@ -35,6 +35,8 @@ public enum AdminLinkKind: String, Sendable, CaseIterable {
   case recovery
   /// Sign-up (e-mail) confirmation.
   case confirm
+  /// An invitation: following it accepts the invite and lets the person set a password (Supabase).
+  case invite
 }
 
 /// A link support hands over, generated without sending mail (result model `link.*`).
@@ -124,6 +126,12 @@ public protocol AdminProvider: Sendable {
   func signInLimits() async -> SignInLimitState?
   /// The latest mail an emulator "sent" to the address; nil on real backends or when none.
   func latestMail(to email: String) async throws -> InboxMessage?
+  /// Removes the account's second factors ("lost my phone"): the one named `factorId`, or all
+  /// of them; answers the account as it is now.
+  func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser
+  /// The backend's own trail for the account, newest first, entries at or after `since` (unix
+  /// seconds) only; `not_supported` where the backend keeps none in its API (Firebase).
+  func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent]
   /// Whether `signOut` really ends refresh tokens here: false on an emulator that keeps them
   /// working (the official Firebase emulator, and authsh's outside the like-production mode).
   func signOutEndsRefreshTokens() async -> Bool

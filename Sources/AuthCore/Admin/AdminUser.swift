@@ -36,6 +36,18 @@ public struct AdminUser: Sendable, Equatable {
   /// Supabase `app_metadata` without GoTrue's own `provider` / `providers` (roles and the like
   /// an admin set); nil when there is nothing else. Firebase keeps such claims in `metadata`.
   public var appMetadata: JSON?
+  /// What the backend lists as the account's ways in (Supabase identities, Firebase
+  /// `providerUserInfo`), as it says them; `methods` is what authsh makes of them.
+  public var identities: [AdminIdentity] = []
+  /// Second factors (Supabase `factors`, Firebase `mfaInfo`).
+  public var factors: [AuthFactor] = []
+  /// When a Supabase invitation was sent (`invited_at`).
+  public var invitedAt: String?
+  /// Signs in through an organisation's identity provider (Supabase `is_sso_user` or an `sso:`
+  /// identity; Firebase `saml.` / `oidc.` providers).
+  public var sso = false
+  /// Supabase `is_anonymous`; a Firebase account with no e-mail, phone or provider.
+  public var anonymous = false
 
   public init(
     id: String, email: String, confirmed: Bool, confirmedAt: String? = nil, createdAt: String? = nil,
@@ -67,8 +79,18 @@ public struct AdminUser: Sendable, Equatable {
   /// Soft-deleted: listed by the backend, but gone for sign-in and lookups.
   public var deleted: Bool { deletedAt != nil }
 
-  /// Whether the account has the e-mail + password sign-in method.
+  /// Whether the account can sign in with e-mail and a password it really has (`methods`
+  /// lists `password` only then).
   public var hasPassword: Bool { methods.contains("password") }
+
+  /// Invited and never accepted: no password until the invite link is followed.
+  public var invitePending: Bool { invitedAt != nil && !confirmed }
+
+  /// Signs in with mailed links only (Firebase `emailLinkSignin` without a password).
+  public var emailLinkOnly: Bool { methods.contains("email_link") && !hasPassword && !invitePending }
+
+  /// The factors that a sign-in asks for (Supabase ignores unverified ones).
+  public var verifiedFactors: [AuthFactor] { factors.filter { $0.status == .verified } }
 
   public var json: JSON {
     var object = JSONObject([
@@ -80,6 +102,8 @@ public struct AdminUser: Sendable, Equatable {
       ("confirmation_sent_at", .optional(confirmationSentAt)), ("deleted_at", .optional(deletedAt)),
       ("new_email", .optional(pendingEmail)), ("email_change_sent_at", .optional(emailChangeSentAt)),
       ("app_metadata", appMetadata ?? .null),
+      ("invited_at", .optional(invitedAt)), ("sso", .bool(sso)), ("anonymous", .bool(anonymous)),
+      ("identities", .array(identities.map(\.json))), ("factors", .array(factors.map(\.json))),
     ])
     let mail: JSON? = pendingMail.map { mail in
       ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]

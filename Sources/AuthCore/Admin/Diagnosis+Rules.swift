@@ -8,10 +8,12 @@ extension Diagnosis {
   /// "Why can't this person sign in?" from the admin view alone, in the order support reads it: no
   /// account; no password sign-in method; e-mail unconfirmed where that blocks sign-in; disabled;
   /// a recovery mail pending; the resend window still closed; then, when nothing blocks, `ok`.
+  /// `history`: the account's entries of the backend's audit trail, newest first (Supabase), for
+  /// the last sign-in and the last recovery request.
   public static func evaluate(
     email: String, user: AdminUser?, provider: ProviderKind, settings: ProjectSettings?, now: Int,
     changingTo owner: AdminUser? = nil, similar: [String] = [], deletion: AuditEntry? = nil,
-    limits: SignInLimitState? = nil
+    limits: SignInLimitState? = nil, history: [AccountEvent]? = nil
   ) -> Diagnosis {
     let quoted = Self.quoted(email)
     if user == nil, let owner { return pendingChange(to: email, owner: owner) }
@@ -21,14 +23,16 @@ extension Diagnosis {
       findings.append(
         Finding(code: "password_sign_in_disabled", message: "E-mail/password sign-in is turned off for the whole project."))
     }
-    if !user.methods.isEmpty, !user.hasPassword {
-      findings.append(
-        Finding(
-          code: "no_password_method",
-          message: "The account has no password: it signs in with \(user.methods.joined(separator: ", ")), so a password sign-in fails.",
-          fix: "authsh user set-password \(quoted)"))
+    let wayIn = wayInFinding(user, quoted: quoted)
+    if let wayIn { findings.append(wayIn) }
+    if wayIn?.code == "soft_deleted" {
+      var diagnosis = Diagnosis(email: email, findings: findings, canSignIn: false)
+      diagnosis.addHistory(history)
+      return diagnosis
     }
-    if !user.confirmed {
+    // An invite, SSO or anonymous account says more than "unconfirmed".
+    let confirmationMatters = !["invite_pending", "sso_user", "anonymous"].contains(wayIn?.code ?? "")
+    if !user.confirmed, confirmationMatters {
       switch provider {
       case .supabase:
         // GoTrue refuses a password sign-in with an unconfirmed address whatever the project's
@@ -57,6 +61,7 @@ extension Diagnosis {
       findings.append(
         Finding(code: "disabled", message: "The account is disabled\(until).", fix: "authsh user enable \(quoted)"))
     }
+    if let factors = factorFinding(user, quoted: quoted) { findings.append(factors) }
     if let sent = user.recoverySentAt.flatMap(Self.unixTime), now - sent < linkLifetime {
       // `recovery_sent_at` is set by a recovery mail and by `user link recovery` (`generate_link`)
       // alike: the backend does not say which.
@@ -106,7 +111,16 @@ extension Diagnosis {
           fix: "authsh user link recovery \(quoted)", blocking: false))
       findings.append(rateLimitNote(provider, limits: limits))
     }
-    return Diagnosis(email: user.email, findings: findings, canSignIn: canSignIn)
+    var diagnosis = Diagnosis(email: user.email.isEmpty ? email : user.email, findings: findings, canSignIn: canSignIn)
+    diagnosis.addHistory(history)
+    return diagnosis
+  }
+
+  /// The last sign-in and the last recovery request of the audit trail (newest first).
+  mutating func addHistory(_ history: [AccountEvent]?) {
+    guard let history else { return }
+    lastSignIn = history.first { $0.action == "login" }?.time
+    lastRecoveryRequest = history.first { $0.action == "user_recovery_requested" }?.time
   }
 
   static let signInBurst = ProductionLimits.Supabase.burst

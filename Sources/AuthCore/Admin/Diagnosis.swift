@@ -4,8 +4,9 @@ import JSONKit
 /// `diagnosis.*`). Findings are in the order support should read them.
 public struct Diagnosis: Sendable, Equatable {
   public struct Finding: Sendable, Equatable {
-    /// Stable: `no_account`, `no_password_method`, `email_unconfirmed`, `disabled`, `recovery_pending`,
-    /// `resend_window_closed`, `ok`.
+    /// Stable: `no_account`, `password_sign_in_disabled`, `soft_deleted`, `anonymous`, `sso_user`,
+    /// `invite_pending`, `email_link_only`, `no_password`, `email_unconfirmed`, `disabled`,
+    /// `mfa_enrolled`, `recovery_pending`, `resend_window_closed`, `ok`.
     public var code: String
     public var message: String
     /// The command that fixes it (`authsh user confirm ada@example.com`), when one does.
@@ -29,6 +30,10 @@ public struct Diagnosis: Sendable, Equatable {
   public var findings: [Finding]
   /// True when nothing stands in the way of a password sign-in.
   public var canSignIn: Bool
+  /// From the backend's audit trail (Supabase), when it has them: the last sign-in and the last
+  /// password-recovery request.
+  public var lastSignIn: String?
+  public var lastRecoveryRequest: String?
 
   public init(email: String, findings: [Finding], canSignIn: Bool) {
     self.email = email
@@ -37,7 +42,10 @@ public struct Diagnosis: Sendable, Equatable {
   }
 
   public var json: JSON {
-    ["email": .string(email), "can_sign_in": .bool(canSignIn), "findings": .array(findings.map(\.json))]
+    [
+      "email": .string(email), "can_sign_in": .bool(canSignIn), "findings": .array(findings.map(\.json)),
+      "last_sign_in": .optional(lastSignIn), "last_recovery_request": .optional(lastRecoveryRequest),
+    ]
   }
 }
 

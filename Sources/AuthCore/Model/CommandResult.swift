@@ -38,6 +38,8 @@ public struct CommandResult: Sendable {
   public var diagnosis: Diagnosis?
   /// `audit`.
   public var audit: [AuditEntry]?
+  /// `user history`: the backend's trail for the account, newest first.
+  public var history: [AccountEvent]?
   /// Human notes ("Confirmation e-mail sent", …).
   public var notes: [String] = []
   /// Free text output (`echo`, `help`).
@@ -118,6 +120,7 @@ public struct CommandResult: Sendable {
     if let diagnosis { object["diagnosis"] = diagnosis.json }
     if let secrets { object["secrets"] = .array(secrets.map { ["name": .string($0)] }) }
     if let audit { object["audit"] = .array(audit.map(\.json)) }
+    if let history { object["history"] = .array(history.map(\.json)) }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
     if let output { object["output"] = .string(output) }
     return .object(object)

@@ -26,12 +26,15 @@ public enum QuerySchema {
       "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf, "confirmed": .leaf, "confirmed_at": .leaf, "disabled": .leaf,
       "disabled_until": .leaf, "methods": .any, "metadata": .any, "recovery_sent_at": .leaf,
       "confirmation_sent_at": .leaf, "deleted_at": .leaf,
+      "invited_at": .leaf, "sso": .leaf, "anonymous": .leaf, "identities": .any, "factors": .any,
       "pending_mail": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),
     ]),
     "users": .any, "total": .leaf, "next_page_token": .leaf,
     "link": .object(["kind": .leaf, "email": .leaf, "url": .leaf, "code": .leaf]),
-    "diagnosis": .object(["email": .leaf, "can_sign_in": .leaf, "findings": .any]),
-    "audit": .any,
+    "diagnosis": .object([
+      "email": .leaf, "can_sign_in": .leaf, "findings": .any, "last_sign_in": .leaf, "last_recovery_request": .leaf,
+    ]),
+    "audit": .any, "history": .any,
     "session": .object([
       "access_token": .leaf, "refresh_token": .leaf, "expires_in": .leaf, "expires_at": .leaf, "token_type": .leaf,
     ]),

@@ -6,21 +6,48 @@ enum FirebaseAdminDecoding {
   static func user(_ json: JSON, response: HTTPResponse) throws -> AdminUser {
     guard json.object != nil else { throw WireBody.missing("users[]", in: response) }
     guard let id = json["localId"]?.string, !id.isEmpty else { throw WireBody.missing("users[].localId", in: response) }
+    let identities = (json["providerUserInfo"]?.array ?? []).compactMap(identity)
+    // "Has a password" is a password hash (or the time one was set), not the provider list: an
+    // e-mail-link user is listed with the `password` provider and has no hash.
+    let passwordSet = json["passwordHash"]?.string?.isEmpty == false || json["passwordUpdatedAt"].map { !$0.isNull } == true
     var methods: [String] = []
-    for info in json["providerUserInfo"]?.array ?? [] {
-      guard let providerId = info["providerId"]?.string, !providerId.isEmpty else { continue }
-      let method = self.method(providerId)
-      if !methods.contains(method) { methods.append(method) }
-    }
-    // An account with a password hash can sign in with it even when no provider entry says so.
-    if json["passwordHash"]?.string?.isEmpty == false, !methods.contains("password") { methods.insert("password", at: 0) }
-    return AdminUser(
-      id: id, email: json["email"]?.string ?? "", confirmed: json["emailVerified"]?.bool ?? false,
+    func add(_ method: String) { if !methods.contains(method) { methods.append(method) } }
+    if passwordSet { add("password") }
+    if json["emailLinkSignin"]?.bool == true { add("email_link") }
+    for identity in identities where identity.provider != "password" { add(identity.provider) }
+    let email = json["email"]?.string ?? ""
+    var user = AdminUser(
+      id: id, email: email, confirmed: json["emailVerified"]?.bool ?? false,
       createdAt: json["createdAt"].flatMap(IdentityToolkitDecoding.millis),
       lastSignInAt: json["lastLoginAt"].flatMap(IdentityToolkitDecoding.millis),
       disabled: json["disabled"]?.bool ?? false, methods: methods,
       name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 },
       metadata: json["customAttributes"]?.string.flatMap(customAttributes))
+    user.identities = identities
+    user.factors = (json["mfaInfo"]?.array ?? []).compactMap(factor)
+    user.sso = identities.contains { $0.provider.hasPrefix("saml.") || $0.provider.hasPrefix("oidc.") }
+    // An anonymous account has no e-mail, phone or provider at all.
+    let phone = json["phoneNumber"]?.string ?? ""
+    if email.isEmpty, phone.isEmpty, identities.isEmpty, !passwordSet {
+      user.anonymous = true
+      user.methods = ["anonymous"]
+    }
+    return user
+  }
+
+  static func identity(_ info: JSON) -> AdminIdentity? {
+    guard let providerId = info["providerId"]?.string, !providerId.isEmpty else { return nil }
+    let subject = info["rawId"]?.string ?? info["federatedId"]?.string ?? info["phoneNumber"]?.string
+    return AdminIdentity(provider: method(providerId), subject: subject, email: info["email"]?.string)
+  }
+
+  /// An `mfaInfo[]` enrolment: TOTP (`totpInfo`) or SMS (`phoneInfo`); always verified.
+  static func factor(_ info: JSON) -> AuthFactor? {
+    guard let id = info["mfaEnrollmentId"]?.string, !id.isEmpty else { return nil }
+    let kind: AuthFactor.Kind = info["totpInfo"] != nil ? .totp : info["phoneInfo"] != nil ? .phone : .other
+    let name = info["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+    let created = info["enrolledAt"]?.string.map { Timestamps.normalize($0) }
+    return AuthFactor(id: id, kind: kind, name: name, status: .verified, createdAt: created)
   }
 
   /// Neutral method names: `password`, `google`, `github`, `apple`, `phone`; other `x.com`

@@ -140,7 +140,15 @@ public struct FirebaseAdminProvider: AdminProvider {
   // MARK: - Links and mail
 
   public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
-    let requestType = kind == .recovery ? "PASSWORD_RESET" : "VERIFY_EMAIL"
+    let requestType: String
+    switch kind {
+    case .recovery: requestType = "PASSWORD_RESET"
+    case .confirm: requestType = "VERIFY_EMAIL"
+    case .invite:
+      throw AuthError(
+        .notSupported, message: "Firebase has no invitations: an account made for someone is an ordinary account.",
+        hint: "Run `user link recovery \(user.email)` and hand the link over: following it sets their password.")
+    }
     let body: JSON = ["requestType": .string(requestType), "email": .string(user.email), "returnOobLink": true]
     let (json, response) = try await post("accounts:sendOobCode", body, as: .oob)
     guard let link = json["oobLink"]?.string, !link.isEmpty else { throw WireBody.missing("oobLink", in: response) }

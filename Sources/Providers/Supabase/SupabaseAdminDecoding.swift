@@ -20,14 +20,24 @@ enum SupabaseAdminDecoding {
       disabled = true
       if until.timeIntervalSince(now) < indefiniteBanSeconds { disabledUntil = Timestamps.normalize(raw) }
     }
-    return AdminUser(
+    var user = AdminUser(
       id: id, email: json["email"]?.string ?? "", confirmed: confirmedAt != nil, confirmedAt: confirmedAt,
       createdAt: time(json["created_at"]), lastSignInAt: time(json["last_sign_in_at"]), disabled: disabled,
-      disabledUntil: disabledUntil, methods: methods(json), name: name,
+      disabledUntil: disabledUntil, methods: [], name: name,
       metadata: metadata?.object == nil ? nil : metadata, recoverySentAt: time(json["recovery_sent_at"]),
-      confirmationSentAt: time(json["confirmation_sent_at"]), deletedAt: time(json["deleted_at"]),
-      pendingEmail: json["new_email"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-      emailChangeSentAt: time(json["email_change_sent_at"]), appMetadata: adminMetadata(json["app_metadata"]))
+      confirmationSentAt: time(json["confirmation_sent_at"]), deletedAt: time(json["deleted_at"]))
+    user.pendingEmail = json["new_email"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+    user.emailChangeSentAt = time(json["email_change_sent_at"])
+    user.appMetadata = adminMetadata(json["app_metadata"])
+    user.invitedAt = time(json["invited_at"])
+    user.anonymous = json["is_anonymous"]?.bool ?? false
+    user.identities = identities(json)
+    user.factors = (json["factors"]?.array ?? []).compactMap(factor)
+    let providers = methods(json)
+    // GoTrue keeps `is_sso_user` out of its JSON; an SSO account's identity is `sso:<provider id>`.
+    user.sso = json["is_sso_user"]?.bool == true || providers.contains { $0.hasPrefix("sso:") }
+    user.methods = waysIn(providers, user: user)
+    return user
   }
 
   /// `app_metadata` without GoTrue's own `provider` / `providers`; nil when nothing else is there.
@@ -36,6 +46,41 @@ enum SupabaseAdminDecoding {
     object["provider"] = nil
     object["providers"] = nil
     return object.isEmpty ? nil : .object(object)
+  }
+
+  /// What `methods` says: `password` only for an e-mail identity that is not waiting for an
+  /// invite to be accepted (GoTrue never says whether a password is set: an account made by a
+  /// magic link has the identity and no password of its own); an invite pending is `email_link`;
+  /// an anonymous account `anonymous`.
+  static func waysIn(_ providers: [String], user: AdminUser) -> [String] {
+    if user.anonymous { return ["anonymous"] }
+    return providers.map { $0 == "password" && user.invitePending ? "email_link" : $0 }
+  }
+
+  static func identities(_ json: JSON) -> [AdminIdentity] {
+    (json["identities"]?.array ?? []).compactMap { identity in
+      guard let provider = identity["provider"]?.string, !provider.isEmpty else { return nil }
+      let email = identity["email"]?.string ?? identity["identity_data"]?["email"]?.string
+      return AdminIdentity(
+        provider: provider == "email" ? "password" : provider, subject: identity["id"]?.string,
+        email: email.flatMap { $0.isEmpty ? nil : $0 }, createdAt: time(identity["created_at"]),
+        lastSignInAt: time(identity["last_sign_in_at"]))
+    }
+  }
+
+  /// A factor of the user (`factors[]`, `/admin/users/{id}/factors`).
+  static func factor(_ json: JSON) -> AuthFactor? {
+    guard let id = json["id"]?.string, !id.isEmpty else { return nil }
+    let kind: AuthFactor.Kind
+    switch json["factor_type"]?.string {
+    case "totp": kind = .totp
+    case "phone": kind = .phone
+    default: kind = .other
+    }
+    let name = json["friendly_name"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+    return AuthFactor(
+      id: id, kind: kind, name: name, status: json["status"]?.string == "verified" ? .verified : .unverified,
+      createdAt: time(json["created_at"]))
   }
 
   static func time(_ value: JSON?) -> String? {

@@ -14,14 +14,21 @@ extension SupabaseAdminProvider {
     // password (GoTrue wants one only to create the account); for a confirmed one it answers 422
     // `email_exists`. `recovery` works for any account.
     if kind == .confirm, user.confirmed { throw Self.alreadyConfirmed(user, what: "a confirmation link") }
-    let type = kind == .recovery ? "recovery" : "signup"
+    // An invite for an account that has accepted one (or signed up) is refused: 422 `email_exists`.
+    if kind == .invite, user.confirmed { throw Self.alreadyConfirmed(user, what: "an invitation") }
+    let type: String
+    switch kind {
+    case .recovery: type = "recovery"
+    case .confirm: type = "signup"
+    case .invite: type = "invite"
+    }
     let json: JSON
     let response: HTTPResponse
     do {
       (json, response) = try await call(
         "POST", "/admin/generate_link", body: ["type": .string(type), "email": .string(user.email)])
-    } catch let error as AuthError where kind == .confirm && error.providerCode == "email_exists" {
-      throw Self.alreadyConfirmed(user, what: "a confirmation link")
+    } catch let error as AuthError where kind != .recovery && error.providerCode == "email_exists" {
+      throw Self.alreadyConfirmed(user, what: kind == .invite ? "an invitation" : "a confirmation link")
     }
     let url = try WireReader(json: json, response: response).string("action_link")
     let code = json["email_otp"]?.string.flatMap { $0.isEmpty ? nil : $0 }

@@ -49,8 +49,8 @@ public struct SupabaseAdminProvider: AdminProvider {
       guard let uuid = UUID(uuidString: id) ?? Self.hyphenated(id) else { return nil }
       do {
         let (json, response) = try await call("GET", "/admin/users/" + uuid.uuidString.lowercased())
-        // A soft-deleted account keeps its row (e-mail obfuscated, `deleted_at` set): it is gone.
-        if let deleted = json["deleted_at"], !deleted.isNull { return nil }
+        // A soft-deleted account keeps its row (e-mail obfuscated, `deleted_at` set): it comes back
+        // with `deletedAt`, for `diagnose` to say so; the change commands refuse it.
         return try SupabaseAdminDecoding.user(json, response: response, now: clock.now())
       } catch let error as AuthError
         where error.status == 404 && (error.code == .userNotFound || error.providerCode == "validation_failed")
@@ -70,6 +70,8 @@ public struct SupabaseAdminProvider: AdminProvider {
           "GET", "/admin/users", query: [("page", String(page)), ("per_page", "100"), ("filter", wanted)])
         guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
         if let hit = users.first(where: { $0["email"]?.string?.lowercased() == wanted }) {
+          // The list loads neither identities nor factors (`identities: null`): read the account by id.
+          if let id = hit["id"]?.string, let loaded = try await lookUp(.id(id)) { return loaded }
           return try SupabaseAdminDecoding.user(hit, response: response, now: clock.now())
         }
         // A short filter can match many accounts: read on while the server says there is more.
@@ -140,9 +142,24 @@ public struct SupabaseAdminProvider: AdminProvider {
   /// Who a call is sent as: the admin credential, or the public anon key (`/settings`).
   enum Caller { case admin, anon }
 
-  /// One GoTrue call with the official clients' headers; JSON in and out, errors mapped.
+  /// One GoTrue call with the official clients' headers; JSON in and out (an object), errors mapped.
   func call(
     _ method: String, _ path: String, query: [(String, String)] = [], body: JSON? = nil, as caller: Caller = .admin
+  ) async throws -> (JSON, HTTPResponse) {
+    let (json, response) = try await send(method, path, query: query, body: body, as: caller)
+    guard json.object != nil else { throw WireBody.missing("object", in: response) }
+    return (json, response)
+  }
+
+  /// The same for an answer that is a JSON array (`/admin/audit`).
+  func callArray(_ method: String, _ path: String, query: [(String, String)] = []) async throws -> ([JSON], HTTPResponse) {
+    let (json, response) = try await send(method, path, query: query, body: nil, as: .admin)
+    guard let array = json.array else { throw WireBody.missing("array", in: response) }
+    return (array, response)
+  }
+
+  func send(
+    _ method: String, _ path: String, query: [(String, String)], body: JSON?, as caller: Caller
   ) async throws -> (JSON, HTTPResponse) {
     let projectURL = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
     if let problem = EndpointCheck.problem(projectURL, what: "The Supabase URL") { throw problem }
@@ -169,9 +186,7 @@ public struct SupabaseAdminProvider: AdminProvider {
         : SupabaseAdminErrors.error(from: response, credential: credential)
     }
     if response.status == 204 || response.body.isEmpty { return (.object(JSONObject()), response) }
-    let json = try WireBody.json(response)
-    guard json.object != nil else { throw WireBody.missing("object", in: response) }
-    return (json, response)
+    return (try WireBody.json(response), response)
   }
 }
 

@@ -24,7 +24,12 @@ enum SupportRenderer {
       if let page = result.userPage { out = userPage(page, invocation: invocation) }
     case .link:
       if let link = result.link {
-        let what = link.kind == .recovery ? "Password-recovery link" : "Sign-up confirmation link"
+        let what: String
+        switch link.kind {
+        case .recovery: what = "Password-recovery link"
+        case .confirm: what = "Sign-up confirmation link"
+        case .invite: what = "Invitation link"
+        }
         err.append("\(what) for \(style.bold(safe(link.email))) (no mail was sent):")
         out.append(safe(link.url))
         if let code = link.code { err.append("one-time code: \(safe(code))") }
@@ -35,6 +40,8 @@ enum SupportRenderer {
       if let diagnosis = result.diagnosis { out = self.diagnosis(diagnosis, style: style) }
     case .audit:
       out = audit(result.audit ?? [])
+    case .history:
+      out = SupportAccountRenderer.history(result.history ?? [])
     case .account, .none:
       break
     }
@@ -85,12 +92,7 @@ enum SupportRenderer {
     } else {
       rows.append(("disabled", "no"))
     }
-    let methods = user.methods.joined(separator: ", ")
-    if user.hasPassword {
-      rows.append(("sign-in methods", methods))
-    } else {
-      rows.append(("sign-in methods", (methods.isEmpty ? "" : methods + " — ") + "no password sign-in"))
-    }
+    rows += SupportAccountRenderer.wayInRows(user)
     rows.append(("name", user.name ?? "—"))
     if let metadata = user.metadata, metadata != .null, metadata != .object(JSONObject()) {
       rows.append(("metadata", metadata.compactText))
@@ -142,6 +144,10 @@ enum SupportRenderer {
     for (index, finding) in diagnosis.findings.enumerated() {
       lines.append("\(index + 1). " + TerminalText.escape(finding.message) + style.dim(" [\(finding.code)]"))
       if let fix = finding.fix { lines.append("   fix: " + style.bold(TerminalText.escape(fix))) }
+    }
+    if let time = diagnosis.lastSignIn { lines.append("Last sign-in (audit trail): " + TerminalText.escape(time)) }
+    if let time = diagnosis.lastRecoveryRequest {
+      lines.append("Last recovery request (audit trail): " + TerminalText.escape(time))
     }
     return lines
   }

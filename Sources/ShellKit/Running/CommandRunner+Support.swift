@@ -27,11 +27,15 @@ extension CommandRunner {
     return text
   }
 
-  /// The account named by the EMAIL argument, or `user_not_found`.
-  func requireUser(_ invocation: Invocation, _ provider: any AdminProvider) async throws -> AdminUser {
+  /// The account named by the EMAIL argument, or `user_not_found` (also for a soft-deleted
+  /// account, which nothing can change, unless `allowDeleted`).
+  func requireUser(_ invocation: Invocation, _ provider: any AdminProvider, allowDeleted: Bool = false) async throws -> AdminUser {
     let text = try accountArgument(invocation)
     guard let user = try await provider.user(UserReference(text)) else {
       throw AuthError(.userNotFound, message: "No account for \(text).")
+    }
+    if let deletedAt = user.deletedAt, !allowDeleted {
+      throw AuthError(.userNotFound, message: "The account \(text) was deleted at \(deletedAt) (soft delete); it cannot be changed.")
     }
     return user
   }
@@ -55,10 +59,13 @@ extension CommandRunner {
     // An emulator tells whether sign-in is rate-limited right now.
     var limits: SignInLimitState?
     if user != nil { limits = await provider.signInLimits() }
+    // The backend's trail (Supabase) for the last sign-in and recovery request; none is not fatal.
+    var history: [AccountEvent]?
+    if let user { history = try? await provider.history(user, since: nil) }
     var result = CommandResult(command: "diagnose")
     result.diagnosis = Diagnosis.evaluate(
       email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow, changingTo: owner,
-      similar: similar, deletion: deletion, limits: limits)
+      similar: similar, deletion: deletion, limits: limits, history: history)
     if let found = user ?? owner {
       result.lookups = [UserLookup(query: email, user: found)]
       context.noteEmail(found.email)

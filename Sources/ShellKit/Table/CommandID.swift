@@ -14,6 +14,7 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case userList = "user list"
   case userLinkRecovery = "user link recovery"
   case userLinkConfirm = "user link confirm"
+  case userLinkInvite = "user link invite"
   case userConfirm = "user confirm"
   case userResend = "user resend"
   case userDisable = "user disable"
@@ -24,6 +25,8 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case userCreate = "user create"
   case userDelete = "user delete"
   case userSignout = "user signout"
+  case userMfaReset = "user mfa reset"
+  case userHistory = "user history"
   case diagnose, audit
   // Backend
   case use, provider
@@ -80,6 +83,8 @@ public enum OutputKind: Sendable, Hashable {
   case link
   /// `diagnose`: the findings and their fixes.
   case diagnosis
+  /// `user history`: the backend's own trail for the account, newest first.
+  case history
   /// `audit`: the local log.
   case audit
   /// Prints nothing of its own (tools the executable runs, shell built-ins).

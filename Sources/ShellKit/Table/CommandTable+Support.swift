@@ -15,6 +15,21 @@ extension CommandTable {
     + " account's e-mail address to confirm (without one it needs --yes), and every link made is"
     + " recorded in the audit log (authsh audit)."
 
+  /// What `diagnose` can find (`diagnosis.findings[].code`), in the order it reports them.
+  static let findingsDiscussion = """
+    Findings (diagnosis.findings[].code), blocking unless marked: no_account (fix: user list \
+    --filter); password_sign_in_disabled (the project's setting); soft_deleted (Supabase, by id: \
+    the row stays, nothing can be restored); anonymous (no e-mail, no password); sso_user (their \
+    identity provider manages the account: use the SSO button); invite_pending (invited, never \
+    accepted: user link invite); email_link_only (e-mail links, no password: user link recovery \
+    sets one); no_password (signed up with Google, Apple, GitHub…: use that button, or user link \
+    recovery); email_unconfirmed (blocking on Supabase, a note on Firebase: user confirm); \
+    disabled (user enable); mfa_enrolled (note: a second factor is asked after the password; \
+    user mfa reset if it is lost); recovery_pending and resend_window_closed (notes); ok. On \
+    Supabase the backend's audit trail adds the last sign-in and the last recovery request \
+    (diagnosis.last_sign_in, diagnosis.last_recovery_request).
+    """
+
   static let supportDiscussion = """
     Uses the backend's admin API: Supabase with a service_role key or a secret key (sb_secret_…) \
     from SUPABASE_SERVICE_ROLE_KEY / SUPABASE_SECRET_KEY or the profile's service_key_env / \
@@ -48,6 +63,13 @@ extension CommandTable {
       .userLinkConfirm, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make a sign-up confirmation link to hand over (no mail is sent)", discussion: linkDiscussion),
+    CommandSpec(
+      .userLinkInvite, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      access: .grant, output: .link,
+      summary: "Make an invitation link to hand over for an invite not yet accepted (Supabase; no mail is sent)",
+      discussion: linkDiscussion + " Following it accepts the invitation and lets the person set a password."
+        + " Firebase has no invitations: use user link recovery.",
+      examples: ["authsh user link invite new@example.com --yes"]),
     CommandSpec(
       .userConfirm, group: .support, arguments: [userArgument], loading: Loading("Confirming…"), access: .change,
       output: .lookups,
@@ -105,10 +127,29 @@ extension CommandTable {
       access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
       discussion: destructiveDiscussion),
     CommandSpec(
+      .userMfaReset, group: .support, arguments: [userArgument], flags: [FlagKey.resetFactor, FlagKey.yes],
+      loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
+      summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
+      discussion: destructiveDiscussion
+        + " Supabase: DELETE /admin/users/{id}/factors/{factor}, one per factor (sessions that used it drop"
+        + " to aal1); Firebase: accounts:update with the enrolments to keep. The person can enrol a new"
+        + " authenticator after signing in.",
+      examples: ["authsh user mfa reset ada@example.com", "authsh user mfa reset ada@example.com --factor phone --yes"]),
+    CommandSpec(
+      .userHistory, group: .support, arguments: [userArgument], flags: [FlagKey.since], loading: Loading("Reading the audit trail…"),
+      access: .read, output: .history,
+      summary: "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
+      discussion: supportDiscussion
+        + " Supabase: GoTrue's audit trail (GET /admin/audit; failed password attempts are not recorded"
+        + " there, and hosted projects may send the trail to their logs only). Firebase keeps none in"
+        + " its API: the error names Cloud Logging.",
+      examples: ["authsh user history ada@example.com --since 7d"]),
+    CommandSpec(
       .diagnose, group: .support, arguments: [userArgument], loading: Loading("Diagnosing…"), access: .read,
       output: .diagnosis,
       summary: "Why can't this person sign in? Checks the account from the admin view and names the fix",
-      discussion: supportDiscussion, examples: ["authsh diagnose ada@example.com"]),
+      discussion: supportDiscussion + " " + findingsDiscussion,
+      examples: ["authsh diagnose ada@example.com", "authsh diagnose 00000000-0000-4000-8000-00000000a11e --json"]),
     CommandSpec(
       .audit, group: .support,
       arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)")],

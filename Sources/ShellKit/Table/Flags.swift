@@ -73,6 +73,8 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--claims", value: "JSON", kind: .text, access: .grant,
       "Merge a JSON object into the custom claims (Firebase customAttributes, Supabase app_metadata)"))
+  public static let resetFactor = text(
+    FlagSpec("--factor", value: "ID", kind: .text, "Only this factor (its id or name, as `user show` lists them); default: every one"))
 }
 
 extension FlagKey where Value == Int {

@@ -28,10 +28,11 @@ import Testing
     let d = Diagnosis.evaluate(
       email: "ada@example.com", user: user(confirmed: false, disabled: true, until: "2026-11-24T00:00:00Z", methods: ["google"]),
       provider: .supabase, settings: ProjectSettings(requiresEmailConfirmation: true), now: now)
-    #expect(codes(d) == ["no_password_method", "email_unconfirmed", "disabled"])
+    #expect(codes(d) == ["no_password", "email_unconfirmed", "disabled"])
     #expect(d.findings.map(\.fix) == [
-      "authsh user set-password ada@example.com", "authsh user confirm ada@example.com", "authsh user enable ada@example.com",
+      "authsh user link recovery ada@example.com", "authsh user confirm ada@example.com", "authsh user enable ada@example.com",
     ])
+    #expect(d.findings[0].message.contains("signed up with Google. Ask them to use that button"))
     #expect(d.findings[2].message.contains("until 2026-11-24T00:00:00Z"))
     #expect(!d.canSignIn)
   }
@@ -101,9 +102,11 @@ import Testing
     #expect(!confirmed.findings.contains { $0.code == "resend_window_closed" })
   }
 
-  @Test func unknownMethodsAreNotCalledMissing() {
+  @Test("an account with no way in at all (Firebase, created without a password) has no password")
+  func noMethodsIsNoPassword() {
     let d = Diagnosis.evaluate(email: "ada@example.com", user: user(methods: []), provider: .firebase, settings: nil, now: now)
-    #expect(codes(d) == ["ok", "rate_limit_possible"])
+    #expect(codes(d) == ["no_password"])
+    #expect(!d.canSignIn)
   }
 
   @Test func oddAddressesAreQuotedInTheFix() {

@@ -62,9 +62,12 @@ import Testing
       .replacingOccurrences(of: "8f3c3d0e-4a8e", with: "00000000-4a8e")
     rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[\(other),\(ada)],\"aud\":\"authenticated\"}",
       headers: [("X-Total-Count", "2"), ("Link", "</admin/users?filter=ada%40example.com&page=1&per_page=100>; rel=\"last\"")])
+    // Found in the list, then read by id (the list leaves identities and factors out).
+    rig.answer("GET", "/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", fixture: "user_banned_google.json")
     let user = try #require(try await rig.admin().user(.email("Ada@Example.com")))
     #expect(user.id == "8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")
-    let request = try #require(rig.lastAPIRequest)
+    #expect(rig.lastAPIRequest?.path == "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")
+    let request = try #require(rig.server.requests.last { $0.path == "/auth/v1/admin/users" })
     #expect(request.query("filter") == "ada@example.com", "GoTrue's e-mail match is case-sensitive: lower-cased")
     #expect(request.query("page") == "1" && request.query("per_page") == "100")
     #expect(try await rig.admin().user(.email("da@example.com")) == nil)

@@ -132,9 +132,13 @@ struct CompleterTests {
   }
 
   @Test func userAndUserLinkCompleteTheirSubcommands() {
-    #expect(values(["user"]) == ["show", "list", "link", "confirm", "resend", "disable", "enable", "set-password", "set-email", "update", "create", "delete", "signout"])
+    #expect(values(["user"]) == [
+      "show", "list", "link", "confirm", "resend", "disable", "enable", "set-password", "set-email", "update", "create",
+      "delete", "signout", "mfa", "history",
+    ])
     #expect(values(["user"], "s") == ["show", "set-password", "set-email", "signout"])
-    #expect(values(["user", "link"]) == ["recovery", "confirm"])
+    #expect(values(["user", "link"]) == ["recovery", "confirm", "invite"])
+    #expect(values(["user", "mfa"]) == ["reset"])
     #expect(values(["reset"]).contains("confirm"))
     #expect(values(["help", "user"]).contains("link"))
   }

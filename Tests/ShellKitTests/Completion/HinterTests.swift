@@ -16,7 +16,8 @@ struct HinterTests {
     let user = Hinter.hint(linePrefix: "user ")
     #expect(user?.hasPrefix("show|list|link|") == true, "\(String(describing: user))")
     #expect(user?.contains("set-password") == true)
-    #expect(Hinter.hint(linePrefix: "user link ") == "recovery|confirm")
+    #expect(Hinter.hint(linePrefix: "user link ") == "recovery|confirm|invite")
+    #expect(Hinter.hint(linePrefix: "user mfa ") == "reset")
   }
 
   @Test func givenArgumentsAndFlagsDropOut() {

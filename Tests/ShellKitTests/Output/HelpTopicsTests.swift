@@ -65,17 +65,17 @@ struct HelpTopicsTests {
     #expect(user.hasPrefix("'user' commands"))
     #expect(user.contains("  user show [EMAIL…]") && user.contains("  user link recovery EMAIL") && user.contains("  user signout EMAIL"))
     let link = try #require(text(["user", "link"]))
-    #expect(link.split(separator: "\n").filter { $0.hasPrefix("  user link ") }.count == 2)
+    #expect(link.split(separator: "\n").filter { $0.hasPrefix("  user link ") }.count == 3)
 
     func usage(_ line: String) -> String? {
       let words = line.split(separator: " ").enumerated().map { Word(text: String($1), start: $0, end: $0 + 1) }
       if case .failure(let problem) = InvocationParser.parse(words, surface: .oneShot) { return problem.fullMessage }
       return nil
     }
-    #expect(usage("user")?.hasPrefix("'user' needs a subcommand: show, list, link recovery, link confirm, confirm") == true)
+    #expect(usage("user")?.hasPrefix("'user' needs a subcommand: show, list, link recovery, link confirm, link invite, confirm") == true)
     #expect(usage("user shw a@example.com")?.hasSuffix("did you mean 'show'?") == true)
     #expect(usage("user link")?.hasPrefix("'user' needs") == false)
-    #expect(usage("user link") == "'user link' needs a subcommand: recovery, confirm")
+    #expect(usage("user link") == "'user link' needs a subcommand: recovery, confirm, invite")
     #expect(usage("user show a@example.com") == nil)
     #expect(usage("reset ada@example.com") == nil, "a command that also heads a group still runs")
     #expect(usage("emulator --port 0") == nil)

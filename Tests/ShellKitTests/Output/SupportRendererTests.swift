@@ -52,6 +52,8 @@ import Testing
       $0.confirmed = false
       $0.confirmedAt = nil
       $0.metadata = ["plan": "pro"]
+      $0.identities = [AdminIdentity(provider: "google", subject: "104235", email: "user2@example.com", lastSignInAt: "2026-01-03T00:00:00Z")]
+      $0.factors = [AuthFactor(id: "f-1", kind: .totp, name: "phone", createdAt: "2026-01-02T00:00:00Z"), AuthFactor(id: "f-2", kind: .totp, status: .unverified)]
     }
     result.lookups = [
       UserLookup(query: "user1@example.com", user: SupportHarness.user(1)),
@@ -69,6 +71,7 @@ import Testing
           last sign-in     never
           disabled         no
           sign-in methods  password
+          second factor    none
           name             User 1
 
         user2@example.com
@@ -79,6 +82,9 @@ import Testing
           last sign-in     never
           disabled         yes, until 2026-12-01T00:00:00Z
           sign-in methods  google — no password sign-in
+          identity         google user2@example.com (104235), last used 2026-01-03T00:00:00Z
+          second factor    totp "phone" f-1, since 2026-01-02T00:00:00Z
+          second factor    totp f-2 (unverified)
           name             User 2
           metadata         {"plan":"pro"}
 

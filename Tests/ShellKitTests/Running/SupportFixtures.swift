@@ -117,6 +117,16 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   }
   func settings() async throws -> ProjectSettings { ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true) }
   func latestMail(to email: String) async throws -> InboxMessage? { nil }
+  func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser {
+    record("mfa reset \(user.email)\(factorId.map { " " + $0 } ?? "")")
+    return change(user.email) { account in account.factors.removeAll { factorId == nil || $0.id == factorId } }
+  }
+  /// The audit trail `history` answers, per e-mail.
+  var trails: [String: [AccountEvent]] = [:]
+  func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
+    record("history \(user.email)")
+    return trails[user.email] ?? []
+  }
 }
 
 final class ScriptedLinePrompter: LinePrompter, @unchecked Sendable {

@@ -1,0 +1,41 @@
+import AuthCore
+import Foundation
+
+/// `user mfa reset` ("I lost my phone") and `user history` (the backend's own trail).
+extension CommandRunner {
+  func resetFactors(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    try await change(invocation, context) { step, result in
+      let factorId = invocation[.resetFactor].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+      guard !step.user.factors.isEmpty else {
+        result.notes.append("\(step.who) has no second factor; nothing changed.")
+        return step.user
+      }
+      let changed = try await step.provider.resetFactors(step.user, factorId: factorId)
+      let removed = step.user.factors.filter { old in !changed.factors.contains { $0.id == old.id } }
+      let names = removed.map { $0.kind.rawValue + ($0.name.map { " \"\($0)\"" } ?? "") + " (\($0.id))" }
+      let left = changed.verifiedFactors.isEmpty
+        ? "it signs in with the password alone and can enrol a new authenticator"
+        : "\(changed.verifiedFactors.count) factor(s) left"
+      result.notes.append(
+        "Removed \(names.isEmpty ? "no factor" : names.joined(separator: ", ")) from \(step.who): \(left).")
+      return changed
+    }
+  }
+
+  func accountHistory(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, _) = try makeAdminProvider(invocation, context)
+    let user = try await requireUser(invocation, provider, allowDeleted: true)
+    context.noteEmail(user.email)
+    let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
+    var result = CommandResult(command: invocation.spec.name)
+    result.lookups = [UserLookup(query: try accountArgument(invocation), user: user)]
+    result.history = try await provider.history(user, since: since)
+    if result.history?.isEmpty == true {
+      let window = invocation.text(of: .since).map { " in the last \($0)" } ?? ""
+      result.notes.append(
+        "No entries for \(user.email.isEmpty ? user.id : user.email) in the audit trail\(window). Hosted projects may send the trail"
+          + " to their logs only (Logs Explorer, auth logs), which leaves it empty; failed password attempts are never in it.")
+    }
+    return result
+  }
+}
