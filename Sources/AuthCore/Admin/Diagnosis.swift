@@ -51,10 +51,15 @@ public struct AuditEntry: Sendable, Equatable {
   public var command: String
   public var targetId: String?
   public var targetEmail: String?
-  /// `ok` or the error code.
+  /// `started` (the line written before the change is sent), `ok` or the error code.
   public var outcome: String
+  /// What the outcome means for the account, when that is unsure ("may have been applied").
+  public var note: String?
 
-  public init(time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String) {
+  public init(
+    time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String,
+    note: String? = nil
+  ) {
     self.time = time
     self.profile = profile
     self.backend = backend
@@ -62,13 +67,19 @@ public struct AuditEntry: Sendable, Equatable {
     self.targetId = targetId
     self.targetEmail = targetEmail
     self.outcome = outcome
+    self.note = note
   }
 
   public var json: JSON {
-    [
-      "time": .string(time), "profile": .string(profile), "backend": .string(backend), "command": .string(command),
-      "target_id": .optional(targetId), "target_email": .optional(targetEmail), "outcome": .string(outcome),
-    ]
+    var object = JSONObject()
+    for (key, value) in [
+      ("time", JSON.string(time)), ("profile", .string(profile)), ("backend", .string(backend)), ("command", .string(command)),
+      ("target_id", .optional(targetId)), ("target_email", .optional(targetEmail)), ("outcome", .string(outcome)),
+    ] {
+      object[key] = value
+    }
+    if let note { object["note"] = .string(note) }
+    return .object(object)
   }
 
   public init?(json: JSON) {
@@ -76,6 +87,6 @@ public struct AuditEntry: Sendable, Equatable {
     self.init(
       time: time, profile: json["profile"]?.string ?? "", backend: json["backend"]?.string ?? "", command: command,
       targetId: json["target_id"]?.string, targetEmail: json["target_email"]?.string,
-      outcome: json["outcome"]?.string ?? "")
+      outcome: json["outcome"]?.string ?? "", note: json["note"]?.string)
   }
 }

@@ -145,7 +145,7 @@ enum SupportRenderer {
   static func audit(_ entries: [AuditEntry]) -> [String] {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
-      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome, entry.backend]
+      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome + (entry.note.map { "; " + $0 } ?? ""), entry.backend]
         .map(TerminalText.escape)
     }
     return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "BACKEND"]] + rows)

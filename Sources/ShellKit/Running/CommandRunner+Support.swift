@@ -61,7 +61,14 @@ extension CommandRunner {
       result.audit = []
       return result
     }
-    result.audit = try log.entries(since: since)
+    let read = try log.read(since: since)
+    result.audit = read.entries
+    if !read.unreadableLines.isEmpty {
+      let count = read.unreadableLines.count
+      let numbers = read.unreadableLines.prefix(10).map(String.init).joined(separator: ", ") + (count > 10 ? ", …" : "")
+      result.notes.append(
+        "warning: \(count) line\(count == 1 ? "" : "s") of the audit log could not be read and \(count == 1 ? "is" : "are") not shown (line\(count == 1 ? "" : "s") \(numbers))")
+    }
     return result
   }
 }
