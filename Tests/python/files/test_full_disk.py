@@ -33,13 +33,14 @@ def small_disk(tmp_path):
         @staticmethod
         def fill(leave=0):
             filler = mount_point / "filler"
-            with open(filler, "ab") as f:
-                try:
-                    while True:
-                        f.write(b"\0" * 4096)
-                        f.flush()
-                except OSError:
+            fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                while os.write(fd, b"\0" * 4096) > 0:
                     pass
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
             if leave:
                 size = filler.stat().st_size
                 os.truncate(filler, max(0, size - leave))
