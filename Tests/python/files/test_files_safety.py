@@ -10,6 +10,8 @@ The full-disk cases mount a small tmpfs, which needs root (CI runs as root); the
 with that reason elsewhere.
 """
 import json
+import signal
+import time
 import os
 import socket
 import stat
@@ -17,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import requests
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary
@@ -147,3 +150,23 @@ def test_a_one_shot_request_creates_no_cache_directory(emulator, tmp_path):
     run(["user", "show", "nobody@example.com"], env)
     created = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
     assert all(path.startswith("state") or path.startswith("config") for path in created), created
+
+
+def test_an_interrupted_change_is_logged_as_perhaps_applied(emulator, tmp_path):
+    emu = emulator
+    made = admin(emu).create_user({"email": "ada@example.com", "password": PASSWORD, "email_confirm": False}).user
+    # The change itself is slow to answer: Ctrl-C arrives while it is in flight.
+    slow = {"method": "PUT", "path": f"/auth/v1/admin/users/{made.id}", "latency_ms": 3000, "times": 5}
+    requests.put(f"{emu.base}/emulator/v1/faults", json={"faults": [slow]}, timeout=5).raise_for_status()
+    env = {**base_env(tmp_path), "SUPABASE_URL": emu.base, "SUPABASE_ANON_KEY": emu.anon_key,
+           "SUPABASE_SERVICE_ROLE_KEY": emu.service_role_key}
+    process = subprocess.Popen([authsh_binary(), "user", "confirm", "ada@example.com", "--json"], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 130, err
+    doc = json.loads(out)
+    assert doc["ok"] is False and doc["error"]["code"] == "cancelled"
+    lines = [json.loads(line) for line in (tmp_path / "state" / "authsh" / "audit.jsonl").read_text().splitlines()]
+    assert [(e["outcome"], e.get("note")) for e in lines] == [("started", None), ("cancelled", "may have been applied")]
