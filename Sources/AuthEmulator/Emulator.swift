@@ -87,6 +87,9 @@ public final class Emulator: Sendable {
     store.close()
   }
 
+  /// After `shutdown()`: why the state file alone is not a full copy (its checkpoint failed), or nil.
+  public var stateProblemAtStop: String? { store.closeProblem }
+
   /// What could not be read from the state file at start-up ("" when everything loaded): the
   /// count per table, with the keys of tables whose keys are not secrets.
   public var unreadableRowsReport: String {

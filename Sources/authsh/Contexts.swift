@@ -18,7 +18,7 @@ enum Contexts {
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,
       makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },
-      sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory), clock: clock, environment: environment)
+      sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory), clock: clock, environment: environment)
     // The service-account exchange registers the assertion and access token it makes.
     let redactor = context.redactor
     context.makeAdminProvider = { target, credential, trace in
@@ -34,7 +34,7 @@ enum Contexts {
     context.secretStore = keyring
     if store == nil {
       context.sessionStores = SessionStores(
-        directory: paths.sessionsDirectory, keyring: keyring, notice: { line in sink.err("authsh: \(line)\n") })
+        directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory, keyring: keyring, notice: { line in sink.err("authsh: \(line)\n") })
     }
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
@@ -61,11 +61,17 @@ enum Contexts {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     let mode = UInt32(info.st_mode)
-    if info.st_mode & S_IFMT == S_IFDIR { return .init(unreadable: "it is a directory", mode: mode) }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let reason = access(path, R_OK) == 0 ? "it could not be read" : "permission denied"
-      return .init(unreadable: reason, mode: mode)
+    var directory = stat()
+    let directoryMode = stat((path as NSString).deletingLastPathComponent, &directory) == 0 ? UInt32(directory.st_mode) : nil
+    var contents: ConfigResolver.ConfigFileContents
+    if info.st_mode & S_IFMT == S_IFDIR {
+      contents = .init(unreadable: "it is a directory", mode: mode)
+    } else if let data = FileManager.default.contents(atPath: path) {
+      contents = .init(text: String(decoding: data, as: UTF8.self), mode: mode)
+    } else {
+      contents = .init(unreadable: access(path, R_OK) == 0 ? "it could not be read" : "permission denied", mode: mode)
     }
-    return .init(text: String(decoding: data, as: UTF8.self), mode: mode)
+    contents.directoryMode = directoryMode
+    return contents
   }
 }

@@ -67,7 +67,7 @@ enum EmulatorCommand {
       let lines = unreadable.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
       sink.err("warning: rows of \(options.config.statePath ?? "the state file") could not be read and were skipped:\n\(lines)\n")
     }
-    // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0. Installed before
+    // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0 (1 when the state file could not be checkpointed). Installed before
     // the server listens, so that a caller that stops it as soon as it answers (or as soon as the
     // ready line is out) is never ignored. The default action is turned off first, as dispatch
     // signal sources require.
@@ -94,6 +94,10 @@ enum EmulatorCommand {
     await emulator.waitUntilClosed()
     await emulator.shutdown()
     stopSignals.forEach { $0.cancel() }
+    if let problem = emulator.stateProblemAtStop {
+      sink.err("error: the emulator state was not saved cleanly: \(problem)\n")
+      return 1
+    }
     return 0
   }
 

@@ -6,6 +6,8 @@ import ShellKit
 /// `authsh emulator faults clear [--host H] [--port N | --url URL]`: asks a running emulator to
 /// drop its injected faults (`DELETE /emulator/v1/faults`), as a CI step between scenarios.
 enum FaultsClearCommand {
+  /// As long as any other request authsh sends may take (a busy CI machine can be slow to answer).
+  static let timeout: Double = 30
   static func run(_ invocation: Invocation, sink: StandardSink) async -> Int32 {
     let base: String
     if let url = invocation[.faultsURL] {
@@ -29,7 +31,7 @@ enum FaultsClearCommand {
     }
     let transport = SchemeRoutingTransport(fallback: URLSessionTransport())
     do {
-      let response = try await transport.send(HTTPRequest(method: "DELETE", url: url, timeout: 10))
+      let response = try await transport.send(HTTPRequest(method: "DELETE", url: url, timeout: Self.timeout))
       guard (200..<300).contains(response.status) else {
         let what = response.status == 404 ? "it is not an authsh emulator" : "it answered HTTP \(response.status)"
         sink.err("error: could not clear the faults of \(TerminalText.escape(base)): \(what)\n")
@@ -50,7 +52,7 @@ enum FaultsClearCommand {
     switch failure {
     case .refused: return "nothing is listening there; is `authsh emulator` running on that port?"
     case .hostNotFound: return "the host name does not resolve"
-    case .timedOut: return "it did not answer within 10 s"
+    case .timedOut: return "it did not answer within \(Int(Self.timeout)) s"
     case .cancelled: return "cancelled"
     case .connectionLost: return "the connection closed before an answer"
     case .unreachable, .other: return "the emulator cannot be reached"

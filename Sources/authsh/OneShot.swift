@@ -57,9 +57,13 @@ enum OneShot {
     // `--jsonl` prints as it goes: no spinner in between.
     let spinner = context.lookupStream != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
-    // Ctrl-C from here on: the spinner's line cleared, "Cancelled.", exit 130.
-    EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY)
-    let result = await CommandRunner().run(invocation, in: context)
+    // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
+    // "Cancelled.", exit 130 or 143.
+    let command = Task { [invocation] in await CommandRunner().run(invocation, in: context) }
+    EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY, cancel: { command.cancel() })
+    var result = await command.value
+    let interrupted = EchoGuard.received
+    if interrupted != 0 { result = Self.interrupted(result, by: interrupted) }
     spinner?.stop()
     progress?.clear()
     await emulator?.shutdown()
@@ -68,8 +72,14 @@ enum OneShot {
     tokens += result.inbox?.publicValues ?? []
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
-    if context.lookupStream != nil, result.ok {
+    if context.lookupStream != nil, result.ok || interrupted != 0 {
       // `user show --jsonl`: every line went out as its lookup completed.
+    } else if interrupted != 0, !invocation.output(.json) {
+      // What finished on standard output; "Cancelled." instead of an error block.
+      var finished = result
+      finished.error = nil
+      let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: 1)
+      output.out(HumanRenderer.render(finished, invocation: invocation, style: style, now: now).out)
     } else if invocation.output(.json) {
       output.out(result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims)).prettyText + "\n")
     } else {
@@ -79,7 +89,24 @@ enum OneShot {
       output.err(err)
       if let detail = result.error?.detail, context.verbose { output.err("  detail: \(TerminalText.escape(detail))\n") }
     }
+    if interrupted != 0 {
+      EchoGuard.writeMessage()
+      return 128 + interrupted
+    }
     return ExitStatus.oneShot(result)
+  }
+
+  /// The result of a command stopped by `signal`: what it finished, and an error saying it was
+  /// interrupted (unless it had failed otherwise).
+  static func interrupted(_ given: CommandResult, by signal: Int32) -> CommandResult {
+    var result = given
+    if result.error == nil || result.error?.code == .cancelled {
+      let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+      var error = AuthError(.cancelled, message: "Interrupted (\(name)); what had finished is shown.")
+      error.detail = result.error?.detail
+      result.error = error
+    }
+    return result
   }
 
   /// The loading words on standard error, only on a terminal and never in CI. A command that will

@@ -66,24 +66,53 @@ struct TerminalPasswordPrompter: PasswordPrompter {
   }
 }
 
-/// Ctrl-C in a one-shot command: the terminal's echo comes back (if a password prompt had it
-/// off), the spinner's line is cleared, "Cancelled." is printed and the exit status is 130.
+/// Ctrl-C (SIGINT) or SIGTERM in a one-shot command. At a password prompt the terminal's echo
+/// comes back, "Cancelled." is printed and the process exits at once (nothing was sent). While the
+/// command runs, the first signal cancels it instead, so it can print what is done (the results
+/// so far, `"ok": false` in `--json`) and exit 130 or 143; a command that has not finished
+/// `grace` seconds later, or a second signal, ends the process as before.
 enum EchoGuard {
   nonisolated(unsafe) static var saved = termios()
   nonisolated(unsafe) static var armed = false
   nonisolated(unsafe) static var cancelling = false
+  /// The signal that interrupted the command (0: none).
+  nonisolated(unsafe) static var received: Int32 = 0
+  /// Written by the handler to wake the thread that cancels the command.
+  nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
   /// `\r ESC[K Cancelled.\n` on a terminal (over the `^C` and any spinner), else `Cancelled.\n`.
   /// Written by the handler: a buffer made once, so the handler touches no Swift object.
   nonisolated(unsafe) static var message: UnsafeMutableBufferPointer<UInt8>?
+  static let grace: UInt32 = 3
 
-  /// From now until exit, SIGINT ends the command as described above.
-  static func cancelOnInterrupt(terminal: Bool) {
+  /// From now until exit, SIGINT and SIGTERM cancel the command through `cancel`.
+  static func cancelOnInterrupt(terminal: Bool, cancel: @escaping @Sendable () -> Void) {
     let bytes = Array(((terminal ? "\r\u{1B}[K" : "") + "Cancelled.\n").utf8)
     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
     _ = buffer.initialize(from: bytes)
     message = buffer
+    var descriptors: [Int32] = [-1, -1]
+    if pipe(&descriptors) == 0 {
+      wakeDescriptor = descriptors[1]
+      let readEnd = descriptors[0]
+      let watcher = Thread {
+        var byte: UInt8 = 0
+        while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+        cancel()
+        sleep(grace)
+        // Still running: the command did not stop when cancelled.
+        if let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
+        _exit(128 + EchoGuard.received)
+      }
+      watcher.start()
+    }
     cancelling = true
     signal(SIGINT, EchoGuard.handler)
+    signal(SIGTERM, EchoGuard.handler)
+  }
+
+  /// "Cancelled." on standard error (after the command stopped and printed what it had).
+  static func writeMessage() {
+    if let message { StandardStreams.write(String(decoding: UnsafeBufferPointer(message), as: UTF8.self), to: 2) }
   }
 
   static func arm(_ state: termios) {
@@ -98,9 +127,15 @@ enum EchoGuard {
   }
 
   /// Only async-signal-safe calls: tcsetattr, write, _exit.
-  static let handler: @convention(c) (Int32) -> Void = { _ in
+  static let handler: @convention(c) (Int32) -> Void = { signal in
     if EchoGuard.armed { tcsetattr(0, TCSAFLUSH, &EchoGuard.saved) }
+    if EchoGuard.cancelling, !EchoGuard.armed, EchoGuard.received == 0, EchoGuard.wakeDescriptor >= 0 {
+      EchoGuard.received = signal
+      var byte: UInt8 = 1
+      _ = write(EchoGuard.wakeDescriptor, &byte, 1)
+      return
+    }
     if EchoGuard.cancelling, let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
-    _exit(130)
+    _exit(128 + signal)
   }
 }

@@ -1,71 +1,183 @@
 import Foundation
 import JSONKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where mutating admin commands are recorded (`audit.jsonl`). A protocol so tests and the
 /// in-memory emulator shell can use their own.
 public protocol AuditLog: Sendable {
+  /// Throws `audit_unavailable` when a line could not be appended now (called before a change
+  /// is sent, so a change is never made unrecorded).
+  func checkWritable() throws
   func append(_ entry: AuditEntry) throws
   /// Entries in file order; those older than `since` (Unix seconds) left out.
   func entries(since: Int?) throws -> [AuditEntry]
+  /// The entries and the numbers (from 1) of the lines that are not an entry.
+  func read(since: Int?) throws -> AuditRead
+}
+
+/// What `audit` reads: the entries and the lines it could not read.
+public struct AuditRead: Sendable, Equatable {
+  public var entries: [AuditEntry]
+  public var unreadableLines: [Int]
+  public init(entries: [AuditEntry], unreadableLines: [Int] = []) {
+    self.entries = entries
+    self.unreadableLines = unreadableLines
+  }
+}
+
+extension AuditLog {
+  public func checkWritable() throws {}
+  public func read(since: Int?) throws -> AuditRead { AuditRead(entries: try entries(since: since)) }
 }
 
 /// `$XDG_STATE_HOME/authsh/audit.jsonl`: one JSON object per line, created 0600 in a 0700
-/// directory, appended with `O_APPEND` (one `write` per line, so concurrent authsh processes do not
-/// interleave within a line). Refuses a file others can read, as session files are refused.
+/// directory, appended with `O_APPEND` whole lines or nothing: a short write (a full disk) is
+/// truncated back, so no partial line is ever left for the next one to join. Never followed
+/// through a symbolic link; refuses a file others can read, as session files are refused.
 public struct FileAuditLog: AuditLog {
   public let path: String
+  /// `$XDG_STATE_HOME/authsh`, checked as ssh checks `~/.ssh` (nil: only created when missing).
+  public let stateDirectory: String?
 
-  public init(path: String) { self.path = path }
-  public init(paths: Paths) { self.init(path: paths.stateDirectory + "/audit.jsonl") }
+  public init(path: String, stateDirectory: String? = nil) {
+    self.path = path
+    self.stateDirectory = stateDirectory
+  }
+
+  public init(paths: Paths) { self.init(path: paths.stateDirectory + "/audit.jsonl", stateDirectory: paths.stateDirectory) }
+
+  public func checkWritable() throws {
+    let fd = try openForAppend()
+    close(fd)
+  }
 
   public func append(_ entry: AuditEntry) throws {
-    try makeDirectory((path as NSString).deletingLastPathComponent)
-    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure("open") }
+    let fd = try openForAppend()
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw failure("check") }
-    guard info.st_mode & 0o077 == 0 else { throw openToOthers(info.st_mode) }
     let bytes = Array(entry.json.compactText.utf8) + [0x0A]
-    let written = bytes.withUnsafeBytes { buffer -> Int in
-      guard let base = buffer.baseAddress else { return -1 }
-      return write(fd, base, buffer.count)
+    let start = lseek(fd, 0, SEEK_END)
+    var offset = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      while offset < buffer.count, let base = buffer.baseAddress {
+        let n = write(fd, base + offset, buffer.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 {
+          // write(2) returning 0 sets no errno: a device with no room.
+          failure = n < 0 ? errno : ENOSPC
+          return
+        }
+        offset += n
+      }
     }
-    guard written == bytes.count else { throw failure("write") }
+    guard failure == 0 else {
+      // Whole lines or nothing: cut back what part of this line went in.
+      if offset > 0, start >= 0 { _ = ftruncate(fd, start) }
+      throw failed("write to", errno: failure)
+    }
   }
 
-  public func entries(since: Int?) throws -> [AuditEntry] {
+  public func entries(since: Int?) throws -> [AuditEntry] { try read(since: since).entries }
+
+  public func read(since: Int?) throws -> AuditRead {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+      if errno == ENOENT { return AuditRead(entries: []) }
+      throw failed("read", errno: errno)
+    }
+    defer { close(fd) }
+    try checkFile(fd)
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { throw failed("read", errno: errno) }
+      if n == 0 { break }
+      bytes += chunk[0..<n]
+    }
+    var result = AuditRead(entries: [])
+    for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      guard !line.isEmpty else { continue }
+      guard let json = try? JSON.parse(String(line)), let entry = AuditEntry(json: json) else {
+        result.unreadableLines.append(index + 1)
+        continue
+      }
+      if let since, let time = UnixTime.parseISO(entry.time), time < since { continue }
+      result.entries.append(entry)
+    }
+    return result
+  }
+
+  /// The log opened for appending (created 0600), after the state directory's checks.
+  private func openForAppend() throws -> Int32 {
+    do {
+      if let stateDirectory {
+        _ = try StateDirectory.check(stateDirectory, create: true)
+      } else {
+        try PrivateDirectory.create((path as NSString).deletingLastPathComponent)
+      }
+    } catch let error as AuthError {
+      throw AuthError(.auditUnavailable, message: "Cannot use the audit log \(path): \(error.message)", hint: error.hint)
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      let code = errno
+      if code == ELOOP {
+        throw AuthError(
+          .auditUnavailable, message: "Refusing to use the audit log \(path): it is a symbolic link.",
+          hint: "Move it away and let authsh create it: mv \(path) \(path).old")
+      }
+      throw failed("open", errno: code)
+    }
+    do {
+      try checkFile(fd)
+    } catch {
+      close(fd)
+      throw error
+    }
+    return fd
+  }
+
+  /// A regular file of yours that nobody else can read.
+  private func checkFile(_ fd: Int32) throws {
     var info = stat()
-    guard lstat(path, &info) == 0 else {
-      if errno == ENOENT { return [] }
-      throw failure("read")
+    guard fstat(fd, &info) == 0 else { throw failed("inspect", errno: errno) }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw AuthError(
+        .auditUnavailable, message: "Refusing to use the audit log \(path): it is not a regular file.",
+        hint: "Move it away and let authsh create it: mv \(path) \(path).old")
     }
-    guard info.st_mode & 0o077 == 0 else { throw openToOthers(info.st_mode) }
-    guard let data = FileManager.default.contents(atPath: path) else { throw failure("read") }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-      guard let json = try? JSON.parse(String(line)), let entry = AuditEntry(json: json) else { return nil }
-      if let since, let time = UnixTime.parseISO(entry.time), time < since { return nil }
-      return entry
+    guard info.st_uid == geteuid() else {
+      throw AuthError(
+        .auditUnavailable, message: "Refusing to use the audit log \(path): it is owned by uid \(info.st_uid), not by you.",
+        hint: "Move it away and let authsh create it: mv \(path) \(path).old")
     }
-  }
-
-  private func makeDirectory(_ directory: String) throws {
-    var current = directory.hasPrefix("/") ? "" : "."
-    for part in directory.split(separator: "/") {
-      current += "/" + part
-      guard mkdir(current, 0o700) == 0 || errno == EEXIST else { throw failure("create \(current) for") }
+    guard info.st_mode & 0o077 == 0 else {
+      throw AuthError(
+        .auditUnavailable,
+        message: "Refusing to use the audit log \(path): other users can read it (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
+        hint: "Run: chmod 600 \(path)")
     }
   }
 
-  private func failure(_ action: String) -> AuthError {
-    AuthError(.configError, message: "Could not \(action) the audit log \(path): \(String(cString: strerror(errno))).")
+  private func failed(_ action: String, errno code: Int32) -> AuthError {
+    AuthError(.auditUnavailable, message: "Could not \(action) the audit log \(path): \(String(cString: strerror(code))).")
   }
+}
 
-  private func openToOthers(_ mode: mode_t) -> AuthError {
-    AuthError(
-      .configError, message: "The audit log \(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))).",
-      hint: "Run: chmod 600 \(path)")
-  }
+/// read(2) by its module's name (`FileAuditLog.read` hides the bare one).
+private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+  #else
+    return Darwin.read(fd, buffer, count)
+  #endif
 }
 
 /// An audit log kept in memory (tests; `--emulator` shells may use the file one as well).

@@ -59,14 +59,16 @@ public struct AuditEntry: Sendable, Equatable {
   public var command: String
   public var targetId: String?
   public var targetEmail: String?
-  /// `ok` or the error code.
+  /// `started` (the line written before the change is sent), `ok` or the error code.
   public var outcome: String
   /// Who ran it: the OS user and host (`ada@laptop`); nil in lines written before it was kept.
   public var operatorName: String?
+  /// What the outcome means for the account, when that is unsure ("may have been applied").
+  public var note: String?
 
   public init(
     time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String,
-    operatorName: String? = nil
+    operatorName: String? = nil, note: String? = nil
   ) {
     self.time = time
     self.profile = profile
@@ -76,6 +78,7 @@ public struct AuditEntry: Sendable, Equatable {
     self.targetEmail = targetEmail
     self.outcome = outcome
     self.operatorName = operatorName
+    self.note = note
   }
 
   /// Whether the entry is about the account named by `query` (its e-mail address, case-insensitive, or its id).
@@ -85,11 +88,16 @@ public struct AuditEntry: Sendable, Equatable {
   }
 
   public var json: JSON {
-    [
-      "time": .string(time), "profile": .string(profile), "backend": .string(backend), "command": .string(command),
-      "target_id": .optional(targetId), "target_email": .optional(targetEmail), "outcome": .string(outcome),
-      "operator": .optional(operatorName),
-    ]
+    var object = JSONObject()
+    for (key, value) in [
+      ("time", JSON.string(time)), ("profile", .string(profile)), ("backend", .string(backend)), ("command", .string(command)),
+      ("target_id", .optional(targetId)), ("target_email", .optional(targetEmail)), ("outcome", .string(outcome)),
+      ("operator", .optional(operatorName)),
+    ] {
+      object[key] = value
+    }
+    if let note { object["note"] = .string(note) }
+    return .object(object)
   }
 
   public init?(json: JSON) {
@@ -97,6 +105,6 @@ public struct AuditEntry: Sendable, Equatable {
     self.init(
       time: time, profile: json["profile"]?.string ?? "", backend: json["backend"]?.string ?? "", command: command,
       targetId: json["target_id"]?.string, targetEmail: json["target_email"]?.string,
-      outcome: json["outcome"]?.string ?? "", operatorName: json["operator"]?.string)
+      outcome: json["outcome"]?.string ?? "", operatorName: json["operator"]?.string, note: json["note"]?.string)
   }
 }

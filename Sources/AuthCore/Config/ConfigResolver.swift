@@ -14,6 +14,8 @@ public struct ConfigResolver: Sendable {
     public var mode: UInt32
     /// Why a file that exists could not be read ("it is a directory"), or nil.
     public var problem: String?
+    /// The permission bits of the directory it is in, when known.
+    public var directoryMode: UInt32?
     public init(text: String, mode: UInt32) {
       self.text = text
       self.mode = mode
@@ -37,7 +39,22 @@ public struct ConfigResolver: Sendable {
     if let problem = configFile.problem {
       throw AuthError(.configError, message: "Cannot read \(paths.configFile): \(problem).")
     }
+    try checkWritableByOthers(configFile)
     return try ConfigDocument.parse(configFile.text, path: paths.configFile)
+  }
+
+  /// As ssh does for `~/.ssh/config`: a config file, or its directory, that group or others can
+  /// write is not trusted (whoever can write it chooses where keys are sent).
+  func checkWritableByOthers(_ file: ConfigFileContents) throws {
+    let checked: [(String, UInt32?)] = [(paths.configFile, file.mode), (paths.configDirectory, file.directoryMode)]
+    for (path, mode) in checked {
+      guard let mode, mode & 0o022 != 0 else { continue }
+      throw AuthError(
+        .configError,
+        message:
+          "Refusing to use \(paths.configFile): group or others can write to \(path == paths.configFile ? "it" : "its directory \(path)") (mode 0\(String(mode & 0o777, radix: 8))), so they could choose where your keys are sent.",
+        hint: "Run: chmod go-w \(path)")
+    }
   }
 
   /// The parsed config file (an empty object when there is none).

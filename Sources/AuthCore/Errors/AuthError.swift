@@ -74,6 +74,8 @@ public struct AuthError: Error, Sendable, Equatable {
     case .samePassword: return "The new password must be different from the current one."
     case .reauthenticationNeeded: return "Changing the password needs a recent sign-in. Log in again, then retry."
     case .readonlyProfile: return "This profile is read-only; the change was not sent."
+    case .auditUnavailable: return "The audit log cannot be written; the change was not sent."
+    case .sessionNotSaved: return "Signed in, but the session could not be saved."
     default: return code.rawValue
     }
   }

@@ -42,6 +42,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
   /// A command that changes accounts was refused on a `readonly = true` profile (nothing sent).
   public static let readonlyProfile: ErrorCode = "readonly_profile"
+  /// The audit log cannot be written, so a change was not sent (or, when it was made, not recorded).
+  public static let auditUnavailable: ErrorCode = "audit_unavailable"
+  /// The server signed the user in (or created the account) but the session could not be written.
+  public static let sessionNotSaved: ErrorCode = "session_not_saved"
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = [
@@ -50,5 +54,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     .serverError, .malformedResponse, .invalidRequest, .configError, .insecureURL, .validationFailed,
     .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail, .signupDisabled,
     .passwordSignInDisabled, .samePassword, .reauthenticationNeeded, .readonlyProfile,
+    .auditUnavailable, .sessionNotSaved,
   ]
 }

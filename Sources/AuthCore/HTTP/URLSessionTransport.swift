@@ -6,19 +6,34 @@ import Foundation
 
 /// `HTTPTransport` over URLSession (libcurl on Linux). Enforces a whole-request deadline (URLSession's
 /// own timeout is an idle timeout, so a slow drip would never end) and honours task cancellation.
-public final class URLSessionTransport: HTTPTransport {
-  private let session: URLSession
+///
+/// The URLSession is made on the first request, not before: making its configuration, even an
+/// ephemeral one, sets up Foundation's shared cookie store and URL cache, which create
+/// directories under `~/.local/share` and `~/.cache`; a command that sends nothing over HTTPS
+/// (`authsh version`, anything against a loopback emulator) must create nothing there.
+public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+  private let lock = NSLock()
+  private var made: URLSession?
   /// Bodies larger than this end the request as malformed (hostile 10 MB answers).
   public let maxResponseBytes: Int
 
   public init(maxResponseBytes: Int = 4 << 20) {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpCookieStorage = nil
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.httpShouldSetCookies = false
-    session = URLSession(configuration: configuration)
     self.maxResponseBytes = maxResponseBytes
+  }
+
+  /// Ephemeral, without a cookie store or a cache: auth answers are never kept on disk.
+  private var session: URLSession {
+    lock.withLock {
+      if let made { return made }
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.httpCookieStorage = nil
+      configuration.urlCache = nil
+      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+      configuration.httpShouldSetCookies = false
+      let session = URLSession(configuration: configuration)
+      made = session
+      return session
+    }
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -35,6 +35,8 @@ public struct CredentialStoreChoice: Sendable, Equatable {
 /// commands that touch a session.
 public final class SessionStores: @unchecked Sendable {
   public let directory: String
+  /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory (nil: not checked).
+  public let stateDirectory: String?
   /// nil: the platform has no keyring authsh can use.
   public let keyring: (any SecretStore)?
   let notice: @Sendable (String) -> Void
@@ -42,8 +44,12 @@ public final class SessionStores: @unchecked Sendable {
   private var probed: String??
 
   /// `notice`: a sentence for standard error ("no keyring: session kept in FILE (0600); …").
-  public init(directory: String, keyring: (any SecretStore)?, notice: @escaping @Sendable (String) -> Void) {
+  public init(
+    directory: String, stateDirectory: String? = nil, keyring: (any SecretStore)?,
+    notice: @escaping @Sendable (String) -> Void
+  ) {
     self.directory = directory
+    self.stateDirectory = stateDirectory
     self.keyring = keyring
     self.notice = notice
   }
@@ -64,7 +70,7 @@ public final class SessionStores: @unchecked Sendable {
   }
 
   func resolve(_ choice: CredentialStoreChoice) -> any SessionStore {
-    let files = FileSessionStore(directory: directory)
+    let files = FileSessionStore(directory: directory, stateDirectory: stateDirectory)
     switch choice.mode {
     case .file:
       files.keyringAbsence = choice.phrase

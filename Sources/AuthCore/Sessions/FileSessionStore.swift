@@ -14,6 +14,8 @@ import JSONKit
 /// or others can write is refused, one they can merely read is tightened to 0700.
 public final class FileSessionStore: SessionStore, @unchecked Sendable {
   public let directory: String
+  /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory inside it (nil: not checked).
+  public let stateDirectory: String?
   /// Test seam: called after the temp file is written and before the rename (a crash there must
   /// leave the old file intact).
   let beforeRename: (@Sendable () throws -> Void)?
@@ -24,13 +26,15 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
   /// keyring is reachable (`credential_store = "auto"`): once per backend, not on every refresh.
   public var onTokensInFile: (@Sendable (String) -> Void)?
 
-  public init(directory: String) {
+  public init(directory: String, stateDirectory: String? = nil) {
     self.directory = directory
+    self.stateDirectory = stateDirectory
     self.beforeRename = nil
   }
 
   init(directory: String, beforeRename: @escaping @Sendable () throws -> Void) {
     self.directory = directory
+    self.stateDirectory = nil
     self.beforeRename = beforeRename
   }
 
@@ -105,21 +109,26 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     let temp = target + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let bytes = Array(state.json(tokensInKeyring: tokensInKeyring).prettyText.utf8) + [0x0A]
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw ioError("create \(temp)") }
+    guard fd >= 0 else { throw ioError("create \(temp)", errno: errno) }
     var written = 0
-    let ok = bytes.withUnsafeBytes { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return false }
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
       while written < buffer.count {
         let n = write(fd, base + written, buffer.count - written)
-        if n <= 0 { return false }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 {
+          failure = n < 0 ? errno : ENOSPC
+          return
+        }
         written += n
       }
-      return fsync(fd) == 0
+      if fsync(fd) != 0 { failure = errno }
     }
     close(fd)
-    guard ok else {
+    guard failure == 0 else {
       unlink(temp)
-      throw ioError("write \(temp)")
+      throw ioError("write \(temp)", errno: failure)
     }
     do {
       try beforeRename?()
@@ -129,8 +138,9 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     }
     // rename replaces a symbolic link at `target` itself; it never writes through it.
     guard rename(temp, target) == 0 else {
+      let code = errno
       unlink(temp)
-      throw ioError("rename to \(target)")
+      throw ioError("rename to \(target)", errno: code)
     }
     let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if dirfd >= 0 {
@@ -142,10 +152,10 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
   public func clear(profile key: String) throws {
     guard try checkDirectory(create: false) else { return }
     let path = path(for: key)
-    if unlink(path) != 0 && errno != ENOENT { throw ioError("remove \(path)") }
+    if unlink(path) != 0 && errno != ENOENT { throw ioError("remove \(path)", errno: errno) }
   }
 
-  private func ioError(_ action: String) -> AuthError {
-    AuthError(.configError, message: "Could not \(action): \(String(cString: strerror(errno))).")
+  private func ioError(_ action: String, errno code: Int32) -> AuthError {
+    AuthError(.configError, message: "Could not \(action): \(String(cString: strerror(code))).")
   }
 }

@@ -82,6 +82,10 @@ public struct SystemEmulatorClock: EmulatorClock {
 /// A durable store of JSON documents by table and key. The in-memory state is the truth while the
 /// process runs; every acknowledged change is written here *before* the response is sent, so a
 /// `kill -9` loses nothing that a client saw succeed.
+extension DocumentStore {
+  public var closeProblem: String? { nil }
+}
+
 public protocol DocumentStore: Sendable {
   func put(_ table: String, key: String, _ document: JSON) throws
   func delete(_ table: String, key: String) throws
@@ -95,6 +99,8 @@ public protocol DocumentStore: Sendable {
   var unreadableRows: [String: [String]] { get }
   /// Flushes and closes the store at a normal stop; later writes fail.
   func close()
+  /// Why the close could not make the store self-contained (a failed checkpoint), or nil.
+  var closeProblem: String? { get }
 }
 
 /// One write in a batch for `DocumentStore.apply`.

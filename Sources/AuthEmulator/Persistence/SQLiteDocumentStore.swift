@@ -18,6 +18,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
   private let db: OpaquePointer
   private let fileLock: StateFileLock
   private var closed = false
+  private var checkpointFailure: String?
   private var unreadable: [String: [String]] = [:]
   private let putStatement: OpaquePointer
   private let deleteStatement: OpaquePointer
@@ -63,11 +64,20 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
       guard !closed else { return }
       closed = true
       for statement in [putStatement, deleteStatement, deleteAllStatement, loadStatement] { sqlite3_finalize(statement) }
-      try? Self.exec(db, "PRAGMA wal_checkpoint(TRUNCATE)")
+      var logFrames: Int32 = 0
+      var checkpointed: Int32 = 0
+      let status = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+      if status != SQLITE_OK {
+        // SQLite keeps the -wal file when its checkpoint fails: the data is there, not in the main file.
+        checkpointFailure = "the write-ahead log could not be copied into \(path) (\(message())); the data is in \(path)-wal, keep it beside \(path)"
+      }
       sqlite3_close_v2(db)
       fileLock.release()
     }
   }
+
+  /// Why `close()` left the data in the `-wal` file (a full disk), or nil.
+  public var closeProblem: String? { lock.withLock { checkpointFailure } }
 
   public func put(_ table: String, key: String, _ document: JSON) throws {
     try lock.withLock {

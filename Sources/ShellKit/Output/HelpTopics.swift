@@ -84,5 +84,7 @@ public enum HelpTopics {
     .samePassword: "The new password equals the old one; the reset link is now used, ask for a new one.",
     .reauthenticationNeeded: "The backend wants the user to sign in again before changing the password.",
     .readonlyProfile: "A command that changes accounts was refused on a readonly profile; nothing was sent.",
+    .sessionNotSaved: "The server signed you in (signup: the account exists) but the session could not be written (a full disk).",
+    .auditUnavailable: "The audit log could not be written: the change was not sent (or was made but not recorded, as the message says).",
   ]
 }

@@ -90,7 +90,7 @@ public enum ExitStatus {
   public static let usage: Int32 = 64
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
   public static let configuration: Int32 = 78
-  /// Standard output could not be written (EX_IOERR).
+  /// Standard output, the audit log or a session file could not be written (EX_IOERR).
   public static let ioError: Int32 = 74
   public static let interrupted: Int32 = 130
 
@@ -102,7 +102,7 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
-    (ioError, "Standard output could not be written (disk full, closed)."),
+    (ioError, "Standard output, the audit log or a session file could not be written (disk full, closed)."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
   ]
@@ -123,6 +123,7 @@ public enum ExitStatus {
   public static func forError(_ error: AuthError) -> Int32 {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
+    if error.code == .auditUnavailable || error.code == .sessionNotSaved { return ioError }
     // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
     if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }
     if error.isBackendFailure { return backend }

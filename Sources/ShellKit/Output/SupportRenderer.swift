@@ -156,8 +156,8 @@ enum SupportRenderer {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
       [
-        entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome,
-        entry.operatorName ?? "—", entry.backend,
+        entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—",
+        entry.outcome + (entry.note.map { "; " + $0 } ?? ""), entry.operatorName ?? "—", entry.backend,
       ].map(TerminalText.escape)
     }
     return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows)

@@ -130,13 +130,20 @@ public enum HistoryPolicy {
 }
 
 /// The history file: plain lines, mode 0600 in a 0700 directory; only lines the policy allows.
+/// Never followed through a symbolic link: the file is opened `O_NOFOLLOW` (a link is neither
+/// read nor written), and the rewrite goes to a fresh temp file created `O_EXCL` beside it, then
+/// renamed over it (which replaces a link, never its target).
 public struct HistoryFile: Sendable {
   public let path: String
   public var limit: Int
+  /// `$XDG_STATE_HOME/authsh` when the file is the standard one: checked as ssh checks `~/.ssh`
+  /// before the file is used (nil for `AUTHSH_HISTFILE`).
+  public let stateDirectory: String?
 
-  public init(path: String, limit: Int = 1000) {
+  public init(path: String, limit: Int = 1000, stateDirectory: String? = nil) {
     self.path = path
     self.limit = limit
+    self.stateDirectory = stateDirectory
   }
 
   /// `AUTHSH_HISTFILE` (empty or `/dev/null` disables), else `Paths.historyFile`.
@@ -145,46 +152,82 @@ public struct HistoryFile: Sendable {
       if custom.isEmpty || custom == "/dev/null" { return nil }
       return HistoryFile(path: custom)
     }
-    return HistoryFile(path: paths.historyFile)
+    return HistoryFile(path: paths.historyFile, stateDirectory: paths.stateDirectory)
   }
 
-  /// The last `limit` lines (none when the file is missing or unreadable).
+  /// Refuses a state directory others could use to bend the file (`config_error` with the fix);
+  /// creates it 0700 when missing.
+  public func check() throws {
+    if let stateDirectory { _ = try StateDirectory.check(stateDirectory, create: true) }
+  }
+
+  /// The last `limit` lines (none when the file is missing, unreadable or a symbolic link).
   public func load() -> [String] {
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-      return []
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return [] }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    var info = stat()
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+      while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { break }
+        bytes += chunk[0..<n]
+      }
     }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    close(fd)
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     if lines.count > limit * 2 { rewrite(Array(lines.suffix(limit))) }
     return Array(lines.suffix(limit))
   }
 
-  /// Appends one line, creating the file 0600 (and its directory 0700) when needed.
+  /// Appends one line, creating the file 0600 (and its directory 0700) when needed. A symbolic
+  /// link or something else than a regular file there is left alone.
   public func append(_ line: String) {
-    guard !line.contains("\n") else { return }
-    ensureDirectory()
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard !line.contains("\n"), ensureDirectory() else { return }
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
     defer { close(fd) }
-    _ = fchmod(fd, 0o600)
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return }
+    if info.st_mode & 0o077 != 0 { _ = fchmod(fd, 0o600) }
+    _ = Self.writeAll(fd, Array((line + "\n").utf8))
   }
 
   private func rewrite(_ lines: [String]) {
-    let temporary = path + ".tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
-    let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    _ = fchmod(fd, 0o600)
+    let written = Self.writeAll(fd, Array(lines.map { $0 + "\n" }.joined().utf8))
     close(fd)
-    _ = rename(temporary, path)
+    guard written, rename(temporary, path) == 0 else {
+      unlink(temporary)
+      return
+    }
   }
 
-  private func ensureDirectory() {
+  /// Writes every byte (retrying interrupted and partial writes); false on failure.
+  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, let base = buffer.baseAddress {
+        let n = write(fd, base + offset, buffer.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return false }
+        offset += n
+      }
+      return true
+    }
+  }
+
+  /// Whether the directory is there to write in (the state directory: and passes its checks).
+  private func ensureDirectory() -> Bool {
+    if stateDirectory != nil { return (try? check()) != nil }
     let directory = (path as NSString).deletingLastPathComponent
-    guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
+    guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return true }
     try? FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return true
   }
 }

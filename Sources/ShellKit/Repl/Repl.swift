@@ -30,6 +30,14 @@ public final class Repl {
   /// Runs until `quit`, `exit` or end of input. 0, or 1 when not interactive and a command failed.
   public func run() async -> Int32 {
     if options.interactive { sink.out(ReplRendering.greeting) }
+    do {
+      try options.history?.check()
+    } catch {
+      // A state directory others can write: the history is neither read nor written.
+      let failure = (error as? AuthError) ?? AuthError(.configError, message: "\(error)")
+      sink.err(HumanRenderer.renderError(failure, style: options.style) + "History is not kept in this session.\n")
+      options.history = nil
+    }
     for line in options.history?.load() ?? [] {
       reader.addHistory(line, persist: false)
       lastRecalled = line

@@ -29,7 +29,9 @@ extension CommandRunner {
     case .signedIn(let session):
       result.session = session
       result.confirmationRequired = false
-      try context.sessions(for: target).save(session: session)
+      try savedAfterSignIn("The account \(email.trimmingWhitespace) exists and is signed in") {
+        try context.sessions(for: target).save(session: session)
+      }
     case .confirmationSent(let user, let obfuscated):
       result.user = user
       result.confirmationRequired = true
@@ -64,9 +66,11 @@ extension CommandRunner {
     if invocation[.noSave] {
       context.pinInMemory(target)
     }
-    try sessions.update { state in
-      state.session = session
-      if invocation[.remember] { state.rememberedEmail = email.trimmingWhitespace }
+    try savedAfterSignIn("Signed in as \(email.trimmingWhitespace)") {
+      try sessions.update { state in
+        state.session = session
+        if invocation[.remember] { state.rememberedEmail = email.trimmingWhitespace }
+      }
     }
     var result = CommandResult(command: "login")
     result.session = session
@@ -119,11 +123,23 @@ extension CommandRunner {
     } catch let error as AuthError {
       throw error.inResetContext()
     }
-    try context.sessions(for: target).save(session: session)
+    try savedAfterSignIn("The password was changed and you are signed in") {
+      try context.sessions(for: target).save(session: session)
+    }
     var result = CommandResult(command: "reset confirm")
     result.session = session
     result.notes.append("Password changed.")
     return result
+  }
+
+  /// Saves a session the server has just issued: what cannot be written (a full disk) is an I/O
+  /// failure (exit 74) that says what already happened on the server.
+  private func savedAfterSignIn(_ done: String, _ save: () throws -> Void) throws {
+    do {
+      try save()
+    } catch let error as AuthError {
+      throw AuthError(.sessionNotSaved, message: "\(done), but the session could not be saved: \(error.message)", hint: error.hint)
+    }
   }
 
   /// A validation error plus "Password is required" (no source and no terminal).

@@ -99,8 +99,15 @@ extension CommandRunner {
       result.audit = []
       return result
     }
+    let read = try log.read(since: since)
     let account = invocation.argument("EMAIL")?.trimmingWhitespace
-    result.audit = try log.entries(since: since).filter { entry in account.map(entry.concerns) ?? true }
+    result.audit = read.entries.filter { entry in account.map(entry.concerns) ?? true }
+    if !read.unreadableLines.isEmpty {
+      let count = read.unreadableLines.count
+      let numbers = read.unreadableLines.prefix(10).map(String.init).joined(separator: ", ") + (count > 10 ? ", …" : "")
+      result.notes.append(
+        "warning: \(count) line\(count == 1 ? "" : "s") of the audit log could not be read and \(count == 1 ? "is" : "are") not shown (line\(count == 1 ? "" : "s") \(numbers))")
+    }
     return result
   }
 }

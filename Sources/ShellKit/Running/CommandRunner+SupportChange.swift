@@ -43,14 +43,19 @@ extension CommandRunner {
     try guardRails.checkWritable()
     let provider = try makeAdminProvider(invocation, context, target: target)
     let subject = try accountArgument(invocation)
+    // Fails closed: no line in the log, no change sent.
+    try guardRails.recordAttempt(email: subject)
     var account: AdminUser?
     do {
       var result = try await body(provider, subject, guardRails, &account)
       do {
         try guardRails.record(user: account, email: subject, error: nil)
       } catch let error as AuthError {
-        // The change was made: say so, and that it is not in the log.
-        result.notes.append("warning: not recorded in the audit log: \(error.message)")
+        // The change was made but its outcome is not in the log: a failure the caller sees.
+        result.error = AuthError(
+          .auditUnavailable,
+          message: "'\(invocation.spec.name)' was applied, but its outcome could not be recorded in the audit log: \(error.message)",
+          hint: error.hint)
       }
       return result
     } catch {

@@ -13,6 +13,11 @@ extension CommandRunner {
     result.lookups = try await Self.lookUp(
       queries, provider: provider, jobs: jobs, stream: context.lookupStream, progress: context.lookupProgress)
     for lookup in result.lookups { if let email = lookup.user?.email { context.noteEmail(email) } }
+    if Task.isCancelled {
+      // Interrupted: the lookups that finished, and the interruption as the error.
+      result.lookups.removeAll { $0.error?.code == .cancelled }
+      result.error = AuthError(.cancelled)
+    }
     return result
   }
 
@@ -82,7 +87,6 @@ extension CommandRunner {
         }
       }
     }
-    try Task.checkCancellation()
     return results.enumerated().map { index, lookup in lookup ?? UserLookup(query: queries[index], error: AuthError(.cancelled)) }
   }
 

@@ -45,14 +45,33 @@ public struct SupportGuard: Sendable {
     }
   }
 
+  /// Before anything is sent: the line saying the change is being attempted. Throws
+  /// `audit_unavailable` (exit 74) when the log cannot be written: the change is then not sent.
+  public func recordAttempt(email: String?) throws {
+    guard invocation.access.isAudited, let log = context.auditLog else { return }
+    do {
+      try log.checkWritable()
+      try log.append(entry(user: nil, email: email, outcome: "started"))
+    } catch let error as AuthError {
+      throw AuthError(
+        .auditUnavailable, message: "'\(invocation.spec.name)' was not sent: \(error.message)", hint: error.hint)
+    }
+  }
+
   /// Appends the audit line of a grant or change (whatever the outcome). Never a secret: ids,
-  /// e-mail addresses, the command name and the outcome code only.
+  /// e-mail addresses, the command name and the outcome code only. Interrupted, the change may
+  /// have reached the server: the line says so.
   public func record(user: AdminUser?, email: String?, error: AuthError?) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
-    let entry = AuditEntry(
+    let cancelled = error?.code == .cancelled
+    try log.append(
+      entry(user: user, email: email, outcome: error.map { $0.code.rawValue } ?? "ok", note: cancelled ? "may have been applied" : nil))
+  }
+
+  private func entry(user: AdminUser?, email: String?, outcome: String, note: String? = nil) -> AuditEntry {
+    AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
-      command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email,
-      outcome: error.map { $0.code.rawValue } ?? "ok", operatorName: context.operatorName)
-    try log.append(entry)
+      command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email, outcome: outcome,
+      operatorName: context.operatorName, note: note)
   }
 }

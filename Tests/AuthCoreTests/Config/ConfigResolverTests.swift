@@ -92,6 +92,21 @@ import Testing
     #expect(error.hint?.contains("chmod 600") == true)
   }
 
+  /// Issue 20 item 3: whoever can write the file (or its directory) chooses where keys go.
+  @Test(arguments: [(0o666 as UInt32, 0o700 as UInt32, "/home/ada/.config/authsh/config.toml"), (0o620, 0o700, "/home/ada/.config/authsh/config.toml"), (0o600, 0o777, "/home/ada/.config/authsh")])
+  func aConfigOthersCanWriteIsRefused(_ mode: UInt32, _ directoryMode: UInt32, _ fixed: String) throws {
+    var file = ConfigResolver.ConfigFileContents(text: Self.toml, mode: mode)
+    file.directoryMode = directoryMode
+    let resolver = ConfigResolver(environment: [:], paths: paths, configFile: file)
+    let error = try #require(throws: AuthError.self) { try resolver.resolve(ConnectionFlags()) }
+    #expect(error.code == .configError)
+    #expect(error.message.hasPrefix("Refusing to use /home/ada/.config/authsh/config.toml: group or others can write to"))
+    #expect(error.hint == "Run: chmod go-w \(fixed)")
+    var tight = ConfigResolver.ConfigFileContents(text: Self.toml, mode: 0o644)
+    tight.directoryMode = 0o755
+    #expect(throws: Never.self) { try ConfigResolver(environment: [:], paths: paths, configFile: tight).document() }
+  }
+
   @Test func unknownProfileListsTheKnownOnes() throws {
     var flags = ConnectionFlags()
     flags.profile = "prod"

@@ -162,13 +162,16 @@ import Testing
     #expect(prompter.prompts.isEmpty)
   }
 
-  @Test func everyChangeWritesOneAuditEntryWithItsOutcomeAlsoOnFailure() async throws {
+  @Test func everyChangeWritesItsAttemptThenItsOutcomeAlsoOnFailure() async throws {
     let harness = SupportHarness([SupportHarness.user(1)])
     _ = try await harness.run("user confirm user1@example.com")
     _ = try await harness.run("user signout user1@example.com --yes")
     _ = try await harness.run("user enable nobody@example.com")
     _ = try await harness.run("user show user1@example.com")
-    let entries = (try harness.audit.entries(since: nil))
+    let all = (try harness.audit.entries(since: nil))
+    #expect(all.map(\.outcome) == ["started", "ok", "started", "not_supported", "started", "user_not_found"])
+    #expect(all[0].targetEmail == "user1@example.com" && all[0].targetId == nil, "written before the account is looked up")
+    let entries = all.filter { $0.outcome != "started" }
     #expect(entries.map(\.command) == ["user confirm", "user signout", "user enable"])
     #expect(entries.map(\.outcome) == ["ok", "not_supported", "user_not_found"])
     #expect(entries[0].targetId == "id-1" && entries[0].targetEmail == "user1@example.com")
@@ -180,7 +183,7 @@ import Testing
     let harness = SupportHarness()
     let result = try await harness.run("user create ada@example.com --confirmed")
     #expect(result.notes == ["Created ada@example.com (id-new), e-mail confirmed; it has no password (set one with 'authsh user set-password')."])
-    #expect((try harness.audit.entries(since: nil)).first?.targetId == "id-new")
+    #expect((try harness.audit.entries(since: nil)).last?.targetId == "id-new")
   }
 
   @Test func auditSinceFiltersOldEntries() async throws {
