@@ -74,6 +74,9 @@ public struct AuthError: Error, Sendable, Equatable {
     case .samePassword: return "The new password must be different from the current one."
     case .reauthenticationNeeded: return "Changing the password needs a recent sign-in. Log in again, then retry."
     case .readonlyProfile: return "This profile is read-only; the change was not sent."
+    case .mfaRequired:
+      return "This account needs a code from an authenticator app (use --code, --code-env VAR, --totp-secret-env VAR, or a terminal)."
+    case .mfaInvalidCode: return "The code from the authenticator app is wrong or has expired."
     default: return code.rawValue
     }
   }

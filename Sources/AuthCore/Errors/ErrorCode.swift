@@ -42,6 +42,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
   /// A command that changes accounts was refused on a `readonly = true` profile (nothing sent).
   public static let readonlyProfile: ErrorCode = "readonly_profile"
+  /// The account needs a second factor and the command had no way to get a code.
+  public static let mfaRequired: ErrorCode = "mfa_required"
+  /// The second-factor code was refused.
+  public static let mfaInvalidCode: ErrorCode = "mfa_invalid_code"
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = [
@@ -49,6 +53,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     .rateLimited, .resetCooldown, .invalidCode, .notAuthenticated, .sessionExpired, .networkUnreachable, .timeout,
     .serverError, .malformedResponse, .invalidRequest, .configError, .insecureURL, .validationFailed,
     .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail, .signupDisabled,
-    .passwordSignInDisabled, .samePassword, .reauthenticationNeeded, .readonlyProfile,
+    .passwordSignInDisabled, .samePassword, .reauthenticationNeeded, .readonlyProfile, .mfaRequired, .mfaInvalidCode,
   ]
 }

@@ -25,7 +25,7 @@ public enum QuerySchema {
       "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
       "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf, "confirmed": .leaf, "confirmed_at": .leaf, "disabled": .leaf,
       "disabled_until": .leaf, "methods": .any, "metadata": .any, "recovery_sent_at": .leaf,
-      "confirmation_sent_at": .leaf, "deleted_at": .leaf,
+      "confirmation_sent_at": .leaf, "deleted_at": .leaf, "factors": .any,
       "pending_mail": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),
     ]),
     "users": .any, "total": .leaf, "next_page_token": .leaf,
@@ -34,7 +34,11 @@ public enum QuerySchema {
     "audit": .any,
     "session": .object([
       "access_token": .leaf, "refresh_token": .leaf, "expires_in": .leaf, "expires_at": .leaf, "token_type": .leaf,
+      "aal": .leaf, "amr": .any,
     ]),
+    // `mfa list` / `mfa remove`, and `mfa enroll`.
+    "factors": .any,
+    "enrollment": .object(["id": .leaf, "name": .leaf, "uri": .leaf, "secret": .leaf, "qr_code": .any]),
     "claims": .any,
     "reset": .object(["email": .leaf]),
     "inbox": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),

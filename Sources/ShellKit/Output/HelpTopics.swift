@@ -84,5 +84,7 @@ public enum HelpTopics {
     .samePassword: "The new password equals the old one; the reset link is now used, ask for a new one.",
     .reauthenticationNeeded: "The backend wants the user to sign in again before changing the password.",
     .readonlyProfile: "A command that changes accounts was refused on a readonly profile; nothing was sent.",
+    .mfaRequired: "The account has a second factor and there was no code: add --code, --code-env or --totp-secret-env.",
+    .mfaInvalidCode: "The second-factor (authenticator app) code was refused.",
   ]
 }

@@ -60,7 +60,16 @@ extension CommandRunner {
     }
     if !invocation[.noSave] { try sessions.checkAvailable() }
     context.noteEmail(email)
-    let session = try await provider.signIn(email: email.trimmingWhitespace, password: password)
+    let address = email.trimmingWhitespace
+    let session: AuthSession
+    switch try await provider.beginSignIn(email: address, password: password) {
+    case .signedIn(let signedIn): session = signedIn
+    case .secondFactorDue(let pending):
+      session = try await secondStep(pending, provider: provider, invocation, context) {
+        if case .secondFactorDue(let fresh) = try await provider.beginSignIn(email: address, password: password) { return fresh }
+        return nil
+      }
+    }
     if invocation[.noSave] {
       context.pinInMemory(target)
     }
