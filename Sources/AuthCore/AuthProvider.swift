@@ -31,4 +31,8 @@ public protocol AuthProvider: Sendable {
   /// Confirms an enrolment with its first code; the session the backend answers with.
   func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession
   func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession?
+  /// Passwordless: mails a sign-in link (and, on Supabase, a 6-digit code) to an existing account.
+  func sendSignInLink(email: String) async throws
+  /// Signs in with the mailed link or code.
+  func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep
 }

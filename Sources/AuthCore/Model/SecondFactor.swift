@@ -115,6 +115,14 @@ extension AuthProvider {
     throw AuthError(.notSupported, message: "This backend cannot enrol second factors here.")
   }
 
+  public func sendSignInLink(email: String) async throws {
+    throw AuthError(.notSupported, message: "This backend has no passwordless sign-in here.")
+  }
+
+  public func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep {
+    throw AuthError(.notSupported, message: "This backend has no passwordless sign-in here.")
+  }
+
   /// Removes a factor; the new session when the backend issues one.
   public func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
     throw AuthError(.notSupported, message: "This backend cannot remove second factors here.")

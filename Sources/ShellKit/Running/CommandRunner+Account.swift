@@ -43,6 +43,7 @@ extension CommandRunner {
   }
 
   func logIn(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    if invocation[.link] { return try await logInWithLink(invocation, context) }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let source = PasswordSource(invocation: invocation, context: context)
@@ -70,12 +71,19 @@ extension CommandRunner {
         return nil
       }
     }
+    return try keepSignedIn(session, email: address, invocation, context, target: target)
+  }
+
+  /// Stores a new sign-in's session (in memory with `--no-save`) and makes `login`'s result.
+  func keepSignedIn(
+    _ session: AuthSession, email: String, _ invocation: Invocation, _ context: ShellContext, target: Target
+  ) throws -> CommandResult {
     if invocation[.noSave] {
       context.pinInMemory(target)
     }
-    try sessions.update { state in
+    try context.sessions(for: target).update { state in
       state.session = session
-      if invocation[.remember] { state.rememberedEmail = email.trimmingWhitespace }
+      if invocation[.remember] { state.rememberedEmail = email }
     }
     var result = CommandResult(command: "login")
     result.session = session
