@@ -35,4 +35,7 @@ public protocol AuthProvider: Sendable {
   func sendSignInLink(email: String) async throws
   /// Signs in with the mailed link or code.
   func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep
+  /// Social sign-in providers (`google`, `apple`, …) an existing address may have used: the
+  /// project's enabled ones (Supabase `/settings`) or the account's (Firebase `createAuthUri`).
+  func socialProviders(for email: String) async throws -> [String]
 }

@@ -123,6 +123,8 @@ extension AuthProvider {
     throw AuthError(.notSupported, message: "This backend has no passwordless sign-in here.")
   }
 
+  public func socialProviders(for email: String) async throws -> [String] { [] }
+
   /// Removes a factor; the new session when the backend issues one.
   public func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
     throw AuthError(.notSupported, message: "This backend cannot remove second factors here.")

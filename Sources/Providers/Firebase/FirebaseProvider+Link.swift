@@ -34,3 +34,14 @@ extension FirebaseProvider {
     return .signedIn(try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow))
   }
 }
+
+extension FirebaseProvider {
+  /// `accounts:createAuthUri`: the providers the address signed in with (none are named when the
+  /// project protects against e-mail enumeration).
+  public func socialProviders(for email: String) async throws -> [String] {
+    let body: JSON = ["identifier": .string(email), "continueUri": "http://localhost"]
+    let (json, _) = try await accounts("createAuthUri", body, as: .other)
+    let providers = (json["allProviders"]?.array ?? []).compactMap(\.string)
+    return providers.filter { $0 != "password" && $0 != "emailLink" }.map(AuthUser.signInMethod)
+  }
+}

@@ -23,7 +23,17 @@ extension CommandRunner {
     // A session that could not be kept (credential_store = "keyring", none here) fails before the password is sent.
     try context.sessions(for: target).checkAvailable()
     context.noteEmail(email)
-    let outcome = try await provider.signUp(email: email.trimmingWhitespace, password: password, name: name)
+    let outcome: SignUpOutcome
+    do {
+      outcome = try await provider.signUp(email: email.trimmingWhitespace, password: password, name: name)
+    } catch var error as AuthError where error.code == .userAlreadyExists {
+      // Someone who signed up with Google or Apple tries a password: name the button they used.
+      let social = (try? await provider.socialProviders(for: email.trimmingWhitespace)) ?? []
+      if let buttons = Self.buttonNames(social) {
+        error.message = "An account with this email already exists. Try signing in, or use the \(buttons) button."
+      }
+      throw error
+    }
     var result = CommandResult(command: "signup")
     switch outcome {
     case .signedIn(let session):
@@ -151,5 +161,16 @@ extension CommandRunner {
     let order = Field.allCases
     fields.sort { (order.firstIndex(of: $0.field) ?? 0) < (order.firstIndex(of: $1.field) ?? 0) }
     return AuthError(.validationFailed, message: fields.map(\.message).joined(separator: "; "), fields: fields)
+  }
+
+  /// `Google/Apple` for the providers people know by a button; nil when none of them.
+  static func buttonNames(_ providers: [String]) -> String? {
+    let known = [
+      ("google", "Google"), ("apple", "Apple"), ("github", "GitHub"), ("facebook", "Facebook"), ("azure", "Microsoft"),
+      ("microsoft", "Microsoft"), ("twitter", "X"),
+    ]
+    var names: [String] = []
+    for (provider, name) in known where providers.contains(provider) && !names.contains(name) { names.append(name) }
+    return names.isEmpty ? nil : names.joined(separator: "/")
   }
 }
