@@ -129,7 +129,7 @@ public struct CommandResult: Sendable {
       let shown = revealTokens ? enrollment : enrollment.redacted
       object["enrollment"] = [
         "id": .optional(shown.factorID), "name": .optional(shown.name), "uri": .string(shown.uri), "secret": .string(shown.secret),
-        "qr_code": qrCode.map { .array($0.map(JSON.string)) } ?? .null,
+        "qr_code": qrCode.map { JSON.array($0.map(JSON.string)) } ?? JSON.null,
       ]
     }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }

@@ -46,10 +46,9 @@ extension FirebaseProvider {
   }
 
   public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession {
-    var body: JSONObject = [
-      "idToken": .string(session.accessToken),
-      "totpVerificationInfo": ["sessionInfo": .string(enrollment.handle), "verificationCode": .string(code)],
-    ]
+    var body = JSONObject()
+    body["idToken"] = .string(session.accessToken)
+    body["totpVerificationInfo"] = ["sessionInfo": .string(enrollment.handle), "verificationCode": .string(code)]
     if let name = enrollment.name { body["displayName"] = .string(name) }
     let (json, response) = try await v2("mfaEnrollment:finalize", .object(body))
     return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow, previous: session.user)

@@ -37,7 +37,7 @@ extension SupabaseProvider {
   /// `GET /settings` `external`: the social providers the project has turned on.
   public func socialProviders(for email: String) async throws -> [String] {
     let (json, _) = try await call("GET", "/settings", as: .other)
-    let external = json["external"]?.object ?? [:]
+    let external = json["external"]?.object ?? JSONObject()
     let notSocial: Set<String> = ["email", "phone", "anonymous_users", "saml"]
     return external.keys.filter { !notSocial.contains($0) && external[$0]?.bool == true }.sorted()
   }

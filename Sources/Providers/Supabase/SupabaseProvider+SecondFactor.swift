@@ -26,7 +26,7 @@ extension SupabaseProvider {
   /// `POST /factors/{id}/challenge`, then `/verify` with its id: the `aal2` session.
   func challengeAndVerify(_ session: AuthSession, factorID: String, code: String) async throws -> AuthSession {
     let path = "/factors/" + Self.pathSegment(factorID)
-    let (challenge, challengeResponse) = try await call("POST", path + "/challenge", body: [:], bearer: session.accessToken, as: .mfa)
+    let (challenge, challengeResponse) = try await call("POST", path + "/challenge", body: .object(JSONObject()), bearer: session.accessToken, as: .mfa)
     let challengeID = try WireReader(json: challenge, response: challengeResponse).string("id")
     let body: JSON = ["challenge_id": .string(challengeID), "code": .string(code)]
     let (json, response) = try await call("POST", path + "/verify", body: body, bearer: session.accessToken, as: .mfa)
@@ -36,7 +36,8 @@ extension SupabaseProvider {
   }
 
   public func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
-    var body: JSONObject = ["factor_type": "totp"]
+    var body = JSONObject()
+    body["factor_type"] = "totp"
     if let name, !name.isEmpty { body["friendly_name"] = .string(name) }
     let (json, response) = try await call("POST", "/factors", body: .object(body), bearer: session.accessToken, as: .mfa)
     let reader = WireReader(json: json, response: response)
