@@ -7,13 +7,9 @@ import JSONKit
 /// verified factor is one whose second step is due.
 extension SupabaseProvider {
   public func beginSignIn(email: String, password: String) async throws -> SignInStep {
-    var session = try await signIn(email: email, password: password)
-    var verified = session.user.factors.filter { $0.status == .verified }
-    if verified.isEmpty, session.aal == "aal1", session.user.factors.isEmpty {
-      // A server that leaves `factors` out of the token answer: GET /user lists them.
-      session.user = try await user(of: session)
-      verified = session.user.factors.filter { $0.status == .verified }
-    }
+    // The token answer's user carries `factors` (GoTrue loads them with the user; left out when none).
+    let session = try await signIn(email: email, password: password)
+    let verified = session.user.factors.filter { $0.status == .verified }
     guard !verified.isEmpty, session.aal != "aal2" else { return .signedIn(session) }
     return .secondFactorDue(PendingSecondFactor(email: email, factors: verified, firstStep: session))
   }
