@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# zbar-tools: zbarimg reads back the QR code `mfa enroll` draws (Tests/python/mfa).
+# zbar-tools: zbarimg reads back the QR code `mfa enroll` draws (Tests/python/repl/test_mfa_pty.py).
 # gnome-keyring, dbus, libsecret: a real Secret Service for the keyring tests (scripts/with-keyring.sh
 # runs it on a private bus); authsh itself loads libsecret only when present.
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
