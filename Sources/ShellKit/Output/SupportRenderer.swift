@@ -73,6 +73,9 @@ enum SupportRenderer {
   /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
   static func userRows(_ user: AdminUser) -> [(String, String)] {
     var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
+    if let pending = user.pendingEmail {
+      rows.append(("pending e-mail", pending + " (not confirmed" + (user.emailChangeSentAt.map { "; mail sent at \($0)" } ?? "") + ")"))
+    }
     if let deletedAt = user.deletedAt { rows.append(("deleted", "yes, at \(deletedAt) (soft delete: the row stays)")) }
     rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
     rows.append(("created", user.createdAt ?? "unknown"))
@@ -92,6 +95,7 @@ enum SupportRenderer {
     if let metadata = user.metadata, metadata != .null, metadata != .object(JSONObject()) {
       rows.append(("metadata", metadata.compactText))
     }
+    if let appMetadata = user.appMetadata { rows.append(("app metadata", appMetadata.compactText)) }
     if let mail = user.pendingMail {
       rows.append(("pending mail", "\(mail.kind) to \(mail.email)" + (mail.link.isEmpty ? "" : ": \(mail.link)")))
     }
@@ -145,10 +149,12 @@ enum SupportRenderer {
   static func audit(_ entries: [AuditEntry]) -> [String] {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
-      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome, entry.backend]
-        .map(TerminalText.escape)
+      [
+        entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome,
+        entry.operatorName ?? "—", entry.backend,
+      ].map(TerminalText.escape)
     }
-    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "BACKEND"]] + rows)
+    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows)
   }
 
   /// Left-aligned columns, two spaces apart, the last one unpadded.
