@@ -4,7 +4,8 @@ import PackageDescription
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
 //   AuthScript → ShellKit, CSV.swift (`run --data table.csv`)
-//   ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers)
+//   ShellKit (also CQREncode: `mfa enroll`'s QR code) → Providers → AuthCore → JSONKit, TOMLKit (config.toml),
+//     HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
@@ -31,7 +32,10 @@ let package = Package(
     .target(name: "HostedLimits"),
     .target(
       name: "AuthCore",
-      dependencies: ["JSONKit", "HostedLimits", .product(name: "TOMLKit", package: "TOMLKit")]),
+      dependencies: [
+        "JSONKit", "HostedLimits", .product(name: "TOMLKit", package: "TOMLKit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .target(
       name: "Providers",
       dependencies: ["AuthCore", "JSONKit", "HostedLimits", .product(name: "CryptoExtras", package: "swift-crypto")]),
@@ -45,7 +49,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
-    .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
+    .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit", "CQREncode"]),
     .target(
       name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit", .product(name: "CSV", package: "CSV.swift")]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),

@@ -3,7 +3,7 @@
 # Candidates come from `authsh __complete SHELL CWORD -- WORDS…`, which reads the command
 # table, profile names of config.toml and the directory being completed: it is offline
 # and writes nothing.
-# Commands: signup login reset whoami logout refresh status inbox user diagnose audit help run emulator version completion secret
+# Commands: signup login reset whoami logout refresh status inbox mfa user diagnose audit help run emulator version completion secret
 function __authsh_complete
     set -l tokens (commandline -opc)
     set -l current (commandline -ct)

@@ -21,4 +21,21 @@ public protocol AuthProvider: Sendable {
   func signOut(_ session: AuthSession, scope: LogoutScope) async throws
   /// The latest mail an emulator "sent" to this address (nil when none).
   func latestMail(to email: String) async throws -> InboxMessage?
+
+  // Second factors (defaults in SecondFactor.swift: not supported).
+  /// The password step: a session, or the second step that is due.
+  func beginSignIn(email: String, password: String) async throws -> SignInStep
+  /// The second step: a code of one of `pending.factors`.
+  func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession
+  func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment
+  /// Confirms an enrolment with its first code; the session the backend answers with.
+  func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession
+  func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession?
+  /// Passwordless: mails a sign-in link (and, on Supabase, a 6-digit code) to an existing account.
+  func sendSignInLink(email: String) async throws
+  /// Signs in with the mailed link or code.
+  func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep
+  /// Social sign-in providers (`google`, `apple`, …) an existing address may have used: the
+  /// project's enabled ones (Supabase `/settings`) or the account's (Firebase `createAuthUri`).
+  func socialProviders(for email: String) async throws -> [String]
 }

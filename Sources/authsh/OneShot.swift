@@ -70,6 +70,8 @@ enum OneShot {
 
     var tokens = invocation.output(.showTokens) ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
     tokens += result.inbox?.publicValues ?? []
+    // `mfa enroll --show-tokens`: the new factor's secret, which the redactor otherwise masks.
+    if invocation.output(.showTokens), let secret = result.enrollment?.secret { tokens.append(secret) }
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
     if context.lookupStream != nil, result.ok || interrupted != 0 {

@@ -76,6 +76,9 @@ public struct AuthError: Error, Sendable, Equatable {
     case .readonlyProfile: return "This profile is read-only; the change was not sent."
     case .auditUnavailable: return "The audit log cannot be written; the change was not sent."
     case .sessionNotSaved: return "Signed in, but the session could not be saved."
+    case .mfaRequired:
+      return "This account needs a code from an authenticator app (use --code, --code-env VAR, --totp-secret-env VAR, or a terminal)."
+    case .mfaInvalidCode: return "The code from the authenticator app is wrong or has expired."
     default: return code.rawValue
     }
   }

@@ -46,6 +46,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let auditUnavailable: ErrorCode = "audit_unavailable"
   /// The server signed the user in (or created the account) but the session could not be written.
   public static let sessionNotSaved: ErrorCode = "session_not_saved"
+  /// The account needs a second factor and the command had no way to get a code.
+  public static let mfaRequired: ErrorCode = "mfa_required"
+  /// The second-factor code was refused.
+  public static let mfaInvalidCode: ErrorCode = "mfa_invalid_code"
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = [
@@ -54,6 +58,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     .serverError, .malformedResponse, .invalidRequest, .configError, .insecureURL, .validationFailed,
     .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail, .signupDisabled,
     .passwordSignInDisabled, .samePassword, .reauthenticationNeeded, .readonlyProfile,
-    .auditUnavailable, .sessionNotSaved,
+    .auditUnavailable, .sessionNotSaved, .mfaRequired, .mfaInvalidCode,
   ]
 }

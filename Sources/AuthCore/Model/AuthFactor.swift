@@ -42,4 +42,19 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
       "created_at": .optional(createdAt),
     ]
   }
+
+  public init?(json: JSON) {
+    guard let id = json["id"]?.string else { return nil }
+    self.init(
+      id: id, kind: json["kind"]?.string.flatMap(Kind.init(rawValue:)) ?? .other, name: json["name"]?.string,
+      status: json["status"]?.string.flatMap(Status.init(rawValue:)) ?? .verified, createdAt: json["created_at"]?.string)
+  }
+
+  /// How a person refers to it: its name, else its id.
+  public var label: String { name.flatMap { $0.isEmpty ? nil : $0 } ?? id }
+
+  /// Whether `text` names this factor (its id, or its name ignoring case).
+  public func matches(_ text: String) -> Bool {
+    id == text || (name.map { $0.lowercased() == text.lowercased() } ?? false)
+  }
 }

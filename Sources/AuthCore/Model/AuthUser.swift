@@ -13,10 +13,13 @@ public struct AuthUser: Sendable, Equatable {
   /// The sign-in provider as the backend names it (`email` on Supabase, `password` on Firebase):
   /// `user.provider_id`. `user.provider` is `signInMethod`, named the same on both.
   public var provider: String
+  /// Second factors (`user.factors[]`): from `GET /user` / `accounts:lookup`, and from the
+  /// sign-in answer where the backend sends them.
+  public var factors: [AuthFactor]
 
   public init(
     id: String, email: String, emailConfirmed: Bool, name: String? = nil, createdAt: String? = nil,
-    lastSignInAt: String? = nil, provider: String
+    lastSignInAt: String? = nil, provider: String, factors: [AuthFactor] = []
   ) {
     self.id = id
     self.email = email
@@ -25,6 +28,7 @@ public struct AuthUser: Sendable, Equatable {
     self.createdAt = createdAt
     self.lastSignInAt = lastSignInAt
     self.provider = provider
+    self.factors = factors
   }
 
   /// The sign-in method named alike on both backends (`user.provider`): `password` for e-mail
@@ -42,7 +46,7 @@ public struct AuthUser: Sendable, Equatable {
     [
       "id": .string(id), "email": .string(email), "email_confirmed": .bool(emailConfirmed),
       "name": .optional(name), "created_at": .optional(createdAt), "last_sign_in_at": .optional(lastSignInAt),
-      "provider": .string(signInMethod), "provider_id": .string(provider),
+      "provider": .string(signInMethod), "provider_id": .string(provider), "factors": .array(factors.map(\.json)),
     ]
   }
 
@@ -51,7 +55,8 @@ public struct AuthUser: Sendable, Equatable {
     self.init(
       id: id, email: email, emailConfirmed: json["email_confirmed"]?.bool ?? false, name: json["name"]?.string,
       createdAt: json["created_at"]?.string, lastSignInAt: json["last_sign_in_at"]?.string,
-      provider: json["provider_id"]?.string ?? json["provider"]?.string ?? "")
+      provider: json["provider_id"]?.string ?? json["provider"]?.string ?? "",
+      factors: (json["factors"]?.array ?? []).compactMap(AuthFactor.init(json:)))
   }
 }
 

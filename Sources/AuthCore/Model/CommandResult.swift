@@ -48,6 +48,11 @@ public struct CommandResult: Sendable {
   public var secrets: [String]?
   /// `signup`: true when a confirmation mail was sent instead of signing in, false when signed in.
   public var confirmationRequired: Bool?
+  /// `mfa list`: the signed-in user's second factors.
+  public var factors: [AuthFactor]?
+  /// `mfa enroll`: the new factor's URI and secret (secret), and the QR code's lines.
+  public var enrollment: TOTPEnrollment?
+  public var qrCode: [String]?
 
   public init(command: String) { self.command = command }
 
@@ -82,7 +87,8 @@ public struct CommandResult: Sendable {
       object["session"] = [
         "access_token": mask(session.accessToken), "refresh_token": mask(session.refreshToken),
         "expires_in": .int(session.expiresIn(now: now)), "expires_at": .int(session.expiresAt),
-        "token_type": .string(session.tokenType.lowercased()),
+        "token_type": .string(session.tokenType.lowercased()), "aal": .string(session.aal),
+        "amr": .array(session.amr.map(JSON.string)),
       ]
       if includeClaims, let claims { object["claims"] = claims }
     }
@@ -121,6 +127,14 @@ public struct CommandResult: Sendable {
     if let secrets { object["secrets"] = .array(secrets.map { ["name": .string($0)] }) }
     if let audit { object["audit"] = .array(audit.map(\.json)) }
     if let history { object["history"] = .array(history.map(\.json)) }
+    if let factors { object["factors"] = .array(factors.map(\.json)) }
+    if let enrollment {
+      let shown = revealTokens ? enrollment : enrollment.redacted
+      object["enrollment"] = [
+        "id": .optional(shown.factorID), "name": .optional(shown.name), "uri": .string(shown.uri), "secret": .string(shown.secret),
+        "qr_code": qrCode.map { JSON.array($0.map(JSON.string)) } ?? JSON.null,
+      ]
+    }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
     if let output { object["output"] = .string(output) }
     return .object(object)

@@ -37,7 +37,11 @@ public enum QuerySchema {
     "audit": .any, "history": .any,
     "session": .object([
       "access_token": .leaf, "refresh_token": .leaf, "expires_in": .leaf, "expires_at": .leaf, "token_type": .leaf,
+      "aal": .leaf, "amr": .any,
     ]),
+    // `mfa list` / `mfa remove`, and `mfa enroll`.
+    "factors": .any,
+    "enrollment": .object(["id": .leaf, "name": .leaf, "uri": .leaf, "secret": .leaf, "qr_code": .any]),
     "claims": .any,
     "reset": .object(["email": .leaf]),
     "inbox": .object(["kind": .leaf, "code": .leaf, "link": .leaf, "email": .leaf]),

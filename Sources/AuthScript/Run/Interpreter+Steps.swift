@@ -66,6 +66,9 @@ extension Interpreter {
     if invocation.given(.passwordEnv), let variable = invocation[.passwordEnv] {
       register(context.environment[variable])
     }
+    for key in [FlagKey.mfaCodeEnv, FlagKey.totpSecretEnv] where invocation.given(key) {
+      if let variable = invocation[key] { register(context.environment[variable]) }
+    }
   }
 
   func show(_ result: CommandResult, invocation: Invocation, now: Int) {

@@ -51,6 +51,7 @@ public final class Interpreter {
     self.interrupt = interrupt
     let clock = context.clock
     self.scope = Scope(variables: variables, environment: context.environment, previous: nil, now: { clock.unixNow })
+    self.scope.redactor = context.redactor
   }
 
   /// A planned test: its statements `body`, the `test` line, and its name template.

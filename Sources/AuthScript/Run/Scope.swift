@@ -19,7 +19,23 @@ struct Scope {
   /// Definitions skipped after a failure, by name → line (for a better message).
   var skippedDefinitions: [String: Int] = [:]
 
+  /// Where secrets met while filling holes go (`totp(secret)`'s secret): masked in every output.
+  var redactor: Redactor?
+
   func resolve(_ ref: VariableRef) throws(UnresolvedVariable) -> JSON {
+    if ref.function == "totp" {
+      var inner = ref
+      inner.function = nil
+      let secret = Values.text(try resolve(inner))
+      redactor?.register(secret)
+      guard let code = AuthenticatorCode.code(secret: secret, at: now()) else {
+        throw UnresolvedVariable(
+          title: "totp(\(ref.name)) needs a base32 TOTP secret", range: ref.range,
+          note: "letters A–Z and digits 2–7, as in the otpauth:// URI's secret=")
+      }
+      redactor?.register(code)
+      return .string(code)
+    }
     let segments = ref.segments
     switch ref.root {
     case "uuid" where segments.count == 1: return .string(UUID().uuidString.lowercased())

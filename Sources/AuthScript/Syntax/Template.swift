@@ -5,11 +5,17 @@ public struct VariableRef: Sendable, Hashable {
   /// The dotted name with surrounding spaces trimmed.
   public var name: String
   public var range: SourceRange
+  /// A function applied to the value (`{{totp(secret)}}`: `totp`), nil for a plain reference.
+  public var function: String?
 
-  public init(name: String, range: SourceRange) {
+  public init(name: String, range: SourceRange, function: String? = nil) {
     self.name = name
     self.range = range
+    self.function = function
   }
+
+  /// The functions a hole can apply: `totp(NAME)`, the current RFC 6238 code of a base32 secret.
+  public static let functions: Set<String> = ["totp"]
 
   public var segments: [String] { Query.pathSegments(name) }
   public var root: String { segments.first ?? name }
@@ -77,17 +83,27 @@ public struct Template: Sendable, Hashable {
       guard close + 1 < text.count else {
         return .failure(.init("unterminated '{{'", range: holeRange, note: "close the variable with '}}'"))
       }
-      let name = String(text[(index + 2)..<close]).trimmingCharacters(in: .whitespaces)
+      var name = String(text[(index + 2)..<close]).trimmingCharacters(in: .whitespaces)
+      var function: String?
+      if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
+        let called = String(name[..<open])
+        guard VariableRef.functions.contains(called) else {
+          return .failure(
+            .init("unknown function '\(called)'", range: holeRange, note: "the functions are: totp(NAME)"))
+        }
+        function = called
+        name = String(name[name.index(after: open)..<name.index(before: name.endIndex)]).trimmingCharacters(in: .whitespaces)
+      }
       let segments = name.split(separator: ".", omittingEmptySubsequences: false)
       guard !name.isEmpty, segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isNameCharacter) }) else {
         return .failure(
           .init(
             "invalid variable '{{\(name)}}'", range: holeRange,
-            note: "a variable is a name like {{email}}, {{env.HOME}} or {{user.id}}"))
+            note: "a variable is a name like {{email}}, {{env.HOME}} or {{user.id}}, or totp(NAME)"))
       }
       if !literal.isEmpty { parts.append(.text(literal)) }
       literal = ""
-      parts.append(.variable(VariableRef(name: name, range: holeRange)))
+      parts.append(.variable(VariableRef(name: name, range: holeRange, function: function)))
       index = close + 2
     }
     if !literal.isEmpty { parts.append(.text(literal)) }

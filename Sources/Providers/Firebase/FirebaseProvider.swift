@@ -43,10 +43,12 @@ public struct FirebaseProvider: AuthProvider {
     return .signedIn(session)
   }
 
+  /// A password sign-in that cannot take a second step: an account with one is `mfa_required`.
   public func signIn(email: String, password: String) async throws -> AuthSession {
-    let body: JSON = ["email": .string(email), "password": .string(password), "returnSecureToken": true]
-    let (json, response) = try await accounts("signInWithPassword", body, as: .signIn)
-    return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)
+    switch try await beginSignIn(email: email, password: password) {
+    case .signedIn(let session): return session
+    case .secondFactorDue: throw AuthError(.mfaRequired)
+    }
   }
 
   public func sendPasswordReset(email: String) async throws {
@@ -118,8 +120,11 @@ public struct FirebaseProvider: AuthProvider {
   /// `POST {base}/accounts:NAME?key=KEY` with a JSON body (never a Bearer header: the emulator
   /// would treat it as an admin call), with `tenantId` when a tenant is set (as the client SDKs
   /// add it to every call).
-  func accounts(_ name: String, _ body: JSON, as call: IdentityToolkitErrorMapping.Call) async throws -> (JSON, HTTPResponse) {
-    guard let url = url(endpoint + "/accounts:" + name) else { throw invalidURL }
+  func accounts(_ name: String, _ body: JSON, as call: IdentityToolkitErrorMapping.Call, base: String? = nil) async throws
+    -> (JSON, HTTPResponse)
+  {
+    let separator = base == nil ? "/accounts:" : "/accounts/"
+    guard let url = url((base ?? endpoint) + separator + name) else { throw invalidURL }
     var body = body
     if let tenantId, case .object(var object) = body {
       object["tenantId"] = .string(tenantId)

@@ -42,7 +42,19 @@ enum IdentityToolkitDecoding {
     return AuthUser(
       id: id, email: json["email"]?.string ?? "", emailConfirmed: json["emailVerified"]?.bool ?? false,
       name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-      createdAt: json["createdAt"].flatMap(millis), lastSignInAt: json["lastLoginAt"].flatMap(millis), provider: provider)
+      createdAt: json["createdAt"].flatMap(millis), lastSignInAt: json["lastLoginAt"].flatMap(millis), provider: provider,
+      factors: factors(json["mfaInfo"]))
+  }
+
+  /// `mfaInfo[]` (`{mfaEnrollmentId, displayName, enrolledAt, totpInfo | phoneInfo}`): always verified.
+  static func factors(_ json: JSON?) -> [AuthFactor] {
+    (json?.array ?? []).compactMap { item in
+      guard let id = item["mfaEnrollmentId"]?.string else { return nil }
+      let kind: AuthFactor.Kind = item["totpInfo"] != nil ? .totp : item["phoneInfo"] != nil ? .phone : .other
+      return AuthFactor(
+        id: id, kind: kind, name: item["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 }, status: .verified,
+        createdAt: item["enrolledAt"]?.string.map(Timestamps.normalize))
+    }
   }
 
   /// `"1767225600000"` (ms, as a string or number) → ISO 8601.

@@ -4,7 +4,7 @@ import JSONKit
 /// Identity Toolkit / Secure Token error envelopes (`{"error":{"code","message","errors"}}`, and
 /// production's Secure Token shape with `status` and no `errors`) → `AuthError`.
 enum IdentityToolkitErrorMapping {
-  enum Call { case signUp, signIn, sendOobCode, resetPassword, lookup, update, refresh, other }
+  enum Call { case signUp, signIn, sendOobCode, resetPassword, lookup, update, refresh, mfa, other }
 
   static func error(from response: HTTPResponse, call: Call) -> AuthError {
     if response.status >= 500 { return WireBody.serverError(response) }

@@ -14,7 +14,24 @@ enum GoTrueDecoding {
       id: id, email: json["email"]?.string ?? "", emailConfirmed: confirmedAt != nil, name: name,
       createdAt: json["created_at"]?.string.map(Timestamps.normalize),
       lastSignInAt: json["last_sign_in_at"]?.string.map(Timestamps.normalize),
-      provider: json["app_metadata"]?["provider"]?.string ?? "email")
+      provider: json["app_metadata"]?["provider"]?.string ?? "email", factors: factors(json["factors"]))
+  }
+
+  /// GoTrue's `factors` (`{id, friendly_name, factor_type, status, created_at}`); absent: none.
+  static func factors(_ json: JSON?) -> [AuthFactor] {
+    (json?.array ?? []).compactMap { item in
+      guard let id = item["id"]?.string else { return nil }
+      let kind: AuthFactor.Kind
+      switch item["factor_type"]?.string {
+      case "totp": kind = .totp
+      case "phone": kind = .phone
+      default: kind = .other
+      }
+      return AuthFactor(
+        id: id, kind: kind, name: item["friendly_name"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+        status: item["status"]?.string == "verified" ? .verified : .unverified,
+        createdAt: item["created_at"]?.string.map(Timestamps.normalize))
+    }
   }
 
   static func isSession(_ json: JSON) -> Bool {

@@ -9,7 +9,7 @@ import JSONKit
 enum GoTrueErrorMapping {
   /// Which call failed: the same backend code can mean different things (a 403 `bad_jwt` on
   /// `/user` means the session is gone; on sign-in it cannot happen).
-  enum Call { case signUp, signIn, recover, verify, user, refresh, logout, other }
+  enum Call { case signUp, signIn, recover, verify, user, refresh, logout, mfa, other }
 
   static func error(from response: HTTPResponse, call: Call) -> AuthError {
     if response.status >= 500 { return WireBody.serverError(response) }
@@ -52,6 +52,11 @@ enum GoTrueErrorMapping {
     case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
       return rateLimited(message, response: response, providerCode: code)
     case "otp_expired": return AuthError(.invalidCode)
+    case "mfa_verification_failed", "mfa_challenge_expired": return AuthError(.mfaInvalidCode)
+    case "insufficient_aal":
+      return AuthError(
+        .providerError, message: "This needs a session signed in with the second factor (aal2).",
+        hint: "Log in again and give the authenticator code, then retry.")
     case "refresh_token_not_found", "refresh_token_already_used", "session_not_found", "session_expired", "bad_jwt",
       "no_authorization":
       return AuthError(.sessionExpired)

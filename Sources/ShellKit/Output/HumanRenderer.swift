@@ -24,6 +24,15 @@ public enum HumanRenderer {
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
     } else if invocation.id == .whoami, let user = result.user {
       lines += table(userRows(user, session: result.session, now: now))
+    } else if let enrollment = result.enrollment {
+      // On a terminal the QR code was shown with the question; without one (--self-verify) here.
+      if invocation.given(.selfVerify) {
+        let shown = invocation.output(.showTokens) ? enrollment : enrollment.redacted
+        lines += result.qrCode ?? []
+        lines += table([("uri", shown.uri), ("secret", shown.secret)])
+      }
+    } else if let factors = result.factors {
+      lines += factorRows(factors)
     } else if let session = result.session {
       lines.append("Signed in as \(style.bold(safe(session.user.email))) (token \(expiry(session, now: now))).")
     } else if let user = result.user, invocation.id == .signup {
@@ -65,8 +74,25 @@ public enum HumanRenderer {
     if let created = user.createdAt { rows.append(("created", created)) }
     if let last = user.lastSignInAt { rows.append(("last sign-in", last)) }
     rows.append(("provider", user.signInMethod))
+    if let session {
+      let methods = session.amr.isEmpty ? "" : " (" + session.amr.joined(separator: ", ") + ")"
+      rows.append(("assurance", session.aal + methods))
+    }
+    rows.append(("factors", user.factors.isEmpty ? "none" : user.factors.map(factorSummary).joined(separator: "; ")))
     if let session { rows.append(("token", expiry(session, now: now))) }
     return rows
+  }
+
+  static func factorSummary(_ factor: AuthFactor) -> String {
+    "\(factor.label) (\(factor.kind.rawValue), \(factor.status.rawValue))"
+  }
+
+  /// `mfa list`: one factor per line.
+  static func factorRows(_ factors: [AuthFactor]) -> [String] {
+    factors.map { factor in
+      [factor.label, factor.kind.rawValue, factor.status.rawValue, factor.id, factor.createdAt ?? ""]
+        .map(TerminalText.escape).joined(separator: "  ").trimmingWhitespace
+    }
   }
 
   static func expiry(_ session: AuthSession, now: Int) -> String {

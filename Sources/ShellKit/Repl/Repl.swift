@@ -211,7 +211,8 @@ public final class Repl {
 
   private func render(_ result: CommandResult, invocation: Invocation) {
     let now = context.clock.unixNow
-    let visible = RedactingSink.revealing(result.inbox?.publicValues ?? [], in: sink)
+    let secret = invocation.output(.showTokens) ? result.enrollment.map { [$0.secret] } ?? [] : []
+    let visible = RedactingSink.revealing((result.inbox?.publicValues ?? []) + secret, in: sink)
     if result.error?.code == .cancelled {
       // On a terminal, over the `^C` the terminal echoed.
       sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")

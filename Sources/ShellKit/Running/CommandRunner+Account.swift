@@ -23,7 +23,17 @@ extension CommandRunner {
     // A session that could not be kept (credential_store = "keyring", none here) fails before the password is sent.
     try context.sessions(for: target).checkAvailable()
     context.noteEmail(email)
-    let outcome = try await provider.signUp(email: email.trimmingWhitespace, password: password, name: name)
+    let outcome: SignUpOutcome
+    do {
+      outcome = try await provider.signUp(email: email.trimmingWhitespace, password: password, name: name)
+    } catch var error as AuthError where error.code == .userAlreadyExists {
+      // Someone who signed up with Google or Apple tries a password: name the button they used.
+      let social = (try? await provider.socialProviders(for: email.trimmingWhitespace)) ?? []
+      if let buttons = Self.buttonNames(social) {
+        error.message = "An account with this email already exists. Try signing in, or use the \(buttons) button."
+      }
+      throw error
+    }
     var result = CommandResult(command: "signup")
     switch outcome {
     case .signedIn(let session):
@@ -45,6 +55,7 @@ extension CommandRunner {
   }
 
   func logIn(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    if invocation[.link] { return try await logInWithLink(invocation, context) }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let source = PasswordSource(invocation: invocation, context: context)
@@ -62,14 +73,30 @@ extension CommandRunner {
     }
     if !invocation[.noSave] { try sessions.checkAvailable() }
     context.noteEmail(email)
-    let session = try await provider.signIn(email: email.trimmingWhitespace, password: password)
+    let address = email.trimmingWhitespace
+    let session: AuthSession
+    switch try await provider.beginSignIn(email: address, password: password) {
+    case .signedIn(let signedIn): session = signedIn
+    case .secondFactorDue(let pending):
+      session = try await secondStep(pending, provider: provider, invocation, context) {
+        if case .secondFactorDue(let fresh) = try await provider.beginSignIn(email: address, password: password) { return fresh }
+        return nil
+      }
+    }
+    return try keepSignedIn(session, email: address, invocation, context, target: target)
+  }
+
+  /// Stores a new sign-in's session (in memory with `--no-save`) and makes `login`'s result.
+  func keepSignedIn(
+    _ session: AuthSession, email: String, _ invocation: Invocation, _ context: ShellContext, target: Target
+  ) throws -> CommandResult {
     if invocation[.noSave] {
       context.pinInMemory(target)
     }
-    try savedAfterSignIn("Signed in as \(email.trimmingWhitespace)") {
-      try sessions.update { state in
+    try savedAfterSignIn("Signed in as \(email)") {
+      try context.sessions(for: target).update { state in
         state.session = session
-        if invocation[.remember] { state.rememberedEmail = email.trimmingWhitespace }
+        if invocation[.remember] { state.rememberedEmail = email }
       }
     }
     var result = CommandResult(command: "login")
@@ -150,5 +177,16 @@ extension CommandRunner {
     let order = Field.allCases
     fields.sort { (order.firstIndex(of: $0.field) ?? 0) < (order.firstIndex(of: $1.field) ?? 0) }
     return AuthError(.validationFailed, message: fields.map(\.message).joined(separator: "; "), fields: fields)
+  }
+
+  /// `Google/Apple` for the providers people know by a button; nil when none of them.
+  static func buttonNames(_ providers: [String]) -> String? {
+    let known = [
+      ("google", "Google"), ("apple", "Apple"), ("github", "GitHub"), ("facebook", "Facebook"), ("azure", "Microsoft"),
+      ("microsoft", "Microsoft"), ("twitter", "X"),
+    ]
+    var names: [String] = []
+    for (provider, name) in known where providers.contains(provider) && !names.contains(name) { names.append(name) }
+    return names.isEmpty ? nil : names.joined(separator: "/")
   }
 }

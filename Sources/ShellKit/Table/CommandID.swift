@@ -9,6 +9,10 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case resetConfirm = "reset confirm"
   // Session
   case whoami, logout, refresh, status, inbox
+  // Second factors of the signed-in user
+  case mfaEnroll = "mfa enroll"
+  case mfaList = "mfa list"
+  case mfaRemove = "mfa remove"
   // Support (admin API)
   case userShow = "user show"
   case userList = "user list"

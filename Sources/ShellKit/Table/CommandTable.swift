@@ -2,7 +2,7 @@
 /// script checker all read this.
 public enum CommandTable {
   public static let all: [CommandSpec] =
-    accountCommands + sessionCommands + supportCommands + backendCommands + shellCommands + toolCommands + secretCommands
+    accountCommands + sessionCommands + mfaCommands + supportCommands + backendCommands + shellCommands + toolCommands + secretCommands
 
   /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
   public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]
@@ -62,13 +62,21 @@ public enum CommandTable {
       examples: ["authsh signup ada@example.com --name 'Ada Lovelace'", "authsh signup ada@example.com --name Ada --password-env PW"]),
     CommandSpec(
       .login, group: .account, arguments: [emailArgument],
-      flags: passwordFlags + [FlagKey.remember, FlagKey.noSave],
+      flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags + [FlagKey.link],
       loading: Loading("Signing in…", host: "Signing in to %@…"), summary: "Sign in with e-mail and password",
       discussion: """
         Signs in and stores the session of the active profile, so a later `authsh whoami` works. \
-        On a terminal, a missing e-mail (none given or remembered) is asked for.
+        On a terminal, a missing e-mail (none given or remembered) is asked for. An account with a \
+        second factor (an authenticator app) then needs its code: asked on a terminal (no echo), or \
+        given with --code, --code-env VAR or --totp-secret-env VAR (authsh computes the code from \
+        the secret, for CI); without any, mfa_required. With several factors, --factor picks one. \
+        --link signs in without a password: a link and a code are mailed to EMAIL; paste either \
+        (on an emulator, authsh reads it from the outbox itself).
         """,
-      examples: ["authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json"]),
+      examples: [
+        "authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json",
+        "authsh login ada@example.com --password-env PW --totp-secret-env TOTP_SECRET", "authsh login --link ada@example.com",
+      ]),
     CommandSpec(
       .reset, group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
       loading: Loading("Sending…", host: "Requesting a reset e-mail from %@…"), summary: "Request a password-reset e-mail",
@@ -136,5 +144,36 @@ public enum CommandTable {
       takesOutputFlags: false, summary: "Run a .auth script in this shell"),
     CommandSpec(.quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
     CommandSpec(.exit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
+  ]
+}
+
+extension CommandTable {
+  static let mfaDiscussion = """
+    The signed-in user's own second factors (TOTP authenticator apps). Supabase: /factors; \
+    Firebase: Identity Platform's mfaEnrollment calls.
+    """
+
+  static let mfaCommands: [CommandSpec] = [
+    CommandSpec(
+      .mfaEnroll, group: .session, flags: [FlagKey.factorName, FlagKey.selfVerify],
+      loading: Loading("Enrolling…", host: "Enrolling a factor on %@…"), summary: "Add an authenticator app as a second factor",
+      discussion: mfaDiscussion + """
+         Prints the otpauth:// URI, the secret (*** without --show-tokens) and a QR code to scan, \
+        then asks for the first code from the app (no echo) to confirm it. Without a terminal, \
+        --self-verify confirms it with a code computed from the secret.
+        """,
+      examples: ["authsh mfa enroll --name phone", "authsh mfa enroll --name ci --self-verify --json --show-tokens"]),
+    CommandSpec(
+      .mfaList, group: .session, loading: Loading("Loading…", host: "Loading the factors from %@…"),
+      summary: "List the signed-in user's second factors", discussion: mfaDiscussion),
+    CommandSpec(
+      .mfaRemove, group: .session, arguments: [ArgumentSpec("FACTOR", .text, "The factor's id or name")],
+      flags: [FlagKey.yes],
+      loading: Loading("Removing…", host: "Removing the factor on %@…"), summary: "Remove one of the signed-in user's second factors",
+      discussion: mfaDiscussion + """
+         Asks for confirmation on a terminal; needs --yes without one. Supabase removes a verified \
+        factor only from a session signed in with a second factor (aal2).
+        """,
+      examples: ["authsh mfa remove phone --yes"]),
   ]
 }

@@ -5,7 +5,10 @@ import Testing
 @Suite("Argument hints")
 struct HinterTests {
   @Test func afterTheCommandWord() {
-    #expect(Hinter.hint(linePrefix: "login ") == "[EMAIL] [--password VALUE] [--password-env VAR] [--remember] [--no-save]")
+    #expect(
+      Hinter.hint(linePrefix: "login ")
+        == "[EMAIL] [--password VALUE] [--password-env VAR] [--remember] [--no-save] [--code CODE] [--code-env VAR] "
+        + "[--totp-secret-env VAR] [--factor ID|NAME] [--link]")
     #expect(Hinter.hint(linePrefix: "inbox ") == "EMAIL")
     #expect(Hinter.hint(linePrefix: "reset ") == "confirm… [EMAIL]")
   }
@@ -21,7 +24,10 @@ struct HinterTests {
   }
 
   @Test func givenArgumentsAndFlagsDropOut() {
-    #expect(Hinter.hint(linePrefix: "login ada@example.com --remember ") == "[--password VALUE] [--password-env VAR] [--no-save]")
+    #expect(
+      Hinter.hint(linePrefix: "login ada@example.com --remember ")
+        == "[--password VALUE] [--password-env VAR] [--no-save] [--code CODE] [--code-env VAR] [--totp-secret-env VAR] "
+        + "[--factor ID|NAME] [--link]")
     #expect(Hinter.hint(linePrefix: "inbox ada@example.com ") == nil)
   }
 

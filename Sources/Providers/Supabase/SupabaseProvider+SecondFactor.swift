@@ -1,0 +1,61 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// GoTrue's `/factors`: nothing in the password answer says a second step is due, so (as the
+/// official clients' `getAuthenticatorAssuranceLevel` does) an `aal1` session of a user with a
+/// verified factor is one whose second step is due.
+extension SupabaseProvider {
+  public func beginSignIn(email: String, password: String) async throws -> SignInStep {
+    // The token answer's user carries `factors` (GoTrue loads them with the user; left out when none).
+    let session = try await signIn(email: email, password: password)
+    let verified = session.user.factors.filter { $0.status == .verified }
+    guard !verified.isEmpty, session.aal != "aal2" else { return .signedIn(session) }
+    return .secondFactorDue(PendingSecondFactor(email: email, factors: verified, firstStep: session))
+  }
+
+  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession {
+    guard let first = pending.firstStep else { throw AuthError(.notAuthenticated) }
+    return try await challengeAndVerify(first, factorID: factor.id, code: code)
+  }
+
+  /// `POST /factors/{id}/challenge`, then `/verify` with its id: the `aal2` session.
+  func challengeAndVerify(_ session: AuthSession, factorID: String, code: String) async throws -> AuthSession {
+    let path = "/factors/" + Self.pathSegment(factorID)
+    let (challenge, challengeResponse) = try await call("POST", path + "/challenge", body: .object(JSONObject()), bearer: session.accessToken, as: .mfa)
+    let challengeID = try WireReader(json: challenge, response: challengeResponse).string("id")
+    let body: JSON = ["challenge_id": .string(challengeID), "code": .string(code)]
+    let (json, response) = try await call("POST", path + "/verify", body: body, bearer: session.accessToken, as: .mfa)
+    var verified = try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
+    if verified.user.factors.isEmpty { verified.user.factors = session.user.factors }
+    return verified
+  }
+
+  public func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
+    var body = JSONObject()
+    body["factor_type"] = "totp"
+    if let name, !name.isEmpty { body["friendly_name"] = .string(name) }
+    let (json, response) = try await call("POST", "/factors", body: .object(body), bearer: session.accessToken, as: .mfa)
+    let reader = WireReader(json: json, response: response)
+    let id = try reader.string("id")
+    guard let secret = json["totp"]?["secret"]?.string, let uri = json["totp"]?["uri"]?.string else {
+      throw WireBody.missing("totp.secret", in: response)
+    }
+    return TOTPEnrollment(handle: id, secret: secret, uri: uri, name: json["friendly_name"]?.string ?? name, factorID: id)
+  }
+
+  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession {
+    try await challengeAndVerify(session, factorID: enrollment.handle, code: code)
+  }
+
+  public func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
+    _ = try await call("DELETE", "/factors/" + Self.pathSegment(id), bearer: session.accessToken, as: .mfa)
+    return nil
+  }
+
+  static func pathSegment(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+  }
+}

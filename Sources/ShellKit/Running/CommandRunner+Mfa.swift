@@ -1,0 +1,110 @@
+import AuthCore
+
+/// `mfa enroll|list|remove`: the signed-in user's own TOTP factors.
+extension CommandRunner {
+  func enrollFactor(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let selfVerify = invocation[.selfVerify]
+    // Checked before anything is sent: an enrolment nobody can confirm would be left behind.
+    guard selfVerify || context.passwordPrompter != nil else {
+      throw AuthError(
+        .mfaRequired,
+        message: "mfa enroll asks for the first code from the authenticator app on a terminal; without one, add --self-verify.")
+    }
+    let (provider, target) = try makeProvider(invocation, context)
+    let sessions = context.sessions(for: target)
+    var (enrollment, session) = try await sessions.authorized(provider: provider) {
+      try await provider.enrollTOTP($0, name: invocation[.factorName])
+    }
+    context.redactor.register(enrollment.secret)
+    let qrCode = TerminalQR.render(enrollment.uri)
+    let showTokens = invocation.output(.showTokens)
+    let verified: AuthSession
+    if selfVerify {
+      guard let code = AuthenticatorCode.code(secret: enrollment.secret, at: context.clock.unixNow) else {
+        throw AuthError(.malformedResponse, detail: "the new factor's secret is not base32")
+      }
+      verified = try await provider.verifyEnrollment(session, enrollment, code: code)
+    } else {
+      let shown = showTokens ? enrollment : enrollment.redacted
+      var intro = ["Scan this QR code with your authenticator app, or enter the secret by hand."] + (qrCode ?? [])
+      intro += ["uri     " + TerminalText.escape(shown.uri), "secret  " + TerminalText.escape(shown.secret)]
+      verified = try await verifyTyped(enrollment, session: session, provider: provider, context, intro: intro)
+    }
+    session = verified
+    try sessions.save(session: session)
+    let user = try? await provider.user(of: session)
+    if let user {
+      session.user = user
+      try sessions.save(session: session)
+      let named = user.factors.last { $0.name != nil && $0.name == enrollment.name }
+      enrollment.factorID = enrollment.factorID ?? named?.id ?? user.factors.last?.id
+    }
+    var result = CommandResult(command: invocation.spec.name)
+    result.session = session
+    result.enrollment = enrollment
+    result.qrCode = qrCode
+    result.notes.append(
+      "Added the authenticator '\(enrollment.name ?? enrollment.factorID ?? "TOTP")'; sign-ins now ask for its code.")
+    return result
+  }
+
+  /// The first code, typed (three tries: a mistyped code asks again).
+  private func verifyTyped(
+    _ enrollment: TOTPEnrollment, session: AuthSession, provider: any AuthProvider, _ context: ShellContext, intro: [String]
+  ) async throws -> AuthSession {
+    guard let prompter = context.passwordPrompter else { throw AuthError(.mfaRequired) }
+    var prompt = intro.joined(separator: "\n") + "\n" + SecondFactorSource.prompt
+    for attempt in 1...3 {
+      guard let typed = prompter.readPassword(prompt: prompt) else { throw AuthError(.cancelled) }
+      let code = typed.trimmingWhitespace.replacingOccurrences(of: " ", with: "")
+      context.redactor.register(code)
+      do {
+        return try await provider.verifyEnrollment(session, enrollment, code: code)
+      } catch let error as AuthError where error.code == .mfaInvalidCode && attempt < 3 {
+        prompt = "That code was not accepted. Try the current one.\n" + SecondFactorSource.prompt
+      }
+    }
+    throw AuthError(.mfaInvalidCode)
+  }
+
+  func listFactors(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let (provider, target) = try makeProvider(invocation, context)
+    let (user, session) = try await context.sessions(for: target).authorized(provider: provider) { try await provider.user(of: $0) }
+    var result = CommandResult(command: invocation.spec.name)
+    result.factors = user.factors
+    result.session = session
+    result.user = user
+    if user.factors.isEmpty { result.notes.append("No second factors. Add an authenticator app with `authsh mfa enroll`.") }
+    return result
+  }
+
+  func removeFactor(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let wanted = (invocation.argument("FACTOR") ?? "").trimmingWhitespace
+    let (provider, target) = try makeProvider(invocation, context)
+    let sessions = context.sessions(for: target)
+    let (user, _) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }
+    guard let factor = user.factors.first(where: { $0.matches(wanted) }) else {
+      let listed = user.factors.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")
+      throw AuthError(
+        .usage, message: "No second factor '\(wanted)'" + (listed.isEmpty ? "; the account has none." : "; the account has: \(listed)."))
+    }
+    if !invocation[.yes] {
+      guard let prompter = context.linePrompter else {
+        throw AuthError(.usage, message: "'mfa remove' removes the factor '\(factor.label)' and needs confirmation: add --yes (there is no terminal to ask).")
+      }
+      let question = "Remove the second factor '\(TerminalText.escape(factor.label))' (\(factor.kind.rawValue), \(factor.id)) of \(TerminalText.escape(user.email))? [y/N] "
+      guard let answer = prompter.readLine(prompt: question) else { throw AuthError(.cancelled) }
+      guard ["y", "yes"].contains(answer.trimmingWhitespace.lowercased()) else {
+        throw AuthError(.cancelled, message: "Not removed.")
+      }
+    }
+    let (renewed, used) = try await sessions.authorized(provider: provider) { try await provider.removeFactor($0, id: factor.id) }
+    var session = renewed ?? used
+    if let renewed { try sessions.save(session: renewed) }
+    session.user.factors = user.factors.filter { $0.id != factor.id }
+    var result = CommandResult(command: invocation.spec.name)
+    result.factors = session.user.factors
+    result.notes.append("Removed the second factor '\(factor.label)'.")
+    return result
+  }
+}

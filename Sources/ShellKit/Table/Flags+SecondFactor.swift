@@ -1,0 +1,27 @@
+/// Flags of second factors (`login`'s second step, `mfa …`) and of passwordless sign-in.
+
+extension FlagKey where Value == String {
+  public static let mfaCode = text(
+    FlagSpec("--code", value: "CODE", kind: .code, secret: true, "The 6-digit code from the authenticator app"))
+  public static let mfaCodeEnv = text(
+    FlagSpec("--code-env", value: "VAR", kind: .variable, "Read the authenticator code from environment variable VAR"))
+  public static let totpSecretEnv = text(
+    FlagSpec(
+      "--totp-secret-env", value: "VAR", kind: .variable,
+      "Compute the authenticator code from the base32 TOTP secret in environment variable VAR (CI)"))
+  public static let factor = text(
+    FlagSpec("--factor", value: "ID|NAME", kind: .text, "Which second factor to use when the account has several"))
+  public static let factorName = text(FlagSpec("--name", value: "NAME", kind: .name, "A name for the factor (e.g. phone)"))
+}
+
+extension FlagKey where Value == Bool {
+  public static let link = toggle(
+    FlagSpec("--link", "Sign in without a password: mail a link and code to EMAIL, then give either"))
+  public static let selfVerify = toggle(
+    FlagSpec(
+      "--self-verify",
+      "Confirm the new factor with a code authsh computes from its secret (no terminal, CI; keep the secret from --json --show-tokens)"))
+}
+
+/// Where `login`'s second-step code comes from, in the order commands list them.
+public let secondFactorFlags: [any DeclaredFlag] = [FlagKey.mfaCode, FlagKey.mfaCodeEnv, FlagKey.totpSecretEnv, FlagKey.factor]
