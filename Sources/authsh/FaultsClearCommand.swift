@@ -53,6 +53,7 @@ enum FaultsClearCommand {
     case .timedOut: return "it did not answer within 10 s"
     case .cancelled: return "cancelled"
     case .connectionLost: return "the connection closed before an answer"
+    case .tooLarge: return "its answer was too large"
     case .unreachable, .other: return "the emulator cannot be reached"
     }
   }

@@ -70,6 +70,14 @@ public struct ProjectSettings: Sendable, Equatable {
   }
 }
 
+/// A change some backends cannot make, asked about before anyone is asked to confirm it.
+public enum AdminChange: Sendable, Equatable {
+  case signOut
+  case resendConfirmation
+  case disable(seconds: Int?)
+  case delete(soft: Bool)
+}
+
 /// A backend's admin API (service_role / secret key, or a Google service account). Every error
 /// thrown is an `AuthError`; a missing account is `nil` from `user(_:)`, never an error.
 public protocol AdminProvider: Sendable {
@@ -102,10 +110,14 @@ public protocol AdminProvider: Sendable {
   /// Whether `signOut` really ends refresh tokens here: false on an emulator that keeps them
   /// working (the official Firebase emulator, and authsh's outside the like-production mode).
   func signOutEndsRefreshTokens() async -> Bool
+  /// `not_supported` (with the alternative) when this backend cannot make `change` to `user`;
+  /// nil when it can. Known without a request, so it is said before a confirmation is asked.
+  func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError?
 }
 
 extension AdminProvider {
   public func signOutEndsRefreshTokens() async -> Bool { true }
+  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? { nil }
 }
 
 /// A bearer token for an admin API (a Google OAuth access token from a service account, or the

@@ -57,7 +57,10 @@ public struct AdminUser: Sendable, Equatable {
   /// Whether the account has the e-mail + password sign-in method.
   public var hasPassword: Bool { methods.contains("password") }
 
-  public var json: JSON {
+  /// The account as JSON; a pending mail's code and link secrets as `***` (`--show-tokens` reveals them).
+  public var json: JSON { json(revealTokens: false) }
+
+  public func json(revealTokens: Bool) -> JSON {
     var object = JSONObject([
       ("id", .string(id)), ("email", .string(email)), ("confirmed", .bool(confirmed)),
       ("confirmed_at", .optional(confirmedAt)), ("created_at", .optional(createdAt)),
@@ -66,8 +69,9 @@ public struct AdminUser: Sendable, Equatable {
       ("name", .optional(name)), ("metadata", metadata ?? .null), ("recovery_sent_at", .optional(recoverySentAt)),
       ("confirmation_sent_at", .optional(confirmationSentAt)), ("deleted_at", .optional(deletedAt)),
     ])
-    let mail: JSON? = pendingMail.map { mail in
-      ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]
+    let mail: JSON? = pendingMail.map { pending in
+      let mail = revealTokens ? pending : pending.redacted
+      return ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]
     }
     object["pending_mail"] = mail ?? .null
     return .object(object)

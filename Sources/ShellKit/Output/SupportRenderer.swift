@@ -15,10 +15,11 @@ enum SupportRenderer {
     case .lookups:
       // The change commands print their sentence (the notes below) and not the account.
       guard invocation.id == .userShow else { break }
+      let reveal = invocation.output(.showTokens)
       if invocation[.jsonl] {
-        out = result.lookups.map { CommandResult.lookupJSON($0).compactText }
+        out = result.lookups.map { CommandResult.lookupJSON($0, revealTokens: reveal).compactText }
       } else {
-        out = lookups(result.lookups, style: style)
+        out = lookups(result.lookups, style: style, revealTokens: reveal)
       }
     case .userPage:
       if let page = result.userPage { out = userPage(page, invocation: invocation) }
@@ -43,13 +44,13 @@ enum SupportRenderer {
   }
 
   /// One screen per account; a missing one is a line in its place; a count when there were several.
-  static func lookups(_ lookups: [UserLookup], style: Style) -> [String] {
+  static func lookups(_ lookups: [UserLookup], style: Style, revealTokens: Bool = false) -> [String] {
     var lines: [String] = []
     for lookup in lookups {
       if !lines.isEmpty { lines.append("") }
       if let user = lookup.user {
         lines.append(style.bold(TerminalText.escape(user.email.isEmpty ? user.id : user.email)))
-        lines += HumanRenderer.table(userRows(user)).map { "  " + $0 }
+        lines += HumanRenderer.table(userRows(user, revealTokens: revealTokens)).map { "  " + $0 }
       } else if let error = lookup.error, error.code != .userNotFound {
         lines.append(style.red("✗ \(TerminalText.escape(lookup.query)): ") + TerminalText.escape(error.message) + style.dim(" (\(error.code.rawValue))"))
       } else {
@@ -71,7 +72,7 @@ enum SupportRenderer {
   }
 
   /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
-  static func userRows(_ user: AdminUser) -> [(String, String)] {
+  static func userRows(_ user: AdminUser, revealTokens: Bool = false) -> [(String, String)] {
     var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
     if let deletedAt = user.deletedAt { rows.append(("deleted", "yes, at \(deletedAt) (soft delete: the row stays)")) }
     rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
@@ -92,7 +93,9 @@ enum SupportRenderer {
     if let metadata = user.metadata, metadata != .null, metadata != .object(JSONObject()) {
       rows.append(("metadata", metadata.compactText))
     }
-    if let mail = user.pendingMail {
+    if let pending = user.pendingMail {
+      // The link signs its holder in: `***` for its secret unless --show-tokens.
+      let mail = revealTokens ? pending : pending.redacted
       rows.append(("pending mail", "\(mail.kind) to \(mail.email)" + (mail.link.isEmpty ? "" : ": \(mail.link)")))
     }
     if let sent = user.recoverySentAt { rows.append(("recovery sent", sent)) }
@@ -146,9 +149,17 @@ enum SupportRenderer {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
       [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome, entry.backend]
-        .map(TerminalText.escape)
+        .map { Self.clipped(TerminalText.escape($0)) }
     }
     return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "BACKEND"]] + rows)
+  }
+
+  /// The widest a cell of the audit table is (an entry written by an older version may hold any
+  /// length): one long entry must not pad every row.
+  static let cellWidth = 64
+
+  static func clipped(_ text: String) -> String {
+    text.count > cellWidth ? String(text.prefix(cellWidth - 1)) + "…" : text
   }
 
   /// Left-aligned columns, two spaces apart, the last one unpadded.

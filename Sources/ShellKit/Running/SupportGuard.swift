@@ -45,13 +45,21 @@ public struct SupportGuard: Sendable {
     }
   }
 
+  /// What the log keeps of an address as typed: a refused argument can be any length (a 70 KB
+  /// paste), an e-mail address is at most 254 characters.
+  static let recordedLength = 254
+
+  static func capped(_ text: String) -> String {
+    text.count > recordedLength ? String(text.prefix(recordedLength - 1)) + "…" : text
+  }
+
   /// Appends the audit line of a grant or change (whatever the outcome). Never a secret: ids,
   /// e-mail addresses, the command name and the outcome code only.
   public func record(user: AdminUser?, email: String?, error: AuthError?) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
     let entry = AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
-      command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email,
+      command: invocation.spec.name, targetId: user?.id, targetEmail: (user?.email ?? email).map(Self.capped),
       outcome: error.map { $0.code.rawValue } ?? "ok")
     try log.append(entry)
   }
