@@ -148,18 +148,19 @@ enum SupportRenderer {
   static func audit(_ entries: [AuditEntry]) -> [String] {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
-      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome, entry.backend]
-        .map { Self.clipped(TerminalText.escape($0)) }
+      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome]
+        .map { Self.clipped(TerminalText.escape($0)) } + [Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)]
     }
     return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "BACKEND"]] + rows)
   }
 
   /// The widest a cell of the audit table is (an entry written by an older version may hold any
-  /// length): one long entry must not pad every row.
+  /// length): one long entry must not pad every row. The last column (the backend, unpadded) may
+  /// be four times as wide.
   static let cellWidth = 64
 
-  static func clipped(_ text: String) -> String {
-    text.count > cellWidth ? String(text.prefix(cellWidth - 1)) + "…" : text
+  static func clipped(_ text: String, to width: Int = cellWidth) -> String {
+    text.count > width ? String(text.prefix(width - 1)) + "…" : text
   }
 
   /// Left-aligned columns, two spaces apart, the last one unpadded.
