@@ -70,17 +70,30 @@ public struct FirebaseAdminProvider: AdminProvider {
     var token = query.pageToken.flatMap { $0.isEmpty ? nil : $0 }
     guard let filter else {
       let page = try await batchGet(maxResults: limit, pageToken: token)
-      return UserPage(users: page.users, total: await count(), nextPageToken: page.next)
+      var next = page.next
+      // A full page comes with a token even when nothing follows it: look one account ahead, so
+      // the last page does not promise another that is empty.
+      if let ahead = next, page.users.count >= limit, try await batchGet(maxResults: 1, pageToken: ahead).users.isEmpty {
+        next = nil
+      }
+      return UserPage(users: page.users, total: await count(), nextPageToken: next)
     }
     // batchGet has no filter: read whole pages and keep the matches, so that a page token always
     // falls on a page boundary and no match is skipped (a page may hold up to 2×limit−1 matches).
     var matches: [AdminUser] = []
     var scanned = 0
+    var seen: Set<String> = []
     repeat {
       let page = try await batchGet(maxResults: limit, pageToken: token)
       matches += page.users.filter { Self.matches($0, filter) }
       scanned += page.users.count
       token = page.next
+      // A server that hands back a token it gave before would keep this loop reading for ever.
+      if let token, !seen.insert(token).inserted {
+        throw AuthError(
+          .malformedResponse,
+          message: "The server repeated a page token after \(seen.count + 1) pages of accounts; stopped the scan.")
+      }
     } while token != nil && matches.count < limit && scanned < Self.filterScanBudget
     return UserPage(users: matches, total: nil, nextPageToken: token)
   }

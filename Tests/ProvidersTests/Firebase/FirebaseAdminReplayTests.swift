@@ -118,6 +118,36 @@ import Testing
     #expect(!rig.server.requests.contains { $0.path == Self.accounts("query") }, "no count for a filtered list")
   }
 
+  @Test("a full last page comes with a token production would hand out: one account ahead says there is no next page")
+  func aFullLastPageHasNoNextPage() async throws {
+    let rig = try await Rig()
+    defer { Task { await rig.server.stop() } }
+    rig.server.on("GET", Self.accounts("batchGet")) { request in
+      // Two accounts, and a token after them that leads to an empty page.
+      let body = request.query("nextPageToken") == nil
+        ? #"{"kind":"identitytoolkit#DownloadAccountResponse","users":[{"localId":"a","email":"a@example.com"},{"localId":"b","email":"b@example.com"}],"nextPageToken":"AAAB"}"#
+        : #"{"kind":"identitytoolkit#DownloadAccountResponse"}"#
+      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+    }
+    rig.server.on("POST", Self.accounts("query"), status: 200, json: #"{"recordsCount": "2"}"#)
+    let page = try await rig.admin.listUsers(UserListQuery(limit: 2))
+    #expect(page.users.map(\.email) == ["a@example.com", "b@example.com"])
+    #expect(page.nextPageToken == nil, "no promise of an empty page")
+    let peek = try #require(rig.server.requests.last { $0.path == Self.accounts("batchGet") })
+    #expect(peek.query("maxResults") == "1" && peek.query("nextPageToken") == "AAAB")
+  }
+
+  @Test("a server that repeats a page token stops the filtered scan with malformed_response, not a loop")
+  func aRepeatedPageTokenStopsTheScan() async throws {
+    let rig = try await Rig()
+    defer { Task { await rig.server.stop() } }
+    rig.server.on("GET", Self.accounts("batchGet"), status: 200, json: #"{"users":[{"localId":"a","email":"a@example.com"}],"nextPageToken":"SAME"}"#)
+    let error = await Self.failure { _ = try await rig.admin.listUsers(UserListQuery(filter: "nobody", limit: 50)) }
+    #expect(error?.code == .malformedResponse)
+    #expect(error?.message.contains("repeated a page token") == true)
+    #expect(rig.server.requests.filter { $0.path == Self.accounts("batchGet") }.count == 2, "stopped at the first repeat")
+  }
+
   @Test func linkAsksForTheLinkAndTakesTheCodeFromIt() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }

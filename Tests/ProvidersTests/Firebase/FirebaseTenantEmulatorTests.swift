@@ -43,7 +43,7 @@ import Testing
       let url = try #require(URL(string: emulator.baseURL + "/identitytoolkit.googleapis.com/v2/projects/\(emulator.config.project)/tenants"))
       let response = try await transport.send(
         HTTPRequest(method: "POST", url: url, headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
-                    body: body.bytes, timeout: 10))
+                    body: body.bytes, timeout: 60))
       let name = try #require(try JSON.parse(bytes: response.body)["name"]?.string)
       return String(try #require(name.split(separator: "/").last))
     }
@@ -116,7 +116,7 @@ import Testing
       let body: JSON = ["signIn": ["email": email]]
       _ = try await rig.transport.send(
         HTTPRequest(method: "PATCH", url: url, headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
-                    body: body.bytes, timeout: 10))
+                    body: body.bytes, timeout: 60))
     }
     try await patch("signIn.email.passwordRequired", ["passwordRequired": false])
     #expect(try await admin.settings().passwordSignInEnabled == true, "e-mail links as well as passwords")
