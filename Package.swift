@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
-//   AuthScript → ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers)
+//   AuthScript → ShellKit, CSV.swift (`run --data table.csv`)
+//   ShellKit → Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
@@ -22,6 +23,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
     .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64.git", exact: "1.2.0"),
+    // RFC 4180 CSV for `run --data table.csv`: small, pure Swift, no dependencies of its own.
+    .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
   ],
   targets: [
     .target(name: "JSONKit"),
@@ -43,7 +46,8 @@ let package = Package(
       ]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
     .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit"]),
-    .target(name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit"]),
+    .target(
+      name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit", .product(name: "CSV", package: "CSV.swift")]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // libqrencode: the QR codes of TOTP enrolment (GoTrue's `totp.qr_code` SVG).

@@ -38,7 +38,7 @@ public final class Emulator: Sendable {
     let firebase = try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode)
     self.firebase = firebase
     let apis: [any EmulatorAPI] = [supabase, firebase]
-    let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, mode: mode, latencyMs: config.latencyMs)
+    let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, mode: mode, latencyMs: config.latencyMs, clock: clock)
     self.router = router
     self.server = HTTPServer(host: config.host, port: config.port, idleTimeoutSeconds: config.idleTimeout) { request in
       await router.route(request)
@@ -115,6 +115,7 @@ struct EmulatorRouter: Sendable {
   let faults: FaultInjector
   let mode: EmulatorMode
   let latencyMs: Int
+  let clock: any EmulatorClock
 
   func route(_ request: ServerRequest) async -> ServerResponse {
     let path = request.path
@@ -122,6 +123,7 @@ struct EmulatorRouter: Sendable {
       if path == "/emulator/v1/outbox" { return Self.outboxResponse(request, outbox: outbox) }
       if path == "/emulator/v1/faults" { return Self.faultsResponse(request, faults: faults) }
       if path == "/emulator/v1/config" { return Self.configResponse(request, mode: mode) }
+      if path == "/emulator/v1/limits" { return Self.limitsResponse(request, mode: mode, now: clock.now()) }
     }
     if path == "/emulator/openapi.json" { return Self.openAPIResponse(request) }
     if latencyMs > 0 { await Self.sleep(milliseconds: latencyMs) }

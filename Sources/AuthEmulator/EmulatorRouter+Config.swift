@@ -89,6 +89,9 @@ extension EmulatorRouter {
       "info": ["title": "authsh emulator", "version": "1"],
       "paths": [
         "/emulator/v1/outbox": ["get": .object(outboxGet)],
+        "/emulator/v1/limits": [
+          "get": operation("The sign-in rate limiter: its numbers and the client addresses limited right now (like production only)")
+        ],
         "/emulator/v1/faults": [
           "get": operation("List the active faults"),
           "put": operation("Replace the faults: {\"faults\":[…]}", body: true),

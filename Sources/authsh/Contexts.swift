@@ -27,6 +27,7 @@ enum Contexts {
         secrets: { secret in redactor.register(secret) })
     }
     context.auditLog = FileAuditLog(paths: paths)
+    context.operatorName = operatorName()
     // The platform keyring holds session tokens (credential_store) and `secret set` keys. Given a
     // store (memory: --emulator, scripts), sessions stay there whatever credential_store says.
     let keyring = PlatformKeyring.make(environment: environment)
@@ -38,6 +39,21 @@ enum Contexts {
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
     return context
+  }
+
+  /// The OS user and host for the audit log (`ada@laptop`): the account running authsh (not
+  /// `$USER`, which anyone can set), and the host name.
+  static func operatorName() -> String {
+    var user = ""
+    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { user = String(cString: name) }
+    if user.isEmpty { user = "uid \(getuid())" }
+    var buffer = [CChar](repeating: 0, count: 256)
+    var host = ""
+    if gethostname(&buffer, buffer.count - 1) == 0 {
+      let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      host = String(decoding: bytes, as: UTF8.self)
+    }
+    return host.isEmpty ? user : "\(user)@\(host)"
   }
 
   /// config.toml's text; nil when there is none; a `problem` when it exists but cannot be read.

@@ -85,6 +85,9 @@ struct EmbeddedEmulator: Sendable {
         key: emulator.config.firebaseAPIKey, projectId: emulator.config.project, firebaseEmulatorHost: host),
     ]
     if context.connection.provider == nil { context.connection.provider = .supabase }
+    // Its accounts vanish with the process: their changes stay out of audit.jsonl (kept for
+    // this session's `audit`).
+    context.auditLog = MemoryAuditLog()
   }
 
   var anonKey: String { emulator.anonKey }

@@ -33,10 +33,22 @@ enum RunCommand {
         return ExitStatus.configuration
       }
     }
+    var data: DataTable?
+    if let path = invocation[.runData] {
+      do {
+        data = try DataTable.load(path: path, text: try ShellContext.readFile(path))
+      } catch let error as DataTable.LoadError {
+        return Authsh.usage(UsageError(error.message), command: "run", sink: sink)
+      } catch {
+        return Authsh.usage(UsageError("cannot read --data \(path): \(ScriptReadError.reason(of: error))"), command: "run", sink: sink)
+      }
+    }
+    let interrupt = StopFlag()
     let options = RunOptions(
       jobs: jobs, failFast: invocation[.failFast], variables: variables,
       reportJUnit: invocation[.reportJUnit], reportTAP: invocation[.reportTAP],
-      reportJSON: invocation[.reportJSON], style: Terminal.style(flag: nil, environment: environment))
+      reportJSON: invocation[.reportJSON], style: Terminal.style(flag: nil, environment: environment), data: data,
+      interrupt: interrupt)
     if let problem = options.prepareReportPaths() {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
@@ -49,6 +61,10 @@ enum RunCommand {
       emulator?.configure(context)
       return context
     }
+    // Ctrl-C / SIGTERM: the step under way finishes, the tests left are skipped, `cleanup` blocks
+    // run, exit 130. A second one stops at once.
+    let signals = InterruptSignals.install(sink: sink) { interrupt.set() }
+    defer { signals.forEach { $0.cancel() } }
     let code = await ScriptRunner(options: options, makeContext: makeContext, output: sink).run(files: invocation.rest)
     await emulator?.shutdown()
     return code

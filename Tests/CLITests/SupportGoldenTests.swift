@@ -114,6 +114,23 @@ import Testing
     for (pattern, replacement) in rules {
       result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
     }
+    // The audit log's operator is this machine's user and host: a placeholder, its column one width.
+    let who = NSRegularExpression.escapedPattern(for: operatorName)
+    for (pattern, replacement) in [
+      ("\"operator\": \"\(who)\"", "\"operator\": \"<operator>\""), ("\(who) +", "<operator>  "), ("OPERATOR +BACKEND", "OPERATOR    BACKEND"),
+    ] {
+      result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+    }
     return result
+  }
+
+  /// `user@host` as authsh writes it in the audit log.
+  static var operatorName: String {
+    var user = ""
+    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { user = String(decoding: Array(UnsafeBufferPointer(start: name, count: strlen(name))).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return user }
+    let host = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return host.isEmpty ? user : user + "@" + host
   }
 }

@@ -78,6 +78,20 @@ public enum AdminChange: Sendable, Equatable {
   case delete(soft: Bool)
 }
 
+/// What an emulator says about its sign-in rate limiter (`GET /emulator/v1/limits`): production
+/// does not tell. Supabase limits sign-ins per client address, not per account.
+public struct SignInLimitState: Sendable, Equatable {
+  /// The limits apply (the emulator runs like production).
+  public var enforced: Bool
+  /// Client addresses whose sign-ins are refused right now, with the seconds until one is allowed.
+  public var limited: [String: Int]
+
+  public init(enforced: Bool, limited: [String: Int]) {
+    self.enforced = enforced
+    self.limited = limited
+  }
+}
+
 /// A backend's admin API (service_role / secret key, or a Google service account). Every error
 /// thrown is an `AuthError`; a missing account is `nil` from `user(_:)`, never an error.
 public protocol AdminProvider: Sendable {
@@ -105,6 +119,17 @@ public protocol AdminProvider: Sendable {
   /// where it cannot).
   func signOut(_ user: AdminUser) async throws
   func settings() async throws -> ProjectSettings
+  /// Changes the account's e-mail address at once (no mail to confirm it); `confirmed`: the new
+  /// address counts as confirmed.
+  func setEmail(_ user: AdminUser, to email: String, confirmed: Bool) async throws -> AdminUser
+  /// Changes the name, metadata or claims (`not_supported` for what the backend has no place for).
+  func update(_ user: AdminUser, with changes: AccountUpdate) async throws -> AdminUser
+  /// The account whose pending e-mail change goes to `email` (Supabase `new_email`; Firebase on
+  /// an emulator), or nil when none is found; `complete`: whether the search could see every pending
+  /// change (false: a nil user proves nothing).
+  func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool)
+  /// The sign-in limiter's state where an emulator tells it; nil elsewhere (never an error).
+  func signInLimits() async -> SignInLimitState?
   /// The latest mail an emulator "sent" to the address; nil on real backends or when none.
   func latestMail(to email: String) async throws -> InboxMessage?
   /// Whether `signOut` really ends refresh tokens here: false on an emulator that keeps them
@@ -118,6 +143,8 @@ public protocol AdminProvider: Sendable {
 extension AdminProvider {
   public func signOutEndsRefreshTokens() async -> Bool { true }
   public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? { nil }
+  public func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) { (nil, false) }
+  public func signInLimits() async -> SignInLimitState? { nil }
 }
 
 /// A bearer token for an admin API (a Google OAuth access token from a service account, or the

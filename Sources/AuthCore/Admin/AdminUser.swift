@@ -27,12 +27,22 @@ public struct AdminUser: Sendable, Equatable {
   /// When a Supabase account was soft-deleted (its row stays, e-mail obfuscated; GoTrue's list
   /// still returns it). nil for a live account.
   public var deletedAt: String?
+  /// The new address of an e-mail change the person asked for and has not confirmed yet
+  /// (Supabase `new_email`; Firebase: a pending `VERIFY_AND_CHANGE_EMAIL` code, which only an
+  /// emulator shows). nil when none is pending or the backend does not say.
+  public var pendingEmail: String?
+  /// When the change mail went out (Supabase `email_change_sent_at`).
+  public var emailChangeSentAt: String?
+  /// Supabase `app_metadata` without GoTrue's own `provider` / `providers` (roles and the like
+  /// an admin set); nil when there is nothing else. Firebase keeps such claims in `metadata`.
+  public var appMetadata: JSON?
 
   public init(
     id: String, email: String, confirmed: Bool, confirmedAt: String? = nil, createdAt: String? = nil,
     lastSignInAt: String? = nil, disabled: Bool = false, disabledUntil: String? = nil, methods: [String] = [],
     name: String? = nil, metadata: JSON? = nil, recoverySentAt: String? = nil, confirmationSentAt: String? = nil,
-    pendingMail: InboxMessage? = nil, deletedAt: String? = nil
+    pendingMail: InboxMessage? = nil, deletedAt: String? = nil, pendingEmail: String? = nil,
+    emailChangeSentAt: String? = nil, appMetadata: JSON? = nil
   ) {
     self.id = id
     self.email = email
@@ -49,6 +59,9 @@ public struct AdminUser: Sendable, Equatable {
     self.confirmationSentAt = confirmationSentAt
     self.pendingMail = pendingMail
     self.deletedAt = deletedAt
+    self.pendingEmail = pendingEmail
+    self.emailChangeSentAt = emailChangeSentAt
+    self.appMetadata = appMetadata
   }
 
   /// Soft-deleted: listed by the backend, but gone for sign-in and lookups.
@@ -68,6 +81,8 @@ public struct AdminUser: Sendable, Equatable {
       ("disabled_until", .optional(disabledUntil)), ("methods", .array(methods.map(JSON.string))),
       ("name", .optional(name)), ("metadata", metadata ?? .null), ("recovery_sent_at", .optional(recoverySentAt)),
       ("confirmation_sent_at", .optional(confirmationSentAt)), ("deleted_at", .optional(deletedAt)),
+      ("new_email", .optional(pendingEmail)), ("email_change_sent_at", .optional(emailChangeSentAt)),
+      ("app_metadata", appMetadata ?? .null),
     ])
     let mail: JSON? = pendingMail.map { pending in
       let mail = revealTokens ? pending : pending.redacted

@@ -53,8 +53,13 @@ public struct AuditEntry: Sendable, Equatable {
   public var targetEmail: String?
   /// `ok` or the error code.
   public var outcome: String
+  /// Who ran it: the OS user and host (`ada@laptop`); nil in lines written before it was kept.
+  public var operatorName: String?
 
-  public init(time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String) {
+  public init(
+    time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String,
+    operatorName: String? = nil
+  ) {
     self.time = time
     self.profile = profile
     self.backend = backend
@@ -62,12 +67,20 @@ public struct AuditEntry: Sendable, Equatable {
     self.targetId = targetId
     self.targetEmail = targetEmail
     self.outcome = outcome
+    self.operatorName = operatorName
+  }
+
+  /// Whether the entry is about the account named by `query` (its e-mail address, case-insensitive, or its id).
+  public func concerns(_ query: String) -> Bool {
+    let wanted = query.trimmingWhitespace.lowercased()
+    return targetEmail?.lowercased() == wanted || targetId?.lowercased() == wanted
   }
 
   public var json: JSON {
     [
       "time": .string(time), "profile": .string(profile), "backend": .string(backend), "command": .string(command),
       "target_id": .optional(targetId), "target_email": .optional(targetEmail), "outcome": .string(outcome),
+      "operator": .optional(operatorName),
     ]
   }
 
@@ -76,6 +89,6 @@ public struct AuditEntry: Sendable, Equatable {
     self.init(
       time: time, profile: json["profile"]?.string ?? "", backend: json["backend"]?.string ?? "", command: command,
       targetId: json["target_id"]?.string, targetEmail: json["target_email"]?.string,
-      outcome: json["outcome"]?.string ?? "")
+      outcome: json["outcome"]?.string ?? "", operatorName: json["operator"]?.string)
   }
 }

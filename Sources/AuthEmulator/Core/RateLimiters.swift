@@ -77,4 +77,16 @@ final class TokenBucketLimiter: @unchecked Sendable {
   }
 
   func reset() { lock.withLock { buckets.removeAll() } }
+
+  /// The keys whose bucket is empty at `now` (the next request would be refused), with the
+  /// seconds until one request is allowed again. Reads only: no token is taken.
+  func limited(at now: Date) -> [(key: String, retryAfter: Double)] {
+    lock.withLock {
+      buckets.compactMap { key, bucket in
+        let tokens = min(burst, bucket.tokens + max(0, now.timeIntervalSince(bucket.at)) * perSecond)
+        guard tokens < 1 else { return nil }
+        return (key, (1 - tokens) / perSecond)
+      }.sorted { $0.key < $1.key }
+    }
+  }
 }

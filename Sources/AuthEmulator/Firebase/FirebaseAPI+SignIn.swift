@@ -54,7 +54,10 @@ extension FirebaseAPI {
 
       var user = existing ?? FirebaseUser(localId: body.truthy("localId") ?? project.newLocalId(),
                                           createdAt: FirebaseTime.milliseconds(timestamp))
-      user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
+      // An account the admin API creates has never signed in: production leaves `lastLoginAt` out
+      // (the Admin SDKs' `lastSignInTime` is null). firebase-tools' emulator sets it to the creation
+      // time; authsh's does what production does. A sign-up signs in, so it is set there.
+      if !(call.privileged && existing == nil) { user.lastLoginAt = FirebaseTime.milliseconds(timestamp) }
       if call.privileged || provider == FirebaseTokens.passwordProvider {
         user.displayName = displayName
         user.emailVerified = emailVerified

@@ -60,7 +60,7 @@ public struct Checker: Sendable {
         } else if let problem = duplicateTest(name, range: statement.range, seen: &testNames) {
           problems.append(problem)
         }
-      case .include:
+      case .include, .cleanup:
         break
       }
       diagnostics += problems.map { $0.diagnostic(in: statement.file) }

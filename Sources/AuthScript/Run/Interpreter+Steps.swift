@@ -104,7 +104,7 @@ extension Interpreter {
       case .expectOK: return "ok"
       case .expectError(let code): return code.text
       case .command(let command) where !Self.producesResult(command): next += 1
-      case .command, .test: return nil
+      case .command, .test, .cleanup: return nil
       default: next += 1
       }
     }

@@ -20,6 +20,8 @@ public final class Interpreter {
   let style: Style
   let events: InterpreterEvents
   let stop: StopFlag?
+  /// Set by Ctrl-C / SIGTERM (`authsh run`): the tests left are skipped, `cleanup` still runs.
+  let interrupt: StopFlag?
   let failFast: Bool
   var scope: Scope
   var previousResult: CommandResult?
@@ -36,7 +38,7 @@ public final class Interpreter {
   public init(
     program: Program, context: ShellContext, executor: CommandExecutor, mode: Mode = .tests, style: Style = .plain,
     variables: [String: JSON] = [:], events: InterpreterEvents = InterpreterEvents(), stop: StopFlag? = nil,
-    failFast: Bool = false
+    failFast: Bool = false, interrupt: StopFlag? = nil
   ) {
     self.program = program
     self.context = context
@@ -46,6 +48,7 @@ public final class Interpreter {
     self.events = events
     self.stop = stop
     self.failFast = failFast
+    self.interrupt = interrupt
     let clock = context.clock
     self.scope = Scope(variables: variables, environment: context.environment, previous: nil, now: { clock.unixNow })
   }
@@ -56,32 +59,49 @@ public final class Interpreter {
     var line: Int
     var body: Range<Int>
     var isSetup: Bool
+    var isCleanup = false
   }
 
+  /// The tests in file order, then the `cleanup` blocks (each runs from its `cleanup` line to the
+  /// next `test` or `cleanup` line, or the end).
   var segments: [Segment] {
     let statements = program.statements
-    let starts = statements.indices.filter { if case .test = statements[$0].kind { return true } else { return false } }
-    guard let first = starts.first else {
-      return [Segment(name: nil, line: 1, body: statements.indices, isSetup: false)]
+    let starts = statements.indices.filter {
+      switch statements[$0].kind {
+      case .test, .cleanup: return true
+      default: return false
+      }
     }
     var result: [Segment] = []
-    if first > 0 { result.append(Segment(name: nil, line: statements[0].range.start.line, body: 0..<first, isSetup: true)) }
+    var cleanups: [Segment] = []
+    let firstTest = starts.first { if case .test = statements[$0].kind { return true } else { return false } }
+    if firstTest == nil {
+      // No `test` lines: the file (up to its first `cleanup`) is one test named after the file.
+      result.append(Segment(name: nil, line: 1, body: 0..<(starts.first ?? statements.count), isSetup: false))
+    } else if let first = starts.first, first > 0 {
+      result.append(Segment(name: nil, line: statements[0].range.start.line, body: 0..<first, isSetup: true))
+    }
     for (position, start) in starts.enumerated() {
       let end = position + 1 < starts.count ? starts[position + 1] : statements.count
-      guard case .test(let name) = statements[start].kind else { continue }
-      result.append(Segment(name: name, line: statements[start].range.start.line, body: (start + 1)..<end, isSetup: false))
+      let line = statements[start].range.start.line
+      switch statements[start].kind {
+      case .test(let name): result.append(Segment(name: name, line: line, body: (start + 1)..<end, isSetup: false))
+      case .cleanup: cleanups.append(Segment(name: nil, line: line, body: (start + 1)..<end, isSetup: false, isCleanup: true))
+      default: continue
+      }
     }
-    return result
+    return result + cleanups
   }
 
   /// The tests a file would report, without running it (for files skipped by `--fail-fast`).
   public func plannedTests(reason: String) -> [TestResult] {
-    segments.filter { !$0.isSetup }.map { segment in
+    segments.filter { !$0.isSetup && !$0.isCleanup }.map { segment in
       TestResult(name: staticName(segment), line: segment.line, status: .skipped, skipReason: reason)
     }
   }
 
   func staticName(_ segment: Segment) -> String {
+    if segment.isCleanup { return "cleanup" }
     guard let name = segment.name else { return segment.isSetup ? "setup" : program.main.file.baseName }
     return name.parts.map { part -> String in
       switch part {
@@ -95,7 +115,9 @@ public final class Interpreter {
   public func run() async -> [TestResult] {
     var results: [TestResult] = []
     var skipReason: String?
-    for segment in segments {
+    let all = segments
+    for segment in all where !segment.isCleanup {
+      if skipReason == nil, interrupt?.isSet == true { skipReason = "interrupted" }
       if skipReason == nil, stop?.isSet == true { skipReason = "stopped by --fail-fast" }
       if let reason = skipReason {
         guard !segment.isSetup else { continue }
@@ -113,7 +135,34 @@ public final class Interpreter {
         if segment.isSetup { skipReason = "setup failed" }
       }
     }
+    // Whatever happened above: remove what the tests made. Reported only when it fails.
+    for segment in all where segment.isCleanup {
+      let result = await runCleanup(segment)
+      guard result.status == .failed else { continue }
+      results.append(result)
+      events.testFinished(result)
+    }
     return results
+  }
+
+  /// Every line of a `cleanup` block runs, even after one failed (the first failure is reported);
+  /// changes there need no `--yes`: the script's author wrote them to be made.
+  func runCleanup(_ segment: Segment) async -> TestResult {
+    let started = ContinuousClock.now
+    let confirmed = context.confirmedByScript
+    context.confirmedByScript = true
+    defer { context.confirmedByScript = confirmed }
+    var failure: TestFailure?
+    var steps = 0
+    for index in segment.body {
+      let problem = await execute(at: index)
+      steps += 1
+      if failure == nil { failure = problem }
+    }
+    let elapsed = ContinuousClock.now - started
+    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    return TestResult(
+      name: "cleanup", line: segment.line, status: failure == nil ? .passed : .failed, durationMs: ms, failure: failure, steps: steps)
   }
 
   func runSegment(_ segment: Segment) async -> TestResult {
@@ -125,7 +174,7 @@ public final class Interpreter {
     }
     var steps = 0
     var index = segment.body.lowerBound
-    while failure == nil, index < segment.body.upperBound {
+    while failure == nil, index < segment.body.upperBound, interrupt?.isSet != true {
       failure = await execute(at: index)
       steps += 1
       index += 1
@@ -138,6 +187,10 @@ public final class Interpreter {
     }
     let elapsed = ContinuousClock.now - started
     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    if failure == nil, index < segment.body.upperBound {
+      // Interrupted before its last line: neither passed nor failed.
+      return TestResult(name: name, line: segment.line, status: .skipped, durationMs: ms, skipReason: "interrupted", steps: steps)
+    }
     return TestResult(
       name: name, line: segment.line, status: failure == nil ? .passed : .failed, durationMs: ms, failure: failure,
       steps: steps)
@@ -177,7 +230,7 @@ public final class Interpreter {
       } catch {
         return runtimeFailure(error, in: statement)
       }
-    case .test, .include:
+    case .test, .include, .cleanup:
       return nil
     }
   }
@@ -194,7 +247,7 @@ public final class Interpreter {
       if case .template(let template) = value.kind { return holes([template]) }
       return false
     case .test(let name): return holes([name])
-    case .expectOK, .expectError, .include: return false
+    case .expectOK, .expectError, .include, .cleanup: return false
     }
   }
 

@@ -17,11 +17,16 @@ public struct RunOptions: Sendable {
   public var style: Style
   public var executor: CommandExecutor
   public var readFile: ScriptLoader.ReadFile
+  /// `--data`: each file runs once per row, the row's columns as variables (over `--var`).
+  public var data: DataTable?
+  /// Set on Ctrl-C / SIGTERM: tests not yet run are skipped, `cleanup` blocks still run, exit 130.
+  public var interrupt: StopFlag?
 
   public init(
     jobs: Int = 1, failFast: Bool = false, variables: [String: String] = [:], reportJUnit: String? = nil,
     reportTAP: String? = nil, reportJSON: String? = nil, style: Style = .plain, executor: CommandExecutor = .standard,
-    readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk
+    readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk, data: DataTable? = nil,
+    interrupt: StopFlag? = nil
   ) {
     self.jobs = max(1, jobs)
     self.failFast = failFast
@@ -32,6 +37,8 @@ public struct RunOptions: Sendable {
     self.style = style
     self.executor = executor
     self.readFile = readFile
+    self.data = data
+    self.interrupt = interrupt
   }
 
   /// `name=value` → (name, value); nil when there is no `=` or the name is not a valid name.

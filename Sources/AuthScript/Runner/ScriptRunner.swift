@@ -24,11 +24,14 @@ public struct ScriptRunner: Sendable {
     var context: ShellContext
     var variables: [String: JSON]
     var diagnostics: [Diagnostic]
+    /// `--data`: the row this run of the file is for (its tests are named `NAME[row N]`).
+    var row: Int?
   }
 
   public func run(files: [String]) async -> Int32 {
     let started = ContinuousClock.now
-    let prepared = files.map(prepare)
+    let prepared = options.data.map { table in files.flatMap { file in table.rows.map { prepare(file, row: $0) } } }
+      ?? files.map { prepare($0) }
     let redaction = Self.redaction(prepared.map(\.context.redactor))
     let console = ConsoleReporter(style: options.style, redactor: nil)
     let problems = prepared.flatMap(\.diagnostics)
@@ -44,20 +47,22 @@ public struct ScriptRunner: Sendable {
     let elapsed = started.duration(to: .now)
     let run = RunResult(files: results, durationMs: Self.milliseconds(elapsed))
     if problems.isEmpty { output.out("\n" + console.summary(run)) }
-    return writeReports(run, redaction: redaction)
+    let code = writeReports(run, redaction: redaction)
+    return options.interrupt?.isSet == true ? ExitStatus.interrupted : code
   }
 
-  func prepare(_ path: String) -> Prepared {
+  func prepare(_ path: String, row: DataTable.Row? = nil) -> Prepared {
     let context = makeContext()
     if context.environment.isEmpty { context.environment = ProcessInfo.processInfo.environment }
-    let variables = RunOptions.scriptVariables(options.variables, environment: context.environment)
+    var variables = RunOptions.scriptVariables(options.variables, environment: context.environment)
+    if let row { variables.merge(row.variables) { _, column in column } }
     let text: String
     do {
       text = try options.readFile(path)
     } catch {
       let diagnostic = Diagnostic("cannot read '\(path)'", note: ScriptReadError.reason(of: error))
       let empty = Program(main: Script(file: SourceFile(name: path, path: path, text: ""), statements: []), statements: [])
-      return Prepared(name: path, program: empty, context: context, variables: variables, diagnostics: [diagnostic])
+      return Prepared(name: path, program: empty, context: context, variables: variables, diagnostics: [diagnostic], row: row?.number)
     }
     let file = SourceFile(name: path, path: path, text: text)
     let loader = ScriptLoader(readFile: options.readFile)
@@ -66,7 +71,7 @@ public struct ScriptRunner: Sendable {
     program.literalSecrets.forEach(context.redactor.register)
     let checker = Checker(predefined: Set(variables.keys), environment: context.environment)
     let diagnostics = Diagnostic.sorted(loadDiagnostics + checker.check(program))
-    return Prepared(name: path, program: program, context: context, variables: variables, diagnostics: diagnostics)
+    return Prepared(name: path, program: program, context: context, variables: variables, diagnostics: diagnostics, row: row?.number)
   }
 
   /// Runs files `jobs` at a time; each file's output is captured and printed whole, in file order
@@ -113,25 +118,34 @@ public struct ScriptRunner: Sendable {
     let console = ConsoleReporter(style: options.style, redactor: file.context.redactor)
     let startedAt = Date().timeIntervalSince1970
     let started = ContinuousClock.now
-    sink.out(console.header(file.name))
+    // A `--data` row: the file and each of its tests are named `…[row N]` everywhere.
+    let suffix = file.row.map { "[row \($0)]" } ?? ""
+    let named: @Sendable (TestResult) -> TestResult = { test in
+      var test = test
+      test.name += suffix
+      return test
+    }
+    sink.out(console.header(file.name + suffix))
     let events = InterpreterEvents(
       testFinished: { test in
+        let test = named(test)
         sink.out(console.line(for: test))
         if let failure = console.failure(test) { sink.err(failure) }
       },
       output: { text, stream in sink.write(text, to: stream) })
     let interpreter = Interpreter(
       program: file.program, context: file.context, executor: options.executor, mode: .tests, style: options.style,
-      variables: file.variables, events: events, stop: stop, failFast: options.failFast)
+      variables: file.variables, events: events, stop: stop, failFast: options.failFast, interrupt: options.interrupt)
     let tests: [TestResult]
-    if stop.isSet {
-      tests = interpreter.plannedTests(reason: "stopped by --fail-fast")
+    if stop.isSet || options.interrupt?.isSet == true {
+      tests = interpreter.plannedTests(reason: stop.isSet ? "stopped by --fail-fast" : "interrupted")
       tests.forEach(events.testFinished)
     } else {
       tests = await interpreter.run()
     }
     return FileResult(
-      file: file.name, tests: tests, durationMs: Self.milliseconds(started.duration(to: .now)), startedAt: startedAt)
+      file: file.name + suffix, tests: tests.map(named), durationMs: Self.milliseconds(started.duration(to: .now)),
+      startedAt: startedAt)
   }
 
   func writeReports(_ run: RunResult, redaction: @escaping @Sendable (String) -> String) -> Int32 {

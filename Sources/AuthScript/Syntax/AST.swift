@@ -112,6 +112,9 @@ public enum StatementKind: Sendable, Equatable {
   /// `let` (secret: false) and `secret` (secret: true).
   case assign(Name, ValueExpr, secret: Bool)
   case test(Template)
+  /// `cleanup`: the lines after it (to the next `test` or the end of the file) run after every
+  /// test of the file, also after a failure or an interruption; the range is the word.
+  case cleanup(SourceRange)
   /// The path as written and as resolved against the including file's directory.
   case include(written: String, resolved: String, range: SourceRange)
 }

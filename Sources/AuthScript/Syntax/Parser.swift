@@ -7,7 +7,7 @@ import ShellKit
 /// end: one run reports every problem of the file (jlox `synchronize()`).
 public enum Parser {
   /// The statement words of the language; anything else is a table command.
-  public static let keywords = ["test", "expect", "assert", "capture", "let", "secret", "include"]
+  public static let keywords = ["test", "cleanup", "expect", "assert", "capture", "let", "secret", "include"]
 
   public static func parse(_ file: SourceFile) -> (script: Script, diagnostics: [Diagnostic]) {
     let (lines, lexDiagnostics) = Lexer.lex(file)
@@ -31,6 +31,7 @@ public enum Parser {
     let kind: Result<StatementKind, Diagnostic.Partial>
     switch first.quoted ? "" : first.text {
     case "test": kind = parseTest(&reader)
+    case "cleanup": kind = parseCleanup(&reader)
     case "expect": kind = parseExpect(&reader)
     case "assert": kind = parseAssert(&reader)
     case "capture": kind = parseCapture(&reader)
@@ -64,6 +65,14 @@ public enum Parser {
         .init("unexpected '\(extra.text)' after the test name", range: extra.range, note: "quote a name with spaces: test \"\(([name] + reader.rest).map(\.text).joined(separator: " "))\""))
     }
     return Template.parse(name).map { .test($0) }
+  }
+
+  static func parseCleanup(_ reader: inout TokenReader) -> Result<StatementKind, Diagnostic.Partial> {
+    let keyword = reader.keyword
+    if let extra = reader.peek() {
+      return .failure(.init("unexpected '\(extra.text)' after 'cleanup'", range: extra.range, note: "'cleanup' stands alone; its commands follow on the next lines"))
+    }
+    return .success(.cleanup(keyword.range))
   }
 
   static func parseExpect(_ reader: inout TokenReader) -> Result<StatementKind, Diagnostic.Partial> {

@@ -44,6 +44,12 @@ public struct FirebaseAdminProvider: AdminProvider {
   // MARK: - Reads
 
   public func user(_ reference: UserReference) async throws -> AdminUser? {
+    guard let user = try await lookUp(reference) else { return nil }
+    // Only an emulator shows a pending e-mail change (its out-of-band codes).
+    return emulatorHost == nil ? user : withPendingChange(user, await pendingCodes())
+  }
+
+  func lookUp(_ reference: UserReference) async throws -> AdminUser? {
     switch reference {
     case .email(let email):
       // On an emulator the outbox is read alongside the lookup (Firebase keeps e-mails lower-case).

@@ -25,7 +25,17 @@ enum SupabaseAdminDecoding {
       createdAt: time(json["created_at"]), lastSignInAt: time(json["last_sign_in_at"]), disabled: disabled,
       disabledUntil: disabledUntil, methods: methods(json), name: name,
       metadata: metadata?.object == nil ? nil : metadata, recoverySentAt: time(json["recovery_sent_at"]),
-      confirmationSentAt: time(json["confirmation_sent_at"]), deletedAt: time(json["deleted_at"]))
+      confirmationSentAt: time(json["confirmation_sent_at"]), deletedAt: time(json["deleted_at"]),
+      pendingEmail: json["new_email"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+      emailChangeSentAt: time(json["email_change_sent_at"]), appMetadata: adminMetadata(json["app_metadata"]))
+  }
+
+  /// `app_metadata` without GoTrue's own `provider` / `providers`; nil when nothing else is there.
+  static func adminMetadata(_ value: JSON?) -> JSON? {
+    guard var object = value?.object else { return nil }
+    object["provider"] = nil
+    object["providers"] = nil
+    return object.isEmpty ? nil : .object(object)
   }
 
   static func time(_ value: JSON?) -> String? {

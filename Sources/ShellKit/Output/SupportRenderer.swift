@@ -74,6 +74,9 @@ enum SupportRenderer {
   /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
   static func userRows(_ user: AdminUser, revealTokens: Bool = false) -> [(String, String)] {
     var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
+    if let pending = user.pendingEmail {
+      rows.append(("pending e-mail", pending + " (not confirmed" + (user.emailChangeSentAt.map { "; mail sent at \($0)" } ?? "") + ")"))
+    }
     if let deletedAt = user.deletedAt { rows.append(("deleted", "yes, at \(deletedAt) (soft delete: the row stays)")) }
     rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
     rows.append(("created", user.createdAt ?? "unknown"))
@@ -93,6 +96,7 @@ enum SupportRenderer {
     if let metadata = user.metadata, metadata != .null, metadata != .object(JSONObject()) {
       rows.append(("metadata", metadata.compactText))
     }
+    if let appMetadata = user.appMetadata { rows.append(("app metadata", appMetadata.compactText)) }
     if let pending = user.pendingMail {
       // The link signs its holder in: `***` for its secret unless --show-tokens.
       let mail = revealTokens ? pending : pending.redacted
@@ -148,10 +152,12 @@ enum SupportRenderer {
   static func audit(_ entries: [AuditEntry]) -> [String] {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
-      [entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome]
-        .map { Self.clipped(TerminalText.escape($0)) } + [Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)]
+      [
+        entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—", entry.outcome,
+        entry.operatorName ?? "—",
+      ].map { Self.clipped(TerminalText.escape($0)) } + [Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)]
     }
-    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "BACKEND"]] + rows)
+    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows)
   }
 
   /// The widest a cell of the audit table is (an entry written by an older version may hold any

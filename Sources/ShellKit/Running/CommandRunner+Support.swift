@@ -43,17 +43,48 @@ extension CommandRunner {
     let user = try await provider.user(UserReference(email))
     // Settings the backend will not tell (a service account without the config scope) are unknown, not fatal.
     let settings = try? await provider.settings()
+    // No account: perhaps someone asked to change to this address and has not confirmed it.
+    let owner = user == nil && email.contains("@") ? try? await provider.accountChangingEmail(to: email).user : nil
+    var similar: [String] = []
+    var deletion: AuditEntry?
+    if user == nil, owner == nil {
+      // Deleted with authsh? Else a near miss at the same domain (the backend's filter on it).
+      deletion = try? context.auditLog?.entries(since: nil).last { $0.command == "user delete" && $0.outcome == "ok" && $0.concerns(email) }
+      if deletion == nil { similar = await Self.similarAddresses(to: email, provider: provider) }
+    }
+    // An emulator tells whether sign-in is rate-limited right now.
+    var limits: SignInLimitState?
+    if user != nil { limits = await provider.signInLimits() }
     var result = CommandResult(command: "diagnose")
     result.diagnosis = Diagnosis.evaluate(
-      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow)
-    if let user {
-      result.lookups = [UserLookup(query: email, user: user)]
-      context.noteEmail(user.email)
+      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow, changingTo: owner,
+      similar: similar, deletion: deletion, limits: limits)
+    if let found = user ?? owner {
+      result.lookups = [UserLookup(query: email, user: found)]
+      context.noteEmail(found.email)
     }
     return result
   }
 
-  /// `audit [--since DURATION]`: the local log of changes, oldest first.
+  /// Accounts at the same domain whose address is a small edit away from `email`: up to 5 pages
+  /// of 1,000 through the backend's filter on `@domain`. Never a reason for `diagnose` to fail.
+  static func similarAddresses(to email: String, provider: any AdminProvider) async -> [String] {
+    guard let at = email.lastIndex(of: "@") else { return [] }
+    let domain = String(email[at...]).lowercased()
+    guard domain.count > 1 else { return [] }
+    var candidates: [String] = []
+    var token: String?
+    for _ in 0..<5 {
+      guard let page = try? await provider.listUsers(UserListQuery(filter: domain, limit: 1000, pageToken: token)) else { break }
+      candidates += page.users.filter { !$0.deleted }.map(\.email)
+      guard let next = page.nextPageToken else { break }
+      token = next
+    }
+    return Diagnosis.nearMisses(of: email, among: candidates)
+  }
+
+  /// `audit [EMAIL] [--since DURATION]`: the local log of changes, oldest first; only those to
+  /// one account (its e-mail address or id) when EMAIL is given.
   func readAudit(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
     var result = CommandResult(command: "audit")
@@ -61,7 +92,8 @@ extension CommandRunner {
       result.audit = []
       return result
     }
-    result.audit = try log.entries(since: since)
+    let account = invocation.argument("EMAIL")?.trimmingWhitespace
+    result.audit = try log.entries(since: since).filter { entry in account.map(entry.concerns) ?? true }
     return result
   }
 }

@@ -65,6 +65,8 @@ public struct CommandRunner: Sendable {
     case .userDisable: return try await disable(invocation, context)
     case .userEnable: return try await enable(invocation, context)
     case .userSetPassword: return try await setPassword(invocation, context)
+    case .userSetEmail: return try await setEmail(invocation, context)
+    case .userUpdate: return try await updateAccount(invocation, context)
     case .userCreate: return try await createUser(invocation, context)
     case .userDelete: return try await delete(invocation, context)
     case .userSignout: return try await signOutUser(invocation, context)

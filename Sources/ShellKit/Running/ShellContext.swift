@@ -57,6 +57,8 @@ public final class ShellContext: @unchecked Sendable {
   public var linePrompter: (any LinePrompter)?
   /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
   public var auditLog: (any AuditLog)?
+  /// Who runs authsh, for the audit log: the OS user and host (`ada@laptop`); nil: not known.
+  public var operatorName: String?
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)?
   /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
@@ -75,6 +77,8 @@ public final class ShellContext: @unchecked Sendable {
   /// Output flags given for the whole run (`… | authsh --json`): every line that takes output
   /// flags and does not give one itself gets them.
   public var outputDefaults: [String: [FlagValue]] = [:]
+  /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
+  public var confirmedByScript = false
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose = false
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the

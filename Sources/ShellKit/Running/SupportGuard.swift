@@ -30,7 +30,7 @@ public struct SupportGuard: Sendable {
   /// For grants and destructive changes: `--yes`, or the account's e-mail typed back on a
   /// terminal. Without a terminal and without `--yes`: a usage error (exit 64), nothing sent.
   public func confirm(_ user: AdminUser) throws {
-    guard invocation.access.needsConfirmation, !invocation[.yes] else { return }
+    guard invocation.access.needsConfirmation, !invocation[.yes], !context.confirmedByScript else { return }
     guard let prompter = context.linePrompter else {
       let what = invocation.access == .grant ? "gives access to" : "changes"
       throw AuthError(
@@ -60,7 +60,7 @@ public struct SupportGuard: Sendable {
     let entry = AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
       command: invocation.spec.name, targetId: user?.id, targetEmail: (user?.email ?? email).map(Self.capped),
-      outcome: error.map { $0.code.rawValue } ?? "ok")
+      outcome: error.map { $0.code.rawValue } ?? "ok", operatorName: context.operatorName)
     try log.append(entry)
   }
 }

@@ -19,6 +19,8 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case userDisable = "user disable"
   case userEnable = "user enable"
   case userSetPassword = "user set-password"
+  case userSetEmail = "user set-email"
+  case userUpdate = "user update"
   case userCreate = "user create"
   case userDelete = "user delete"
   case userSignout = "user signout"

@@ -72,6 +72,29 @@ extension CommandTable {
       loading: Loading("Saving…"), access: .grant, output: .lookups, summary: "Set the account's password (asked twice without echo)",
       discussion: destructiveDiscussion),
     CommandSpec(
+      .userSetEmail, group: .support,
+      arguments: [userArgument, ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address")], flags: [FlagKey.newConfirmed],
+      loading: Loading("Saving…"), access: .change, output: .lookups,
+      summary: "Change the account's e-mail address at once (for \"I changed my e-mail\" tickets)",
+      discussion: changeDiscussion
+        + " No mail is sent: the person signs in with the new address right away. Without --confirmed,"
+        + " Firebase marks the new address unverified; Supabase keeps the account's confirmation as it was.",
+      examples: ["authsh user set-email ada@example.com ada@newmail.example --confirmed"]),
+    CommandSpec(
+      .userUpdate, group: .support, arguments: [userArgument],
+      flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.yes],
+      loading: Loading("Saving…"), access: .change, output: .lookups,
+      summary: "Change the display name, metadata or custom claims",
+      discussion: changeDiscussion
+        + " Keys are merged into what the account has; a key set to null is removed. --app-meta and"
+        + " --claims can grant roles, so they are confirmed like a grant: on a terminal it asks you to"
+        + " type the account's e-mail address (without one it needs --yes). Firebase accounts have no"
+        + " user metadata (--meta); on Supabase, --claims keys go to app_metadata, which is in every access token.",
+      examples: [
+        "authsh user update ada@example.com --name 'Ada Lovelace' --meta plan=pro",
+        "authsh user update ada@example.com --claims '{\"role\":\"admin\"}' --yes",
+      ]),
+    CommandSpec(
       .userCreate, group: .support, arguments: [userArgument],
       flags: [FlagKey.confirmed, FlagKey.accountName] + passwordFlags,
       loading: Loading("Creating account…"), access: .change, output: .lookups, summary: "Create an account through the admin API",
@@ -91,9 +114,15 @@ extension CommandTable {
         + " Exits like grep: 0 when nothing in the account stops a password sign-in, 1 when a finding does or"
         + " there is no account, 3 when the backend could not answer (`ok` in --json agrees).", examples: ["authsh diagnose ada@example.com"]),
     CommandSpec(
-      .audit, group: .support, flags: [FlagKey.since], output: .audit,
+      .audit, group: .support,
+      arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)")],
+      flags: [FlagKey.since], output: .audit,
       summary: "Show the log of account changes made with authsh (audit.jsonl)",
-      discussion: "Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl.",
-      examples: ["authsh audit", "authsh audit --since 7d"]),
+      discussion: """
+        Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl. Each line says who made the change \
+        (the OS user and host). Changes to the throwaway accounts of an in-process emulator \
+        (--emulator, run --emulator) are not written there; `audit` in such a session shows them.
+        """,
+      examples: ["authsh audit", "authsh audit --since 7d", "authsh audit ada@example.com"]),
   ]
 }

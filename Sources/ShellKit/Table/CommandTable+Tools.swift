@@ -5,10 +5,13 @@ extension CommandTable {
       arguments: [ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run")],
       flags: [
         FlagKey.runJobs, FlagKey.failFast, FlagKey.variable, FlagKey.reportJUnit, FlagKey.reportTAP, FlagKey.reportJSON,
-        FlagKey.runEmulator, FlagKey.runLikeProduction,
+        FlagKey.runEmulator, FlagKey.runLikeProduction, FlagKey.runData,
       ],
       takesOutputFlags: false, output: .none, summary: "Run .auth scripts with assertions (CI smoke tests)",
-      examples: ["authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml"]),
+      examples: [
+        "authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml",
+        "authsh run --emulator examples/per_account.auth --data examples/accounts.csv --jobs 4",
+      ]),
     CommandSpec(
       .emulator, group: .tools, surfaces: .oneShot,
       flags: [

@@ -22,6 +22,8 @@ extension FlagKey where Value == String {
   public static let reportJUnit = text(FlagSpec("--report-junit", value: "FILE", kind: .path, "Write a JUnit XML report"))
   public static let reportTAP = text(FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"))
   public static let reportJSON = text(FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"))
+  public static let runData = text(
+    FlagSpec("--data", value: "FILE", kind: .path, "Run each file once per row of FILE (.csv with a header, or .jsonl), the columns as variables"))
 }
 
 // MARK: emulator (its values are mapped to a configuration by `EmulatorOptions`)

@@ -59,6 +59,20 @@ extension FlagKey where Value == String {
   public static let filter = text(FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"))
   public static let pageToken = text(FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"))
   public static let accountName = text(FlagSpec("--name", value: "NAME", kind: .name, "The user's name"))
+  public static let updateName = text(
+    FlagSpec("--name", value: "NAME", kind: .name, "The display name (Supabase user_metadata.full_name, Firebase displayName)"))
+  public static let meta = text(
+    FlagSpec(
+      "--meta", value: "KEY=VALUE", kind: .text, repeatable: true,
+      "Set a key of Supabase's user_metadata (VALUE is JSON when it reads as JSON; null removes the key)"))
+  public static let appMeta = text(
+    FlagSpec(
+      "--app-meta", value: "KEY=VALUE", kind: .text, repeatable: true, access: .grant,
+      "Set a key of the metadata only admins write (Supabase app_metadata, Firebase custom claims): roles"))
+  public static let customClaims = text(
+    FlagSpec(
+      "--claims", value: "JSON", kind: .text, access: .grant,
+      "Merge a JSON object into the custom claims (Firebase customAttributes, Supabase app_metadata)"))
 }
 
 extension FlagKey where Value == Int {
@@ -71,6 +85,7 @@ extension FlagKey where Value == Bool {
   public static let jsonl = toggle(FlagSpec("--jsonl", "One JSON result per line, printed as each lookup completes"))
   public static let yes = toggle(FlagSpec("--yes", "Do it without asking (needed without a terminal)"))
   public static let confirmed = toggle(FlagSpec("--confirmed", "Create the account with its e-mail already confirmed"))
+  public static let newConfirmed = toggle(FlagSpec("--confirmed", "Mark the new address confirmed (no mail is sent either way)"))
   public static let soft = toggle(FlagSpec("--soft", "Supabase: soft delete (the account is kept, its e-mail freed)"))
 }
 

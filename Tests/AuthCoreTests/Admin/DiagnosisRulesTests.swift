@@ -44,20 +44,20 @@ import Testing
     #expect(codes(supabase) == ["email_unconfirmed"])
     let firebase = Diagnosis.evaluate(email: "ada@example.com", user: user(confirmed: false), provider: .firebase, settings: nil, now: now)
     #expect(firebase.canSignIn, "Firebase lets unverified users sign in")
-    #expect(codes(firebase) == ["email_unconfirmed", "ok"])
+    #expect(codes(firebase) == ["email_unconfirmed", "ok", "rate_limit_possible"])
   }
 
   @Test func aPendingRecoveryMailAndTheClosedResendWindowAreNotes() {
     let d = Diagnosis.evaluate(
       email: "ada@example.com", user: user(recovery: "2026-11-23T11:59:30.123456Z"), provider: .supabase,
       settings: ProjectSettings(requiresEmailConfirmation: true, mailInterval: 60), now: now)
-    #expect(codes(d) == ["recovery_pending", "resend_window_closed", "ok"])
+    #expect(codes(d) == ["recovery_pending", "resend_window_closed", "ok", "rate_limit_possible"])
     #expect(d.canSignIn)
     #expect(d.findings[0].fix == "authsh user link recovery ada@example.com")
     #expect(d.findings[1].message.contains("30 s more"))
     let old = Diagnosis.evaluate(
       email: "ada@example.com", user: user(recovery: "2026-11-23T09:00:00Z"), provider: .supabase, settings: nil, now: now)
-    #expect(codes(old) == ["ok"], "a recovery link older than an hour has expired")
+    #expect(codes(old) == ["ok", "rate_limit_possible"], "a recovery link older than an hour has expired")
   }
 
   @Test("after `user link recovery` (generate_link sets recovery_sent_at) no mail is claimed: a link or mail was issued")
@@ -103,7 +103,7 @@ import Testing
 
   @Test func unknownMethodsAreNotCalledMissing() {
     let d = Diagnosis.evaluate(email: "ada@example.com", user: user(methods: []), provider: .firebase, settings: nil, now: now)
-    #expect(codes(d) == ["ok"])
+    #expect(codes(d) == ["ok", "rate_limit_possible"])
   }
 
   @Test func oddAddressesAreQuotedInTheFix() {
@@ -121,5 +121,25 @@ import Testing
     #expect(UnixTime.parseISO("not a time, really!!") == nil)
     #expect(UnixTime.iso(1_709_210_096) == "2024-02-29T12:34:56Z")
     #expect(UnixTime.iso(0) == "1970-01-01T00:00:00Z")
+  }
+
+  @Test func aRateLimitIsListedWithTheProjectsNumbersAndAnEmulatorsLimiterBlocks() {
+    let plain = Diagnosis.evaluate(email: "ada@example.com", user: user(), provider: .supabase, settings: nil, now: now)
+    let note = plain.findings.last
+    #expect(note?.code == "rate_limit_possible" && note?.blocking == false)
+    #expect(note?.message.contains("30 attempts at once or 150 in 5 minutes") == true)
+    #expect(note?.message.contains("one more is allowed every 2 s, 30 again after 60 s") == true)
+    let free = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(), provider: .supabase, settings: nil, now: now,
+      limits: SignInLimitState(enforced: true, limited: [:]))
+    #expect(free.canSignIn && free.findings.last?.message.contains("no client is limited now") == true)
+    let limited = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(), provider: .supabase, settings: nil, now: now,
+      limits: SignInLimitState(enforced: true, limited: ["local": 2]))
+    #expect(!limited.canSignIn)
+    #expect(codes(limited) == ["rate_limited"])
+    #expect(limited.findings[0].message.contains("rate-limited right now on this emulator for this machine"))
+    let firebase = Diagnosis.evaluate(email: "ada@example.com", user: user(), provider: .firebase, settings: nil, now: now)
+    #expect(firebase.findings.last?.message.contains("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
   }
 }

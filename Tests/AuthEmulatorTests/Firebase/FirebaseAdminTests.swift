@@ -22,6 +22,21 @@ struct FirebaseAdminTests {
     #expect(await harness.signIn("np@x.io").error == "INVALID_PASSWORD")
   }
 
+  @Test func anAccountTheAdminCreatesHasNeverSignedInUntilItDoes() async throws {
+    // Production leaves lastLoginAt out (the Admin SDKs' lastSignInTime is null); a sign-up and a
+    // sign-in set it.
+    let harness = try FirebaseHarness()
+    _ = await harness.admin("accounts", ["localId": "made", "email": "made@x.io", "password": "secret1"])
+    let made = try #require(await harness.admin("accounts:lookup", ["localId": ["made"]])["users"]?[0])
+    #expect(made["createdAt"]?.string != nil && made["lastLoginAt"] == nil)
+    _ = await harness.signIn("made@x.io")
+    let signedIn = try #require(await harness.admin("accounts:lookup", ["localId": ["made"]])["users"]?[0])
+    #expect(signedIn["lastLoginAt"]?.string != nil)
+    let own = await harness.signUp("self@x.io", "secret1")
+    let selfMade = try #require(await harness.admin("accounts:lookup", ["localId": [own["localId"] ?? ""]])["users"]?[0])
+    #expect(selfMade["lastLoginAt"]?.string != nil, "a sign-up signs in")
+  }
+
   @Test func batchGetPagesByLocalId() async throws {
     let harness = try FirebaseHarness()
     for index in 0..<3 { _ = await harness.admin("accounts", ["localId": .string("u\(index)")]) }

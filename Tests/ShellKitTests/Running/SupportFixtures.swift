@@ -90,6 +90,31 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     record("signout \(user.email)")
     throw AuthError(.notSupported, message: "This backend cannot end another user's sessions.")
   }
+  func setEmail(_ user: AdminUser, to email: String, confirmed: Bool) async throws -> AdminUser {
+    record("set-email \(user.email) \(email)")
+    var changed = user
+    changed.email = email
+    if confirmed { changed.confirmed = true }
+    lock.withLock {
+      accounts[user.email] = nil
+      accounts[email] = changed
+    }
+    return changed
+  }
+  func update(_ user: AdminUser, with changes: AccountUpdate) async throws -> AdminUser {
+    record("update \(user.email)")
+    return change(user.email) { user in
+      if let name = changes.name { user.name = name }
+      if !changes.metadata.isEmpty { user.metadata = .object(AccountUpdate.merged(user.metadata?.object ?? JSONObject(), changes.metadata)) }
+      let admin = AccountUpdate.merged(AccountUpdate.merged(user.appMetadata?.object ?? JSONObject(), changes.appMetadata), changes.claims)
+      if !admin.isEmpty { user.appMetadata = .object(admin) }
+    }
+  }
+  /// Accounts whose e-mail change to the address is pending (`pendingEmail`).
+  func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
+    record("pending \(email)")
+    return (lock.withLock { accounts.values.first { $0.pendingEmail == email } }, true)
+  }
   func settings() async throws -> ProjectSettings { ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true) }
   func latestMail(to email: String) async throws -> InboxMessage? { nil }
 }

@@ -13,7 +13,9 @@ import Testing
   static func line(_ spec: CommandSpec, _ extra: String = "") -> String {
     var words = spec.words
     if spec.arguments.contains(where: { $0.name == "EMAIL" }) { words.append("user1@example.com") }
+    if spec.arguments.contains(where: { $0.name == "NEW-EMAIL" }) { words.append("new1@example.com") }
     if spec.accepts("--password") { words += ["--password", "a-new-password-1"] }
+    if spec.id == .userUpdate { words += ["--name", "Renamed"] }
     return (words + (extra.isEmpty ? [] : [extra])).joined(separator: " ")
   }
 

@@ -1,0 +1,42 @@
+import JSONKit
+
+/// What `user update` changes: the display name, the user's own metadata, the metadata only
+/// admins write (roles) and custom claims. Keys are merged into what the account has; a key
+/// set to `null` is removed.
+public struct AccountUpdate: Sendable, Equatable {
+  /// Supabase `user_metadata.full_name`; Firebase `displayName`.
+  public var name: String?
+  /// Supabase `user_metadata` (the user can change these themselves).
+  public var metadata: JSONObject
+  /// Supabase `app_metadata` (only admins write it; it is in every access token).
+  public var appMetadata: JSONObject
+  /// Firebase custom claims (`customAttributes`); on Supabase, keys of `app_metadata`.
+  public var claims: JSONObject
+
+  public init(name: String? = nil, metadata: JSONObject = JSONObject(), appMetadata: JSONObject = JSONObject(), claims: JSONObject = JSONObject()) {
+    self.name = name
+    self.metadata = metadata
+    self.appMetadata = appMetadata
+    self.claims = claims
+  }
+
+  public var isEmpty: Bool { name == nil && metadata.isEmpty && appMetadata.isEmpty && claims.isEmpty }
+
+  /// `KEY=VALUE`: the value is JSON when it reads as JSON (`true`, `3`, `null`, `["a"]`, `"x"`),
+  /// text otherwise (`role=admin`). nil when there is no `=` or no key.
+  public static func pair(_ text: String) -> (String, JSON)? {
+    guard let equals = text.firstIndex(of: "=") else { return nil }
+    let key = String(text[..<equals]).trimmingWhitespace
+    guard !key.isEmpty else { return nil }
+    let raw = String(text[text.index(after: equals)...])
+    let value = (try? JSON.parse(raw)) ?? .string(raw)
+    return (key, value)
+  }
+
+  /// `base` with `changes` merged in: a key set to `null` is removed.
+  public static func merged(_ base: JSONObject, _ changes: JSONObject) -> JSONObject {
+    var result = base
+    for (key, value) in changes.pairs { result[key] = value.isNull ? nil : value }
+    return result
+  }
+}

@@ -1,0 +1,73 @@
+import CSV
+import Foundation
+import JSONKit
+
+/// `authsh run FILE --data table.csv|table.jsonl`: the rows a file runs once each, the columns as
+/// variables. CSV has a header row (RFC 4180, read by CSV.swift); its values are typed like
+/// `--var` (`42` is a number); JSON lines keep their JSON types. Blank lines are skipped.
+public struct DataTable: Sendable, Equatable {
+  public struct Row: Sendable, Equatable {
+    /// 1-based, counting data rows only (`NAME[row 3]`).
+    public var number: Int
+    public var variables: [String: JSON]
+  }
+
+  public var rows: [Row]
+
+  public struct LoadError: Error, Equatable {
+    public var message: String
+  }
+
+  public static func load(path: String, text: String) throws(LoadError) -> DataTable {
+    let rows = path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
+      ? try jsonLines(text, path: path) : try csv(text, path: path)
+    guard !rows.isEmpty else { throw LoadError(message: "--data \(path) has no rows") }
+    return DataTable(rows: rows.enumerated().map { Row(number: $0.offset + 1, variables: $0.element) })
+  }
+
+  static func csv(_ text: String, path: String) throws(LoadError) -> [[String: JSON]] {
+    let reader: CSVReader
+    do {
+      reader = try CSVReader(string: text, hasHeaderRow: true)
+    } catch {
+      throw LoadError(message: "--data \(path) is not CSV: \(error)")
+    }
+    let header = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard !header.isEmpty, header != [""] else { throw LoadError(message: "--data \(path) has no header row (the variable names)") }
+    try checkNames(header, path: path)
+    var rows: [[String: JSON]] = []
+    var line = 1
+    while let fields = reader.next() {
+      line += 1
+      if fields.count == 1, fields[0].isEmpty { continue }
+      guard fields.count == header.count else {
+        throw LoadError(message: "--data \(path): row \(rows.count + 1) has \(fields.count) fields, the header \(header.count)")
+      }
+      var row: [String: JSON] = [:]
+      for (name, value) in zip(header, fields) { row[name] = RunOptions.typed(value) }
+      rows.append(row)
+    }
+    if let error = reader.error { throw LoadError(message: "--data \(path) is not CSV: \(error)") }
+    return rows
+  }
+
+  static func jsonLines(_ text: String, path: String) throws(LoadError) -> [[String: JSON]] {
+    var rows: [[String: JSON]] = []
+    for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+      guard !line.allSatisfy(\.isWhitespace) else { continue }
+      guard let object = (try? JSON.parse(String(line)))?.object else {
+        throw LoadError(message: "--data \(path):\(index + 1) is not a JSON object")
+      }
+      let names = object.pairs.map(\.0)
+      try checkNames(names, path: path)
+      rows.append(Dictionary(object.pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }))
+    }
+    return rows
+  }
+
+  static func checkNames(_ names: [String], path: String) throws(LoadError) {
+    for name in names where RunOptions.parseVariable(name + "=") == nil {
+      throw LoadError(message: "--data \(path): '\(name)' is not a variable name (letters, digits and _, not first a digit)")
+    }
+  }
+}
