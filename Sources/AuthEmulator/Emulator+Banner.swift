@@ -59,6 +59,8 @@ extension Emulator {
       "",
       "export SUPABASE_URL=\(baseURL)",
       "export SUPABASE_ANON_KEY=\(anonKey)",
+      // The support commands (`authsh user …`, `diagnose`) need the admin key.
+      "export SUPABASE_SERVICE_ROLE_KEY=\(serviceRoleKey)",
       "export FIREBASE_AUTH_EMULATOR_HOST=\(firebaseHost)",
       "export FIREBASE_API_KEY=\(config.firebaseAPIKey)",
       "export FIREBASE_PROJECT_ID=\(config.project)",

@@ -58,7 +58,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
       head = responseHead
     case .body(var buffer):
       guard body.count + buffer.readableBytes <= maxBytes else {
-        fail(.connectionLost("response body over \(maxBytes) bytes"))
+        fail(.tooLarge(bytes: maxBytes))
         context.close(promise: nil)
         return
       }

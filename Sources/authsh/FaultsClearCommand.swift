@@ -55,6 +55,7 @@ enum FaultsClearCommand {
     case .timedOut: return "it did not answer within \(Int(Self.timeout)) s"
     case .cancelled: return "cancelled"
     case .connectionLost: return "the connection closed before an answer"
+    case .tooLarge: return "its answer was too large"
     case .unreachable, .other: return "the emulator cannot be reached"
     }
   }

@@ -8,6 +8,14 @@ import ShellKit
 /// (`echo whoami | authsh`, `authsh < smoke.auth`): no prompt, no line editing, never a hang.
 enum Interactive {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
+    // `… | authsh --json`: the output flags given before the input apply to every line.
+    let outputDefaults: [String: [FlagValue]]
+    switch Invocation.outputDefaults(arguments.leadingOutputFlags) {
+    case .success(let defaults): outputDefaults = defaults
+    case .failure(let problem):
+      sink.err("error: \(problem.fullMessage)\n")
+      return ExitStatus.usage
+    }
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
       arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment, sink: sink)
     if let failure { return failure }
@@ -16,6 +24,7 @@ enum Interactive {
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
     let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
     emulator?.configure(context)
+    context.outputDefaults = outputDefaults
     let output = RedactingSink(sink, redactor: context.redactor)
     let status: Int32
     if InteractiveShell.standardStreamsAreTerminals {

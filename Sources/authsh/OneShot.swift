@@ -68,28 +68,27 @@ enum OneShot {
     progress?.clear()
     await emulator?.shutdown()
 
-    var tokens = invocation.output(.showTokens) ? [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 } : []
-    tokens += result.inbox?.publicValues ?? []
-    // `mfa enroll --show-tokens`: the new factor's secret, which the redactor otherwise masks.
-    if invocation.output(.showTokens), let secret = result.enrollment?.secret { tokens.append(secret) }
+    let tokens = ResultText.revealed(result, invocation: invocation)
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
-    if context.lookupStream != nil, result.ok || interrupted != 0 {
-      // `user show --jsonl`: every line went out as its lookup completed.
+    if result.streamedLookups > 0 || (context.lookupStream != nil && interrupted != 0) {
+      // `user show --jsonl`: every line went out as its lookup completed; only an input that
+      // ended in a line no address can be has more to say.
+      if interrupted == 0, let error = result.error, error.code == .usage {
+        output.err(HumanRenderer.renderError(error, style: Terminal.style(flag: invocation.output(.color), environment: environment, stream: 2)))
+      }
     } else if interrupted != 0, !invocation.output(.json) {
       // What finished on standard output; "Cancelled." instead of an error block.
       var finished = result
       finished.error = nil
       let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: 1)
-      output.out(HumanRenderer.render(finished, invocation: invocation, style: style, now: now).out)
-    } else if invocation.output(.json) {
-      output.out(result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims)).prettyText + "\n")
+      output.out(ResultText.render(finished, invocation: invocation, style: style, now: now).out)
     } else {
-      let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: result.ok ? 1 : 2)
-      let (out, err) = HumanRenderer.render(result, invocation: invocation, style: style, now: now)
+      let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: result.error == nil ? 1 : 2)
+      let (out, err) = ResultText.render(result, invocation: invocation, style: style, now: now)
       output.out(out)
       output.err(err)
-      if let detail = result.error?.detail, context.verbose { output.err("  detail: \(TerminalText.escape(detail))\n") }
+      if let detail = result.error?.detail, context.verbose, !invocation.output(.json) { output.err("  detail: \(TerminalText.escape(detail))\n") }
     }
     if interrupted != 0 {
       EchoGuard.writeMessage()

@@ -32,6 +32,13 @@ enum StandardStreams {
     }
   }
 
+  /// Whether a write to descriptor 1 or 2 has failed (the reader of a pipe went away).
+  static func hasFailed(_ descriptor: Int32) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return failures[descriptor] != nil
+  }
+
   /// Writes all of `text` to descriptor 1 or 2, retrying interrupted and partial writes.
   static func write(_ text: String, to descriptor: Int32) {
     lock.lock()

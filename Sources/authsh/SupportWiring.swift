@@ -17,11 +17,14 @@ enum SupportWiring {
     let progress = showProgress ? ProgressLine(sink: sink) : nil
     if invocation[.jsonl], !invocation[.json] {
       let output = RedactingSink(sink, redactor: context.redactor)
+      let reveal = invocation.output(.showTokens)
       context.lookupStream = { lookup in
         // The progress line goes away while a result line is written; the next update redraws it.
         progress?.clear()
-        output.out(CommandResult.lookupJSON(lookup).compactText + "\n")
+        output.out(CommandResult.lookupJSON(lookup, revealTokens: reveal).compactText + "\n")
       }
+      // `… --jsonl | head`: once nobody reads the lines, the input is read no further.
+      context.lookupShouldStop = { StandardStreams.hasFailed(1) }
     }
     if let progress { context.lookupProgress = { done, total in progress.update(done: done, total: total) } }
     return progress
@@ -42,17 +45,18 @@ final class ProgressLine: @unchecked Sendable {
 
   init(sink: StandardSink) { self.sink = sink }
 
-  func update(done: Int, total: Int) {
-    guard total >= Self.threshold else { return }
+  /// `total` is nil while the input is still being read.
+  func update(done: Int, total: Int?) {
+    guard (total ?? done) >= Self.threshold else { return }
     lock.lock()
     defer { lock.unlock() }
-    let percent = done * 100 / max(total, 1)
+    let percent = total.map { done * 100 / max($0, 1) } ?? done / 100
     guard percent != lastPercent || done == total || !drawn else { return }
     lastPercent = percent
     if !started { onFirstDraw?() }
     started = true
     drawn = true
-    sink.err("\r\u{1B}[KLooked up \(done)/\(total)…")
+    sink.err("\r\u{1B}[KLooked up \(done)" + (total.map { "/\($0)" } ?? "") + "…")
   }
 
   func clear() {

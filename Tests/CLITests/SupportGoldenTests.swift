@@ -85,7 +85,7 @@ import Testing
     #expect(created.status == 0, "\(created.combined)")
     #expect(created.stdout.hasPrefix("Created ada@example.com ("))
     let missing = try await runner.run(["--emulator", "--provider", provider, "diagnose", "ada@example.com", "--json"])
-    #expect(missing.status == 0, "\(missing.combined)")
+    #expect(missing.status == 1, "no account: diagnose exits 1, like grep: \(missing.combined)")
     #expect(missing.stdout.contains("\"no_account\""), "a fresh emulator per process: \(missing.stdout)")
   }
 

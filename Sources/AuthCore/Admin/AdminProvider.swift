@@ -72,6 +72,14 @@ public struct ProjectSettings: Sendable, Equatable {
   }
 }
 
+/// A change some backends cannot make, asked about before anyone is asked to confirm it.
+public enum AdminChange: Sendable, Equatable {
+  case signOut
+  case resendConfirmation
+  case disable(seconds: Int?)
+  case delete(soft: Bool)
+}
+
 /// What an emulator says about its sign-in rate limiter (`GET /emulator/v1/limits`): production
 /// does not tell. Supabase limits sign-ins per client address, not per account.
 public struct SignInLimitState: Sendable, Equatable {
@@ -135,10 +143,14 @@ public protocol AdminProvider: Sendable {
   /// Whether `signOut` really ends refresh tokens here: false on an emulator that keeps them
   /// working (the official Firebase emulator, and authsh's outside the like-production mode).
   func signOutEndsRefreshTokens() async -> Bool
+  /// `not_supported` (with the alternative) when this backend cannot make `change` to `user`;
+  /// nil when it can. Known without a request, so it is said before a confirmation is asked.
+  func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError?
 }
 
 extension AdminProvider {
   public func signOutEndsRefreshTokens() async -> Bool { true }
+  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? { nil }
   public func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) { (nil, false) }
   public func signInLimits() async -> SignInLimitState? { nil }
 }

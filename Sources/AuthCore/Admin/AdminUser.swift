@@ -92,7 +92,10 @@ public struct AdminUser: Sendable, Equatable {
   /// The factors that a sign-in asks for (Supabase ignores unverified ones).
   public var verifiedFactors: [AuthFactor] { factors.filter { $0.status == .verified } }
 
-  public var json: JSON {
+  /// The account as JSON; a pending mail's code and link secrets as `***` (`--show-tokens` reveals them).
+  public var json: JSON { json(revealTokens: false) }
+
+  public func json(revealTokens: Bool) -> JSON {
     var object = JSONObject([
       ("id", .string(id)), ("email", .string(email)), ("confirmed", .bool(confirmed)),
       ("confirmed_at", .optional(confirmedAt)), ("created_at", .optional(createdAt)),
@@ -105,8 +108,9 @@ public struct AdminUser: Sendable, Equatable {
       ("invited_at", .optional(invitedAt)), ("sso", .bool(sso)), ("anonymous", .bool(anonymous)),
       ("identities", .array(identities.map(\.json))), ("factors", .array(factors.map(\.json))),
     ])
-    let mail: JSON? = pendingMail.map { mail in
-      ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]
+    let mail: JSON? = pendingMail.map { pending in
+      let mail = revealTokens ? pending : pending.redacted
+      return ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]
     }
     object["pending_mail"] = mail ?? .null
     return .object(object)

@@ -45,7 +45,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
     if let body = request.body { urlRequest.httpBody = Data(body) }
 
-    let state = RequestState(host: request.url.host ?? "")
+    let state = RequestState(host: request.url.host ?? "", maxBytes: maxResponseBytes)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
         let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -89,6 +89,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     for (name, value) in http.allHeaderFields {
       headers.append((String(describing: name), String(describing: value)))
     }
+    if let data, data.count > state.maxBytes { return .failure(.tooLarge(bytes: state.maxBytes)) }
     return .success(HTTPResponse(status: http.statusCode, headers: headers, body: Array(data ?? Data())))
   }
 }
@@ -96,13 +97,17 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// Shared between the completion handler, the deadline and the cancellation handler.
 private final class RequestState: @unchecked Sendable {
   let host: String
+  let maxBytes: Int
   private let lock = NSLock()
   private var task: URLSessionDataTask?
   private var done = false
   private var cancelledEarly = false
   private(set) var timedOut = false
 
-  init(host: String) { self.host = host }
+  init(host: String, maxBytes: Int) {
+    self.host = host
+    self.maxBytes = maxBytes
+  }
 
   func start(_ task: URLSessionDataTask) {
     lock.lock()

@@ -30,6 +30,8 @@ public struct CommandResult: Sendable {
   public var status: StatusInfo?
   /// `user …` commands: the accounts looked up (one per address of `user show`, or the one acted on).
   public var lookups: [UserLookup] = []
+  /// `user show --jsonl`: how many lookups were printed as they completed (and not kept in `lookups`).
+  public var streamedLookups = 0
   /// `user list`.
   public var userPage: UserPage?
   /// `user link`.
@@ -56,7 +58,9 @@ public struct CommandResult: Sendable {
 
   public init(command: String) { self.command = command }
 
-  public var ok: Bool { error == nil }
+  /// Whether the command succeeded and its answer is a yes: `diagnose` of an account that cannot
+  /// sign in is not ok (exit 1, like grep), though the command itself worked.
+  public var ok: Bool { error == nil && diagnosis?.canSignIn != false }
 
   public static func failure(_ command: String, _ error: AuthError) -> CommandResult {
     var result = CommandResult(command: command)
@@ -108,9 +112,15 @@ public struct CommandResult: Sendable {
         "session_location": .optional(status.sessionLocation),
       ]
     }
-    if let admin = lookups.first?.user, lookups.count == 1 { object["user"] = admin.json }
-    if lookups.count > 1 || lookups.contains(where: { $0.user == nil }) {
-      object["users"] = .array(lookups.map(Self.lookupJSON))
+    if command == Self.lookupCommand {
+      // One shape whatever the count: `users` always, `user` too when there is exactly one account.
+      object["users"] = .array(lookups.map { Self.lookupJSON($0, revealTokens: revealTokens) })
+      if let admin = lookups.first?.user, lookups.count == 1 { object["user"] = admin.json(revealTokens: revealTokens) }
+    } else {
+      if let admin = lookups.first?.user, lookups.count == 1 { object["user"] = admin.json(revealTokens: revealTokens) }
+      if lookups.count > 1 || lookups.contains(where: { $0.user == nil }) {
+        object["users"] = .array(lookups.map { Self.lookupJSON($0, revealTokens: revealTokens) })
+      }
     }
     if let userPage {
       object["users"] = .array(userPage.users.map(\.json))
@@ -140,12 +150,15 @@ public struct CommandResult: Sendable {
     return .object(object)
   }
 
+  /// The command whose JSON always has `users` (one entry per address asked).
+  public static let lookupCommand = "user show"
+
   /// One account of `user show`: the user, or the query with its error.
-  public static func lookupJSON(_ lookup: UserLookup) -> JSON {
+  public static func lookupJSON(_ lookup: UserLookup, revealTokens: Bool = false) -> JSON {
     var object = JSONObject()
     object["query"] = .string(lookup.query)
     object["ok"] = .bool(lookup.user != nil)
-    if let user = lookup.user { object["user"] = user.json }
+    if let user = lookup.user { object["user"] = user.json(revealTokens: revealTokens) }
     if let error = lookup.error { object["error"] = errorJSON(error) }
     return .object(object)
   }

@@ -76,6 +76,8 @@ public struct Checker: Sendable {
   /// again after interpolation, so a choice like `provider {{p}}` is not judged here.
   func checkCommand(_ command: CommandStatement) -> Diagnostic.Partial? {
     let words = command.tokens.map { Word(text: $0.text, start: $0.range.start.column - 1, end: $0.range.end.column - 1, quoted: $0.quoted) }
+    // `login --help` asks for the help: nothing to check.
+    guard HelpRequest.command(in: words) == nil else { return nil }
     guard case .failure(let error) = InvocationParser.parse(words, surface: .script) else { return nil }
     let token = error.wordIndex.flatMap { command.tokens.indices.contains($0) ? command.tokens[$0] : nil }
     if let token, token.text.contains("{{"), error.message.contains("must be one of") { return nil }

@@ -40,13 +40,17 @@ public struct InterpreterEvents: Sendable {
   public var testFinished: @Sendable (TestResult) -> Void
   /// Text a command produced for the user (`echo`, `help`; every command in transcript mode).
   public var output: @Sendable (String, ShellKit.OutputStream) -> Void
+  /// A command's output that shows values the redactor knows (`--show-tokens`); nil: `output`.
+  public var revealing: (@Sendable (String, ShellKit.OutputStream, _ values: [String]) -> Void)?
 
   public init(
     testFinished: @escaping @Sendable (TestResult) -> Void = { _ in },
-    output: @escaping @Sendable (String, ShellKit.OutputStream) -> Void = { _, _ in }
+    output: @escaping @Sendable (String, ShellKit.OutputStream) -> Void = { _, _ in },
+    revealing: (@Sendable (String, ShellKit.OutputStream, _ values: [String]) -> Void)? = nil
   ) {
     self.testFinished = testFinished
     self.output = output
+    self.revealing = revealing
   }
 }
 
@@ -54,5 +58,5 @@ extension CommandExecutor {
   /// The product: `CommandRunner` runs, `HumanRenderer` shows.
   public static let standard = CommandExecutor(
     run: { invocation, context in await CommandRunner().run(invocation, in: context) },
-    render: { result, invocation, style, now in HumanRenderer.render(result, invocation: invocation, style: style, now: now) })
+    render: { result, invocation, style, now in ResultText.render(result, invocation: invocation, style: style, now: now) })
 }

@@ -15,9 +15,13 @@ extension Interpreter {
         return runtimeFailure(error, in: statement)
       }
     }
+    if let help = HelpRequest.command(in: words) {
+      // `login --help`: the command's help, as on the command line and in the shell.
+      words = (["help"] + help).map { Word(text: $0, start: 0, end: 0) }
+    }
     let invocation: Invocation
     switch InvocationParser.parse(words, surface: .script) {
-    case .success(let parsed): invocation = parsed
+    case .success(let parsed): invocation = parsed.withOutputDefaults(context.outputDefaults)
     case .failure(let usage):
       let token = usage.wordIndex.flatMap { command.tokens.indices.contains($0) ? command.tokens[$0] : nil }
       let diagnostic = Diagnostic(
@@ -80,8 +84,14 @@ extension Interpreter {
     case .transcript:
       if let render = executor.render {
         let (out, err) = render(result, invocation, style, now)
-        if !out.isEmpty { events.output(out, .standardOutput) }
-        if !err.isEmpty { events.output(err, .standardError) }
+        // `--show-tokens`: what the redactor would mask is the point of the output.
+        let values = ResultText.revealed(result, invocation: invocation)
+        let events = self.events
+        let write: (String, ShellKit.OutputStream) -> Void = { text, stream in
+          if !values.isEmpty, let revealing = events.revealing { revealing(text, stream, values) } else { events.output(text, stream) }
+        }
+        if !out.isEmpty { write(out, .standardOutput) }
+        if !err.isEmpty { write(err, .standardError) }
       } else if let output = result.output {
         events.output(output + "\n", .standardOutput)
       }

@@ -51,7 +51,8 @@ extension ScriptRunner {
         let printed = rendersCommands && (failure.kind == .command || failure.kind == .backend)
         if !printed, let text = console.failure(test) { sink.err(text) }
       },
-      output: { text, stream in sink.write(text, to: stream) })
+      output: { text, stream in sink.write(text, to: stream) },
+      revealing: { text, stream, values in RedactingSink.revealing(values, in: sink).write(text, to: stream) })
     let interpreter = Interpreter(
       program: program, context: context, executor: executor, mode: .transcript, style: style,
       variables: scriptVariables, events: events)
@@ -60,11 +61,16 @@ extension ScriptRunner {
     let run = RunResult(files: [FileResult(file: name, tests: tests, durationMs: milliseconds(elapsed))], durationMs: milliseconds(elapsed))
     if hasTests { sink.out("\n" + console.summary(run)) }
     // Without tests the input is a list of commands: end as a one-shot command with that
-    // failure would (4 for "not signed in" / "session expired").
+    // failure would (4 for "not signed in" / "session expired", 64 for a usage error such as a
+    // change that needs --yes).
     if !hasTests, run.exitCode == 1, let failure = tests.lazy.compactMap(\.failure).first, failure.kind == .command,
-      let code = failure.errorCode, code == ErrorCode.notAuthenticated.rawValue || code == ErrorCode.sessionExpired.rawValue
+      let code = failure.errorCode.flatMap(ErrorCode.init(rawValue:))
     {
-      return 4
+      switch code {
+      case .notAuthenticated, .sessionExpired: return ExitStatus.notSignedIn
+      case .usage: return ExitStatus.usage
+      default: break
+      }
     }
     return run.exitCode
   }

@@ -4,10 +4,14 @@ import JSONKit
 
 /// The requests of `FirebaseAdminProvider`: URLs, the OAuth bearer, and the answers' checks.
 extension FirebaseAdminProvider {
-  /// `POST …/accounts:lookup`; nil when the answer has no `users` (no such account).
+  /// `POST …/accounts:lookup`; nil when the answer has no `users` (no such account). An answer
+  /// that is not an object, or whose `users` is not a list, proves nothing: `malformed_response`.
   func lookup(_ body: JSON) async throws -> AdminUser? {
     let (json, response) = try await post("accounts:lookup", body, as: .lookup)
-    guard let record = json["users"]?[0] else { return nil }
+    guard json.object != nil else { throw WireBody.missing("users", in: response) }
+    guard let users = json["users"], !users.isNull else { return nil }
+    guard let list = users.array else { throw WireBody.missing("users", in: response) }
+    guard let record = list.first else { return nil }
     return try FirebaseAdminDecoding.user(record, response: response)
   }
 

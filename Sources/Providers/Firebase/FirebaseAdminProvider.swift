@@ -159,10 +159,27 @@ public struct FirebaseAdminProvider: AdminProvider {
   /// Identity Toolkit sends a confirmation mail only on the user's own request (with their ID
   /// token); the admin API generates the link instead (`returnOobLink`), for you to hand over.
   public func resendConfirmation(_ user: AdminUser) async throws {
-    throw AuthError(
-      .notSupported,
-      message: "Firebase sends a confirmation e-mail only when the user asks from the app; the admin API cannot send one.",
-      hint: "Run `user link confirm \(user.email)` and hand the link over, or `user confirm \(user.email)` to mark the e-mail confirmed.")
+    if let refusal = unsupported(.resendConfirmation, for: user) { throw refusal }
+  }
+
+  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
+    switch change {
+    case .resendConfirmation:
+      return AuthError(
+        .notSupported,
+        message: "Firebase sends a confirmation e-mail only when the user asks from the app; the admin API cannot send one.",
+        hint: "Run `user link confirm \(user.email)` and hand the link over, or `user confirm \(user.email)` to mark the e-mail confirmed.")
+    case .disable(seconds: .some):
+      return AuthError(
+        .notSupported, message: "Firebase has no timed disable: an account stays disabled until enabled again.",
+        hint: "Run `user disable \(user.email)` without --until, and `user enable \(user.email)` later.")
+    case .delete(soft: true):
+      return AuthError(
+        .notSupported, message: "Firebase has no soft delete: a deleted account is gone.",
+        hint: "Run `user disable \(user.email)` to keep the account but stop its sign-ins.")
+    default:
+      return nil
+    }
   }
 
   // MARK: - Changes
@@ -172,11 +189,7 @@ public struct FirebaseAdminProvider: AdminProvider {
   }
 
   public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
-    if seconds != nil {
-      throw AuthError(
-        .notSupported, message: "Firebase has no timed disable: an account stays disabled until enabled again.",
-        hint: "Run `user disable \(user.email)` without --until, and `user enable \(user.email)` later.")
-    }
+    if let refusal = unsupported(.disable(seconds: seconds), for: user) { throw refusal }
     return try await update(user, ["disableUser": true])
   }
 
@@ -201,11 +214,7 @@ public struct FirebaseAdminProvider: AdminProvider {
   }
 
   public func delete(_ user: AdminUser, soft: Bool) async throws {
-    if soft {
-      throw AuthError(
-        .notSupported, message: "Firebase has no soft delete: a deleted account is gone.",
-        hint: "Run `user disable \(user.email)` to keep the account but stop its sign-ins.")
-    }
+    if let refusal = unsupported(.delete(soft: soft), for: user) { throw refusal }
     _ = try await post("accounts:delete", ["localId": .string(user.id)], as: .delete)
   }
 

@@ -96,9 +96,14 @@ extension SupabaseAdminProvider {
   }
 
   public func signOut(_ user: AdminUser) async throws {
+    if let refusal = unsupported(.signOut, for: user) { throw refusal }
+  }
+
+  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
+    guard change == .signOut else { return nil }
     // GoTrue's admin API has no "end this user's sessions": `/logout` acts on the caller's own
     // session (it needs the user's access token).
-    throw AuthError(
+    return AuthError(
       .notSupported,
       message: "Supabase's admin API cannot end another user's sessions.",
       hint: "`authsh user set-password \(user.email)` ends every session (Supabase deletes the account's sessions "

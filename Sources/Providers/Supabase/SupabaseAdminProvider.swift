@@ -63,25 +63,40 @@ public struct SupabaseAdminProvider: AdminProvider {
       // `full_name ILIKE %filter%`, in which `_` matches any character), so several accounts can
       // come back; the exact address (case-insensitive) is picked from them. E-mails are stored in
       // lower case and the e-mail match is case-sensitive, hence the lower-cased filter.
+      // Every page is read until the account is found or the server says there is no more: only
+      // the last page proves there is no such account (5,000 other addresses may contain it).
       let wanted = email.lowercased()
       var page = 1
       while true {
         let (json, response) = try await call(
-          "GET", "/admin/users", query: [("page", String(page)), ("per_page", "100"), ("filter", wanted)])
+          "GET", "/admin/users",
+          query: [("page", String(page)), ("per_page", String(Self.lookupPageSize)), ("filter", wanted)])
         guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
         if let hit = users.first(where: { $0["email"]?.string?.lowercased() == wanted }) {
           // The list loads neither identities nor factors (`identities: null`): read the account by id.
           if let id = hit["id"]?.string, let loaded = try await lookUp(.id(id)) { return loaded }
           return try SupabaseAdminDecoding.user(hit, response: response, now: clock.now())
         }
-        // A short filter can match many accounts: read on while the server says there is more.
-        guard SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: 100, count: users.count), page < 50 else {
-          return nil
+        guard SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: Self.lookupPageSize, count: users.count)
+        else { return nil }
+        guard page < Self.lookupPageLimit, !users.isEmpty else {
+          throw AuthError(
+            .providerError,
+            message: "Could not determine whether \(email) has an account: more than \(page * Self.lookupPageSize) accounts contain the address and the server kept answering more.",
+            status: response.status)
         }
+        try Task.checkCancellation()
         page += 1
       }
     }
   }
+
+  /// Accounts per page of an e-mail lookup (a page of GoTrue users stays well under the 4 MB a
+  /// response may have).
+  static let lookupPageSize = 500
+  /// Pages an e-mail lookup reads at most (a million accounts containing the address) before it
+  /// says it could not tell.
+  static let lookupPageLimit = 2_000
 
   static func hyphenated(_ text: String) -> UUID? {
     let digits = Array(text)

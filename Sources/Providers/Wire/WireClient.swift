@@ -58,6 +58,11 @@ struct WireClient: Sendable {
       return AuthError(.cancelled)
     case .connectionLost(let detail):
       return AuthError(.malformedResponse, detail: "the connection closed before a complete answer (\(detail))")
+    case .tooLarge(let bytes):
+      return AuthError(
+        .malformedResponse,
+        message: "The server's answer is larger than \(bytes >> 20) MB, more than authsh reads; nothing was taken from it.",
+        detail: "response body over \(bytes) bytes from \(hostAndPort(url))")
     case .other(let detail):
       return AuthError(.networkUnreachable, detail: detail)
     }

@@ -6,7 +6,9 @@ import JSONKit
 /// from the result (user data, server messages) goes through `TerminalText` here, before styling.
 public enum HumanRenderer {
   public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
-    if let error = result.error { return ("", renderError(error, style: style)) }
+    // `user show` prints every account, the missing and failed ones included, under its error.
+    let listsLookups = invocation.id == .userShow && !result.lookups.isEmpty
+    if let error = result.error, !listsLookups { return ("", renderError(error, style: style)) }
     if let (out, err) = SupportRenderer.render(result, invocation: invocation, style: style) {
       return (out.isEmpty ? "" : out.joined(separator: "\n") + "\n", err.isEmpty ? "" : err.joined(separator: "\n") + "\n")
     }
@@ -135,6 +137,8 @@ public enum ExitStatus {
 
   public static func oneShot(_ result: CommandResult) -> Int32 {
     if let error = result.error { return forError(error) }
+    // `diagnose`, like grep: 1 when a finding blocks the sign-in (or there is no account).
+    if let diagnosis = result.diagnosis, !diagnosis.canSignIn { return failure }
     return lookups(result.lookups)
   }
 

@@ -26,10 +26,11 @@ public struct RedactingSink: OutputSink {
   }
   public func write(_ text: String, to stream: OutputStream) { base.write(redactor.redact(text), to: stream) }
 
-  /// `sink`, showing `values` if it is a redacting sink (a Firebase link's public `apiKey`).
+  /// `sink`, showing `values` if it is a redacting sink (a Firebase link's public `apiKey`), at
+  /// every layer (piped input runs a script inside the shell's own redacting sink).
   public static func revealing(_ values: [String], in sink: any OutputSink) -> any OutputSink {
     guard !values.isEmpty, let redacting = sink as? RedactingSink else { return sink }
-    return RedactingSink(redacting.base, redactor: redacting.redactor.revealing(values))
+    return RedactingSink(revealing(values, in: redacting.base), redactor: redacting.redactor.revealing(values))
   }
 }
 

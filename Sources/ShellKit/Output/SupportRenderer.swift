@@ -15,10 +15,11 @@ enum SupportRenderer {
     case .lookups:
       // The change commands print their sentence (the notes below) and not the account.
       guard invocation.id == .userShow else { break }
+      let reveal = invocation.output(.showTokens)
       if invocation[.jsonl] {
-        out = result.lookups.map { CommandResult.lookupJSON($0).compactText }
+        out = result.lookups.map { CommandResult.lookupJSON($0, revealTokens: reveal).compactText }
       } else {
-        out = lookups(result.lookups, style: style)
+        out = lookups(result.lookups, style: style, revealTokens: reveal)
       }
     case .userPage:
       if let page = result.userPage { out = userPage(page, invocation: invocation) }
@@ -50,13 +51,13 @@ enum SupportRenderer {
   }
 
   /// One screen per account; a missing one is a line in its place; a count when there were several.
-  static func lookups(_ lookups: [UserLookup], style: Style) -> [String] {
+  static func lookups(_ lookups: [UserLookup], style: Style, revealTokens: Bool = false) -> [String] {
     var lines: [String] = []
     for lookup in lookups {
       if !lines.isEmpty { lines.append("") }
       if let user = lookup.user {
         lines.append(style.bold(TerminalText.escape(user.email.isEmpty ? user.id : user.email)))
-        lines += HumanRenderer.table(userRows(user)).map { "  " + $0 }
+        lines += HumanRenderer.table(userRows(user, revealTokens: revealTokens)).map { "  " + $0 }
       } else if let error = lookup.error, error.code != .userNotFound {
         lines.append(style.red("✗ \(TerminalText.escape(lookup.query)): ") + TerminalText.escape(error.message) + style.dim(" (\(error.code.rawValue))"))
       } else {
@@ -78,7 +79,7 @@ enum SupportRenderer {
   }
 
   /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
-  static func userRows(_ user: AdminUser) -> [(String, String)] {
+  static func userRows(_ user: AdminUser, revealTokens: Bool = false) -> [(String, String)] {
     var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
     if let pending = user.pendingEmail {
       rows.append(("pending e-mail", pending + " (not confirmed" + (user.emailChangeSentAt.map { "; mail sent at \($0)" } ?? "") + ")"))
@@ -98,7 +99,9 @@ enum SupportRenderer {
       rows.append(("metadata", metadata.compactText))
     }
     if let appMetadata = user.appMetadata { rows.append(("app metadata", appMetadata.compactText)) }
-    if let mail = user.pendingMail {
+    if let pending = user.pendingMail {
+      // The link signs its holder in: `***` for its secret unless --show-tokens.
+      let mail = revealTokens ? pending : pending.redacted
       rows.append(("pending mail", "\(mail.kind) to \(mail.email)" + (mail.link.isEmpty ? "" : ": \(mail.link)")))
     }
     if let sent = user.recoverySentAt { rows.append(("recovery sent", sent)) }
@@ -157,10 +160,19 @@ enum SupportRenderer {
     let rows = entries.map { entry in
       [
         entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—",
-        entry.outcome + (entry.note.map { "; " + $0 } ?? ""), entry.operatorName ?? "—", entry.backend,
-      ].map(TerminalText.escape)
+        entry.outcome + (entry.note.map { "; " + $0 } ?? ""), entry.operatorName ?? "—",
+      ].map { Self.clipped(TerminalText.escape($0)) } + [Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)]
     }
     return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows)
+  }
+
+  /// The widest a cell of the audit table is (an entry written by an older version may hold any
+  /// length): one long entry must not pad every row. The last column (the backend, unpadded) may
+  /// be four times as wide.
+  static let cellWidth = 64
+
+  static func clipped(_ text: String, to width: Int = cellWidth) -> String {
+    text.count > width ? String(text.prefix(width - 1)) + "…" : text
   }
 
   /// Left-aligned columns, two spaces apart, the last one unpadded.

@@ -32,6 +32,27 @@ public enum HistoryPolicy {
       !word.quoted && secretFlags.contains(word.text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word.text)
     }
     return namesSecretFlag || !secretArgumentPositions(words).isEmpty || words.contains { isRecoveryLink($0.text) }
+      || mistypedFlagMayCarrySecret(words)
+  }
+
+  /// Every flag name of the table, any command, any surface.
+  static let knownFlags: Set<String> = Set((CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags).map(\.name))
+
+  /// Whether a flag the table does not know could have been meant for a secret: `-p hunter2`,
+  /// `--passwrd=…`, `--pass x`. Its value (attached, or the next word) may be a password, so the
+  /// line is treated as carrying one.
+  static func mistypedFlagMayCarrySecret(_ words: [Word]) -> Bool {
+    for (index, word) in words.enumerated() where !word.quoted && word.text.hasPrefix("-") && word.text.count > 1 {
+      let name = flagName(word.text)
+      guard name != "--", name != "-h", !knownFlags.contains(name) else { continue }
+      let lowered = name.lowercased()
+      let secretish = ["pass", "pw", "secret", "token", "key", "code"].contains { lowered.contains($0) }
+      // `-p…`: a short flag with the value glued on (`-phunter2`) or after it.
+      let short = !name.hasPrefix("--")
+      let hasValue = word.text.contains("=") || index + 1 < words.count || (short && name.count > 2)
+      if secretish || short || hasValue { return true }
+    }
+    return false
   }
 
   /// A link that carries a one-time credential (a reset e-mail's link pasted on its own).
@@ -46,6 +67,7 @@ public enum HistoryPolicy {
     guard let words = try? WordSplitter.split(line) else { return line.trimmingWhitespace.isEmpty ? line : "***" }
     let secretArguments = secretArgumentPositions(words)
     let secretWords = words.contains { secretFlags.contains(flagName($0.text)) || isRecoveryLink($0.text) }
+      || mistypedFlagMayCarrySecret(words)
     guard secretArguments.isEmpty, !secretWords else {
       return maskedWords(words, secretArguments: secretArguments)
     }
@@ -62,7 +84,12 @@ public enum HistoryPolicy {
         continue
       }
       let name = flagName(word.text)
-      if !word.quoted, secretFlags.contains(name) {
+      let unknown = word.text.hasPrefix("-") && word.text.count > 1 && name != "--" && name != "-h" && !knownFlags.contains(name)
+      if !word.quoted, unknown, !name.hasPrefix("--"), name.count > 2 {
+        parts.append(Redactor.mask)  // `-phunter2`
+        continue
+      }
+      if !word.quoted, secretFlags.contains(name) || unknown {
         if word.text.contains("=") {
           parts.append(name + "=" + Redactor.mask)
         } else {

@@ -110,7 +110,7 @@ public final class Repl {
       anyFailed = true
       return true
     case .success(let parsed):
-      invocation = parsed
+      invocation = parsed.withOutputDefaults(context.outputDefaults)
     }
     if invocation.given(.password), options.interactive {
       sink.err(ReplRendering.passwordWarning(style: options.style))
@@ -150,13 +150,25 @@ public final class Repl {
     if let spinner, let loading, let base = savedPrompter {
       context.passwordPrompter = SpinnerPausingPrompter(base: base, spinner: spinner, text: loading)
     }
-    if let loading { spinner?.start(loading) }
+    // `user show --jsonl`: each account's line as its lookup completes, no spinner in between.
+    let streams = invocation.id == .userShow && invocation[.jsonl] && !invocation.output(.json)
+    if streams {
+      let out = sink
+      let reveal = invocation.output(.showTokens)
+      context.lookupStream = { lookup in out.out(CommandResult.lookupJSON(lookup, revealTokens: reveal).compactText + "\n") }
+    }
+    if let loading, !streams { spinner?.start(loading) }
     let execute = options.execute
     let context = self.context
     let result = await cancellable(name: invocation.spec.name) { await execute(invocation, context) }
     spinner?.stop()
     context.passwordPrompter = savedPrompter
-    render(result, invocation: invocation)
+    if streams { context.lookupStream = nil }
+    if result.streamedLookups == 0 {
+      render(result, invocation: invocation)
+    } else if let error = result.error, error.code == .usage {
+      sink.err(HumanRenderer.renderError(error, style: options.style))
+    }
     if invocation.spec.producesResult || previous == nil {
       previous = (result, context.clock.unixNow)
       context.previousResult = result.json(now: context.clock.unixNow, revealTokens: false, includeClaims: true)
@@ -211,20 +223,13 @@ public final class Repl {
 
   private func render(_ result: CommandResult, invocation: Invocation) {
     let now = context.clock.unixNow
-    let secret = invocation.output(.showTokens) ? result.enrollment.map { [$0.secret] } ?? [] : []
-    let visible = RedactingSink.revealing((result.inbox?.publicValues ?? []) + secret, in: sink)
+    let visible = RedactingSink.revealing(ResultText.revealed(result, invocation: invocation), in: sink)
     if result.error?.code == .cancelled {
       // On a terminal, over the `^C` the terminal echoed.
       sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
       return
     }
-    if invocation.output(.json) {
-      visible.out(
-        result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims))
-          .prettyText + "\n")
-      return
-    }
-    let (out, err) = HumanRenderer.render(result, invocation: invocation, style: options.style, now: now)
+    let (out, err) = ResultText.render(result, invocation: invocation, style: options.style, now: now)
     if !out.isEmpty { visible.out(out) }
     if !err.isEmpty { visible.err(err) }
   }

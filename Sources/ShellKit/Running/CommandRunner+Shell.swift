@@ -15,18 +15,37 @@ extension CommandRunner {
     connection.allowInsecureHTTP = context.connection.allowInsecureHTTP
     // `--credential-store` given when the shell started still holds after `use`.
     connection.credentialStore = context.connection.credentialStore
-    context.connection = connection
+    try switchTo(connection, context)
     return try status(invocation, context)
+  }
+
+  /// Makes `connection` the shell's when it resolves to a target; otherwise the shell keeps the
+  /// one it had and the error says so.
+  func switchTo(_ connection: ConnectionFlags, _ context: ShellContext) throws {
+    let previous = context.connection
+    context.connection = connection
+    do {
+      _ = try context.target()
+    } catch var error as AuthError {
+      context.connection = previous
+      if let kept = try? context.target() {
+        let note = "The shell still uses \(kept.provider.rawValue):\(kept.profile)."
+        error.hint = error.hint.map { $0 + " " + note } ?? note
+      }
+      throw error
+    }
   }
 
   func provider(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     guard let kind = invocation.argument("PROVIDER").flatMap(ProviderKind.init(rawValue:)) else {
       throw AuthError(.usage, message: "provider takes supabase or firebase")
     }
-    context.connection.provider = kind
-    context.connection.url = invocation[.providerURL]
-    context.connection.key = invocation[.providerKey]
     context.redactor.register(invocation[.providerKey])
+    var connection = context.connection
+    connection.provider = kind
+    connection.url = invocation[.providerURL]
+    connection.key = invocation[.providerKey]
+    try switchTo(connection, context)
     return try status(invocation, context)
   }
 

@@ -17,13 +17,16 @@ struct ChangeStep {
 extension CommandRunner {
   /// Runs `body` on the account named by EMAIL inside the rails. `body` returns the result with
   /// its sentence; the account after the change is put in `lookups` unless `body` did.
+  /// `requires`: what the backend must support, checked before anyone is asked to confirm.
   func change(
-    _ invocation: Invocation, _ context: ShellContext, _ body: (ChangeStep, inout CommandResult) async throws -> AdminUser
+    _ invocation: Invocation, _ context: ShellContext, requires: AdminChange? = nil,
+    _ body: (ChangeStep, inout CommandResult) async throws -> AdminUser
   ) async throws -> CommandResult {
     try await guarded(invocation, context) { provider, subject, guardRails, account in
       let user = try await requireUser(invocation, provider)
       account = user
       context.noteEmail(user.email)
+      if let requires, let refusal = provider.unsupported(requires, for: user) { throw refusal }
       try guardRails.confirm(user)
       var result = CommandResult(command: invocation.spec.name)
       let changed = try await body(ChangeStep(provider: provider, user: user), &result)
@@ -100,7 +103,7 @@ extension CommandRunner {
   }
 
   func resendConfirmation(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    try await change(invocation, context, requires: .resendConfirmation) { step, result in
       try await step.provider.resendConfirmation(step.user)
       result.notes.append("Sent the confirmation e-mail to \(step.who) again.")
       return step.user
@@ -108,7 +111,7 @@ extension CommandRunner {
   }
 
   func disable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    try await change(invocation, context, requires: .disable(seconds: invocation[.until]?.seconds)) { step, result in
       let seconds = invocation[.until]?.seconds
       let changed = try await step.provider.disable(step.user, forSeconds: seconds)
       let until = changed.disabledUntil.map { " until \($0)" } ?? (seconds.map { " for \(Durations.describe($0))" } ?? "")
@@ -140,7 +143,7 @@ extension CommandRunner {
   }
 
   func delete(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    try await change(invocation, context, requires: .delete(soft: invocation[.soft])) { step, result in
       let soft = invocation[.soft]
       try await step.provider.delete(step.user, soft: soft)
       result.notes.append(
@@ -152,7 +155,7 @@ extension CommandRunner {
   }
 
   func signOutUser(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    try await change(invocation, context, requires: .signOut) { step, result in
       try await step.provider.signOut(step.user)
       // Firebase revokes refresh tokens (validSince); ID tokens already out stay valid until they expire.
       if step.provider.kind != .firebase {

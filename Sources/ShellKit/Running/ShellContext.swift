@@ -74,6 +74,9 @@ public final class ShellContext: @unchecked Sendable {
   public var lastFailed: Invocation?
   /// The previous command's result model in the shell (what `{{…}}` reads), for completion.
   public var previousResult: JSON?
+  /// Output flags given for the whole run (`… | authsh --json`): every line that takes output
+  /// flags and does not give one itself gets them.
+  public var outputDefaults: [String: [FlagValue]] = [:]
   /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
   public var confirmedByScript = false
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
@@ -81,10 +84,14 @@ public final class ShellContext: @unchecked Sendable {
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the
   /// executable prints it; nil: the lookups are only in the result).
   public var lookupStream: (@Sendable (UserLookup) -> Void)?
-  /// `user show` of many accounts: (done, total) after each lookup, for a progress line.
-  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
-  /// Reads `user show --from FILE` (`-`: standard input). Throws with the reason when it cannot.
-  public var readInputFile: @Sendable (String) throws -> String = ShellContext.readFile
+  /// `user show` of many accounts: (done, total) after each lookup, for a progress line; the
+  /// total is nil while the input is still being read.
+  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+  /// Whether `user show --jsonl` should stop reading its input (its reader went away).
+  public var lookupShouldStop: (@Sendable () -> Bool)?
+  /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
+  /// with the reason when it cannot.
+  public var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,

@@ -58,6 +58,14 @@ public struct SupportGuard: Sendable {
     }
   }
 
+  /// What the log keeps of an address as typed: a refused argument can be any length (a 70 KB
+  /// paste), an e-mail address is at most 254 characters.
+  static let recordedLength = 254
+
+  static func capped(_ text: String) -> String {
+    text.count > recordedLength ? String(text.prefix(recordedLength - 1)) + "…" : text
+  }
+
   /// Appends the audit line of a grant or change (whatever the outcome). Never a secret: ids,
   /// e-mail addresses, the command name and the outcome code only. Interrupted, the change may
   /// have reached the server: the line says so.
@@ -71,7 +79,7 @@ public struct SupportGuard: Sendable {
   private func entry(user: AdminUser?, email: String?, outcome: String, note: String? = nil) -> AuditEntry {
     AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
-      command: invocation.spec.name, targetId: user?.id, targetEmail: user?.email ?? email, outcome: outcome,
-      operatorName: context.operatorName, note: note)
+      command: invocation.spec.name, targetId: user?.id, targetEmail: (user?.email ?? email).map(Self.capped),
+      outcome: outcome, operatorName: context.operatorName, note: note)
   }
 }

@@ -48,7 +48,9 @@ extension CommandTable {
         + " FILE has one address or id per line; blank lines and lines starting with # are skipped."
         + " Results are in input order (--jsonl: in the order the lookups complete). Missing accounts are"
         + " reported, not fatal: the exit status is 0 when every account was found, 1 when any is missing"
-        + " or failed (like grep), 3 when the backend could not be reached.",
+        + " or failed (like grep), 3 when the backend could not be reached. --json always has `users`"
+        + " (one entry per address; `user` too for exactly one found) and `ok` false whenever the exit"
+        + " status is not 0.",
       examples: ["authsh user show ada@example.com", "authsh user show --from ticket.txt --json"]),
     CommandSpec(
       .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken],
@@ -148,7 +150,9 @@ extension CommandTable {
       .diagnose, group: .support, arguments: [userArgument], loading: Loading("Diagnosing…"), access: .read,
       output: .diagnosis,
       summary: "Why can't this person sign in? Checks the account from the admin view and names the fix",
-      discussion: supportDiscussion + " " + findingsDiscussion,
+      discussion: supportDiscussion + " " + findingsDiscussion
+        + " Exits like grep: 0 when nothing in the account stops a password sign-in, 1 when a finding does or"
+        + " there is no account, 3 when the backend could not answer (`ok` in --json agrees).",
       examples: ["authsh diagnose ada@example.com", "authsh diagnose 00000000-0000-4000-8000-00000000a11e --json"]),
     CommandSpec(
       .audit, group: .support,

@@ -69,7 +69,7 @@ import Testing
     #expect(rig.lastAPIRequest?.path == "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")
     let request = try #require(rig.server.requests.last { $0.path == "/auth/v1/admin/users" })
     #expect(request.query("filter") == "ada@example.com", "GoTrue's e-mail match is case-sensitive: lower-cased")
-    #expect(request.query("page") == "1" && request.query("per_page") == "100")
+    #expect(request.query("page") == "1" && request.query("per_page") == "500")
     #expect(try await rig.admin().user(.email("da@example.com")) == nil)
   }
 

@@ -130,3 +130,31 @@ struct HistoryTests {
     #expect(!stripped.carriesSecret)
   }
 }
+
+@Suite("History: mistyped secret flags")
+struct MistypedSecretFlagTests {
+  @Test func aLineWithAMistypedPasswordFlagStaysOutOfTheFile() async {
+    let lines = [
+      "user create x@example.com -p hunter22secret", "login ada@example.com --pass hunter33secret",
+      "login ada@example.com --passwrd=hunter44secret", "signup ada@example.com -phunter55secret",
+      "user create x@example.com --frobnicate hunter66secret", "whoami",
+    ]
+    let shell = ReplHarness(lines)
+    _ = await shell.run()
+    #expect(shell.historyFileText == "whoami\n")
+    for secret in ["hunter22secret", "hunter33secret", "hunter44secret", "hunter55secret", "hunter66secret"] {
+      #expect(!shell.historyFileText.contains(secret))
+      #expect(!shell.repl.sessionLines.joined().contains(secret), "\(secret) in `history`")
+    }
+    // Recalled with Up in this session only, as a line with a known secret flag.
+    #expect(shell.reader.history.filter(\.persisted).map(\.line) == ["whoami"])
+  }
+
+  @Test func mistypedFlagsWithoutAValueAreStillKept() {
+    #expect(!HistoryPolicy.mentionsSecret("user show --jsn"))
+    #expect(HistoryPolicy.mentionsSecret("user show a@b.co --jsn x"))
+    #expect(HistoryPolicy.mentionsSecret("user create x@b.co -p"))
+    #expect(HistoryPolicy.mentionsSecret("user create x@b.co --pass"))
+    #expect(HistoryPolicy.masked("user create x@b.co -p hunter2") == "user create x@b.co -p ***")
+  }
+}

@@ -1,0 +1,50 @@
+import AuthCore
+
+/// What a command's result prints, the same on every surface (one-shot, the shell, piped input,
+/// `source`): `--json` gives the result model, otherwise the human text.
+public enum ResultText {
+  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
+    if invocation.output(.json) {
+      let json = result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims))
+      return (json.prettyText + "\n", "")
+    }
+    return HumanRenderer.render(result, invocation: invocation, style: style, now: now)
+  }
+
+  /// Values the output may show although the redactor knows them: a mail link's public values
+  /// (a Firebase `apiKey`) always; with `--show-tokens` the session's tokens and the mail's code
+  /// and link secrets too.
+  public static func revealed(_ result: CommandResult, invocation: Invocation) -> [String] {
+    var values = result.inbox?.publicValues ?? []
+    if invocation.output(.showTokens) {
+      values += [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 }
+      values += result.inbox?.secretValues ?? []
+      // `mfa enroll --show-tokens`: the new factor's secret, which the redactor otherwise masks.
+      values += result.enrollment.map { [$0.secret] } ?? []
+    }
+    return values.filter { !$0.isEmpty }
+  }
+}
+
+extension Invocation {
+  /// The run's output flags (`… | authsh --json`) added to a line that did not give them itself.
+  public func withOutputDefaults(_ defaults: [String: [FlagValue]]) -> Invocation {
+    guard spec.takesOutputFlags, !defaults.isEmpty else { return self }
+    var copy = self
+    for (name, values) in defaults where copy.flags[name] == nil { copy.flags[name] = values }
+    return copy
+  }
+
+  /// The output flags of words given before a command (`authsh --json --show-tokens`), decoded as
+  /// any command's; a problem when they do not parse.
+  public static func outputDefaults(_ words: [String]) -> Result<[String: [FlagValue]], UsageError> {
+    guard !words.isEmpty else { return .success([:]) }
+    let line = (["status"] + words).enumerated().map { Word(text: $1, start: $0, end: $0 + 1) }
+    return InvocationParser.parse(line, surface: .oneShot).map(\.flags)
+  }
+}
+
+/// `login --help`, `whoami -h`: the words of the command whose help is asked for.
+public enum HelpRequest {
+  public static func command(in words: [Word]) -> [String]? { ReplRendering.helpRequest(words) }
+}

@@ -1,0 +1,136 @@
+import AuthCore
+import Foundation
+
+/// Lines of text read a piece at a time (`user show --from FILE|-`): nil at the end.
+public protocol InputLines: AnyObject {
+  /// The next line without its line break; throws `InputLineTooLong` for a line over the cap.
+  func nextLine() throws -> String?
+}
+
+/// A line longer than any address or id can be (`--from /dev/zero`).
+public struct InputLineTooLong: Error, Equatable {
+  public let line: Int
+  public let limit: Int
+}
+
+/// Lines of a file descriptor, read 64 KB at a time; a line may be at most `limit` bytes, so
+/// memory stays bounded whatever the input (`/dev/zero`, `yes`).
+public final class DescriptorLines: InputLines {
+  public static let lineLimit = 1024
+  private let handle: FileHandle
+  private let closeAtEnd: Bool
+  private let limit: Int
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var ended = false
+  private var number = 0
+
+  public init(handle: FileHandle, closeAtEnd: Bool, limit: Int = DescriptorLines.lineLimit) {
+    self.handle = handle
+    self.closeAtEnd = closeAtEnd
+    self.limit = limit
+  }
+
+  deinit { if closeAtEnd { try? handle.close() } }
+
+  public func nextLine() throws -> String? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        let line = buffer[start..<newline]
+        start = newline + 1
+        number += 1
+        guard line.count <= limit else { throw InputLineTooLong(line: number, limit: limit) }
+        return String(decoding: line, as: UTF8.self)
+      }
+      guard buffer.count - start <= limit else { throw InputLineTooLong(line: number + 1, limit: limit) }
+      if ended {
+        guard start < buffer.count else { return nil }
+        let line = buffer[start...]
+        start = buffer.count
+        number += 1
+        return String(decoding: line, as: UTF8.self)
+      }
+      if start > 0 {
+        buffer.removeSubrange(0..<start)
+        start = 0
+      }
+      let chunk = try handle.read(upToCount: 64 * 1024) ?? Data()
+      if chunk.isEmpty { ended = true } else { buffer += chunk }
+    }
+  }
+}
+
+/// Lines of a text already in memory (tests).
+public final class TextLines: InputLines {
+  private var lines: [Substring]
+  private var index = 0
+
+  public init(_ text: String) {
+    lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    if lines.last == "" { lines.removeLast() }
+  }
+
+  public func nextLine() throws -> String? {
+    guard index < lines.count else { return nil }
+    defer { index += 1 }
+    return String(lines[index])
+  }
+}
+
+/// The addresses and ids of `user show`: the arguments, then `--from` a line at a time (blank
+/// lines and `#` comments skipped).
+final class LookupInput {
+  private var arguments: [String]
+  private let lines: (any InputLines)?
+  /// `standard input` or the path, for messages.
+  let name: String
+  private(set) var exhausted = false
+  private(set) var count = 0
+
+  init(arguments: [String], lines: (any InputLines)?, name: String) {
+    self.arguments = arguments.reversed()
+    self.lines = lines
+    self.name = name
+  }
+
+  /// The next address, nil at the end; a usage error for a line no address can be.
+  func next() throws -> String? {
+    if let argument = arguments.popLast() {
+      count += 1
+      return argument
+    }
+    guard let lines, !exhausted else {
+      exhausted = true
+      return nil
+    }
+    do {
+      while let raw = try lines.nextLine() {
+        let line = raw.trimmingWhitespace
+        if line.isEmpty || line.hasPrefix("#") { continue }
+        count += 1
+        return line
+      }
+    } catch let long as InputLineTooLong {
+      exhausted = true
+      throw AuthError(
+        .usage, message: "Line \(long.line) of \(name) is longer than \(long.limit) bytes: it is not an address or id.")
+    } catch {
+      exhausted = true
+      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+    }
+    exhausted = true
+    return nil
+  }
+}
+
+extension ShellContext {
+  /// `--from FILE` (`-`: standard input), opened to be read a line at a time.
+  public static func openLines(_ path: String) throws -> any InputLines {
+    if path == "-" { return DescriptorLines(handle: FileHandle.standardInput, closeAtEnd: false) }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw CocoaError(.fileReadUnknown, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EISDIR))])
+    }
+    return DescriptorLines(handle: try FileHandle(forReadingFrom: URL(fileURLWithPath: path)), closeAtEnd: true)
+  }
+}
