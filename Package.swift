@@ -4,8 +4,9 @@ import PackageDescription
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
 //   AuthScript → ShellKit, CSV.swift (`run --data table.csv`)
-//   ShellKit (also CQREncode: `mfa enroll`'s QR code) → Providers → AuthCore → JSONKit, TOMLKit (config.toml),
-//     HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
+//   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
+//     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
+//   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
@@ -49,7 +50,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
-    .target(name: "ShellKit", dependencies: ["Providers", "AuthCore", "JSONKit", "CQREncode"]),
+    .target(name: "ShellKit", dependencies: ["AuthCore", "JSONKit", "CQREncode"]),
     .target(
       name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit", .product(name: "CSV", package: "CSV.swift")]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),

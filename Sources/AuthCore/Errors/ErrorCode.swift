@@ -7,57 +7,91 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public init(stringLiteral value: String) { self.rawValue = value }
   public var description: String { rawValue }
 
-  public static let invalidCredentials: ErrorCode = "invalid_credentials"
-  public static let userNotFound: ErrorCode = "user_not_found"
-  public static let emailNotConfirmed: ErrorCode = "email_not_confirmed"
-  public static let userAlreadyExists: ErrorCode = "user_already_exists"
-  public static let weakPassword: ErrorCode = "weak_password"
-  public static let userDisabled: ErrorCode = "user_disabled"
-  public static let rateLimited: ErrorCode = "rate_limited"
-  public static let resetCooldown: ErrorCode = "reset_cooldown"
-  public static let invalidCode: ErrorCode = "invalid_code"
-  public static let notAuthenticated: ErrorCode = "not_authenticated"
-  public static let sessionExpired: ErrorCode = "session_expired"
-  public static let networkUnreachable: ErrorCode = "network_unreachable"
-  public static let timeout: ErrorCode = "timeout"
-  public static let serverError: ErrorCode = "server_error"
-  public static let malformedResponse: ErrorCode = "malformed_response"
-  public static let invalidRequest: ErrorCode = "invalid_request"
-  public static let configError: ErrorCode = "config_error"
-  public static let insecureURL: ErrorCode = "insecure_url"
-  public static let validationFailed: ErrorCode = "validation_failed"
-  public static let passwordRequired: ErrorCode = "password_required"
-  public static let providerError: ErrorCode = "provider_error"
-  public static let usage: ErrorCode = "usage_error"
-  public static let cancelled: ErrorCode = "cancelled"
-  public static let notSupported: ErrorCode = "not_supported"
-  public static let noMail: ErrorCode = "no_mail"
-  /// The project does not accept new sign-ups.
-  public static let signupDisabled: ErrorCode = "signup_disabled"
-  /// E-mail/password sign-in is turned off for the project.
-  public static let passwordSignInDisabled: ErrorCode = "password_sign_in_disabled"
-  /// The new password equals the current one.
-  public static let samePassword: ErrorCode = "same_password"
-  /// The backend wants a fresh sign-in (or the current password) before changing the password.
-  public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
-  /// A command that changes accounts was refused on a `readonly = true` profile (nothing sent).
-  public static let readonlyProfile: ErrorCode = "readonly_profile"
-  /// The audit log cannot be written, so a change was not sent (or, when it was made, not recorded).
-  public static let auditUnavailable: ErrorCode = "audit_unavailable"
-  /// The server signed the user in (or created the account) but the session could not be written.
-  public static let sessionNotSaved: ErrorCode = "session_not_saved"
-  /// The account needs a second factor and the command had no way to get a code.
-  public static let mfaRequired: ErrorCode = "mfa_required"
-  /// The second-factor code was refused.
-  public static let mfaInvalidCode: ErrorCode = "mfa_invalid_code"
+  /// Every code authsh defines: the catalogue is this list (`help errors`, the checker of
+  /// `expect error`, completion), so a new code is one case here and one constant below.
+  public enum Known: String, CaseIterable, Sendable {
+    case invalidCredentials = "invalid_credentials"
+    case userNotFound = "user_not_found"
+    case emailNotConfirmed = "email_not_confirmed"
+    case userAlreadyExists = "user_already_exists"
+    case weakPassword = "weak_password"
+    case userDisabled = "user_disabled"
+    case rateLimited = "rate_limited"
+    case resetCooldown = "reset_cooldown"
+    case invalidCode = "invalid_code"
+    case notAuthenticated = "not_authenticated"
+    case sessionExpired = "session_expired"
+    case networkUnreachable = "network_unreachable"
+    case timeout = "timeout"
+    case serverError = "server_error"
+    case malformedResponse = "malformed_response"
+    case invalidRequest = "invalid_request"
+    case configError = "config_error"
+    case insecureURL = "insecure_url"
+    case validationFailed = "validation_failed"
+    case passwordRequired = "password_required"
+    case providerError = "provider_error"
+    case usage = "usage_error"
+    case cancelled = "cancelled"
+    case notSupported = "not_supported"
+    case noMail = "no_mail"
+    /// The project does not accept new sign-ups.
+    case signupDisabled = "signup_disabled"
+    /// E-mail/password sign-in is turned off for the project.
+    case passwordSignInDisabled = "password_sign_in_disabled"
+    /// The new password equals the current one.
+    case samePassword = "same_password"
+    /// The backend wants a fresh sign-in (or the current password) before changing the password.
+    case reauthenticationNeeded = "reauthentication_needed"
+    /// A command that changes accounts was refused on a `readonly = true` profile (nothing sent).
+    case readonlyProfile = "readonly_profile"
+    /// The audit log cannot be written, so a change was not sent (or, when it was made, not recorded).
+    case auditUnavailable = "audit_unavailable"
+    /// The server signed the user in (or created the account) but the session could not be written.
+    case sessionNotSaved = "session_not_saved"
+    /// The account needs a second factor and the command had no way to get a code.
+    case mfaRequired = "mfa_required"
+    /// The second-factor code was refused.
+    case mfaInvalidCode = "mfa_invalid_code"
+  }
+
+  public init(_ known: Known) { self.rawValue = known.rawValue }
+
+  public static let invalidCredentials = ErrorCode(Known.invalidCredentials)
+  public static let userNotFound = ErrorCode(Known.userNotFound)
+  public static let emailNotConfirmed = ErrorCode(Known.emailNotConfirmed)
+  public static let userAlreadyExists = ErrorCode(Known.userAlreadyExists)
+  public static let weakPassword = ErrorCode(Known.weakPassword)
+  public static let userDisabled = ErrorCode(Known.userDisabled)
+  public static let rateLimited = ErrorCode(Known.rateLimited)
+  public static let resetCooldown = ErrorCode(Known.resetCooldown)
+  public static let invalidCode = ErrorCode(Known.invalidCode)
+  public static let notAuthenticated = ErrorCode(Known.notAuthenticated)
+  public static let sessionExpired = ErrorCode(Known.sessionExpired)
+  public static let networkUnreachable = ErrorCode(Known.networkUnreachable)
+  public static let timeout = ErrorCode(Known.timeout)
+  public static let serverError = ErrorCode(Known.serverError)
+  public static let malformedResponse = ErrorCode(Known.malformedResponse)
+  public static let invalidRequest = ErrorCode(Known.invalidRequest)
+  public static let configError = ErrorCode(Known.configError)
+  public static let insecureURL = ErrorCode(Known.insecureURL)
+  public static let validationFailed = ErrorCode(Known.validationFailed)
+  public static let passwordRequired = ErrorCode(Known.passwordRequired)
+  public static let providerError = ErrorCode(Known.providerError)
+  public static let usage = ErrorCode(Known.usage)
+  public static let cancelled = ErrorCode(Known.cancelled)
+  public static let notSupported = ErrorCode(Known.notSupported)
+  public static let noMail = ErrorCode(Known.noMail)
+  public static let signupDisabled = ErrorCode(Known.signupDisabled)
+  public static let passwordSignInDisabled = ErrorCode(Known.passwordSignInDisabled)
+  public static let samePassword = ErrorCode(Known.samePassword)
+  public static let reauthenticationNeeded = ErrorCode(Known.reauthenticationNeeded)
+  public static let readonlyProfile = ErrorCode(Known.readonlyProfile)
+  public static let auditUnavailable = ErrorCode(Known.auditUnavailable)
+  public static let sessionNotSaved = ErrorCode(Known.sessionNotSaved)
+  public static let mfaRequired = ErrorCode(Known.mfaRequired)
+  public static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
-  public static let catalogue: [ErrorCode] = [
-    .invalidCredentials, .userNotFound, .emailNotConfirmed, .userAlreadyExists, .weakPassword, .userDisabled,
-    .rateLimited, .resetCooldown, .invalidCode, .notAuthenticated, .sessionExpired, .networkUnreachable, .timeout,
-    .serverError, .malformedResponse, .invalidRequest, .configError, .insecureURL, .validationFailed,
-    .passwordRequired, .providerError, .usage, .cancelled, .notSupported, .noMail, .signupDisabled,
-    .passwordSignInDisabled, .samePassword, .reauthenticationNeeded, .readonlyProfile,
-    .auditUnavailable, .sessionNotSaved, .mfaRequired, .mfaInvalidCode,
-  ]
+  public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }
 }

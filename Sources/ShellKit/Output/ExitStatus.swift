@@ -1,0 +1,55 @@
+import AuthCore
+
+/// Exit codes of one-shot commands.
+public enum ExitStatus {
+  public static let success: Int32 = 0
+  public static let failure: Int32 = 1
+  public static let scriptError: Int32 = 2
+  public static let backend: Int32 = 3
+  public static let notSignedIn: Int32 = 4
+  public static let usage: Int32 = 64
+  /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
+  public static let configuration: Int32 = 78
+  /// Standard output, the audit log or a session file could not be written (EX_IOERR).
+  public static let ioError: Int32 = 74
+  public static let interrupted: Int32 = 130
+
+  /// Every exit status with its meaning, for the man page and help.
+  public static let documented: [(Int32, String)] = [
+    (success, "Success; every test passed."),
+    (failure, "A command or an assertion failed (wrong password, validation, ...)."),
+    (scriptError, "A script parse or check error; nothing was sent."),
+    (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
+    (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
+    (usage, "Command-line usage error."),
+    (ioError, "Standard output, the audit log or a session file could not be written (disk full, closed)."),
+    (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
+    (interrupted, "Interrupted."),
+  ]
+
+  public static func oneShot(_ result: CommandResult) -> Int32 {
+    if let error = result.error { return forError(error) }
+    // `diagnose`, like grep: 1 when a finding blocks the sign-in (or there is no account).
+    if let diagnosis = result.diagnosis, !diagnosis.canSignIn { return failure }
+    return lookups(result.lookups)
+  }
+
+  /// `user show`, like grep: 0 when every account was found, 1 when any is missing, or the
+  /// status of the first lookup that failed otherwise (3 for an outage).
+  public static func lookups(_ lookups: [UserLookup]) -> Int32 {
+    if let failure = lookups.compactMap(\.error).first(where: { $0.code != .userNotFound }) { return forError(failure) }
+    return lookups.contains { $0.user == nil } ? failure : success
+  }
+
+  /// The exit status of a one-shot command that failed with `error`.
+  public static func forError(_ error: AuthError) -> Int32 {
+    if error.code == .cancelled { return interrupted }
+    if error.code == .usage { return usage }
+    if error.code == .auditUnavailable || error.code == .sessionNotSaved { return ioError }
+    // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
+    if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }
+    if error.isBackendFailure { return backend }
+    if error.isAuthenticationRequired { return notSignedIn }
+    return failure
+  }
+}
