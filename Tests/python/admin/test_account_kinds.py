@@ -70,13 +70,14 @@ def test_diagnose_names_each_kind_of_account(seeded, tmp_path, backend, account,
     codes = [f["code"] for f in diagnosis["findings"]]
     assert codes[0] == first, codes
     assert diagnosis["can_sign_in"] is can_sign_in
-    assert status == 0, "the diagnosis itself succeeded"
+    # diagnose exits like grep: 0 when the person can sign in, 1 when a finding stops them.
+    assert status == (0 if can_sign_in else 1), (status, codes)
     if fix:
         assert fix in diagnosis["findings"][0]["fix"]
     else:
         assert diagnosis["findings"][0]["fix"] is None
     if backend == "supabase" and account == "mfa@example.com":
-        assert codes == ["mfa_enrolled", "ok"] and diagnosis["findings"][0]["blocking"] is False
+        assert codes == ["mfa_enrolled", "ok", "rate_limit_possible"] and diagnosis["findings"][0]["blocking"] is False
     if account == "google@example.com":
         assert "Google" in diagnosis["findings"][0]["message"]
 
@@ -125,7 +126,8 @@ def test_mfa_reset_removes_the_lost_factor_and_the_password_alone_signs_in(tmp_p
                                                               "password": "correct-horse-1"}, timeout=5).json()
             assert "idToken" in answer and "mfaPendingCredential" not in answer
         audit = (tmp_path / "state" / "authsh" / "audit.jsonl").read_text().splitlines()
-        assert [json.loads(line)["outcome"] for line in audit if "mfa reset" in line] == ["usage_error", "invalid_request", "ok"]
+        outcomes = [json.loads(line)["outcome"] for line in audit if "mfa reset" in line]
+        assert [outcome for outcome in outcomes if outcome != "started"] == ["usage_error", "invalid_request", "ok"]
     finally:
         emu.stop()
 

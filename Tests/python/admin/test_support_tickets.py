@@ -201,11 +201,14 @@ def test_audit_filters_by_account_names_the_operator_and_skips_throwaway_account
         assert authsh("supabase", "user", "create", email, "--confirmed")[0] == 0
     assert authsh("supabase", "user", "confirm", "ann@example.com")[0] == 0
     code, doc = authsh("supabase", "audit", "ANN@example.com")
-    assert code == 0 and [e["command"] for e in doc["audit"]] == ["user create", "user confirm"], doc
+    # Each change: its attempt (`started`) before it is sent, its outcome after.
+    outcomes = [(e["command"], e["outcome"]) for e in doc["audit"]]
+    assert code == 0 and outcomes == [("user create", "started"), ("user create", "ok"),
+                                      ("user confirm", "started"), ("user confirm", "ok")], doc
     operator = f"{getpass.getuser()}@{socket.gethostname()}"
     assert {e["operator"] for e in doc["audit"]} == {operator}
     log = tmp_path / "state" / "authsh" / "audit.jsonl"
-    assert len(log.read_text().splitlines()) == 3
+    assert len(log.read_text().splitlines()) == 6
 
     # The embedded emulator's accounts vanish with the process: nothing of theirs is written.
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
@@ -218,7 +221,7 @@ def test_audit_filters_by_account_names_the_operator_and_skips_throwaway_account
     done = subprocess.run([authsh_binary(), "run", "--emulator", str(script)], env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert len(log.read_text().splitlines()) == 3, log.read_text()
+    assert len(log.read_text().splitlines()) == 6, log.read_text()
 
 
 # ---- 15: rate limits ----------------------------------------------------------------------------
