@@ -8,9 +8,10 @@ import Foundation
 /// own timeout is an idle timeout, so a slow drip would never end) and honours task cancellation.
 ///
 /// The URLSession is made on the first request, not before: making its configuration, even an
-/// ephemeral one, sets up Foundation's shared cookie store and URL cache, which create
-/// directories under `~/.local/share` and `~/.cache`; a command that sends nothing over HTTPS
-/// (`authsh version`, anything against a loopback emulator) must create nothing there.
+/// ephemeral one, sets up Foundation's URL cache and cookie store, which create directories under
+/// `$XDG_CACHE_HOME` (`~/.cache`) and `$XDG_DATA_HOME` (`~/.local/share`) although neither is
+/// used (no cache, no cookies). While it is made those two variables name a path that cannot be
+/// created, so nothing appears outside authsh's own directories; they are put back at once.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
   private let lock = NSLock()
   private var made: URLSession?
@@ -25,15 +26,33 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
   private var session: URLSession {
     lock.withLock {
       if let made { return made }
-      let configuration = URLSessionConfiguration.ephemeral
-      configuration.httpCookieStorage = nil
-      configuration.urlCache = nil
-      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-      configuration.httpShouldSetCookies = false
-      let session = URLSession(configuration: configuration)
+      let session = Self.withoutSideDirectories {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        return URLSession(configuration: configuration)
+      }
       made = session
       return session
     }
+  }
+
+  /// Runs `make` with `XDG_CACHE_HOME` and `XDG_DATA_HOME` pointing where no directory can be
+  /// made (under `/proc`), then restores them (measured: the configuration alone creates
+  /// `~/.cache/org.swift.foundation.URLCache/authsh` and `~/.local/share/bin`; later requests
+  /// create nothing).
+  static func withoutSideDirectories<T>(_ make: () -> T) -> T {
+    let names = ["XDG_CACHE_HOME", "XDG_DATA_HOME"]
+    let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+    for name in names { setenv(name, "/proc/authsh-no-such-directory", 1) }
+    defer {
+      for (name, value) in zip(names, saved) {
+        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+      }
+    }
+    return make()
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

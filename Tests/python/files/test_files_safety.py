@@ -152,6 +152,21 @@ def test_a_one_shot_request_creates_no_cache_directory(emulator, tmp_path):
     assert all(path.startswith("state") or path.startswith("config") for path in created), created
 
 
+def test_an_https_request_creates_no_cache_or_cookie_directory(tmp_path):
+    # HTTPS goes through URLSession (a closed port: the request fails at once, exit 3), whose
+    # configuration would make ~/.cache/org.swift.foundation.URLCache and ~/.local/share/bin.
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "SUPABASE_URL": "https://127.0.0.1:9",
+           "SUPABASE_ANON_KEY": "anon-key", "AUTHSH_CREDENTIAL_STORE": "file", "PW": "correct-horse-1"}
+    result = subprocess.run([authsh_binary(), "login", "ada@example.com", "--password-env", "PW"], env=env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                            preexec_fn=lambda: os.umask(0))
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert list(home.rglob("*")) == []
+
+
 def test_an_interrupted_change_is_logged_as_perhaps_applied(emulator, tmp_path):
     emu = emulator
     made = admin(emu).create_user({"email": "ada@example.com", "password": PASSWORD, "email_confirm": False}).user
