@@ -31,6 +31,14 @@ import Testing
     #expect(ExitStatus.oneShot(outage) == ExitStatus.backend)
   }
 
+  @Test(arguments: [("7d", 604_800), ("2w", 1_209_600), ("1y", 31_536_000), ("36h", 129_600)])
+  func aBanReachesTheBackendWithItsDuration(_ given: String, _ seconds: Int) async throws {
+    let harness = SupportHarness([SupportHarness.user(1)])
+    let result = try await harness.run("user disable user1@example.com --until \(given) --yes")
+    #expect(result.error == nil)
+    #expect(harness.provider.calls.contains("disable user1@example.com for \(seconds) s"), "\(harness.provider.calls)")
+  }
+
   @Test func jobsAreBoundedByTheFlag() async throws {
     let harness = SupportHarness((1...20).map { SupportHarness.user($0) })
     harness.provider.scramble = true

@@ -65,7 +65,8 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   }
   func resendConfirmation(_ user: AdminUser) async throws { record("resend \(user.email)") }
   func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
-    record("disable \(user.email)")
+    // The duration reaches the backend as given: a ban of `--until 7d` is 604,800 s, not "for ever".
+    record("disable \(user.email)" + (seconds.map { " for \($0) s" } ?? ""))
     return change(user.email) { $0.disabled = true }
   }
   func enable(_ user: AdminUser) async throws -> AdminUser {
