@@ -220,14 +220,15 @@ import Testing
   @Test func anEndlessInputStreamsAndStopsWhenTheReaderGoes() async throws {
     let cli = try await SupportOutputTests.emulator("supabase", accounts: 1)
     defer { Task { await cli.stop() } }
-    let started = Date()
+    // `yes` never ends: the pipeline ends only if authsh stops reading once head has gone (else
+    // the shell is killed at the runner's bound and exits by a signal, not 0). No clock is read.
     let outcome = try ProgramRunner.run(
       "/bin/sh", ["-c", "yes found0@example.com | \"$0\" user show --from - --jsonl | head -5", cli.runner.executable.path],
-      environment: cli.runner.environment, timeout: 60)
+      environment: cli.runner.environment, timeout: 120)
+    #expect(outcome.status == 0, "the pipeline ended by itself: \(outcome.stderr.prefix(300))")
     let lines = outcome.stdout.split(separator: "\n")
     #expect(lines.count == 5, "\(outcome.stdout.prefix(500)) \(outcome.stderr.prefix(500))")
     #expect(lines.allSatisfy { $0.contains("\"query\":\"found0@example.com\"") && $0.contains("\"ok\":true") })
-    #expect(Date().timeIntervalSince(started) < 30, "the pipeline ends once head has its lines")
   }
 
   @Test func aLineNoAddressCanBeEndsTheInputAsAUsageError() async throws {
