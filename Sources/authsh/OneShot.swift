@@ -55,7 +55,7 @@ enum OneShot {
     let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
     let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
     // `--jsonl` prints as it goes: no spinner in between.
-    let spinner = context.lookupStream != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    let spinner = context.lookupStream != nil || context.batchProgress != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
     // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
     // "Cancelled.", exit 130 or 143.

@@ -7,11 +7,17 @@ import ShellKit
 enum SupportWiring {
   static func prepare(
     _ context: ShellContext, invocation: Invocation, environment: [String: String], sink: StandardSink
-  ) -> ProgressLine? {
+  ) -> (any ProgressDisplay)? {
     guard invocation.spec.group == .support else { return nil }
     // "Type the e-mail to confirm" through the password prompter's echoed question: the spinner
     // wrapped around that prompter pauses for it too.
     if context.passwordPrompter?.readsText == true { context.linePrompter = ContextLinePrompter(context) }
+    if invocation.spec.accepts(FlagKey.bulkFrom.name), invocation.flags[FlagKey.bulkFrom.name] != nil {
+      let terminal = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
+      let display = BatchProgressLine(sink: RedactingSink(sink, redactor: context.redactor), terminal: terminal, command: invocation.spec.name)
+      context.batchProgress = { display.update($0) }
+      return display
+    }
     guard invocation.id == .userShow else { return nil }
     let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
     let progress = showProgress ? ProgressLine(sink: sink) : nil
@@ -31,8 +37,14 @@ enum SupportWiring {
   }
 }
 
+/// A progress line the one-shot command stops the spinner for and erases at the end.
+protocol ProgressDisplay: AnyObject, Sendable {
+  var onFirstDraw: (@Sendable () -> Void)? { get set }
+  func clear()
+}
+
 /// "Looked up 120/1000…" redrawn in place on standard error for many lookups, erased at the end.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: ProgressDisplay, @unchecked Sendable {
   /// Fewer lookups than this show the spinner only.
   static let threshold = 20
   private let sink: StandardSink

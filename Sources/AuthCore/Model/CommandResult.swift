@@ -44,6 +44,8 @@ public struct CommandResult: Sendable {
   public var history: [AccountEvent]?
   /// Human notes ("Confirmation e-mail sent", …).
   public var notes: [String] = []
+  /// A bulk change (`--from FILE`): its summary (counts by outcome and error code).
+  public var batch: JSON?
   /// Free text output (`echo`, `help`).
   public var output: String?
   /// `secret list`: the names of the stored secrets (never their values).
@@ -145,6 +147,7 @@ public struct CommandResult: Sendable {
         "qr_code": qrCode.map { JSON.array($0.map(JSON.string)) } ?? JSON.null,
       ]
     }
+    if let batch { object["batch"] = batch }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
     if let output { object["output"] = .string(output) }
     return .object(object)

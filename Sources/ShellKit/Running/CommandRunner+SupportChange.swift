@@ -94,7 +94,13 @@ extension CommandRunner {
   }
 
   func confirmEmail(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    if try isBulk(invocation) {
+      return try await bulkChange(invocation, context, BulkAction(
+        verb: "confirm the e-mail address of", done: "Confirmed the e-mail address of",
+        already: { $0.confirmed ? "Already confirmed; nothing changed." : nil },
+        apply: { provider, user, _ in _ = try await provider.confirmEmail(user) }))
+    }
+    return try await change(invocation, context) { step, result in
       let changed = try await step.provider.confirmEmail(step.user)
       result.notes.append(
         step.user.confirmed ? "\(step.who) was already confirmed; nothing changed." : "Confirmed the e-mail address of \(step.who).")
@@ -103,7 +109,12 @@ extension CommandRunner {
   }
 
   func resendConfirmation(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context, requires: .resendConfirmation) { step, result in
+    if try isBulk(invocation) {
+      return try await bulkChange(invocation, context, BulkAction(
+        verb: "send the confirmation e-mail again to", done: "Sent the confirmation e-mail again to", requires: .resendConfirmation,
+        retryTransient: false, apply: { provider, user, _ in try await provider.resendConfirmation(user) }))
+    }
+    return try await change(invocation, context, requires: .resendConfirmation) { step, result in
       try await step.provider.resendConfirmation(step.user)
       result.notes.append("Sent the confirmation e-mail to \(step.who) again.")
       return step.user
@@ -111,7 +122,16 @@ extension CommandRunner {
   }
 
   func disable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context, requires: .disable(seconds: invocation[.until]?.seconds)) { step, result in
+    if try isBulk(invocation) {
+      return try await bulkChange(invocation, context, BulkAction(
+        verb: "disable", done: "Disabled", requires: .disable(seconds: invocation[.until]?.seconds),
+        // A ban for a time is set again (from now); one for ever is kept as it is.
+        already: { [seconds = invocation[.until]?.seconds] user in
+          seconds == nil && user.disabled && user.disabledUntil == nil ? "Already disabled; nothing changed." : nil
+        },
+        apply: { [seconds = invocation[.until]?.seconds] provider, user, _ in _ = try await provider.disable(user, forSeconds: seconds) }))
+    }
+    return try await change(invocation, context, requires: .disable(seconds: invocation[.until]?.seconds)) { step, result in
       let seconds = invocation[.until]?.seconds
       let changed = try await step.provider.disable(step.user, forSeconds: seconds)
       let until = changed.disabledUntil.map { " until \($0)" } ?? (seconds.map { " for \(Durations.describe($0))" } ?? "")
@@ -121,7 +141,12 @@ extension CommandRunner {
   }
 
   func enable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    if try isBulk(invocation) {
+      return try await bulkChange(invocation, context, BulkAction(
+        verb: "enable", done: "Enabled", already: { $0.disabled ? nil : "Not disabled; nothing changed." },
+        apply: { provider, user, _ in _ = try await provider.enable(user) }))
+    }
+    return try await change(invocation, context) { step, result in
       let changed = try await step.provider.enable(step.user)
       result.notes.append(
         step.user.disabled ? "Enabled \(step.who): it can sign in again." : "\(step.who) was not disabled; it can sign in.")
@@ -143,7 +168,19 @@ extension CommandRunner {
   }
 
   func delete(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context, requires: .delete(soft: invocation[.soft])) { step, result in
+    if try isBulk(invocation) {
+      return try await bulkChange(invocation, context, BulkAction(
+        verb: invocation[.soft] ? "soft-delete" : "delete", done: invocation[.soft] ? "Soft-deleted" : "Deleted",
+        requires: .delete(soft: invocation[.soft]),
+        apply: { [soft = invocation[.soft]] provider, user, attempt in
+          do {
+            try await provider.delete(user, soft: soft)
+          } catch let error as AuthError where error.code == .userNotFound && attempt > 1 {
+            // The attempt that timed out went through: the account is gone, as asked.
+          }
+        }))
+    }
+    return try await change(invocation, context, requires: .delete(soft: invocation[.soft])) { step, result in
       let soft = invocation[.soft]
       try await step.provider.delete(step.user, soft: soft)
       result.notes.append(
@@ -155,7 +192,12 @@ extension CommandRunner {
   }
 
   func signOutUser(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context, requires: .signOut) { step, result in
+    if try isBulk(invocation) {
+      return try await bulkChange(invocation, context, BulkAction(
+        verb: "end every session of", done: "Ended every session of", requires: .signOut,
+        apply: { provider, user, _ in try await provider.signOut(user) }))
+    }
+    return try await change(invocation, context, requires: .signOut) { step, result in
       try await step.provider.signOut(step.user)
       // Firebase revokes refresh tokens (validSince); ID tokens already out stay valid until they expire.
       if step.provider.kind != .firebase {

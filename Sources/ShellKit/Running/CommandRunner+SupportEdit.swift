@@ -25,6 +25,11 @@ extension CommandRunner {
 
   func updateAccount(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let changes = try Self.accountUpdate(invocation)
+    if try isBulk(invocation) {
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(verb: "update", done: "Updated", apply: { provider, user, _ in _ = try await provider.update(user, with: changes) }))
+    }
     return try await change(invocation, context) { step, result in
       let changed = try await step.provider.update(step.user, with: changes)
       var what: [String] = []

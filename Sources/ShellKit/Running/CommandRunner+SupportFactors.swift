@@ -4,7 +4,18 @@ import Foundation
 /// `user mfa reset` ("I lost my phone") and `user history` (the backend's own trail).
 extension CommandRunner {
   func resetFactors(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await change(invocation, context) { step, result in
+    if try isBulk(invocation) {
+      let factorId = invocation[.resetFactor].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: "remove the second factors of", done: "Removed the second factors of",
+          already: { user in
+            user.factors.contains { factorId == nil || $0.id == factorId } ? nil : "No such second factor; nothing changed."
+          },
+          apply: { provider, user, _ in _ = try await provider.resetFactors(user, factorId: factorId) }))
+    }
+    return try await change(invocation, context) { step, result in
       let factorId = invocation[.resetFactor].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
       guard !step.user.factors.isEmpty else {
         result.notes.append("\(step.who) has no second factor; nothing changed.")

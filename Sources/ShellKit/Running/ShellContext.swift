@@ -87,6 +87,15 @@ public final class ShellContext: @unchecked Sendable {
   /// `user show` of many accounts: (done, total) after each lookup, for a progress line; the
   /// total is nil while the input is still being read.
   public var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+  /// A bulk change (`user confirm --from FILE` …): each account as it finishes, with the counts so
+  /// far, for the progress line or the line per account (the executable draws them).
+  public var batchProgress: (@Sendable (BatchProgress) -> Void)?
+  /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600).
+  public var openBatchReport: @Sendable (String) throws -> any BatchReportSink = BatchReportFile.open
+  /// The time a bulk change waits on when a rate limit slows it down.
+  public var batchClock: any BatchClock = SystemBatchClock()
+  /// How hard a bulk change retries (tests shorten the delays).
+  public var batchPolicy = BatchPolicy()
   /// Whether `user show --jsonl` should stop reading its input (its reader went away).
   public var lookupShouldStop: (@Sendable () -> Bool)?
   /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws

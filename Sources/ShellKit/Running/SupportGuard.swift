@@ -45,6 +45,33 @@ public struct SupportGuard: Sendable {
     }
   }
 
+  /// A batch (`--from FILE`): one question for all of it, "type 300 to confirm", whatever the
+  /// command (a list can hold anyone); `--yes` without a terminal, else a usage error (exit 64).
+  public func confirmBatch(count: Int) throws {
+    guard !invocation[.yes], !context.confirmedByScript else { return }
+    let accounts = count == 1 ? "1 account" : "\(count) accounts"
+    guard let prompter = context.linePrompter else {
+      throw AuthError(
+        .usage,
+        message: "'\(invocation.spec.name)' changes \(accounts) and needs confirmation: add --yes (there is no terminal to ask).")
+    }
+    let prompt = "\(invocation.spec.name) \(accounts) on \(target.profile). Type \(count) to confirm: "
+    guard let answer = prompter.readLine(prompt: prompt) else { throw AuthError(.cancelled) }
+    guard answer.trimmingWhitespace == String(count) else {
+      throw AuthError(.cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was changed.")
+    }
+  }
+
+  /// A batch checks once, before anything is sent, that its audit lines can be written.
+  public func checkAuditWritable() throws {
+    guard invocation.access.isAudited, let log = context.auditLog else { return }
+    do {
+      try log.checkWritable()
+    } catch let error as AuthError {
+      throw AuthError(.auditUnavailable, message: "'\(invocation.spec.name)' was not sent: \(error.message)", hint: error.hint)
+    }
+  }
+
   /// Before anything is sent: the line saying the change is being attempted. Throws
   /// `audit_unavailable` (exit 74) when the log cannot be written: the change is then not sent.
   public func recordAttempt(email: String?) throws {

@@ -1,5 +1,25 @@
 extension CommandTable {
   static let userArgument = ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)")
+  /// The account of a change command that also takes `--from FILE` for many accounts.
+  static let bulkUserArgument = ArgumentSpec(
+    "EMAIL", .email, optional: true, "The account's e-mail address (or its user id); --from FILE for many")
+
+  static let bulkDiscussion = """
+     With --from FILE (- for standard input) it changes every account listed: one address or id \
+    per line (blank lines and # comments skipped), a CSV file with an email or id column, or a \
+    --report file of an earlier run (with --only-failed, just the accounts that failed). Lines \
+    that are not an address or id are reported and the rest go on. It asks once for the whole \
+    batch on a terminal (type the number of accounts to confirm; without a terminal it needs \
+    --yes or exits 64), changes --jobs N accounts at a time (default 4), shows progress on \
+    standard error (a line per account when it is not a terminal), and ends with a summary: \
+    changed, unchanged, not found, failed by error code. Exit status 0 when every account was \
+    changed or already as asked, 1 when any was not found or failed (3 when the first failure \
+    was the backend not answering). Rate limits (429, Retry-After) slow the whole batch down \
+    and are retried, as are 5xx answers and timeouts (a bounded number of times); other errors \
+    fail that account only. --dry-run looks the accounts up and says what would change, sends \
+    no change and writes nothing to the audit log. Each account changed gets its own pair of \
+    audit lines.
+    """
 
   static let changeDiscussion = supportDiscussion
     + " A readonly profile (readonly = true) refuses it before anything is sent; each use is"
@@ -9,6 +29,7 @@ extension CommandTable {
     + " without a terminal it needs --yes (or exits 64)."
 
   static let linkDiscussion = supportDiscussion
+    + " One account at a time (no --from): each link is a secret for one person."
     + " The link alone goes to standard output (for the clipboard), the notes to standard error."
     + " Whoever opens it is signed in as the user: hand it only to the account's owner. So it is"
     + " treated like a change: a readonly profile refuses it, a terminal asks you to type the"
@@ -73,26 +94,30 @@ extension CommandTable {
         + " Firebase has no invitations: use user link recovery.",
       examples: ["authsh user link invite new@example.com --yes"]),
     CommandSpec(
-      .userConfirm, group: .support, arguments: [userArgument], loading: Loading("Confirming…"), access: .change,
+      .userConfirm, group: .support, arguments: [bulkUserArgument], flags: bulkFlags + [FlagKey.yes], loading: Loading("Confirming…"), access: .change,
       output: .lookups,
-      summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion),
+      summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion + bulkDiscussion,
+      examples: ["authsh user confirm ada@example.com", "authsh user confirm --from signups.txt --yes"]),
     CommandSpec(
-      .userResend, group: .support, arguments: [userArgument], loading: Loading("Sending…"), access: .change,
+      .userResend, group: .support, arguments: [bulkUserArgument], flags: bulkFlags + [FlagKey.yes], loading: Loading("Sending…"), access: .change,
       output: .lookups,
-      summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: changeDiscussion),
+      summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: changeDiscussion + bulkDiscussion
+        + " A resend is not retried after a timeout (the mail may have gone out); only after a rate limit."),
     CommandSpec(
-      .userDisable, group: .support, arguments: [userArgument], flags: [FlagKey.until, FlagKey.yes],
+      .userDisable, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.until, FlagKey.yes] + bulkFlags,
       loading: Loading("Disabling…"), access: .destroy, output: .lookups, summary: "Stop the account from signing in",
-      discussion: destructiveDiscussion,
+      discussion: destructiveDiscussion + bulkDiscussion,
       examples: ["authsh user disable mallory@example.com --until 24h", "authsh user disable mallory@example.com --until 7d --yes"]),
     CommandSpec(
-      .userEnable, group: .support, arguments: [userArgument], loading: Loading("Enabling…"), access: .change,
+      .userEnable, group: .support, arguments: [bulkUserArgument], flags: bulkFlags + [FlagKey.yes], loading: Loading("Enabling…"), access: .change,
       output: .lookups,
-      summary: "Let a disabled account sign in again", discussion: changeDiscussion),
+      summary: "Let a disabled account sign in again", discussion: changeDiscussion + bulkDiscussion),
     CommandSpec(
       .userSetPassword, group: .support, arguments: [userArgument], flags: passwordFlags + [FlagKey.yes],
       loading: Loading("Saving…"), access: .grant, output: .lookups, summary: "Set the account's password (asked twice without echo)",
-      discussion: destructiveDiscussion),
+      discussion: destructiveDiscussion
+        + " One account at a time (no --from): one password for many accounts would be a shared secret;"
+        + " for many accounts use user link recovery per person, or user disable --from."),
     CommandSpec(
       .userSetEmail, group: .support,
       arguments: [userArgument, ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address")], flags: [FlagKey.newConfirmed],
@@ -103,11 +128,11 @@ extension CommandTable {
         + " Firebase marks the new address unverified; Supabase keeps the account's confirmation as it was.",
       examples: ["authsh user set-email ada@example.com ada@newmail.example --confirmed"]),
     CommandSpec(
-      .userUpdate, group: .support, arguments: [userArgument],
-      flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.yes],
+      .userUpdate, group: .support, arguments: [bulkUserArgument],
+      flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.yes] + bulkFlags,
       loading: Loading("Saving…"), access: .change, output: .lookups,
       summary: "Change the display name, metadata or custom claims",
-      discussion: changeDiscussion
+      discussion: changeDiscussion + bulkDiscussion
         + " Keys are merged into what the account has; a key set to null is removed. --app-meta and"
         + " --claims can grant roles, so they are confirmed like a grant: on a terminal it asks you to"
         + " type the account's e-mail address (without one it needs --yes). Firebase accounts have no"
@@ -122,17 +147,18 @@ extension CommandTable {
       loading: Loading("Creating account…"), access: .change, output: .lookups, summary: "Create an account through the admin API",
       discussion: changeDiscussion, examples: ["authsh user create ada@example.com --confirmed --password-env PW"]),
     CommandSpec(
-      .userDelete, group: .support, arguments: [userArgument], flags: [FlagKey.soft, FlagKey.yes],
-      loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account", discussion: destructiveDiscussion),
+      .userDelete, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.soft, FlagKey.yes] + bulkFlags,
+      loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account", discussion: destructiveDiscussion + bulkDiscussion,
+      examples: ["authsh user delete ada@example.com", "authsh user delete --from smoke-accounts.txt --dry-run"]),
     CommandSpec(
-      .userSignout, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Signing out…"),
+      .userSignout, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.yes] + bulkFlags, loading: Loading("Signing out…"),
       access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
-      discussion: destructiveDiscussion),
+      discussion: destructiveDiscussion + bulkDiscussion),
     CommandSpec(
-      .userMfaReset, group: .support, arguments: [userArgument], flags: [FlagKey.resetFactor, FlagKey.yes],
+      .userMfaReset, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.resetFactor, FlagKey.yes] + bulkFlags,
       loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
       summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
-      discussion: destructiveDiscussion
+      discussion: destructiveDiscussion + bulkDiscussion
         + " Supabase: DELETE /admin/users/{id}/factors/{factor}, one per factor (sessions that used it drop"
         + " to aal1); Firebase: accounts:update with the enrolments to keep. The person can enrol a new"
         + " authenticator after signing in.",

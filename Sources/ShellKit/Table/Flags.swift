@@ -96,3 +96,29 @@ extension FlagKey where Value == Span {
     FlagSpec("--until", value: "DURATION", kind: .span, "Re-enable by itself after DURATION (Supabase only), e.g. 24h, 7d or 2w"))
   public static let since = span(FlagSpec("--since", value: "DURATION", kind: .span, "Only entries newer than DURATION, e.g. 24h or 7d"))
 }
+
+// MARK: Bulk changes (`user confirm --from FILE` …)
+
+extension FlagKey where Value == String {
+  public static let bulkFrom = text(
+    FlagSpec(
+      "--from", value: "FILE", kind: .path,
+      "Change every account in FILE instead of one: an address or id per line, a CSV with an email or id column, or a --report file (- for standard input)"))
+  public static let bulkReport = text(
+    FlagSpec("--report", value: "FILE", kind: .path, "With --from: write one JSON line per account (input, email, id, outcome, code, message)"))
+}
+
+extension FlagKey where Value == Int {
+  public static let bulkJobs = number(
+    FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "With --from: change N accounts at a time (default 4, at most 64)"))
+}
+
+extension FlagKey where Value == Bool {
+  public static let dryRun = toggle(FlagSpec("--dry-run", "With --from: show what would change for each account; nothing is sent but the lookups"))
+  public static let onlyFailed = toggle(FlagSpec("--only-failed", "With --from REPORT.jsonl: only the accounts whose outcome was failed"))
+}
+
+/// The flags every change command takes for many accounts at once.
+public let bulkFlags: [any DeclaredFlag] = [
+  FlagKey.bulkFrom, FlagKey.bulkJobs, FlagKey.dryRun, FlagKey.bulkReport, FlagKey.onlyFailed,
+]

@@ -1,0 +1,207 @@
+import AuthCore
+import Foundation
+
+/// What happened to one account of a batch (`--report` line `outcome`).
+public enum BatchOutcome: String, Sendable, CaseIterable {
+  /// The change was made.
+  case changed
+  /// The account was already as asked: nothing was sent.
+  case unchanged
+  /// `--dry-run`: the change that would be made; nothing was sent.
+  case wouldChange = "would_change"
+  case notFound = "not_found"
+  case failed
+}
+
+/// One account of a batch, as the report and the summary see it. Never a secret.
+public struct BatchRecord: Sendable, Equatable {
+  /// The line as given (an address or id).
+  public var input: String
+  public var email: String?
+  public var id: String?
+  public var outcome: BatchOutcome
+  /// The error code of a `failed` or `not_found` account.
+  public var code: String?
+  public var message: String
+
+  public init(input: String, email: String? = nil, id: String? = nil, outcome: BatchOutcome, code: String? = nil, message: String) {
+    self.input = input
+    self.email = email
+    self.id = id
+    self.outcome = outcome
+    self.code = code
+    self.message = message
+  }
+}
+
+/// How hard a batch tries before it gives an account up.
+public struct BatchPolicy: Sendable, Equatable {
+  /// Retries of one request refused by a rate limit (429, `Retry-After`, `retry_after_seconds`).
+  public var rateLimitRetries = 8
+  /// Retries of one request after a 5xx answer, a timeout or a dropped connection.
+  public var transientRetries = 3
+  /// The first back-off without a `Retry-After`, doubled on each limit in a row, at most `maxDelay`.
+  public var baseDelay = 0.5
+  public var maxDelay = 30.0
+
+  public init() {}
+}
+
+/// The time a batch waits on: real time, or a fake one in tests.
+public protocol BatchClock: Sendable {
+  /// Seconds, monotonic.
+  func now() -> Double
+  func sleep(seconds: Double) async throws
+}
+
+public struct SystemBatchClock: BatchClock {
+  public init() {}
+  public func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+  public func sleep(seconds: Double) async throws {
+    guard seconds > 0 else { return }
+    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+  }
+}
+
+/// The back-off all workers of a batch share: a rate limit met by one worker pauses every worker
+/// until the same moment, so the batch as a whole slows down instead of each worker hammering on.
+/// Each pause is the server's `Retry-After` when it gave one, else an exponential delay; both get
+/// up to 25 % jitter so the workers do not come back in lock-step.
+public actor BatchBackOff {
+  private let clock: any BatchClock
+  private let policy: BatchPolicy
+  private let jitter: @Sendable () -> Double
+  private var resumeAt = 0.0
+  private var streak = 0
+  /// How many times the batch was slowed down, and for how long in all (for the summary).
+  public private(set) var pauses = 0
+  public private(set) var pausedSeconds = 0.0
+
+  /// `jitter` answers a number in 0..<1.
+  public init(clock: any BatchClock, policy: BatchPolicy, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    self.clock = clock
+    self.policy = policy
+    self.jitter = jitter
+  }
+
+  /// Waits while the batch is paused.
+  public func wait() async throws {
+    while true {
+      let left = resumeAt - clock.now()
+      guard left > 0 else { return }
+      try await clock.sleep(seconds: left)
+    }
+  }
+
+  /// A request met a rate limit: every worker waits until the pause is over. A limit met while
+  /// the batch is already paused (a request sent before the pause began) does not lengthen it.
+  public func slowDown(retryAfter: Int?) {
+    let now = clock.now()
+    guard resumeAt <= now else { return }
+    let base = retryAfter.map { Double(max($0, 0)) } ?? min(policy.baseDelay * pow(2, Double(streak)), policy.maxDelay)
+    let delay = max(base, 0.05) * (1 + 0.25 * jitter())
+    streak += 1
+    resumeAt = now + delay
+    pauses += 1
+    pausedSeconds += delay
+  }
+
+  /// A request went through: the next limit starts again from the base delay.
+  public func eased() { streak = 0 }
+}
+
+/// Runs one request of a batch with the shared back-off and bounded retries. Rate limits pause
+/// the whole batch and are retried; 5xx answers, timeouts and dropped connections are retried
+/// when `retryTransient` (the change is an idempotent set-operation: making it twice leaves the
+/// account as making it once does); any other error is the account's failure.
+public struct BatchRetrier: Sendable {
+  public let backOff: BatchBackOff
+  public let clock: any BatchClock
+  public let policy: BatchPolicy
+
+  public init(backOff: BatchBackOff, clock: any BatchClock, policy: BatchPolicy) {
+    self.backOff = backOff
+    self.clock = clock
+    self.policy = policy
+  }
+
+  /// `body` gets the attempt number (1 for the first).
+  public func run<T: Sendable>(retryTransient: Bool = true, _ body: @Sendable (Int) async throws -> T) async throws -> T {
+    var limited = 0
+    var transient = 0
+    var attempt = 0
+    while true {
+      try await backOff.wait()
+      attempt += 1
+      do {
+        let value = try await body(attempt)
+        await backOff.eased()
+        return value
+      } catch let error as AuthError {
+        if Self.isRateLimit(error), limited < policy.rateLimitRetries {
+          limited += 1
+          await backOff.slowDown(retryAfter: error.retryAfterSeconds)
+          continue
+        }
+        if retryTransient, error.isBackendFailure, transient < policy.transientRetries {
+          transient += 1
+          try await clock.sleep(seconds: min(policy.baseDelay * pow(2, Double(transient - 1)), policy.maxDelay))
+          continue
+        }
+        throw error
+      }
+    }
+  }
+
+  static func isRateLimit(_ error: AuthError) -> Bool {
+    error.code == .rateLimited || error.status == 429 || error.providerCode == "over_request_rate_limit"
+  }
+}
+
+/// Counts of a batch, kept as accounts finish.
+public struct BatchTally: Sendable, Equatable {
+  public var total = 0
+  public var counts: [BatchOutcome: Int] = [:]
+  /// Failed and not-found accounts by error code.
+  public var codes: [String: Int] = [:]
+  /// The first failure (not a missing account), for the exit status.
+  public var firstFailure: AuthError?
+
+  public init() {}
+
+  public mutating func add(_ record: BatchRecord, error: AuthError?) {
+    total += 1
+    counts[record.outcome, default: 0] += 1
+    if let code = record.code, record.outcome == .failed || record.outcome == .notFound { codes[code, default: 0] += 1 }
+    if record.outcome == .failed, firstFailure == nil { firstFailure = error }
+  }
+
+  public subscript(_ outcome: BatchOutcome) -> Int { counts[outcome] ?? 0 }
+  public var problems: Int { self[.failed] + self[.notFound] }
+}
+
+/// Runs `work` on every entry, `jobs` at a time, and tells `finished` of each as it completes.
+/// Cancellation stops the starting of new entries; those under way finish as their tasks do.
+public enum BatchRunner {
+  public static func run<Entry: Sendable>(
+    _ entries: [Entry], jobs: Int, work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
+    finished: (BatchRecord, AuthError?) -> Void
+  ) async {
+    await withTaskGroup(of: (BatchRecord, AuthError?).self) { group in
+      var next = 0
+      while next < entries.count, next < max(jobs, 1) {
+        let entry = entries[next]
+        group.addTask { await work(entry) }
+        next += 1
+      }
+      while let (record, error) = await group.next() {
+        finished(record, error)
+        if next < entries.count, !Task.isCancelled {
+          let entry = entries[next]
+          group.addTask { await work(entry) }
+          next += 1
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import AuthCore
+import Foundation
+import ShellKit
+
+/// The progress of a bulk change on standard error. On a terminal one line redrawn in place
+/// ("user confirm 120/1000 · 35/s · ETA 25s · 2 failed"), at most ten times a second and at the
+/// end, erased before the summary; otherwise a plain line per account ("12/1000 changed
+/// ada@example.com: Confirmed …"), which a log keeps.
+final class BatchProgressLine: ProgressDisplay, @unchecked Sendable {
+  private let sink: any OutputSink
+  private let terminal: Bool
+  private let command: String
+  private let lock = NSLock()
+  private let started = DispatchTime.now().uptimeNanoseconds
+  private var lastDraw: UInt64 = 0
+  private var drawn = false
+  var onFirstDraw: (@Sendable () -> Void)?
+
+  init(sink: any OutputSink, terminal: Bool, command: String) {
+    self.sink = sink
+    self.terminal = terminal
+    self.command = command
+  }
+
+  func update(_ progress: BatchProgress) {
+    lock.lock()
+    defer { lock.unlock() }
+    let record = progress.record
+    guard terminal else {
+      let who = TerminalText.escape(record.input)
+      let code = record.code.map { " (\($0))" } ?? ""
+      sink.err("\(progress.done)/\(progress.total) \(record.outcome.rawValue) \(who): \(TerminalText.escape(record.message))\(code)\n")
+      return
+    }
+    let now = DispatchTime.now().uptimeNanoseconds
+    guard now - lastDraw >= 100_000_000 || progress.done == progress.total || !drawn else { return }
+    lastDraw = now
+    if !drawn { onFirstDraw?() }
+    drawn = true
+    let seconds = max(Double(now - started) / 1e9, 0.001)
+    let rate = Double(progress.done) / seconds
+    var parts = ["\(command) \(progress.done)/\(progress.total)", String(format: "%.0f/s", rate)]
+    if progress.done < progress.total, rate > 0 {
+      parts.append("ETA " + Self.duration(Double(progress.total - progress.done) / rate))
+    }
+    parts.append("\(progress.failures) failed")
+    if progress.dryRun { parts.append("dry run") }
+    sink.err("\r\u{1B}[K" + parts.joined(separator: " · "))
+  }
+
+  func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    if drawn { sink.err("\r\u{1B}[K") }
+    drawn = false
+  }
+
+  static func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds.rounded(.up))
+    if whole < 60 { return "\(whole)s" }
+    if whole < 3600 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
+    return "\(whole / 3600)h\(String(format: "%02d", whole % 3600 / 60))m"
+  }
+}
