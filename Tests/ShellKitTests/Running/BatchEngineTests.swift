@@ -92,7 +92,7 @@ final class Flaky: @unchecked Sendable {
     #expect(delays == [0.5, 1, 2, 3, 3])
   }
 
-  @Test func retriesAreBounded() async {
+  @Test func retriesAreBounded() async throws {
     let clock = FakeBatchClock()
     let policy = BatchPolicy()
     let always = Flaky(failures: 1000, rateLimited)
