@@ -8,7 +8,11 @@ public enum HumanRenderer {
   public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
     // `user show` prints every account, the missing and failed ones included, under its error.
     let listsLookups = invocation.id == .userShow && !result.lookups.isEmpty
-    if let error = result.error, !listsLookups { return ("", renderError(error, style: style)) }
+    if let error = result.error, !listsLookups {
+      // A bulk change prints its summary (what did get done) above the error.
+      let summary = result.batch == nil ? "" : result.notes.map(TerminalText.escape).joined(separator: "\n") + "\n"
+      return (summary, renderError(error, style: style))
+    }
     if let (out, err) = SupportRenderer.render(result, invocation: invocation, style: style) {
       return (out.isEmpty ? "" : out.joined(separator: "\n") + "\n", err.isEmpty ? "" : err.joined(separator: "\n") + "\n")
     }
