@@ -17,8 +17,8 @@ extension CommandTable {
     was the backend not answering). Rate limits (429, Retry-After) slow the whole batch down \
     and are retried, as are 5xx answers and timeouts (a bounded number of times); other errors \
     fail that account only. --dry-run looks the accounts up and says what would change, sends \
-    no change and writes nothing to the audit log. Each account changed gets its own pair of \
-    audit lines.
+    no change and writes nothing to the audit log. Each account gets its own pair of audit \
+    lines (started, then its outcome).
     """
 
   static let changeDiscussion = supportDiscussion

@@ -63,7 +63,7 @@ struct HelpTopicsTests {
   @Test func aCommandGroupListsItsSubcommands() throws {
     let user = try #require(text(["user"]))
     #expect(user.hasPrefix("'user' commands"))
-    #expect(user.contains("  user show [EMAIL…]") && user.contains("  user link recovery EMAIL") && user.contains("  user signout EMAIL"))
+    #expect(user.contains("  user show [EMAIL…]") && user.contains("  user link recovery EMAIL") && user.contains("  user signout [EMAIL]"))
     let link = try #require(text(["user", "link"]))
     #expect(link.split(separator: "\n").filter { $0.hasPrefix("  user link ") }.count == 3)
 
