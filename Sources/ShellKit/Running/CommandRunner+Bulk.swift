@@ -42,6 +42,12 @@ extension CommandRunner {
     let dryRun = invocation[.dryRun]
     let entries = try bulkEntries(invocation, context)
     let provider = try makeAdminProvider(invocation, context, target: target)
+    guard !entries.isEmpty else {
+      var result = CommandResult(command: invocation.spec.name)
+      result.batch = BatchTally().json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
+      result.notes = ["No failed accounts in \(invocation[.bulkFrom] ?? "the report"): nothing to do."]
+      return result
+    }
     if !dryRun {
       try guardRails.confirmBatch(count: entries.count)
       try guardRails.checkAuditWritable()
@@ -105,9 +111,9 @@ extension CommandRunner {
     }
     let input = LookupInput(arguments: arguments, lines: lines, name: name)
     let entries = try BatchInput.read(input, onlyFailed: invocation[.onlyFailed])
-    guard !entries.isEmpty else {
-      let what = invocation[.onlyFailed] ? "no failed accounts" : "no addresses (one per line)"
-      throw AuthError(.usage, message: "\(name.prefix(1).uppercased() + name.dropFirst()) has \(what).")
+    // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
+    guard !entries.isEmpty || invocation[.onlyFailed] else {
+      throw AuthError(.usage, message: "\(path == "-" ? "Standard input" : path) has no addresses (one per line).")
     }
     return entries
   }

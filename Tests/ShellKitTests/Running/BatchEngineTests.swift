@@ -179,6 +179,13 @@ final class Flaky: @unchecked Sendable {
     let refused = try await plain.run("user enable --from list.txt --only-failed --yes")
     #expect(refused.error?.code == .usage)
     #expect(plain.provider.calls.isEmpty)
+    // A report where nothing failed: nothing to do, and that is not an error.
+    let clean = BatchRecord(input: "user1@example.com", outcome: .changed, message: "Enabled.").json.compactText
+    let (done, _) = self.harness(users, input: clean + "\n")
+    let nothing = try await done.run("user enable --from report.jsonl --only-failed --yes")
+    #expect(nothing.error == nil)
+    #expect(nothing.notes == ["No failed accounts in report.jsonl: nothing to do."])
+    #expect(done.provider.calls.isEmpty)
   }
 
   @Test func aCSVFileGivesItsEmailColumn() async throws {
