@@ -61,21 +61,8 @@ public struct FileAuditLog: AuditLog {
     defer { close(fd) }
     let bytes = Array(entry.json.compactText.utf8) + [0x0A]
     let start = lseek(fd, 0, SEEK_END)
-    var offset = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      while offset < buffer.count, let base = buffer.baseAddress {
-        let n = write(fd, base + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 {
-          // write(2) returning 0 sets no errno: a device with no room.
-          failure = n < 0 ? errno : ENOSPC
-          return
-        }
-        offset += n
-      }
-    }
-    guard failure == 0 else {
+    let (offset, failure) = Descriptor.writeAll(fd, bytes)
+    if let failure {
       // Whole lines or nothing: cut back what part of this line went in.
       if offset > 0, start >= 0 { _ = ftruncate(fd, start) }
       throw failed("write to", errno: failure)

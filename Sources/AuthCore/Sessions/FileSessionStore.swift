@@ -110,23 +110,10 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     let bytes = Array(state.json(tokensInKeyring: tokensInKeyring).prettyText.utf8) + [0x0A]
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw ioError("create \(temp)", errno: errno) }
-    var written = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      while written < buffer.count {
-        let n = write(fd, base + written, buffer.count - written)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 {
-          failure = n < 0 ? errno : ENOSPC
-          return
-        }
-        written += n
-      }
-      if fsync(fd) != 0 { failure = errno }
-    }
+    var failure = Descriptor.writeAll(fd, bytes).failure
+    if failure == nil, fsync(fd) != 0 { failure = errno }
     close(fd)
-    guard failure == 0 else {
+    if let failure {
       unlink(temp)
       throw ioError("write \(temp)", errno: failure)
     }

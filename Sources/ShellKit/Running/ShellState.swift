@@ -1,0 +1,57 @@
+import AuthCore
+import JSONKit
+import Synchronization
+
+/// What a `ShellContext` may change while it runs: the connection, the wiring the executable
+/// adds after `init`, and the shell's memory (the last failure, the previous result, the
+/// addresses seen). Kept in one `Guarded` place.
+struct ShellState: Sendable {
+  var resolver: ConfigResolver
+  var connection: ConnectionFlags
+  var makeAdminProvider: AdminProviderMaker?
+  var sessionStores: SessionStores?
+  var secretStore: (any SecretStore)?
+  var passwordPrompter: (any PasswordPrompter)?
+  var linePrompter: (any LinePrompter)?
+  var auditLog: (any AuditLog)?
+  var operatorName: String?
+  var readStdinLine: (@Sendable () -> String?)?
+  var readStdinText: (@Sendable () throws -> String)?
+  var environment: [String: String]
+  var traceSink: (@Sendable (String) -> Void)?
+  var emulatorTargets: [ProviderKind: Target] = [:]
+  var knownEmails: [String] = []
+  var lastFailed: Invocation?
+  var previousResult: JSON?
+  var outputDefaults: [String: [FlagValue]] = [:]
+  var confirmedByScript = false
+  var verbose = false
+  var lookupStream: (@Sendable (UserLookup) -> Void)?
+  var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+  var lookupShouldStop: (@Sendable () -> Bool)?
+  var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
+  var batchProgress: (@Sendable (BatchProgress) -> Void)?
+  var openBatchReport: @Sendable (String) throws -> any BatchReportSink = BatchReportFile.open
+  var batchClock: any BatchClock = SystemBatchClock()
+  var batchPolicy = BatchPolicy()
+
+  init(resolver: ConfigResolver, connection: ConnectionFlags, environment: [String: String]) {
+    self.resolver = resolver
+    self.connection = connection
+    self.environment = environment
+  }
+}
+
+/// A value behind the package's one lock type (`Mutex`), read and written by key path.
+final class Guarded<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+
+  init(_ value: Value) { mutex = Mutex(value) }
+
+  subscript<T: Sendable>(_ keyPath: WritableKeyPath<Value, T>) -> T {
+    get { mutex.withLock { $0[keyPath: keyPath] } }
+    set { mutex.withLock { $0[keyPath: keyPath] = newValue } }
+  }
+
+  func update<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
+}
