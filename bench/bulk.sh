@@ -24,7 +24,9 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 "$bin" emulator --port "$port" --seed "$work/seed.jsonl" --print-env >"$work/env" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1200); do curl -sf "http://127.0.0.1:$port/emulator/v1/faults" >/dev/null && break; sleep 0.1; done
+# Seeding 4 × COUNT accounts takes a while: the environment lines come once it listens.
+for _ in $(seq 6000); do grep -q '^SUPABASE_SERVICE_ROLE_KEY=' "$work/env" 2>/dev/null && break; sleep 0.1; done
+grep -q '^SUPABASE_SERVICE_ROLE_KEY=' "$work/env" || { echo "the emulator did not start: $(head -3 "$work/env")" >&2; exit 1; }
 set -a; . "$work/env"; set +a
 unset GOOGLE_APPLICATION_CREDENTIALS
 

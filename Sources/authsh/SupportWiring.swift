@@ -18,6 +18,11 @@ enum SupportWiring {
       context.batchProgress = { display.update($0) }
       return display
     }
+    if invocation.id == .userList, invocation.flags[FlagKey.filter.name] != nil, Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty {
+      let line = ScanProgressLine(sink: sink)
+      context.scanProgress = { line.update($0) }
+      return line
+    }
     guard invocation.id == .userShow else { return nil }
     let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
     let progress = showProgress ? ProgressLine(sink: sink) : nil
@@ -69,6 +74,33 @@ final class ProgressLine: ProgressDisplay, @unchecked Sendable {
     started = true
     drawn = true
     sink.err("\r\u{1B}[KLooked up \(done)" + (total.map { "/\($0)" } ?? "") + "…")
+  }
+
+  func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    if drawn { sink.err("\r\u{1B}[K") }
+    drawn = false
+  }
+}
+
+/// "Scanned 12,000 accounts (12 pages), 3 matches…" redrawn in place while `user list --filter`
+/// reads Firebase's pages, erased at the end.
+final class ScanProgressLine: ProgressDisplay, @unchecked Sendable {
+  private let sink: StandardSink
+  private let lock = NSLock()
+  private var drawn = false
+  var onFirstDraw: (@Sendable () -> Void)?
+
+  init(sink: StandardSink) { self.sink = sink }
+
+  func update(_ progress: ScanProgress) {
+    lock.lock()
+    defer { lock.unlock() }
+    if !drawn { onFirstDraw?() }
+    drawn = true
+    let matches = progress.matches == 1 ? "1 match" : "\(progress.matches) matches"
+    sink.err("\r\u{1B}[KScanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…")
   }
 
   func clear() {

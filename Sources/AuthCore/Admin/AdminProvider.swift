@@ -8,11 +8,34 @@ public struct UserListQuery: Sendable, Equatable {
   public var limit: Int
   /// The token of the page to read (as `user list` printed it); nil for the first page.
   public var pageToken: String?
+  /// A scan on the client (Firebase with a filter) reads at most this many pages, then stops with
+  /// the token to go on from (`--max-pages`); nil: the scan's own budget.
+  public var maxPages: Int?
+  /// Told after each page a scan on the client reads, for a progress line.
+  public var scanProgress: (@Sendable (ScanProgress) -> Void)?
 
-  public init(filter: String? = nil, limit: Int = 50, pageToken: String? = nil) {
+  public init(filter: String? = nil, limit: Int = 50, pageToken: String? = nil, maxPages: Int? = nil) {
     self.filter = filter
     self.limit = limit
     self.pageToken = pageToken
+    self.maxPages = maxPages
+  }
+
+  public static func == (lhs: UserListQuery, rhs: UserListQuery) -> Bool {
+    lhs.filter == rhs.filter && lhs.limit == rhs.limit && lhs.pageToken == rhs.pageToken && lhs.maxPages == rhs.maxPages
+  }
+}
+
+/// How far a scan on the client has got.
+public struct ScanProgress: Sendable, Equatable {
+  public var pages: Int
+  public var scanned: Int
+  public var matches: Int
+
+  public init(pages: Int, scanned: Int, matches: Int) {
+    self.pages = pages
+    self.scanned = scanned
+    self.matches = matches
   }
 }
 
@@ -22,6 +45,8 @@ public struct UserPage: Sendable, Equatable {
   public var total: Int?
   /// Pass to `--page-token` for the next page; nil on the last page.
   public var nextPageToken: String?
+  /// A scan on the client that stopped at `--max-pages` before it had a full page of matches.
+  public var stoppedScan: ScanProgress?
 
   public init(users: [AdminUser], total: Int? = nil, nextPageToken: String? = nil) {
     self.users = users

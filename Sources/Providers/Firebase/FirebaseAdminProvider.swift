@@ -88,11 +88,20 @@ public struct FirebaseAdminProvider: AdminProvider {
     // falls on a page boundary and no match is skipped (a page may hold up to 2×limit−1 matches).
     var matches: [AdminUser] = []
     var scanned = 0
+    var pages = 0
     var seen: Set<String> = []
     repeat {
+      if let most = query.maxPages, pages >= most {
+        var stopped = UserPage(users: matches, total: nil, nextPageToken: token)
+        stopped.stoppedScan = ScanProgress(pages: pages, scanned: scanned, matches: matches.count)
+        return stopped
+      }
+      try Task.checkCancellation()
       let page = try await batchGet(maxResults: limit, pageToken: token)
       matches += page.users.filter { Self.matches($0, filter) }
       scanned += page.users.count
+      pages += 1
+      query.scanProgress?(ScanProgress(pages: pages, scanned: scanned, matches: matches.count))
       token = page.next
       // A server that hands back a token it gave before would keep this loop reading for ever.
       if let token, !seen.insert(token).inserted {

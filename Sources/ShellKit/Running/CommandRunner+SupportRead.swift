@@ -186,7 +186,16 @@ extension CommandRunner {
     let filter = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(command: "user list")
-    result.userPage = try await provider.listUsers(UserListQuery(filter: filter, limit: limit, pageToken: invocation[.pageToken]))
+    var query = UserListQuery(filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
+    query.scanProgress = context.scanProgress
+    let page = try await provider.listUsers(query)
+    result.userPage = page
+    if let stopped = page.stoppedScan {
+      let found = stopped.matches == 1 ? "1 match" : "\(stopped.matches) matches"
+      result.notes.append(
+        "Stopped after \(stopped.pages) page\(stopped.pages == 1 ? "" : "s") (--max-pages): \(stopped.scanned) accounts scanned, \(found)"
+          + (page.nextPageToken == nil ? "." : "; the next page goes on from there."))
+    }
     return result
   }
 }

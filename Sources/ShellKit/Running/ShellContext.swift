@@ -117,6 +117,10 @@ public final class ShellContext: Sendable {
   public var openBatchReport: @Sendable (String) throws -> any BatchReportSink {
     get { state[\.openBatchReport] } set { state[\.openBatchReport] = newValue }
   }
+  /// `user list --filter` on Firebase: after each page the scan reads, for a progress line.
+  public var scanProgress: (@Sendable (ScanProgress) -> Void)? {
+    get { state[\.scanProgress] } set { state[\.scanProgress] = newValue }
+  }
   /// The time a bulk change waits on when a rate limit slows it down.
   public var batchClock: any BatchClock { get { state[\.batchClock] } set { state[\.batchClock] = newValue } }
   /// How hard a bulk change retries (tests shorten the delays).

@@ -33,6 +33,7 @@ struct ShellState: Sendable {
   var batchProgress: (@Sendable (BatchProgress) -> Void)?
   var openBatchReport: @Sendable (String) throws -> any BatchReportSink = BatchReportFile.open
   var batchClock: any BatchClock = SystemBatchClock()
+  var scanProgress: (@Sendable (ScanProgress) -> Void)?
   var batchPolicy = BatchPolicy()
 
   init(resolver: ConfigResolver, connection: ConnectionFlags, environment: [String: String]) {

@@ -74,9 +74,13 @@ extension CommandTable {
         + " status is not 0.",
       examples: ["authsh user show ada@example.com", "authsh user show --from ticket.txt --json"]),
     CommandSpec(
-      .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken],
+      .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken, FlagKey.maxPages],
       loading: Loading("Listing…"), access: .read, output: .userPage, summary: "List accounts, a page at a time, newest first where the backend allows",
-      discussion: supportDiscussion + " Shows how many accounts there are when the backend says, and the command for the next page.", examples: ["authsh user list --filter @example.com --limit 20"]),
+      discussion: supportDiscussion + " Shows how many accounts there are when the backend says, and the command for the next page."
+        + " Firebase's list API has no filter: --filter reads pages of accounts and keeps the matches, up to"
+        + " 10,000 accounts per call (a terminal shows how far the scan has got); --max-pages N stops sooner and"
+        + " says how far it got, with the command to go on. A server that repeats a page token stops the scan"
+        + " with an error. Supabase filters on the server.", examples: ["authsh user list --filter @example.com --limit 20"]),
     CommandSpec(
       .userLinkRecovery, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
       access: .grant, output: .link,

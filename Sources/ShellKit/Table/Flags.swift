@@ -81,6 +81,10 @@ extension FlagKey where Value == Int {
   public static let lookupJobs = number(
     FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "Look up N accounts at a time (default 8, at most 64)"))
   public static let limit = number(FlagSpec("--limit", value: "N", kind: .number, bounds: 1...1000, "Accounts per page (default 50)"))
+  public static let maxPages = number(
+    FlagSpec(
+      "--max-pages", value: "N", kind: .number, bounds: 1...1_000_000,
+      "Firebase with --filter: read at most N pages of accounts, then stop and say how far it got"))
 }
 
 extension FlagKey where Value == Bool {

@@ -148,6 +148,27 @@ import Testing
     #expect(rig.server.requests.filter { $0.path == Self.accounts("batchGet") }.count == 2, "stopped at the first repeat")
   }
 
+  @Test("--max-pages stops a filtered scan after N pages, says how far it got and where to go on; progress after each page")
+  func maxPagesStopsTheScanAndSaysHowFar() async throws {
+    let rig = try await Rig()
+    defer { Task { await rig.server.stop() } }
+    rig.server.on("GET", Self.accounts("batchGet")) { request in
+      // An endless project: every page one account that does not match, and a fresh token.
+      let number = Int(request.query("nextPageToken")?.dropFirst() ?? "0") ?? 0
+      let body = #"{"users":[{"localId":"u\#(number)","email":"u\#(number)@example.com"}],"nextPageToken":"P\#(number + 1)"}"#
+      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+    }
+    let seen = Locked<[ScanProgress]>([])
+    var query = UserListQuery(filter: "u1@", limit: 50, maxPages: 3)
+    query.scanProgress = { progress in seen.withLock { $0.append(progress) } }
+    let page = try await rig.admin.listUsers(query)
+    #expect(rig.server.requests.filter { $0.path == Self.accounts("batchGet") }.count == 3)
+    #expect(page.stoppedScan == ScanProgress(pages: 3, scanned: 3, matches: 1))
+    #expect(page.users.map(\.email) == ["u1@example.com"])
+    #expect(page.nextPageToken == "P3")
+    #expect(seen.withLock { $0.map(\.pages) } == [1, 2, 3])
+  }
+
   @Test func linkAsksForTheLinkAndTakesTheCodeFromIt() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
@@ -281,5 +302,17 @@ import Testing
     rig.server.on("POST", Self.accounts("sendOobCode"), status: 200, json: #"{"email": "ada@example.com"}"#)
     let user = AdminUser(id: "x", email: "ada@example.com", confirmed: false)
     #expect(await Self.failure { _ = try await rig.admin.link(.recovery, for: user) }?.code == .malformedResponse)
+  }
+}
+
+/// A value shared with a `@Sendable` closure in a test.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<T>(_ body: (inout Value) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }

@@ -238,3 +238,15 @@ def test_without_a_terminal_a_batch_needs_yes_and_a_readonly_profile_refuses_it(
     assert refused.returncode == 1 and "read-only" in refused.stderr
     assert not any(confirmed_by_email(emu).values())
     assert audit_lines(tmp_path) == []
+
+
+def test_user_list_filter_on_firebase_stops_at_max_pages_and_says_how_far(tmp_path, emulators):
+    emu = seeded(tmp_path, emails(30, tag="scan"), backend="firebase")
+    emulators.append(emu)
+    env = environment(tmp_path, emu, "firebase")
+    done = authsh(env, "user", "list", "--filter", "nobody-matches", "--limit", "5", "--max-pages", "2")
+    assert done.returncode == 0, done.stderr
+    assert "Stopped after 2 pages (--max-pages): 10 accounts scanned, 0 matches; the next page goes on from there." in done.stdout
+    assert "Next page: authsh user list --filter nobody-matches --limit 5 --page-token " in done.stdout
+    whole = authsh(env, "user", "list", "--filter", "scan0007", "--limit", "5", "--json")
+    assert [u["email"] for u in json.loads(whole.stdout)["users"]] == ["scan0007@example.com"]
