@@ -57,3 +57,17 @@ def test_one_question_for_the_batch_then_a_progress_line(env, emulator, provider
     assert "\r\x1b[K40 accounts: 40 changed, 0 unchanged, 0 not found, 0 failed." in screen.replace("\r\n", "\n")
     slow_down(emulator, 0)
     assert disabled(env, emails) == [True] * 40
+
+
+def test_a_filtered_scan_on_firebase_shows_how_far_it_got(tmp_path, emulator):
+    env = environment(tmp_path, emulator, "firebase")
+    env.pop("CI", None)
+    seed(emulator, "firebase", [f"s{n:02d}@example.com" for n in range(30)])
+    slow_down(emulator, 30)
+    run = OneShot(env, "user", "list", "--filter", "nobody-matches", "--limit", "5")
+    assert run.finish() == 0
+    screen = run.screen.getvalue()
+    frames = re.findall(r"\r\x1b\[KScanned (\d+) accounts \((\d+) pages?\), 0 matches…", screen)
+    assert [int(scanned) for scanned, _ in frames][:3] == [5, 10, 15], screen
+    assert "No accounts match 'nobody-matches'." in screen
+    slow_down(emulator, 0)
