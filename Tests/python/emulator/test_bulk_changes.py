@@ -250,3 +250,26 @@ def test_user_list_filter_on_firebase_stops_at_max_pages_and_says_how_far(tmp_pa
     assert "Next page: authsh user list --filter nobody-matches --limit 5 --page-token " in done.stdout
     whole = authsh(env, "user", "list", "--filter", "scan0007", "--limit", "5", "--json")
     assert [u["email"] for u in json.loads(whole.stdout)["users"]] == ["scan0007@example.com"]
+
+
+def test_firebase_too_many_attempts_slows_the_batch_down_too(tmp_path, emulators, monkeypatch):
+    addresses = emails(40, tag="fbl")
+    emu = seeded(tmp_path, addresses, backend="firebase")
+    emulators.append(emu)
+    # Production's answer outside /auth/v1: HTTP 400 TOO_MANY_ATTEMPTS_TRY_LATER, no Retry-After.
+    fault = {"method": "POST", "path": f"/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:update",
+             "preset": "rate_limit", "times": 6}
+    assert requests.post(f"{emu.base}/emulator/v1/faults", json=fault, timeout=5).status_code == 200
+    listing = tmp_path / "signups.txt"
+    listing.write_text("\n".join(addresses) + "\n")
+    done = authsh(environment(tmp_path, emu, "firebase"), "user", "confirm", "--from", str(listing), "--yes", "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    batch = json.loads(done.stdout)["batch"]
+    assert batch["outcomes"]["changed"] == 40 and batch["rate_limit_pauses"] >= 1
+    assert requests.get(f"{emu.base}/emulator/v1/faults", timeout=5).json()["faults"] == []
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emu.host)
+    app = firebase_admin.initialize_app(options={"projectId": emu.project}, name=f"bulk-{uuid.uuid4()}")
+    try:
+        assert all(auth.get_user_by_email(a, app=app).email_verified for a in addresses)
+    finally:
+        firebase_admin.delete_app(app)
