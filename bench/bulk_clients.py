@@ -1,8 +1,9 @@
 """The official Python admin SDKs for bench/bulk.sh: make the seed file, read the ids, and confirm
 every account the way each SDK can, 8 threads at a time.
 
-  seed N FILE                  write a seed of N unconfirmed accounts per set ("a" for authsh, "b"
-                               for the SDK) on both backends, and the "a" e-mails to FILE.PROVIDER
+  seed N FILE                  write a seed of N unconfirmed accounts per set ("a" for authsh from
+                               e-mails, "b" for the SDK, "c" for authsh from ids) on both backends,
+                               and the "a" e-mails to FILE.emails
   ids PROVIDER PREFIX FILE     write the ids of the accounts whose e-mail starts with PREFIX
   supabase FILE.ids            supabase-auth admin.update_user_by_id(id, {"email_confirm": True})
   firebase FILE.ids            firebase-admin auth.update_user(uid, email_verified=True)
@@ -19,7 +20,7 @@ THREADS = int(os.environ.get("THREADS", "8"))
 
 def seed(count, path):
     with open(path, "w") as f:
-        for prefix in ("a", "b"):
+        for prefix in ("a", "b", "c"):
             for n in range(count):
                 f.write(json.dumps({"backend": "both", "email": f"{prefix}{n:05d}@example.com", "confirmed": False}) + "\n")
     with open(path + ".emails", "w") as f:

@@ -49,6 +49,13 @@ public struct FirebaseAdminProvider: AdminProvider {
     return emulatorHost == nil ? user : withPendingChange(user, await pendingCodes())
   }
 
+  public func accountForChange(_ reference: UserReference) async throws -> AdminUser? {
+    switch reference {
+    case .email(let email): return try await lookup(["email": .array([.string(email)])])
+    case .id(let id): return try await lookup(["localId": .array([.string(id)])])
+    }
+  }
+
   func lookUp(_ reference: UserReference) async throws -> AdminUser? {
     switch reference {
     case .email(let email):

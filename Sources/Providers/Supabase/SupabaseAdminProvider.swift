@@ -41,7 +41,12 @@ public struct SupabaseAdminProvider: AdminProvider {
     return user
   }
 
-  func lookUp(_ reference: UserReference) async throws -> AdminUser? {
+  public func accountForChange(_ reference: UserReference) async throws -> AdminUser? {
+    try await lookUp(reference, reload: false)
+  }
+
+  /// `reload`: an account found by e-mail is read again by id for its identities and factors.
+  func lookUp(_ reference: UserReference, reload: Bool = true) async throws -> AdminUser? {
     switch reference {
     case .id(let id):
       // GoTrue answers 404 `validation_failed` ("user_id must be an UUID") for anything that is not
@@ -74,7 +79,7 @@ public struct SupabaseAdminProvider: AdminProvider {
         guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
         if let hit = users.first(where: { $0["email"]?.string?.lowercased() == wanted }) {
           // The list loads neither identities nor factors (`identities: null`): read the account by id.
-          if let id = hit["id"]?.string, let loaded = try await lookUp(.id(id)) { return loaded }
+          if reload, let id = hit["id"]?.string, let loaded = try await lookUp(.id(id)) { return loaded }
           return try SupabaseAdminDecoding.user(hit, response: response, now: clock.now())
         }
         guard SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: Self.lookupPageSize, count: users.count)

@@ -13,6 +13,8 @@ struct BulkAction: Sendable {
   /// the account as sending it once does. False where a second send is a second effect (resend:
   /// another mail); those are retried after a rate limit only, which refused the first.
   var retryTransient = true
+  /// The change needs the whole account (factors, identities), not just its state.
+  var wholeAccount = false
   /// Why nothing needs to be sent to `user` (it is already as asked); nil when a change is needed.
   var already: @Sendable (AdminUser) -> String? = { _ in nil }
   /// Makes the change; the Int is the attempt (1 for the first).
@@ -24,9 +26,9 @@ struct BulkAction: Sendable {
 /// anything is sent, one confirmation for the batch, a started and an outcome audit line per
 /// account), with a shared back-off for rate limits.
 extension CommandRunner {
-  /// `--from FILE` given to a command that takes it.
+  /// `--from FILE` given to a change command that takes it.
   func isBulk(_ invocation: Invocation) throws -> Bool {
-    guard invocation.spec.accepts(FlagKey.bulkFrom.name) else { return false }
+    guard invocation.spec.takesBulkFrom else { return false }
     if invocation[.bulkFrom] != nil { return true }
     for flag in ["--jobs", "--dry-run", "--report", "--only-failed"] where invocation.flags[flag] != nil {
       throw AuthError(.usage, message: "\(flag) works with --from FILE (many accounts).")
@@ -160,7 +162,11 @@ extension CommandRunner {
     _ input: String, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, dryRun: Bool, user: inout AdminUser?
   ) async -> (BatchRecord, AuthError?) {
     do {
-      guard let found = try await retrier.run({ _ in try await provider.user(UserReference(input)) }), found.deletedAt == nil else {
+      let reference = UserReference(input)
+      let lookup: @Sendable (Int) async throws -> AdminUser? = { _ in
+        action.wholeAccount ? try await provider.user(reference) : try await provider.accountForChange(reference)
+      }
+      guard let found = try await retrier.run(lookup), found.deletedAt == nil else {
         let error = AuthError(.userNotFound, message: "No account for \(input).")
         return (BatchRecord(input: input, outcome: .notFound, code: error.code.rawValue, message: error.message), error)
       }
@@ -187,4 +193,9 @@ extension CommandRunner {
       )
     }
   }
+}
+
+extension CommandSpec {
+  /// A change command's `--from FILE` (not `user show`'s, which has the same name).
+  public var takesBulkFrom: Bool { flags.contains(FlagKey.bulkFrom.spec) }
 }

@@ -9,7 +9,7 @@ extension CommandRunner {
       return try await bulkChange(
         invocation, context,
         BulkAction(
-          verb: "remove the second factors of", done: "Removed the second factors of",
+          verb: "remove the second factors of", done: "Removed the second factors of", wholeAccount: true,
           already: { user in
             user.factors.contains { factorId == nil || $0.id == factorId } ? nil : "No such second factor; nothing changed."
           },
