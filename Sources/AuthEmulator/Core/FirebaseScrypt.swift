@@ -160,6 +160,9 @@ public enum StoredPasswordHash {
       return hash.matches(password) ? .match : .mismatch
     }
     if stored.hasPrefix("$argon2") { return .unverifiable }
-    return PasswordHasher.verify(password, hash: stored) ? .match : .mismatch
+    // $2b$ and $2y$ are the same algorithm as $2a$ for these inputs (Go's bcrypt takes all three).
+    var bcrypt = stored
+    if stored.hasPrefix("$2b$") || stored.hasPrefix("$2y$") { bcrypt = "$2a$" + stored.dropFirst(4) }
+    return PasswordHasher.verify(password, hash: bcrypt) ? .match : .mismatch
   }
 }
