@@ -51,7 +51,7 @@ struct FirebaseHashTests {
     #expect(second["error"] == [["index": 1, "message": "Invalid password hash."]])
     // Not yet the project's own hash: admin reads show none.
     #expect(await harness.admin("accounts:lookup", ["localId": ["s1"]])["users"]?[0]?["passwordHash"] == nil)
-    #expect(await harness.signIn("s@x.io", "wrong-pw").error == "INVALID_LOGIN_CREDENTIALS")
+    #expect(await harness.signIn("s@x.io", "wrong-pw").error == "INVALID_PASSWORD")
     #expect(await harness.signIn("s@x.io", "scrypt-pw").status == 200)
     #expect(await harness.signIn("b@x.io", "bcrypt-pw").status == 200)
     for id in ["s1", "b1"] {
