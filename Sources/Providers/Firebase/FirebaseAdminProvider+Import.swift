@@ -57,8 +57,9 @@ extension FirebaseAdminProvider: AccountImporter {
       }
     }
     let planned = outcomes
-    let failures: [Int: AuthError?] = await parallel(Array(calls.indices), jobs: jobs) { number in
-      let call = calls[number]
+    let batches = calls
+    let failures: [Int: AuthError?] = await parallel(Array(batches.indices), jobs: jobs) { number in
+      let call = batches[number]
       var body = call.group.fields
       body["users"] = .array(call.items.map { .object($0.entry) })
       body["sanityCheck"] = true
