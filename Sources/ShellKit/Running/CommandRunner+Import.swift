@@ -13,6 +13,8 @@ extension CommandRunner {
     let path = (invocation.argument("FILE") ?? "").trimmingWhitespace
     guard !path.isEmpty else { throw AuthError(.usage, message: "Which file? `user import FILE` (- for standard input).") }
     let name = path == "-" ? "standard input" : path
+    // A dry run sends nothing, so a readonly profile may make one.
+    if !invocation[.importDryRun] { try guardRails.checkWritable() }
     let hashConfig = try invocation[.importHashConfig].map { try readHashConfig($0) }
     let text: String
     do {
@@ -33,17 +35,18 @@ extension CommandRunner {
                                            now: context.clock.unixNow)
       return result
     }
-    try guardRails.checkWritable()
     guard !accounts.isEmpty else {
       result.output = "\(name) has no accounts; nothing was sent."
       return result
     }
     try confirmBatch(invocation, context, count: accounts.count, backend: backend)
     let provider = try makeAdminProvider(invocation, context, target: target)
-    guard let importer = provider as? any AccountImporter else {
-      throw AuthError(.notSupported, message: "This backend cannot import accounts.")
-    }
     try guardRails.recordAttempt(email: name)
+    guard let importer = provider as? any AccountImporter else {
+      let refusal = AuthError(.notSupported, message: "This backend cannot import accounts.")
+      try? guardRails.record(user: nil, email: name, error: refusal)
+      throw refusal
+    }
     let outcomes = await importer.importAccounts(accounts, jobs: invocation[.importJobs] ?? 8) { _ in }
     var auditFailure: AuthError?
     for outcome in outcomes {
