@@ -36,7 +36,7 @@ extension CommandTable {
         + " type the number of accounts to confirm (without one it needs --yes); each account gets an"
         + " audit line. Hashes are never printed. The exit status is 0 when nothing failed, 1 otherwise.",
       examples: [
-        "authsh user import users.jsonl --provider supabase --yes",
+        "authsh user import users.jsonl --yes --jobs 16 --report import-report.jsonl",
         "authsh user import users.json --hash-config hash.json --dry-run",
       ]),
   ]

@@ -8,7 +8,7 @@ import Testing
 struct PortableAccountReaderTests {
   @Test func jsonlRecordsWithEveryField() throws {
     let text = """
-      {"id":"abc","email":"ada@example.com","email_verified":true,"display_name":"Ada","disabled":false,"user_metadata":{"plan":"pro"},"app_metadata":{"claims":{"admin":true}},"providers":["password"],"source":"firebase","password_hash":"$2a$10$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxyz","password_note":null}
+      {"id":"abc","email":"ada@example.com","email_verified":true,"display_name":"Ada","disabled":false,"user_metadata":{"plan":"pro"},"app_metadata":{"claims":{"admin":true}},"providers":["password"],"source":"firebase","password_hash":"$2a$10$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxy","password_note":null}
 
       {"email":"bob@example.com","password_hash":null,"password_note":"Supabase's admin API does not return hashes; use --db URL"}
       """
@@ -47,7 +47,7 @@ struct PortableAccountReaderTests {
 
   @Test func csvWithQuotedJSONColumns() throws {
     let text = "id,email,email_verified,user_metadata,password_hash\r\n"
-      + "u1,a@x.io,true,\"{\"\"plan\"\",\"\"pro\"\"}\",$2b$04$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxyz\r\n"
+      + "u1,a@x.io,true,\"{\"\"plan\"\":\"\"pro\"\"}\",$2b$04$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxy\r\n"
       + "u2,\"b,c@x.io\",false,,\r\n"
     let (format, accounts) = try PortableAccountReader.read(text)
     #expect(format == .csv)
