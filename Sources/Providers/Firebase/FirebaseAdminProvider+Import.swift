@@ -2,12 +2,12 @@ import AuthCore
 import Foundation
 import JSONKit
 
-/// `user import` into Firebase: the accounts whose id or address is taken are found first
-/// (`accounts:lookup`, 50 at a time) and skipped; the rest go to `accounts:batchCreate`, at most
-/// 1,000 per call and one hash kind per call (`hashAlgorithm` BCRYPT, or SCRYPT with its
-/// parameters), `jobs` calls at a time. Ids are kept; an account without one gets a new id.
+/// `user import` into Firebase: `accounts:batchCreate`, at most 1,000 accounts per call and one
+/// hash kind per call (`hashAlgorithm` BCRYPT, or SCRYPT with its parameters), `jobs` calls at a
+/// time, with `sanityCheck`: an account whose address is taken is not uploaded and the rest are
+/// (Identity Toolkit's documented behaviour), and a taken id is refused per account; both are
+/// reported as skipped. Ids are kept; an account without one gets a new id.
 extension FirebaseAdminProvider: AccountImporter {
-  static let lookupChunk = 50
   static let batchLimit = 1000
 
   public func importAccounts(
@@ -17,28 +17,19 @@ extension FirebaseAdminProvider: AccountImporter {
     var outcomes = accounts.enumerated().map { ImportOutcome(index: $0.offset, account: $0.element, status: .imported) }
     for (index, account) in accounts.enumerated() where account.id == nil { outcomes[index].newId = localIds[index] }
 
-    // 1. Which are there already (by id or address).
-    let taken: [Int: AuthError?] = await parallel(Array(stride(from: 0, to: accounts.count, by: Self.lookupChunk)), jobs: jobs) { start in
-      let range = start..<min(start + Self.lookupChunk, accounts.count)
-      do {
-        let found = try await self.existing(ids: range.map { localIds[$0] }, emails: range.compactMap { accounts[$0].email })
-        return range.filter { found.ids.contains(localIds[$0]) || accounts[$0].email.map { found.emails.contains($0.lowercased()) } == true }
-          .map { ($0, nil) }
-      } catch let error as AuthError {
-        return range.map { ($0, error) }
-      } catch {
-        return range.map { ($0, AuthError(.providerError, message: "\(error)")) }
-      }
-    }
+    // A duplicate within one call would refuse the whole call (sanityCheck): the file's later
+    // duplicates (same id, or same address in any case) fail here instead.
     var pending: [Int] = []
+    var seenIds = Set<String>()
+    var seenEmails = Set<String>()
     for index in accounts.indices {
-      switch taken[index] {
-      case .some(.none): outcomes[index].status = .skippedExisting
-      case .some(.some(let error)): Self.fail(&outcomes[index], error)
-      case .none: pending.append(index)
+      let email = accounts[index].email?.lowercased()
+      if !seenIds.insert(localIds[index]).inserted || email.map({ !seenEmails.insert($0).inserted }) == true {
+        Self.fail(&outcomes[index], AuthError(.validationFailed, message: "the id or address is already earlier in the file"))
+      } else {
+        pending.append(index)
       }
     }
-    progress(outcomes.filter { $0.status != .imported })
 
     // 2. batchCreate, grouped by hash kind, 1,000 at a time.
     var groups: [AccountImportPlan.FirebaseHashGroup: [(index: Int, entry: JSONObject)]] = [:]
@@ -95,14 +86,6 @@ extension FirebaseAdminProvider: AccountImporter {
     outcome.errorCode = error.code.rawValue
     outcome.message = error.message
     outcome.withoutPassword = nil
-  }
-
-  /// The ids and (lower-cased) addresses among these that have accounts.
-  func existing(ids: [String], emails: [String]) async throws -> (ids: Set<String>, emails: Set<String>) {
-    let body: JSON = ["localId": .array(ids.map(JSON.string)), "email": .array(emails.map(JSON.string))]
-    let (json, _) = try await ImportRetry.run { try await self.post("accounts:lookup", body, as: .lookup) }
-    let users = json["users"]?.array ?? []
-    return (Set(users.compactMap { $0["localId"]?.string }), Set(users.compactMap { $0["email"]?.string?.lowercased() }))
   }
 
   /// Runs `work` for each item, `jobs` at a time; the pairs it returns, merged.
