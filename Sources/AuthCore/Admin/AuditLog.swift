@@ -168,13 +168,12 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count:
 }
 
 /// An audit log kept in memory (tests; `--emulator` shells may use the file one as well).
-public final class MemoryAuditLog: AuditLog, @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [AuditEntry] = []
+public final class MemoryAuditLog: AuditLog, Sendable {
+  private let stored = Guarded<[AuditEntry]>([])
   public init() {}
-  public func append(_ entry: AuditEntry) throws { lock.withLock { stored.append(entry) } }
+  public func append(_ entry: AuditEntry) throws { stored.update { $0.append(entry) } }
   public func entries(since: Int?) throws -> [AuditEntry] {
-    lock.withLock {
+    stored.update { stored in
       stored.filter { entry in
         guard let since, let time = UnixTime.parseISO(entry.time) else { return true }
         return time >= since

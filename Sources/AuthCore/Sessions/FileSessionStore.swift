@@ -12,7 +12,7 @@ import JSONKit
 /// rename, fsync of the directory). As ssh does, a session file that group or others can read, a
 /// symbolic link, or a file or directory owned by someone else is refused; a directory that group
 /// or others can write is refused, one they can merely read is tightened to 0700.
-public final class FileSessionStore: SessionStore, @unchecked Sendable {
+public final class FileSessionStore: SessionStore, Sendable {
   public let directory: String
   /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory inside it (nil: not checked).
   public let stateDirectory: String?
@@ -21,10 +21,18 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
   let beforeRename: (@Sendable () throws -> Void)?
   /// Why the keyring is not used (`credential_store = "file"`, or no keyring is reachable), for
   /// the message about a session whose tokens are in the keyring; nil: the keyring's own files.
-  public var keyringAbsence: String?
+  public var keyringAbsence: String? { get { hooks[\.keyringAbsence] } set { hooks[\.keyringAbsence] = newValue } }
   /// Told, with the sentence to show, when a file starts to hold a session's tokens because no
   /// keyring is reachable (`credential_store = "auto"`): once per backend, not on every refresh.
-  public var onTokensInFile: (@Sendable (String) -> Void)?
+  public var onTokensInFile: (@Sendable (String) -> Void)? {
+    get { hooks[\.onTokensInFile] } set { hooks[\.onTokensInFile] = newValue }
+  }
+  private let hooks = Guarded<Hooks>(Hooks())
+
+  private struct Hooks: Sendable {
+    var keyringAbsence: String?
+    var onTokensInFile: (@Sendable (String) -> Void)?
+  }
 
   public init(directory: String, stateDirectory: String? = nil) {
     self.directory = directory

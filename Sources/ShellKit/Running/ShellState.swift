@@ -1,6 +1,5 @@
 import AuthCore
 import JSONKit
-import Synchronization
 
 /// What a `ShellContext` may change while it runs: the connection, the wiring the executable
 /// adds after `init`, and the shell's memory (the last failure, the previous result, the
@@ -41,18 +40,4 @@ struct ShellState: Sendable {
     self.connection = connection
     self.environment = environment
   }
-}
-
-/// A value behind the package's one lock type (`Mutex`), read and written by key path.
-final class Guarded<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
-
-  init(_ value: Value) { mutex = Mutex(value) }
-
-  subscript<T: Sendable>(_ keyPath: WritableKeyPath<Value, T>) -> T {
-    get { mutex.withLock { $0[keyPath: keyPath] } }
-    set { mutex.withLock { $0[keyPath: keyPath] = newValue } }
-  }
-
-  func update<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }
