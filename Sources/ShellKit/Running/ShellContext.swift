@@ -92,6 +92,8 @@ public final class ShellContext: @unchecked Sendable {
   /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
   /// with the reason when it cannot.
   public var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
+  /// Where `user export` writes (nil: it cannot run here, e.g. in the shell or a script).
+  public var exportOutput: ExportOutput?
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
