@@ -21,8 +21,7 @@ extension CommandRunner {
     }
     let format = ExportFormat(rawValue: invocation[.exportFormat] ?? "jsonl") ?? .jsonl
     let filter = invocation[.filter].map { $0.trimmingWhitespace.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-    let target = try target(invocation, context)
-    let reader = try await openReader(invocation, context, target: target, output: output)
+    let reader = try await openReader(invocation, context, output: output)
     do {
       let summary = try await Self.export(from: reader, format: format, filter: filter, output: output)
       await reader.close()
@@ -37,16 +36,24 @@ extension CommandRunner {
   }
 
   /// The database (`--db`) or the backend's admin API.
-  func openReader(_ invocation: Invocation, _ context: ShellContext, target: Target, output: ExportOutput) async throws -> any AccountReader {
+  func openReader(_ invocation: Invocation, _ context: ShellContext, output: ExportOutput) async throws -> any AccountReader {
     let hashConfig = try invocation[.hashConfig].map { try Self.readHashConfig($0) }
     if let url = invocation[.databaseURL] {
-      guard target.provider == .supabase else {
-        throw AuthError(.usage, message: "--db reads a Supabase project's database (auth.users); this profile is \(target.provider.rawValue).")
+      // The database is all --db needs: no Supabase URL or key has to be set.
+      var provider = context.connection.provider
+      var timeout = invocation.output(.timeout) ?? context.connection.timeout ?? 30
+      if let target = try? target(invocation, context) {
+        provider = target.provider
+        timeout = target.timeout
+      }
+      guard provider != .firebase else {
+        throw AuthError(.usage, message: "--db reads a Supabase project's database (auth.users); add --provider supabase.")
       }
       guard hashConfig == nil else { throw AuthError(.usage, message: "--hash-config is for Firebase exports; --db reads Supabase's hashes as they are.") }
       guard let open = output.openDatabase else { throw AuthError(.notSupported, message: "This build of authsh cannot read databases (--db).") }
-      return try await open(url, target.timeout)
+      return try await open(url, timeout)
     }
+    let target = try target(invocation, context)
     let provider = try makeAdminProvider(invocation, context, target: target)
     guard let exporting = provider as? any AccountExporting else {
       throw AuthError(.notSupported, message: "This backend cannot export its accounts.")
