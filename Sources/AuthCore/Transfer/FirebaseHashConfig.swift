@@ -52,7 +52,7 @@ public struct FirebaseHashConfig: Sendable, Equatable {
   /// Identity Toolkit returns them): `n` is the memory cost as GoTrue reads it — the power of two
   /// (`n=14` is 2^14), `r` the rounds, `p=1`.
   public func passwordHash(hash: String, salt: String) -> String {
-    "$fbscrypt$v=1,n=\(memoryCost),r=\(rounds),p=1,ss=\(saltSeparator),sk=\(signerKey)$"
+    "$fbscrypt$v=1,n=\(memoryCost),r=\(rounds),p=1,ss=\(Base64Text.standard(saltSeparator)),sk=\(Base64Text.standard(signerKey))$"
       + Base64Text.standard(salt) + "$" + Base64Text.standard(hash)
   }
 }

@@ -23,6 +23,11 @@ extension FirebaseAdminProvider: AccountExporting {
       return (nil, "the project's password-hash parameters could not be read; pass --hash-config FILE")
     }
     guard let config = FirebaseHashConfig.from(projectConfig: json) else {
+      let partial = json["signIn"]?["hashConfig"] ?? json["hashConfig"]
+      if partial?["rounds"] != nil, partial?["signerKey"] == nil {
+        // Production leaves the keys out for a caller that may not read them.
+        return (nil, "the project config left out the signer key and salt separator (the credential may not read them); pass --hash-config FILE")
+      }
       return (nil, "the project config has no password-hash parameters (signIn.hashConfig); pass --hash-config FILE")
     }
     return (config, nil)
@@ -69,7 +74,11 @@ actor FirebaseAccountReader: AccountReader {
         .malformedResponse, message: "The server repeated a page token after \(seenTokens.count + 1) pages of accounts; stopped the export.")
     }
     let accounts = records.map { FirebaseExportDecoding.account($0, hashConfig: hashConfig, missingConfig: missingConfig) }
-    hashesWithoutConfig += accounts.filter { $0.passwordHash == nil && $0.passwordNote != nil && hashConfig == nil }.count
+    if hashConfig == nil {
+      hashesWithoutConfig += records.filter { record in
+        FirebaseExportDecoding.nonEmpty(record["passwordHash"]?.string).map { $0 != FirebaseExportDecoding.redactedHash } ?? false
+      }.count
+    }
     return AccountPage(accounts: accounts, next: records.isEmpty ? nil : next)
   }
 
@@ -85,9 +94,12 @@ enum FirebaseExportDecoding {
       return PortableIdentity(provider: provider, id: subject, email: info["email"]?.string)
     }
     var providers = identities.map(\.provider)
-    let hash = nonEmpty(json["passwordHash"]?.string)
+    let given = nonEmpty(json["passwordHash"]?.string)
+    // A caller that may not read hashes gets base64 of "REDACTED" and no salt.
+    let redacted = given == redactedHash
+    let hash = redacted ? nil : given
     let salt = nonEmpty(json["salt"]?.string)
-    let hasPassword = hash != nil || json["passwordUpdatedAt"].map { !$0.isNull } == true
+    let hasPassword = given != nil || json["passwordUpdatedAt"].map { !$0.isNull } == true
     if hasPassword, !providers.contains("password") { providers.insert("password", at: 0) }
     var passwordHash: String?
     var note: String?
@@ -95,6 +107,8 @@ enum FirebaseExportDecoding {
       passwordHash = hashConfig.passwordHash(hash: hash, salt: salt)
     } else if hash != nil {
       note = "Firebase returned the hash, but " + (missingConfig ?? "the project's password-hash parameters are unknown; pass --hash-config FILE")
+    } else if redacted {
+      note = "Firebase returned the hash as REDACTED: the credential may not read password hashes (the Firebase Authentication Admin role can)"
     } else if hasPassword {
       note = "Firebase returned no password hash for this account (the credential may not be allowed to read hashes)"
     }
@@ -117,4 +131,7 @@ enum FirebaseExportDecoding {
   }
 
   static func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+
+  /// `REDACTED` in base64, what production sends instead of a hash.
+  static let redactedHash = "UkVEQUNURUQ="
 }
