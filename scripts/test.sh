@@ -6,14 +6,21 @@
 # suite and the examples again as an ordinary user (scripts/test-unprivileged.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-swift build --build-tests
-swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
-swift test --skip-build
+# Each step says how long it took (CI's time budget is watched step by step).
+step() {
+  local started=$SECONDS
+  "$@"
+  echo "test.sh: $* — $((SECONDS - started)) s" >&2
+}
+step scripts/setup.sh
+step swift build --build-tests
+step swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
+step swift test --skip-build
 # Inside a private D-Bus session (dbus-run-session) with an unlocked GNOME Keyring: the keyring
 # tests, and every other Python suite (pty, shell, completion) with its sessions in that keyring.
-scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider Tests/python
+step scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider Tests/python
 if [ "$(id -u)" -eq 0 ]; then
-  scripts/test-deb.sh "$(scripts/package-deb.sh --no-build)"
-  [ "${AUTHSH_SKIP_UNPRIVILEGED:-}" = 1 ] || scripts/test-unprivileged.sh
+  step scripts/test-deb.sh "$(scripts/package-deb.sh --no-build)"
+  [ "${AUTHSH_SKIP_UNPRIVILEGED:-}" = 1 ] || step scripts/test-unprivileged.sh
 fi
+echo "test.sh: all steps passed in $SECONDS s" >&2

@@ -55,6 +55,20 @@ def authsh_binary() -> str:
     return os.environ.get("AUTHSH_BIN", str(ROOT / ".build" / "debug" / "authsh"))
 
 
+def user_env(home: Path, emulator=None, provider: str = "supabase", **extra) -> dict:
+    """A user's environment in `home`: no inherited SUPABASE_/FIREBASE_/AUTHSH_/XDG_ settings, state
+    and config under `home`, plain output; pointed at `emulator` on `provider` when given."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SUPABASE_", "FIREBASE_", "AUTHSH_", "XDG_"))}
+    env.update(HOME=str(home), XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"),
+               LANG="C.UTF-8", NO_COLOR="1")
+    if emulator is not None and provider == "supabase":
+        env.update(SUPABASE_URL=emulator.base, SUPABASE_ANON_KEY=emulator.anon_key)
+    elif emulator is not None:
+        env.update(FIREBASE_AUTH_EMULATOR_HOST=emulator.host, FIREBASE_PROJECT_ID=emulator.project)
+    env.update(extra)
+    return env
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

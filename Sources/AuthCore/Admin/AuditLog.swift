@@ -61,21 +61,8 @@ public struct FileAuditLog: AuditLog {
     defer { close(fd) }
     let bytes = Array(entry.json.compactText.utf8) + [0x0A]
     let start = lseek(fd, 0, SEEK_END)
-    var offset = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      while offset < buffer.count, let base = buffer.baseAddress {
-        let n = write(fd, base + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 {
-          // write(2) returning 0 sets no errno: a device with no room.
-          failure = n < 0 ? errno : ENOSPC
-          return
-        }
-        offset += n
-      }
-    }
-    guard failure == 0 else {
+    let (offset, failure) = Descriptor.writeAll(fd, bytes)
+    if let failure {
       // Whole lines or nothing: cut back what part of this line went in.
       if offset > 0, start >= 0 { _ = ftruncate(fd, start) }
       throw failed("write to", errno: failure)
@@ -181,13 +168,12 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count:
 }
 
 /// An audit log kept in memory (tests; `--emulator` shells may use the file one as well).
-public final class MemoryAuditLog: AuditLog, @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [AuditEntry] = []
+public final class MemoryAuditLog: AuditLog, Sendable {
+  private let stored = Guarded<[AuditEntry]>([])
   public init() {}
-  public func append(_ entry: AuditEntry) throws { lock.withLock { stored.append(entry) } }
+  public func append(_ entry: AuditEntry) throws { stored.update { $0.append(entry) } }
   public func entries(since: Int?) throws -> [AuditEntry] {
-    lock.withLock {
+    stored.update { stored in
       stored.filter { entry in
         guard let since, let time = UnixTime.parseISO(entry.time) else { return true }
         return time >= since

@@ -79,36 +79,23 @@ public protocol SecretStore: Sendable {
 }
 
 /// A keyring in memory: unit tests, and a stand-in that says why it is not there.
-public final class InMemorySecretStore: SecretStore, @unchecked Sendable {
+public final class InMemorySecretStore: SecretStore, Sendable {
   public let name: String
-  private let lock = NSLock()
-  private var items: [SecretItem: String] = [:]
-  private var reason: String?
+  private let items = Guarded<[SecretItem: String]>([:])
+  private let reason: Guarded<String?>
 
   /// `unavailable`: the reason `unavailableReason()` gives (reads and writes then fail).
   public init(name: String = "the test keyring", unavailable: String? = nil) {
     self.name = name
-    self.reason = unavailable
+    self.reason = Guarded(unavailable)
   }
 
-  public func setUnavailable(_ reason: String?) {
-    lock.lock()
-    self.reason = reason
-    lock.unlock()
-  }
+  public func setUnavailable(_ reason: String?) { self.reason[\.self] = reason }
 
-  public func unavailableReason() -> String? {
-    lock.lock()
-    defer { lock.unlock() }
-    return reason
-  }
+  public func unavailableReason() -> String? { reason[\.self] }
 
   /// Every item, for tests that look at what was stored.
-  public var all: [SecretItem: String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return items
-  }
+  public var all: [SecretItem: String] { items[\.self] }
 
   public func read(_ item: SecretItem) throws -> String? {
     try withItems { $0[item] }
@@ -126,10 +113,8 @@ public final class InMemorySecretStore: SecretStore, @unchecked Sendable {
     try withItems { items in items.keys.filter { $0.kind == kind }.map(\.name).sorted() }
   }
 
-  private func withItems<T>(_ body: (inout [SecretItem: String]) -> T) throws -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    if let reason { throw AuthError(.configError, message: "No keyring: \(reason).") }
-    return body(&items)
+  private func withItems<T: Sendable>(_ body: (inout [SecretItem: String]) -> T) throws -> T {
+    if let reason = reason[\.self] { throw AuthError(.configError, message: "No keyring: \(reason).") }
+    return items.update(body)
   }
 }

@@ -33,15 +33,14 @@ public struct CredentialStoreChoice: Sendable, Equatable {
 /// reachable, else the file (`auto`, with a notice when a file first holds tokens) or an error
 /// (`keyring`). Whether the keyring is reachable is found out once, on first use, and only by
 /// commands that touch a session.
-public final class SessionStores: @unchecked Sendable {
+public final class SessionStores: Sendable {
   public let directory: String
   /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory (nil: not checked).
   public let stateDirectory: String?
   /// nil: the platform has no keyring authsh can use.
   public let keyring: (any SecretStore)?
   let notice: @Sendable (String) -> Void
-  private let lock = NSLock()
-  private var probed: String??
+  private let probed = Guarded<String??>(nil)
 
   /// `notice`: a sentence for standard error ("no keyring: session kept in FILE (0600); …").
   public init(
@@ -56,12 +55,12 @@ public final class SessionStores: @unchecked Sendable {
 
   /// Why no keyring can be used here, or nil when one can. Asked once.
   public func keyringUnavailable() -> String? {
-    lock.lock()
-    defer { lock.unlock() }
-    if let probed { return probed }
-    let reason = keyring.map { $0.unavailableReason() } ?? "this platform has no keyring authsh can use"
-    probed = .some(reason)
-    return reason
+    probed.update { probed in
+      if let probed { return probed }
+      let reason = keyring.map { $0.unavailableReason() } ?? "this platform has no keyring authsh can use"
+      probed = .some(reason)
+      return reason
+    }
   }
 
   /// The store for `choice`, decided when it is first used.
@@ -110,20 +109,19 @@ public final class SessionStores: @unchecked Sendable {
 
 /// A store chosen on first use (the keyring probe costs a D-Bus round trip: commands that never
 /// touch a session never pay it).
-final class DeferredSessionStore: SessionStore, @unchecked Sendable {
+final class DeferredSessionStore: SessionStore, Sendable {
   private let make: @Sendable () -> any SessionStore
-  private let lock = NSLock()
-  private var made: (any SessionStore)?
+  private let made = Guarded<(any SessionStore)?>(nil)
 
   init(_ make: @escaping @Sendable () -> any SessionStore) { self.make = make }
 
   var base: any SessionStore {
-    lock.lock()
-    defer { lock.unlock() }
-    if let made { return made }
-    let store = make()
-    made = store
-    return store
+    made.update { made in
+      if let made { return made }
+      let store = make()
+      made = store
+      return store
+    }
   }
 
   func load(profile: String) throws -> ProfileState { try base.load(profile: profile) }

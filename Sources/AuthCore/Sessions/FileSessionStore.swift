@@ -12,7 +12,7 @@ import JSONKit
 /// rename, fsync of the directory). As ssh does, a session file that group or others can read, a
 /// symbolic link, or a file or directory owned by someone else is refused; a directory that group
 /// or others can write is refused, one they can merely read is tightened to 0700.
-public final class FileSessionStore: SessionStore, @unchecked Sendable {
+public final class FileSessionStore: SessionStore, Sendable {
   public let directory: String
   /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory inside it (nil: not checked).
   public let stateDirectory: String?
@@ -21,10 +21,18 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
   let beforeRename: (@Sendable () throws -> Void)?
   /// Why the keyring is not used (`credential_store = "file"`, or no keyring is reachable), for
   /// the message about a session whose tokens are in the keyring; nil: the keyring's own files.
-  public var keyringAbsence: String?
+  public var keyringAbsence: String? { get { hooks[\.keyringAbsence] } set { hooks[\.keyringAbsence] = newValue } }
   /// Told, with the sentence to show, when a file starts to hold a session's tokens because no
   /// keyring is reachable (`credential_store = "auto"`): once per backend, not on every refresh.
-  public var onTokensInFile: (@Sendable (String) -> Void)?
+  public var onTokensInFile: (@Sendable (String) -> Void)? {
+    get { hooks[\.onTokensInFile] } set { hooks[\.onTokensInFile] = newValue }
+  }
+  private let hooks = Guarded<Hooks>(Hooks())
+
+  private struct Hooks: Sendable {
+    var keyringAbsence: String?
+    var onTokensInFile: (@Sendable (String) -> Void)?
+  }
 
   public init(directory: String, stateDirectory: String? = nil) {
     self.directory = directory
@@ -110,23 +118,10 @@ public final class FileSessionStore: SessionStore, @unchecked Sendable {
     let bytes = Array(state.json(tokensInKeyring: tokensInKeyring).prettyText.utf8) + [0x0A]
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw ioError("create \(temp)", errno: errno) }
-    var written = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      while written < buffer.count {
-        let n = write(fd, base + written, buffer.count - written)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 {
-          failure = n < 0 ? errno : ENOSPC
-          return
-        }
-        written += n
-      }
-      if fsync(fd) != 0 { failure = errno }
-    }
+    var failure = Descriptor.writeAll(fd, bytes).failure
+    if failure == nil, fsync(fd) != 0 { failure = errno }
     close(fd)
-    guard failure == 0 else {
+    if let failure {
       unlink(temp)
       throw ioError("write \(temp)", errno: failure)
     }

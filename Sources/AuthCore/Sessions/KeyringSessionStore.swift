@@ -8,7 +8,7 @@ import JSONKit
 /// A file in the older format (tokens inside) is moved into the keyring the first time it is
 /// read: the item is written, then the file rewritten without the tokens. A keyring item whose
 /// file is gone (removed by hand) is deleted when its backend is next used.
-public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
+public final class KeyringSessionStore: SessionStore, Sendable {
   public let files: FileSessionStore
   public let keyring: any SecretStore
 

@@ -2,31 +2,26 @@ import Foundation
 
 /// Backends pinned in memory by `login --no-save`, shared by every store of one shell context
 /// (the base store may differ per profile: `credential_store`).
-public final class SessionPins: @unchecked Sendable {
+public final class SessionPins: Sendable {
   let memory = InMemorySessionStore()
-  private let lock = NSLock()
-  private var pinned: Set<String> = []
+  private let pinned = Guarded<Set<String>>([])
 
   public init() {}
 
   /// Pins `profile`, starting from what `base` holds; false when it was pinned already.
   func pin(_ profile: String, from base: any SessionStore) {
-    lock.lock()
-    let isNew = pinned.insert(profile).inserted
-    lock.unlock()
+    let isNew = pinned.update { $0.insert(profile).inserted }
     if isNew, let current = try? base.load(profile: profile) { try? memory.save(current, profile: profile) }
   }
 
   func isPinned(_ profile: String) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return pinned.contains(profile)
+    pinned.update { $0.contains(profile) }
   }
 }
 
 /// A store whose pinned profiles live in memory (`login --no-save`), the rest in `base`.
 /// A pinned profile starts from what `base` holds and never writes back.
-public final class OverlaySessionStore: SessionStore, @unchecked Sendable {
+public final class OverlaySessionStore: SessionStore, Sendable {
   public let base: any SessionStore
   let pins: SessionPins
 

@@ -131,27 +131,14 @@ public struct SessionLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// For `.auth` runs and `--no-save`: nothing touches the disk.
-public final class InMemorySessionStore: SessionStore, @unchecked Sendable {
-  private let lock = NSLock()
-  private var states: [String: ProfileState] = [:]
+public final class InMemorySessionStore: SessionStore, Sendable {
+  private let states = Guarded<[String: ProfileState]>([:])
 
   public init() {}
 
-  public func load(profile: String) throws -> ProfileState {
-    lock.lock()
-    defer { lock.unlock() }
-    return states[profile] ?? ProfileState()
-  }
+  public func load(profile: String) throws -> ProfileState { states.update { $0[profile] } ?? ProfileState() }
 
-  public func save(_ state: ProfileState, profile: String) throws {
-    lock.lock()
-    states[profile] = state
-    lock.unlock()
-  }
+  public func save(_ state: ProfileState, profile: String) throws { states.update { $0[profile] = state } }
 
-  public func clear(profile: String) throws {
-    lock.lock()
-    states[profile] = nil
-    lock.unlock()
-  }
+  public func clear(profile: String) throws { states.update { $0[profile] = nil } }
 }

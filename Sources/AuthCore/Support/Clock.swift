@@ -15,18 +15,9 @@ extension Clock {
 }
 
 /// A clock tests set by hand.
-public final class ManualClock: Clock, @unchecked Sendable {
-  private let lock = NSLock()
-  private var current: Date
-  public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = start }
-  public func now() -> Date {
-    lock.lock()
-    defer { lock.unlock() }
-    return current
-  }
-  public func advance(_ seconds: TimeInterval) {
-    lock.lock()
-    current += seconds
-    lock.unlock()
-  }
+public final class ManualClock: Clock, Sendable {
+  private let current: Guarded<Date>
+  public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = Guarded(start) }
+  public func now() -> Date { current[\.self] }
+  public func advance(_ seconds: TimeInterval) { current.update { $0 += seconds } }
 }

@@ -6,16 +6,22 @@ import Foundation
 /// Masking is linear in the text for each secret (see `SecretPattern`), whatever the secret's
 /// length: longer secrets are masked first, each at its leftmost non-overlapping occurrences, and
 /// a shorter one is masked only where no longer one was.
-public final class Redactor: @unchecked Sendable {
+public final class Redactor: Sendable {
   public static let mask = "***"
-  fileprivate let lock = NSLock()
-  fileprivate var patterns: [SecretPattern] = []
-  /// Registered secrets (String equality: canonically equivalent values are one secret).
-  fileprivate var known: Set<String> = []
-  /// The byte forms masked (NFC and NFD forms differ in bytes, not as Strings).
-  fileprivate var forms: Set<[UInt8]> = []
 
-  public init() {}
+  fileprivate struct Secrets: Sendable {
+    var patterns: [SecretPattern] = []
+    /// Registered secrets (String equality: canonically equivalent values are one secret).
+    var known: Set<String> = []
+    /// The byte forms masked (NFC and NFD forms differ in bytes, not as Strings).
+    var forms: Set<[UInt8]> = []
+  }
+
+  fileprivate let secrets: Guarded<Secrets>
+
+  public init() { secrets = Guarded(Secrets()) }
+
+  fileprivate init(_ secrets: Secrets) { self.secrets = Guarded(secrets) }
 
   /// Registers a secret and the forms it takes on the wire (percent- and JSON-escaped) and in
   /// either Unicode normalisation form. Very short values (under 4 characters) are not
@@ -23,37 +29,28 @@ public final class Redactor: @unchecked Sendable {
   public func register(_ secret: String?) {
     guard let secret, secret.count >= 4 else { return }
     // Already known (scripts and sessions hand the same tokens over and over): skip the encodings.
-    lock.lock()
-    let isKnown = known.contains(secret)
-    lock.unlock()
-    if isKnown { return }
+    if secrets.update({ $0.known.contains(secret) }) { return }
     var forms = [secret, secret.precomposedStringWithCanonicalMapping, secret.decomposedStringWithCanonicalMapping]
     if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.append(encoded) }
     forms.append(
       secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         .replacingOccurrences(of: "/", with: "\\/"))
-    lock.lock()
-    defer { lock.unlock() }
-    known.insert(secret)
-    for form in forms where self.forms.insert(Array(form.utf8)).inserted {
-      patterns.append(SecretPattern(form, order: patterns.count))
+    let wireForms = forms
+    secrets.update { secrets in
+      secrets.known.insert(secret)
+      for form in wireForms where secrets.forms.insert(Array(form.utf8)).inserted {
+        secrets.patterns.append(SecretPattern(form, order: secrets.patterns.count))
+      }
+      // Longest first (registration order among equals), so a secret that contains another is masked whole.
+      secrets.patterns.sort { ($0.bytes.count, $1.order) > ($1.bytes.count, $0.order) }
     }
-    // Longest first (registration order among equals), so a secret that contains another is masked whole.
-    patterns.sort { ($0.bytes.count, $1.order) > ($1.bytes.count, $0.order) }
   }
 
   public func redact(_ text: String) -> String {
-    lock.lock()
-    let current = patterns
-    lock.unlock()
-    return Self.redact(text, with: current)
+    Self.redact(text, with: secrets[\.patterns])
   }
 
-  public var isEmpty: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return patterns.isEmpty
-  }
+  public var isEmpty: Bool { secrets.update { $0.patterns.isEmpty } }
 
   /// Masks over the text's UTF-8 bytes. A match of valid UTF-8 inside valid UTF-8 starts and
   /// ends on scalar boundaries, so the result is valid UTF-8 again.
@@ -118,13 +115,12 @@ public final class Redactor: @unchecked Sendable {
 extension Redactor {
   /// A copy that no longer masks `values` (`--show-tokens` prints tokens, still masks passwords).
   public func revealing(_ values: [String]) -> Redactor {
-    let copy = Redactor()
-    lock.lock()
-    let current = patterns
-    lock.unlock()
-    copy.patterns = current.filter { pattern in !values.contains { $0.contains(pattern.text) || pattern.text.contains($0) } }
-    copy.forms = Set(copy.patterns.map(\.bytes))
-    return copy
+    var kept = Secrets()
+    kept.patterns = secrets[\.patterns].filter { pattern in
+      !values.contains { $0.contains(pattern.text) || pattern.text.contains($0) }
+    }
+    kept.forms = Set(kept.patterns.map(\.bytes))
+    return Redactor(kept)
   }
 }
 

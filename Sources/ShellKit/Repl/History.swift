@@ -219,32 +219,18 @@ public struct HistoryFile: Sendable {
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return }
     if info.st_mode & 0o077 != 0 { _ = fchmod(fd, 0o600) }
-    _ = Self.writeAll(fd, Array((line + "\n").utf8))
+    _ = Descriptor.writeAll(fd, Array((line + "\n").utf8))
   }
 
   private func rewrite(_ lines: [String]) {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
-    let written = Self.writeAll(fd, Array(lines.map { $0 + "\n" }.joined().utf8))
+    let written = Descriptor.writeAll(fd, Array(lines.map { $0 + "\n" }.joined().utf8)).failure == nil
     close(fd)
     guard written, rename(temporary, path) == 0 else {
       unlink(temporary)
       return
-    }
-  }
-
-  /// Writes every byte (retrying interrupted and partial writes); false on failure.
-  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count, let base = buffer.baseAddress {
-        let n = write(fd, base + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        offset += n
-      }
-      return true
     }
   }
 

@@ -18,9 +18,14 @@ extension CommandRunner {
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(command: "user show")
     let streaming = context.lookupStream != nil
-    let outcome = try await Self.lookUp(
-      first: first, then: input, provider: provider, jobs: jobs, keep: !streaming, stream: context.lookupStream,
-      progress: context.lookupProgress, stop: context.lookupShouldStop)
+    let lookUp = {
+      try await Self.lookUp(
+        first: first, then: input, provider: provider, jobs: jobs, keep: !streaming, stream: context.lookupStream,
+        progress: context.lookupProgress, stop: context.lookupShouldStop)
+    }
+    // Many accounts: an emulator's mail is read once for all of them, not once per account.
+    let many = invocation[.from] != nil || invocation.rest.count > 1
+    let outcome = many ? try await MailSnapshot.$current.withValue(MailSnapshot(), operation: lookUp) : try await lookUp()
     result.lookups = outcome.lookups
     if streaming { result.streamedLookups = outcome.tally.total }
     for lookup in result.lookups.prefix(100) { if let email = lookup.user?.email { context.noteEmail(email) } }

@@ -33,80 +33,105 @@ public typealias AdminProviderMaker =
   @Sendable (Target, AdminCredential, _ trace: (@Sendable (String) -> Void)?) -> any AdminProvider
 
 /// Everything commands need from the outside world, shared by one-shot commands, the shell and
-/// scripts. Mutable: `use`, `provider` and sign-ins change it.
-public final class ShellContext: @unchecked Sendable {
-  public var resolver: ConfigResolver
-  /// Connection flags from the command line (one-shot) or the last `provider` command.
-  public var connection: ConnectionFlags
+/// scripts. What never changes (the provider factory, the clock, the redactor, the given session
+/// store) is fixed at `init`; everything `use`, `provider`, sign-ins and the wiring change lives in
+/// one guarded `ShellState`, so the compiler checks that every piece may cross tasks.
+public final class ShellContext: Sendable {
   public let makeProvider: ProviderMaker
-  /// nil where admin commands cannot run (tests that do not need them).
-  public var makeAdminProvider: AdminProviderMaker?
-  /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
-  public var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
-  private let baseStore: any SessionStore
-  private let pins = SessionPins()
-  /// Picks the store by the target's `credential_store` (keyring, file); nil: the given store
-  /// for every target (memory for `--emulator` and scripts, tests).
-  public var sessionStores: SessionStores?
-  /// The platform keyring for `secret set|list|delete` and `service_key_keyring`; nil: none here.
-  public var secretStore: (any SecretStore)?
   public let clock: any Clock
   public let redactor: Redactor
-  public var passwordPrompter: (any PasswordPrompter)?
+  private let baseStore: any SessionStore
+  private let pins = SessionPins()
+  private let state: Guarded<ShellState>
+
+  /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
+  public var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
+
+  public var resolver: ConfigResolver { get { state[\.resolver] } set { state[\.resolver] = newValue } }
+  /// Connection flags from the command line (one-shot) or the last `provider` command.
+  public var connection: ConnectionFlags { get { state[\.connection] } set { state[\.connection] = newValue } }
+  /// nil where admin commands cannot run (tests that do not need them).
+  public var makeAdminProvider: AdminProviderMaker? {
+    get { state[\.makeAdminProvider] } set { state[\.makeAdminProvider] = newValue }
+  }
+  /// Picks the store by the target's `credential_store` (keyring, file); nil: the given store
+  /// for every target (memory for `--emulator` and scripts, tests).
+  public var sessionStores: SessionStores? { get { state[\.sessionStores] } set { state[\.sessionStores] = newValue } }
+  /// The platform keyring for `secret set|list|delete` and `service_key_keyring`; nil: none here.
+  public var secretStore: (any SecretStore)? { get { state[\.secretStore] } set { state[\.secretStore] = newValue } }
+  public var passwordPrompter: (any PasswordPrompter)? {
+    get { state[\.passwordPrompter] } set { state[\.passwordPrompter] = newValue }
+  }
   /// Asks for a line on a terminal (confirmations); nil without one.
-  public var linePrompter: (any LinePrompter)?
+  public var linePrompter: (any LinePrompter)? { get { state[\.linePrompter] } set { state[\.linePrompter] = newValue } }
   /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
-  public var auditLog: (any AuditLog)?
+  public var auditLog: (any AuditLog)? { get { state[\.auditLog] } set { state[\.auditLog] = newValue } }
   /// Who runs authsh, for the audit log: the OS user and host (`ada@laptop`); nil: not known.
-  public var operatorName: String?
+  public var operatorName: String? { get { state[\.operatorName] } set { state[\.operatorName] = newValue } }
   /// `--password-stdin`: the first line of standard input (one-shot only).
-  public var readStdinLine: (@Sendable () -> String?)?
+  public var readStdinLine: (@Sendable () -> String?)? {
+    get { state[\.readStdinLine] } set { state[\.readStdinLine] = newValue }
+  }
   /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
-  public var readStdinText: (@Sendable () throws -> String)?
-  public var environment: [String: String]
+  public var readStdinText: (@Sendable () throws -> String)? {
+    get { state[\.readStdinText] } set { state[\.readStdinText] = newValue }
+  }
+  public var environment: [String: String] { get { state[\.environment] } set { state[\.environment] = newValue } }
   /// Where `--verbose` traces go (already redacted).
-  public var traceSink: (@Sendable (String) -> Void)?
+  public var traceSink: (@Sendable (String) -> Void)? { get { state[\.traceSink] } set { state[\.traceSink] = newValue } }
   /// Targets of an in-process emulator, used by `provider X` without `--url` (`--emulator`).
-  public var emulatorTargets: [ProviderKind: Target] = [:]
+  public var emulatorTargets: [ProviderKind: Target] {
+    get { state[\.emulatorTargets] } set { state[\.emulatorTargets] = newValue }
+  }
   /// E-mail addresses used in this session (completion).
-  public private(set) var knownEmails: [String] = []
+  public var knownEmails: [String] { state[\.knownEmails] }
   /// The last command that failed (`retry`).
-  public var lastFailed: Invocation?
+  public var lastFailed: Invocation? { get { state[\.lastFailed] } set { state[\.lastFailed] = newValue } }
   /// The previous command's result model in the shell (what `{{…}}` reads), for completion.
-  public var previousResult: JSON?
+  public var previousResult: JSON? { get { state[\.previousResult] } set { state[\.previousResult] = newValue } }
   /// Output flags given for the whole run (`… | authsh --json`): every line that takes output
   /// flags and does not give one itself gets them.
-  public var outputDefaults: [String: [FlagValue]] = [:]
+  public var outputDefaults: [String: [FlagValue]] {
+    get { state[\.outputDefaults] } set { state[\.outputDefaults] = newValue }
+  }
   /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
-  public var confirmedByScript = false
+  public var confirmedByScript: Bool { get { state[\.confirmedByScript] } set { state[\.confirmedByScript] = newValue } }
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
-  public var verbose = false
+  public var verbose: Bool { get { state[\.verbose] } set { state[\.verbose] = newValue } }
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the
   /// executable prints it; nil: the lookups are only in the result).
-  public var lookupStream: (@Sendable (UserLookup) -> Void)?
+  public var lookupStream: (@Sendable (UserLookup) -> Void)? {
+    get { state[\.lookupStream] } set { state[\.lookupStream] = newValue }
+  }
   /// `user show` of many accounts: (done, total) after each lookup, for a progress line; the
   /// total is nil while the input is still being read.
-  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? {
+    get { state[\.lookupProgress] } set { state[\.lookupProgress] = newValue }
+  }
   /// Whether `user show --jsonl` should stop reading its input (its reader went away).
-  public var lookupShouldStop: (@Sendable () -> Bool)?
+  public var lookupShouldStop: (@Sendable () -> Bool)? {
+    get { state[\.lookupShouldStop] } set { state[\.lookupShouldStop] = newValue }
+  }
   /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
   /// with the reason when it cannot.
-  public var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
+  public var openInputLines: @Sendable (String) throws -> any InputLines {
+    get { state[\.openInputLines] } set { state[\.openInputLines] = newValue }
+  }
   /// Where `user export` writes (nil: it cannot run here, e.g. in the shell or a script).
-  public var exportOutput: ExportOutput?
+  public var exportOutput: ExportOutput? {
+    get { state[\.exportOutput] } set { state[\.exportOutput] = newValue }
+  }
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
     sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
     environment: [String: String] = [:]
   ) {
-    self.resolver = resolver
-    self.connection = connection
     self.makeProvider = makeProvider
     self.baseStore = sessionStore
     self.clock = clock
     self.redactor = redactor
-    self.environment = environment
+    state = Guarded(ShellState(resolver: resolver, connection: connection, environment: environment))
   }
 
   /// The resolved target (throws `config_error` with what to set).
@@ -147,8 +172,9 @@ public final class ShellContext: @unchecked Sendable {
 
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace
-    guard !trimmed.isEmpty, !knownEmails.contains(trimmed) else { return }
-    knownEmails.append(trimmed)
+    guard !trimmed.isEmpty else { return }
+    state.update { state in
+      if !state.knownEmails.contains(trimmed) { state.knownEmails.append(trimmed) }
+    }
   }
 }
-

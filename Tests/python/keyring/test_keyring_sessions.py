@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, authsh_binary
+from conftest import ROOT, authsh_binary, user_env
 
 PASSWORD = "keyring-test-password-7"
 
@@ -23,14 +23,7 @@ def provider(request):
 
 
 def environment(home: Path, emulator, provider="supabase"):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SUPABASE_", "FIREBASE_", "AUTHSH_", "XDG_"))}
-    env.update(HOME=str(home), XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"),
-               LANG="C.UTF-8", NO_COLOR="1", PW=PASSWORD)
-    if provider == "supabase":
-        env.update(SUPABASE_URL=emulator.base, SUPABASE_ANON_KEY=emulator.anon_key)
-    else:
-        env.update(FIREBASE_AUTH_EMULATOR_HOST=emulator.host, FIREBASE_PROJECT_ID=emulator.project)
-    return env
+    return user_env(home, emulator, provider, PW=PASSWORD)
 
 
 def without_bus(env):

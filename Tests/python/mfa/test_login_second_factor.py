@@ -3,14 +3,13 @@
 `mfa_invalid_code`, `whoami`'s assurance level and factors, `mfa enroll|list|remove`, on both
 backends and in both emulator modes, with pyotp as the reference for codes."""
 import json
-import os
 import subprocess
 from urllib.parse import parse_qs, unquote, urlparse
 
 import pyotp
 import pytest
 
-from conftest import ROOT, authsh_binary, start_emulator
+from conftest import ROOT, authsh_binary, start_emulator, user_env
 
 SEED = ROOT / "examples" / "accounts.jsonl"
 PASSWORD = "correct-horse-1"
@@ -31,14 +30,7 @@ def provider(request):
 
 
 def environment(home, emulator, provider):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SUPABASE_", "FIREBASE_", "AUTHSH_", "XDG_"))}
-    env.update(HOME=str(home), XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"),
-               LANG="C.UTF-8", NO_COLOR="1", PW=PASSWORD)
-    if provider == "supabase":
-        env.update(SUPABASE_URL=emulator.base, SUPABASE_ANON_KEY=emulator.anon_key)
-    else:
-        env.update(FIREBASE_AUTH_EMULATOR_HOST=emulator.host, FIREBASE_PROJECT_ID=emulator.project)
-    return env
+    return user_env(home, emulator, provider, PW=PASSWORD)
 
 
 def authsh(env, *args, **extra):

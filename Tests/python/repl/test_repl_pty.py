@@ -1,7 +1,6 @@
 """The interactive shell on a real pseudo-terminal (issue 4): the real binary, libedit, the
 no-echo password prompt, Ctrl-C, Ctrl-D and the history file, against the real emulator."""
 import io
-import os
 import re
 import stat
 import subprocess
@@ -11,7 +10,7 @@ import pexpect
 import pytest
 import requests
 
-from conftest import authsh_binary
+from conftest import authsh_binary, user_env
 
 PASSWORD = "correct-horse-battery-1"
 WRONG = "wrong-password-zebra-9"
@@ -38,15 +37,7 @@ def home(tmp_path):
 
 
 def environment(home, emulator, provider):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SUPABASE_", "FIREBASE_", "AUTHSH_", "XDG_"))}
-    env.update(HOME=str(home), XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"),
-               TERM="xterm", LANG="C.UTF-8", NO_COLOR="1")
-    if provider == "supabase":
-        env.update(SUPABASE_URL=emulator.base, SUPABASE_ANON_KEY=emulator.anon_key)
-    else:
-        env.update(FIREBASE_AUTH_EMULATOR_HOST=emulator.host, FIREBASE_PROJECT_ID=emulator.project)
-    return env
+    return user_env(home, emulator, provider, TERM="xterm")
 
 
 class Shell:

@@ -1,0 +1,39 @@
+import AuthCore
+import JSONKit
+
+/// What a `ShellContext` may change while it runs: the connection, the wiring the executable
+/// adds after `init`, and the shell's memory (the last failure, the previous result, the
+/// addresses seen). Kept in one `Guarded` place.
+struct ShellState: Sendable {
+  var resolver: ConfigResolver
+  var connection: ConnectionFlags
+  var makeAdminProvider: AdminProviderMaker?
+  var sessionStores: SessionStores?
+  var secretStore: (any SecretStore)?
+  var passwordPrompter: (any PasswordPrompter)?
+  var linePrompter: (any LinePrompter)?
+  var auditLog: (any AuditLog)?
+  var operatorName: String?
+  var readStdinLine: (@Sendable () -> String?)?
+  var readStdinText: (@Sendable () throws -> String)?
+  var environment: [String: String]
+  var traceSink: (@Sendable (String) -> Void)?
+  var emulatorTargets: [ProviderKind: Target] = [:]
+  var knownEmails: [String] = []
+  var lastFailed: Invocation?
+  var previousResult: JSON?
+  var outputDefaults: [String: [FlagValue]] = [:]
+  var confirmedByScript = false
+  var verbose = false
+  var lookupStream: (@Sendable (UserLookup) -> Void)?
+  var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+  var lookupShouldStop: (@Sendable () -> Bool)?
+  var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
+  var exportOutput: ExportOutput?
+
+  init(resolver: ConfigResolver, connection: ConnectionFlags, environment: [String: String]) {
+    self.resolver = resolver
+    self.connection = connection
+    self.environment = environment
+  }
+}
