@@ -17,10 +17,17 @@ public protocol AccountReader: Sendable {
   /// What the records lack and why, said once on standard error ("Supabase's admin API does not
   /// return password hashes; pass --db URL"). Known after the first page.
   var notices: [String] { get async }
+  /// Said once on standard error before the first record when the output can hold secrets
+  /// (password hashes, Firebase's signer key); nil when it cannot.
+  var privacyNotice: String? { get }
   /// The page that starts at `token` (nil: the first).
   func page(after token: String?, size: Int) async throws -> AccountPage
   /// Ends the read (closes a database connection); called once, also after a failure.
   func close() async
+}
+
+extension AccountReader {
+  public var privacyNotice: String? { "The export holds password hashes: keep it private." }
 }
 
 /// An admin provider that can export its accounts with what the admin API gives of their passwords.

@@ -62,6 +62,10 @@ actor FirebaseAccountReader: AccountReader {
     self.missingConfig = missingConfig
   }
 
+  nonisolated var privacyNotice: String? {
+    hashConfig == nil ? nil : "The export holds password hashes and the project's signer key: keep it private."
+  }
+
   var notices: [String] {
     guard let missingConfig, hashesWithoutConfig > 0 else { return [] }
     return ["Firebase returned password hashes, but \(missingConfig): the records have password_hash null (see password_note)."]

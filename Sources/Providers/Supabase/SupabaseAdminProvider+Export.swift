@@ -14,6 +14,8 @@ extension SupabaseAdminProvider: AccountExporting {
 struct SupabaseAccountReader: AccountReader {
   static let note = "Supabase's admin API does not return password hashes; pass --db URL"
   let provider: SupabaseAdminProvider
+  /// The admin API gives no hashes: nothing secret goes out.
+  var privacyNotice: String? { nil }
 
   var notices: [String] {
     [

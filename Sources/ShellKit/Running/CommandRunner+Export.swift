@@ -102,7 +102,7 @@ extension CommandRunner {
     var token: String?
     var first = true
     var noticed = false
-    output.note("The export holds password hashes (for Firebase also the project's signer key): keep it private.")
+    if let notice = reader.privacyNotice { output.note(notice) }
     guard output.write(format.header) else { return ExportSummary(stoppedEarly: true) }
     repeat {
       try Task.checkCancellation()
