@@ -83,6 +83,7 @@ let package = Package(
       dependencies: [
         "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "CryptoExtras", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ]),

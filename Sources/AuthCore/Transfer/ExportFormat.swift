@@ -53,11 +53,11 @@ public enum CSVField {
 /// `--hash-algo BCRYPT`); the hash parameters are not in it (as with the Firebase CLI).
 public enum FirebaseImportRecord {
   public static func json(_ account: PortableAccount) -> JSON {
-    var object = JSONObject([("localId", .string(account.id))])
+    var object = JSONObject([("localId", .optional(account.id))])
     if let email = account.email { object["email"] = .string(email) }
-    object["emailVerified"] = .bool(account.emailVerified)
+    object["emailVerified"] = .bool(account.emailVerified ?? false)
     if let hash = account.passwordHash {
-      if let parts = FirebaseScryptHash(hash) {
+      if let parts = FbscryptParts(hash) {
         object["passwordHash"] = .string(parts.hash)
         object["salt"] = .string(parts.salt)
       } else if hash.hasPrefix("$2") {
@@ -66,10 +66,10 @@ public enum FirebaseImportRecord {
     }
     if let name = account.displayName { object["displayName"] = .string(name) }
     if let phone = account.phone { object["phoneNumber"] = .string(phone) }
-    object["disabled"] = .bool(account.disabled)
+    object["disabled"] = .bool(account.disabled ?? false)
     if let created = account.createdAt.flatMap(UnixMillis.from) { object["createdAt"] = .string(created) }
     if let last = account.lastSignInAt.flatMap(UnixMillis.from) { object["lastSignedInAt"] = .string(last) }
-    if let claims = account.appMetadata?["claims"] ?? account.appMetadata, claims.object?.isEmpty == false {
+    if let claims = account.appMetadata?["claims"] ?? account.appMetadata.map(JSON.object), claims.object?.isEmpty == false {
       object["customAttributes"] = .string(claims.compactText)
     }
     let infos = account.identities.compactMap { identity -> JSON? in
@@ -95,7 +95,7 @@ public enum FirebaseImportRecord {
 }
 
 /// `$fbscrypt$v=1,n=…,r=…,p=…,ss=…,sk=…$SALT$HASH` taken apart.
-public struct FirebaseScryptHash: Sendable, Equatable {
+public struct FbscryptParts: Sendable, Equatable {
   public var parameters: [String: String]
   public var salt: String
   public var hash: String

@@ -1,56 +1,26 @@
 import Foundation
 import JSONKit
 
-/// A Firebase project's password-hash parameters (the admin v2 project config's
-/// `signIn.hashConfig`; the file of `--hash-config`): modified scrypt with a signer key and a salt
-/// separator. Secret: whoever has the signer key can check guesses against exported hashes.
-public struct FirebaseHashConfig: Sendable, Equatable {
-  public var algorithm: String
-  /// Base64, as the config gives it.
-  public var signerKey: String
-  public var saltSeparator: String
-  public var rounds: Int
-  public var memoryCost: Int
-
-  public init(algorithm: String = "SCRYPT", signerKey: String, saltSeparator: String, rounds: Int, memoryCost: Int) {
-    self.algorithm = algorithm
-    self.signerKey = signerKey
-    self.saltSeparator = saltSeparator
-    self.rounds = rounds
-    self.memoryCost = memoryCost
-  }
-
-  /// From `{"algorithm":"SCRYPT","signerKey":…,"saltSeparator":…,"rounds":8,"memoryCost":14}`
-  /// (numbers may be strings, as Google's JSON writes 64-bit ones); nil when it is not one.
-  public init?(json: JSON) {
-    guard let object = json.object, let key = object["signerKey"]?.string, !key.isEmpty,
-      let rounds = object["rounds"]?.intOrNumericString, let memoryCost = object["memoryCost"]?.intOrNumericString,
-      (1...8).contains(rounds), (1...14).contains(memoryCost)
-    else { return nil }
-    let algorithm = object["algorithm"]?.string ?? "SCRYPT"
-    guard algorithm == "SCRYPT" else { return nil }
-    self.init(
-      algorithm: algorithm, signerKey: Base64Text.standard(key), saltSeparator: Base64Text.standard(object["saltSeparator"]?.string ?? ""),
-      rounds: rounds, memoryCost: memoryCost)
-  }
-
-  /// The admin v2 project config's `signIn.hashConfig`, or the bare object (a `--hash-config` file).
+/// What `user export` needs of the project's hash parameters (`FirebaseHashConfig`).
+extension FirebaseHashConfig {
+  /// The admin v2 project config's `signIn.hashConfig`, a tenant's `hashConfig`, or the bare object
+  /// (a `--hash-config` file); nil when there is no complete SCRYPT config (production leaves the
+  /// keys out for a caller that may not read them).
   public static func from(projectConfig json: JSON) -> FirebaseHashConfig? {
-    if let nested = json["signIn"]?["hashConfig"] { return FirebaseHashConfig(json: nested) }
-    if let nested = json["hashConfig"] { return FirebaseHashConfig(json: nested) }
-    return FirebaseHashConfig(json: json)
+    let object = json["signIn"]?["hashConfig"] ?? json["hashConfig"] ?? json
+    return try? FirebaseHashConfig(json: object)
   }
 
   public var json: JSON {
     [
-      "algorithm": .string(algorithm), "signerKey": .string(signerKey), "saltSeparator": .string(saltSeparator),
+      "algorithm": "SCRYPT", "signerKey": .string(signerKey), "saltSeparator": .string(saltSeparator),
       "rounds": .int(rounds), "memoryCost": .int(memoryCost),
     ]
   }
 
   /// GoTrue's `$fbscrypt$` string for one account's hash and salt (base64 of either alphabet, as
   /// Identity Toolkit returns them): `n` is the memory cost as GoTrue reads it — the power of two
-  /// (`n=14` is 2^14), `r` the rounds, `p=1`.
+  /// (`n=14` is 2^14), `r` the rounds, `p=1`; everything in standard base64.
   public func passwordHash(hash: String, salt: String) -> String {
     "$fbscrypt$v=1,n=\(memoryCost),r=\(rounds),p=1,ss=\(Base64Text.standard(saltSeparator)),sk=\(Base64Text.standard(signerKey))$"
       + Base64Text.standard(salt) + "$" + Base64Text.standard(hash)

@@ -30,7 +30,9 @@ extension FirebaseAPI {
       var response = JSONObject()
       response["kind"] = "identitytoolkit#GetAccountInfoResponse"
       // No match: no `users` key at all (the Node Admin SDK depends on it).
-      if !users.isEmpty { response["users"] = .array(users.map { $0.publicJSON(tenantId: project.tenantId) }) }
+      if !users.isEmpty {
+        response["users"] = .array(users.map { call.privileged ? $0.adminJSON(project) : $0.publicJSON(tenantId: project.tenantId) })
+      }
       return .object(response)
     }
   }

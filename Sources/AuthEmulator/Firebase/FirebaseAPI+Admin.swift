@@ -22,7 +22,7 @@ extension FirebaseAPI {
       }
       var response = JSONObject()
       response["kind"] = "identitytoolkit#DownloadAccountResponse"
-      response["users"] = .array(users.map { $0.publicJSON(tenantId: project.tenantId) })
+      response["users"] = .array(users.map { $0.adminJSON(project) })
       if let nextPageToken { response["nextPageToken"] = .string(nextPageToken) }
       return .object(response)
     }
@@ -66,7 +66,7 @@ extension FirebaseAPI {
       let users = project.usersByLocalId()
       if countOnly { return ["recordsCount": .string(String(users.count))] }
       let ordered = descending ? Array(users.reversed()) : users
-      return ["recordsCount": .string(String(users.count)), "userInfo": .array(ordered.map { $0.publicJSON(tenantId: project.tenantId) })]
+      return ["recordsCount": .string(String(users.count)), "userInfo": .array(ordered.map { $0.adminJSON(project) })]
     }
   }
 
@@ -96,10 +96,18 @@ extension FirebaseAPI {
   /// the official emulator does.
   static func adminConfig(_ project: FirebaseProject) -> JSON {
     [
-      "signIn": ["email": project.emailSignIn.json, "allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
+      "signIn": ["email": project.emailSignIn.json, "hashConfig": hashConfigJSON(project.storedHashConfig()),
+                 "allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
       "blockingFunctions": [:],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
     ]
+  }
+
+  /// `signIn.hashConfig` as production shows it (and as `user import --hash-config` reads it).
+  static func hashConfigJSON(_ config: FirebaseScryptParameters) -> JSON {
+    ["algorithm": "SCRYPT", "signerKey": .string(Data(config.signerKey).base64EncodedString()),
+     "saltSeparator": .string(Data(config.saltSeparator).base64EncodedString()),
+     "rounds": .int(config.rounds), "memoryCost": .int(config.memoryCost)]
   }
 
   static func emulatorConfig(_ project: FirebaseProject) -> JSON {

@@ -4,8 +4,11 @@ import JSONKit
 /// `accounts:batchCreate` (`operations.ts` `batchCreate`; the Admin SDK's `importUsers`): up to
 /// 1000 accounts per call, each written whole (an existing localId only with `allowOverwrite`).
 /// A bad entry is reported in `error` by index and the others are created. `rawPassword` is
-/// hashed like any password; an imported `passwordHash` is refused (the emulator cannot check
-/// foreign hashes), as are federated providers and second factors.
+/// hashed like any password; a `passwordHash` (base64) is kept as given for `hashAlgorithm`
+/// `SCRYPT` (Firebase's modified scrypt with the call's `signerKey`, `saltSeparator`, `rounds`,
+/// `memoryCost`, and each entry's `salt`) or `BCRYPT` (the bcrypt string), checked at sign-in and
+/// replaced there by the project's own scrypt (`FirebaseImportHash.swift`). Other algorithms,
+/// federated providers and second factors are refused.
 extension FirebaseAPI {
   func batchCreate(_ call: FirebaseCall) throws -> JSON {
     let entries = call.body["users"]?.array ?? []
@@ -13,8 +16,13 @@ extension FirebaseAPI {
     try require(entries.count <= 1000, "Maximum number of users per request is 1000.")
     let sanityCheck = call.body.bool("sanityCheck") == true
     let allowOverwrite = call.body.bool("allowOverwrite") == true
+    let importer = try FirebaseImportHash(call.body, entries: entries)
     // Hashing happens before the state lock is taken.
-    let hashes = entries.map { entry in entry["rawPassword"]?.string.map { PasswordHasher.hash($0, cost: config.bcryptCost) } }
+    let hashConfig = entries.contains { $0["rawPassword"]?.string != nil } ? state.hashConfig(call.projectId) : nil
+    let hashes: [Result<String?, FirebaseError>] = entries.map { entry in
+      if let raw = entry["rawPassword"]?.string, let hashConfig { return .success(Self.nativeHash(raw, config: hashConfig)) }
+      return importer.storedHash(entry)
+    }
     let uploadTime = now
     return try state.with(call.projectId) { project in
       if sanityCheck && !project.allowDuplicateEmails {
@@ -33,7 +41,7 @@ extension FirebaseAPI {
       var errors: [JSON] = []
       for (index, entry) in entries.enumerated() {
         do {
-          let user = try Self.importedUser(entry, hash: hashes[index], project: project, uploadTime: uploadTime,
+          let user = try Self.importedUser(entry, hash: hashes[index].get(), project: project, uploadTime: uploadTime,
                                            sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
           try project.save(user)
         } catch let error as FirebaseError {
@@ -52,9 +60,6 @@ extension FirebaseAPI {
     user.displayName = entry["displayName"]?.string
     user.photoUrl = entry["photoUrl"]?.string
     user.lastLoginAt = entry["lastLoginAt"].flatMap(Self.integer)
-    if entry["passwordHash"]?.string?.isEmpty == false {
-      throw FirebaseError.bad("((passwordHash import is not supported by the authsh emulator; send rawPassword))")
-    }
     if let hash {
       user.passwordHash = hash
       user.passwordUpdatedAt = FirebaseTime.milliseconds(uploadTime)
@@ -95,7 +100,7 @@ extension FirebaseAPI {
   }
 
   /// A millisecond count sent as a number or a numeric string.
-  private static func integer(_ value: JSON) -> Int? {
+  static func integer(_ value: JSON) -> Int? {
     if let number = value.int { return number }
     return value.string.flatMap { Int($0) }
   }

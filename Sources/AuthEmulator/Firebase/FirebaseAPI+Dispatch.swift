@@ -134,7 +134,8 @@ extension FirebaseAPI {
     case .batchDelete:
       return common + [("localIds", .stringArray), ("force", .bool)]
     case .batchCreate:
-      return common + [("sanityCheck", .bool), ("allowOverwrite", .bool)]
+      return common + [("sanityCheck", .bool), ("allowOverwrite", .bool), ("hashAlgorithm", .string),
+                       ("signerKey", .string), ("saltSeparator", .string), ("rounds", .integer), ("memoryCost", .integer)]
     case .query:
       return common + [("returnUserInfo", .bool), ("limit", .string), ("offset", .string),
                        ("order", .enumeration(["ORDER_UNSPECIFIED", "ASC", "DESC"])),

@@ -124,7 +124,7 @@ extension FirebaseAPI {
     let body = call.body
     guard let code = body.truthy("oobCode") else { throw FirebaseError.bad("MISSING_OOB_CODE") }
     let newPassword = body.truthy("newPassword")
-    let newHash = preHash(newPassword)
+    let newHash = preHash(newPassword, projectId: call.projectId)
     let timestamp = now
     return try state.with(call.projectId) { project in
       guard let oob = project.oob(code) else { throw FirebaseError.bad("INVALID_OOB_CODE") }

@@ -6,7 +6,8 @@ import JSONKit
 /// provider per IdP, `mfaInfo` with `totpInfo`. Accounts whose e-mail or id is already there are kept.
 extension FirebaseAPI {
   func seed(_ accounts: [EmulatorSeedAccount]) throws -> (created: [String], skipped: Int) {
-    let hashes = accounts.map { account in account.password.map { PasswordHasher.hash($0, cost: config.bcryptCost) } }
+    let hashConfig = state.hashConfig(state.defaultProjectId)
+    let hashes = accounts.map { account in account.password.flatMap { Self.nativeHash($0, config: hashConfig) } }
     let timestamp = now
     return try state.with(state.defaultProjectId) { project in
       var users: [FirebaseUser] = []

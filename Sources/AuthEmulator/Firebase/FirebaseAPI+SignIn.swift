@@ -5,7 +5,7 @@ import JSONKit
 extension FirebaseAPI {
   func signUp(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
-    let newHash = preHash(body.truthy("password"))
+    let newHash = preHash(body.truthy("password"), projectId: call.projectId)
     let timestamp = now
     return try state.with(call.projectId) { project in
       var provider: String?
@@ -102,7 +102,7 @@ extension FirebaseAPI {
     }
     let email = FirebaseRules.canonicalEmail(body.string("email") ?? "")
 
-    // Checks that need the state, then bcrypt outside the lock, then the sign-in itself.
+    // Checks that need the state, then the hash check outside the lock, then the sign-in itself.
     let (candidate, privacy) = try state.with(call.projectId) { project -> (FirebaseUser, Bool) in
       try requirePasswordSignIn(project, signUp: false)
       let privacy = emailPrivacy(project)
@@ -113,9 +113,14 @@ extension FirebaseAPI {
       return (user, privacy)
     }
     let wrongPassword = privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD"
-    guard let hash = candidate.passwordHash, PasswordHasher.verify(password, hash: hash) else {
+    guard let hash = candidate.passwordHash, StoredPasswordHash.check(password, against: hash) == .match else {
       throw FirebaseError.bad(wrongPassword)
     }
+    // An imported hash (bcrypt, or scrypt with other parameters) is replaced by the project's own
+    // scrypt on the first sign-in, as production does.
+    let hashConfig = state.hashConfig(call.projectId)
+    let rehashed = hash.hasPrefix(FirebaseScryptHash.prefix) && (try? FirebaseScryptHash.parse(hash).get())?.parameters == hashConfig
+      ? nil : Self.nativeHash(password, config: hashConfig)
     return try state.with(call.projectId) { project in
       // The account may have changed while the hash was checked.
       guard var user = project.user(localId: candidate.localId), user.email == email else {
@@ -123,6 +128,10 @@ extension FirebaseAPI {
       }
       try require(user.passwordHash == candidate.passwordHash, wrongPassword)
       try require(user.disabled != true, "USER_DISABLED")
+      if let rehashed {
+        user.passwordHash = rehashed
+        try project.save(user)
+      }
       var response = JSONObject()
       response["kind"] = "identitytoolkit#VerifyPasswordResponse"
       response["registered"] = true

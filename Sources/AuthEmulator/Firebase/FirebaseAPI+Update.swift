@@ -20,7 +20,7 @@ extension FirebaseAPI {
     for attribute in deleteAttributes where attribute == "PROVIDER" || attribute == "RAW_USER_INFO" {
       throw FirebaseError.notImplemented("deleteAttribute: \(attribute)")
     }
-    let newHash = preHash(body.truthy("password"))
+    let newHash = preHash(body.truthy("password"), projectId: call.projectId)
     let timestamp = now
     return try state.with(call.projectId) { project in
       if let code = body.truthy("oobCode") {

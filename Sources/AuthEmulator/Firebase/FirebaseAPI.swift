@@ -113,8 +113,14 @@ public final class FirebaseAPI: EmulatorAPI {
 
   /// The bcrypt hash of `password` when it is long enough to be accepted (computed before taking
   /// the state lock so that hashing never blocks other requests).
-  func preHash(_ password: String?) -> String? {
+  /// The stored form of a new password: Firebase's modified scrypt with the project's hash config
+  /// (`$fbscrypt$…`, the string GoTrue takes). Slow: call it outside the state lock.
+  func preHash(_ password: String?, projectId: String) -> String? {
     guard let password, FirebaseRules.isStrongEnough(password) else { return nil }
-    return PasswordHasher.hash(password, cost: config.bcryptCost)
+    return Self.nativeHash(password, config: state.hashConfig(projectId))
+  }
+
+  static func nativeHash(_ password: String, config: FirebaseScryptParameters) -> String? {
+    config.newHash(password).map { FirebaseScryptHash(parameters: config, salt: $0.salt, hash: $0.hash).encoded }
   }
 }

@@ -29,6 +29,10 @@ final class FirebaseProject {
   /// The v2 config's `signIn.email`: e-mail/password sign-in on, and whether a password is required
   /// (false: e-mail links work too).
   private(set) var emailSignIn = FirebaseEmailSignIn()
+  /// The project's password hash parameters (the v2 config's `signIn.hashConfig`): made at random
+  /// when the project is first used, stored with the config from the first password on.
+  private(set) var hashConfig = FirebaseScryptParameters.random()
+  private var hashConfigStored = false
 
   static let usersTable = "firebase_users"
   static let oobTable = "firebase_oob_codes"
@@ -168,8 +172,12 @@ final class FirebaseProject {
       "projectId": .string(stateKey), "allowDuplicateEmails": .bool(allowDuplicateEmails),
       "emailPrivacy": .bool(emailPrivacy), "emailSignInEnabled": .bool(emailSignIn.enabled),
       "passwordRequired": .bool(emailSignIn.passwordRequired),
+      "hashSignerKey": .string(Data(hashConfig.signerKey).base64EncodedString()),
+      "hashSaltSeparator": .string(Data(hashConfig.saltSeparator).base64EncodedString()),
+      "hashRounds": .int(hashConfig.rounds), "hashMemoryCost": .int(hashConfig.memoryCost),
     ]
     try store.put(Self.configTable, key: stateKey, record)
+    hashConfigStored = true
     self.allowDuplicateEmails = allowDuplicateEmails
     self.emailPrivacy = emailPrivacy
     self.emailSignIn = emailSignIn
@@ -203,6 +211,33 @@ final class FirebaseProject {
     emailPrivacy = config["emailPrivacy"]?.bool ?? emailPrivacy
     emailSignIn.enabled = config["emailSignInEnabled"]?.bool ?? emailSignIn.enabled
     emailSignIn.passwordRequired = config["passwordRequired"]?.bool ?? emailSignIn.passwordRequired
+    // Stores written before the hash config existed get one the first time a password is hashed.
+    if let key = config["hashSignerKey"]?.string.flatMap({ Data(base64Encoded: $0) }),
+      let separator = config["hashSaltSeparator"]?.string.flatMap({ Data(base64Encoded: $0) }),
+      let rounds = config["hashRounds"]?.int, let memoryCost = config["hashMemoryCost"]?.int
+    {
+      hashConfig = FirebaseScryptParameters(signerKey: Array(key), saltSeparator: Array(separator), rounds: rounds,
+                                            memoryCost: memoryCost)
+      hashConfigStored = true
+    }
+  }
+
+  /// The hash config, written to the store first if it is not there yet (so hashes made with it
+  /// can be exported after a restart).
+  func storedHashConfig() -> FirebaseScryptParameters {
+    if !hashConfigStored { try? setConfig(allowDuplicateEmails: allowDuplicateEmails, emailPrivacy: emailPrivacy) }
+    return hashConfig
+  }
+
+  /// True when `stored` is a hash of this project's own config (what sign-in leaves behind).
+  func isNativeHash(_ stored: String) -> Bool { nativeHash(stored) != nil }
+
+  /// `stored` parsed when it is a hash of this project's own config.
+  func nativeHash(_ stored: String) -> FirebaseScryptHash? {
+    guard stored.hasPrefix(FirebaseScryptHash.prefix), case .success(let hash) = FirebaseScryptHash.parse(stored),
+      hash.parameters == hashConfig
+    else { return nil }
+    return hash
   }
 
   func load(tenant: FirebaseTenant) { self.tenant = tenant }

@@ -58,6 +58,9 @@ final class FirebaseState: @unchecked Sendable {
     return try body(project(projectId))
   }
 
+  /// The password hash config of a project or tenant store (stored on first use).
+  func hashConfig(_ projectId: String) -> FirebaseScryptParameters { with(projectId) { $0.storedHashConfig() } }
+
   /// The store of `PROJECT` or `PROJECT/tenants/TENANT`, created empty on first use. A tenant's
   /// store shares the project's e-mail privacy setting only through `FirebaseAPI`.
   private func project(_ key: String) -> FirebaseProject {

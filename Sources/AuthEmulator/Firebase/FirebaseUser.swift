@@ -2,7 +2,8 @@ import Foundation
 import JSONKit
 
 /// One account of a project, as the official emulator keeps it (`state.ts` `UserInfo`), except that
-/// the password is a bcrypt hash and is never shown.
+/// the password is stored hashed: Firebase's modified scrypt with the project's hash config, or
+/// an imported bcrypt / scrypt hash until the first sign-in replaces it.
 struct FirebaseUser: Equatable, Sendable {
   var localId: String
   var email: String?
@@ -10,7 +11,7 @@ struct FirebaseUser: Equatable, Sendable {
   var displayName: String?
   var photoUrl: String?
   var phoneNumber: String?
-  /// bcrypt hash; nil when the account has no password.
+  /// `$fbscrypt$…` (the project's or an imported one) or bcrypt; nil when the account has no password.
   var passwordHash: String?
   /// Milliseconds since the epoch.
   var passwordUpdatedAt: Int?
@@ -87,6 +88,22 @@ struct FirebaseUser: Equatable, Sendable {
     if !mfaInfo.isEmpty { user["mfaInfo"] = .array(mfaInfo.map(\.json)) }
     if emailLinkSignin == true { user["emailLinkSignin"] = true }
     if let tenantId { user["tenantId"] = .string(tenantId) }
+    return .object(user)
+  }
+
+  /// The account as an admin (service account) reads it: `passwordHash` and `salt` in base64 when
+  /// the stored hash is the project's own scrypt; no `passwordHash` when it is an imported hash not
+  /// yet replaced by a sign-in (production gives an empty one then).
+  func adminJSON(_ project: FirebaseProject) -> JSON {
+    guard case .object(var user) = publicJSON(tenantId: project.tenantId), let passwordHash else {
+      return publicJSON(tenantId: project.tenantId)
+    }
+    if let native = project.nativeHash(passwordHash) {
+      user["passwordHash"] = .string(Data(native.hash).base64EncodedString())
+      user["salt"] = .string(Data(native.salt).base64EncodedString())
+    } else {
+      user["passwordHash"] = nil
+    }
     return .object(user)
   }
 

@@ -73,8 +73,9 @@ extension SupabaseAPI {
     if password != nil && !passwordHash.isEmpty {
       throw GoTrueError.validation("Only a password or a password hash should be provided")
     }
-    if !passwordHash.isEmpty, !GoTrueRules.isBcryptHash(passwordHash) {
-      throw GoTrueError.validation("Invalid password hash format: only bcrypt hashes ($2a$, $2b$, $2y$) are supported")
+    // GoTrue (`NewUserWithPasswordHash`) answers a hash it cannot parse with a 500.
+    if !passwordHash.isEmpty, !GoTrueRules.isAcceptedPasswordHash(passwordHash) {
+      throw GoTrueError.internal("Error creating user")
     }
     if let password, password.utf8.count > GoTrueRules.maximumPasswordBytes {
       throw GoTrueError.validation("bcrypt: password length exceeds 72 bytes")

@@ -74,7 +74,7 @@ extension SupabaseAPI {
   }
 
   /// `ResourceOwnerPasswordGrant`: banned before the password check, `email_not_confirmed` only
-  /// after a correct password; the bcrypt check runs outside the lock.
+  /// after a correct password; the hash check (bcrypt, Firebase scrypt) runs outside the lock.
   func passwordGrant(_ request: ServerRequest) throws -> ServerResponse {
     let params = try RequestParams(request)
     let email = try params.string("email")
@@ -89,7 +89,11 @@ extension SupabaseAPI {
       let hash = user.passwordHash
     else { throw GoTrueError.invalidCredentials }
     if user.isBanned(at: now) { throw GoTrueError.badRequest("user_banned", "User is banned") }
-    guard PasswordHasher.verify(password, hash: hash) else { throw GoTrueError.invalidCredentials }
+    switch StoredPasswordHash.check(password, against: hash) {
+    case .match: break
+    case .mismatch: throw GoTrueError.invalidCredentials
+    case .unverifiable: throw GoTrueError.argon2Unverifiable
+    }
     if !user.isConfirmed { throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed") }
     let now = self.now
     guard let started = try state.transaction({ data in

@@ -22,7 +22,7 @@ extension SupabaseAPI {
 
     var newHash: String?
     if let newPassword {
-      if let current = caller.user.passwordHash, PasswordHasher.verify(newPassword, hash: current) {
+      if let current = caller.user.passwordHash, StoredPasswordHash.check(newPassword, against: current) == .match {
         throw GoTrueError.unprocessable("same_password", "New password should be different from the old password.")
       }
       newHash = PasswordHasher.hash(newPassword, cost: config.bcryptCost)

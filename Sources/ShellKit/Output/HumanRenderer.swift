@@ -8,6 +8,10 @@ public enum HumanRenderer {
   public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
     // `user show` prints every account, the missing and failed ones included, under its error.
     let listsLookups = invocation.id == .userShow && !result.lookups.isEmpty
+    // `user import` prints its summary (what was imported, skipped, failed) above its error.
+    if let error = result.error, invocation.id == .userImport, let output = result.output {
+      return (TerminalText.escapeKeepingLines(output) + "\n", renderError(error, style: style))
+    }
     if let error = result.error, !listsLookups { return ("", renderError(error, style: style)) }
     if let (out, err) = SupportRenderer.render(result, invocation: invocation, style: style) {
       return (out.isEmpty ? "" : out.joined(separator: "\n") + "\n", err.isEmpty ? "" : err.joined(separator: "\n") + "\n")

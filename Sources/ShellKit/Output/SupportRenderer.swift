@@ -7,7 +7,8 @@ import JSONKit
 enum SupportRenderer {
   /// nil when `result` is not a support command's.
   static func render(_ result: CommandResult, invocation: Invocation, style: Style) -> (out: [String], err: [String])? {
-    guard invocation.spec.group == .support else { return nil }
+    // `user import` prints its summary as plain output.
+    guard invocation.spec.group == .support, invocation.id != .userImport else { return nil }
     let safe = TerminalText.escape
     var out: [String] = []
     var err: [String] = []

@@ -75,6 +75,7 @@ public struct CommandRunner: Sendable {
     case .userSetEmail: return try await setEmail(invocation, context)
     case .userUpdate: return try await updateAccount(invocation, context)
     case .userCreate: return try await createUser(invocation, context)
+    case .userImport: return try await importUsers(invocation, context)
     case .userDelete: return try await delete(invocation, context)
     case .userSignout: return try await signOutUser(invocation, context)
     case .secretSet: return try setSecret(invocation, context)

@@ -126,13 +126,14 @@ struct FirebaseSignInTests {
     #expect(await harness.signIn("nobody@x.io").error == "EMAIL_NOT_FOUND")
   }
 
-  @Test func passwordsAreStoredAsBcryptHashes() async throws {
+  @Test func passwordsAreStoredAsTheProjectsScryptHashes() async throws {
     let store = FirebaseMemoryStore()
     let harness = try FirebaseHarness(store: store)
     await harness.signUp("a@x.io", "my-secret-pw")
     let record = try #require(store.documents(FirebaseProject.usersTable).first)
     let hash = try #require(record["passwordHash"]?.string)
-    #expect(hash.hasPrefix("$2"))
+    #expect(hash.hasPrefix("$fbscrypt$v=1,n=8,r=4,p=1,"))
+    #expect(StoredPasswordHash.check("my-secret-pw", against: hash) == .match)
     #expect(!record.compactText.contains("my-secret-pw"))
   }
 }

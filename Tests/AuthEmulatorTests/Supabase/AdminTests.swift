@@ -112,8 +112,31 @@ struct AdminTests {
       bearer: emu.serviceRoleKey)
     #expect(created.status == 200)
     #expect(await emu.signIn("imp@example.com", "imported-pw").status == 200)
-    let bad = await emu.send(
-      "POST", "admin/users", json: ["email": "bad@example.com", "password_hash": "md5:abc"], bearer: emu.serviceRoleKey)
-    #expect(bad.errorCode == "validation_failed")
+    // GoTrue answers a hash it cannot parse with a 500 "Error creating user".
+    for bad in ["md5:abc", "$fbscrypt$v=2,n=14,r=8,p=1,ss=Bw==,sk=AAAA$AAAA$AAAA", "$argon2id$v=19$m=2000000,t=2,p=1$c2FsdA$aGFzaA"] {
+      let refused = await emu.send(
+        "POST", "admin/users", json: ["email": "bad@example.com", "password_hash": .string(bad)], bearer: emu.serviceRoleKey)
+      #expect(refused.status == 500 && refused.errorCode == "unexpected_failure" && (refused.json["msg"] ?? refused.json["message"])?.string == "Error creating user")
+    }
+  }
+
+  @Test("a Firebase scrypt password_hash signs in (not rehashed); argon2 is stored and sign-in says the emulator cannot check it")
+  func importFirebaseScryptAndArgon2() async throws {
+    let emu = try TestEmulator()
+    let created = await emu.send(
+      "POST", "admin/users",
+      json: ["email": "fb@example.com", "password_hash": .string(FirebaseScryptTests.goTrueExample), "email_confirm": true],
+      bearer: emu.serviceRoleKey)
+    #expect(created.status == 200)
+    #expect(await emu.signIn("fb@example.com", "mytestpassword1").errorCode == "invalid_credentials")
+    #expect(await emu.signIn("fb@example.com", "mytestpassword").status == 200)
+    #expect(await emu.signIn("fb@example.com", "mytestpassword").status == 200)
+    let argon = await emu.send(
+      "POST", "admin/users",
+      json: ["email": "ar@example.com", "password_hash": "$argon2id$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo", "email_confirm": true],
+      bearer: emu.serviceRoleKey)
+    #expect(argon.status == 200)
+    let refused = await emu.signIn("ar@example.com", "whatever")
+    #expect(refused.errorCode == "validation_failed" && (refused.json["msg"] ?? refused.json["message"])?.string?.contains("argon2") == true)
   }
 }

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import ShellKit
 import Testing
 
@@ -9,11 +10,19 @@ import Testing
   static let confirming = CommandTable.all.filter { $0.access.needsConfirmation }
   static let reading = CommandTable.all.filter { $0.access == .read }
 
+  /// `user import`'s file: one account.
+  static let importFile: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-rails-\(UUID().uuidString).jsonl").path
+    FileManager.default.createFile(atPath: path, contents: Data("{\"email\":\"user9@example.com\"}\n".utf8))
+    return path
+  }()
+
   /// The command's line on user1's account, with a password where it takes one.
   static func line(_ spec: CommandSpec, _ extra: String = "") -> String {
     var words = spec.words
     if spec.arguments.contains(where: { $0.name == "EMAIL" }) { words.append("user1@example.com") }
     if spec.arguments.contains(where: { $0.name == "NEW-EMAIL" }) { words.append("new1@example.com") }
+    if spec.arguments.contains(where: { $0.name == "FILE" }) { words.append(importFile) }
     if spec.accepts("--password") { words += ["--password", "a-new-password-1"] }
     if spec.id == .userUpdate { words += ["--name", "Renamed"] }
     return (words + (extra.isEmpty ? [] : [extra])).joined(separator: " ")

@@ -33,42 +33,18 @@ public struct PortableFactor: Sendable, Equatable {
   public var json: JSON { ["id": .string(id), "type": .string(type), "friendly_name": .optional(friendlyName)] }
 }
 
-/// The portable account record of `user export` (one JSON object per line) and `user import`:
-/// self-contained, so an export of one backend imports into the other with no extra flags.
-/// Never a plaintext password; `passwordHash` is what GoTrue's `POST /admin/users` accepts as
-/// `password_hash` (bcrypt, argon2, or Firebase's modified scrypt as `$fbscrypt$…`).
-public struct PortableAccount: Sendable, Equatable {
+/// What `user export` needs of the portable record (`PortableAccount`).
+extension PortableAccount {
   public enum Source: String, Sendable { case firebase, supabase }
 
-  public var id: String
-  public var email: String?
-  public var emailVerified: Bool
-  public var phone: String?
-  public var displayName: String?
-  public var disabled: Bool
-  /// RFC 3339 (Supabase bans); nil: not banned, or disabled with no end (Firebase).
-  public var bannedUntil: String?
-  public var createdAt: String?
-  public var lastSignInAt: String?
-  public var userMetadata: JSON?
-  /// Supabase `app_metadata`; Firebase custom claims as `app_metadata.claims`.
-  public var appMetadata: JSON?
-  public var providers: [String]
-  public var identities: [PortableIdentity]
-  public var factors: [PortableFactor]
-  public var source: Source
-  public var passwordHash: String?
-  /// Why there is no hash for an account that has a password.
-  public var passwordNote: String?
-
+  /// A record as an export reads it from a backend.
   public init(
     id: String, email: String? = nil, emailVerified: Bool = false, phone: String? = nil, displayName: String? = nil,
     disabled: Bool = false, bannedUntil: String? = nil, createdAt: String? = nil, lastSignInAt: String? = nil,
     userMetadata: JSON? = nil, appMetadata: JSON? = nil, providers: [String] = [], identities: [PortableIdentity] = [],
     factors: [PortableFactor] = [], source: Source, passwordHash: String? = nil, passwordNote: String? = nil
   ) {
-    self.id = id
-    self.email = email
+    self.init(id: id, email: email)
     self.emailVerified = emailVerified
     self.phone = phone
     self.displayName = displayName
@@ -76,12 +52,12 @@ public struct PortableAccount: Sendable, Equatable {
     self.bannedUntil = bannedUntil
     self.createdAt = createdAt
     self.lastSignInAt = lastSignInAt
-    self.userMetadata = userMetadata
-    self.appMetadata = appMetadata
+    self.userMetadata = userMetadata?.object
+    self.appMetadata = appMetadata?.object
     self.providers = providers
     self.identities = identities
     self.factors = factors
-    self.source = source
+    self.source = source.rawValue
     self.passwordHash = passwordHash
     self.passwordNote = passwordNote
   }
@@ -93,29 +69,24 @@ public struct PortableAccount: Sendable, Equatable {
     "password_hash", "password_note",
   ]
 
-  /// The record as one JSON object, keys in `keys` order (null when unknown).
-  public var json: JSON {
-    .object(JSONObject(Self.keys.map { ($0, value(of: $0)) }))
-  }
-
-  /// One field as JSON.
+  /// One field as JSON (null when unknown).
   public func value(of key: String) -> JSON {
     switch key {
-    case "id": return .string(id)
+    case "id": return .optional(id)
     case "email": return .optional(email)
-    case "email_verified": return .bool(emailVerified)
+    case "email_verified": return emailVerified.map(JSON.bool) ?? .null
     case "phone": return .optional(phone)
     case "display_name": return .optional(displayName)
-    case "disabled": return .bool(disabled)
+    case "disabled": return disabled.map(JSON.bool) ?? .null
     case "banned_until": return .optional(bannedUntil)
     case "created_at": return .optional(createdAt)
     case "last_sign_in_at": return .optional(lastSignInAt)
-    case "user_metadata": return userMetadata ?? .null
-    case "app_metadata": return appMetadata ?? .null
+    case "user_metadata": return userMetadata.map(JSON.object) ?? .null
+    case "app_metadata": return appMetadata.map(JSON.object) ?? .null
     case "providers": return .array(providers.map(JSON.string))
     case "identities": return .array(identities.map(\.json))
     case "factors": return .array(factors.map(\.json))
-    case "source": return .string(source.rawValue)
+    case "source": return .optional(source)
     case "password_hash": return .optional(passwordHash)
     case "password_note": return .optional(passwordNote)
     default: return .null
@@ -125,6 +96,6 @@ public struct PortableAccount: Sendable, Equatable {
   /// Whether a filter text (lower-cased) matches: a part of the e-mail address or the name, or the whole id.
   public func matches(_ filter: String) -> Bool {
     (email?.lowercased().contains(filter) ?? false) || (displayName?.lowercased().contains(filter) ?? false)
-      || id.lowercased() == filter
+      || id?.lowercased() == filter
   }
 }

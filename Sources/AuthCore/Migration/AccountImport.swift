@@ -1,0 +1,167 @@
+import Foundation
+import JSONKit
+
+/// What happened to one account of `user import`.
+public struct ImportOutcome: Sendable, Equatable {
+  public enum Status: String, Sendable {
+    case imported
+    case skippedExisting = "skipped_existing"
+    case failed
+    /// `--dry-run`: what would be sent.
+    case wouldImport = "would_import"
+  }
+
+  /// Position in the input (0-based).
+  public var index: Int
+  public var email: String?
+  /// The id in the input, and the id the account has on the target when that is another one.
+  public var sourceId: String?
+  public var newId: String?
+  public var status: Status
+  /// Imported without a working password (no hash, or one the target cannot take): why.
+  public var withoutPassword: String?
+  /// `failed`: the error code and message.
+  public var errorCode: String?
+  public var message: String?
+
+  public init(index: Int, account: PortableAccount, status: Status) {
+    self.index = index
+    email = account.email
+    sourceId = account.id
+    self.status = status
+  }
+
+  /// The `--report` line (never a hash).
+  public var json: JSON {
+    var object = JSONObject()
+    object["email"] = .optional(email)
+    object["id"] = .optional(sourceId)
+    if let newId { object["new_id"] = .string(newId) }
+    object["status"] = .string(status.rawValue)
+    if let withoutPassword { object["without_password"] = .string(withoutPassword) }
+    if let errorCode { object["error"] = .string(errorCode) }
+    if let message { object["message"] = .string(message) }
+    return .object(object)
+  }
+}
+
+/// Imports accounts into a backend: a provider that can do it conforms (the Supabase and Firebase
+/// admin providers).
+public protocol AccountImporter: Sendable {
+  /// Creates the accounts, skipping those whose address or id is already taken. Never overwrites.
+  /// `progress` is called with the outcomes as they are known.
+  func importAccounts(_ accounts: [PortableAccount], jobs: Int, progress: @escaping @Sendable ([ImportOutcome]) -> Void) async
+    -> [ImportOutcome]
+}
+
+/// How each backend takes a portable record (pure: tested without a server).
+public enum AccountImportPlan {
+  // MARK: Supabase (`POST /admin/users`)
+
+  /// GoTrue's "ban forever": about a hundred years.
+  public static let disabledBan = "876000h"
+
+  /// The body of `POST /admin/users`, and why the account will have no working password (nil: it will).
+  public static func supabaseBody(_ account: PortableAccount, now: Int) -> (body: JSONObject, withoutPassword: String?) {
+    var body = JSONObject()
+    if let id = account.id, isUUID(id) { body["id"] = .string(id.lowercased()) }
+    body["email"] = .optional(account.email)
+    body["email_confirm"] = .bool(account.emailVerified ?? false)
+    var userMetadata = account.userMetadata ?? JSONObject()
+    if let name = account.displayName, !name.isEmpty, userMetadata["full_name"] == nil { userMetadata["full_name"] = .string(name) }
+    if !userMetadata.isEmpty { body["user_metadata"] = .object(userMetadata) }
+    var appMetadata = account.appMetadata ?? JSONObject()
+    // GoTrue manages these itself (the sign-in methods of the account).
+    appMetadata["provider"] = nil
+    appMetadata["providers"] = nil
+    if !appMetadata.isEmpty { body["app_metadata"] = .object(appMetadata) }
+    if account.disabled == true {
+      body["ban_duration"] = .string(disabledBan)
+    } else if let until = account.bannedUntil.flatMap(UnixTime.parseISO), until > now {
+      body["ban_duration"] = .string("\((until - now + 3599) / 3600)h")
+    }
+    var withoutPassword: String?
+    switch account.passwordHash.map(PasswordHashString.kind(of:)) {
+    case .bcrypt?, .argon2?, .firebaseScrypt?:
+      body["password_hash"] = .optional(account.passwordHash)
+    case .unknown?:
+      withoutPassword = "the password hash is of a kind Supabase does not take"
+    case nil:
+      withoutPassword = account.passwordNote ?? "no password hash in the record"
+    }
+    return (body, withoutPassword)
+  }
+
+  static func isUUID(_ text: String) -> Bool { UUID(uuidString: text) != nil }
+
+  // MARK: Firebase (`accounts:batchCreate`)
+
+  /// The hash kinds a batchCreate call takes one of (`hashAlgorithm` and its parameters).
+  public enum FirebaseHashGroup: Hashable, Sendable {
+    case none, bcrypt
+    case scrypt(FirebaseHashConfig)
+
+    /// The call's hash fields (standard base64, as the API takes it).
+    public var fields: JSONObject {
+      switch self {
+      case .none: return JSONObject()
+      case .bcrypt: return JSONObject([("hashAlgorithm", "BCRYPT")])
+      case .scrypt(let config):
+        return JSONObject([
+          ("hashAlgorithm", "SCRYPT"), ("signerKey", .string(config.signerKey)), ("saltSeparator", .string(config.saltSeparator)),
+          ("rounds", .int(config.rounds)), ("memoryCost", .int(config.memoryCost)),
+        ])
+      }
+    }
+  }
+
+  /// One `users[]` entry of batchCreate, its hash group, and why it has no password (nil: it has).
+  public static func firebaseEntry(_ account: PortableAccount, localId: String)
+    -> (entry: JSONObject, group: FirebaseHashGroup, withoutPassword: String?)
+  {
+    var entry = JSONObject([("localId", .string(localId))])
+    entry["email"] = .optional(account.email)
+    if let verified = account.emailVerified { entry["emailVerified"] = .bool(verified) }
+    if let name = account.displayName ?? account.userMetadata?["full_name"]?.string, !name.isEmpty { entry["displayName"] = .string(name) }
+    if let phone = account.phone, phone.hasPrefix("+") { entry["phoneNumber"] = .string(phone) }
+    if account.disabled == true || account.bannedUntil != nil { entry["disabled"] = true }
+    if let created = account.createdAt.flatMap(UnixTime.parseISO) { entry["createdAt"] = .string(String(created * 1000)) }
+    if let last = account.lastSignInAt.flatMap(UnixTime.parseISO) { entry["lastLoginAt"] = .string(String(last * 1000)) }
+    if let claims = customClaims(account), let text = String(bytes: JSON.object(claims).bytes, encoding: .utf8), text.utf8.count <= 1000 {
+      entry["customAttributes"] = .string(text)
+    }
+    guard let hash = account.passwordHash else {
+      return (entry, .none, account.passwordNote ?? "no password hash in the record")
+    }
+    switch PasswordHashString.kind(of: hash) {
+    case .bcrypt:
+      entry["passwordHash"] = .string(Data(hash.utf8).base64EncodedString())
+      return (entry, .bcrypt, nil)
+    case .firebaseScrypt(let config, let salt, let digest):
+      entry["passwordHash"] = .string(digest)
+      entry["salt"] = .string(salt)
+      return (entry, .scrypt(config), nil)
+    case .argon2:
+      return (entry, .none, "Firebase cannot import argon2 hashes")
+    case .unknown:
+      return (entry, .none, "the password hash is of a kind Firebase does not take")
+    }
+  }
+
+  /// Firebase custom claims: `app_metadata.claims` (as the export writes them), else Supabase's
+  /// app_metadata without the keys GoTrue manages.
+  static func customClaims(_ account: PortableAccount) -> JSONObject? {
+    guard var metadata = account.appMetadata else { return nil }
+    if case .object(let claims)? = metadata["claims"] { return claims.isEmpty ? nil : claims }
+    metadata["provider"] = nil
+    metadata["providers"] = nil
+    return metadata.isEmpty ? nil : metadata
+  }
+
+  /// A Firebase-style id (28 letters and digits) for a record without one.
+  public static func newLocalId() -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    var generator = SystemRandomNumberGenerator()
+    return String((0..<28).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The text `user import` prints: counts, then the accounts that need a look (new ids, no
+/// password, skipped, failed), at most `listed` of each (the rest are in `--report`). Never a hash.
+public enum ImportSummary {
+  public static let listed = 20
+
+  public static func text(_ outcomes: [ImportOutcome], total: Int, format: AccountFileFormat, source: String, backend: String) -> String {
+    let imported = outcomes.filter { $0.status == .imported }
+    let skipped = outcomes.filter { $0.status == .skippedExisting }
+    let failed = outcomes.filter { $0.status == .failed }
+    let withoutPassword = imported.filter { $0.withoutPassword != nil }
+    let renamed = imported.filter { $0.newId != nil && $0.sourceId != nil }
+    var lines = ["Imported \(imported.count) of \(total) accounts into \(backend) from \(source) (\(format.rawValue))."]
+    lines.append("  imported:              \(imported.count)")
+    lines.append("  without a password:    \(withoutPassword.count)")
+    lines.append("  skipped, already there: \(skipped.count)")
+    var byCode: [String: Int] = [:]
+    for outcome in failed { byCode[outcome.errorCode ?? "unknown", default: 0] += 1 }
+    let codes = byCode.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    lines.append("  failed:                \(failed.count)" + (codes.isEmpty ? "" : " (\(codes))"))
+    section(&lines, "New ids (the target would not take the old one)", renamed) { "\(who($0)): \($0.sourceId ?? "") → \($0.newId ?? "")" }
+    section(&lines, "Imported without a password", withoutPassword) { "\(who($0)): \($0.withoutPassword ?? "")" }
+    section(&lines, "Skipped (an account with this address or id is there; not changed)", skipped) { who($0) }
+    section(&lines, "Failed", failed) { "\(who($0)): \($0.errorCode ?? "error"): \($0.message ?? "")" }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `--dry-run`: what would be sent, from the file alone (nothing is asked of the backend, so
+  /// accounts already there are not known).
+  public static func dryRun(_ accounts: [PortableAccount], format: AccountFileFormat, source: String, backend: String,
+                            provider: ProviderKind, now: Int) -> String {
+    var kinds: [String: Int] = [:]
+    var without: [(String, String)] = []
+    var newIds = 0
+    for account in accounts {
+      let reason: String?
+      if provider == .firebase {
+        reason = AccountImportPlan.firebaseEntry(account, localId: account.id ?? "").withoutPassword
+        if account.id == nil { newIds += 1 }
+      } else {
+        reason = AccountImportPlan.supabaseBody(account, now: now).withoutPassword
+        if account.id.map(AccountImportPlan.isUUID) != true { newIds += 1 }
+      }
+      if let reason {
+        without.append((account.email ?? account.id ?? "?", reason))
+      } else if let hash = account.passwordHash {
+        kinds[kindName(hash), default: 0] += 1
+      }
+    }
+    var lines = ["Dry run: nothing was sent. \(accounts.count) accounts from \(source) (\(format.rawValue)) would be imported into \(backend):"]
+    let described = kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    lines.append("  with a password hash:  \(kinds.values.reduce(0, +))" + (described.isEmpty ? "" : " (\(described))"))
+    lines.append("  without a password:    \(without.count)")
+    lines.append("  given a new id:        \(newIds)")
+    lines.append("Accounts already there would be skipped; a dry run does not ask the backend which they are.")
+    if !without.isEmpty {
+      lines.append("Without a password:")
+      for (who, reason) in without.prefix(listed) { lines.append("  \(who): \(reason)") }
+      if without.count > listed { lines.append("  … and \(without.count - listed) more") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func kindName(_ hash: String) -> String {
+    switch PasswordHashString.kind(of: hash) {
+    case .bcrypt: return "bcrypt"
+    case .firebaseScrypt: return "Firebase scrypt"
+    case .argon2: return "argon2"
+    case .unknown: return "unknown"
+    }
+  }
+
+  static func who(_ outcome: ImportOutcome) -> String { outcome.email ?? outcome.sourceId ?? outcome.newId ?? "#\(outcome.index + 1)" }
+
+  static func section(_ lines: inout [String], _ title: String, _ outcomes: [ImportOutcome], _ line: (ImportOutcome) -> String) {
+    guard !outcomes.isEmpty else { return }
+    lines.append(title + ":")
+    for outcome in outcomes.prefix(listed) { lines.append("  " + line(outcome)) }
+    if outcomes.count > listed { lines.append("  … and \(outcomes.count - listed) more (--report FILE lists every account)") }
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import JSONKit
+
+/// A Firebase project's password hash parameters: the v2 project config's `signIn.hashConfig`, and
+/// what `user import --hash-config FILE` reads (`{"algorithm":"SCRYPT","signerKey":…,
+/// "saltSeparator":…,"rounds":8,"memoryCost":14}`). Keys are kept in standard base64.
+public struct FirebaseHashConfig: Sendable, Hashable {
+  public var signerKey: String
+  public var saltSeparator: String
+  public var rounds: Int
+  public var memoryCost: Int
+
+  public init(signerKey: String, saltSeparator: String, rounds: Int, memoryCost: Int) {
+    self.signerKey = signerKey
+    self.saltSeparator = saltSeparator
+    self.rounds = rounds
+    self.memoryCost = memoryCost
+  }
+
+  /// Reads the config object (or a v2 config with it under `signIn.hashConfig`).
+  public init(json: JSON) throws {
+    let object = json["signIn"]?["hashConfig"] ?? json
+    if let algorithm = object["algorithm"]?.string, algorithm != "SCRYPT" {
+      throw PortableAccountError("the hash config's algorithm is \(algorithm); only SCRYPT (Firebase's own) is read")
+    }
+    guard let key = object["signerKey"]?.string.flatMap(PasswordHashString.standardBase64), !key.isEmpty else {
+      throw PortableAccountError("the hash config has no signerKey (base64)")
+    }
+    guard let rounds = object["rounds"]?.int, let memoryCost = object["memoryCost"]?.int, rounds > 0, memoryCost > 0 else {
+      throw PortableAccountError("the hash config needs rounds and memoryCost (positive numbers)")
+    }
+    signerKey = key
+    saltSeparator = object["saltSeparator"]?.string.flatMap(PasswordHashString.standardBase64) ?? ""
+    self.rounds = rounds
+    self.memoryCost = memoryCost
+  }
+}
+
+/// The hash strings of the portable record (`password_hash`) and what each backend's import takes.
+public enum PasswordHashString {
+  public enum Kind: Equatable, Sendable {
+    case bcrypt
+    /// Firebase's modified scrypt: the parameters, the salt and the hash (standard base64).
+    case firebaseScrypt(FirebaseHashConfig, salt: String, hash: String)
+    case argon2
+    case unknown
+  }
+
+  public static func kind(of text: String) -> Kind {
+    if ["$2a$", "$2b$", "$2y$"].contains(where: text.hasPrefix), text.utf8.count == 60 { return .bcrypt }
+    if text.hasPrefix("$argon2i$") || text.hasPrefix("$argon2id$") { return .argon2 }
+    if text.hasPrefix("$fbscrypt$") { return parseFirebaseScrypt(text) ?? .unknown }
+    return .unknown
+  }
+
+  /// `$fbscrypt$v=1,n=<memoryCost>,r=<rounds>,p=1,ss=<base64>,sk=<base64>$<salt>$<hash>`: GoTrue
+  /// reads `n` as log2 of scrypt's N, which is Firebase's memoryCost.
+  public static func firebaseScrypt(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
+    guard let salt = standardBase64(salt), let hash = standardBase64(hash), !hash.isEmpty else { return nil }
+    return "$fbscrypt$v=1,n=\(config.memoryCost),r=\(config.rounds),p=1,ss=\(config.saltSeparator),sk=\(config.signerKey)$\(salt)$\(hash)"
+  }
+
+  private static func parseFirebaseScrypt(_ text: String) -> Kind? {
+    let sections = text.dropFirst("$fbscrypt$".count).split(separator: "$", omittingEmptySubsequences: false)
+    guard sections.count == 3 else { return nil }
+    var fields: [String: String] = [:]
+    for field in sections[0].split(separator: ",") {
+      guard let equals = field.firstIndex(of: "=") else { return nil }
+      fields[String(field[..<equals])] = String(field[field.index(after: equals)...])
+    }
+    guard fields["v"] == "1", fields["p"] == "1", let rounds = fields["r"].flatMap({ Int($0) }),
+      let memoryCost = fields["n"].flatMap({ Int($0) }), rounds > 0, memoryCost > 0,
+      let key = fields["sk"].flatMap(standardBase64), !key.isEmpty,
+      let separator = standardBase64(fields["ss"] ?? ""), let salt = standardBase64(String(sections[1])),
+      let hash = standardBase64(String(sections[2])), !hash.isEmpty
+    else { return nil }
+    let config = FirebaseHashConfig(signerKey: key, saltSeparator: separator, rounds: rounds, memoryCost: memoryCost)
+    return .firebaseScrypt(config, salt: salt, hash: hash)
+  }
+
+  /// Base64 in either alphabet, padded or not, re-encoded as standard padded base64 (what GoTrue
+  /// decodes); nil when it is not base64.
+  public static func standardBase64(_ text: String) -> String? {
+    bytes(text).map { Data($0).base64EncodedString() }
+  }
+
+  /// The bytes of base64 in either alphabet, padded or not.
+  public static func bytes(_ text: String) -> [UInt8]? {
+    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while standard.hasSuffix("=") { standard.removeLast() }
+    guard standard.count % 4 != 1 else { return nil }
+    standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+    return Data(base64Encoded: standard).map { Array($0) }
+  }
+}

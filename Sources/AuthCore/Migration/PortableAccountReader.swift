@@ -1,0 +1,161 @@
+import Foundation
+import JSONKit
+
+/// The account files `user import` reads, told apart by their content: the portable JSONL record
+/// (one object per line), Firebase's `auth:import` JSON (`{"users":[…]}`, `--format firebase`),
+/// or CSV with a header row (`--format csv`, nested fields as JSON text).
+public enum AccountFileFormat: String, Sendable, Equatable {
+  case jsonl, firebase, csv
+}
+
+public enum PortableAccountReader {
+  /// Reads every account of `text`. `hashConfig` turns the Firebase format's `passwordHash` and
+  /// `salt` into `$fbscrypt$` strings; without it those accounts have no hash and a note why.
+  public static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (AccountFileFormat, [PortableAccount]) {
+    let trimmed = text.drop { $0.isWhitespace }
+    if trimmed.hasPrefix("{"), let whole = try? JSON.parse(String(trimmed)), let users = whole["users"]?.array {
+      return (.firebase, try users.enumerated().map { try firebaseAccount($0.element, index: $0.offset, hashConfig: hashConfig) })
+    }
+    if trimmed.hasPrefix("{") { return (.jsonl, try jsonl(text)) }
+    if trimmed.isEmpty { return (.jsonl, []) }
+    return (.csv, try csv(text))
+  }
+
+  static func jsonl(_ text: String) throws -> [PortableAccount] {
+    var accounts: [PortableAccount] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      if content.isEmpty { continue }
+      do {
+        accounts.append(try PortableAccount(json: try JSON.parse(content)))
+      } catch let error as PortableAccountError {
+        throw PortableAccountError("line \(index + 1): \(error.message)")
+      } catch {
+        throw PortableAccountError("line \(index + 1): not a JSON object")
+      }
+    }
+    return accounts
+  }
+
+  // MARK: - Firebase's auth:import JSON
+
+  static func firebaseAccount(_ json: JSON, index: Int, hashConfig: FirebaseHashConfig?) throws -> PortableAccount {
+    guard json.object != nil else { throw PortableAccountError("users[\(index)] is not an object") }
+    var account = PortableAccount(id: json["localId"]?.string, email: json["email"]?.string)
+    account.emailVerified = json["emailVerified"]?.bool
+    account.displayName = json["displayName"]?.string
+    account.phone = json["phoneNumber"]?.string
+    account.disabled = json["disabled"]?.bool
+    account.createdAt = json["createdAt"].flatMap(milliseconds).map(rfc3339)
+    account.lastSignInAt = (json["lastSignedInAt"] ?? json["lastLoginAt"]).flatMap(milliseconds).map(rfc3339)
+    if let claims = json["customAttributes"]?.string, case .object(let object)? = try? JSON.parse(claims) {
+      account.appMetadata = JSONObject([("claims", .object(object))])
+    }
+    account.providers = (json["providerUserInfo"]?.array ?? []).compactMap { $0["providerId"]?.string }
+    account.source = "firebase"
+    if let hash = json["passwordHash"]?.string, !hash.isEmpty {
+      if let hashConfig {
+        account.passwordHash = PasswordHashString.firebaseScrypt(hashConfig, salt: json["salt"]?.string ?? "", hash: hash)
+        if account.passwordHash == nil { throw PortableAccountError("users[\(index)]: passwordHash or salt is not base64") }
+      } else {
+        account.passwordNote = "the Firebase format has no hash parameters; give --hash-config FILE"
+      }
+    }
+    return account
+  }
+
+  static func milliseconds(_ value: JSON) -> Int? { value.int ?? value.string.flatMap { Int($0) } }
+
+  static func rfc3339(_ milliseconds: Int) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+  }
+
+  // MARK: - CSV
+
+  /// Columns whose cells are JSON text (objects and lists).
+  static let jsonColumns: Set<String> = ["user_metadata", "app_metadata", "providers", "identities", "factors"]
+  static let boolColumns: Set<String> = ["email_verified", "disabled"]
+
+  static func csv(_ text: String) throws -> [PortableAccount] {
+    let rows = try CSVRows.parse(text)
+    guard let header = rows.first else { return [] }
+    var accounts: [PortableAccount] = []
+    for (offset, row) in rows.dropFirst().enumerated() where !(row.count == 1 && row[0].isEmpty) {
+      var object = JSONObject()
+      for (column, cell) in zip(header, row) where !cell.isEmpty {
+        if jsonColumns.contains(column) {
+          guard let value = try? JSON.parse(cell) else { throw PortableAccountError("row \(offset + 2): \(column) is not JSON") }
+          object[column] = value
+        } else if boolColumns.contains(column) {
+          object[column] = .bool(cell.lowercased() == "true")
+        } else {
+          object[column] = .string(cell)
+        }
+      }
+      do {
+        accounts.append(try PortableAccount(json: .object(object)))
+      } catch let error as PortableAccountError {
+        throw PortableAccountError("row \(offset + 2): \(error.message)")
+      }
+    }
+    return accounts
+  }
+}
+
+/// RFC 4180 CSV: fields separated by commas, quoted with `"` (a quote doubled inside), rows by
+/// CRLF or LF.
+enum CSVRows {
+  static func parse(_ text: String) throws -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text).makeIterator()
+    var pending: Character? = nil
+    func next() -> Character? {
+      if let held = pending {
+        pending = nil
+        return held
+      }
+      return characters.next()
+    }
+    while let character = next() {
+      if quoted {
+        if character == "\"" {
+          if let after = next() {
+            if after == "\"" { field.append("\"") } else {
+              quoted = false
+              pending = after
+            }
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(character)
+        }
+        continue
+      }
+      switch character {
+      case "\"" where field.isEmpty: quoted = true
+      case ",":
+        row.append(field)
+        field = ""
+      case "\n", "\r\n":
+        row.append(field)
+        rows.append(row)
+        row = []
+        field = ""
+      case "\r": continue
+      default: field.append(character)
+      }
+    }
+    if quoted { throw PortableAccountError("the CSV ends inside a quoted field") }
+    if !field.isEmpty || !row.isEmpty {
+      row.append(field)
+      rows.append(row)
+    }
+    return rows
+  }
+}

@@ -1,0 +1,69 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// `user import` into Supabase: one `POST /admin/users` per account (id, e-mail, confirmation,
+/// metadata, ban, `password_hash` as GoTrue takes it), `jobs` at a time. An address already
+/// registered is skipped (422 `email_exists`), never overwritten.
+extension SupabaseAdminProvider: AccountImporter {
+  public func importAccounts(
+    _ accounts: [PortableAccount], jobs: Int, progress: @escaping @Sendable ([ImportOutcome]) -> Void
+  ) async -> [ImportOutcome] {
+    let now = clock.unixNow
+    return await withTaskGroup(of: ImportOutcome.self) { group in
+      var results = [ImportOutcome?](repeating: nil, count: accounts.count)
+      var next = 0
+      func start() {
+        let index = next
+        next += 1
+        group.addTask { await self.importOne(accounts[index], index: index, now: now) }
+      }
+      for _ in 0..<min(max(jobs, 1), accounts.count) { start() }
+      for await outcome in group {
+        results[outcome.index] = outcome
+        progress([outcome])
+        if next < accounts.count { start() }
+      }
+      return results.compactMap { $0 }
+    }
+  }
+
+  func importOne(_ account: PortableAccount, index: Int, now: Int) async -> ImportOutcome {
+    let (body, withoutPassword) = AccountImportPlan.supabaseBody(account, now: now)
+    var outcome = ImportOutcome(index: index, account: account, status: .imported)
+    do {
+      let (json, _) = try await ImportRetry.run { try await call("POST", "/admin/users", body: .object(body)) }
+      if let id = json["id"]?.string, id != account.id { outcome.newId = id }
+      outcome.withoutPassword = withoutPassword
+    } catch let error as AuthError where error.code == .userAlreadyExists {
+      outcome.status = .skippedExisting
+    } catch let error as AuthError {
+      outcome.status = .failed
+      outcome.errorCode = error.code.rawValue
+      outcome.message = error.message
+    } catch {
+      outcome.status = .failed
+      outcome.errorCode = ErrorCode.providerError.rawValue
+      outcome.message = "\(error)"
+    }
+    return outcome
+  }
+}
+
+/// Bounded retries of one import call: rate limits (the server's Retry-After, else 1 s, 2 s, 4 s…)
+/// and a gateway that was unavailable (502, 503, 504), at most `attempts` tries. Other errors are
+/// final: a 500 may mean the account was made.
+enum ImportRetry {
+  static func run<T>(attempts: Int = 5, _ body: () async throws -> T) async throws -> T {
+    var attempt = 1
+    while true {
+      do {
+        return try await body()
+      } catch let error as AuthError where attempt < attempts && (error.code == .rateLimited || [502, 503, 504].contains(error.status ?? 0)) {
+        let wait = error.retryAfterSeconds.map(Double.init) ?? Double(1 << (attempt - 1))
+        try await Task.sleep(nanoseconds: UInt64(min(wait, 30) * Double.random(in: 1...1.25) * 1_000_000_000))
+        attempt += 1
+      }
+    }
+  }
+}

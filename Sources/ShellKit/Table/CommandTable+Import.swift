@@ -1,0 +1,43 @@
+extension FlagKey where Value == String {
+  public static let importHashConfig = text(
+    FlagSpec(
+      "--hash-config", value: "FILE", kind: .path,
+      "Firebase's hash parameters for --format firebase input (JSON: algorithm, signerKey, saltSeparator, rounds, memoryCost)"))
+  public static let importReport = text(
+    FlagSpec("--report", value: "FILE", kind: .path, "Write one JSON line per account (status, new id, error) to FILE"))
+}
+
+extension FlagKey where Value == Int {
+  public static let importJobs = number(
+    FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "Requests at a time (default 8, at most 64)"))
+}
+
+extension FlagKey where Value == Bool {
+  public static let importDryRun = toggle(FlagSpec("--dry-run", "Say what would be imported; send nothing"))
+}
+
+extension CommandTable {
+  static let importCommands: [CommandSpec] = [
+    CommandSpec(
+      .userImport, group: .support, arguments: [ArgumentSpec("FILE", .path, "Accounts to import (- for standard input)")],
+      flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.yes],
+      loading: Loading("Importing…"), access: .change, output: .account,
+      summary: "Create accounts from an export, with their password hashes (Supabase ⇄ Firebase)",
+      discussion: changeDiscussion
+        + " FILE is what user export writes: JSON lines (the default), CSV (--format csv) or Firebase's"
+        + " auth:import JSON (--format firebase, whose hash parameters come from --hash-config FILE); the"
+        + " kind is told from the content. Supabase: one POST /admin/users per account with its id (when"
+        + " it is a UUID; otherwise Supabase gives a new one, listed in the summary and --report), e-mail,"
+        + " confirmation, metadata, ban and password hash (bcrypt, argon2 or Firebase's scrypt as"
+        + " $fbscrypt$…), --jobs at a time. Firebase: accounts:batchCreate, up to 1,000 accounts a call,"
+        + " one hash kind per call (bcrypt, or Firebase's scrypt with its parameters); argon2 hashes cannot"
+        + " go to Firebase, so those accounts are imported without a password and listed. Accounts whose"
+        + " address or id is taken are skipped and listed, never overwritten. On a terminal it asks you to"
+        + " type the number of accounts to confirm (without one it needs --yes); each account gets an"
+        + " audit line. Hashes are never printed. The exit status is 0 when nothing failed, 1 otherwise.",
+      examples: [
+        "authsh user import users.jsonl --yes --jobs 16 --report import-report.jsonl",
+        "authsh user import users.json --hash-config hash.json --dry-run",
+      ]),
+  ]
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `authsh user import` of 10,000 accounts into each backend of the emulator, beside the official
+# admin SDKs doing the same work on the same emulator (target: authsh within 1.5× of the SDK):
+#   Supabase: authsh (--jobs 8) vs supabase-auth admin.create_user with password_hash, 8 threads
+#   Firebase: authsh (batchCreate, 1,000 a call) vs firebase-admin import_users in batches of 1,000
+# The accounts carry bcrypt hashes (cost 4), so no side hashes anything on the way in.
+# Usage: bench/import.sh                  (builds release first)
+#        SKIP_BUILD=1 BIN=.build/debug/authsh COUNT=10000 bench/import.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+COUNT=${COUNT:-10000}
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  swift build -c release --product authsh
+fi
+BIN=${BIN:-"$(swift build -c release --show-bin-path)/authsh"}
+PYTHON=${PYTHON:-.venv/bin/python}
+[ -x "$PYTHON" ] || { echo "bench/import.sh: run scripts/setup.sh first (needs firebase-admin and supabase-auth)" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$BIN" emulator --port "$PORT" >"$WORK/emulator.log" 2>&1 &
+EMULATOR_PID=$!
+trap 'kill "$EMULATOR_PID" 2>/dev/null || true; wait "$EMULATOR_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$PORT/auth/v1/health" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+
+"$PYTHON" bench/import_bench.py "$BIN" "127.0.0.1:$PORT" "$COUNT" "$WORK"

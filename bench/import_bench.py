@@ -1,0 +1,95 @@
+"""Driver for bench/import.sh: times `authsh user import` against the official admin SDKs.
+
+Usage: python bench/import_bench.py AUTHSH_BIN HOST:PORT COUNT WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import bcrypt
+import firebase_admin
+import jwt
+from firebase_admin import auth
+from supabase_auth import SyncGoTrueClient
+
+PROJECT = "demo-authsh"
+JWT_SECRET = "super-secret-jwt-token-with-at-least-32-characters-long"  # the emulator's default
+TARGET = 1.5
+
+
+def key(role):
+    now = int(time.time())
+    return jwt.encode({"iss": "supabase-demo", "role": role, "iat": now, "exp": now + 3600}, JWT_SECRET, algorithm="HS256")
+
+
+def records(prefix, count, hashed):
+    return [{"id": str(uuid.uuid4()), "email": f"{prefix}{i}@bench.example", "email_verified": True,
+             "password_hash": hashed} for i in range(count)]
+
+
+def run_authsh(binary, host, provider, path):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.path.dirname(path), "NO_COLOR": "1",
+           "SUPABASE_URL": f"http://{host}", "SUPABASE_ANON_KEY": key("anon"), "SUPABASE_SERVICE_ROLE_KEY": key("service_role"),
+           "FIREBASE_AUTH_EMULATOR_HOST": host, "FIREBASE_API_KEY": "fake-api-key", "FIREBASE_PROJECT_ID": PROJECT}
+    start = time.perf_counter()
+    done = subprocess.run([binary, "user", "import", path, "--provider", provider, "--yes", "--jobs", "8"],
+                          env=env, capture_output=True, text=True, timeout=3600)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"authsh user import --provider {provider} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return elapsed, done.stdout.splitlines()[0]
+
+
+def sdk_supabase(host, accounts):
+    service = key("service_role")
+    admin = SyncGoTrueClient(url=f"http://{host}/auth/v1", headers={"apikey": service, "Authorization": f"Bearer {service}"},
+                             persist_session=False, auto_refresh_token=False).admin
+    start = time.perf_counter()
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda r: admin.create_user({"id": r["id"], "email": r["email"], "email_confirm": True,
+                                                   "password_hash": r["password_hash"]}), accounts))
+    return time.perf_counter() - start
+
+
+def sdk_firebase(host, accounts):
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = host
+    os.environ.pop("GOOGLE_APPLICATION_CREDENTIALS", None)
+    app = firebase_admin.initialize_app(options={"projectId": PROJECT}, name=f"bench-{uuid.uuid4()}")
+    users = [auth.ImportUserRecord(uid=r["id"], email=r["email"], email_verified=True,
+                                   password_hash=r["password_hash"].encode()) for r in accounts]
+    start = time.perf_counter()
+    for index in range(0, len(users), 1000):
+        result = auth.import_users(users[index:index + 1000], hash_alg=auth.UserImportHash.bcrypt(), app=app)
+        if result.failure_count:
+            sys.exit(f"firebase-admin import_users: {result.errors[0].reason}")
+    elapsed = time.perf_counter() - start
+    firebase_admin.delete_app(app)
+    return elapsed
+
+
+def main():
+    binary, host, count, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    hashed = bcrypt.hashpw(b"bench-password-1", bcrypt.gensalt(rounds=4)).decode()
+    print(f"== user import of {count:,} accounts (bcrypt hashes) into the emulator; target: authsh within {TARGET}x of the SDK")
+    ok = True
+    for provider, sdk, label in [("supabase", sdk_supabase, "supabase-auth admin.create_user, 8 threads"),
+                                 ("firebase", sdk_firebase, "firebase-admin import_users, batches of 1,000")]:
+        path = os.path.join(work, f"{provider}.jsonl")
+        with open(path, "w") as out:
+            out.writelines(json.dumps(r) + "\n" for r in records(f"a-{provider}-", count, hashed))
+        authsh_time, summary = run_authsh(binary, host, provider, path)
+        sdk_time = sdk(host, records(f"s-{provider}-", count, hashed))
+        ratio = authsh_time / sdk_time
+        ok = ok and ratio <= TARGET
+        print(f"{provider:9} authsh user import     {authsh_time:7.2f} s  {count / authsh_time:8.0f} accounts/s   ({summary})")
+        print(f"{'':9} {label:22.22} {sdk_time:7.2f} s  {count / sdk_time:8.0f} accounts/s")
+        print(f"{'':9} ratio {ratio:.2f}x   {'OK' if ratio <= TARGET else 'SLOWER THAN TARGET'} (target <= {TARGET}x)")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
