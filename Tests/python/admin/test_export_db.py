@@ -191,3 +191,40 @@ def test_hashes_are_not_written_to_a_terminal_without_yes(database, tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert "$2a$06$" in screen.getvalue() and SUPERUSER_PASSWORD not in screen.getvalue()
+
+
+def test_thousands_of_accounts_come_in_pages_once_each(tmp_path):
+    server = PostgresServer().start()
+    try:
+        server.install_gotrue_schema()
+        server.psql("INSERT INTO auth.users (id, email, encrypted_password, created_at) "
+                    "SELECT gen_random_uuid(), 'bulk' || n || '@example.com', '$2a$04$' || lpad(n::text, 53, 'x'), now() "
+                    "FROM generate_series(1, 2500) AS n")
+        done = export(tmp_path, "--db", server.url())
+        statements = server.statements_by("postgres")
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    ids = [json.loads(line)["id"] for line in done.stdout.splitlines()]
+    assert len(ids) == 2500 and len(set(ids)) == 2500
+    assert "Exported 2500 accounts (2500 with a password hash)." in done.stderr
+    # Three pages of at most 1,000 rows, each after the last id of the one before.
+    pages = [s for s in statements if "FROM auth.users u" in s]
+    assert len(pages) == 3 and all("LIMIT" in s for s in pages) and "u.id > $1::uuid" in pages[1]
+
+
+def test_progress_goes_to_a_terminal_on_standard_error(database, tmp_path):
+    out = tmp_path / "users.jsonl"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1", "TERM": "xterm"}
+    screen = io.StringIO()
+    child = pexpect.spawn("/bin/sh", ["-c", f"exec '{authsh_binary()}' user export --provider supabase --db '{database.url()}' > '{out}'"],
+                          env=env, encoding="utf-8", timeout=60, dimensions=(40, 200))
+    child.logfile_read = screen
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    drawn = screen.getvalue()
+    assert "Exported 3 accounts…" in drawn and "\x1b[K" in drawn
+    assert drawn.rstrip().endswith("Exported 3 accounts (2 with a password hash).")
+    assert "$2a$" not in drawn and SUPERUSER_PASSWORD not in drawn
+    assert len(out.read_text().splitlines()) == 3
