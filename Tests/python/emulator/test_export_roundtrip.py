@@ -2,7 +2,8 @@
 (bcrypt hashes made by pgcrypto's crypt()) exported with `--db` and imported into the emulator's
 Firebase sign in through Firebase's REST API with their old passwords; Firebase accounts made by
 firebase-admin move to Supabase through a pipe (`export | import -`) and sign in through the
-official supabase-auth client."""
+official supabase-auth client; the csv and firebase formats are read back by `user import`."""
+import json
 import os
 import subprocess
 import uuid
@@ -13,6 +14,7 @@ from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary
+from hashes import hash_config
 from postgres import PostgresServer
 
 
@@ -87,5 +89,45 @@ def test_firebase_export_piped_into_supabase_import(emulator, tmp_path, monkeypa
     assert "Imported 25 of 25 accounts" in imported.stdout
     client = SyncGoTrueClient(url=emulator.supabase_url, headers={"apikey": emulator.anon_key},
                               persist_session=False, auto_refresh_token=False)
+    for email, password in passwords.items():
+        assert client.sign_in_with_password({"email": email, "password": password}).user.email == email
+
+
+def test_csv_and_firebase_formats_are_read_back_by_import(emulator, tmp_path, monkeypatch):
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"fmt-{uuid.uuid4()}")
+    try:
+        passwords = {f"fmt{i}@example.com": f"fmt-pw-{i}-{uuid.uuid4().hex[:6]}" for i in range(6)}
+        for email, password in passwords.items():
+            auth.create_user(email=email, password=password, email_verified=True, app=app)
+    finally:
+        firebase_admin.delete_app(app)
+    env = env_for(emulator, tmp_path)
+    client = SyncGoTrueClient(url=emulator.supabase_url, headers={"apikey": emulator.anon_key},
+                              persist_session=False, auto_refresh_token=False)
+
+    def run(*args, **kwargs):
+        return subprocess.run([authsh_binary(), *args], env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=300, **kwargs)
+
+    # CSV: the first three accounts.
+    csv_done = run("user", "export", "--provider", "firebase", "--format", "csv", "--filter", "fmt")
+    assert csv_done.returncode == 0, csv_done.stderr
+    rows = csv_done.stdout.splitlines()
+    (tmp_path / "users.csv").write_text("\n".join(rows[:4]) + "\n")
+    imported = run("user", "import", str(tmp_path / "users.csv"), "--provider", "supabase", "--yes")
+    assert imported.returncode == 0 and "Imported 3 of 3 accounts" in imported.stdout, imported.stdout
+    # Firebase's auth:import JSON: the other three, with the hash parameters in a file of their own.
+    fb_done = run("user", "export", "--provider", "firebase", "--format", "firebase")
+    users = json.loads(fb_done.stdout)["users"]
+    csv_emails = {row.split(",")[1] for row in rows[1:4]}
+    rest = [u for u in users if u["email"] not in csv_emails]
+    assert len(rest) == 3 and all(u["passwordHash"] and u["salt"] for u in rest)
+    (tmp_path / "users.json").write_text(json.dumps({"users": rest}))
+    (tmp_path / "hash.json").write_text(json.dumps(hash_config(emulator)))
+    imported = run("user", "import", str(tmp_path / "users.json"), "--hash-config", str(tmp_path / "hash.json"),
+                   "--provider", "supabase", "--yes")
+    assert imported.returncode == 0 and "Imported 3 of 3 accounts" in imported.stdout, imported.stdout
     for email, password in passwords.items():
         assert client.sign_in_with_password({"email": email, "password": password}).user.email == email
