@@ -82,8 +82,11 @@ public enum AccountImportPlan {
     }
     var withoutPassword: String?
     switch account.passwordHash.map(PasswordHashString.kind(of:)) {
-    case .bcrypt?, .argon2?, .firebaseScrypt?:
+    case .bcrypt?, .argon2?:
       body["password_hash"] = .optional(account.passwordHash)
+    case .firebaseScrypt(let config, let salt, let hash)?:
+      // Written again as GoTrue parses it: standard base64, `n` as memoryCost.
+      body["password_hash"] = .optional(PasswordHashString.firebaseScrypt(config, salt: salt, hash: hash))
     case .unknown?:
       withoutPassword = "the password hash is of a kind Supabase does not take"
     case nil:

@@ -69,13 +69,21 @@ public enum PasswordHashString {
       fields[String(field[..<equals])] = String(field[field.index(after: equals)...])
     }
     guard fields["v"] == "1", fields["p"] == "1", let rounds = fields["r"].flatMap({ Int($0) }),
-      let memoryCost = fields["n"].flatMap({ Int($0) }), rounds > 0, memoryCost > 0,
+      let memoryCost = fields["n"].flatMap({ Int($0) }).flatMap(memoryCost), rounds > 0,
       let key = fields["sk"].flatMap(standardBase64), !key.isEmpty,
       let separator = standardBase64(fields["ss"] ?? ""), let salt = standardBase64(String(sections[1])),
       let hash = standardBase64(String(sections[2])), !hash.isEmpty
     else { return nil }
     let config = FirebaseHashConfig(signerKey: key, saltSeparator: separator, rounds: rounds, memoryCost: memoryCost)
     return .firebaseScrypt(config, salt: salt, hash: hash)
+  }
+
+  /// `n` as GoTrue reads it (log2 of scrypt's N, 1…31); scrypt's N itself (a power of two above
+  /// 31, as some tools write it) is taken as its log2.
+  static func memoryCost(_ n: Int) -> Int? {
+    if (1...31).contains(n) { return n }
+    guard n > 31, n & (n - 1) == 0 else { return nil }
+    return n.trailingZeroBitCount
   }
 
   /// Base64 in either alphabet, padded or not, re-encoded as standard padded base64 (what GoTrue

@@ -22,6 +22,17 @@ struct AccountImportPlanTests {
     // And back: the same string.
     #expect(PasswordHashString.firebaseScrypt(config, salt: salt, hash: hash) == Self.fbscrypt)
     #expect(PasswordHashString.standardBase64("-_8") == "+/8=")
+    // scrypt's N written instead of its log2 is read as memoryCost, and written back as GoTrue reads it.
+    let withN = Self.fbscrypt.replacingOccurrences(of: "n=14,", with: "n=16384,")
+    guard case .firebaseScrypt(let fromN, _, _) = PasswordHashString.kind(of: withN) else {
+      Issue.record("n=16384 not read")
+      return
+    }
+    #expect(fromN.memoryCost == 14)
+    var account = PortableAccount(email: "n@example.com")
+    account.passwordHash = withN
+    #expect(AccountImportPlan.supabaseBody(account, now: 0).body["password_hash"]?.string == Self.fbscrypt)
+    #expect(PasswordHashString.kind(of: Self.fbscrypt.replacingOccurrences(of: "n=14,", with: "n=100,")) == .unknown)
   }
 
   @Test func firebaseEntriesByHashKind() {
