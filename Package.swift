@@ -2,11 +2,12 @@
 import PackageDescription
 
 // Dependency arrows (each target imports only these):
-//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring, PostgresExport
 //   AuthScript → ShellKit, CSV.swift (`run --data table.csv`)
 //   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
+//   PostgresExport → AuthCore, PostgresNIO (`user export --db`: GoTrue's auth.users read directly)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
@@ -27,6 +28,10 @@ let package = Package(
     .package(url: "https://github.com/swift-extras/swift-extras-base64.git", exact: "1.2.0"),
     // RFC 4180 CSV for `run --data table.csv`: small, pure Swift, no dependencies of its own.
     .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
+    // `user export --db postgres://…`: reads GoTrue's auth.users straight from the database.
+    .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+    // postgres-nio's logger, silenced (a log line on standard output would corrupt an export).
+    .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
   ],
   targets: [
     .target(name: "JSONKit"),
@@ -50,6 +55,13 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
+    // Only the executable links it: PostgreSQL's wire protocol is needed by `user export --db` alone.
+    .target(
+      name: "PostgresExport",
+      dependencies: [
+        "AuthCore", "JSONKit", .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .target(name: "ShellKit", dependencies: ["AuthCore", "JSONKit", "CQREncode"]),
     .target(
       name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit", .product(name: "CSV", package: "CSV.swift")]),
@@ -79,6 +91,7 @@ let package = Package(
       name: "authsh",
       dependencies: [
         "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
+        "PostgresExport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),

@@ -53,9 +53,10 @@ enum OneShot {
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
     let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
+    let exportProgress = ExportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
     let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
-    // `--jsonl` prints as it goes: no spinner in between.
-    let spinner = context.lookupStream != nil || context.batchProgress != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    // `--jsonl`, a batch's progress line and `user export` print as they go: no spinner in between.
+    let spinner = context.lookupStream != nil || context.batchProgress != nil || context.exportOutput != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
     // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
     // "Cancelled.", exit 130 or 143.
@@ -66,6 +67,7 @@ enum OneShot {
     if interrupted != 0 { result = Self.interrupted(result, by: interrupted) }
     spinner?.stop()
     progress?.clear()
+    exportProgress?.clear()
     await emulator?.shutdown()
 
     let tokens = ResultText.revealed(result, invocation: invocation)

@@ -17,6 +17,10 @@ public struct PortableAccount: Sendable, Equatable {
   public var userMetadata: JSONObject?
   public var appMetadata: JSONObject?
   public var providers: [String] = []
+  /// The ways in, as the source backend lists them (`user export`).
+  public var identities: [PortableIdentity] = []
+  /// Second factors, never their secrets (`user export`).
+  public var factors: [PortableFactor] = []
   /// `firebase` or `supabase`.
   public var source: String?
   /// The string GoTrue's `password_hash` takes: bcrypt, argon2 or `$fbscrypt$…` (`PasswordHashString`).
@@ -29,25 +33,9 @@ public struct PortableAccount: Sendable, Equatable {
     self.email = email
   }
 
-  /// The record as a JSON line's object (the export's shape).
+  /// The record as a JSON line's object (the export's shape), keys in `keys` order.
   public var json: JSON {
-    var object = JSONObject()
-    object["id"] = .optional(id)
-    object["email"] = .optional(email)
-    object["email_verified"] = emailVerified.map(JSON.bool) ?? .null
-    object["phone"] = .optional(phone)
-    object["display_name"] = .optional(displayName)
-    object["disabled"] = disabled.map(JSON.bool) ?? .null
-    object["banned_until"] = .optional(bannedUntil)
-    object["created_at"] = .optional(createdAt)
-    object["last_sign_in_at"] = .optional(lastSignInAt)
-    object["user_metadata"] = userMetadata.map(JSON.object) ?? .null
-    object["app_metadata"] = appMetadata.map(JSON.object) ?? .null
-    object["providers"] = .array(providers.map(JSON.string))
-    object["source"] = .optional(source)
-    object["password_hash"] = .optional(passwordHash)
-    object["password_note"] = .optional(passwordNote)
-    return .object(object)
+    .object(JSONObject(Self.keys.map { ($0, value(of: $0)) }))
   }
 
   /// Reads a record object; unknown keys are ignored, wrong types are an error naming the key.
@@ -86,6 +74,12 @@ public struct PortableAccount: Sendable, Equatable {
     userMetadata = try dictionary("user_metadata")
     appMetadata = try dictionary("app_metadata")
     providers = (object["providers"]?.array ?? []).compactMap(\.string)
+    identities = (object["identities"]?.array ?? []).compactMap { item in
+      item["provider"]?.string.map { PortableIdentity(provider: $0, id: item["id"]?.string, email: item["email"]?.string) }
+    }
+    factors = (object["factors"]?.array ?? []).compactMap { item in
+      item["id"]?.string.map { PortableFactor(id: $0, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string) }
+    }
     source = try string("source")
     passwordHash = try string("password_hash").flatMap { $0.isEmpty ? nil : $0 }
     passwordNote = try string("password_note")

@@ -66,6 +66,7 @@ public struct CommandRunner: Sendable {
     case .userLinkInvite: return try await makeLink(invocation, context, kind: .invite)
     case .userMfaReset: return try await resetFactors(invocation, context)
     case .userHistory: return try await accountHistory(invocation, context)
+    case .userExport: return try await exportUsers(invocation, context)
     case .userConfirm: return try await confirmEmail(invocation, context)
     case .userResend: return try await resendConfirmation(invocation, context)
     case .userDisable: return try await disable(invocation, context)

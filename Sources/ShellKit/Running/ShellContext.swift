@@ -134,6 +134,10 @@ public final class ShellContext: Sendable {
   public var openInputLines: @Sendable (String) throws -> any InputLines {
     get { state[\.openInputLines] } set { state[\.openInputLines] = newValue }
   }
+  /// Where `user export` writes (nil: it cannot run here, e.g. in the shell or a script).
+  public var exportOutput: ExportOutput? {
+    get { state[\.exportOutput] } set { state[\.exportOutput] = newValue }
+  }
 
   public init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,

@@ -34,6 +34,7 @@ struct ShellState: Sendable {
   var batchClock: any BatchClock = SystemBatchClock()
   var scanProgress: (@Sendable (ScanProgress) -> Void)?
   var batchPolicy = BatchPolicy()
+  var exportOutput: ExportOutput?
 
   init(resolver: ConfigResolver, connection: ConnectionFlags, environment: [String: String]) {
     self.resolver = resolver

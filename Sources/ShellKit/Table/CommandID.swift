@@ -31,6 +31,7 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case userSignout = "user signout"
   case userMfaReset = "user mfa reset"
   case userHistory = "user history"
+  case userExport = "user export"
   case userImport = "user import"
   case diagnose, audit
   // Backend

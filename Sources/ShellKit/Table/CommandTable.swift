@@ -2,7 +2,7 @@
 /// script checker all read this.
 public enum CommandTable {
   public static let all: [CommandSpec] =
-    accountCommands + sessionCommands + mfaCommands + supportCommands + importCommands + backendCommands + shellCommands + toolCommands + secretCommands
+    accountCommands + sessionCommands + mfaCommands + supportCommands + transferCommands + importCommands + backendCommands + shellCommands + toolCommands + secretCommands
 
   /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
   public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]

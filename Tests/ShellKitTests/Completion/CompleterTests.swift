@@ -134,7 +134,7 @@ struct CompleterTests {
   @Test func userAndUserLinkCompleteTheirSubcommands() {
     #expect(values(["user"]) == [
       "show", "list", "link", "confirm", "resend", "disable", "enable", "set-password", "set-email", "update", "create",
-      "delete", "signout", "mfa", "history", "import",
+      "delete", "signout", "mfa", "history", "export", "import",
     ])
     #expect(values(["user"], "s") == ["show", "set-password", "set-email", "signout"])
     #expect(values(["user", "link"]) == ["recovery", "confirm", "invite"])

@@ -16,7 +16,7 @@ from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary
-from hashes import b64decode, fbscrypt_string, hash_config
+from hashes import hash_config
 
 KEY = {"key": "fake-api-key"}
 
@@ -61,20 +61,13 @@ def firebase_users(emu):
             return users
 
 
-def exported_jsonl_from_firebase(emu) -> str:
-    """THE PLACE FOR `authsh user export --provider firebase`: until it lands, the portable JSONL is
-    built here from the emulator's admin batchGet (passwordHash, salt) and the v2 hash config. The
-    coordinator replaces the body with a run of the export command; the tests stay as they are."""
-    config = hash_config(emu)
-    lines = []
-    for u in firebase_users(emu):
-        record = {"id": u["localId"], "email": u.get("email"), "email_verified": u.get("emailVerified", False),
-                  "display_name": u.get("displayName"), "disabled": u.get("disabled", False), "source": "firebase",
-                  "providers": [p["providerId"] for p in u.get("providerUserInfo", [])], "password_hash": None}
-        if u.get("passwordHash"):
-            record["password_hash"] = fbscrypt_string(config, b64decode(u["salt"]), b64decode(u["passwordHash"]))
-        lines.append(json.dumps(record))
-    return "\n".join(lines) + "\n"
+def exported_jsonl_from_firebase(authsh) -> str:
+    """`authsh user export --provider firebase`: the accounts with their `$fbscrypt$` hashes, made
+    from batchGet's passwordHash/salt and the v2 project config's hash parameters."""
+    done = authsh("user", "export", "--provider", "firebase")
+    assert done.returncode == 0, done.stderr
+    assert "password hashes and the project's signer key" in done.stderr
+    return done.stdout
 
 
 def supabase_count(emu):
@@ -93,7 +86,7 @@ def test_500_firebase_accounts_move_to_supabase_and_sign_in_with_supabase_auth(e
     for index, (email, password) in enumerate(passwords.items()):
         auth.create_user(email=email, password=password, email_verified=index % 2 == 0, app=admin_app)
     export = tmp_path / "users.jsonl"
-    export.write_text(exported_jsonl_from_firebase(emulator))
+    export.write_text(exported_jsonl_from_firebase(authsh))
     report = tmp_path / "report.jsonl"
 
     done = authsh("user", "import", str(export), "--provider", "supabase", "--yes", "--jobs", "8", "--report", str(report))

@@ -1,0 +1,161 @@
+import JSONKit
+
+/// How `user export` writes the records: the text before the first, each record, between two, after the last.
+public enum ExportFormat: String, Sendable, CaseIterable {
+  /// One portable record (JSON) per line.
+  case jsonl
+  /// The record's scalar fields as columns under a header row; nested ones as JSON text.
+  case csv
+  /// What `firebase auth:import` reads: `{"users":[…]}`, one account per line.
+  case firebase
+
+  public var header: String {
+    switch self {
+    case .jsonl: return ""
+    case .csv: return PortableAccount.keys.joined(separator: ",") + "\n"
+    case .firebase: return "{\"users\":[\n"
+    }
+  }
+
+  public var footer: String { self == .firebase ? "\n]}\n" : "" }
+
+  /// One account, with what goes before it (`first`: nothing has been written yet).
+  public func record(_ account: PortableAccount, first: Bool) -> String {
+    switch self {
+    case .jsonl: return account.json.compactText + "\n"
+    case .csv: return PortableAccount.keys.map { CSVField.quote(CSVField.text(account.value(of: $0))) }.joined(separator: ",") + "\n"
+    case .firebase: return (first ? "" : ",\n") + FirebaseImportRecord.json(account).compactText
+    }
+  }
+}
+
+/// RFC 4180 fields.
+public enum CSVField {
+  /// A value as a cell: text as it is, null empty, anything else as JSON.
+  public static func text(_ value: JSON) -> String {
+    switch value {
+    case .string(let text): return text
+    case .null: return ""
+    default: return value.compactText
+    }
+  }
+
+  /// Quoted when it holds a comma, a quote, a line break or leading/trailing spaces.
+  public static func quote(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.hasPrefix(" ") || text.hasSuffix(" ")
+    else { return text }
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+/// A portable record as one user of the Firebase CLI's `auth:import` JSON file: `passwordHash`
+/// and `salt` in base64 (from a `$fbscrypt$` hash; a bcrypt hash as the base64 of its text, for
+/// `--hash-algo BCRYPT`); the hash parameters are not in it (as with the Firebase CLI).
+public enum FirebaseImportRecord {
+  public static func json(_ account: PortableAccount) -> JSON {
+    var object = JSONObject([("localId", .optional(account.id))])
+    if let email = account.email { object["email"] = .string(email) }
+    object["emailVerified"] = .bool(account.emailVerified ?? false)
+    if let hash = account.passwordHash {
+      if let parts = FbscryptParts(hash) {
+        object["passwordHash"] = .string(parts.hash)
+        object["salt"] = .string(parts.salt)
+      } else if hash.hasPrefix("$2") {
+        object["passwordHash"] = .string(Base64Text.encode(Array(hash.utf8)))
+      }
+    }
+    if let name = account.displayName { object["displayName"] = .string(name) }
+    if let phone = account.phone { object["phoneNumber"] = .string(phone) }
+    object["disabled"] = .bool(account.disabled ?? false)
+    if let created = account.createdAt.flatMap(UnixMillis.from) { object["createdAt"] = .string(created) }
+    if let last = account.lastSignInAt.flatMap(UnixMillis.from) { object["lastSignedInAt"] = .string(last) }
+    if let claims = account.appMetadata?["claims"] ?? account.appMetadata.map(JSON.object), claims.object?.isEmpty == false {
+      object["customAttributes"] = .string(claims.compactText)
+    }
+    let infos = account.identities.compactMap { identity -> JSON? in
+      let provider = FirebaseImportRecord.providerId(identity.provider)
+      guard provider != "password" else { return nil }
+      var info = JSONObject([("providerId", .string(provider))])
+      if let id = identity.id { info["rawId"] = .string(id) }
+      if let email = identity.email { info["email"] = .string(email) }
+      return .object(info)
+    }
+    if !infos.isEmpty { object["providerUserInfo"] = .array(infos) }
+    return .object(object)
+  }
+
+  /// Supabase's provider names as Firebase's (`google` → `google.com`; `email` is the password).
+  static func providerId(_ provider: String) -> String {
+    switch provider {
+    case "email", "password": return "password"
+    case "google", "github", "apple", "facebook", "twitter": return provider + ".com"
+    default: return provider
+    }
+  }
+}
+
+/// `$fbscrypt$v=1,n=…,r=…,p=…,ss=…,sk=…$SALT$HASH` taken apart.
+public struct FbscryptParts: Sendable, Equatable {
+  public var parameters: [String: String]
+  public var salt: String
+  public var hash: String
+
+  public init?(_ text: String) {
+    guard text.hasPrefix("$fbscrypt$") else { return nil }
+    let parts = text.dropFirst("$fbscrypt$".count).split(separator: "$", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return nil }
+    var parameters: [String: String] = [:]
+    for pair in parts[0].split(separator: ",") {
+      let kv = pair.split(separator: "=", maxSplits: 1)
+      guard kv.count == 2 else { return nil }
+      parameters[String(kv[0])] = String(kv[1])
+    }
+    self.parameters = parameters
+    salt = String(parts[1])
+    hash = String(parts[2])
+  }
+}
+
+/// RFC 3339 → milliseconds since 1970 as text (Firebase's `createdAt`).
+enum UnixMillis {
+  static func from(_ text: String) -> String? {
+    let b = Array(text.utf8)
+    func number(_ start: Int, _ count: Int) -> Int? {
+      guard start + count <= b.count else { return nil }
+      var value = 0
+      for byte in b[start..<(start + count)] {
+        guard byte >= 48, byte <= 57 else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
+    }
+    guard b.count >= 20, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month)
+    else { return nil }
+    var millis = 0
+    var index = 19
+    if index < b.count, b[index] == 46 {
+      index += 1
+      var digits = 0
+      while index < b.count, b[index] >= 48, b[index] <= 57 {
+        if digits < 3 { millis = millis * 10 + Int(b[index] - 48) }
+        digits += 1
+        index += 1
+      }
+      for _ in 0..<max(0, 3 - digits) { millis *= 10 }
+    }
+    var offset = 0
+    if index < b.count, b[index] == 43 || b[index] == 45, let h = number(index + 1, 2), let m = number(index + 4, 2) {
+      offset = (b[index] == 45 ? -1 : 1) * (h * 3600 + m * 60)
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    let days = era * 146097 + doe - 719468
+    let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
+    return String(seconds * 1000 + millis)
+  }
+}

@@ -1,0 +1,134 @@
+import AuthCore
+import Foundation
+import JSONKit
+
+/// `user export`: every account, a page at a time, written as it is read.
+extension CommandRunner {
+  static let exportPageSize = 1000
+
+  func exportUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    guard let output = context.exportOutput else {
+      throw AuthError(.usage, message: "user export writes to standard output: run it as `authsh user export > users.jsonl`.")
+    }
+    if invocation.output(.json) {
+      throw AuthError(.usage, message: "user export writes its records to standard output; --json does not apply (--format jsonl is JSON).")
+    }
+    if output.toTerminal, !invocation[.exportYes] {
+      throw AuthError(
+        .usage,
+        message: "The export holds password hashes and standard output is a terminal: redirect it to a file"
+          + " (authsh user export > users.jsonl), or add --yes to print it here.")
+    }
+    let format = ExportFormat(rawValue: invocation[.exportFormat] ?? "jsonl") ?? .jsonl
+    let filter = invocation[.filter].map { $0.trimmingWhitespace.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+    let reader = try await openReader(invocation, context, output: output)
+    do {
+      let summary = try await Self.export(from: reader, format: format, filter: filter, output: output)
+      await reader.close()
+      output.note(summary.sentence)
+      var result = CommandResult(command: invocation.spec.name)
+      if Task.isCancelled { result.error = AuthError(.cancelled) }
+      return result
+    } catch {
+      await reader.close()
+      throw error
+    }
+  }
+
+  /// The database (`--db`) or the backend's admin API.
+  func openReader(_ invocation: Invocation, _ context: ShellContext, output: ExportOutput) async throws -> any AccountReader {
+    let hashConfig = try invocation[.hashConfig].map { try Self.readHashConfig($0) }
+    if let url = invocation[.databaseURL] {
+      // The database is all --db needs: no Supabase URL or key has to be set.
+      var provider = context.connection.provider
+      var timeout = invocation.output(.timeout) ?? context.connection.timeout ?? 30
+      if let target = try? target(invocation, context) {
+        provider = target.provider
+        timeout = target.timeout
+      }
+      guard provider != .firebase else {
+        throw AuthError(.usage, message: "--db reads a Supabase project's database (auth.users); add --provider supabase.")
+      }
+      guard hashConfig == nil else { throw AuthError(.usage, message: "--hash-config is for Firebase exports; --db reads Supabase's hashes as they are.") }
+      guard let open = output.openDatabase else { throw AuthError(.notSupported, message: "This build of authsh cannot read databases (--db).") }
+      return try await open(url, timeout)
+    }
+    let target = try target(invocation, context)
+    let provider = try makeAdminProvider(invocation, context, target: target)
+    guard let exporting = provider as? any AccountExporting else {
+      throw AuthError(.notSupported, message: "This backend cannot export its accounts.")
+    }
+    if hashConfig != nil, target.provider != .firebase {
+      throw AuthError(.usage, message: "--hash-config is for Firebase exports (the project's scrypt parameters).")
+    }
+    return try await exporting.accountReader(hashConfig: hashConfig)
+  }
+
+  /// `--hash-config FILE`: the admin v2 config's `signIn.hashConfig` shape (or the whole config).
+  static func readHashConfig(_ path: String) throws -> FirebaseHashConfig {
+    let text: String
+    do {
+      text = try ShellContext.readFile(path)
+    } catch {
+      throw AuthError(.usage, message: "Cannot read \(path): \(reason(error)).")
+    }
+    guard let json = try? JSON.parse(text), let config = FirebaseHashConfig.from(projectConfig: json) else {
+      throw AuthError(
+        .usage,
+        message: "\(path) is not a Firebase hash config: {\"algorithm\":\"SCRYPT\",\"signerKey\":\"…\",\"saltSeparator\":\"…\",\"rounds\":8,\"memoryCost\":14}.")
+    }
+    return config
+  }
+
+  struct ExportSummary {
+    var written = 0
+    var withHash = 0
+    var withoutHash = 0
+    var stoppedEarly = false
+
+    var sentence: String {
+      let accounts = written == 1 ? "1 account" : "\(written) accounts"
+      var parts: [String] = []
+      if withHash > 0 { parts.append("\(withHash) with a password hash") }
+      if withoutHash > 0 { parts.append("\(withoutHash) whose password hash is missing (see password_note)") }
+      let detail = parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+      return (stoppedEarly ? "Stopped after \(accounts): nobody reads the output any more" : "Exported \(accounts)") + detail + "."
+    }
+  }
+
+  /// Reads every page and writes each record as it comes; notes on standard error once.
+  static func export(from reader: any AccountReader, format: ExportFormat, filter: String?, output: ExportOutput) async throws -> ExportSummary {
+    var summary = ExportSummary()
+    var token: String?
+    var first = true
+    var noticed = false
+    if let notice = reader.privacyNotice { output.note(notice) }
+    guard output.write(format.header) else { return ExportSummary(stoppedEarly: true) }
+    repeat {
+      try Task.checkCancellation()
+      let page = try await reader.page(after: token, size: exportPageSize)
+      if !noticed {
+        noticed = true
+        for notice in await reader.notices { output.note(notice) }
+      }
+      var chunk = ""
+      for account in page.accounts where filter.map(account.matches) ?? true {
+        chunk += format.record(account, first: first)
+        first = false
+        summary.written += 1
+        if account.passwordHash != nil { summary.withHash += 1 } else if account.passwordNote != nil { summary.withoutHash += 1 }
+      }
+      if !chunk.isEmpty, !output.write(chunk) {
+        summary.stoppedEarly = true
+        return summary
+      }
+      output.progress?(summary.written)
+      if let next = page.next, next == token {
+        throw AuthError(.malformedResponse, message: "The server repeated a page token; stopped the export after \(summary.written) accounts.")
+      }
+      token = page.next
+    } while token != nil
+    if !output.write(format.footer) { summary.stoppedEarly = true }
+    return summary
+  }
+}

@@ -1,0 +1,28 @@
+import AuthCore
+
+/// What `user export` needs from the executable: standard output for the records, standard
+/// error for the notes and the progress line, and the database reader of `--db`.
+public struct ExportOutput: Sendable {
+  /// Writes text to standard output; false once nobody reads it any more (`… | head`).
+  public var write: @Sendable (String) -> Bool
+  /// One line on standard error (a notice, the count at the end).
+  public var note: @Sendable (String) -> Void
+  /// The number of accounts written so far (a progress line on a terminal; nil: none).
+  public var progress: (@Sendable (Int) -> Void)?
+  /// Standard output is a terminal: hashes would land on the screen.
+  public var toTerminal: Bool
+  /// Opens `--db URL` with the request timeout (seconds); nil: not available in this build.
+  public var openDatabase: (@Sendable (String, Double) async throws -> any AccountReader)?
+
+  public init(
+    write: @escaping @Sendable (String) -> Bool, note: @escaping @Sendable (String) -> Void,
+    progress: (@Sendable (Int) -> Void)? = nil, toTerminal: Bool,
+    openDatabase: (@Sendable (String, Double) async throws -> any AccountReader)? = nil
+  ) {
+    self.write = write
+    self.note = note
+    self.progress = progress
+    self.toTerminal = toTerminal
+    self.openDatabase = openDatabase
+  }
+}

@@ -1,0 +1,31 @@
+extension CommandTable {
+  /// `user export`: every account, streamed to standard output.
+  static let transferCommands: [CommandSpec] = [
+    CommandSpec(
+      .userExport, group: .support, surfaces: .oneShot,
+      flags: [FlagKey.exportFormat, FlagKey.filter, FlagKey.hashConfig, FlagKey.databaseURL, FlagKey.exportYes],
+      loading: Loading("Exporting…"), access: .read, output: .none,
+      summary: "Write every account to standard output, with password hashes where the backend gives them",
+      discussion: supportDiscussion
+        + " Reads the accounts a page at a time and writes each as it comes (memory stays small whatever"
+        + " the number): --format jsonl (default) writes one JSON record per line — id, email,"
+        + " email_verified, phone, display_name, disabled, banned_until, created_at, last_sign_in_at,"
+        + " user_metadata, app_metadata (Firebase custom claims as app_metadata.claims), providers,"
+        + " identities, factors (never their secrets), source, password_hash, password_note — which"
+        + " `user import` reads; csv the same fields as columns; firebase the JSON file `firebase"
+        + " auth:import` reads. Firebase: accounts:batchGet returns each password's hash and salt, and"
+        + " the project's hash parameters (signer key, salt separator, rounds, memory cost) come from the"
+        + " project config or --hash-config FILE; a record gets password_hash as Firebase's modified scrypt"
+        + " in GoTrue's $fbscrypt$ form. Supabase: the admin API returns no hashes (password_hash null,"
+        + " password_note says why); --db URL reads them from the project's database instead (auth.users,"
+        + " in a read-only transaction). The output holds password hashes (and Firebase's signer key):"
+        + " keep it private. It is never written to a terminal without --yes. A progress line and the"
+        + " count go to standard error.",
+      examples: [
+        "authsh user export > users.jsonl",
+        "authsh user export --provider supabase --db \"$SUPABASE_DB_URL\" > users.jsonl",
+        "authsh user export --provider firebase --format firebase > firebase-users.json",
+        "authsh user export --filter @example.com --format csv > users.csv",
+      ]),
+  ]
+}

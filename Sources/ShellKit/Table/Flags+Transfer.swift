@@ -1,0 +1,20 @@
+// MARK: `user export`
+
+extension FlagKey where Value == String {
+  public static let exportFormat = text(
+    FlagSpec(
+      "--format", value: "FORMAT", kind: .text, choices: ["jsonl", "csv", "firebase"],
+      "jsonl (default: one record per line, what `user import` reads), csv, or firebase (what `firebase auth:import` reads)"))
+  public static let hashConfig = text(
+    FlagSpec(
+      "--hash-config", value: "FILE", kind: .path,
+      "Firebase: the project's password-hash parameters as JSON ({\"algorithm\":\"SCRYPT\",\"signerKey\",\"saltSeparator\",\"rounds\",\"memoryCost\"}) when the project config cannot be read"))
+  public static let databaseURL = text(
+    FlagSpec(
+      "--db", value: "URL", kind: .url, secret: true,
+      "Supabase: read the accounts and their password hashes from the project's database (postgres://USER:PASSWORD@HOST:5432/postgres), read only"))
+}
+
+extension FlagKey where Value == Bool {
+  public static let exportYes = toggle(FlagSpec("--yes", "Write to the terminal all the same (the output holds password hashes)"))
+}

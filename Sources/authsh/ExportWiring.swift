@@ -1,0 +1,60 @@
+import AuthCore
+import Foundation
+import PostgresExport
+import ShellKit
+
+/// `user export`'s outputs: the records on standard output as they come, notes and the count on
+/// standard error, a progress line there on a terminal, and `--db` through PostgresExport.
+enum ExportWiring {
+  static func prepare(_ context: ShellContext, invocation: Invocation, environment: [String: String], sink: StandardSink) -> ExportProgress? {
+    guard invocation.id == .userExport else { return nil }
+    let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
+    let progress = showProgress ? ExportProgress(sink: sink) : nil
+    let redactor = context.redactor
+    if let url = invocation[.databaseURL] {
+      for secret in DatabaseURL.secrets(in: url) { redactor.register(secret) }
+    }
+    let write: @Sendable (String) -> Bool = { text in
+      StandardStreams.write(text, to: 1)
+      return !StandardStreams.hasFailed(1)
+    }
+    let note: @Sendable (String) -> Void = { line in
+      progress?.clear()
+      sink.err(TerminalText.escape(redactor.redact(line)) + "\n")
+    }
+    var update: (@Sendable (Int) -> Void)?
+    if let progress { update = { count in progress.update(count) } }
+    let open: @Sendable (String, Double) async throws -> any AccountReader = { url, timeout in
+      try await PostgresAccountReader.open(url, timeout: timeout)
+    }
+    context.exportOutput = ExportOutput(
+      write: write, note: note, progress: update, toTerminal: Terminal.stdoutIsTTY, openDatabase: open)
+    return progress
+  }
+}
+
+/// "Exported 12000 accounts…" redrawn in place on standard error, erased before any other line.
+final class ExportProgress: @unchecked Sendable {
+  private let sink: StandardSink
+  private let lock = NSLock()
+  private var drawn = false
+  /// Stops the spinner before the first progress line draws.
+  var onFirstDraw: (@Sendable () -> Void)?
+
+  init(sink: StandardSink) { self.sink = sink }
+
+  func update(_ count: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    if !drawn { onFirstDraw?() }
+    drawn = true
+    sink.err("\r\u{1B}[KExported \(count) accounts…")
+  }
+
+  func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    if drawn { sink.err("\r\u{1B}[K") }
+    drawn = false
+  }
+}

@@ -1,0 +1,115 @@
+import AuthTestSupport
+import Foundation
+import HTTPServerKit
+import JSONKit
+import Testing
+
+/// `authsh user export` through the built binary: Firebase against recorded production-shaped
+/// answers (a fixture server standing in as the emulator host: batchGet pages with hashes and the
+/// v2 project config's hashConfig), each format a golden file (`Snapshots/user-export.*`;
+/// `AUTHSH_RECORD=1` re-records); Supabase through the in-process emulator's admin API.
+@Suite(.serialized) struct UserExportTests {
+  static let project = "demo-authsh"
+
+  /// `Tests/ProvidersTests/Fixtures/firebase/NAME`: the same recorded answers the provider tests replay.
+  static func fixture(_ name: String, file: String = #filePath) -> String {
+    let tests = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
+    let url = tests.appendingPathComponent("ProvidersTests/Fixtures/firebase/" + name)
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }
+
+  final class FirebaseRig: @unchecked Sendable {
+    let server = FixtureServer()
+    var runner: BinaryRunner
+
+    init(config: String? = "admin_config_hash.json") async throws {
+      try await server.start()
+      runner = try BinaryRunner()
+      runner.environment["FIREBASE_AUTH_EMULATOR_HOST"] = "127.0.0.1:\(server.port)"
+      runner.environment["FIREBASE_PROJECT_ID"] = UserExportTests.project
+      runner.environment["FIREBASE_API_KEY"] = "api-key-for-cli-tests"
+      let base = "/identitytoolkit.googleapis.com/v1/projects/\(UserExportTests.project)/accounts:batchGet"
+      server.on("GET", base) { request in
+        let page: String
+        switch request.query("nextPageToken") {
+        case nil: page = "admin_export_page1.json"
+        case "AAAAAAAAABQwQnE3eDJZdEc1aFprUDFzV21SOWNWbkwzZUo0": page = "admin_export_page2.json"
+        default: page = "admin_export_page3.json"
+        }
+        return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(UserExportTests.fixture(page).utf8))
+      }
+      if let config {
+        server.on(
+          "GET", "/identitytoolkit.googleapis.com/v2/projects/\(UserExportTests.project)/config", status: 200,
+          json: UserExportTests.fixture(config))
+      }
+    }
+
+    func export(_ args: String...) async throws -> BinaryRunner.Outcome {
+      try await runner.run(["user", "export"] + args, timeout: 60)
+    }
+  }
+
+  @Test(arguments: [("jsonl", "jsonl"), ("csv", "csv"), ("firebase", "json")])
+  func firebaseFormatsMatchTheirGoldenFiles(_ format: String, _ ext: String) async throws {
+    let rig = try await FirebaseRig()
+    defer { Task { await rig.server.stop() } }
+    let outcome = try await rig.export("--format", format)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    if let diff = Snapshot.check(outcome.stdout, named: "user-export-firebase", ext: ext) { Issue.record(Comment(rawValue: diff)) }
+    #expect(outcome.stderr.contains("The export holds password hashes"))
+    #expect(outcome.stderr.hasSuffix("Exported 3 accounts (2 with a password hash).\n"))
+    if format == "firebase" { #expect(try JSON.parse(outcome.stdout)["users"]?.array?.count == 3) }
+  }
+
+  @Test func filterAndAHashConfigFile() async throws {
+    // The project config cannot be read here (404): the file gives the parameters.
+    let rig = try await FirebaseRig(config: nil)
+    defer { Task { await rig.server.stop() } }
+    let missing = try await rig.export("--filter", "ADA")
+    #expect(missing.status == 0)
+    let record = try JSON.parse(missing.stdout)
+    #expect(record["email"] == "ada@example.com" && record["password_hash"] == .null)
+    #expect(record["password_note"]?.string?.contains("--hash-config FILE") == true)
+    #expect(missing.stderr.contains("the records have password_hash null"))
+
+    let file = rig.runner.home + "/hash-config.json"
+    try #"{"algorithm":"SCRYPT","signerKey":"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2Nzg5Ojs8PT4/QA==","saltSeparator":"Bw==","rounds":8,"memoryCost":14}"#
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let given = try await rig.export("--filter", "example.org", "--hash-config", file)
+    #expect(given.status == 0)
+    let lines = given.stdout.split(separator: "\n")
+    #expect(lines.count == 1)
+    let linus = try JSON.parse(String(lines[0]))
+    #expect(linus["email"] == "linus@example.org")
+    #expect(linus["password_hash"]?.string?.hasPrefix("$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=AQIDBAUG") == true)
+
+    let bad = try await rig.export("--hash-config", rig.runner.home + "/nowhere.json")
+    #expect(bad.status == 64 && bad.stderr.contains("Cannot read"))
+  }
+
+  @Test func supabaseAdminAPIHasNoHashesAndSaysSo() async throws {
+    let cli = try await CLIEmulator(provider: "supabase")
+    defer { Task { await cli.stop() } }
+    cli.runner.environment["SUPABASE_SERVICE_ROLE_KEY"] = cli.emulator.serviceRoleKey
+    for email in ["ada@example.com", "bob@example.com", "cat@other.example"] {
+      let created = try await cli.authsh("user", "create", email, "--confirmed", "--password-env", "AUTHSH_TEST_PW")
+      #expect(created.status == 0, "\(created.stderr)")
+    }
+    let outcome = try await cli.authsh("user", "export", "--filter", "example.com")
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let records = try outcome.stdout.split(separator: "\n").map { try JSON.parse(String($0)) }
+    #expect(records.compactMap { $0["email"]?.string }.sorted() == ["ada@example.com", "bob@example.com"])
+    for record in records {
+      #expect(record["source"] == "supabase" && record["password_hash"] == .null && record["email_verified"] == true)
+      #expect(record["password_note"] == "Supabase's admin API does not return password hashes; pass --db URL")
+      #expect(record["providers"] == ["email"])
+    }
+    #expect(outcome.stderr.contains("Pass --db postgres://"))
+    #expect(outcome.stderr.hasSuffix("Exported 2 accounts (2 whose password hash is missing (see password_note)).\n"))
+    #expect(!outcome.combined.contains(CLIEmulator.password) && !outcome.combined.contains(cli.emulator.serviceRoleKey))
+
+    let json = try await cli.authsh("user", "export", "--json")
+    #expect(json.status == 64 && json.stdout.contains("--json does not apply"))
+  }
+}
