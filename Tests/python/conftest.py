@@ -1,6 +1,7 @@
 """Shared fixtures: start the real `authsh emulator` binary on a free loopback port."""
 import os
 import socket
+import uuid
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -67,6 +68,18 @@ def user_env(home: Path, emulator=None, provider: str = "supabase", **extra) -> 
         env.update(FIREBASE_AUTH_EMULATOR_HOST=emulator.host, FIREBASE_PROJECT_ID=emulator.project)
     env.update(extra)
     return env
+
+
+@pytest.fixture
+def admin_app(emulator, monkeypatch):
+    """A firebase-admin app on the emulator's Firebase side (the official Admin SDK as the oracle)."""
+    import firebase_admin
+
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"authsh-{uuid.uuid4()}")
+    yield app
+    firebase_admin.delete_app(app)
 
 
 def free_port() -> int:

@@ -1,22 +1,11 @@
 """The official `firebase_admin` (PyPI 7.x) against the emulator via FIREBASE_AUTH_EMULATOR_HOST."""
 import urllib.parse
-import uuid
 
-import firebase_admin
 import pytest
 import requests
 from firebase_admin import auth
 
 KEY = {"key": "fake-api-key"}
-
-
-@pytest.fixture
-def admin_app(emulator, monkeypatch):
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
-    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
-    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"authsh-{uuid.uuid4()}")
-    yield app
-    firebase_admin.delete_app(app)
 
 
 def itk(emu, op, body):

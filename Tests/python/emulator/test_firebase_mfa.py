@@ -2,9 +2,7 @@
 with `requests`, pyotp and firebase-admin, in both emulator modes."""
 import base64
 import json
-import uuid
 
-import firebase_admin
 import pyotp
 import pytest
 import requests
@@ -17,15 +15,6 @@ PASSWORD = "correct-horse-1"
 @pytest.fixture
 def emulator(emulator_in_both_modes):
     return emulator_in_both_modes
-
-
-@pytest.fixture
-def admin_app(emulator, monkeypatch):
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
-    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
-    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"authsh-{uuid.uuid4()}")
-    yield app
-    firebase_admin.delete_app(app)
 
 
 def itk(emu, op, body, version="v1"):

@@ -2,10 +2,8 @@
 Firebase's modified scrypt (hashlib), firebase-admin's import_users (SCRYPT, BCRYPT), and
 GoTrue's `password_hash` strings through supabase-auth."""
 import base64
-import uuid
 
 import bcrypt
-import firebase_admin
 import pytest
 import requests
 from firebase_admin import auth
@@ -15,15 +13,6 @@ from supabase_auth.errors import AuthApiError
 from hashes import b64decode, fbscrypt_string, firebase_scrypt, hash_config
 
 KEY = {"key": "fake-api-key"}
-
-
-@pytest.fixture
-def admin_app(emulator, monkeypatch):
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
-    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
-    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"authsh-{uuid.uuid4()}")
-    yield app
-    firebase_admin.delete_app(app)
 
 
 def firebase_sign_in(emu, email, password):

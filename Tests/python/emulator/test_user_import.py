@@ -2,14 +2,12 @@
 accounts made by firebase-admin sign in through supabase-auth after the move, bcrypt accounts
 from Supabase sign in through Firebase's REST API, Firebase's auth:import format with
 --hash-config, --dry-run sends nothing, accounts already there are skipped and reported."""
-import base64
 import json
 import os
-import subprocess
 import uuid
+import subprocess
 
 import bcrypt
-import firebase_admin
 import pytest
 import requests
 from firebase_admin import auth
@@ -19,15 +17,6 @@ from conftest import authsh_binary
 from hashes import hash_config
 
 KEY = {"key": "fake-api-key"}
-
-
-@pytest.fixture
-def admin_app(emulator, monkeypatch):
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
-    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
-    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"authsh-{uuid.uuid4()}")
-    yield app
-    firebase_admin.delete_app(app)
 
 
 @pytest.fixture
