@@ -46,8 +46,12 @@ final class Harness: @unchecked Sendable {
     let paths = Paths(configDirectory: "/nonexistent/authsh", stateDirectory: "/nonexistent/state")
     let transport = transportKind.make()
     let clock = self.clock
+    // A minute, not the default 30 s: under CI's parallel load the in-process server's answers can
+    // wait that long for a thread (a line's own --timeout still wins).
+    var connection = ConnectionFlags()
+    connection.timeout = 60
     return ShellContext(
-      resolver: ConfigResolver(environment: env, paths: paths, configFile: nil),
+      resolver: ConfigResolver(environment: env, paths: paths, configFile: nil), connection: connection,
       makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },
       sessionStore: store, clock: clock, environment: env)
   }
