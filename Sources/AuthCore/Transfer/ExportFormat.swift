@@ -116,46 +116,18 @@ public struct FbscryptParts: Sendable, Equatable {
   }
 }
 
-/// RFC 3339 → milliseconds since 1970 as text (Firebase's `createdAt`).
+/// RFC 3339 → milliseconds since 1970 as text (Firebase's `createdAt`): the seconds as
+/// `UnixTime.parseISO` reads them, plus the fraction's first three digits.
 enum UnixMillis {
   static func from(_ text: String) -> String? {
-    let b = Array(text.utf8)
-    func number(_ start: Int, _ count: Int) -> Int? {
-      guard start + count <= b.count else { return nil }
-      var value = 0
-      for byte in b[start..<(start + count)] {
-        guard byte >= 48, byte <= 57 else { return nil }
-        value = value * 10 + Int(byte - 48)
-      }
-      return value
-    }
-    guard b.count >= 20, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month)
-    else { return nil }
+    guard let seconds = UnixTime.parseISO(text) else { return nil }
     var millis = 0
-    var index = 19
-    if index < b.count, b[index] == 46 {
-      index += 1
-      var digits = 0
-      while index < b.count, b[index] >= 48, b[index] <= 57 {
-        if digits < 3 { millis = millis * 10 + Int(b[index] - 48) }
-        digits += 1
-        index += 1
-      }
-      for _ in 0..<max(0, 3 - digits) { millis *= 10 }
+    let fraction = text.utf8.dropFirst(19)
+    if fraction.first == UInt8(ascii: ".") {
+      let digits = fraction.dropFirst().prefix { $0 >= 48 && $0 <= 57 }.prefix(3)
+      for digit in digits { millis = millis * 10 + Int(digit - 48) }
+      for _ in digits.count..<3 { millis *= 10 }
     }
-    var offset = 0
-    if index < b.count, b[index] == 43 || b[index] == 45, let h = number(index + 1, 2), let m = number(index + 4, 2) {
-      offset = (b[index] == 45 ? -1 : 1) * (h * 3600 + m * 60)
-    }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    let days = era * 146097 + doe - 719468
-    let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
     return String(seconds * 1000 + millis)
   }
 }

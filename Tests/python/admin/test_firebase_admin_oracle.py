@@ -5,23 +5,12 @@ import json
 import os
 import subprocess
 import time
-import uuid
 
-import firebase_admin
 import pytest
 import requests
 from firebase_admin import auth
 
 from conftest import authsh_binary
-
-
-@pytest.fixture
-def admin_app(emulator, monkeypatch):
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
-    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
-    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"oracle-{uuid.uuid4()}")
-    yield app
-    firebase_admin.delete_app(app)
 
 
 @pytest.fixture

@@ -4,9 +4,7 @@
 import json
 import os
 import subprocess
-import uuid
 
-import firebase_admin
 import pytest
 import requests
 from firebase_admin import auth
@@ -20,15 +18,6 @@ PASSWORD = "correct-horse-1"
 def gotrue(emu, key):
     return SyncGoTrueClient(url=emu.supabase_url, headers={"apikey": key, "Authorization": f"Bearer {key}"},
                             persist_session=False, auto_refresh_token=False)
-
-
-@pytest.fixture
-def admin_app(emulator, monkeypatch):
-    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", emulator.host)
-    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
-    app = firebase_admin.initialize_app(options={"projectId": emulator.project}, name=f"tickets-{uuid.uuid4()}")
-    yield app
-    firebase_admin.delete_app(app)
 
 
 def run_authsh(emu, home, side, *args):
