@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What `Emulator.seed` did.
 public struct EmulatorSeedResult: Sendable, Equatable {
   /// The seed file, when there was one.
@@ -29,7 +31,7 @@ extension Emulator {
     }
     let result = EmulatorSeedResult(file: file, created: supabaseResult.created.count + firebaseResult.created.count,
                                     alreadyThere: supabaseResult.skipped + firebaseResult.skipped)
-    seedResult.set(result)
+    seedResult.withLock { $0 = result }
     return result
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServerKit
 import JSONKit
+import Synchronization
 
 /// Both backends on one loopback port, usable in-process (tests, `authsh run --emulator`) or as
 /// `authsh emulator`.
@@ -17,7 +18,7 @@ public final class Emulator: Sendable {
   let supabase: SupabaseAPI
   let firebase: FirebaseAPI
   /// What `seed` did (banner and ready line).
-  let seedResult = LockedValue<EmulatorSeedResult?>(nil)
+  let seedResult = Mutex<EmulatorSeedResult?>(nil)
   private let server: HTTPServer
 
   /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
@@ -62,7 +63,8 @@ public final class Emulator: Sendable {
   @discardableResult
   public func start() async throws -> Int {
     let port = try await server.start()
-    supabase.boundOrigin.set("http://\(displayHost):\(port)")
+    let origin = "http://\(displayHost):\(port)"
+    supabase.boundOrigin.withLock { $0 = origin }
     return port
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HostedLimits
+import Synchronization
 
 /// Which mail service a hosted Supabase project sends through: the built-in one (2 mails an hour,
 /// only to the organisation's team) or the project's own SMTP server (GoTrue's own limit).
@@ -13,10 +14,13 @@ public enum EmulatorSMTP: String, Sendable, CaseIterable {
 /// service, team addresses, CAPTCHA), and the limits that only apply then. Shared by both sides;
 /// switchable at run time. Every number here is in `ProductionLimits`, with its source.
 public final class EmulatorMode: Sendable {
-  private let flag: LockedValue<Bool>
-  private let smtpValue: LockedValue<EmulatorSMTP>
-  private let teamValue: LockedValue<[String]>
-  private let captchaValue: LockedValue<Bool>
+  private struct Settings {
+    var likeProduction: Bool
+    var smtp: EmulatorSMTP
+    var team: [String]
+    var captcha: Bool
+  }
+  private let settings: Mutex<Settings>
   /// The project's mail quota (`RATE_LIMIT_EMAIL_SENT`): 2 an hour on the built-in service, 30 with
   /// custom SMTP.
   let emailQuota: IntervalLimiter
@@ -35,10 +39,7 @@ public final class EmulatorMode: Sendable {
   let firebaseMailQuotas: [FirebaseMailQuota: IntervalLimiter]
 
   public init(likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false) {
-    flag = LockedValue(likeProduction)
-    smtpValue = LockedValue(smtp)
-    teamValue = LockedValue(Self.normalizedTeam(team))
-    captchaValue = LockedValue(captcha)
+    settings = Mutex(Settings(likeProduction: likeProduction, smtp: smtp, team: Self.normalizedTeam(team), captcha: captcha))
     emailQuota = IntervalLimiter(events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom), interval: 3600)
     func perAddress(_ rate: Double, per interval: Double, burst: Int) -> TokenBucketLimiter {
       TokenBucketLimiter(perSecond: rate / interval, burst: burst)
@@ -65,27 +66,30 @@ public final class EmulatorMode: Sendable {
     self.init(likeProduction: config.likeProduction, smtp: config.smtp, team: config.team, captcha: config.captcha)
   }
 
-  public var likeProduction: Bool { flag.get() }
-  public var smtp: EmulatorSMTP { smtpValue.get() }
+  public var likeProduction: Bool { settings.withLock { $0.likeProduction } }
+  public var smtp: EmulatorSMTP { settings.withLock { $0.smtp } }
   /// The organisation's team addresses (lower case): the only ones the built-in mail service
   /// delivers to.
-  public var team: [String] { teamValue.get() }
+  public var team: [String] { settings.withLock { $0.team } }
   /// Supabase: refuse calls without a CAPTCHA token (GoTrue `SECURITY_CAPTCHA_ENABLED`).
-  public var captcha: Bool { captchaValue.get() }
+  public var captcha: Bool { settings.withLock { $0.captcha } }
 
   /// Switches the mode; the limits start afresh either way.
   public func set(likeProduction: Bool) {
-    flag.set(likeProduction)
+    settings.withLock { $0.likeProduction = likeProduction }
     resetLimits()
   }
 
   public func set(smtp: EmulatorSMTP) {
-    smtpValue.set(smtp)
+    settings.withLock { $0.smtp = smtp }
     emailQuota.reset(events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom))
   }
 
-  public func set(team: [String]) { teamValue.set(Self.normalizedTeam(team)) }
-  public func set(captcha: Bool) { captchaValue.set(captcha) }
+  public func set(team: [String]) {
+    let normalized = Self.normalizedTeam(team)
+    settings.withLock { $0.team = normalized }
+  }
+  public func set(captcha: Bool) { settings.withLock { $0.captcha = captcha } }
 
   func resetLimits() {
     emailQuota.reset()

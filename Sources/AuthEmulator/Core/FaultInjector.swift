@@ -1,23 +1,23 @@
 import Foundation
 import HTTPServerKit
 import JSONKit
+import Synchronization
 
 /// The live fault list. Thread-safe; each match counts down the fault's `times`.
-public final class FaultInjector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var faults: [EmulatorFault]
+public final class FaultInjector: Sendable {
+  private let faults: Mutex<[EmulatorFault]>
 
-  public init(_ faults: [EmulatorFault] = []) { self.faults = faults }
+  public init(_ faults: [EmulatorFault] = []) { self.faults = Mutex(faults) }
 
-  public var all: [EmulatorFault] { lock.withLock { faults } }
+  public var all: [EmulatorFault] { faults.withLock { $0 } }
 
-  public func replace(with newFaults: [EmulatorFault]) { lock.withLock { faults = newFaults } }
-  public func append(_ fault: EmulatorFault) { lock.withLock { faults.append(fault) } }
-  public func clear() { lock.withLock { faults.removeAll() } }
+  public func replace(with newFaults: [EmulatorFault]) { faults.withLock { $0 = newFaults } }
+  public func append(_ fault: EmulatorFault) { faults.withLock { $0.append(fault) } }
+  public func clear() { faults.withLock { $0.removeAll() } }
 
   /// The first fault matching the request, counted as used (removed when its count runs out).
   public func take(method: String, path: String) -> EmulatorFault? {
-    lock.withLock {
+    faults.withLock { faults in
       guard !faults.isEmpty, let index = faults.firstIndex(where: { $0.matches(method: method, path: path) })
       else { return nil }
       let fault = faults[index]

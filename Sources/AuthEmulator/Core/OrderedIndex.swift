@@ -3,7 +3,7 @@
 ///
 /// Stored as sorted chunks of at most `2 × chunkSize` keys: an insert or remove moves at most one
 /// chunk's keys, and finding the n-th key walks the chunk counts (a few hundred at 100,000 keys).
-struct OrderedIndex<Key: Comparable> {
+struct OrderedIndex<Key: Comparable & Sendable>: Sendable {
   private var chunks: [[Key]] = []
   private(set) var count = 0
   private let chunkSize: Int

@@ -1,39 +1,39 @@
 import Foundation
 import JSONKit
+import Synchronization
 
 /// Every mail the emulator "sent", in order. Shared by both sides; persisted with `--state`.
-public final class Outbox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var messages: [OutboxMessage] = []
+public final class Outbox: Sendable {
+  private let messages: Mutex<[OutboxMessage]>
   private let store: any DocumentStore
   private static let table = "outbox"
 
   public init(store: any DocumentStore = NullDocumentStore()) {
     self.store = store
     let loaded = (try? store.loadAll(Self.table)) ?? []
-    messages = loaded.compactMap { row in
+    messages = Mutex(loaded.compactMap { row in
       guard let message = Self.decode(row.document) else {
         store.noteUnreadable(Self.table, key: row.key)
         return nil
       }
       return message
-    }.sorted { $0.time < $1.time }
+    }.sorted { $0.time < $1.time })
   }
 
   public func record(_ message: OutboxMessage) {
-    lock.lock()
-    defer { lock.unlock() }
-    messages.append(message)
-    try? store.put(Self.table, key: UUID().uuidString, Self.encode(message))
+    messages.withLock { messages in
+      messages.append(message)
+      try? store.put(Self.table, key: UUID().uuidString, Self.encode(message))
+    }
   }
 
   /// Messages to this address (compared case-insensitively), oldest first; all when nil.
   public func messages(to email: String? = nil, side: OutboxMessage.Side? = nil) -> [OutboxMessage] {
-    lock.lock()
-    defer { lock.unlock() }
-    return messages.filter { message in
-      (email == nil || message.email.lowercased() == email?.lowercased())
-        && (side == nil || message.side == side)
+    messages.withLock { messages in
+      messages.filter { message in
+        (email == nil || message.email.lowercased() == email?.lowercased())
+          && (side == nil || message.side == side)
+      }
     }
   }
 

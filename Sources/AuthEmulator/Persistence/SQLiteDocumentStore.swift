@@ -1,33 +1,116 @@
 import CSQLite
 import Foundation
 import JSONKit
+import Synchronization
 
 /// `--state FILE`: JSON documents in one SQLite table, `documents(tbl, key, doc)`.
 ///
 /// WAL with `synchronous=NORMAL`: a commit is in the WAL file (the OS page cache) when `put`
 /// returns, so a `kill -9` of the emulator loses nothing acknowledged (a power cut may lose the
-/// last commits, as with any NORMAL-mode SQLite). One connection behind a lock: thread-safe.
+/// last commits, as with any NORMAL-mode SQLite). One connection behind a mutex: thread-safe.
 ///
 /// One process at a time: the file is locked (`flock`) while it is open, and a second store on the
 /// same file fails with `StateFileInUseError`. New files are created 0600 (SQLite gives `-wal` and
 /// `-shm` the same mode): they hold password hashes and tokens. `close()` checkpoints the WAL into
 /// the main file, so a stopped emulator leaves one self-contained file.
-public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
+public final class SQLiteDocumentStore: DocumentStore, Sendable {
   public let path: String
-  private let lock = NSLock()
-  private let db: OpaquePointer
+  private let connection: Mutex<Connection>
   private let fileLock: StateFileLock
-  private var closed = false
-  private var checkpointFailure: String?
-  private var unreadable: [String: [String]] = [:]
-  private let putStatement: OpaquePointer
-  private let deleteStatement: OpaquePointer
-  private let deleteAllStatement: OpaquePointer
-  private let loadStatement: OpaquePointer
 
   public init(path: String) throws {
     self.path = path
     fileLock = try StateFileLock(path: path)
+    connection = Mutex(try Connection(path: path))
+  }
+
+  deinit { close() }
+
+  /// Checkpoints the WAL into the main file (TRUNCATE), closes the database and releases the file
+  /// lock. Later writes throw. Idempotent.
+  public func close() {
+    connection.withLock { connection in
+      guard !connection.closed else { return }
+      connection.close(path: path)
+      fileLock.release()
+    }
+  }
+
+  /// Why `close()` left the data in the `-wal` file (a full disk), or nil.
+  public var closeProblem: String? { connection.withLock { $0.checkpointFailure } }
+
+  public func put(_ table: String, key: String, _ document: JSON) throws {
+    try connection.withLock { connection in
+      try connection.checkOpen(path)
+      try connection.run(connection.putStatement, [table, key, document.compactText])
+    }
+  }
+
+  public func delete(_ table: String, key: String) throws {
+    try connection.withLock { connection in
+      try connection.checkOpen(path)
+      try connection.run(connection.deleteStatement, [table, key])
+    }
+  }
+
+  public func deleteAll(_ table: String) throws {
+    try connection.withLock { connection in
+      try connection.checkOpen(path)
+      try connection.run(connection.deleteAllStatement, [table])
+    }
+  }
+
+  public func apply(_ changes: [DocumentChange]) throws {
+    guard !changes.isEmpty else { return }
+    try connection.withLock { connection in
+      try connection.checkOpen(path)
+      try Connection.exec(connection.db, "BEGIN IMMEDIATE")
+      do {
+        for change in changes {
+          switch change {
+          case .put(let table, let key, let document):
+            try connection.run(connection.putStatement, [table, key, document.compactText])
+          case .delete(let table, let key): try connection.run(connection.deleteStatement, [table, key])
+          }
+        }
+        try Connection.exec(connection.db, "COMMIT")
+      } catch {
+        try? Connection.exec(connection.db, "ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// Every document of a table in insertion order. Rows that are not JSON are skipped and
+  /// listed in `unreadableRows`.
+  public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
+    try connection.withLock { connection in
+      try connection.checkOpen(path)
+      return try connection.loadAll(table)
+    }
+  }
+
+  public func noteUnreadable(_ table: String, key: String) {
+    connection.withLock { $0.noteUnreadable(table, key: key) }
+  }
+
+  /// Keys of the rows `loadAll` skipped because they are not JSON, by table.
+  public var unreadableRows: [String: [String]] { connection.withLock { $0.unreadable } }
+}
+
+/// The one SQLite connection, its prepared statements and what was noted about it; only ever used
+/// inside `SQLiteDocumentStore`'s mutex.
+private struct Connection {
+  let db: OpaquePointer
+  let putStatement: OpaquePointer
+  let deleteStatement: OpaquePointer
+  let deleteAllStatement: OpaquePointer
+  let loadStatement: OpaquePointer
+  var closed = false
+  var checkpointFailure: String?
+  var unreadable: [String: [String]] = [:]
+
+  init(path: String) throws {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -55,112 +138,46 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     }
   }
 
-  deinit { close() }
-
-  /// Checkpoints the WAL into the main file (TRUNCATE), closes the database and releases the file
-  /// lock. Later writes throw. Idempotent.
-  public func close() {
-    lock.withLock {
-      guard !closed else { return }
-      closed = true
-      for statement in [putStatement, deleteStatement, deleteAllStatement, loadStatement] { sqlite3_finalize(statement) }
-      var logFrames: Int32 = 0
-      var checkpointed: Int32 = 0
-      let status = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
-      if status != SQLITE_OK {
-        // SQLite keeps the -wal file when its checkpoint fails: the data is there, not in the main file.
-        checkpointFailure = "the write-ahead log could not be copied into \(path) (\(message())); the data is in \(path)-wal, keep it beside \(path)"
-      }
-      sqlite3_close_v2(db)
-      fileLock.release()
+  mutating func close(path: String) {
+    closed = true
+    for statement in [putStatement, deleteStatement, deleteAllStatement, loadStatement] { sqlite3_finalize(statement) }
+    var logFrames: Int32 = 0
+    var checkpointed: Int32 = 0
+    let status = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+    if status != SQLITE_OK {
+      // SQLite keeps the -wal file when its checkpoint fails: the data is there, not in the main file.
+      checkpointFailure = "the write-ahead log could not be copied into \(path) (\(message())); the data is in \(path)-wal, keep it beside \(path)"
     }
+    sqlite3_close_v2(db)
   }
 
-  /// Why `close()` left the data in the `-wal` file (a full disk), or nil.
-  public var closeProblem: String? { lock.withLock { checkpointFailure } }
-
-  public func put(_ table: String, key: String, _ document: JSON) throws {
-    try lock.withLock {
-      try checkOpen()
-      try run(putStatement, [table, key, document.compactText])
-    }
-  }
-
-  public func delete(_ table: String, key: String) throws {
-    try lock.withLock {
-      try checkOpen()
-      try run(deleteStatement, [table, key])
-    }
-  }
-
-  public func deleteAll(_ table: String) throws {
-    try lock.withLock {
-      try checkOpen()
-      try run(deleteAllStatement, [table])
-    }
-  }
-
-  public func apply(_ changes: [DocumentChange]) throws {
-    guard !changes.isEmpty else { return }
-    try lock.withLock {
-      try checkOpen()
-      try Self.exec(db, "BEGIN IMMEDIATE")
-      do {
-        for change in changes {
-          switch change {
-          case .put(let table, let key, let document): try run(putStatement, [table, key, document.compactText])
-          case .delete(let table, let key): try run(deleteStatement, [table, key])
-          }
-        }
-        try Self.exec(db, "COMMIT")
-      } catch {
-        try? Self.exec(db, "ROLLBACK")
-        throw error
+  mutating func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
+    defer { sqlite3_reset(loadStatement) }
+    try bind(loadStatement, [table])
+    var rows: [(key: String, document: JSON)] = []
+    while true {
+      let step = sqlite3_step(loadStatement)
+      if step == SQLITE_DONE { break }
+      guard step == SQLITE_ROW else { throw SQLiteError(message()) }
+      let key = Self.column(loadStatement, 0)
+      if let document = try? JSON.parse(Self.column(loadStatement, 1)) {
+        rows.append((key, document))
+      } else {
+        noteUnreadable(table, key: key)
       }
     }
+    return rows
   }
 
-  /// Every document of a table in insertion order. Rows that are not JSON are skipped and
-  /// listed in `unreadableRows`.
-  public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
-    try lock.withLock {
-      try checkOpen()
-      defer { sqlite3_reset(loadStatement) }
-      try bind(loadStatement, [table])
-      var rows: [(key: String, document: JSON)] = []
-      while true {
-        let step = sqlite3_step(loadStatement)
-        if step == SQLITE_DONE { break }
-        guard step == SQLITE_ROW else { throw SQLiteError(message()) }
-        let key = Self.column(loadStatement, 0)
-        if let document = try? JSON.parse(Self.column(loadStatement, 1)) {
-          rows.append((key, document))
-        } else {
-          noteUnreadableLocked(table, key: key)
-        }
-      }
-      return rows
-    }
-  }
-
-  public func noteUnreadable(_ table: String, key: String) {
-    lock.withLock { noteUnreadableLocked(table, key: key) }
-  }
-
-  private func noteUnreadableLocked(_ table: String, key: String) {
+  mutating func noteUnreadable(_ table: String, key: String) {
     if !(unreadable[table]?.contains(key) ?? false) { unreadable[table, default: []].append(key) }
   }
 
-  /// Keys of the rows `loadAll` skipped because they are not JSON, by table.
-  public var unreadableRows: [String: [String]] { lock.withLock { unreadable } }
-
-  // MARK: - Plumbing (callers hold the lock)
-
-  private func checkOpen() throws {
+  func checkOpen(_ path: String) throws {
     if closed { throw SQLiteError("\(path) is closed") }
   }
 
-  private func run(_ statement: OpaquePointer, _ values: [String]) throws {
+  func run(_ statement: OpaquePointer, _ values: [String]) throws {
     defer { sqlite3_reset(statement) }
     try bind(statement, values)
     guard sqlite3_step(statement) == SQLITE_DONE else { throw SQLiteError(message()) }
@@ -183,7 +200,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     return String(cString: text)
   }
 
-  private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+  static func exec(_ db: OpaquePointer, _ sql: String) throws {
     var error: UnsafeMutablePointer<CChar>?
     guard sqlite3_exec(db, sql, nil, nil, &error) == SQLITE_OK else {
       let message = error.map { String(cString: $0) } ?? "unknown error"

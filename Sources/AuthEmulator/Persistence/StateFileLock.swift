@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -12,8 +13,8 @@ import Foundation
 ///
 /// The descriptor stays open until `release()`: closing any descriptor of the file would also drop
 /// SQLite's own POSIX locks, so it is released only after the database is closed.
-final class StateFileLock: @unchecked Sendable {
-  private var descriptor: Int32
+final class StateFileLock: Sendable {
+  private let descriptor: Mutex<Int32>
 
   init(path: String) throws {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -26,15 +27,17 @@ final class StateFileLock: @unchecked Sendable {
       if code == EWOULDBLOCK { throw StateFileInUseError(path: path) }
       throw SQLiteError("cannot lock \(path): \(String(cString: strerror(code)))")
     }
-    descriptor = fd
+    descriptor = Mutex(fd)
   }
 
   deinit { release() }
 
   func release() {
-    guard descriptor >= 0 else { return }
-    close(descriptor)  // closing drops the flock
-    descriptor = -1
+    descriptor.withLock { descriptor in
+      guard descriptor >= 0 else { return }
+      close(descriptor)  // closing drops the flock
+      descriptor = -1
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServerKit
 import JSONKit
+import Synchronization
 
 /// Bearer tokens (`auth.go`): user endpoints need a user access token whose session still
 /// exists; admin endpoints need a JWT whose role is an admin role (or the secret key as `apikey`).
@@ -126,17 +127,16 @@ extension SupabaseAPI {
 
 /// Claims of tokens whose signature was already checked (each access token is presented many
 /// times; the HMAC and JSON work is then done once). Bounded: emptied when full.
-final class VerifiedTokenCache: @unchecked Sendable {
-  private let lock = NSLock()
-  private var claimsByToken: [String: JSON] = [:]
+final class VerifiedTokenCache: Sendable {
+  private let claimsByToken = Mutex<[String: JSON]>([:])
   private let capacity: Int
 
   init(capacity: Int = 10_000) { self.capacity = capacity }
 
-  func claims(of token: String) -> JSON? { lock.withLock { claimsByToken[token] } }
+  func claims(of token: String) -> JSON? { claimsByToken.withLock { $0[token] } }
 
   func insert(_ token: String, claims: JSON) {
-    lock.withLock {
+    claimsByToken.withLock { claimsByToken in
       if claimsByToken.count >= capacity { claimsByToken.removeAll(keepingCapacity: true) }
       claimsByToken[token] = claims
     }

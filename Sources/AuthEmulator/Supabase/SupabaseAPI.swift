@@ -2,6 +2,7 @@ import Foundation
 import HostedLimits
 import HTTPServerKit
 import JSONKit
+import Synchronization
 
 /// The GoTrue side, served under `/auth/v1`. Handlers are plain functions of the request; the
 /// state lives in `SupabaseState` (memory, written through to the `DocumentStore`).
@@ -15,7 +16,7 @@ public final class SupabaseAPI: EmulatorAPI {
   let verifiedTokens = VerifiedTokenCache()
   let mode: EmulatorMode
   /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
-  let boundOrigin = LockedValue<String?>(nil)
+  let boundOrigin = Mutex<String?>(nil)
 
   public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
               mode: EmulatorMode? = nil) throws {
@@ -171,7 +172,7 @@ public final class SupabaseAPI: EmulatorAPI {
   /// `http://<Host>` of the request (mail links point back at the address the client used).
   func origin(of request: ServerRequest) -> String {
     if let host = request.header("Host"), !host.isEmpty { return "http://" + host }
-    return boundOrigin.get() ?? "http://\(config.host):\(config.port)"
+    return boundOrigin.withLock { $0 } ?? "http://\(config.host):\(config.port)"
   }
 
   /// The JWT `iss`: this emulator's `/auth/v1` URL.

@@ -58,7 +58,7 @@ struct SBAuditActor {
 }
 
 /// The audit trail, oldest first, capped (a load test signs in all day; the oldest entries go).
-struct SupabaseAudit {
+struct SupabaseAudit: Sendable {
   private(set) var entries: [SBAuditEntry] = []
   private var nextSequence: Int64 = 1
   static let table = "supabase_audit_log"

@@ -1,9 +1,10 @@
 import Foundation
 import JSONKit
+import Synchronization
 
 /// Everything the GoTrue side knows, with the indexes it needs. Mutate only through the
 /// `save…`/`delete…` methods: they keep the indexes and note what must be written to the store.
-struct SupabaseData {
+struct SupabaseData: Sendable {
   private(set) var users: [String: SBUser] = [:]
   private(set) var userIDByEmail: [String: String] = [:]
   private(set) var sessions: [String: SBSession] = [:]
@@ -154,48 +155,47 @@ struct SupabaseData {
 
 /// The lock around `SupabaseData`, and the write-through to the `DocumentStore`: changes made in
 /// `transaction` are stored before it returns, so before any response is sent.
-final class SupabaseState: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data = SupabaseData()
+final class SupabaseState: Sendable {
+  private let data: Mutex<SupabaseData>
   private let store: any DocumentStore
 
   init(store: any DocumentStore) throws {
     self.store = store
-    try data.load(from: store)
-    data.persistent = store.isPersistent
+    var loaded = SupabaseData()
+    try loaded.load(from: store)
+    loaded.persistent = store.isPersistent
+    data = Mutex(loaded)
   }
 
   /// Reads (and may fill caches) under the lock.
-  func read<T>(_ body: (inout SupabaseData) throws -> T) rethrows -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&data)
+  func read<T: Sendable, E: Error>(_ body: (inout SupabaseData) throws(E) -> T) throws(E) -> T {
+    try data.withLock { data throws(E) in try body(&data) }
   }
 
   /// Runs `body` under the lock and writes what it changed to the store, also when it throws
   /// after changing something (memory and disk stay the same). When the write fails (a full disk)
   /// nothing is acknowledged and memory goes back to what the store holds: the failed transaction
   /// was rolled back there, so reloading undoes it here too.
-  func transaction<T>(_ body: (inout SupabaseData) throws -> T) throws -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    let result: Result<T, any Error> = Result { try body(&data) }
-    if !data.changes.isEmpty {
-      let changes = data.changes
-      data.changes.removeAll(keepingCapacity: true)
-      do {
-        try store.apply(changes)
-      } catch {
-        reloadFromStore()
-        throw GoTrueError.internal("Database error: \(error)")
+  func transaction<T: Sendable>(_ body: (inout SupabaseData) throws -> T) throws -> T {
+    try data.withLock { data in
+      let result: Result<T, any Error> = Result { try body(&data) }
+      if !data.changes.isEmpty {
+        let changes = data.changes
+        data.changes.removeAll(keepingCapacity: true)
+        do {
+          try store.apply(changes)
+        } catch {
+          reloadFromStore(into: &data)
+          throw GoTrueError.internal("Database error: \(error)")
+        }
       }
+      return try result.get()
     }
-    return try result.get()
   }
 
   /// Replaces memory with the store's content (after a failed write; the lock is held). If even
   /// reading fails, memory is kept as it is: the store's error already went to the client.
-  private func reloadFromStore() {
+  private func reloadFromStore(into data: inout SupabaseData) {
     var fresh = SupabaseData()
     guard (try? fresh.load(from: store)) != nil else { return }
     fresh.persistent = data.persistent

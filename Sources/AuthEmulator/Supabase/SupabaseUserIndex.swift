@@ -3,8 +3,8 @@ import JSONKit
 /// The indexes behind `GET /admin/users`, kept up to date by `SupabaseData.saveUser`/`deleteUser`:
 /// accounts ordered by `(created_at, id)` for the pages, and by e-mail (domain, then the local
 /// part reversed) so a filter that is a whole or partial address finds its matches directly.
-struct SupabaseUserIndex {
-  struct CreationKey: Comparable {
+struct SupabaseUserIndex: Sendable {
+  struct CreationKey: Comparable, Sendable {
     var createdAt: Micros
     var id: String
     static func < (a: Self, b: Self) -> Bool { (a.createdAt, a.id) < (b.createdAt, b.id) }
@@ -12,7 +12,7 @@ struct SupabaseUserIndex {
 
   /// `local@domain` stored as (domain, reversed local): the accounts whose address contains
   /// `L@D` are those whose domain starts with D and whose reversed local part starts with L reversed.
-  struct EmailKey: Comparable {
+  struct EmailKey: Comparable, Sendable {
     var domain: String
     var reversedLocal: String
     var id: String
