@@ -74,7 +74,6 @@ let package = Package(
       name: "HTTPServerKit",
       dependencies: [
         .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),

@@ -1,15 +1,20 @@
 import Foundation
 import HTTPServerKit
+import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (port 0) that answers from a route table and records every
 /// request, for provider tests against recorded real-server answers.
-public final class FixtureServer: @unchecked Sendable {
+public final class FixtureServer: Sendable {
   public typealias Route = @Sendable (ServerRequest) async -> ServerResponse
-  private let lock = NSLock()
-  private var routes: [(method: String, path: String, route: Route)] = []
-  private var recorded: [ServerRequest] = []
-  private var server: HTTPServer?
-  public private(set) var port = 0
+  private struct State {
+    var routes: [(method: String, path: String, route: Route)] = []
+    var recorded: [ServerRequest] = []
+    var server: HTTPServer?
+    var port = 0
+  }
+  private let state = Mutex(State())
+
+  public var port: Int { state.withLock { $0.port } }
 
   public init() { FileDescriptorLimit.raiseSoftLimit() }
 
@@ -20,17 +25,18 @@ public final class FixtureServer: @unchecked Sendable {
       guard let self else { return .text(500, "gone") }
       return await self.answer(request)
     }
-    port = try await server.start()
-    self.server = server
+    let port = try await server.start()
+    state.withLock {
+      $0.port = port
+      $0.server = server
+    }
   }
 
-  public func stop() async { await server?.shutdown() }
+  public func stop() async { await state.withLock { $0.server }?.shutdown() }
 
   /// Answers `METHOD path` (path without query) with `route`; later routes win.
   public func on(_ method: String, _ path: String, _ route: @escaping Route) {
-    lock.lock()
-    routes.insert((method, path, route), at: 0)
-    lock.unlock()
+    state.withLock { $0.routes.insert((method, path, route), at: 0) }
   }
 
   public func on(_ method: String, _ path: String, status: Int, json: String, headers: [(String, String)] = []) {
@@ -39,23 +45,19 @@ public final class FixtureServer: @unchecked Sendable {
     }
   }
 
-  public var requests: [ServerRequest] {
-    lock.lock()
-    defer { lock.unlock() }
-    return recorded
-  }
+  public var requests: [ServerRequest] { state.withLock { $0.recorded } }
 
   public func reset() {
-    lock.lock()
-    recorded = []
-    routes = []
-    lock.unlock()
+    state.withLock {
+      $0.recorded = []
+      $0.routes = []
+    }
   }
 
   private func answer(_ request: ServerRequest) async -> ServerResponse {
-    let route = lock.withLock {
-      recorded.append(request)
-      return routes.first { $0.method == request.method && $0.path == request.path }?.route
+    let route = state.withLock { state in
+      state.recorded.append(request)
+      return state.routes.first { $0.method == request.method && $0.path == request.path }?.route
     }
     guard let route else { return .text(404, "404 page not found") }
     return await route(request)

@@ -3,7 +3,7 @@ import Foundation
 /// A loopback port that refuses connections and stays reserved while this value lives: the
 /// socket is bound but never listens, so a connection gets ECONNREFUSED and no parallel test can
 /// take the port in between (closing a probe socket first would leave that race open).
-public final class ReservedPort: @unchecked Sendable {
+public final class ReservedPort: Sendable {
   public let port: Int
   private let fd: Int32
 

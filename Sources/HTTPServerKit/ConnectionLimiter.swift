@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -84,38 +84,36 @@ final class ConnectionLimiter: ChannelDuplexHandler, RemovableChannelHandler {
 /// Every open connection and since when it has been waiting for a request. When the server is
 /// at its connection limit, the one idle longest is closed to make room, so a flood of idle or
 /// half-sent connections cannot keep real clients waiting until the idle timeout.
-final class ConnectionRegistry: @unchecked Sendable {
-  final class Entry: @unchecked Sendable {
+final class ConnectionRegistry: Sendable {
+  final class Entry: Sendable {
     let channel: Channel
-    private let lock = NIOLock()
-    private var since: NIODeadline?
+    private let since = Mutex<NIODeadline?>(nil)
 
     init(channel: Channel) { self.channel = channel }
 
     /// nil while a request is being answered.
     var idleSince: NIODeadline? {
-      get { lock.withLock { since } }
-      set { lock.withLock { since = newValue } }
+      get { since.withLock { $0 } }
+      set { since.withLock { $0 = newValue } }
     }
   }
 
-  private let lock = NIOLock()
-  private var entries: [ObjectIdentifier: Entry] = [:]
+  private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
   func add(_ channel: Channel) -> Entry {
     let entry = Entry(channel: channel)
-    lock.withLock { entries[ObjectIdentifier(entry)] = entry }
+    entries.withLock { $0[ObjectIdentifier(entry)] = entry }
     return entry
   }
 
   func remove(_ entry: Entry) {
-    _ = lock.withLock { entries.removeValue(forKey: ObjectIdentifier(entry)) }
+    _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(entry)) }
   }
 
   /// Closes the connection idle longest; false when every connection is busy.
   @discardableResult
   func closeOldestIdle() -> Bool {
-    let oldest = lock.withLock { () -> Entry? in
+    let oldest = entries.withLock { entries -> Entry? in
       var best: (entry: Entry, since: NIODeadline)?
       for entry in entries.values {
         guard let since = entry.idleSince else { continue }

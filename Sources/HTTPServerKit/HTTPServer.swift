@@ -1,7 +1,7 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 public typealias ServerHandler = @Sendable (ServerRequest) async -> ServerResponse
 
@@ -87,24 +87,22 @@ public final class HTTPServer: Sendable {
 
 /// Whether the server is stopping: answers that finish afterwards are dropped instead of being
 /// scheduled on event loops that are shutting down.
-final class ServerState: @unchecked Sendable {
-  private let lock = NIOLock()
-  private var stopped = false
+final class ServerState: Sendable {
+  private let stopped = Mutex(false)
   /// Marks the server stopped; true for the first call only.
   func stop() -> Bool {
-    lock.withLock {
+    stopped.withLock { stopped in
       defer { stopped = true }
       return !stopped
     }
   }
-  var isStopped: Bool { lock.withLock { stopped } }
+  var isStopped: Bool { stopped.withLock { $0 } }
 }
 
-private final class ChannelBox: @unchecked Sendable {
-  private let lock = NIOLock()
-  private var channel: Channel?
-  func set(_ value: Channel) { lock.withLock { channel = value } }
-  func get() -> Channel? { lock.withLock { channel } }
+private final class ChannelBox: Sendable {
+  private let channel = Mutex<Channel?>(nil)
+  func set(_ value: Channel) { channel.withLock { $0 = value } }
+  func get() -> Channel? { channel.withLock { $0 } }
 }
 
 private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
