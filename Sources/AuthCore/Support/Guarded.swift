@@ -11,5 +11,7 @@ public final class Guarded<Value: Sendable>: Sendable {
     set { mutex.withLock { $0[keyPath: keyPath] = newValue } }
   }
 
-  public func update<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
+  public func update<T: Sendable, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+    try mutex.withLock { value throws(E) in try body(&value) }
+  }
 }

@@ -35,26 +35,18 @@ public struct RedactingSink: OutputSink {
 }
 
 /// Collects output (tests, grouped output of parallel script files).
-public final class CapturingSink: OutputSink, @unchecked Sendable {
-  private let lock = NSLock()
-  public private(set) var chunks: [(stream: OutputStream, text: String)] = []
+public final class CapturingSink: OutputSink, Sendable {
+  private let captured = Guarded<[(stream: OutputStream, text: String)]>([])
+  public var chunks: [(stream: OutputStream, text: String)] { captured[\.self] }
   public init() {}
   public func write(_ text: String, to stream: OutputStream) {
-    lock.lock()
-    chunks.append((stream, text))
-    lock.unlock()
+    captured.update { $0.append((stream, text)) }
   }
   public var standardOutput: String { text(of: .standardOutput) }
   public var standardError: String { text(of: .standardError) }
-  public var combined: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return chunks.map(\.text).joined()
-  }
+  public var combined: String { captured.update { $0.map(\.text).joined() } }
   private func text(of stream: OutputStream) -> String {
-    lock.lock()
-    defer { lock.unlock() }
-    return chunks.filter { $0.stream == stream }.map(\.text).joined()
+    captured.update { $0.filter { $0.stream == stream }.map(\.text).joined() }
   }
 }
 

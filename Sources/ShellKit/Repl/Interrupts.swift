@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -10,56 +11,57 @@ import Foundation
 /// Ctrl-C for the shell. SIGINT never ends the process: it is delivered to the innermost
 /// handler — the line editor (clears the line), the password prompt (cancels it) or the running
 /// command (cancels its task). Tests call `fire()` instead of sending signals.
-public final class Interrupts: @unchecked Sendable {
-  private let lock = NSLock()
-  private var handlers: [(id: Int, handler: @Sendable () -> Void)] = []
-  private var nextID = 0
-  private var source: (any DispatchSourceSignal)?
+/// The signal arrives through a dispatch source (its handler runs on a queue, not in the C signal
+/// handler), so the state can sit behind an ordinary mutex. `Mutex` rather than `Guarded`: the
+/// dispatch source is not `Sendable`, and only a mutex may hold it.
+public final class Interrupts: Sendable {
+  private struct State {
+    var handlers: [(id: Int, handler: @Sendable () -> Void)] = []
+    var nextID = 0
+    var source: (any DispatchSourceSignal)?
+  }
+  private let state = Mutex(State())
 
   public init() {}
 
   /// Routes SIGINT of the whole process here (ignoring its default action). Idempotent.
   public func installSignalHandler() {
-    lock.lock()
-    defer { lock.unlock() }
-    guard source == nil else { return }
-    signal(SIGINT, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    source.setEventHandler { [weak self] in self?.fire() }
-    source.resume()
-    self.source = source
+    state.withLock { state in
+      guard state.source == nil else { return }
+      signal(SIGINT, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+      source.setEventHandler { [weak self] in self?.fire() }
+      source.resume()
+      state.source = source
+    }
   }
 
   /// Gives SIGINT its default action back.
   public func uninstallSignalHandler() {
-    lock.lock()
-    defer { lock.unlock() }
-    source?.cancel()
-    source = nil
-    signal(SIGINT, SIG_DFL)
+    state.withLock { state in
+      state.source?.cancel()
+      state.source = nil
+      signal(SIGINT, SIG_DFL)
+    }
   }
 
   /// Makes `handler` the receiver of Ctrl-C until `pop(id)`.
   @discardableResult
   public func push(_ handler: @escaping @Sendable () -> Void) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    nextID += 1
-    handlers.append((nextID, handler))
-    return nextID
+    state.withLock { state in
+      state.nextID += 1
+      state.handlers.append((state.nextID, handler))
+      return state.nextID
+    }
   }
 
   public func pop(_ id: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    handlers.removeAll { $0.id == id }
+    state.withLock { $0.handlers.removeAll { $0.id == id } }
   }
 
   /// One Ctrl-C: the innermost handler runs; with none, nothing happens.
   public func fire() {
-    lock.lock()
-    let handler = handlers.last?.handler
-    lock.unlock()
+    let handler = state.withLock { $0.handlers.last?.handler }
     handler?()
   }
 
@@ -72,7 +74,7 @@ public final class Interrupts: @unchecked Sendable {
 }
 
 /// A pipe that a Ctrl-C handler writes to, so a thread blocked in `poll` wakes up.
-public final class WakePipe: @unchecked Sendable {
+public final class WakePipe: Sendable {
   public let readEnd: Int32
   public let writeEnd: Int32
 

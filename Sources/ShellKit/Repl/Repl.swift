@@ -249,50 +249,46 @@ public final class Repl {
 }
 
 /// Resumes a continuation once, from whichever comes first: the result or a Ctrl-C.
-private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var continuation: CheckedContinuation<T, Never>?
-  private var early: T?
-  private var done = false
-  private var storedCancel: (@Sendable () -> Void)?
+private final class ResumeOnce<T: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<T, Never>?
+    var early: T?
+    var done = false
+    var cancel: (@Sendable () -> Void)?
+  }
+  private let state = Guarded(State())
 
   /// What ends the work when Ctrl-C comes first (run at once if it already came).
   func setCancel(_ cancel: @escaping @Sendable () -> Void) {
-    lock.lock()
-    let already = done
-    storedCancel = cancel
-    lock.unlock()
+    let already = state.update { state in
+      state.cancel = cancel
+      return state.done
+    }
     if already { cancel() }
   }
 
   func set(_ continuation: CheckedContinuation<T, Never>) {
-    lock.lock()
-    if let early {
-      lock.unlock()
-      continuation.resume(returning: early)
-      return
+    let early = state.update { state -> T? in
+      if let early = state.early { return early }
+      state.continuation = continuation
+      return nil
     }
-    self.continuation = continuation
-    lock.unlock()
+    if let early { continuation.resume(returning: early) }
   }
 
   func resume(with value: T) {
-    lock.lock()
-    guard !done else {
-      lock.unlock()
-      return
+    let taken = state.update { state -> (continuation: CheckedContinuation<T, Never>?, cancel: (@Sendable () -> Void)?)? in
+      guard !state.done else { return nil }
+      state.done = true
+      guard let continuation = state.continuation else {
+        state.early = value
+        return (nil, state.cancel)
+      }
+      state.continuation = nil
+      return (continuation, state.cancel)
     }
-    done = true
-    let cancel = storedCancel
-    guard let continuation else {
-      early = value
-      lock.unlock()
-      cancel?()
-      return
-    }
-    self.continuation = nil
-    lock.unlock()
-    continuation.resume(returning: value)
-    cancel?()
+    guard let taken else { return }
+    taken.continuation?.resume(returning: value)
+    taken.cancel?()
   }
 }

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// Shows the specs' loading words ("Signing in…") while a request runs. Injected, so tests and
@@ -9,15 +10,17 @@ public protocol Spinner: Sendable {
 
 /// A spinner on standard error: it appears only after a short delay (fast requests show
 /// nothing), redraws one line in place and erases it when stopped.
-public final class TerminalSpinner: Spinner, @unchecked Sendable {
+public final class TerminalSpinner: Spinner, Sendable {
   private let output: any OutputSink
   private let frames: [String]
   private let delay: Duration
   private let interval: Duration
-  private let lock = NSLock()
-  private var task: Task<Void, Never>?
-  private var drawn = false
-  private var generation = 0
+  private struct State {
+    var task: Task<Void, Never>?
+    var drawn = false
+    var generation = 0
+  }
+  private let state = Guarded(State())
 
   public init(output: any OutputSink, unicode: Bool = true, delay: Duration = .milliseconds(150), interval: Duration = .milliseconds(90)) {
     self.output = output
@@ -28,43 +31,43 @@ public final class TerminalSpinner: Spinner, @unchecked Sendable {
 
   public func start(_ text: String) {
     stop()
-    lock.lock()
-    generation += 1
-    let mine = generation
     let frames = frames
     let delay = delay
     let interval = interval
-    task = Task { [weak self] in
-      try? await Task.sleep(for: delay)
-      var index = 0
-      while !Task.isCancelled {
-        guard let self, self.draw("\r\(frames[index % frames.count]) \(text)", generation: mine) else { return }
-        index += 1
-        try? await Task.sleep(for: interval)
+    state.update { state in
+      state.generation += 1
+      let mine = state.generation
+      state.task = Task { [weak self] in
+        try? await Task.sleep(for: delay)
+        var index = 0
+        while !Task.isCancelled {
+          guard let self, self.draw("\r\(frames[index % frames.count]) \(text)", generation: mine) else { return }
+          index += 1
+          try? await Task.sleep(for: interval)
+        }
       }
     }
-    lock.unlock()
   }
 
   public func stop() {
-    lock.lock()
-    generation += 1
-    task?.cancel()
-    task = nil
-    let erase = drawn
-    drawn = false
-    if erase { output.err("\r\u{1B}[K") }
-    lock.unlock()
+    state.update { state in
+      state.generation += 1
+      state.task?.cancel()
+      state.task = nil
+      let erase = state.drawn
+      state.drawn = false
+      if erase { output.err("\r\u{1B}[K") }
+    }
   }
 
   /// Draws a frame unless the spinner was stopped since; false when it was.
   private func draw(_ frame: String, generation mine: Int) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    guard mine == generation else { return false }
-    output.err(frame)
-    drawn = true
-    return true
+    state.update { state in
+      guard mine == state.generation else { return false }
+      output.err(frame)
+      state.drawn = true
+      return true
+    }
   }
 }
 

@@ -34,11 +34,10 @@ extension BatchRecord {
 
 /// `--report FILE`: a line per account as it finishes, written through at once (an interrupted
 /// batch leaves the lines of what finished). Created with mode 0600: it lists accounts.
-public final class BatchReportFile: BatchReportSink, @unchecked Sendable {
-  private let handle: FileHandle
-  private let lock = NSLock()
+public final class BatchReportFile: BatchReportSink, Sendable {
+  private let handle: Guarded<FileHandle>
 
-  init(handle: FileHandle) { self.handle = handle }
+  init(handle: FileHandle) { self.handle = Guarded(handle) }
 
   public static func open(_ path: String) throws -> any BatchReportSink {
     let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -49,10 +48,11 @@ public final class BatchReportFile: BatchReportSink, @unchecked Sendable {
   }
 
   public func write(_ record: BatchRecord) throws {
-    try lock.withLock { try handle.write(contentsOf: Data((record.json.compactText + "\n").utf8)) }
+    let line = Data((record.json.compactText + "\n").utf8)
+    try handle.update { handle throws in try handle.write(contentsOf: line) }
   }
 
-  public func close() { lock.withLock { try? handle.close() } }
+  public func close() { handle.update { try? $0.close() } }
 }
 
 extension BatchTally {

@@ -1,8 +1,8 @@
 /// Lines asked for through the context's password prompter with echo on (`readText`): the
 /// "type the e-mail to confirm" of destructive support commands. Read at the time of asking, so a
 /// spinner-pausing wrapper put around the password prompter pauses for this question too.
-public final class ContextLinePrompter: LinePrompter, @unchecked Sendable {
-  private weak var context: ShellContext?
+public final class ContextLinePrompter: LinePrompter, Sendable {
+  private weak let context: ShellContext?
 
   public init(_ context: ShellContext) { self.context = context }
 
