@@ -6,15 +6,21 @@ import ShellKit
 /// ("user confirm 120/1000 · 35/s · ETA 25s · 2 failed"), at most ten times a second and at the
 /// end, erased before the summary; otherwise a plain line per account ("12/1000 changed
 /// ada@example.com: Confirmed …"), which a log keeps.
-final class BatchProgressLine: ProgressDisplay, @unchecked Sendable {
+final class BatchProgressLine: ProgressDisplay, Sendable {
   private let sink: any OutputSink
   private let terminal: Bool
   private let command: String
-  private let lock = NSLock()
   private let started = DispatchTime.now().uptimeNanoseconds
-  private var lastDraw: UInt64 = 0
-  private var drawn = false
-  var onFirstDraw: (@Sendable () -> Void)?
+  private struct State {
+    var lastDraw: UInt64 = 0
+    var drawn = false
+    var onFirstDraw: (@Sendable () -> Void)?
+  }
+  private let state = Guarded(State())
+  var onFirstDraw: (@Sendable () -> Void)? {
+    get { state[\.onFirstDraw] }
+    set { state[\.onFirstDraw] = newValue }
+  }
 
   init(sink: any OutputSink, terminal: Bool, command: String) {
     self.sink = sink
@@ -23,8 +29,10 @@ final class BatchProgressLine: ProgressDisplay, @unchecked Sendable {
   }
 
   func update(_ progress: BatchProgress) {
-    lock.lock()
-    defer { lock.unlock() }
+    state.update { state in draw(progress, &state) }
+  }
+
+  private func draw(_ progress: BatchProgress, _ state: inout State) {
     let record = progress.record
     guard terminal else {
       let who = TerminalText.escape(record.input)
@@ -33,10 +41,10 @@ final class BatchProgressLine: ProgressDisplay, @unchecked Sendable {
       return
     }
     let now = DispatchTime.now().uptimeNanoseconds
-    guard now - lastDraw >= 100_000_000 || progress.done == progress.total || !drawn else { return }
-    lastDraw = now
-    if !drawn { onFirstDraw?() }
-    drawn = true
+    guard now - state.lastDraw >= 100_000_000 || progress.done == progress.total || !state.drawn else { return }
+    state.lastDraw = now
+    if !state.drawn { state.onFirstDraw?() }
+    state.drawn = true
     let seconds = max(Double(now - started) / 1e9, 0.001)
     let rate = Double(progress.done) / seconds
     var parts = ["\(command) \(progress.done)/\(progress.total)", String(format: "%.0f/s", rate)]
@@ -49,10 +57,10 @@ final class BatchProgressLine: ProgressDisplay, @unchecked Sendable {
   }
 
   func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    if drawn { sink.err("\r\u{1B}[K") }
-    drawn = false
+    state.update { state in
+      if state.drawn { sink.err("\r\u{1B}[K") }
+      state.drawn = false
+    }
   }
 
   static func duration(_ seconds: Double) -> String {

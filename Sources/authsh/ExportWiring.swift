@@ -34,27 +34,33 @@ enum ExportWiring {
 }
 
 /// "Exported 12000 accounts…" redrawn in place on standard error, erased before any other line.
-final class ExportProgress: @unchecked Sendable {
+final class ExportProgress: Sendable {
   private let sink: StandardSink
-  private let lock = NSLock()
-  private var drawn = false
+  private struct State {
+    var drawn = false
+    var onFirstDraw: (@Sendable () -> Void)?
+  }
+  private let state = Guarded(State())
   /// Stops the spinner before the first progress line draws.
-  var onFirstDraw: (@Sendable () -> Void)?
+  var onFirstDraw: (@Sendable () -> Void)? {
+    get { state[\.onFirstDraw] }
+    set { state[\.onFirstDraw] = newValue }
+  }
 
   init(sink: StandardSink) { self.sink = sink }
 
   func update(_ count: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    if !drawn { onFirstDraw?() }
-    drawn = true
-    sink.err("\r\u{1B}[KExported \(count) accounts…")
+    state.update { state in
+      if !state.drawn { state.onFirstDraw?() }
+      state.drawn = true
+      sink.err("\r\u{1B}[KExported \(count) accounts…")
+    }
   }
 
   func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    if drawn { sink.err("\r\u{1B}[K") }
-    drawn = false
+    state.update { state in
+      if state.drawn { sink.err("\r\u{1B}[K") }
+      state.drawn = false
+    }
   }
 }

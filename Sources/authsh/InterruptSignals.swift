@@ -1,3 +1,4 @@
+import AuthCore
 import Dispatch
 import Foundation
 
@@ -20,9 +21,14 @@ enum InterruptSignals {
     }
   }
 
-  final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+  /// Taken in the dispatch source's handler (on a queue), never in a C signal handler.
+  final class Counter: Sendable {
+    private let value = Guarded(0)
+    func next() -> Int {
+      value.update { value in
+        value += 1
+        return value
+      }
+    }
   }
 }

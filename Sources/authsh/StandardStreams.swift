@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import ShellKit
 
@@ -11,9 +12,11 @@ import ShellKit
 /// reader that went away (`authsh … | head -1`) is an error the command reports at exit
 /// (`outputFailureStatus`), never a trap. Writes to a stream that failed are dropped.
 enum StandardStreams {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var failures: [Int32: Int32] = [:]
-  nonisolated(unsafe) private static var closedAtStart: Set<Int32> = []
+  private struct State {
+    var failures: [Int32: Int32] = [:]
+    var closedAtStart: Set<Int32> = []
+  }
+  private static let state = Guarded(State())
 
   /// Run first: a broken pipe becomes `EPIPE` from write(2) instead of a signal, and a standard
   /// descriptor closed by the caller is held by /dev/null so no socket or file opened later takes
@@ -26,26 +29,23 @@ enum StandardStreams {
         dup2(opened, descriptor)
         close(opened)
       }
-      lock.lock()
-      closedAtStart.insert(descriptor)
-      lock.unlock()
+      state.update { _ = $0.closedAtStart.insert(descriptor) }
     }
   }
 
   /// Whether a write to descriptor 1 or 2 has failed (the reader of a pipe went away).
   static func hasFailed(_ descriptor: Int32) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return failures[descriptor] != nil
+    state.update { $0.failures[descriptor] != nil }
   }
 
   /// Writes all of `text` to descriptor 1 or 2, retrying interrupted and partial writes.
   static func write(_ text: String, to descriptor: Int32) {
-    lock.lock()
-    let skip = failures[descriptor] != nil
-    let closed = closedAtStart.contains(descriptor)
-    if closed && !skip && !text.isEmpty { failures[descriptor] = EBADF }
-    lock.unlock()
+    let (skip, closed) = state.update { state in
+      let skip = state.failures[descriptor] != nil
+      let closed = state.closedAtStart.contains(descriptor)
+      if closed && !skip && !text.isEmpty { state.failures[descriptor] = EBADF }
+      return (skip, closed)
+    }
     guard !skip, !closed, !text.isEmpty else { return }
     let failure: Int32? = Array(text.utf8).withUnsafeBytes { buffer in
       var offset = 0
@@ -67,18 +67,14 @@ enum StandardStreams {
       return nil
     }
     if let failure {
-      lock.lock()
-      failures[descriptor] = failure
-      lock.unlock()
+      state.update { $0.failures[descriptor] = failure }
     }
   }
 
   /// The command's status, or 74 with a message on stderr when standard output failed (no
   /// message for a closed pipe: its reader chose to stop).
   static func outputFailureStatus(_ status: Int32) -> Int32 {
-    lock.lock()
-    let failure = failures[1]
-    lock.unlock()
+    let failure = state.update { $0.failures[1] }
     guard let failure else { return status }
     if failure != EPIPE {
       write("authsh: error: cannot write to standard output: \(String(cString: strerror(failure)))\n", to: 2)

@@ -49,64 +49,77 @@ protocol ProgressDisplay: AnyObject, Sendable {
 }
 
 /// "Looked up 120/1000…" redrawn in place on standard error for many lookups, erased at the end.
-final class ProgressLine: ProgressDisplay, @unchecked Sendable {
+final class ProgressLine: ProgressDisplay, Sendable {
   /// Fewer lookups than this show the spinner only.
   static let threshold = 20
   private let sink: StandardSink
-  private let lock = NSLock()
-  private var drawn = false
-  private var started = false
-  private var lastPercent = -1
+  private struct State {
+    var drawn = false
+    var started = false
+    var lastPercent = -1
+    var onFirstDraw: (@Sendable () -> Void)?
+  }
+  private let state = Guarded(State())
   /// Stops the spinner before the first progress line draws.
-  var onFirstDraw: (@Sendable () -> Void)?
+  var onFirstDraw: (@Sendable () -> Void)? {
+    get { state[\.onFirstDraw] }
+    set { state[\.onFirstDraw] = newValue }
+  }
 
   init(sink: StandardSink) { self.sink = sink }
 
   /// `total` is nil while the input is still being read.
   func update(done: Int, total: Int?) {
     guard (total ?? done) >= Self.threshold else { return }
-    lock.lock()
-    defer { lock.unlock() }
-    let percent = total.map { done * 100 / max($0, 1) } ?? done / 100
-    guard percent != lastPercent || done == total || !drawn else { return }
-    lastPercent = percent
-    if !started { onFirstDraw?() }
-    started = true
-    drawn = true
-    sink.err("\r\u{1B}[KLooked up \(done)" + (total.map { "/\($0)" } ?? "") + "…")
+    state.update { state in
+      let percent = total.map { done * 100 / max($0, 1) } ?? done / 100
+      guard percent != state.lastPercent || done == total || !state.drawn else { return }
+      state.lastPercent = percent
+      if !state.started { state.onFirstDraw?() }
+      state.started = true
+      state.drawn = true
+      sink.err("\r\u{1B}[KLooked up \(done)" + (total.map { "/\($0)" } ?? "") + "…")
+    }
   }
 
   func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    if drawn { sink.err("\r\u{1B}[K") }
-    drawn = false
+    state.update { state in
+      if state.drawn { sink.err("\r\u{1B}[K") }
+      state.drawn = false
+    }
   }
 }
 
 /// "Scanned 12,000 accounts (12 pages), 3 matches…" redrawn in place while `user list --filter`
 /// reads Firebase's pages, erased at the end.
-final class ScanProgressLine: ProgressDisplay, @unchecked Sendable {
+final class ScanProgressLine: ProgressDisplay, Sendable {
   private let sink: StandardSink
-  private let lock = NSLock()
-  private var drawn = false
-  var onFirstDraw: (@Sendable () -> Void)?
+  private struct State {
+    var drawn = false
+    var onFirstDraw: (@Sendable () -> Void)?
+  }
+  private let state = Guarded(State())
+  /// Stops the spinner before the first progress line draws.
+  var onFirstDraw: (@Sendable () -> Void)? {
+    get { state[\.onFirstDraw] }
+    set { state[\.onFirstDraw] = newValue }
+  }
 
   init(sink: StandardSink) { self.sink = sink }
 
   func update(_ progress: ScanProgress) {
-    lock.lock()
-    defer { lock.unlock() }
-    if !drawn { onFirstDraw?() }
-    drawn = true
-    let matches = progress.matches == 1 ? "1 match" : "\(progress.matches) matches"
-    sink.err("\r\u{1B}[KScanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…")
+    state.update { state in
+      if !state.drawn { state.onFirstDraw?() }
+      state.drawn = true
+      let matches = progress.matches == 1 ? "1 match" : "\(progress.matches) matches"
+      sink.err("\r\u{1B}[KScanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…")
+    }
   }
 
   func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    if drawn { sink.err("\r\u{1B}[K") }
-    drawn = false
+    state.update { state in
+      if state.drawn { sink.err("\r\u{1B}[K") }
+      state.drawn = false
+    }
   }
 }

@@ -8,7 +8,7 @@ import JSONKit
 /// concurrent callers wait for the same exchange. Every secret (private key, client secret,
 /// refresh token, assertion, access token) is handed to `secrets` (the redactor) before it could
 /// appear anywhere.
-public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
+public final class GoogleTokenSource: AccessTokenSource, Sendable {
   /// How the access token is obtained.
   public enum Grant: Sendable, Equatable {
     case serviceAccount(ServiceAccount)
@@ -70,15 +70,19 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
     case refused(AuthError, until: Date)
   }
 
+  /// What changes after `init`: the token's state, and the latest caller's settings.
+  private struct Mutable {
+    var state = State.idle
+    var timeout: Double
+    var trace: (@Sendable (String) -> Void)?
+    var secrets: (@Sendable (String) -> Void)?
+    var exchanges = 0
+  }
+
   public let grant: Grant
-  private let lock = NSLock()
-  private var state = State.idle
-  private var transport: any HTTPTransport
-  private var clock: any Clock
-  private var timeout: Double
-  private var trace: (@Sendable (String) -> Void)?
-  private var secrets: (@Sendable (String) -> Void)?
-  private var exchanges = 0
+  private let transport: any HTTPTransport
+  private let clock: any Clock
+  private let mutable: Guarded<Mutable>
 
   public init(
     grant: Grant, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
@@ -87,9 +91,7 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
     self.grant = grant
     self.transport = transport
     self.clock = clock
-    self.timeout = timeout
-    self.trace = trace
-    self.secrets = secrets
+    mutable = Guarded(Mutable(timeout: timeout, trace: trace, secrets: secrets))
   }
 
   public convenience init(
@@ -99,8 +101,7 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
     self.init(grant: .serviceAccount(account), transport: transport, clock: clock, timeout: timeout, trace: trace, secrets: secrets)
   }
 
-  private static let registryLock = NSLock()
-  nonisolated(unsafe) private static var registry: [String: GoogleTokenSource] = [:]
+  private static let registry = Guarded<[String: GoogleTokenSource]>([:])
 
   /// The process's one source for `grant`: the latest caller's timeout, trace and secret sink are
   /// used for later exchanges.
@@ -108,16 +109,16 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
     for grant: Grant, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)?, secrets: (@Sendable (String) -> Void)? = nil
   ) -> GoogleTokenSource {
-    let source = registryLock.withLock {
+    let source = registry.update { registry in
       if let existing = registry[grant.cacheKey] { return existing }
       let made = GoogleTokenSource(grant: grant, transport: transport, clock: clock, timeout: timeout)
       registry[grant.cacheKey] = made
       return made
     }
-    source.lock.withLock {
-      source.trace = trace
-      source.timeout = timeout
-      if let secrets { source.secrets = secrets }
+    source.mutable.update { mutable in
+      mutable.trace = trace
+      mutable.timeout = timeout
+      if let secrets { mutable.secrets = secrets }
     }
     return source
   }
@@ -130,7 +131,7 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
   }
 
   /// How many exchanges this source has made (for tests and `--verbose`).
-  public var exchangeCount: Int { lock.withLock { exchanges } }
+  public var exchangeCount: Int { mutable[\.exchanges] }
 
   public var quotaProject: String? { grant.quotaProject }
 
@@ -139,9 +140,9 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
       case cached(String)
       case wait(Task<Token, any Error>)
     }
-    let next: Next = try lock.withLock {
+    let next: Next = try mutable.update { mutable throws(AuthError) in
       let now = clock.now()
-      switch state {
+      switch mutable.state {
       case .ready(let token) where now < token.renewAt:
         return .cached(token.value)
       case .refused(let error, let until) where now < until:
@@ -149,9 +150,9 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
       case .exchanging(let running):
         return .wait(running)
       default:
-        exchanges += 1
+        mutable.exchanges += 1
         let running = Task { try await self.exchangeAndRemember() }
-        state = .exchanging(running)
+        mutable.state = .exchanging(running)
         return .wait(running)
       }
     }
@@ -164,15 +165,15 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
   private func exchangeAndRemember() async throws -> Token {
     do {
       let token = try await exchange()
-      lock.withLock { state = .ready(token) }
+      mutable[\.state] = .ready(token)
       return token
     } catch let error as AuthError where error.code == .configError || error.code == .malformedResponse {
       // Asking again at once would get the same answer: every call of a long command (200 lookups)
       // would make its own exchange.
-      lock.withLock { state = .refused(error, until: clock.now().addingTimeInterval(Self.refusalMemory)) }
+      mutable[\.state] = .refused(error, until: clock.now().addingTimeInterval(Self.refusalMemory))
       throw error
     } catch {
-      lock.withLock { state = .idle }
+      mutable[\.state] = .idle
       throw error
     }
   }
@@ -190,7 +191,9 @@ public final class GoogleTokenSource: AccessTokenSource, @unchecked Sendable {
   }
 
   func exchange() async throws -> Token {
-    let context = lock.withLock { Context(transport: transport, clock: clock, timeout: timeout, trace: trace, secrets: secrets) }
+    let context = mutable.update { mutable in
+      Context(transport: transport, clock: clock, timeout: mutable.timeout, trace: mutable.trace, secrets: mutable.secrets)
+    }
     switch grant {
     case .serviceAccount(let account): return try await Self.jwtBearer(account, scopes: ServiceAccountAssertion.scopes, context)
     case .authorizedUser(let user): return try await Self.refreshTokenGrant(user, context)

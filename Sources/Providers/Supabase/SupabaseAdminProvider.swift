@@ -212,11 +212,10 @@ public struct SupabaseAdminProvider: AdminProvider {
 
 /// Remembers that a loopback server has no emulator outbox, so `user show` of many accounts
 /// against a local Supabase stack does not ask for each.
-final class OutboxProbe: @unchecked Sendable {
-  private let lock = NSLock()
-  private var isAbsent = false
+final class OutboxProbe: Sendable {
+  private let isAbsent = Guarded(false)
   var absent: Bool {
-    get { lock.withLock { isAbsent } }
-    set { lock.withLock { isAbsent = newValue } }
+    get { isAbsent[\.self] }
+    set { isAbsent[\.self] = newValue }
   }
 }
