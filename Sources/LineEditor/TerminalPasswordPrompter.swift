@@ -8,7 +8,7 @@ import ShellKit
 /// Asks for a password on the terminal with echo off (termios), restoring the terminal on
 /// every path. Ctrl-C and Ctrl-D cancel (nil). Without a terminal it returns nil at once, so a
 /// caller never hangs.
-public final class TerminalPasswordPrompter: PasswordPrompter, @unchecked Sendable {
+public final class TerminalPasswordPrompter: PasswordPrompter, Sendable {
   private let interrupts: Interrupts?
   private let input: Int32
   private let output: Int32

@@ -18,7 +18,7 @@ public struct ScriptRunner: Sendable {
   }
 
   /// A file after loading and checking, with the session it will run in.
-  struct Prepared: @unchecked Sendable {
+  struct Prepared: Sendable {
     var name: String
     var program: Program
     var context: ShellContext
