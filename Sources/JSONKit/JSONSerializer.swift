@@ -1,62 +1,65 @@
 extension JSON {
   /// Compact JSON text (`{"a":1}`), keys in insertion order.
-  public var compactText: String {
-    var out = ""
+  public var compactText: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// Pretty JSON text with two-space indentation, as Node and `jq` print it.
+  public var prettyText: String {
+    var out: [UInt8] = []
+    write(to: &out, indent: 2, level: 0)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Compact JSON as UTF-8: written as bytes (a 1,000-account request body is built in one pass).
+  public var bytes: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
     write(to: &out, indent: nil, level: 0)
     return out
   }
 
-  /// Pretty JSON text with two-space indentation, as Node and `jq` print it.
-  public var prettyText: String {
-    var out = ""
-    write(to: &out, indent: "  ", level: 0)
-    return out
-  }
-
-  public var bytes: [UInt8] { Array(compactText.utf8) }
-
-  private func write(to out: inout String, indent: String?, level: Int) {
+  private func write(to out: inout [UInt8], indent: Int?, level: Int) {
     switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .int(let value): out += String(value)
-    case .double(let value): out += JSON.format(value)
+    case .null: out += "null".utf8
+    case .bool(let value): out += (value ? "true" : "false").utf8
+    case .int(let value): out += String(value).utf8
+    case .double(let value): out += JSON.format(value).utf8
     case .string(let value): JSON.writeString(value, to: &out)
     case .array(let items):
       if items.isEmpty {
-        out += "[]"
+        out += "[]".utf8
         return
       }
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (position, item) in items.enumerated() {
-        if position > 0 { out += "," }
+        if position > 0 { out.append(UInt8(ascii: ",")) }
         JSON.newline(&out, indent: indent, level: level + 1)
         item.write(to: &out, indent: indent, level: level + 1)
       }
       JSON.newline(&out, indent: indent, level: level)
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let object):
       if object.isEmpty {
-        out += "{}"
+        out += "{}".utf8
         return
       }
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (position, pair) in object.pairs.enumerated() {
-        if position > 0 { out += "," }
+        if position > 0 { out.append(UInt8(ascii: ",")) }
         JSON.newline(&out, indent: indent, level: level + 1)
         JSON.writeString(pair.key, to: &out)
-        out += indent == nil ? ":" : ": "
+        out.append(UInt8(ascii: ":"))
+        if indent != nil { out.append(UInt8(ascii: " ")) }
         pair.value.write(to: &out, indent: indent, level: level + 1)
       }
       JSON.newline(&out, indent: indent, level: level)
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  private static func newline(_ out: inout String, indent: String?, level: Int) {
+  private static func newline(_ out: inout [UInt8], indent: Int?, level: Int) {
     guard let indent else { return }
-    out += "\n"
-    for _ in 0..<level { out += indent }
+    out.append(UInt8(ascii: "\n"))
+    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
   }
 
   private static func format(_ value: Double) -> String {
@@ -65,23 +68,37 @@ extension JSON {
     return String(value)
   }
 
-  static func writeString(_ value: String, to out: inout String) {
-    out += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{08}": out += "\\b"
-      case "\u{0C}": out += "\\f"
-      case "\u{00}"..."\u{1F}", "\u{7F}":
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+  /// Does this UTF-8 byte need an escape? Quotes, backslashes, control characters and DEL; every
+  /// byte of a multi-byte sequence is ≥ 0x80, so the rest of Unicode is copied as it is.
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+  }
+
+  static func writeString(_ value: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { utf8 in
+      var start = 0
+      for (offset, byte) in utf8.enumerated() where needsEscape(byte) {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<offset]))
+        start = offset + 1
+        switch byte {
+        case UInt8(ascii: "\""): out += #"\""#.utf8
+        case UInt8(ascii: "\\"): out += #"\\"#.utf8
+        case UInt8(ascii: "\n"): out += #"\n"#.utf8
+        case UInt8(ascii: "\r"): out += #"\r"#.utf8
+        case UInt8(ascii: "\t"): out += #"\t"#.utf8
+        case 0x08: out += #"\b"#.utf8
+        case 0x0C: out += #"\f"#.utf8
+        default:
+          let hex = String(byte, radix: 16)
+          out += #"\u"#.utf8
+          out += String(repeating: "0", count: 4 - hex.count).utf8
+          out += hex.utf8
+        }
       }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }

@@ -14,6 +14,8 @@ public protocol AuditLog: Sendable {
   /// is sent, so a change is never made unrecorded).
   func checkWritable() throws
   func append(_ entry: AuditEntry) throws
+  /// Appends many lines at once (a batch's outcomes), all of them or none.
+  func appendAll(_ entries: [AuditEntry]) throws
   /// Entries in file order; those older than `since` (Unix seconds) left out.
   func entries(since: Int?) throws -> [AuditEntry]
   /// The entries and the numbers (from 1) of the lines that are not an entry.
@@ -32,6 +34,9 @@ public struct AuditRead: Sendable, Equatable {
 
 extension AuditLog {
   public func checkWritable() throws {}
+  public func appendAll(_ entries: [AuditEntry]) throws {
+    for entry in entries { try append(entry) }
+  }
   public func read(since: Int?) throws -> AuditRead { AuditRead(entries: try entries(since: since)) }
 }
 
@@ -56,10 +61,18 @@ public struct FileAuditLog: AuditLog {
     close(fd)
   }
 
-  public func append(_ entry: AuditEntry) throws {
+  public func append(_ entry: AuditEntry) throws { try appendAll([entry]) }
+
+  /// One open and one write for the lines of a whole batch (an import's 10,000 outcomes).
+  public func appendAll(_ entries: [AuditEntry]) throws {
+    guard !entries.isEmpty else { return }
     let fd = try openForAppend()
     defer { close(fd) }
-    let bytes = Array(entry.json.compactText.utf8) + [0x0A]
+    var bytes: [UInt8] = []
+    for entry in entries {
+      bytes += entry.json.compactText.utf8
+      bytes.append(0x0A)
+    }
     let start = lseek(fd, 0, SEEK_END)
     let (offset, failure) = Descriptor.writeAll(fd, bytes)
     if let failure {

@@ -23,11 +23,13 @@ public enum PortableAccountReader {
 
   static func jsonl(_ text: String) throws -> [PortableAccount] {
     var accounts: [PortableAccount] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
-      if content.isEmpty { continue }
+    // Lines split and trimmed as bytes: 10,000 records through String's Character view (and
+    // Foundation's trimming) cost more than parsing them.
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A || $0 == 0x0B || $0 == 0x0C }
+    for (index, line) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+      guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) }) else { continue }
       do {
-        accounts.append(try PortableAccount(json: try JSON.parse(content)))
+        accounts.append(try PortableAccount(json: try JSON.parse(bytes: line[first...last])))
       } catch let error as PortableAccountError {
         throw PortableAccountError("line \(index + 1): \(error.message)")
       } catch {

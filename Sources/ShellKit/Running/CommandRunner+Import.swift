@@ -49,17 +49,18 @@ extension CommandRunner {
     }
     let outcomes = await importer.importAccounts(accounts, jobs: invocation[.importJobs] ?? 8) { _ in }
     var auditFailure: AuthError?
-    for outcome in outcomes {
+    let lines = outcomes.map { outcome -> (email: String?, error: AuthError?) in
       let error: AuthError? = switch outcome.status {
       case .imported, .wouldImport: nil
       case .skippedExisting: AuthError(.userAlreadyExists, message: "skipped: already there")
       case .failed: AuthError(ErrorCode(rawValue: outcome.errorCode ?? "provider_error"), message: outcome.message ?? "")
       }
-      do {
-        try guardRails.record(user: nil, email: outcome.email ?? outcome.newId ?? outcome.sourceId, error: error)
-      } catch let failure as AuthError {
-        auditFailure = failure
-      }
+      return (outcome.email ?? outcome.newId ?? outcome.sourceId, error)
+    }
+    do {
+      try guardRails.recordAll(lines)
+    } catch let failure as AuthError {
+      auditFailure = failure
     }
     if let report = invocation[.importReport] {
       let lines = outcomes.map { String(decoding: $0.json.bytes, as: UTF8.self) }.joined(separator: "\n") + "\n"

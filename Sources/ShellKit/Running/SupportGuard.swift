@@ -103,6 +103,21 @@ public struct SupportGuard: Sendable {
       entry(user: user, email: email, outcome: error.map { $0.code.rawValue } ?? "ok", note: cancelled ? "may have been applied" : nil))
   }
 
+  /// The audit lines of a batch's outcomes (an import), appended in one write.
+  public func recordAll(_ outcomes: [(email: String?, error: AuthError?)]) throws {
+    guard invocation.access.isAudited, let log = context.auditLog else { return }
+    // The time, profile, backend and operator are the batch's: worked out once.
+    let template = entry(user: nil, email: nil, outcome: "ok")
+    try log.appendAll(
+      outcomes.map { email, error in
+        var line = template
+        line.targetEmail = email.map(Self.capped)
+        line.outcome = error.map { $0.code.rawValue } ?? "ok"
+        line.note = error?.code == .cancelled ? "may have been applied" : nil
+        return line
+      })
+  }
+
   private func entry(user: AdminUser?, email: String?, outcome: String, note: String? = nil) -> AuditEntry {
     AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,

@@ -44,6 +44,26 @@ import Testing
     #expect(throws: AuthError.self) { try log.entries(since: nil) }
   }
 
+  @Test func aBatchIsAppendedAfterTheLinesAlreadyThereInOrder() throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let log = FileAuditLog(path: directory + "/audit.jsonl")
+    try log.append(entry("2026-11-23T09:00:00Z", "user import"))
+    var batch = (0..<1000).map { number in
+      var line = entry("2026-11-23T10:00:00Z", "user import")
+      line.targetEmail = "user\(number)@example.com"
+      return line
+    }
+    batch[7].targetEmail = "quote\"and\\slash\u{7}\n@example.com"
+    try log.appendAll(batch)
+    try log.appendAll([])
+    let read = try log.read(since: nil)
+    #expect(read.unreadableLines.isEmpty)
+    #expect(read.entries.count == 1001)
+    #expect(read.entries.dropFirst().map(\.targetEmail) == batch.map(\.targetEmail))
+    #expect(try String(contentsOfFile: log.path, encoding: .utf8).split(separator: "\n").count == 1001)
+  }
+
   @Test func aMissingLogHasNoEntries() throws {
     #expect(try FileAuditLog(path: temporaryDirectory() + "/audit.jsonl").entries(since: nil).isEmpty)
   }
