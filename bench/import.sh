@@ -5,15 +5,15 @@
 #   Firebase: authsh (batchCreate, 1,000 a call) vs firebase-admin import_users in batches of 1,000
 # The accounts carry bcrypt hashes (cost 4), so no side hashes anything on the way in.
 # Usage: bench/import.sh                  (builds release first)
-#        SKIP_BUILD=1 BIN=.build/debug/authsh COUNT=10000 bench/import.sh
+#        AUTHSH_BIN=.build/debug/authsh COUNT=10000 bench/import.sh   (a given binary is not rebuilt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 COUNT=${COUNT:-10000}
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
+if [ -z "${AUTHSH_BIN:-}" ] && [ "${SKIP_BUILD:-0}" != 1 ]; then
   swift build -c release --product authsh
 fi
-BIN=${BIN:-"$(swift build -c release --show-bin-path)/authsh"}
+BIN=${AUTHSH_BIN:-${BIN:-"$(swift build -c release --show-bin-path)/authsh"}}
 PYTHON=${PYTHON:-.venv/bin/python}
 [ -x "$PYTHON" ] || { echo "bench/import.sh: run scripts/setup.sh first (needs firebase-admin and supabase-auth)" >&2; exit 1; }
 

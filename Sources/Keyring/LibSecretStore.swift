@@ -13,13 +13,22 @@
   public final class LibSecretStore: SecretStore, @unchecked Sendable {
     public let name = "the Secret Service keyring"
     private let environment: [String: String]
-    private let library: LibSecret?
     /// libsecret's sync calls are made one at a time.
     private let lock = NSLock()
+    /// libsecret and GLib, loaded on first use: a command that never reads the keyring (a file
+    /// store, `--version`) does not pay for eleven libraries and GLib's type system. nil until the
+    /// first use; then the library, or `.some(nil)` when it could not be loaded.
+    private let loadedLibrary = Guarded<LibSecret??>(nil)
 
     public init(environment: [String: String]) {
       self.environment = environment
-      library = LibSecret()
+    }
+
+    private var library: LibSecret? {
+      loadedLibrary.update { state in
+        if case .none = state { state = .some(LibSecret()) }
+        return state ?? nil
+      }
     }
 
     private func variable(_ name: String) -> String? {
@@ -28,7 +37,7 @@
     }
 
     public func unavailableReason() -> String? {
-      guard let library else {
+      guard let library = self.library else {
         return "\(LibSecret.soname) could not be loaded (install libsecret-1-0, or the package that provides it)"
       }
       if variable("DBUS_SESSION_BUS_ADDRESS") == nil {
@@ -125,7 +134,7 @@
     }
 
     private func loaded() throws -> LibSecret {
-      guard let library else {
+      guard let library = self.library else {
         throw AuthError(
           .configError, message: "\(LibSecret.soname) could not be loaded.",
           hint: "Install libsecret (Debian, Ubuntu: apt install libsecret-1-0), or use --credential-store file.")

@@ -7,54 +7,83 @@ import ShellKit
 /// `authsh`: argv → one-shot command, script run, emulator, completion, or the shell.
 @main
 struct Authsh {
-  static func main() async {
+  /// Synchronous on purpose: what needs no I/O (`--version`, help, usage errors, completion
+  /// callbacks) answers before the concurrency runtime, its threads or Foundation's environment
+  /// are set up; the rest runs as one task while this thread waits.
+  static func main() {
     StandardStreams.prepare()
-    if case .success(let parsed) = Arguments.parse(Array(CommandLine.arguments.dropFirst())), parsed.command.first == "run" {
+    let argv = Array(CommandLine.arguments.dropFirst())
+    let arguments: Arguments
+    switch prelude(argv, Arguments.parse(argv), sink: StandardSink()) {
+    case .answered(let code): exit(StandardStreams.outputFailureStatus(code))
+    case .run(let given): arguments = given
+    }
+    if arguments.command.first == "run" {
       // Scripts are a chain of awaits on NIO I/O: running their tasks on the NIO event loops
       // spares two thread hops per request. Not for the shell, whose
       // line reader blocks its thread.
       NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
-    let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-    exit(StandardStreams.outputFailureStatus(code))
+    let environment = ProcessInfo.processInfo.environment
+    let status = Guarded<Int32>(0)
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached {
+      let code = await run(arguments, environment: environment)
+      status.update { $0 = code }
+      finished.signal()
+    }
+    finished.wait()
+    exit(StandardStreams.outputFailureStatus(status.update { $0 }))
   }
 
-  static func run(_ argv: [String], environment: [String: String]) async -> Int32 {
-    let sink = StandardSink()
+  /// What argv asks for, when it can be answered without I/O: an exit status, or `.run` for the
+  /// surfaces that do I/O.
+  enum Prelude { case answered(Int32), run(Arguments) }
+
+  static func prelude(_ argv: [String], _ parsed: Result<Arguments, UsageError>, sink: StandardSink) -> Prelude {
     if argv == ["__man"] {
       // The man page, generated from the command table (committed as man/authsh.1).
       sink.out(ManPage.render())
-      return 0
+      return .answered(0)
     }
     if argv.first == "__complete" {
-      return CompletionCommand.callback(Array(argv.dropFirst()), environment: environment, sink: sink)
+      return .answered(CompletionCommand.callback(Array(argv.dropFirst()), environment: ProcessInfo.processInfo.environment, sink: sink))
     }
     let arguments: Arguments
-    switch Arguments.parse(argv) {
-    case .success(let parsed): arguments = parsed
-    case .failure(let problem): return usage(problem, command: nil, sink: sink)
+    switch parsed {
+    case .success(let given): arguments = given
+    case .failure(let problem): return .answered(usage(problem, command: nil, sink: sink))
     }
     if arguments.version {
       sink.out("authsh \(AuthshVersion.current)\n")
-      return 0
+      return .answered(0)
     }
     if arguments.likeProduction, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
-      return usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink)
+      return .answered(usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
     }
     if arguments.seed != nil, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
-      return usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: nil, sink: sink)
+      return .answered(usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
     }
     guard let first = arguments.command.first else {
       if arguments.help {
         sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")
-        return 0
+        return .answered(0)
       }
-      return await Interactive.run(arguments, environment: environment, sink: sink)
+      return .run(arguments)
     }
     let beforeDoubleDash = arguments.command.prefix { $0 != "--" }
     if arguments.help || first == "help" || beforeDoubleDash.contains("--help") || beforeDoubleDash.contains("-h") {
       let topic = first == "help" ? Array(arguments.command.dropFirst()) : arguments.command
-      return help(topic, sink: sink)
+      return .answered(help(topic, sink: sink))
+    }
+    return .run(arguments)
+  }
+
+  /// The surfaces that do I/O: the shell, the emulator, one-shot commands and `run`.
+  static func run(_ arguments: Arguments, environment: [String: String]) async -> Int32 {
+    let sink = StandardSink()
+    guard let first = arguments.command.first else {
+      return await Interactive.run(arguments, environment: environment, sink: sink)
     }
     switch first {
     case "emulator": return await EmulatorCommand.run(arguments, environment: environment, sink: sink)

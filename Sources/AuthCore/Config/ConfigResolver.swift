@@ -27,6 +27,10 @@ public struct ConfigResolver: Sendable {
     }
   }
 
+  /// The last document parsed, by the text and path it came from: every command of a shell or a
+  /// script resolves its target, and the file does not change under a resolver.
+  private let parsed = Guarded<(text: String, path: String, document: ConfigDocument)?>(nil)
+
   public init(environment: [String: String], paths: Paths, configFile: ConfigFileContents?) {
     self.environment = environment
     self.paths = paths
@@ -40,7 +44,11 @@ public struct ConfigResolver: Sendable {
       throw AuthError(.configError, message: "Cannot read \(paths.configFile): \(problem).")
     }
     try checkWritableByOthers(configFile)
-    return try ConfigDocument.parse(configFile.text, path: paths.configFile)
+    let path = paths.configFile
+    if let last = parsed[\.self], last.text == configFile.text, last.path == path { return last.document }
+    let document = try ConfigDocument.parse(configFile.text, path: path)
+    parsed[\.self] = (configFile.text, path, document)
+    return document
   }
 
   /// As ssh does for `~/.ssh/config`: a config file, or its directory, that group or others can

@@ -27,36 +27,50 @@ public enum UnixTime {
 extension UnixTime {
   /// Seconds of an ISO 8601 time as backends write them (`2024-05-01T10:00:00Z`,
   /// `…:00.123456Z`, `…:00.123+00:00`); fractional seconds are dropped. nil when unreadable or implausible.
+  ///
+  /// The project's one RFC 3339 reader: `T`, `t` or a space between date and time, an optional
+  /// fraction, and a zone (`Z`, `+02:00`, `+0200`); without a zone it is nil, as
+  /// `ISO8601DateFormatter` says. Read as bytes: no formatter (not thread-safe, and a third of a
+  /// `whoami` in profiles when made per call).
   public static func parseISO(_ text: String) -> Int? {
-    let scalars = Array(text.unicodeScalars)
-    guard scalars.count >= 20 else { return nil }
-    func number(_ range: Range<Int>) -> Int? {
+    let b = Array(text.utf8)
+    func number(_ start: Int, _ count: Int) -> Int? {
+      guard start + count <= b.count else { return nil }
       var value = 0
-      for index in range {
-        guard let digit = Int(String(scalars[index])) else { return nil }
-        value = value * 10 + digit
+      for byte in b[start..<(start + count)] {
+        guard byte >= 48, byte <= 57 else { return nil }
+        value = value * 10 + Int(byte - 48)
       }
       return value
     }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-      let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-      hour < 24, minute < 60, second < 61
+    let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
+    guard b.count >= 20, b[4] == dash, b[7] == dash, [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(b[10]),
+      b[13] == colon, b[16] == colon, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month),
+      (1...31).contains(day), hour < 24, minute < 60, second < 61
     else { return nil }
     var index = 19
-    if index < scalars.count, scalars[index] == "." {
+    if index < b.count, b[index] == UInt8(ascii: ".") {
       index += 1
-      while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
+      while index < b.count, b[index] >= 48, b[index] <= 57 { index += 1 }
     }
-    guard index < scalars.count else { return nil }
+    guard index < b.count else { return nil }
     var offset = 0
-    let zone = String(String.UnicodeScalarView(scalars[index...]))
-    if zone != "Z" && zone != "z" {
-      let parts = zone.dropFirst().split(separator: ":")
-      guard zone.first == "+" || zone.first == "-", parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
-      offset = (h * 3600 + m * 60) * (zone.first == "-" ? -1 : 1)
+    if b[index] == UInt8(ascii: "Z") || b[index] == UInt8(ascii: "z") {
+      index += 1
+    } else if b[index] == UInt8(ascii: "+") || b[index] == dash {
+      let sign = b[index] == dash ? -1 : 1
+      guard let hours = number(index + 1, 2), hours < 24 else { return nil }
+      var next = index + 3
+      if next < b.count, b[next] == colon { next += 1 }
+      guard let minutes = number(next, 2), minutes < 60 else { return nil }
+      offset = sign * (hours * 3600 + minutes * 60)
+      index = next + 2
+    } else {
+      return nil
     }
-    let days = daysFromCivil(year, month, day)
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    guard index == b.count else { return nil }
+    let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
     return isPlausible(seconds) ? seconds : nil
   }
 

@@ -79,48 +79,9 @@ public enum Timestamps {
     return text
   }
 
-  /// RFC 3339 (`2024-01-01T12:00:00.123456Z`, `…+02:00`); nil without a zone, as
-  /// `ISO8601DateFormatter` does. Parsed by hand: a formatter per call cost a third of a
-  /// `whoami` in profiles, and formatters are not safe to share across threads.
+  /// RFC 3339 (`2024-01-01T12:00:00.123456Z`, `…+02:00`), read by `UnixTime.parseISO`.
   static func parse(_ text: String) -> Date? {
-    let b = Array(text.utf8)
-    func number(_ start: Int, _ count: Int) -> Int? {
-      guard start + count <= b.count else { return nil }
-      var value = 0
-      for byte in b[start..<(start + count)] {
-        guard byte >= 48, byte <= 57 else { return nil }
-        value = value * 10 + Int(byte - 48)
-      }
-      return value
-    }
-    guard b.count >= 20, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 116, b[13] == 58, b[16] == 58,
-      let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-      let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day),
-      hour < 24, minute < 60, second < 61
-    else { return nil }
-    var index = 19
-    if index < b.count, b[index] == 46 {
-      index += 1
-      while index < b.count, b[index] >= 48, b[index] <= 57 { index += 1 }
-    }
-    guard index < b.count else { return nil }
-    var offset = 0
-    if b[index] == 90 || b[index] == 122 {
-      index += 1
-    } else if b[index] == 43 || b[index] == 45 {
-      let sign = b[index] == 45 ? -1 : 1
-      guard let hours = number(index + 1, 2) else { return nil }
-      var next = index + 3
-      if next < b.count, b[next] == 58 { next += 1 }
-      guard let minutes = number(next, 2) else { return nil }
-      offset = sign * (hours * 3600 + minutes * 60)
-      index = next + 2
-    } else {
-      return nil
-    }
-    guard index == b.count else { return nil }
-    let seconds = UnixTime.daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
-    return Date(timeIntervalSince1970: TimeInterval(seconds))
+    UnixTime.parseISO(text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
   }
 
   /// `2024-01-01T12:00:00Z` (whole seconds, UTC), as `ISO8601DateFormatter` prints.

@@ -121,6 +121,8 @@ public struct Loading: Sendable, Hashable {
 /// the support commands' safety rails.
 public struct CommandSpec: Sendable, Hashable {
   public let id: CommandID
+  /// `["reset", "confirm"]`, split once (every parse matches the line against them).
+  public let words: [String]
   public var arguments: [ArgumentSpec]
   public var flags: [FlagSpec]
   public var summary: String
@@ -144,6 +146,7 @@ public struct CommandSpec: Sendable, Hashable {
     examples: [String] = []
   ) {
     self.id = id
+    self.words = id.words
     self.arguments = arguments
     self.flags = flags.map(\.spec)
     self.summary = summary
@@ -157,8 +160,6 @@ public struct CommandSpec: Sendable, Hashable {
     self.output = output
   }
 
-  /// `["reset", "confirm"]`.
-  public var words: [String] { id.words }
   public var name: String { id.rawValue }
 
   /// Whether any argument or flag of the command can carry a secret.

@@ -20,7 +20,7 @@ public enum CommandTable {
     var words = words
     if let first = words.first, let canonical = aliases[first] { words[0] = canonical }
     let candidates = all.filter { spec in
-      spec.words.count <= words.count && Array(words.prefix(spec.words.count)) == spec.words
+      spec.words.count <= words.count && words.prefix(spec.words.count).elementsEqual(spec.words)
     }
     guard let best = candidates.max(by: { $0.words.count < $1.words.count }) else { return nil }
     return (best, best.words.count)
@@ -33,7 +33,7 @@ public enum CommandTable {
   public static func group(_ words: [String], on surface: Surfaces = .all) -> [CommandSpec] {
     guard !words.isEmpty else { return [] }
     return all.filter { spec in
-      spec.words.count > words.count && Array(spec.words.prefix(words.count)) == words
+      spec.words.count > words.count && spec.words.prefix(words.count).elementsEqual(words)
         && !spec.surfaces.isDisjoint(with: surface)
     }
   }

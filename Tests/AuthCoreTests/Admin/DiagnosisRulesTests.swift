@@ -122,6 +122,15 @@ import Testing
     #expect(UnixTime.parseISO("2024-02-29T14:34:56+02:00") == 1_709_210_096)
     #expect(UnixTime.parseISO("2024-02-29") == nil)
     #expect(UnixTime.parseISO("not a time, really!!") == nil)
+    // PostgreSQL's text form, a zone without a colon, lower-case separators.
+    #expect(UnixTime.parseISO("2024-02-29 12:34:56.5+00:00") == 1_709_210_096)
+    #expect(UnixTime.parseISO("2024-02-29t10:34:56-0200") == 1_709_210_096)
+    #expect(UnixTime.parseISO("2024-02-29T12:34:56z") == 1_709_210_096)
+    // No zone, other separators, a zone past 23 hours, trailing text, year 0: refused.
+    for text in ["2024-02-29T12:34:56", "2024/02/29T12:34:56Z", "2024-02-29T12:34:56+25:00", "2024-02-29T12:34:56Zjunk",
+      "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z"] {
+      #expect(UnixTime.parseISO(text) == nil, "\(text)")
+    }
     #expect(UnixTime.iso(1_709_210_096) == "2024-02-29T12:34:56Z")
     #expect(UnixTime.iso(0) == "1970-01-01T00:00:00Z")
   }
