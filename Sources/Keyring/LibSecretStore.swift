@@ -2,6 +2,7 @@
   import AuthCore
   import Foundation
   @preconcurrency import Glibc
+  import Synchronization
 
   /// The freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC) through libsecret. Items
   /// go to the default collection with the attributes of `SecretItem` (`service=authsh`, `kind`,
@@ -10,11 +11,11 @@
   /// Never prompts where no prompt can be answered: without a D-Bus session bus libsecret is not
   /// even asked (GLib would try to autolaunch one), and a locked or missing default keyring counts
   /// as unavailable unless a desktop session (DISPLAY, WAYLAND_DISPLAY) can show the unlock prompt.
-  public final class LibSecretStore: SecretStore, @unchecked Sendable {
+  public final class LibSecretStore: SecretStore, Sendable {
     public let name = "the Secret Service keyring"
     private let environment: [String: String]
     /// libsecret's sync calls are made one at a time.
-    private let lock = NSLock()
+    private let calls = Mutex(())
     /// libsecret and GLib, loaded on first use: a command that never reads the keyring (a file
     /// store, `--version`) does not pay for eleven libraries and GLib's type system. nil until the
     /// first use; then the library, or `.some(nil)` when it could not be loaded.
@@ -48,58 +49,58 @@
         }
       }
       let canPrompt = variable("DISPLAY") != nil || variable("WAYLAND_DISPLAY") != nil
-      lock.lock()
-      defer { lock.unlock() }
-      var error: UnsafeMutableRawPointer?
-      // SECRET_SERVICE_LOAD_COLLECTIONS: asks the service itself, so a bus without one fails here.
-      guard let service = library.serviceGet(1 << 2, nil, &error) else {
-        return "no Secret Service on the D-Bus session bus (\(library.take(error) ?? "no answer"))"
+      return serially {
+        var error: UnsafeMutableRawPointer?
+        // SECRET_SERVICE_LOAD_COLLECTIONS: asks the service itself, so a bus without one fails here.
+        guard let service = library.serviceGet(1 << 2, nil, &error) else {
+          return "no Secret Service on the D-Bus session bus (\(library.take(error) ?? "no answer"))"
+        }
+        defer { library.objectUnref(service) }
+        guard let collection = library.collectionForAlias(service, "default", 0, nil, &error) else {
+          if let message = library.take(error) { return "the Secret Service failed: \(message)" }
+          return canPrompt ? nil : "the Secret Service has no default keyring, and creating one needs a desktop session"
+        }
+        defer { library.objectUnref(collection) }
+        if library.collectionLocked(collection) != 0, !canPrompt {
+          return "the default keyring is locked, and unlocking it needs a desktop session (no DISPLAY or WAYLAND_DISPLAY)"
+        }
+        return nil
       }
-      defer { library.objectUnref(service) }
-      guard let collection = library.collectionForAlias(service, "default", 0, nil, &error) else {
-        if let message = library.take(error) { return "the Secret Service failed: \(message)" }
-        return canPrompt ? nil : "the Secret Service has no default keyring, and creating one needs a desktop session"
-      }
-      defer { library.objectUnref(collection) }
-      if library.collectionLocked(collection) != 0, !canPrompt {
-        return "the default keyring is locked, and unlocking it needs a desktop session (no DISPLAY or WAYLAND_DISPLAY)"
-      }
-      return nil
     }
 
     public func read(_ item: SecretItem) throws -> String? {
       let library = try loaded()
-      lock.lock()
-      defer { lock.unlock() }
-      var error: UnsafeMutableRawPointer?
-      let value = library.withAttributes(item.attributes) { library.lookupv(library.schema, $0, nil, &error) }
-      if let message = library.take(error) { throw failure("read", item, message) }
-      guard let value else { return nil }
-      defer { library.passwordFree(value) }
-      return String(cString: value)
+      return try serially {
+        var error: UnsafeMutableRawPointer?
+        let value = library.withAttributes(item.attributes) { library.lookupv(library.schema, $0, nil, &error) }
+        if let message = library.take(error) { throw failure("read", item, message) }
+        guard let value else { return nil }
+        defer { library.passwordFree(value) }
+        return String(cString: value)
+      }
     }
 
     public func write(_ value: String, to item: SecretItem) throws {
       let library = try loaded()
-      lock.lock()
-      defer { lock.unlock() }
-      var error: UnsafeMutableRawPointer?
-      let stored = library.withAttributes(item.attributes) {
-        library.storev(library.schema, $0, nil, item.label, value, nil, &error)
+      try serially {
+        var error: UnsafeMutableRawPointer?
+        let stored = library.withAttributes(item.attributes) {
+          library.storev(library.schema, $0, nil, item.label, value, nil, &error)
+        }
+        if let message = library.take(error) { throw failure("store", item, message) }
+        if stored == 0 { throw failure("store", item, "it refused") }
       }
-      if let message = library.take(error) { throw failure("store", item, message) }
-      if stored == 0 { throw failure("store", item, "it refused") }
     }
 
     @discardableResult
     public func delete(_ item: SecretItem) throws -> Bool {
       let library = try loaded()
-      lock.lock()
-      defer { lock.unlock() }
-      var error: UnsafeMutableRawPointer?
-      let removed = library.withAttributes(item.attributes) { library.clearv(library.schema, $0, nil, &error) }
-      if let message = library.take(error) { throw failure("delete", item, message) }
-      return removed != 0
+      return try serially {
+        var error: UnsafeMutableRawPointer?
+        let removed = library.withAttributes(item.attributes) { library.clearv(library.schema, $0, nil, &error) }
+        if let message = library.take(error) { throw failure("delete", item, message) }
+        return removed != 0
+      }
     }
 
     public func names(of kind: SecretItem.Kind) throws -> [String] {
@@ -107,30 +108,35 @@
       guard let searchv = library.searchv, let attributesOf = library.retrievableAttributes else {
         throw AuthError(.configError, message: "Listing secrets needs libsecret 0.19 or later.")
       }
-      lock.lock()
-      defer { lock.unlock() }
-      var error: UnsafeMutableRawPointer?
-      let query = [(name: "service", value: SecretItem.service), (name: "kind", value: kind.rawValue)]
-      // SECRET_SEARCH_ALL: every match, locked ones too (their attributes are readable).
-      let list = library.withAttributes(query) { searchv(library.schema, $0, 1 << 1, nil, &error) }
-      if let message = library.take(error) {
-        throw AuthError(.configError, message: "Could not list the secrets in \(name): \(message).")
-      }
-      defer { if let list { library.listFreeFull(list, library.objectUnrefPointer) } }
-      let key = kind == .session ? "backend" : "name"
-      var names: [String] = []
-      var node = list
-      while let current = node {
-        // GList: { gpointer data; GList *next; GList *prev; }
-        let data = current.load(as: UnsafeMutableRawPointer?.self)
-        if let table = attributesOf(data) {
-          let value = key.withCString { library.hashTableLookup(table, $0) }
-          if let value { names.append(String(cString: value.assumingMemoryBound(to: CChar.self))) }
-          library.hashTableUnref(table)
+      return try serially {
+        var error: UnsafeMutableRawPointer?
+        let query = [(name: "service", value: SecretItem.service), (name: "kind", value: kind.rawValue)]
+        // SECRET_SEARCH_ALL: every match, locked ones too (their attributes are readable).
+        let list = library.withAttributes(query) { searchv(library.schema, $0, 1 << 1, nil, &error) }
+        if let message = library.take(error) {
+          throw AuthError(.configError, message: "Could not list the secrets in \(name): \(message).")
         }
-        node = current.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeMutableRawPointer?.self)
+        defer { if let list { library.listFreeFull(list, library.objectUnrefPointer) } }
+        let key = kind == .session ? "backend" : "name"
+        var names: [String] = []
+        var node = list
+        while let current = node {
+          // GList: { gpointer data; GList *next; GList *prev; }
+          let data = current.load(as: UnsafeMutableRawPointer?.self)
+          if let table = attributesOf(data) {
+            let value = key.withCString { library.hashTableLookup(table, $0) }
+            if let value { names.append(String(cString: value.assumingMemoryBound(to: CChar.self))) }
+            library.hashTableUnref(table)
+          }
+          node = current.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeMutableRawPointer?.self)
+        }
+        return Array(Set(names)).sorted()
       }
-      return Array(Set(names)).sorted()
+    }
+
+    /// Runs `body` with no other libsecret call in flight.
+    private func serially<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+      try calls.withLock { _ throws(E) -> T in try body() }
     }
 
     private func loaded() throws -> LibSecret {

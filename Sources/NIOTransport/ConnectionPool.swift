@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// Idle keep-alive connections per host and port. A connection is handed to one request at a
 /// time (`take` removes it) and closed after `idleTimeout` unused — shorter than the 5 s idle
@@ -18,29 +18,29 @@ final class ConnectionPool: Sendable {
   }
 
   let idleTimeout: TimeAmount
-  private let idle = NIOLockedValueBox<[Key: [Idle]]>([:])
-  private let opened = NIOLockedValueBox(0)
+  private let idle = Mutex<[Key: [Idle]]>([:])
+  private let opened = Mutex(0)
 
   init(idleTimeout: TimeAmount) {
     self.idleTimeout = idleTimeout
   }
 
   /// How many connections were opened so far (a connection reused does not count again).
-  var connectionsOpened: Int { opened.withLockedValue { $0 } }
+  var connectionsOpened: Int { opened.withLock { $0 } }
 
   /// Counts a new connection and drops it from the pool whenever it closes.
   func opened(_ channel: any Channel, for key: Key) {
-    opened.withLockedValue { $0 += 1 }
+    opened.withLock { $0 += 1 }
     let id = ObjectIdentifier(channel)
     channel.closeFuture.whenComplete { [self] _ in _ = remove(id, key) }
   }
 
   /// How many connections are parked now.
-  var idleCount: Int { idle.withLockedValue { $0.values.reduce(0) { $0 + $1.count } } }
+  var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
   /// An idle, still open connection to `key`, now owned by the caller.
   func take(_ key: Key) -> (any Channel)? {
-    while let entry = idle.withLockedValue({ $0[key]?.popLast() }) {
+    while let entry = idle.withLock({ $0[key]?.popLast() }) {
       entry.expiry.cancel()
       if entry.channel.isActive { return entry.channel }
       entry.channel.close(promise: nil)
@@ -56,12 +56,12 @@ final class ConnectionPool: Sendable {
     let expiry = channel.eventLoop.scheduleTask(in: idleTimeout) { [self] in
       if remove(id, key) { channel.close(promise: nil) }
     }
-    idle.withLockedValue { $0[key, default: []].append(Idle(id: id, channel: channel, expiry: expiry)) }
+    idle.withLock { $0[key, default: []].append(Idle(id: id, channel: channel, expiry: expiry)) }
   }
 
   /// Removes the entry if it is still parked; false when a request has taken it meanwhile.
   private func remove(_ id: ObjectIdentifier, _ key: Key) -> Bool {
-    idle.withLockedValue { pool in
+    idle.withLock { pool in
       guard let index = pool[key]?.firstIndex(where: { $0.id == id }) else { return false }
       pool[key]?.remove(at: index)
       return true

@@ -12,9 +12,8 @@ import Foundation
 /// `$XDG_CACHE_HOME` (`~/.cache`) and `$XDG_DATA_HOME` (`~/.local/share`) although neither is
 /// used (no cache, no cookies). While it is made those two variables name a path that cannot be
 /// created, so nothing appears outside authsh's own directories; they are put back at once.
-public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
-  private let lock = NSLock()
-  private var made: URLSession?
+public final class URLSessionTransport: HTTPTransport, Sendable {
+  private let made = Guarded<URLSession?>(nil)
   /// Bodies larger than this end the request as malformed (hostile 10 MB answers).
   public let maxResponseBytes: Int
 
@@ -24,7 +23,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
   /// Ephemeral, without a cookie store or a cache: auth answers are never kept on disk.
   private var session: URLSession {
-    lock.withLock {
+    made.update { made in
       if let made { return made }
       let session = Self.withoutSideDirectories {
         let configuration = URLSessionConfiguration.ephemeral
@@ -114,54 +113,56 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// Shared between the completion handler, the deadline and the cancellation handler.
-private final class RequestState: @unchecked Sendable {
+private final class RequestState: Sendable {
   let host: String
   let maxBytes: Int
-  private let lock = NSLock()
-  private var task: URLSessionDataTask?
-  private var done = false
-  private var cancelledEarly = false
-  private(set) var timedOut = false
+  private struct Progress {
+    var task: URLSessionDataTask?
+    var done = false
+    var cancelledEarly = false
+    var timedOut = false
+  }
+  private let progress = Guarded(Progress())
 
   init(host: String, maxBytes: Int) {
     self.host = host
     self.maxBytes = maxBytes
   }
 
+  var timedOut: Bool { progress[\.timedOut] }
+
   func start(_ task: URLSessionDataTask) {
-    lock.lock()
-    self.task = task
-    let cancelNow = cancelledEarly
-    lock.unlock()
+    let cancelNow = progress.update { progress in
+      progress.task = task
+      return progress.cancelledEarly
+    }
     // Cancelled before it started: cancel first, so resuming only delivers the cancellation.
     if cancelNow { task.cancel() }
     task.resume()
   }
 
   func markTimedOut() -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !done else { return false }
-    timedOut = true
-    return true
+    progress.update { progress in
+      guard !progress.done else { return false }
+      progress.timedOut = true
+      return true
+    }
   }
 
   func cancel() {
-    lock.lock()
-    let current = task
-    if current == nil { cancelledEarly = true }
-    lock.unlock()
+    let current = progress.update { progress in
+      if progress.task == nil { progress.cancelledEarly = true }
+      return progress.task
+    }
     current?.cancel()
   }
 
   func finish(_ continuation: CheckedContinuation<HTTPResponse, any Error>, result: Result<HTTPResponse, TransportFailure>) {
-    lock.lock()
-    guard !done else {
-      lock.unlock()
-      return
+    let first = progress.update { progress in
+      defer { progress.done = true }
+      return !progress.done
     }
-    done = true
-    lock.unlock()
+    guard first else { return }
     continuation.resume(with: result.mapError { $0 as any Error })
   }
 }

@@ -19,20 +19,11 @@ public struct CommandExecutor: Sendable {
 }
 
 /// Shared by the files of one run: set at the first failure under `--fail-fast`.
-public final class StopFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stopped = false
+public final class StopFlag: Sendable {
+  private let stopped = Guarded(false)
   public init() {}
-  public var isSet: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopped
-  }
-  public func set() {
-    lock.lock()
-    stopped = true
-    lock.unlock()
-  }
+  public var isSet: Bool { stopped[\.self] }
+  public func set() { stopped[\.self] = true }
 }
 
 /// What the interpreter reports while it runs (the runner formats; the interpreter never prints).
