@@ -49,7 +49,6 @@ let package = Package(
       name: "NIOTransport",
       dependencies: [
         "AuthCore",
-        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
