@@ -18,17 +18,8 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
 fi
 BIN="$(swift build -c release --show-bin-path)/authsh"
 
-WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BIN" emulator --port "$PORT" >"$WORK/emulator.log" 2>&1 &
-EMULATOR_PID=$!
-trap 'kill "$EMULATOR_PID" 2>/dev/null || true; wait "$EMULATOR_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
+. bench/start-emulator.sh
 BASE="http://127.0.0.1:$PORT/auth/v1"
-for _ in $(seq 1 100); do
-  curl -fs "$BASE/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
 
 EMAIL="bench@example.com"
 PASSWORD="bench-password-1"

@@ -17,15 +17,6 @@ BIN=${AUTHSH_BIN:-${BIN:-"$(swift build -c release --show-bin-path)/authsh"}}
 PYTHON=${PYTHON:-.venv/bin/python}
 [ -x "$PYTHON" ] || { echo "bench/import.sh: run scripts/setup.sh first (needs firebase-admin and supabase-auth)" >&2; exit 1; }
 
-WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BIN" emulator --port "$PORT" >"$WORK/emulator.log" 2>&1 &
-EMULATOR_PID=$!
-trap 'kill "$EMULATOR_PID" 2>/dev/null || true; wait "$EMULATOR_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
-for _ in $(seq 1 100); do
-  curl -fs "http://127.0.0.1:$PORT/auth/v1/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+. bench/start-emulator.sh
 
 "$PYTHON" bench/import_bench.py "$BIN" "127.0.0.1:$PORT" "$COUNT" "$WORK"

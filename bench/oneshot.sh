@@ -17,16 +17,10 @@ if [[ ! -x $bin ]]; then
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 
-work=$(mktemp -d)
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" emulator --port "$port" >"$work/emulator.log" 2>&1 &
-emulator=$!
-trap 'kill $emulator 2>/dev/null || true; wait $emulator 2>/dev/null || true; rm -rf "$work"' EXIT
+BIN=$bin
+. bench/start-emulator.sh
+work=$WORK port=$PORT emulator=$EMULATOR_PID
 base="http://127.0.0.1:$port"
-for _ in $(seq 100); do
-  curl -fs "$base/auth/v1/health" >/dev/null 2>&1 && break
-  sleep 0.05
-done
 
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_STATE_HOME=$work/home/.local/state
 unset AUTHSH_CONFIG_DIR AUTHSH_PROFILE AUTHSH_CREDENTIAL_STORE SUPABASE_URL SUPABASE_ANON_KEY

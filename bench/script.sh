@@ -20,15 +20,8 @@ if [ ! -x .venv/bin/python ]; then
   .venv/bin/pip install -q -r Tests/python/requirements.txt
 fi
 
-WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BIN" emulator --port "$PORT" > "$WORK/emulator.log" 2>&1 &
-EMULATOR=$!
-trap 'kill $EMULATOR 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do
-  curl -fs "http://127.0.0.1:$PORT/auth/v1/health" > /dev/null && break
-  sleep 0.05
-done
+. bench/start-emulator.sh
+EMULATOR=$EMULATOR_PID
 URL="http://127.0.0.1:$PORT/auth/v1"
 
 # The same prologue in both scripts; only the whoami lines differ.

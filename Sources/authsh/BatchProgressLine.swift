@@ -6,60 +6,42 @@ import ShellKit
 /// ("user confirm 120/1000 · 35/s · ETA 25s · 2 failed"), at most ten times a second and at the
 /// end, erased before the summary; otherwise a plain line per account ("12/1000 changed
 /// ada@example.com: Confirmed …"), which a log keeps.
-final class BatchProgressLine: ProgressDisplay, Sendable {
+final class BatchProgressLine: ProgressDisplay {
   private let sink: any OutputSink
   private let terminal: Bool
   private let command: String
   private let started = DispatchTime.now().uptimeNanoseconds
-  private struct State {
-    var lastDraw: UInt64 = 0
-    var drawn = false
-    var onFirstDraw: (@Sendable () -> Void)?
-  }
-  private let state = Guarded(State())
-  var onFirstDraw: (@Sendable () -> Void)? {
-    get { state[\.onFirstDraw] }
-    set { state[\.onFirstDraw] = newValue }
-  }
+  let line: RedrawnLine
 
   init(sink: any OutputSink, terminal: Bool, command: String) {
     self.sink = sink
     self.terminal = terminal
     self.command = command
+    line = RedrawnLine { sink.err($0) }
   }
 
   func update(_ progress: BatchProgress) {
-    state.update { state in draw(progress, &state) }
-  }
-
-  private func draw(_ progress: BatchProgress, _ state: inout State) {
-    let record = progress.record
     guard terminal else {
+      let record = progress.record
       let who = TerminalText.escape(record.input)
       let code = record.code.map { " (\($0))" } ?? ""
       sink.err("\(progress.done)/\(progress.total) \(record.outcome.rawValue) \(who): \(TerminalText.escape(record.message))\(code)\n")
       return
     }
-    let now = DispatchTime.now().uptimeNanoseconds
-    guard now - state.lastDraw >= 100_000_000 || progress.done == progress.total || !state.drawn else { return }
-    state.lastDraw = now
-    if !state.drawn { state.onFirstDraw?() }
-    state.drawn = true
-    let seconds = max(Double(now - started) / 1e9, 0.001)
-    let rate = Double(progress.done) / seconds
-    var parts = ["\(command) \(progress.done)/\(progress.total)", String(format: "%.0f/s", rate)]
-    if progress.done < progress.total, rate > 0 {
-      parts.append("ETA " + Self.duration(Double(progress.total - progress.done) / rate))
-    }
-    parts.append("\(progress.failures) failed")
-    if progress.dryRun { parts.append("dry run") }
-    sink.err("\r\u{1B}[K" + parts.joined(separator: " · "))
-  }
-
-  func clear() {
-    state.update { state in
-      if state.drawn { sink.err("\r\u{1B}[K") }
-      state.drawn = false
+    line.redraw { lastDraw, drawn in
+      let now = DispatchTime.now().uptimeNanoseconds
+      // At most ten times a second, and always the first and the last.
+      guard Int(now - started) - lastDraw >= 100_000_000 || progress.done == progress.total || !drawn else { return nil }
+      lastDraw = Int(now - started)
+      let seconds = max(Double(now - started) / 1e9, 0.001)
+      let rate = Double(progress.done) / seconds
+      var parts = ["\(command) \(progress.done)/\(progress.total)", String(format: "%.0f/s", rate)]
+      if progress.done < progress.total, rate > 0 {
+        parts.append("ETA " + Self.duration(Double(progress.total - progress.done) / rate))
+      }
+      parts.append("\(progress.failures) failed")
+      if progress.dryRun { parts.append("dry run") }
+      return parts.joined(separator: " · ")
     }
   }
 

@@ -34,33 +34,10 @@ enum ExportWiring {
 }
 
 /// "Exported 12000 accounts…" redrawn in place on standard error, erased before any other line.
-final class ExportProgress: Sendable {
-  private let sink: StandardSink
-  private struct State {
-    var drawn = false
-    var onFirstDraw: (@Sendable () -> Void)?
-  }
-  private let state = Guarded(State())
-  /// Stops the spinner before the first progress line draws.
-  var onFirstDraw: (@Sendable () -> Void)? {
-    get { state[\.onFirstDraw] }
-    set { state[\.onFirstDraw] = newValue }
-  }
+final class ExportProgress: ProgressDisplay {
+  let line: RedrawnLine
 
-  init(sink: StandardSink) { self.sink = sink }
+  init(sink: StandardSink) { line = RedrawnLine { sink.err($0) } }
 
-  func update(_ count: Int) {
-    state.update { state in
-      if !state.drawn { state.onFirstDraw?() }
-      state.drawn = true
-      sink.err("\r\u{1B}[KExported \(count) accounts…")
-    }
-  }
-
-  func clear() {
-    state.update { state in
-      if state.drawn { sink.err("\r\u{1B}[K") }
-      state.drawn = false
-    }
-  }
+  func update(_ count: Int) { line.redraw { _, _ in "Exported \(count) accounts…" } }
 }

@@ -42,84 +42,37 @@ enum SupportWiring {
   }
 }
 
-/// A progress line the one-shot command stops the spinner for and erases at the end.
-protocol ProgressDisplay: AnyObject, Sendable {
-  var onFirstDraw: (@Sendable () -> Void)? { get set }
-  func clear()
-}
-
 /// "Looked up 120/1000…" redrawn in place on standard error for many lookups, erased at the end.
-final class ProgressLine: ProgressDisplay, Sendable {
+final class ProgressLine: ProgressDisplay {
   /// Fewer lookups than this show the spinner only.
   static let threshold = 20
-  private let sink: StandardSink
-  private struct State {
-    var drawn = false
-    var started = false
-    var lastPercent = -1
-    var onFirstDraw: (@Sendable () -> Void)?
-  }
-  private let state = Guarded(State())
-  /// Stops the spinner before the first progress line draws.
-  var onFirstDraw: (@Sendable () -> Void)? {
-    get { state[\.onFirstDraw] }
-    set { state[\.onFirstDraw] = newValue }
-  }
+  let line: RedrawnLine
 
-  init(sink: StandardSink) { self.sink = sink }
+  init(sink: StandardSink) { line = RedrawnLine { sink.err($0) } }
 
   /// `total` is nil while the input is still being read.
   func update(done: Int, total: Int?) {
     guard (total ?? done) >= Self.threshold else { return }
-    state.update { state in
+    line.redraw { lastPercent, drawn in
       let percent = total.map { done * 100 / max($0, 1) } ?? done / 100
-      guard percent != state.lastPercent || done == total || !state.drawn else { return }
-      state.lastPercent = percent
-      if !state.started { state.onFirstDraw?() }
-      state.started = true
-      state.drawn = true
-      sink.err("\r\u{1B}[KLooked up \(done)" + (total.map { "/\($0)" } ?? "") + "…")
-    }
-  }
-
-  func clear() {
-    state.update { state in
-      if state.drawn { sink.err("\r\u{1B}[K") }
-      state.drawn = false
+      guard percent != lastPercent || done == total || !drawn else { return nil }
+      lastPercent = percent
+      return "Looked up \(done)" + (total.map { "/\($0)" } ?? "") + "…"
     }
   }
 }
 
 /// "Scanned 12,000 accounts (12 pages), 3 matches…" redrawn in place while `user list --filter`
 /// reads Firebase's pages, erased at the end.
-final class ScanProgressLine: ProgressDisplay, Sendable {
-  private let sink: StandardSink
-  private struct State {
-    var drawn = false
-    var onFirstDraw: (@Sendable () -> Void)?
-  }
-  private let state = Guarded(State())
-  /// Stops the spinner before the first progress line draws.
-  var onFirstDraw: (@Sendable () -> Void)? {
-    get { state[\.onFirstDraw] }
-    set { state[\.onFirstDraw] = newValue }
-  }
+final class ScanProgressLine: ProgressDisplay {
+  let line: RedrawnLine
 
-  init(sink: StandardSink) { self.sink = sink }
+  init(sink: StandardSink) { line = RedrawnLine { sink.err($0) } }
 
   func update(_ progress: ScanProgress) {
-    state.update { state in
-      if !state.drawn { state.onFirstDraw?() }
-      state.drawn = true
+    line.redraw { _, _ in
       let matches = progress.matches == 1 ? "1 match" : "\(progress.matches) matches"
-      sink.err("\r\u{1B}[KScanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…")
-    }
-  }
-
-  func clear() {
-    state.update { state in
-      if state.drawn { sink.err("\r\u{1B}[K") }
-      state.drawn = false
+      return "Scanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…"
     }
   }
 }
