@@ -2,12 +2,13 @@
 import PackageDescription
 
 // Dependency arrows (each target imports only these):
-//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, Keyring, PostgresExport
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, CurlTransport, Keyring, PostgresExport
 //   AuthScript → ShellKit, CSV.swift (`run --data table.csv`)
 //   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
 //   PostgresExport → AuthCore, PostgresNIO (`user export --db`: GoTrue's auth.users read directly)
+//   CurlTransport → AuthCore, CCurl (https:// through libcurl, loaded at run time)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
@@ -54,6 +55,9 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
+    // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
+    .target(name: "CCurl"),
+    .target(name: "CurlTransport", dependencies: ["AuthCore", "CCurl"]),
     // Only the executable links it: PostgreSQL's wire protocol is needed by `user export --db` alone.
     .target(
       name: "PostgresExport",
@@ -89,7 +93,7 @@ let package = Package(
       name: "authsh",
       dependencies: [
         "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
-        "PostgresExport",
+        "PostgresExport", "CurlTransport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
@@ -99,10 +103,11 @@ let package = Package(
       dependencies: ["HTTPServerKit", "AuthCore", "JSONKit", "AuthEmulator"],
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+    .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport",
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport", "CurlTransport",
         .product(name: "CryptoExtras", package: "swift-crypto"),
       ],
       exclude: ["Fixtures", "Snapshots"]),

@@ -46,10 +46,6 @@ if [[ $action == uninstall ]]; then
 fi
 
 if ((build)); then
-  if ! pkg-config --exists libcurl 2>/dev/null; then
-    echo "install: the static build links libcurl; install libcurl4-openssl-dev (apt-get install libcurl4-openssl-dev)" >&2
-    exit 1
-  fi
   (cd "$here" && swift build -c release --static-swift-stdlib --product authsh)
 fi
 binary="$here/.build/release/authsh"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds out/authsh_VERSION_amd64.deb: the release binary (Swift runtime linked in), the man page
 # and the bash, zsh and fish completions in Debian's paths. `Depends:` is computed from the
-# binary's real shared-library needs with dpkg-shlibdeps, so it names libedit2, libsqlite3-0,
-# libcurl4 and libc6, never the Swift toolchain. libsecret (the Secret Service keyring) is loaded
-# at run time when present, so it is only recommended: without it sessions stay in 0600 files.
+# binary's real shared-library needs with dpkg-shlibdeps, so it names libedit2, libsqlite3-0 and
+# libc6, never the Swift toolchain; libcurl4 (https://, loaded on the first TLS request) is added
+# by name. libsecret (the Secret Service keyring) is loaded at run time when present, so it is
+# only recommended: without it sessions stay in 0600 files.
 #
 #   scripts/package-deb.sh [--no-build] [--out DIR]
 set -euo pipefail
@@ -43,10 +44,12 @@ mkdir -p "$work/src/debian"
 printf 'Source: authsh\n\nPackage: authsh\nArchitecture: any\n' > "$work/src/debian/control"
 depends=$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/authsh" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n $depends ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-if [[ $depends == *libsecret* ]]; then
-  echo "package-deb: the binary links libsecret; it must load it at run time (Recommends only)" >&2
+if [[ $depends == *libsecret* || $depends == *libcurl* ]]; then
+  echo "package-deb: the binary links libsecret or libcurl; it must load them at run time" >&2
   exit 1
 fi
+# libcurl carries https:// (loaded on the first TLS request, so dpkg-shlibdeps cannot see it).
+depends="$depends, libcurl4 | libcurl3-gnutls"
 
 install -d "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" <<EOF

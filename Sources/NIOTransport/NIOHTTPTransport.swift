@@ -7,7 +7,7 @@ import NIOPosix
 /// `HTTPTransport` for plain `http://` (emulators on loopback) over SwiftNIO: keep-alive
 /// connections reused across requests (as every HTTP client library does), a whole-request
 /// deadline, cancellation, a body-size cap. A failed, timed-out or cancelled request closes its
-/// connection; nothing is retried. TLS stays with `URLSessionTransport`.
+/// connection; nothing is retried. TLS goes through `CurlTransport`.
 public struct NIOHTTPTransport: HTTPTransport {
   public let maxResponseBytes: Int
   private let group: any EventLoopGroup
@@ -66,7 +66,9 @@ public struct NIOHTTPTransport: HTTPTransport {
 
   private func connect(_ key: ConnectionPool.Key, timeout: TimeAmount) async throws -> any Channel {
     let limit = maxResponseBytes
-    let bootstrap = ClientBootstrap(group: group)
+    // `any()` is the loop this task runs on when it runs on one of the group's (a script's task
+    // does): its connections then answer on the thread that awaits them.
+    let bootstrap = ClientBootstrap(group: group.any())
       .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
       .connectTimeout(timeout)
       .channelInitializer { channel in

@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOTransport
 import ShellKit
 
 /// `authsh`: argv → one-shot command, script run, emulator, completion, or the shell.
@@ -18,16 +19,15 @@ struct Authsh {
     case .answered(let code): exit(StandardStreams.outputFailureStatus(code))
     case .run(let given): arguments = given
     }
-    if arguments.command.first == "run" {
-      // Scripts are a chain of awaits on NIO I/O: running their tasks on the NIO event loops
-      // spares two thread hops per request. Not for the shell, whose
-      // line reader blocks its thread.
-      NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-    }
+    // A script is a chain of awaits on requests answered on a NIO event loop: its task runs on
+    // that loop (and the transport connects from it), so no await hops threads. Not the shell,
+    // whose line reader blocks its thread for as long as the user types.
+    let preference: EventLoopTaskExecutor? =
+      arguments.command.first == "run" ? EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next()) : nil
     let environment = ProcessInfo.processInfo.environment
     let status = Guarded<Int32>(0)
     let finished = DispatchSemaphore(value: 0)
-    Task.detached {
+    Task.detached(executorPreference: preference) {
       let code = await run(arguments, environment: environment)
       status.update { $0 = code }
       finished.signal()

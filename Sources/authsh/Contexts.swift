@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import Foundation
 import Keyring
 import NIOTransport
@@ -12,8 +13,8 @@ enum Contexts {
   ) -> ShellContext {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
-    // Plain http:// (emulators on loopback) through SwiftNIO; TLS through URLSession.
-    let transport = SchemeRoutingTransport(fallback: URLSessionTransport())
+    // Plain http:// (emulators on loopback) through SwiftNIO; TLS through libcurl (loaded on first use).
+    let transport = SchemeRoutingTransport(fallback: CurlTransport())
     let clock = SystemClock()
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import Foundation
 import NIOTransport
 import ShellKit
@@ -29,7 +30,7 @@ enum FaultsClearCommand {
     else {
       return Authsh.usage(UsageError("'\(base)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
     }
-    let transport = SchemeRoutingTransport(fallback: URLSessionTransport())
+    let transport = SchemeRoutingTransport(fallback: CurlTransport())
     do {
       let response = try await transport.send(HTTPRequest(method: "DELETE", url: url, timeout: Self.timeout))
       guard (200..<300).contains(response.status) else {
@@ -56,6 +57,7 @@ enum FaultsClearCommand {
     case .cancelled: return "cancelled"
     case .connectionLost: return "the connection closed before an answer"
     case .tooLarge: return "its answer was too large"
+    case .tls: return "no trusted TLS connection"
     case .unreachable, .other: return "the emulator cannot be reached"
     }
   }

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
@@ -7,13 +8,13 @@ import NIOTransport
 import Providers
 import ShellKit
 
-/// The two HTTP clients: URLSession (TLS, production) and NIO (plain http://, emulators).
+/// The two HTTP clients: libcurl (TLS, production) and NIO (plain http://, emulators).
 enum TransportKind: String, CaseIterable, Sendable {
-  case urlSession, nio
-  func make() -> any HTTPTransport { self == .nio ? NIOHTTPTransport() : URLSessionTransport() }
+  case curl, nio
+  func make() -> any HTTPTransport { self == .nio ? NIOHTTPTransport() : CurlTransport() }
 }
 
-/// A fixture server plus a shell context pointing a provider at it (real socket, real URLSession).
+/// A fixture server plus a shell context pointing a provider at it (real socket, real HTTP client).
 final class Harness: @unchecked Sendable {
   let server = FixtureServer()
   let store = InMemorySessionStore()
@@ -26,7 +27,7 @@ final class Harness: @unchecked Sendable {
   static let password = "correct-horse-battery"
   static let accessToken = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2ln"
 
-  init(_ provider: ProviderKind, transport: TransportKind = .urlSession) async throws {
+  init(_ provider: ProviderKind, transport: TransportKind = .curl) async throws {
     self.provider = provider
     self.transportKind = transport
     try await server.start()

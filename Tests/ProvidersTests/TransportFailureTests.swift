@@ -37,7 +37,7 @@ import Testing
     #expect(ExitStatus.oneShot(result) == 3)
   }
 
-  /// TLS goes through URLSession (libcurl), which does not say "refused"; on loopback nothing else fails that way.
+  /// TLS goes through libcurl, whose message may not say "refused"; on loopback nothing else fails that way.
   @Test func closedLoopbackPortOverHTTPSIsRefused() async throws {
     let harness = try await Harness(.supabase)
     await harness.stop()

@@ -51,6 +51,8 @@ public enum TransportFailure: Error, Sendable, Equatable {
   case cancelled
   /// The connection closed before a complete answer.
   case connectionLost(String)
+  /// No trusted TLS connection: the certificate did not verify, or the handshake failed.
+  case tls(String)
   /// The answer's body was larger than the transport reads (`bytes`, the limit).
   case tooLarge(bytes: Int)
   case other(String)

@@ -58,6 +58,11 @@ struct WireClient: Sendable {
       return AuthError(.cancelled)
     case .connectionLost(let detail):
       return AuthError(.malformedResponse, detail: "the connection closed before a complete answer (\(detail))")
+    case .tls(let detail):
+      return AuthError(
+        .networkUnreachable,
+        message: "No trusted TLS connection to \(hostAndPort(url)): \(detail). If a proxy re-signs HTTPS traffic, set SSL_CERT_FILE to its CA bundle.",
+        detail: detail)
     case .tooLarge(let bytes):
       return AuthError(
         .malformedResponse,

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthEmulator
 import AuthTestSupport
 import Foundation
@@ -27,7 +28,7 @@ import Testing
         projectId: projectId ?? config.project, firebaseEmulatorHost: host)
       if projectId == "" { target.projectId = nil }
       self.target = target
-      let transport = URLSessionTransport()
+      let transport = CurlTransport()
       admin = AdminProviderFactory.make(target, credential: .firebaseEmulatorOwner, transport: transport)
       client = ProviderFactory.make(target, transport: transport)
     }

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
@@ -32,7 +33,7 @@ import Testing
         provider: .firebase, profile: "prod", url: server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "AIza-key",
         projectId: nil)
       admin = FirebaseAdminProvider(
-        target: target, tokens: StaticAccessToken(token: FirebaseAdminReplayTests.token), transport: URLSessionTransport(),
+        target: target, tokens: StaticAccessToken(token: FirebaseAdminReplayTests.token), transport: CurlTransport(),
         clock: clock, trace: nil, projectId: FirebaseAdminReplayTests.project, principal: FirebaseAdminReplayTests.principal)
     }
 
@@ -275,7 +276,7 @@ import Testing
       projectId: Self.project)
     target.tenantId = "shop-eu-x7k2p"
     let admin = FirebaseAdminProvider(
-      target: target, tokens: StaticAccessToken(token: Self.token), transport: URLSessionTransport(), clock: ManualClock(),
+      target: target, tokens: StaticAccessToken(token: Self.token), transport: CurlTransport(), clock: ManualClock(),
       trace: nil, principal: Self.principal)
     let tenantAccounts = "/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/tenants/shop-eu-x7k2p/accounts"
     server.on("POST", tenantAccounts + ":lookup", status: 200, json: Self.fixture("admin_lookup_tenant.json"))

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthTestSupport
 import Foundation
 import JSONKit
@@ -20,7 +21,7 @@ import Testing
     let lookup = "/identitytoolkit.googleapis.com/v1/projects/demo-prod/accounts:lookup"
     toolkit.on("POST", lookup, status: 200, json: #"{"kind": "identitytoolkit#GetAccountInfoResponse"}"#)
     let admin = AdminProviderFactory.make(
-      Self.production(toolkit), credential: .firebaseServiceAccount(endpoint.account), transport: URLSessionTransport())
+      Self.production(toolkit), credential: .firebaseServiceAccount(endpoint.account), transport: CurlTransport())
     #expect(try await admin.user(.email("ada@example.com")) == nil)
     #expect(try await admin.user(.id("abc")) == nil)
     let requests = toolkit.requests.filter { $0.path == lookup }
@@ -39,7 +40,7 @@ import Testing
     toolkit.on("POST", lookup, status: 403, json: #"{"error": {"code": 403, "message": "The caller does not have permission", "status": "PERMISSION_DENIED"}}"#)
     let admin = AdminProviderFactory.make(
       Self.production(toolkit, projectId: "other-project"), credential: .firebaseServiceAccount(endpoint.account),
-      transport: URLSessionTransport())
+      transport: CurlTransport())
     do {
       _ = try await admin.user(.email("ada@example.com"))
       Issue.record("a 403 must fail")

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthTestSupport
 import Foundation
 import JSONKit
@@ -21,7 +22,7 @@ import Testing
       let target = Target(
         provider: .firebase, profile: "prod", url: server.baseURL + FirebaseSecondFactorReplayTests.v1, key: "AIza-key",
         projectId: nil)
-      client = FirebaseProvider(target: target, transport: URLSessionTransport(), clock: ManualClock(), trace: nil)
+      client = FirebaseProvider(target: target, transport: CurlTransport(), clock: ManualClock(), trace: nil)
     }
 
     func answer(_ path: String, status: Int = 200, _ fixture: String) {

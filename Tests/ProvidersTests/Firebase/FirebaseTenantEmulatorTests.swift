@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthEmulator
 import AuthTestSupport
 import Foundation
@@ -12,7 +13,7 @@ import Testing
 @Suite struct FirebaseTenantEmulatorTests {
   final class Rig: @unchecked Sendable {
     let emulator: Emulator
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
 
     init(likeProduction: Bool = false) async throws {
       var config = EmulatorConfig()

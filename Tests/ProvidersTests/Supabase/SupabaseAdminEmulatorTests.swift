@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthEmulator
 import AuthTestSupport
 import Foundation
@@ -11,7 +12,7 @@ import Testing
   final class Rig: @unchecked Sendable {
     let emulator: Emulator
     let target: Target
-    let transport: any HTTPTransport = URLSessionTransport()
+    let transport: any HTTPTransport = CurlTransport()
 
     init(confirmEmail: Bool = true, captcha: Bool = false) async throws {
       var config = EmulatorConfig()

@@ -1,4 +1,5 @@
 import AuthCore
+import CurlTransport
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
@@ -25,7 +26,7 @@ import Testing
     init() async throws { try await server.start() }
     func admin(_ credential: AdminCredential = .supabaseServiceRole(SupabaseAdminReplayTests.serviceRole)) -> SupabaseAdminProvider {
       let target = Target(provider: .supabase, profile: "default", url: server.baseURL + "/auth/v1", key: "anon-key")
-      return SupabaseAdminProvider(target: target, credential: credential, transport: URLSessionTransport(), clock: SupabaseAdminReplayTests.clock, trace: nil)
+      return SupabaseAdminProvider(target: target, credential: credential, transport: CurlTransport(), clock: SupabaseAdminReplayTests.clock, trace: nil)
     }
     /// The last request to the Auth API (a lookup on a loopback host also asks for the outbox).
     var lastAPIRequest: ServerRequest? { server.requests.last { $0.path.hasPrefix("/auth/v1/") } }

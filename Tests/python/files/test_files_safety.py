@@ -153,8 +153,8 @@ def test_a_one_shot_request_creates_no_cache_directory(emulator, tmp_path):
 
 
 def test_an_https_request_creates_no_cache_or_cookie_directory(tmp_path):
-    # HTTPS goes through URLSession (a closed port: the request fails at once, exit 3), whose
-    # configuration would make ~/.cache/org.swift.foundation.URLCache and ~/.local/share/bin.
+    # HTTPS goes through libcurl (a closed port: the request fails at once, exit 3); URLSession,
+    # used before, made ~/.cache/org.swift.foundation.URLCache and ~/.local/share/bin.
     home = tmp_path / "home"
     home.mkdir()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "XDG_STATE_HOME": str(tmp_path / "state"),

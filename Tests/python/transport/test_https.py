@@ -1,0 +1,146 @@
+"""https:// through libcurl, which authsh loads on the first TLS request: a TLS front (Python's ssl
+module, a certificate made here for 127.0.0.1) before the emulator, so signup, login and whoami
+cross a real TLS handshake. SSL_CERT_FILE names the CA to trust; without it the self-signed
+certificate is refused with a clear error. Plain http:// runs and `--version` never map libcurl."""
+import datetime
+import ipaddress
+import os
+import socket
+import ssl
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from conftest import authsh_binary, user_env
+
+PASSWORD = "tls-secret-horse-4417"
+
+
+def make_certificate(directory: Path) -> tuple[Path, Path]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "authsh test")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256()))
+    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+class TLSFront:
+    """Terminates TLS on a loopback port and relays the bytes to the emulator's plain port."""
+
+    def __init__(self, cert: Path, key: Path, backend_port: int):
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(cert, key)
+        self.backend_port = backend_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.handshakes = 0
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+
+    def serve(self, client):
+        try:
+            tls = self.context.wrap_socket(client, server_side=True)
+        except (ssl.SSLError, OSError):
+            client.close()  # an untrusting client hangs up during the handshake
+            return
+        self.handshakes += 1
+        backend = socket.create_connection(("127.0.0.1", self.backend_port))
+
+        def pump(source, target):
+            try:
+                while data := source.recv(65536):
+                    target.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for end in (source, target):
+                    try:
+                        end.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+        threading.Thread(target=pump, args=(backend, tls), daemon=True).start()
+        pump(tls, backend)
+
+    def close(self):
+        self.listener.close()
+
+
+@pytest.fixture
+def tls_front(emulator, tmp_path):
+    cert, key = make_certificate(tmp_path)
+    front = TLSFront(cert, key, emulator.port)
+    yield front, cert
+    front.close()
+
+
+def run(args, env):
+    return subprocess.run([authsh_binary(), *args], env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
+
+
+def https_env(tmp_path, emulator, front, **extra):
+    return user_env(tmp_path / "home", SUPABASE_URL=f"https://127.0.0.1:{front.port}",
+                    SUPABASE_ANON_KEY=emulator.anon_key, AUTHSH_CREDENTIAL_STORE="file", PW=PASSWORD, **extra)
+
+
+def test_signup_login_and_whoami_cross_tls_with_the_ca_from_ssl_cert_file(emulator, tls_front, tmp_path):
+    front, cert = tls_front
+    env = https_env(tmp_path, emulator, front, SSL_CERT_FILE=str(cert))
+    for args in (["signup", "ada@example.com", "--name", "Ada", "--password-env", "PW"],
+                 ["login", "ada@example.com", "--password-env", "PW"], ["whoami"]):
+        result = run(args, env)
+        assert result.returncode == 0, f"{args}: {result.stdout}{result.stderr}"
+        assert PASSWORD not in result.stdout + result.stderr
+    assert "ada@example.com" in result.stdout
+    assert front.handshakes >= 1
+
+
+def test_an_untrusted_certificate_is_refused_with_the_reason(emulator, tls_front, tmp_path):
+    front, _ = tls_front
+    result = run(["login", "ada@example.com", "--password-env", "PW"], https_env(tmp_path, emulator, front))
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "network_unreachable" in result.stderr
+    assert "certificate" in result.stderr.lower(), result.stderr
+    assert PASSWORD not in result.stdout + result.stderr
+    assert front.handshakes == 0
+
+
+def loaded_libraries(args, env) -> str:
+    """The dynamic loader's own account of the files it maps (LD_DEBUG=files)."""
+    result = subprocess.run([authsh_binary(), *args], env={**env, "LD_DEBUG": "files"}, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=60)
+    return result.stderr
+
+
+def test_libcurl_is_mapped_only_when_a_request_is_https(emulator, tls_front, tmp_path):
+    front, cert = tls_front
+    plain = user_env(tmp_path / "plain", emulator, AUTHSH_CREDENTIAL_STORE="file")
+    assert "libcurl" not in loaded_libraries(["--version"], plain)
+    assert "libcurl" not in loaded_libraries(["user", "show", "nobody@example.com"],
+                                             {**plain, "SUPABASE_SERVICE_ROLE_KEY": emulator.service_role_key})
+    https = https_env(tmp_path, emulator, front, SSL_CERT_FILE=str(cert))
+    assert "libcurl" in loaded_libraries(["login", "ada@example.com", "--password-env", "PW"], https)
