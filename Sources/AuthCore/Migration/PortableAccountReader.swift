@@ -32,6 +32,9 @@ public enum PortableAccountReader {
         accounts.append(try PortableAccount(json: try JSON.parse(bytes: line[first...last])))
       } catch let error as PortableAccountError {
         throw PortableAccountError("line \(index + 1): \(error.message)")
+      } catch let error as JSONParseError {
+        // Where the parser stopped says more than "not JSON" (a line cut short, a stray comma).
+        throw PortableAccountError("line \(index + 1): not valid JSON (\(error.reason) at column \(line.distance(from: line.startIndex, to: first) + error.offset + 1))")
       } catch {
         throw PortableAccountError("line \(index + 1): not a JSON object")
       }

@@ -27,9 +27,11 @@ public final class Redactor: Sendable {
   /// either Unicode normalisation form. Very short values (under 4 characters) are not
   /// registered: masking them would shred ordinary text, and they are never printed on purpose.
   public func register(_ secret: String?) {
-    guard let secret, secret.count >= 4 else { return }
-    // Already known (scripts and sessions hand the same tokens over and over): skip the encodings.
+    guard let secret, !secret.isEmpty else { return }
+    // Already known (scripts and sessions hand the same tokens over and over): skip the encodings,
+    // and the character count (grapheme breaking of an 800-byte token on every step).
     if secrets.update({ $0.known.contains(secret) }) { return }
+    guard secret.count >= 4 else { return }
     var forms = [secret, secret.precomposedStringWithCanonicalMapping, secret.decomposedStringWithCanonicalMapping]
     if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.append(encoded) }
     forms.append(

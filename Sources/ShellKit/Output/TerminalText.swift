@@ -1,7 +1,7 @@
 /// Makes outside text (names, e-mails, metadata, server messages, script text) safe to print on
 /// a terminal: C0 and C1 control characters, DEL and bidirectional-formatting characters become
 /// visible escapes (`\e[2J`, `\u{202E}`), so a value can neither clear the screen, retitle the
-/// window, nor reorder what is shown around it. Human renderers pass every such value through
+/// window, reorder what is shown around it, nor break its line (U+2028, U+2029). Human renderers pass every such value through
 /// here before adding their own colour; JSON output is escaped by its serializer instead.
 public enum TerminalText {
   /// One value on one line: newlines and tabs are escaped too.
@@ -34,6 +34,7 @@ public enum TerminalText {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1 (CSI, OSC, … as single characters)
     case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi marks, embeddings, overrides, isolates
+    case 0x2028, 0x2029: return true  // line and paragraph separators: a line break inside one value
     default: return false
     }
   }

@@ -98,9 +98,7 @@ public struct SupportGuard: Sendable {
   /// have reached the server: the line says so.
   public func record(user: AdminUser?, email: String?, error: AuthError?) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
-    let cancelled = error?.code == .cancelled
-    try log.append(
-      entry(user: user, email: email, outcome: error.map { $0.code.rawValue } ?? "ok", note: cancelled ? "may have been applied" : nil))
+    try log.append(Self.finished(entry(user: user, email: email, outcome: "ok"), error: error))
   }
 
   /// The audit lines of a batch's outcomes (an import), appended in one write.
@@ -112,16 +110,23 @@ public struct SupportGuard: Sendable {
       outcomes.map { email, error in
         var line = template
         line.targetEmail = email.map(Self.capped)
-        line.outcome = error.map { $0.code.rawValue } ?? "ok"
-        line.note = error?.code == .cancelled ? "may have been applied" : nil
-        return line
+        return Self.finished(line, error: error)
       })
   }
 
-  private func entry(user: AdminUser?, email: String?, outcome: String, note: String? = nil) -> AuditEntry {
+  /// A change's outcome: its error's code, or "ok". A cancelled change may still have reached the
+  /// backend (the request was on its way), and its line says so.
+  private static func finished(_ entry: AuditEntry, error: AuthError?) -> AuditEntry {
+    var entry = entry
+    entry.outcome = error.map { $0.code.rawValue } ?? "ok"
+    entry.note = error?.code == .cancelled ? "may have been applied" : nil
+    return entry
+  }
+
+  private func entry(user: AdminUser?, email: String?, outcome: String) -> AuditEntry {
     AuditEntry(
       time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
       command: invocation.spec.name, targetId: user?.id, targetEmail: (user?.email ?? email).map(Self.capped),
-      outcome: outcome, operatorName: context.operatorName, note: note)
+      outcome: outcome, operatorName: context.operatorName, note: nil)
   }
 }

@@ -27,7 +27,11 @@ struct PortableAccountReaderTests {
     #expect(throws: PortableAccountError("line 2: email_verified is not true or false")) {
       try PortableAccountReader.read("{\"email\":\"a@x.io\"}\n{\"email_verified\":\"yes\"}\n")
     }
-    #expect(throws: PortableAccountError("line 1: not a JSON object")) { try PortableAccountReader.read("{oops\n") }
+    #expect(throws: PortableAccountError("line 1: not valid JSON (expected a string key at column 2)")) { try PortableAccountReader.read("{oops\n") }
+    // A line cut short says where it ended (column counts from the line's first byte).
+    #expect(throws: PortableAccountError("line 2: not valid JSON (unterminated string at column 17)")) {
+      try PortableAccountReader.read(#"{"email":"a@example.com"}"# + "\n" + #"  {"email":"b@ex"#)
+    }
   }
 
   @Test func firebaseFormatWithAndWithoutHashConfig() throws {

@@ -12,6 +12,13 @@ import Testing
     #expect(TerminalText.escape("one\ntwo\tthree\r\u{7F}\u{0}") == #"one\ntwo\tthree\r\u{7F}\u{0}"#)
   }
 
+  /// An address with a line separator (the emulator's Firebase side accepts one) must not start
+  /// a new line in `user import`'s summary, which keeps its own line breaks.
+  @Test func unicodeLineSeparatorsCannotBreakALine() {
+    #expect(TerminalText.escape("ada\u{2028}@example.com\u{2029}") == #"ada\u{2028}@example.com\u{2029}"#)
+    #expect(TerminalText.escapeKeepingLines("imported ada\u{2028}x@example.com\nskipped") == "imported ada\\u{2028}x@example.com\nskipped")
+  }
+
   @Test func ordinaryTextIsUntouched() {
     for text in ["Ada Lovelace", "José Ñúñez", "李小龍", "👩🏽‍💻 dev", "مرحبا", "back\\slash", ""] {
       #expect(TerminalText.escape(text) == text)
