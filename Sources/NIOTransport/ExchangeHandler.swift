@@ -8,6 +8,13 @@ struct Exchange: Sendable {
   let promise: EventLoopPromise<Answer>
 }
 
+/// The connection ended before a single byte of the answer arrived. On a reused keep-alive
+/// connection that is what a server closing it while it sat idle looks like, and the request may go
+/// again on a fresh connection; otherwise it is `TransportFailure.connectionLost`.
+struct ClosedBeforeAnswer: Error {
+  let detail: String
+}
+
 /// A complete answer, and whether the server lets the connection serve another request.
 struct Answer: Sendable {
   let response: HTTPResponse
@@ -25,6 +32,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
   private var promise: EventLoopPromise<Answer>?
   private var head: HTTPResponseHead?
   private var body: [UInt8] = []
+  /// Whether any part of the current answer has arrived.
+  private var received = false
 
   init(maxBytes: Int) {
     self.maxBytes = maxBytes
@@ -41,6 +50,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     promise = exchange.promise
     head = nil
     body = []
+    received = false
     for (index, part) in exchange.parts.enumerated() {
       context.write(wrapOutboundOut(part), promise: index == exchange.parts.count - 1 ? writePromise : nil)
     }
@@ -53,6 +63,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
       context.close(promise: nil)
       return
     }
+    received = true
     switch unwrapInboundIn(data) {
     case .head(let responseHead):
       head = responseHead
@@ -79,13 +90,23 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    fail(.connectionLost("the connection closed before a complete answer"))
+    failEarly("the connection closed before a complete answer")
     context.fireChannelInactive()
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    fail(.connectionLost(String(describing: error)))
+    failEarly(String(describing: error))
     context.close(promise: nil)
+  }
+
+  /// The connection ended: before any answer (the caller may try a fresh connection) or in the middle of one.
+  private func failEarly(_ detail: String) {
+    if received {
+      fail(.connectionLost(detail))
+    } else {
+      promise?.fail(ClosedBeforeAnswer(detail: detail))
+      promise = nil
+    }
   }
 
   private func fail(_ failure: TransportFailure) {

@@ -7,7 +7,9 @@ import NIOPosix
 /// `HTTPTransport` for plain `http://` (emulators on loopback) over SwiftNIO: keep-alive
 /// connections reused across requests (as every HTTP client library does), a whole-request
 /// deadline, cancellation, a body-size cap. A failed, timed-out or cancelled request closes its
-/// connection; nothing is retried. TLS goes through `CurlTransport`.
+/// connection. One retry only, as libcurl and browsers do: a request whose reused keep-alive
+/// connection closes before a byte of the answer (the server closed it while idle, or to make
+/// room) goes again, once, on a fresh connection. TLS goes through `CurlTransport`.
 public struct NIOHTTPTransport: HTTPTransport {
   public let maxResponseBytes: Int
   private let group: any EventLoopGroup
@@ -37,16 +39,32 @@ public struct NIOHTTPTransport: HTTPTransport {
     let seconds = request.timeout.isFinite ? min(max(1, request.timeout), Target.maximumTimeout) : 30
     let budget = TimeAmount.milliseconds(Int64(seconds * 1000))
     let deadline = NIODeadline.now() + budget
-    let channel: any Channel
     if let idle = pool.take(key) {
-      channel = idle
-    } else {
-      channel = try await connect(key, timeout: budget)
+      do {
+        return try await exchange(request, key: key, on: idle, deadline: deadline)
+      } catch is ClosedBeforeAnswer {
+        // Nothing of it was answered: once more on a fresh connection, within the same deadline.
+      }
     }
+    if Task.isCancelled { throw TransportFailure.cancelled }
+    let remaining = deadline - NIODeadline.now()
+    guard remaining > .zero else { throw TransportFailure.timedOut }
+    let channel = try await connect(key, timeout: remaining)
+    do {
+      return try await exchange(request, key: key, on: channel, deadline: deadline)
+    } catch let closed as ClosedBeforeAnswer {
+      throw TransportFailure.connectionLost(closed.detail)
+    }
+  }
+
+  /// One request on one connection, which goes back to the pool when the server keeps it open.
+  private func exchange(_ request: HTTPRequest, key: ConnectionPool.Key, on channel: any Channel, deadline: NIODeadline)
+    async throws -> HTTPResponse
+  {
     let promise = channel.eventLoop.makePromise(of: Answer.self)
     let timer = channel.eventLoop.scheduleTask(deadline: deadline) { promise.fail(TransportFailure.timedOut) }
     channel.writeAndFlush(Exchange(parts: Self.parts(request, key), promise: promise)).whenFailure { error in
-      promise.fail(TransportFailure.connectionLost(String(describing: error)))
+      promise.fail(ClosedBeforeAnswer(detail: String(describing: error)))
     }
     do {
       let answer = try await withTaskCancellationHandler {

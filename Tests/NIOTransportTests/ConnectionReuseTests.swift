@@ -59,20 +59,6 @@ import Testing
     #expect(transport.connectionsOpened == 2)
   }
 
-  @Test func aDroppedConnectionFailsOnlyItsOwnRequest() async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    let calls = Atomic(0)
-    server.on("GET", "/n") { request in
-      calls.add(1, ordering: .relaxed).newValue == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
-    }
-    let transport = NIOHTTPTransport()
-    #expect(try await get(transport, server, "1").bodyText == "answer to /n?1")
-    await #expect(throws: TransportFailure.self) { try await get(transport, server, "2") }
-    #expect(try await get(transport, server, "3").bodyText == "answer to /n?3")
-    #expect(transport.connectionsOpened == 2)
-  }
-
   @Test func aTimedOutRequestDoesNotLeaveItsAnswerForTheNextOne() async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
@@ -107,5 +93,42 @@ import Testing
     let second = try await server()
     defer { Task { await second.stop() } }
     #expect(try await get(transport, second, "b").bodyText == "answer to /n?b")
+  }
+
+  /// A kept-alive connection that closes before a byte of the answer (a server making room, an
+  /// idle limit) costs the user nothing: the request goes again, once, on a fresh connection.
+  @Test func aReusedConnectionClosedBeforeTheAnswerIsRetriedOnceOnAFreshOne() async throws {
+    let server = try await server()
+    defer { Task { await server.stop() } }
+    let calls = Mutex(0)
+    server.on("GET", "/n") { request in
+      calls.withLock { $0 += 1; return $0 } == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
+    }
+    let transport = NIOHTTPTransport()
+    #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
+    #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
+    #expect(try await get(transport, server, "c").bodyText == "answer to /n?c")
+    #expect(transport.connectionsOpened == 2)
+    #expect(server.requests.count == 4)
+  }
+
+  /// Only once, and never on a fresh connection: a server that drops every request is an error.
+  @Test func aFreshConnectionClosedBeforeTheAnswerIsAnError() async throws {
+    let server = try await server()
+    defer { Task { await server.stop() } }
+    let calls = Mutex(0)
+    server.on("GET", "/n") { request in
+      calls.withLock { $0 += 1; return $0 } == 1 ? .text(200, "answer to \(request.uri)") : .dropConnection
+    }
+    let transport = NIOHTTPTransport()
+    #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
+    await #expect {
+      try await get(transport, server, "b")
+    } throws: { error in
+      if case .connectionLost = error as? TransportFailure { return true }
+      return false
+    }
+    #expect(server.requests.count == 3)
+    #expect(transport.connectionsOpened == 2)
   }
 }
