@@ -135,7 +135,22 @@ private struct JSONByteParser {
 
   mutating func parseString() throws -> String {
     index += 1  // opening quote
-    var buffer: [UInt8] = []
+    let start = index
+    // Most strings have no escape: they are the bytes between the quotes, decoded once.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        guard let text = String(validating: bytes[start..<index - 1], as: UTF8.self) else {
+          throw fail("string is not valid UTF-8")
+        }
+        return text
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      index += 1
+    }
+    // An escape (or the end, or a control character): the bytes so far, then one at a time.
+    var buffer = Array(bytes[start..<index])
     while true {
       guard index < bytes.count else { throw fail("unterminated string") }
       let byte = bytes[index]

@@ -15,15 +15,22 @@ public enum CommandTable {
     return spec
   }
 
+  /// Rows by their first word: a line is matched against the few rows its first word can begin
+  /// (a script parses every line, some twice), not the whole table.
+  private static let rowsByFirstWord: [String: [Int]] = Dictionary(grouping: all.indices) { all[$0].words.first ?? "" }
+
   /// The spec whose words begin `words` (longest match: `reset confirm` before `reset`).
   public static func match(_ words: [String]) -> (spec: CommandSpec, consumed: Int)? {
-    var words = words
-    if let first = words.first, let canonical = aliases[first] { words[0] = canonical }
-    let candidates = all.filter { spec in
-      spec.words.count <= words.count && words.prefix(spec.words.count).elementsEqual(spec.words)
+    guard let typed = words.first else { return nil }
+    var best: Int?
+    var bestLength = 0
+    for row in rowsByFirstWord[aliases[typed] ?? typed] ?? [] {
+      let length = all[row].words.count
+      guard length <= words.count, length > bestLength, all[row].words.dropFirst().elementsEqual(words[1..<length]) else { continue }
+      best = row
+      bestLength = length
     }
-    guard let best = candidates.max(by: { $0.words.count < $1.words.count }) else { return nil }
-    return (best, best.words.count)
+    return best.map { (all[$0], bestLength) }
   }
 
   public static func named(_ name: String) -> CommandSpec? { CommandID(rawValue: name).map(spec) }
@@ -31,8 +38,8 @@ public enum CommandTable {
   /// The commands whose words begin with `words` but are longer (`user` → `user show`, `user list`,
   /// …; `user link` → `user link recovery`, `user link confirm`), on a surface.
   public static func group(_ words: [String], on surface: Surfaces = .all) -> [CommandSpec] {
-    guard !words.isEmpty else { return [] }
-    return all.filter { spec in
+    guard let first = words.first else { return [] }
+    return (rowsByFirstWord[first] ?? []).map { all[$0] }.filter { spec in
       spec.words.count > words.count && spec.words.prefix(words.count).elementsEqual(words)
         && !spec.surfaces.isDisjoint(with: surface)
     }
