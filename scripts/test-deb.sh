@@ -52,6 +52,16 @@ fi
 grep -q 'libsecret-1.so.0 could not be loaded' "$root/tmp/secret.err" || { cat "$root/tmp/secret.err" >&2; exit 1; }
 DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq libsecret-1-0 >/dev/null
 in_root authsh run --emulator /tmp/smoke.auth
+# https:// goes through libcurl, loaded on the first TLS request: a Depends of the package (a
+# closed port answers as refused, so libcurl was found and ran); without it, the error says what to install.
+[[ $(in_root dpkg-query -W -f='${Depends}' authsh) == *libcurl4* ]] || { echo "test-deb: no Depends: libcurl4" >&2; exit 1; }
+https_login() { in_root sh -c 'SUPABASE_URL=https://127.0.0.1:9 SUPABASE_ANON_KEY=k PW=correct-horse-1 authsh login ada@example.com --password-env PW' 2>"$root/tmp/https.err"; }
+status=0; https_login || status=$?
+[[ $status -eq 3 ]] && grep -q 'connection refused' "$root/tmp/https.err" || { echo "test-deb: https with libcurl (exit $status):" >&2; cat "$root/tmp/https.err" >&2; exit 1; }
+in_root dpkg --remove --force-depends libcurl4 >/dev/null 2>&1
+status=0; https_login || status=$?
+[[ $status -eq 3 ]] && grep -q 'apt install libcurl4' "$root/tmp/https.err" || { echo "test-deb: https without libcurl (exit $status):" >&2; cat "$root/tmp/https.err" >&2; exit 1; }
+DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq libcurl4 >/dev/null
 for f in /usr/share/man/man1/authsh.1.gz /usr/share/bash-completion/completions/authsh \
   /usr/share/zsh/vendor-completions/_authsh /usr/share/fish/vendor_completions.d/authsh.fish; do
   [[ -s $root$f ]] || { echo "test-deb: $f is missing" >&2; exit 1; }

@@ -38,7 +38,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
   public static func availability() -> Result<String, TransportFailure> {
     authsh_curl_load() == 1
       ? .success(String(cString: authsh_curl_loaded_name()))
-      : .failure(.other(String(cString: authsh_curl_load_error()) + ": install libcurl4 to reach https:// servers"))
+      : .failure(.clientMissing(String(cString: authsh_curl_load_error())))
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -58,6 +58,7 @@ enum FaultsClearCommand {
     case .connectionLost: return "the connection closed before an answer"
     case .tooLarge: return "its answer was too large"
     case .tls: return "no trusted TLS connection"
+    case .clientMissing: return "libcurl is not installed"
     case .unreachable, .other: return "the emulator cannot be reached"
     }
   }

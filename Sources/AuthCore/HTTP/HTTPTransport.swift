@@ -53,6 +53,8 @@ public enum TransportFailure: Error, Sendable, Equatable {
   case connectionLost(String)
   /// No trusted TLS connection: the certificate did not verify, or the handshake failed.
   case tls(String)
+  /// The HTTP client library this transport loads at run time is not installed (why, from the loader).
+  case clientMissing(String)
   /// The answer's body was larger than the transport reads (`bytes`, the limit).
   case tooLarge(bytes: Int)
   case other(String)

@@ -63,6 +63,11 @@ struct WireClient: Sendable {
         .networkUnreachable,
         message: "No trusted TLS connection to \(hostAndPort(url)): \(detail). If a proxy re-signs HTTPS traffic, set SSL_CERT_FILE to its CA bundle.",
         detail: detail)
+    case .clientMissing(let detail):
+      return AuthError(
+        .networkUnreachable,
+        message: "authsh reaches https:// servers through libcurl, which is not installed here. Install it (Debian, Ubuntu: apt install libcurl4).",
+        detail: detail)
     case .tooLarge(let bytes):
       return AuthError(
         .malformedResponse,

@@ -144,3 +144,70 @@ def test_libcurl_is_mapped_only_when_a_request_is_https(emulator, tls_front, tmp
                                              {**plain, "SUPABASE_SERVICE_ROLE_KEY": emulator.service_role_key})
     https = https_env(tmp_path, emulator, front, SSL_CERT_FILE=str(cert))
     assert "libcurl" in loaded_libraries(["login", "ada@example.com", "--password-env", "PW"], https)
+
+
+class ConnectProxy:
+    """An HTTP CONNECT proxy (what https_proxy names): records each CONNECT target and tunnels it."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.targets = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+
+    def serve(self, client):
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.recv(4096)
+            if not chunk:
+                client.close()
+                return
+            head += chunk
+        method, target = head.split(b" ")[:2]
+        self.targets.append(f"{method.decode()} {target.decode()}")
+        host, port = target.decode().rsplit(":", 1)
+        upstream = socket.create_connection((host, int(port)))
+        client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+
+        def pump(source, target):
+            try:
+                while data := source.recv(65536):
+                    target.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for end in (source, target):
+                    try:
+                        end.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+        threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
+        pump(client, upstream)
+
+    def close(self):
+        self.listener.close()
+
+
+def test_https_proxy_is_honoured_as_curl_honours_it(emulator, tls_front, tmp_path):
+    front, cert = tls_front
+    proxy = ConnectProxy()
+    try:
+        env = https_env(tmp_path, emulator, front, SSL_CERT_FILE=str(cert), https_proxy=f"http://127.0.0.1:{proxy.port}")
+        result = run(["signup", "ada@example.com", "--name", "Ada", "--password-env", "PW"], env)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert proxy.targets == [f"CONNECT 127.0.0.1:{front.port}"]
+        # no_proxy exempts a host, as curl's own tools read it.
+        result = run(["login", "ada@example.com", "--password-env", "PW"], {**env, "no_proxy": "127.0.0.1"})
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert len(proxy.targets) == 1
+    finally:
+        proxy.close()
