@@ -40,16 +40,32 @@ def make_certificate(directory: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-class TLSFront:
-    """Terminates TLS on a loopback port and relays the bytes to the emulator's plain port."""
+def relay(client, upstream):
+    """Copies bytes both ways until either side closes, then closes both."""
 
-    def __init__(self, cert: Path, key: Path, backend_port: int):
-        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        self.context.load_cert_chain(cert, key)
-        self.backend_port = backend_port
+    def pump(source, target):
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
+    pump(client, upstream)
+
+
+class LoopbackServer:
+    """Accepts connections on a free loopback port, each served by `serve` on a thread of its own."""
+
+    def __init__(self):
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
-        self.handshakes = 0
         threading.Thread(target=self.accept, daemon=True).start()
 
     def accept(self):
@@ -61,32 +77,30 @@ class TLSFront:
             threading.Thread(target=self.serve, args=(client,), daemon=True).start()
 
     def serve(self, client):
+        raise NotImplementedError
+
+    def close(self):
+        self.listener.close()
+
+
+class TLSFront(LoopbackServer):
+    """Terminates TLS on a loopback port and relays the bytes to the emulator's plain port."""
+
+    def __init__(self, cert: Path, key: Path, backend_port: int):
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(cert, key)
+        self.backend_port = backend_port
+        self.handshakes = 0
+        super().__init__()
+
+    def serve(self, client):
         try:
             tls = self.context.wrap_socket(client, server_side=True)
         except (ssl.SSLError, OSError):
             client.close()  # an untrusting client hangs up during the handshake
             return
         self.handshakes += 1
-        backend = socket.create_connection(("127.0.0.1", self.backend_port))
-
-        def pump(source, target):
-            try:
-                while data := source.recv(65536):
-                    target.sendall(data)
-            except OSError:
-                pass
-            finally:
-                for end in (source, target):
-                    try:
-                        end.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
-
-        threading.Thread(target=pump, args=(backend, tls), daemon=True).start()
-        pump(tls, backend)
-
-    def close(self):
-        self.listener.close()
+        relay(tls, socket.create_connection(("127.0.0.1", self.backend_port)))
 
 
 @pytest.fixture
@@ -146,22 +160,12 @@ def test_libcurl_is_mapped_only_when_a_request_is_https(emulator, tls_front, tmp
     assert "libcurl" in loaded_libraries(["login", "ada@example.com", "--password-env", "PW"], https)
 
 
-class ConnectProxy:
+class ConnectProxy(LoopbackServer):
     """An HTTP CONNECT proxy (what https_proxy names): records each CONNECT target and tunnels it."""
 
     def __init__(self):
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
         self.targets = []
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
+        super().__init__()
 
     def serve(self, client):
         head = b""
@@ -176,25 +180,7 @@ class ConnectProxy:
         host, port = target.decode().rsplit(":", 1)
         upstream = socket.create_connection((host, int(port)))
         client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-
-        def pump(source, target):
-            try:
-                while data := source.recv(65536):
-                    target.sendall(data)
-            except OSError:
-                pass
-            finally:
-                for end in (source, target):
-                    try:
-                        end.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
-
-        threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
-        pump(client, upstream)
-
-    def close(self):
-        self.listener.close()
+        relay(client, upstream)
 
 
 def test_https_proxy_is_honoured_as_curl_honours_it(emulator, tls_front, tmp_path):
