@@ -27,7 +27,10 @@ final class CurlTransfer: Sendable {
     let easy = handle.pointer
     let answer = CurlAnswer(maxBytes: maxBytes, transfer: self)
     var headers: UnsafeMutableRawPointer?
-    for header in request.headers { headers = authsh_curl_slist_append(headers, "\(header.name): \(header.value)") }
+    // libcurl drops `Name:` with nothing after it; `Name;` is how it sends an empty value.
+    for header in request.headers {
+      headers = authsh_curl_slist_append(headers, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+    }
     // No `Expect: 100-continue` wait before larger bodies, and no form content type made up for a
     // body-less POST.
     headers = authsh_curl_slist_append(headers, "Expect:")
@@ -59,8 +62,12 @@ final class CurlTransfer: Sendable {
   ) {
     let context = Unmanaged.passUnretained(answer).toOpaque()
     authsh_curl_setopt_string(easy, AUTHSH_CURLOPT_URL, request.url.absoluteString)
-    // Only http and https, whatever a URL says (libcurl also speaks file://, ftp://, …).
-    authsh_curl_setopt_string(easy, AUTHSH_CURLOPT_PROTOCOLS_STR, "http,https")
+    // Only http and https, whatever a URL says (libcurl also speaks file://, ftp://, …); the
+    // string form is libcurl 7.85 and later, the bit mask the one before.
+    if authsh_curl_setopt_string(easy, AUTHSH_CURLOPT_PROTOCOLS_STR, "http,https") == AUTHSH_CURLE_UNKNOWN_OPTION {
+      authsh_curl_setopt_long(easy, AUTHSH_CURLOPT_PROTOCOLS, AUTHSH_CURLPROTO_HTTP_HTTPS)
+    }
+    authsh_curl_setopt_string(easy, AUTHSH_CURLOPT_USERAGENT, "authsh/\(AuthshVersion.current)")
     authsh_curl_setopt_pointer(easy, AUTHSH_CURLOPT_HTTPHEADER, headers)
     authsh_curl_setopt_pointer(easy, AUTHSH_CURLOPT_ERRORBUFFER, errorBuffer)
     authsh_curl_setopt_long(easy, AUTHSH_CURLOPT_NOSIGNAL, 1)
@@ -104,10 +111,11 @@ final class CurlTransfer: Sendable {
       let loopback = HostPolicy.isLoopback(request.url.host ?? "")
       return loopback || detail.lowercased().contains("refused") ? .refused(detail) : .unreachable(detail)
     case AUTHSH_CURLE_GOT_NOTHING, AUTHSH_CURLE_SEND_ERROR, AUTHSH_CURLE_RECV_ERROR, AUTHSH_CURLE_PARTIAL_FILE,
-      AUTHSH_CURLE_WEIRD_SERVER_REPLY, AUTHSH_CURLE_HTTP2:
+      AUTHSH_CURLE_WEIRD_SERVER_REPLY, AUTHSH_CURLE_HTTP2, AUTHSH_CURLE_HTTP2_STREAM:
       return .connectionLost(detail)
     case AUTHSH_CURLE_SSL_CONNECT_ERROR, AUTHSH_CURLE_PEER_FAILED_VERIFICATION, AUTHSH_CURLE_SSL_CERTPROBLEM,
-      AUTHSH_CURLE_SSL_CACERT_BADFILE, AUTHSH_CURLE_SSL_ISSUER_ERROR, AUTHSH_CURLE_SSL_INVALIDCERTSTATUS:
+      AUTHSH_CURLE_SSL_CIPHER, AUTHSH_CURLE_SSL_CACERT_BADFILE, AUTHSH_CURLE_SSL_CRL_BADFILE, AUTHSH_CURLE_SSL_ISSUER_ERROR,
+      AUTHSH_CURLE_SSL_PINNEDPUBKEYNOTMATCH, AUTHSH_CURLE_SSL_INVALIDCERTSTATUS:
       return .tls(detail)
     default: return .other(detail)
     }

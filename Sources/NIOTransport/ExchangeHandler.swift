@@ -95,7 +95,13 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    failEarly(String(describing: error))
+    // A socket error (a reset, a broken pipe) may end a connection before any answer; anything
+    // else (the HTTP decoder refusing what arrived) means bytes came, so the request was read.
+    if error is IOError || error is ChannelError {
+      failEarly(String(describing: error))
+    } else {
+      fail(.connectionLost(String(describing: error)))
+    }
     context.close(promise: nil)
   }
 

@@ -28,7 +28,7 @@ import Testing
     }
     let body = Array(String(repeating: "x", count: 5000).utf8)  // past libcurl's Expect: 100-continue size
     let response = try await CurlTransport().send(
-      HTTPRequest(method: "PATCH", url: try url(server, "/thing?a=1"), headers: [("apikey", "k"), ("Content-Type", "application/json")], body: body))
+      HTTPRequest(method: "PATCH", url: try url(server, "/thing?a=1"), headers: [("apikey", "k"), ("Content-Type", "application/json"), ("X-Empty", "")], body: body))
     #expect(response.status == 201)
     #expect(response.body == body + Array(" back".utf8))
     #expect(response.headers.contains { $0.name.lowercased() == "x-answer" && $0.value == "yes" })
@@ -37,6 +37,8 @@ import Testing
     #expect(seen.uri == "/thing?a=1")
     #expect(seen.header("apikey") == "k")
     #expect(seen.header("expect") == nil)
+    #expect(seen.header("x-empty") == "")
+    #expect(seen.header("user-agent")?.hasPrefix("authsh/") == true)
   }
 
   @Test func aBodylessPostSendsNoBodyAndNoMadeUpContentType() async throws {

@@ -93,7 +93,9 @@ public struct ScriptRunner: Sendable {
         let index = nextToStart
         let file = files[index]
         nextToStart += 1
-        group.addTask {
+        // Files run in parallel on the runtime's pool, not on the one thread a single file's
+        // steps prefer (a prompt in one file must not hold the others up).
+        group.addTask(executorPreference: globalConcurrentExecutor) {
           let sink = CapturingSink()
           return (index, await self.runFile(file, stop: stop, sink: sink), sink)
         }

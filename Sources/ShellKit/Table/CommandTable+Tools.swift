@@ -29,7 +29,9 @@ extension CommandTable {
 
         Faults rehearse error paths. --fault 'METHOD PATH STATUS|PRESET[xN]' (METHOD * matches any; \
         xN: the next N requests, default 1, x0 until cleared). Presets: html502 (a proxy's HTML 502 \
-        page), truncated_json (200 with half a body), drop (close without answering), rate_limit \
+        page), truncated_json (200 with half a body), drop (close without answering; on a reused \
+        keep-alive connection authsh, like curl, sends the request once more on a fresh one, so \
+        x2 makes a drop reach the caller), rate_limit \
         (429 in the backend's shape), server_error (500 with a JSON body). At run time: \
         GET /emulator/v1/faults lists them, PUT replaces the list, POST appends, DELETE clears; \
         the body is {"faults":[{"method":"POST","path":"/auth/v1/token","status":429,"times":2, \
