@@ -21,6 +21,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
   private let idle = Mutex<[CurlEasy]>([])
   private static let keptIdle = 16
 
+  /// `environment`: where `SSL_CERT_FILE` is read (the one the command runs with).
   public init(maxResponseBytes: Int = 4 << 20, environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.maxResponseBytes = maxResponseBytes
     let bundle = environment["SSL_CERT_FILE"] ?? ""
@@ -43,9 +44,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if case .failure(let failure) = Self.availability() { throw failure }
-    let seconds = request.timeout.isFinite ? min(max(1, request.timeout), Target.maximumTimeout) : 30
     let transfer = CurlTransfer(
-      request: request, milliseconds: Int(seconds * 1000), maxBytes: maxResponseBytes, caBundle: caBundle)
+      request: request, milliseconds: Int(request.deadlineSeconds * 1000), maxBytes: maxResponseBytes, caBundle: caBundle)
     let handle = idle.withLock { $0.popLast() } ?? CurlEasy()
     guard let handle else { throw TransportFailure.other("libcurl could not make a handle (out of memory)") }
     return try await withTaskCancellationHandler {

@@ -35,9 +35,7 @@ public struct NIOHTTPTransport: HTTPTransport {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
     }
     let key = ConnectionPool.Key(host: host, port: request.url.port ?? 80)
-    // Callers check the range; clamp anyway so no value can trap the conversion.
-    let seconds = request.timeout.isFinite ? min(max(1, request.timeout), Target.maximumTimeout) : 30
-    let budget = TimeAmount.milliseconds(Int64(seconds * 1000))
+    let budget = TimeAmount.milliseconds(Int64(request.deadlineSeconds * 1000))
     let deadline = NIODeadline.now() + budget
     if let idle = pool.take(key) {
       do {

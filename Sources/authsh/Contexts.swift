@@ -14,7 +14,7 @@ enum Contexts {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
     // Plain http:// (emulators on loopback) through SwiftNIO; TLS through libcurl (loaded on first use).
-    let transport = SchemeRoutingTransport(fallback: CurlTransport())
+    let transport = SchemeRoutingTransport(fallback: CurlTransport(environment: environment))
     let clock = SystemClock()
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,

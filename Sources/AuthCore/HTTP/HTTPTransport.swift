@@ -16,6 +16,12 @@ public struct HTTPRequest: Sendable {
     self.timeout = timeout
   }
 
+  /// The deadline a transport applies, in seconds: `timeout` within [1 s, `Target.maximumTimeout`]
+  /// (callers check the range; clamped anyway so no value can trap a conversion), 30 s if not finite.
+  public var deadlineSeconds: Double {
+    timeout.isFinite ? min(max(1, timeout), Target.maximumTimeout) : 30
+  }
+
   public func header(_ name: String) -> String? {
     headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
   }
