@@ -15,33 +15,57 @@ public enum JSON: Sendable {
 /// An object whose keys keep the order they were inserted in (Go and Node serialise in a
 /// fixed order; so do we).
 public struct JSONObject: Sendable, Equatable {
-  public private(set) var keys: [String] = []
-  private var storage: [String: JSON] = [:]
+  /// The members in insertion order. Objects are small (a user has about twenty members): a scan
+  /// finds a key faster than hashing it, and building one costs no hash table.
+  private var entries: [(key: String, value: JSON)] = []
+  /// Positions by key, kept only once an object has more than `scanned` members.
+  private var positions: [String: Int]?
+  private static let scanned = 24
 
   public init() {}
   public init(_ pairs: [(String, JSON)]) {
     for (key, value) in pairs { self[key] = value }
   }
 
+  public var keys: [String] { entries.map(\.key) }
+
+  private func position(of key: String) -> Int? {
+    if let positions { return positions[key] }
+    return entries.firstIndex { $0.key == key }
+  }
+
   public subscript(key: String) -> JSON? {
-    get { storage[key] }
+    get { position(of: key).map { entries[$0].value } }
     set {
       if let newValue {
-        if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-      } else if storage.removeValue(forKey: key) != nil {
-        keys.removeAll { $0 == key }
+        if let found = position(of: key) {
+          entries[found].value = newValue
+        } else {
+          entries.append((key, newValue))
+          if positions != nil {
+            positions?[key] = entries.count - 1
+          } else if entries.count > Self.scanned {
+            index()
+          }
+        }
+      } else if let found = position(of: key) {
+        entries.remove(at: found)
+        if positions != nil { index() }
       }
     }
   }
 
-  public var count: Int { keys.count }
-  public var isEmpty: Bool { keys.isEmpty }
-  public var pairs: [(key: String, value: JSON)] {
-    keys.compactMap { key in storage[key].map { (key, $0) } }
+  private mutating func index() {
+    positions = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($0.element.key, $0.offset) })
   }
 
+  public var count: Int { entries.count }
+  public var isEmpty: Bool { entries.isEmpty }
+  public var pairs: [(key: String, value: JSON)] { entries }
+
+  /// The same members with the same values, in any order.
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-    lhs.storage == rhs.storage
+    lhs.count == rhs.count && lhs.entries.allSatisfy { rhs[$0.key] == $0.value }
   }
 }
 

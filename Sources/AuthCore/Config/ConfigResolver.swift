@@ -4,10 +4,10 @@ import JSONKit
 /// that a profile chosen explicitly (`--profile`, `use`) wins over the environment. Says exactly
 /// what to set when something is missing.
 public struct ConfigResolver: Sendable {
-  public var environment: [String: String]
-  public var paths: Paths
+  public var environment: [String: String] { didSet { lastResolved = Guarded(nil) } }
+  public var paths: Paths { didSet { lastResolved = Guarded(nil) } }
   /// The config file's text and permission bits, nil when absent (a seam for tests).
-  public var configFile: ConfigFileContents?
+  public var configFile: ConfigFileContents? { didSet { lastResolved = Guarded(nil) } }
 
   public struct ConfigFileContents: Sendable, Equatable {
     public var text: String
@@ -30,6 +30,10 @@ public struct ConfigResolver: Sendable {
   /// The last document parsed, by the text and path it came from: every command of a shell or a
   /// script resolves its target, and the file does not change under a resolver.
   private let parsed = Guarded<(text: String, path: String, document: ConfigDocument)?>(nil)
+  /// The last target resolved, by the flags it came from: nothing else it depends on changes
+  /// under a resolver (a changed setting above starts afresh), so the steps of a script resolve
+  /// their target once, not once a line.
+  private var lastResolved = Guarded<(flags: ConnectionFlags, target: Target)?>(nil)
 
   public init(environment: [String: String], paths: Paths, configFile: ConfigFileContents?) {
     self.environment = environment
@@ -80,6 +84,13 @@ public struct ConfigResolver: Sendable {
   }
 
   public func resolve(_ flags: ConnectionFlags) throws -> Target {
+    if let last = lastResolved.update({ $0 }), last.flags == flags { return last.target }
+    let target = try resolveAnew(flags)
+    lastResolved.update { $0 = (flags, target) }
+    return target
+  }
+
+  private func resolveAnew(_ flags: ConnectionFlags) throws -> Target {
     let document = try document()
     let profileName = try self.profileName(flags: flags)
     let profile = document?.profile(profileName)

@@ -4,7 +4,7 @@ public enum EndpointCheck {
   /// nil when `text` is usable; otherwise a `config_error` naming the problem. `what` names the
   /// setting in the message ("The Supabase URL").
   public static func problem(_ text: String, what: String) -> AuthError? {
-    guard let separator = text.range(of: "://") else {
+    guard let separator = text.firstRange(of: "://") else {
       let host = String(text.split(separator: "/", maxSplits: 1).first ?? "")
       let hostOnly = host.hasPrefix("[") ? host : String(host.split(separator: ":").first ?? "")
       let scheme = HostPolicy.isLoopback(hostOnly) ? "http://" : "https://"

@@ -74,7 +74,10 @@ public protocol HTTPTransport: Sendable {
 /// Which hosts may receive credentials over plain HTTP.
 public enum HostPolicy {
   public static func isLoopback(_ host: String) -> Bool {
-    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+    var trimmed = Substring(host)
+    while trimmed.first == "[" || trimmed.first == "]" { trimmed.removeFirst() }
+    while trimmed.last == "[" || trimmed.last == "]" { trimmed.removeLast() }
+    let bare = trimmed.lowercased()
     return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
   }
 

@@ -17,14 +17,11 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
 
   public init(_ target: Target) {
     provider = target.provider
-    let parsed = URLComponents(string: target.url.trimmingCharacters(in: .whitespaces))
-    let scheme = parsed?.scheme?.lowercased() ?? ""
-    self.scheme = scheme
-    host = parsed?.host?.lowercased() ?? target.url
-    port = parsed?.port ?? (scheme == "http" ? 80 : 443)
-    var path = parsed?.path ?? ""
-    while path.hasSuffix("/") { path.removeLast() }
-    self.path = path
+    let endpoint = Endpoint.of(target.url)
+    scheme = endpoint.scheme
+    host = endpoint.host
+    port = endpoint.port
+    path = endpoint.path
     if target.provider == .firebase {
       project = target.projectId.flatMap { $0.isEmpty ? nil : $0 } ?? "key-" + BackendKey.shortHash(target.key)
     } else {
@@ -50,11 +47,9 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
   public static func fileStem(_ canonical: String) -> String {
     let words = canonical.split(separator: " ", maxSplits: 1).map(String.init)
     var readable = canonical
-    if words.count == 2, let parts = URLComponents(string: words[1].split(separator: " ").first.map(String.init) ?? ""),
-      let host = parts.host
-    {
-      readable = words[0] + "-" + host
-      if let port = parts.port, port != (parts.scheme == "http" ? 80 : 443) { readable += "-\(port)" }
+    if words.count == 2, let endpoint = Endpoint.parsed(words[1].split(separator: " ").first.map(String.init) ?? "") {
+      readable = words[0] + "-" + endpoint.host
+      if !endpoint.defaultPort { readable += "-\(endpoint.port)" }
     }
     let safe = readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" }
     var stem = String(safe.prefix(80))
@@ -72,5 +67,45 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
     }
     let hex = String(hash >> 32, radix: 16)
     return String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+  }
+}
+
+/// The parts of an endpoint URL a backend key is made of. Every command of a shell or a script
+/// names its backend (sessions are loaded and saved under its key), and the URLs in one run are
+/// few: each is parsed once.
+struct Endpoint: Sendable {
+  var scheme: String
+  var host: String
+  var port: Int
+  var path: String
+  /// Whether the URL named a host (a key made by hand may not) and no port, or the scheme's own.
+  var hasHost: Bool
+  var defaultPort: Bool
+
+  private static let cache = Guarded<[String: Endpoint]>([:])
+
+  /// The URL's parts, lower-cased scheme and host, without trailing slashes in the path; the URL
+  /// itself stands for the host when it has none.
+  static func of(_ url: String) -> Endpoint {
+    if let known = cache.update({ $0[url] }) { return known }
+    let parsed = URLComponents(string: url.trimmingCharacters(in: .whitespaces))
+    let scheme = parsed?.scheme?.lowercased() ?? ""
+    var path = parsed?.path ?? ""
+    while path.hasSuffix("/") { path.removeLast() }
+    let defaultPort = scheme == "http" ? 80 : 443
+    let endpoint = Endpoint(
+      scheme: scheme, host: parsed?.host?.lowercased() ?? url, port: parsed?.port ?? defaultPort, path: path,
+      hasHost: parsed?.host != nil, defaultPort: parsed?.port == nil || parsed?.port == defaultPort)
+    cache.update { known in
+      if known.count >= 64 { known.removeAll() }
+      known[url] = endpoint
+    }
+    return endpoint
+  }
+
+  /// The parts of a URL that names a host, nil otherwise.
+  static func parsed(_ url: String) -> Endpoint? {
+    let endpoint = of(url)
+    return endpoint.hasHost ? endpoint : nil
   }
 }

@@ -10,9 +10,7 @@ import ShellKit
 /// split into words) is still covered: then everything after a secret flag or after `secret … =` is
 /// taken as the value.
 public enum SecretScan {
-  /// Flag names whose value is a secret, on any command or globally.
-  static let secretFlags: Set<String> = Set(
-    (CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags).filter(\.isSecret).map(\.name))
+  static var secretFlags: Set<String> { CommandTable.secretFlagNames }
 
   /// Every literal secret of `files`, in no particular order.
   public static func values(in files: [SourceFile]) -> [String] {

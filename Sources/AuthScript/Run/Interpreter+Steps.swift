@@ -19,8 +19,15 @@ extension Interpreter {
       // `login --help`: the command's help, as on the command line and in the shell.
       words = (["help"] + help).map { Word(text: $0, start: 0, end: 0) }
     }
+    let parsed: Result<Invocation, UsageError>
+    if let known = parsedLines[index], known.words == words {
+      parsed = known.parsed
+    } else {
+      parsed = InvocationParser.parse(words, surface: .script)
+      parsedLines[index] = (words, parsed)
+    }
     let invocation: Invocation
-    switch InvocationParser.parse(words, surface: .script) {
+    switch parsed {
     case .success(let parsed): invocation = parsed.withOutputDefaults(context.outputDefaults)
     case .failure(let usage):
       let token = usage.wordIndex.flatMap { command.tokens.indices.contains($0) ? command.tokens[$0] : nil }
@@ -60,9 +67,8 @@ extension Interpreter {
   }
 
   func registerSecrets(of invocation: Invocation) {
-    let flags = InvocationParser.flags(of: invocation.spec, surface: .script) + CommandTable.globalFlags
-    for flag in flags where flag.isSecret {
-      (invocation.flags[flag.name] ?? []).map(\.text).forEach(register)
+    for (name, values) in invocation.flags where CommandTable.secretFlagNames.contains(name) {
+      values.map(\.text).forEach(register)
     }
     for argument in invocation.spec.arguments where argument.isSecret {
       register(invocation.argument(argument.name))

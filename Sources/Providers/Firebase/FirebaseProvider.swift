@@ -139,9 +139,7 @@ public struct FirebaseProvider: AuthProvider {
   }
 
   func url(_ base: String) -> URL? {
-    guard var components = URLComponents(string: base) else { return nil }
-    components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
-    return components.url
+    RequestURL.make(base, query: [URLQueryItem(name: "key", value: apiKey)])
   }
 
   var invalidURL: AuthError { AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.") }

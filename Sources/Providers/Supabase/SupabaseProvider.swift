@@ -135,11 +135,9 @@ public struct SupabaseProvider: AuthProvider {
     as kind: GoTrueErrorMapping.Call
   ) async throws -> (JSON, HTTPResponse) {
     if let problem = EndpointCheck.problem(projectURL, what: "The Supabase URL") { throw problem }
-    guard var components = URLComponents(string: endpoint + path) else {
+    guard let url = RequestURL.make(endpoint + path, query: query.map { URLQueryItem(name: $0.0, value: $0.1) }) else {
       throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.")
     }
-    if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
-    guard let url = components.url else { throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.") }
     var headers: [(String, String)] = [
       ("apikey", apiKey), ("Authorization", "Bearer " + (bearer ?? apiKey)),
       ("X-Supabase-Api-Version", "2024-01-01"), ("X-Client-Info", "authsh/\(AuthshVersion.current)"),

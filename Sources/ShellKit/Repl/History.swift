@@ -13,9 +13,7 @@ public enum HistoryDecision: Equatable, Sendable {
 }
 
 public enum HistoryPolicy {
-  /// Flag names whose value is a secret, on any command or globally.
-  static let secretFlags: Set<String> = Set(
-    (CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags).filter(\.isSecret).map(\.name))
+  static var secretFlags: Set<String> { CommandTable.secretFlagNames }
 
   public static func decide(_ line: String, invocation: Invocation?) -> HistoryDecision {
     if line.hasPrefix(" ") || line.hasPrefix("\t") || line.trimmingWhitespace.isEmpty { return .skip }

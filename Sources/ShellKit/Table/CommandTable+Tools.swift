@@ -141,4 +141,8 @@ extension CommandTable {
   ] as [any DeclaredFlag]).map(\.spec)
 
   public static let globalFlags: [FlagSpec] = connectionFlags + outputFlags + [FlagKey.help.spec, FlagKey.version.spec]
+
+  /// Flag names whose value is a secret, on any command or globally: history keeps their lines in
+  /// memory only, the script checker refuses them written out, a script's redactor learns them.
+  public static let secretFlagNames: Set<String> = Set((all.flatMap(\.flags) + globalFlags).filter(\.isSecret).map(\.name))
 }

@@ -183,3 +183,22 @@ import Testing
     #expect(try resolve(["STAGING_ANON_KEY": "staging-anon"], profile: "staging").environmentNotes.isEmpty)
   }
 }
+
+extension ConfigResolverTests {
+  /// A resolver keeps the target it resolved last (a script resolves one per line): a setting
+  /// changed under it must not be answered from that.
+  @Test func aChangedSettingIsResolvedAfresh() throws {
+    var resolver = resolver(["STAGING_ANON_KEY": "anon"], toml: Self.toml)
+    #expect(try resolver.resolve(ConnectionFlags()).url == "https://abcd.supabase.co/auth/v1")
+    #expect(try resolver.resolve(ConnectionFlags()).url == "https://abcd.supabase.co/auth/v1")
+    resolver.environment["SUPABASE_URL"] = "https://env.supabase.co"
+    #expect(try resolver.resolve(ConnectionFlags()).url == "https://env.supabase.co/auth/v1")
+    resolver.configFile = nil
+    var flags = ConnectionFlags()
+    flags.provider = .supabase
+    flags.key = "k"
+    #expect(try resolver.resolve(flags).url == "https://env.supabase.co/auth/v1")
+    resolver.environment["SUPABASE_URL"] = nil
+    #expect(throws: AuthError.self) { try resolver.resolve(flags) }
+  }
+}
