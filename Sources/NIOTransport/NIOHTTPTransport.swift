@@ -110,10 +110,13 @@ public struct NIOHTTPTransport: HTTPTransport {
 
   /// Why a connect failed, as far as the socket says: refused, a name that does not resolve, or
   /// another cause (no route, network down).
-  static func connectFailure(_ error: any Error) -> TransportFailure {
+  public static func connectFailure(_ error: any Error) -> TransportFailure {
     if case ChannelError.connectTimeout = error { return .timedOut }
     let detail = String(describing: error)
-    if let io = error as? IOError { return io.errnoCode == ECONNREFUSED ? .refused(detail) : .unreachable(detail) }
+    if let io = error as? IOError {
+      // The system's words for the errno ("No route to host"), not NIO's description of the call.
+      return io.errnoCode == ECONNREFUSED ? .refused(detail) : .unreachable(String(cString: strerror(io.errnoCode)))
+    }
     if let failure = error as? NIOConnectionError {
       if failure.connectionErrors.isEmpty, failure.dnsAError != nil || failure.dnsAAAAError != nil {
         return .hostNotFound(detail)
@@ -122,6 +125,9 @@ public struct NIOHTTPTransport: HTTPTransport {
       if !failure.connectionErrors.isEmpty, refused { return .refused(detail) }
       if failure.connectionErrors.contains(where: { if case ChannelError.connectTimeout = $0.error { true } else { false } }) {
         return .timedOut
+      }
+      if let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {
+        return .unreachable(String(cString: strerror(io.errnoCode)))
       }
     }
     return .unreachable(detail)

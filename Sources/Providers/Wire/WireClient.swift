@@ -40,10 +40,22 @@ struct WireClient: Sendable {
     return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
   }
 
+  /// A transport's detail as a reason in a sentence: no trailing full stop, at most one line.
+  static func reason(_ detail: String) -> String {
+    var line = String(detail.split(whereSeparator: \.isNewline).first ?? "")
+    while line.hasSuffix(".") || line.hasSuffix(" ") { line.removeLast() }
+    return line.isEmpty ? "no reason given" : line
+  }
+
   static func map(_ failure: TransportFailure, url: URL) -> AuthError {
     switch failure {
     case .unreachable(let detail):
-      return AuthError(.networkUnreachable, detail: "\(url.host ?? "?"): \(detail)")
+      // Not "no internet connection": the network may be fine and this one host (or the proxy
+      // on the way) out of reach.
+      return AuthError(
+        .networkUnreachable,
+        message: "Could not reach \(hostAndPort(url)): \(reason(detail)). Check the URL, your network and any proxy setting (https_proxy).",
+        detail: "\(url.host ?? "?"): \(detail)")
     case .refused(let detail):
       return AuthError(
         .networkUnreachable, message: "Could not connect to \(hostAndPort(url)) (connection refused) — is the server running?",
@@ -74,7 +86,8 @@ struct WireClient: Sendable {
         message: "The server's answer is larger than \(bytes >> 20) MB, more than authsh reads; nothing was taken from it.",
         detail: "response body over \(bytes) bytes from \(hostAndPort(url))")
     case .other(let detail):
-      return AuthError(.networkUnreachable, detail: detail)
+      return AuthError(
+        .networkUnreachable, message: "The request to \(hostAndPort(url)) failed: \(reason(detail)).", detail: detail)
     }
   }
 }

@@ -197,3 +197,15 @@ def test_https_proxy_is_honoured_as_curl_honours_it(emulator, tls_front, tmp_pat
         assert len(proxy.targets) == 1
     finally:
         proxy.close()
+
+
+def test_a_proxy_that_cannot_be_reached_is_named_not_called_no_internet(emulator, tls_front, tmp_path):
+    front, cert = tls_front
+    env = https_env(tmp_path, emulator, front, SSL_CERT_FILE=str(cert), https_proxy="http://proxy.authsh-test.invalid:3128")
+    result = run(["login", "ada@example.com", "--password-env", "PW"], env)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "network_unreachable" in result.stderr
+    assert f"Could not reach 127.0.0.1:{front.port}" in result.stderr, result.stderr
+    assert "proxy" in result.stderr.lower(), result.stderr
+    assert "No internet connection" not in result.stderr
+    assert PASSWORD not in result.stdout + result.stderr
