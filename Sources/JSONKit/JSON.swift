@@ -31,7 +31,9 @@ public struct JSONObject: Sendable, Equatable {
 
   private func position(of key: String) -> Int? {
     if let positions { return positions[key] }
-    return entries.firstIndex { $0.key == key }
+    // Lengths first: a native string knows its own, and most keys differ in it.
+    let length = key.utf8.count
+    return entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
   }
 
   public subscript(key: String) -> JSON? {

@@ -31,6 +31,9 @@ public struct NIOHTTPTransport: HTTPTransport {
   public var idleConnections: Int { pool.idleCount }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    if let name = request.unsendableHeader {
+      throw TransportFailure.other("the \(name) header holds a line break or another character HTTP does not allow")
+    }
     guard request.url.scheme?.lowercased() == "http", let host = request.url.host, !host.isEmpty else {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
     }
@@ -89,7 +92,9 @@ public struct NIOHTTPTransport: HTTPTransport {
       .connectTimeout(timeout)
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHTTPClientHandlers()
+          // Headers are checked before any transport sees them (HTTPRequest.unsendableHeader):
+          // NIO's own check of every byte again was a tenth of a script step.
+          try channel.pipeline.syncOperations.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
           try channel.pipeline.syncOperations.addHandler(ExchangeHandler(maxBytes: limit))
         }
       }
@@ -134,10 +139,9 @@ public struct NIOHTTPTransport: HTTPTransport {
   }
 
   static func parts(_ request: HTTPRequest, _ key: ConnectionPool.Key) -> [HTTPClientRequestPart] {
-    let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-    var target = components?.percentEncodedPath ?? "/"
+    var target = request.url.path(percentEncoded: true)
     if target.isEmpty { target = "/" }
-    if let query = components?.percentEncodedQuery { target += "?" + query }
+    if let query = request.url.query(percentEncoded: true) { target += "?" + query }
     var headers = HTTPHeaders()
     headers.add(name: "Host", value: key.port == 80 ? key.host : "\(key.host):\(key.port)")
     for header in request.headers { headers.add(name: header.name, value: header.value) }

@@ -158,3 +158,51 @@ import Testing
     #expect(result.error?.hint?.contains("authsh emulator") == true)
   }
 }
+
+/// A key or token with a line break would smuggle a header of its own (or end the request head)
+/// if it went out as written: nothing is sent, on either transport, and the message says where to look.
+@Suite struct UnsendableHeaderTests {
+  /// (Firebase's key goes in the query string, percent-encoded: it cannot break a header.)
+  @Test(arguments: TransportKind.allCases)
+  func aKeyWithALineBreakIsRefusedBeforeAnythingIsSent(_ transport: TransportKind) async throws {
+    let harness = try await Harness(.supabase, transport: transport)
+    defer { Task { await harness.stop() } }
+    harness.environment["SUPABASE_ANON_KEY"] = "key\r\nX-Injected: 1"
+    let result = try await harness.run("login ada@example.com --password correct-horse-battery")
+    #expect(result.error?.code == .configError)
+    #expect(result.error?.message.contains("line break") == true)
+    #expect(harness.server.requests.isEmpty)
+  }
+
+  @Test(arguments: [
+    ("X-Test", "a\r\nX-Injected: 1"), ("X-Test", "a\nb"), ("X-Test", "a\u{0}b"), ("X Test", "a"), ("", "a"), ("X-Test:", "a"),
+  ])
+  func eachTransportRefusesWhatHTTPCannotCarry(_ name: String, _ value: String) async throws {
+    let request = HTTPRequest(method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [(name, value)])
+    #expect(request.unsendableHeader == name)
+    for transport in TransportKind.allCases {
+      await #expect(throws: TransportFailure.self) { _ = try await transport.make().send(request) }
+    }
+  }
+
+  /// Whatever its place in a long value (the check reads eight bytes at a time).
+  @Test func aControlCharacterIsFoundAnywhereInALongValue() throws {
+    let url = try #require(URL(string: "http://127.0.0.1:9/x"))
+    for bad in ["\r", "\n", "\u{0}", "\u{1F}", "\u{7F}"] {
+      for position in 0..<40 {
+        var characters = Array(repeating: "a", count: 40)
+        characters[position] = bad
+        let request = HTTPRequest(method: "GET", url: url, headers: [("Authorization", "Bearer " + characters.joined())])
+        #expect(request.unsendableHeader == "Authorization", "\(position)")
+      }
+    }
+    let fine = HTTPRequest(method: "GET", url: url, headers: [("Authorization", "Bearer é\t~ÿ" + String(repeating: "x~\u{80}", count: 30))])
+    #expect(fine.unsendableHeader == nil)
+  }
+
+  @Test func tabsAndTextBeyondASCIIGoAsTheyAre() throws {
+    let request = HTTPRequest(
+      method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [("X-Test", "a\tb é"), ("x_y.z~", "1")])
+    #expect(request.unsendableHeader == nil)
+  }
+}

@@ -4,7 +4,7 @@ public enum EndpointCheck {
   /// nil when `text` is usable; otherwise a `config_error` naming the problem. `what` names the
   /// setting in the message ("The Supabase URL").
   public static func problem(_ text: String, what: String) -> AuthError? {
-    guard let separator = text.firstRange(of: "://") else {
+    guard let separator = schemeSeparator(in: text) else {
       let host = String(text.split(separator: "/", maxSplits: 1).first ?? "")
       let hostOnly = host.hasPrefix("[") ? host : String(host.split(separator: ":").first ?? "")
       let scheme = HostPolicy.isLoopback(hostOnly) ? "http://" : "https://"
@@ -21,6 +21,20 @@ public enum EndpointCheck {
     let rest = text[separator.upperBound...]
     if rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix(":") {
       return AuthError(.configError, message: "\(what) '\(text)' has no host name.")
+    }
+    return nil
+  }
+
+  /// Where the first "://" is: a byte search (every request checks its URL; the generic
+  /// substring searches cost more than the rest of the check).
+  static func schemeSeparator(in text: String) -> Range<String.Index>? {
+    let bytes = text.utf8
+    var index = bytes.startIndex
+    while index != bytes.endIndex {
+      if bytes[index] == UInt8(ascii: ":"), bytes[bytes.index(after: index)...].starts(with: "//".utf8) {
+        return index..<bytes.index(index, offsetBy: 3)
+      }
+      index = bytes.index(after: index)
     }
     return nil
   }

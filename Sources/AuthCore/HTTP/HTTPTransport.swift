@@ -25,6 +25,49 @@ public struct HTTPRequest: Sendable {
   public func header(_ name: String) -> String? {
     headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
   }
+
+  /// The first header HTTP cannot carry as it is: a name that is not a token, or a value with a
+  /// control character other than tab (a line break would start a header of its own, or end the
+  /// head). Checked once here for every transport: libcurl sends header lines as given.
+  public var unsendableHeader: String? {
+    headers.first { !Self.isToken($0.name) || !Self.isValue($0.value) }?.name
+  }
+
+  static func isToken(_ name: String) -> Bool {
+    !name.isEmpty
+      && name.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+          return true
+        default:
+          return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+      }
+  }
+
+  /// Eight bytes at a time (a token is a kilobyte, and goes out with every request): a word
+  /// with no byte under 0x20 and none equal to 0x7F is fine as it is; any other is looked at
+  /// byte by byte. (The word tests never miss such a byte; they may flag a word that has none.)
+  static func isValue(_ value: String) -> Bool {
+    var text = value
+    return text.withUTF8 { bytes in
+      func fine(_ byte: UInt8) -> Bool { byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      var offset = 0
+      if let base = bytes.baseAddress {
+        while offset + 8 <= bytes.count {
+          let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+          let below = (word &- 0x20 &* ones) & ~word & highs
+          let deleted = word ^ (0x7F &* ones)
+          let equal = (deleted &- ones) & ~deleted & highs
+          if below | equal != 0, !bytes[offset..<offset + 8].allSatisfy(fine) { return false }
+          offset += 8
+        }
+      }
+      return bytes[offset...].allSatisfy(fine)
+    }
+  }
 }
 
 public struct HTTPResponse: Sendable {

@@ -79,6 +79,28 @@ extension UnixTime {
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let rest = seconds - days * 86_400
     let (year, month, day) = civilFromDays(days)
+    if (0...9999).contains(year) {
+      // Digits written straight into the string (a user has four timestamps, read on every step).
+      return String(unsafeUninitializedCapacity: 20) { text in
+        func digits(_ value: Int, _ width: Int, at offset: Int) {
+          var rest = value
+          for position in (offset..<offset + width).reversed() {
+            text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+          }
+        }
+        digits(year, 4, at: 0)
+        digits(month, 2, at: 5)
+        digits(day, 2, at: 8)
+        digits(rest / 3600, 2, at: 11)
+        digits(rest % 3600 / 60, 2, at: 14)
+        digits(rest % 60, 2, at: 17)
+        for (offset, mark) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+          text[offset] = UInt8(ascii: mark)
+        }
+        return 20
+      }
+    }
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
     return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"

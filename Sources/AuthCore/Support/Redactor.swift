@@ -15,6 +15,22 @@ public final class Redactor: Sendable {
     var known: Set<String> = []
     /// The byte forms masked (NFC and NFD forms differ in bytes, not as Strings).
     var forms: Set<[UInt8]> = []
+    /// The last secrets asked for: scripts and sessions hand the same tokens over after every
+    /// command, as the same string, which compares in O(1) where the set hashes all of it.
+    var recent: [String] = []
+
+    /// Whether `secret` is registered already; remembers it among the recent ones if so.
+    mutating func knows(_ secret: String) -> Bool {
+      if recent.contains(where: { $0 == secret }) { return true }
+      guard known.contains(secret) else { return false }
+      remember(secret)
+      return true
+    }
+
+    mutating func remember(_ secret: String) {
+      recent.append(secret)
+      if recent.count > 4 { recent.removeFirst() }
+    }
   }
 
   fileprivate let secrets: Guarded<Secrets>
@@ -30,7 +46,7 @@ public final class Redactor: Sendable {
     guard let secret, !secret.isEmpty else { return }
     // Already known (scripts and sessions hand the same tokens over and over): skip the encodings,
     // and the character count (grapheme breaking of an 800-byte token on every step).
-    if secrets.update({ $0.known.contains(secret) }) { return }
+    if secrets.update({ $0.knows(secret) }) { return }
     guard secret.count >= 4 else { return }
     var forms = [secret, secret.precomposedStringWithCanonicalMapping, secret.decomposedStringWithCanonicalMapping]
     if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.append(encoded) }
@@ -40,6 +56,7 @@ public final class Redactor: Sendable {
     let wireForms = forms
     secrets.update { secrets in
       secrets.known.insert(secret)
+      secrets.remember(secret)
       for form in wireForms where secrets.forms.insert(Array(form.utf8)).inserted {
         secrets.patterns.append(SecretPattern(form, order: secrets.patterns.count))
       }

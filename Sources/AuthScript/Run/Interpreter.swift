@@ -32,9 +32,6 @@ public final class Interpreter {
   /// The failure of the previous command when it was an outage (network, timeout, 5xx, malformed)
   /// that the `expect` after it does not name: any check of that result fails as this error.
   var unexpectedBackendFailure: TestFailure?
-  /// Values already given to the redactor (registering is not free; scripts repeat them a lot).
-  var registered: Set<String> = []
-  var recentlyRegistered: [String] = []
   /// Each command line's last words and what they parsed to, by statement index: a line run
   /// again (a loop, a data row, the same values) is not parsed again.
   var parsedLines: [Int: (words: [Word], parsed: Result<Invocation, UsageError>)] = [:]
@@ -258,12 +255,6 @@ public final class Interpreter {
 
   /// Gives a secret to the redactor once.
   func register(_ secret: String?) {
-    guard let secret else { return }
-    // The same tokens come back after every command, as the same string: comparing it with the
-    // last few is O(1), where the set hashes a whole token.
-    if recentlyRegistered.contains(where: { $0 == secret }) { return }
-    recentlyRegistered = Array((recentlyRegistered + [secret]).suffix(4))
-    guard registered.insert(secret).inserted else { return }
     context.redactor.register(secret)
   }
 

@@ -15,12 +15,14 @@ public enum Lexer {
       do {
         let words = try WordSplitter.split(text)
         guard !words.isEmpty else { continue }
-        let characters = Array(text)
+        // Character offsets to string indices, once a line (a slice of the text copies fast; a
+        // string built from an array of characters goes through generic code).
+        let offsets = Array(text.indices) + [text.endIndex]
         let tokens = words.map { word in
-          let low = max(0, min(word.start, characters.count))
-          let high = max(low, min(word.end, characters.count))
+          let low = max(0, min(word.start, offsets.count - 1))
+          let high = max(low, min(word.end, offsets.count - 1))
           return Token(
-            text: word.text, raw: String(characters[low..<high]), quoted: word.quoted,
+            text: word.text, raw: String(text[offsets[low]..<offsets[high]]), quoted: word.quoted,
             range: logical.range(word.start, word.end))
         }
         lines.append(TokenLine(number: number, tokens: tokens))

@@ -19,6 +19,11 @@ struct WireClient: Sendable {
     try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP)
     let request = HTTPRequest(
       method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, timeout: timeout)
+    if let name = request.unsendableHeader {
+      throw AuthError(
+        .configError, message: "The \(name) header would carry a line break or another control character, which HTTP does not allow.",
+        hint: "Check the key or token it comes from for a stray line end (a value pasted with its newline).")
+    }
     trace?(WireTrace.describe(request))
     let started = Date()
     do {
