@@ -29,6 +29,9 @@ public struct JSONObject: Sendable, Equatable {
 
   public var keys: [String] { entries.map(\.key) }
 
+  /// Room for `count` members without growing (the parser makes objects member by member).
+  mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
   private func position(of key: String) -> Int? {
     if let positions { return positions[key] }
     // Lengths first: a native string knows its own, and most keys differ in it.

@@ -76,6 +76,7 @@ private struct JSONByteParser {
     defer { depth -= 1 }
     index += 1
     var object = JSONObject()
+    object.reserveCapacity(16)
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -139,21 +140,28 @@ private struct JSONByteParser {
     // Most strings have no escape: they are the bytes between the quotes, decoded once. Most
     // are ASCII too, which is valid UTF-8 as it stands: only the others go through the validating
     // decoder (a generic one, ten times slower).
-    var allBits: UInt8 = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        index += 1
-        let text: String? =
-          allBits < 0x80
-          ? bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index - 1]), as: UTF8.self) }
-          : String(validating: bytes[start..<index - 1], as: UTF8.self)
-        guard let text else { throw fail("string is not valid UTF-8") }
-        return text
+    let scan = bytes.withUnsafeBufferPointer { buffer -> (end: Int, closed: Bool, allBits: UInt8, text: String?) in
+      var end = start
+      var allBits: UInt8 = 0
+      while end < buffer.count {
+        let byte = buffer[end]
+        if byte == UInt8(ascii: "\"") {
+          let text = allBits < 0x80 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) : nil
+          return (end, true, allBits, text)
+        }
+        if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+        allBits |= byte
+        end += 1
       }
-      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-      allBits |= byte
+      return (end, false, allBits, nil)
+    }
+    index = scan.end
+    if scan.closed {
       index += 1
+      guard let text = scan.text ?? String(validating: bytes[start..<index - 1], as: UTF8.self) else {
+        throw fail("string is not valid UTF-8")
+      }
+      return text
     }
     // An escape (or the end, or a control character): the bytes so far, then one at a time.
     var buffer = Array(bytes[start..<index])
