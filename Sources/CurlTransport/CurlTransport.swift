@@ -43,9 +43,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    if let name = request.unsendableHeader {
-      throw TransportFailure.other("the \(name) header holds a line break or another character HTTP does not allow")
-    }
+    if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
     if case .failure(let failure) = Self.availability() { throw failure }
     let transfer = CurlTransfer(
       request: request, milliseconds: Int(request.deadlineSeconds * 1000), maxBytes: maxResponseBytes, caBundle: caBundle)

@@ -31,9 +31,7 @@ public struct NIOHTTPTransport: HTTPTransport {
   public var idleConnections: Int { pool.idleCount }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    if let name = request.unsendableHeader {
-      throw TransportFailure.other("the \(name) header holds a line break or another character HTTP does not allow")
-    }
+    if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
     guard request.url.scheme?.lowercased() == "http", let host = request.url.host, !host.isEmpty else {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
     }

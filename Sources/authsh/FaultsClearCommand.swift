@@ -59,6 +59,7 @@ enum FaultsClearCommand {
     case .tooLarge: return "its answer was too large"
     case .tls: return "no trusted TLS connection"
     case .clientMissing: return "libcurl is not installed"
+    case .unsendableHeader(let name): return "the \(name) header holds a character HTTP cannot carry"
     case .unreachable, .other: return "the emulator cannot be reached"
     }
   }

@@ -181,7 +181,7 @@ import Testing
     let request = HTTPRequest(method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [(name, value)])
     #expect(request.unsendableHeader == name)
     for transport in TransportKind.allCases {
-      await #expect(throws: TransportFailure.self) { _ = try await transport.make().send(request) }
+      await #expect(throws: TransportFailure.unsendableHeader(name)) { _ = try await transport.make().send(request) }
     }
   }
 

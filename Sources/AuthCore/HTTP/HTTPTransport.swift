@@ -28,7 +28,8 @@ public struct HTTPRequest: Sendable {
 
   /// The first header HTTP cannot carry as it is: a name that is not a token, or a value with a
   /// control character other than tab (a line break would start a header of its own, or end the
-  /// head). Checked once here for every transport: libcurl sends header lines as given.
+  /// head). Every transport checks it before sending (libcurl sends header lines as given) and
+  /// throws `TransportFailure.unsendableHeader`.
   public var unsendableHeader: String? {
     headers.first { !Self.isToken($0.name) || !Self.isValue($0.value) }?.name
   }
@@ -106,6 +107,8 @@ public enum TransportFailure: Error, Sendable, Equatable {
   case clientMissing(String)
   /// The answer's body was larger than the transport reads (`bytes`, the limit).
   case tooLarge(bytes: Int)
+  /// Nothing was sent: the header named holds what HTTP cannot carry (`HTTPRequest.unsendableHeader`).
+  case unsendableHeader(String)
   case other(String)
 }
 

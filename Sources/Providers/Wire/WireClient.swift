@@ -19,11 +19,6 @@ struct WireClient: Sendable {
     try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP)
     let request = HTTPRequest(
       method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, timeout: timeout)
-    if let name = request.unsendableHeader {
-      throw AuthError(
-        .configError, message: "The \(name) header would carry a line break or another control character, which HTTP does not allow.",
-        hint: "Check the key or token it comes from for a stray line end (a value pasted with its newline).")
-    }
     trace?(WireTrace.describe(request))
     let started = Date()
     do {
@@ -90,6 +85,10 @@ struct WireClient: Sendable {
         .malformedResponse,
         message: "The server's answer is larger than \(bytes >> 20) MB, more than authsh reads; nothing was taken from it.",
         detail: "response body over \(bytes) bytes from \(hostAndPort(url))")
+    case .unsendableHeader(let name):
+      return AuthError(
+        .configError, message: "The \(name) header would carry a line break or another control character, which HTTP does not allow.",
+        hint: "Check the key or token it comes from for a stray line end (a value pasted with its newline).")
     case .other(let detail):
       return AuthError(
         .networkUnreachable, message: "The request to \(hostAndPort(url)) failed: \(reason(detail)).", detail: detail)
