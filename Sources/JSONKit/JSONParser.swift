@@ -140,20 +140,20 @@ private struct JSONByteParser {
     // Most strings have no escape: they are the bytes between the quotes, decoded once. Most
     // are ASCII too, which is valid UTF-8 as it stands: only the others go through the validating
     // decoder (a generic one, ten times slower).
-    let scan = bytes.withUnsafeBufferPointer { buffer -> (end: Int, closed: Bool, allBits: UInt8, text: String?) in
+    let scan = bytes.withUnsafeBufferPointer { buffer -> (end: Int, closed: Bool, text: String?) in
       var end = start
       var allBits: UInt8 = 0
       while end < buffer.count {
         let byte = buffer[end]
         if byte == UInt8(ascii: "\"") {
           let text = allBits < 0x80 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) : nil
-          return (end, true, allBits, text)
+          return (end, true, text)
         }
         if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
         allBits |= byte
         end += 1
       }
-      return (end, false, allBits, nil)
+      return (end, false, nil)
     }
     index = scan.end
     if scan.closed {

@@ -82,25 +82,21 @@ struct Endpoint: Sendable {
   var hasHost: Bool
   var defaultPort: Bool
 
-  private static let cache = Guarded<[String: Endpoint]>([:])
+  private static let parsedURLs = Memo<String, Endpoint>()
 
   /// The URL's parts, lower-cased scheme and host, without trailing slashes in the path; the URL
   /// itself stands for the host when it has none.
   static func of(_ url: String) -> Endpoint {
-    if let known = cache.update({ $0[url] }) { return known }
-    let parsed = URLComponents(string: url.trimmingCharacters(in: .whitespaces))
-    let scheme = parsed?.scheme?.lowercased() ?? ""
-    var path = parsed?.path ?? ""
-    while path.hasSuffix("/") { path.removeLast() }
-    let defaultPort = scheme == "http" ? 80 : 443
-    let endpoint = Endpoint(
-      scheme: scheme, host: parsed?.host?.lowercased() ?? url, port: parsed?.port ?? defaultPort, path: path,
-      hasHost: parsed?.host != nil, defaultPort: parsed?.port == nil || parsed?.port == defaultPort)
-    cache.update { known in
-      if known.count >= 64 { known.removeAll() }
-      known[url] = endpoint
+    parsedURLs.value(for: url) {
+      let parsed = URLComponents(string: url.trimmingCharacters(in: .whitespaces))
+      let scheme = parsed?.scheme?.lowercased() ?? ""
+      var path = parsed?.path ?? ""
+      while path.hasSuffix("/") { path.removeLast() }
+      let defaultPort = scheme == "http" ? 80 : 443
+      return Endpoint(
+        scheme: scheme, host: parsed?.host?.lowercased() ?? url, port: parsed?.port ?? defaultPort, path: path,
+        hasHost: parsed?.host != nil, defaultPort: parsed?.port == nil || parsed?.port == defaultPort)
     }
-    return endpoint
   }
 
   /// The parts of a URL that names a host, nil otherwise.

@@ -9,19 +9,14 @@ enum RequestURL {
     var query: [URLQueryItem]
   }
 
-  private static let known = Guarded<[Key: URL]>([:])
+  private static let known = Memo<Key, URL?>()
 
   /// `text` with `query` (none: as written), nil when it is not a URL.
   static func make(_ text: String, query: [URLQueryItem] = []) -> URL? {
-    let key = Key(text: text, query: query)
-    if let url = known.update({ $0[key] }) { return url }
-    guard var components = URLComponents(string: text) else { return nil }
-    if !query.isEmpty { components.queryItems = query }
-    guard let url = components.url else { return nil }
-    known.update { urls in
-      if urls.count >= 64 { urls.removeAll() }
-      urls[key] = url
+    known.value(for: Key(text: text, query: query)) {
+      guard var components = URLComponents(string: text) else { return nil }
+      if !query.isEmpty { components.queryItems = query }
+      return components.url
     }
-    return url
   }
 }
