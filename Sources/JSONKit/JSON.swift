@@ -17,10 +17,17 @@ public enum JSON: Sendable {
 public struct JSONObject: Sendable, Equatable {
   /// The members in insertion order. Objects are small (a user has about twenty members): a scan
   /// finds a key faster than hashing it, and building one costs no hash table.
-  private var entries: [(key: String, value: JSON)] = []
+  /// (A struct, not a tuple: an array of tuples is destroyed through the runtime's generic
+  /// tuple witness, member by member, which was a twentieth of a script step.)
+  private var entries: [Member] = []
   /// Positions by key, kept only once an object has more than `scanned` members.
   private var positions: [String: Int]?
   private static let scanned = 24
+
+  private struct Member: Sendable {
+    var key: String
+    var value: JSON
+  }
 
   public init() {}
   public init(_ pairs: [(String, JSON)]) {
@@ -46,7 +53,7 @@ public struct JSONObject: Sendable, Equatable {
         if let found = position(of: key) {
           entries[found].value = newValue
         } else {
-          entries.append((key, newValue))
+          entries.append(Member(key: key, value: newValue))
           if positions != nil {
             positions?[key] = entries.count - 1
           } else if entries.count > Self.scanned {
@@ -66,7 +73,7 @@ public struct JSONObject: Sendable, Equatable {
 
   public var count: Int { entries.count }
   public var isEmpty: Bool { entries.isEmpty }
-  public var pairs: [(key: String, value: JSON)] { entries }
+  public var pairs: [(key: String, value: JSON)] { entries.map { ($0.key, $0.value) } }
 
   /// The same members with the same values, in any order.
   public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

@@ -143,6 +143,24 @@ private struct JSONByteParser {
     let scan = bytes.withUnsafeBufferPointer { buffer -> (end: Int, closed: Bool, text: String?) in
       var end = start
       var allBits: UInt8 = 0
+      // Eight bytes at a time while none of them ends the run (a quote, a backslash, a control
+      // character) and all are ASCII; the bytes loop below takes over at the word that has one.
+      if let base = buffer.baseAddress {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+          let x = word ^ (UInt64(byte) &* ones)
+          return (x &- ones) & ~x & highs != 0
+        }
+        while end + 8 <= buffer.count {
+          let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
+          let belowSpace = (word &- 0x20 &* ones) & ~word & highs
+          if word & highs != 0 || belowSpace != 0 || hasByte(word, UInt8(ascii: "\"")) || hasByte(word, UInt8(ascii: "\\")) {
+            break
+          }
+          end += 8
+        }
+      }
       while end < buffer.count {
         let byte = buffer[end]
         if byte == UInt8(ascii: "\"") {

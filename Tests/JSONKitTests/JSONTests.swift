@@ -21,6 +21,23 @@ import Testing
     #expect(throws: JSONParseError.self) { try JSON.parse(text) }
   }
 
+  /// Strings are scanned eight bytes at a time: a quote, an escape, a control character or a
+  /// non-ASCII byte at any place in a word, or in the tail after the last whole word, is still seen.
+  @Test func aSpecialByteAtEveryPlaceOfAStringIsSeen() throws {
+    for length in 0..<20 {
+      for place in 0...length {
+        let before = String(repeating: "a", count: place)
+        let after = String(repeating: "b", count: length - place)
+        #expect(try JSON.parse("\"\(before)\\\"\(after)\"").string == before + "\"" + after)
+        #expect(try JSON.parse("\"\(before)\\n\(after)\"").string == before + "\n" + after)
+        #expect(try JSON.parse("\"\(before)é\(after)\"").string == before + "é" + after)
+        #expect(try JSON.parse("[\"\(before)\",\"\(after)\"]")[1]?.string == after)
+        #expect(throws: JSONParseError.self) { try JSON.parse("\"\(before)\u{1}\(after)\"") }
+        #expect(throws: JSONParseError.self) { try JSON.parse(bytes: Array("\"\(before)".utf8) + [0xFF] + Array("\(after)\"".utf8)) }
+      }
+    }
+  }
+
   @Test func lenientNumbers() throws {
     #expect(try JSON.parse(#""3600""#).intOrNumericString == 3600)
     #expect(try JSON.parse("3600.0").int == 3600)
