@@ -1,0 +1,63 @@
+import NIOCore
+import NIOHTTP1
+
+/// Writes a request's parts as HTTP/1.1 bytes, one buffer a request, in place of NIO's
+/// `HTTPRequestEncoder`. That encoder frames any request a program may give it (it looks through
+/// the headers for framing, may switch to chunked encoding, writes each part as it comes); this
+/// transport frames its requests itself, so writing them is all that is left:
+/// - `NIOHTTPTransport.parts` sets `Content-Length` whenever there is a body, and never asks for chunks;
+/// - every header was checked before the request reached the transport (`HTTPRequest.unsendableHeader`);
+/// - the target is the URL's percent-encoded path and query, which hold no space or control character.
+///
+/// It sits before the response decoder (`ByteToMessageHandler(HTTPResponseDecoder())`), which
+/// still sees each part go out and so knows what the answer to a `HEAD` looks like.
+final class RequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
+  typealias OutboundIn = HTTPClientRequestPart
+  typealias OutboundOut = ByteBuffer
+
+  /// The request written so far: its head, then its body; sent when its end comes.
+  private var pending: ByteBuffer?
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    switch unwrapOutboundIn(data) {
+    case .head(let head):
+      var buffer = context.channel.allocator.buffer(capacity: Self.size(of: head))
+      Self.write(head, into: &buffer)
+      pending = buffer
+      promise?.succeed(())
+    case .body(.byteBuffer(var body)):
+      pending?.writeBuffer(&body)
+      promise?.succeed(())
+    case .body(.fileRegion):
+      promise?.fail(ChannelError.operationUnsupported)
+    case .end:
+      guard let request = pending else {
+        promise?.fail(ChannelError.inappropriateOperationForState)
+        return
+      }
+      pending = nil
+      context.write(wrapOutboundOut(request), promise: promise)
+    }
+  }
+
+  /// The head's length in bytes, so its buffer is allocated once.
+  static func size(of head: HTTPRequestHead) -> Int {
+    var size = head.method.rawValue.utf8.count + head.uri.utf8.count + 14
+    for (name, value) in head.headers { size += name.utf8.count + value.utf8.count + 4 }
+    return size
+  }
+
+  static func write(_ head: HTTPRequestHead, into buffer: inout ByteBuffer) {
+    buffer.writeString(head.method.rawValue)
+    buffer.writeStaticString(" ")
+    buffer.writeString(head.uri)
+    buffer.writeStaticString(" HTTP/1.1\r\n")
+    for (name, value) in head.headers {
+      buffer.writeString(name)
+      buffer.writeStaticString(": ")
+      buffer.writeString(value)
+      buffer.writeStaticString("\r\n")
+    }
+    buffer.writeStaticString("\r\n")
+  }
+}
