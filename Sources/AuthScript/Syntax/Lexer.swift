@@ -16,13 +16,18 @@ public enum Lexer {
         let words = try WordSplitter.split(text)
         guard !words.isEmpty else { continue }
         // Character offsets to string indices, once a line (a slice of the text copies fast; a
-        // string built from an array of characters goes through generic code).
-        let offsets = Array(text.indices) + [text.endIndex]
+        // string built from an array of characters goes through generic code). On a line of one
+        // byte a character they are byte offsets, found without walking the characters.
+        let offsets = WordSplitter.isOneBytePerCharacter(text) ? [] : Array(text.indices) + [text.endIndex]
+        let characters = offsets.isEmpty ? text.utf8.count + 1 : offsets.count
+        func index(_ offset: Int) -> String.Index {
+          offsets.isEmpty ? text.utf8.index(text.startIndex, offsetBy: offset) : offsets[offset]
+        }
         let tokens = words.map { word in
-          let low = max(0, min(word.start, offsets.count - 1))
-          let high = max(low, min(word.end, offsets.count - 1))
+          let low = max(0, min(word.start, characters - 1))
+          let high = max(low, min(word.end, characters - 1))
           return Token(
-            text: word.text, raw: String(text[offsets[low]..<offsets[high]]), quoted: word.quoted,
+            text: word.text, raw: String(text[index(low)..<index(high)]), quoted: word.quoted,
             range: logical.range(word.start, word.end))
         }
         lines.append(TokenLine(number: number, tokens: tokens))
