@@ -18,18 +18,23 @@ public struct Checker: Sendable {
 
   public static let builtins = ["uuid", "timestamp", "random"]
 
-  public func check(_ program: Program) -> [Diagnostic] {
+  public func check(_ program: Program) -> [Diagnostic] { checkAndParse(program).diagnostics }
+
+  /// The diagnostics, and what each command line parsed to (by statement index), which the
+  /// interpreter takes as its own so a line is matched against the table once, not twice.
+  public func checkAndParse(_ program: Program) -> (diagnostics: [Diagnostic], parsed: ParsedCommands) {
     var diagnostics: [Diagnostic] = []
+    var parsed: ParsedCommands = [:]
     var defined = predefined
     var sawCommand = false
     var testNames: [String: Int] = [:]
-    for statement in program.statements {
+    for (index, statement) in program.statements.enumerated() {
       var problems: [Diagnostic.Partial] = []
       func use(_ refs: [VariableRef]) { problems += refs.compactMap { checkReference($0, defined: defined, sawCommand: sawCommand) } }
       switch statement.kind {
       case .command(let command):
         command.templates.forEach { use($0.variables) }
-        if let problem = checkCommand(command) { problems.append(problem) }
+        if let problem = checkCommand(command, parsed: &parsed[index]) { problems.append(problem) }
         sawCommand = true
       case .expectOK:
         if !sawCommand { problems.append(needsCommand("expect", statement.keywordRange)) }
@@ -65,7 +70,7 @@ public struct Checker: Sendable {
       }
       diagnostics += problems.map { $0.diagnostic(in: statement.file) }
     }
-    return diagnostics
+    return (diagnostics, parsed)
   }
 
   func needsCommand(_ keyword: String, _ range: SourceRange) -> Diagnostic.Partial {
@@ -74,11 +79,13 @@ public struct Checker: Sendable {
 
   /// The table decides: unknown commands and flags, arity, choices. Words with holes are checked
   /// again after interpolation, so a choice like `provider {{p}}` is not judged here.
-  func checkCommand(_ command: CommandStatement) -> Diagnostic.Partial? {
+  func checkCommand(_ command: CommandStatement, parsed: inout ParsedCommand?) -> Diagnostic.Partial? {
     let words = command.tokens.map { Word(text: $0.text, start: $0.range.start.column - 1, end: $0.range.end.column - 1, quoted: $0.quoted) }
     // `login --help` asks for the help: nothing to check.
     guard HelpRequest.command(in: words) == nil else { return nil }
-    guard case .failure(let error) = InvocationParser.parse(words, surface: .script) else { return nil }
+    let result = InvocationParser.parse(words, surface: .script)
+    parsed = ParsedCommand(words: words, parsed: result)
+    guard case .failure(let error) = result else { return nil }
     let token = error.wordIndex.flatMap { command.tokens.indices.contains($0) ? command.tokens[$0] : nil }
     if let token, token.text.contains("{{"), error.message.contains("must be one of") { return nil }
     let range = token?.range ?? command.tokens.first.map { first in first.range.union(command.tokens.last?.range ?? first.range) }
@@ -154,3 +161,12 @@ public struct Checker: Sendable {
     return nil
   }
 }
+
+/// A command line's words and what the command table made of them.
+public struct ParsedCommand: Sendable {
+  public var words: [Word]
+  public var parsed: Result<Invocation, UsageError>
+}
+
+/// By statement index.
+public typealias ParsedCommands = [Int: ParsedCommand]

@@ -24,7 +24,7 @@ extension Interpreter {
       parsed = known.parsed
     } else {
       parsed = InvocationParser.parse(words, surface: .script)
-      parsedLines[index] = (words, parsed)
+      parsedLines[index] = ParsedCommand(words: words, parsed: parsed)
     }
     let invocation: Invocation
     switch parsed {

@@ -34,13 +34,14 @@ public final class Interpreter {
   var unexpectedBackendFailure: TestFailure?
   /// Each command line's last words and what they parsed to, by statement index: a line run
   /// again (a loop, a data row, the same values) is not parsed again.
-  var parsedLines: [Int: (words: [Word], parsed: Result<Invocation, UsageError>)] = [:]
+  var parsedLines: ParsedCommands
 
   public init(
     program: Program, context: ShellContext, executor: CommandExecutor, mode: Mode = .tests, style: Style = .plain,
     variables: [String: JSON] = [:], events: InterpreterEvents = InterpreterEvents(), stop: StopFlag? = nil,
-    failFast: Bool = false, interrupt: StopFlag? = nil
+    failFast: Bool = false, interrupt: StopFlag? = nil, parsed: ParsedCommands = [:]
   ) {
+    self.parsedLines = parsed
     self.program = program
     self.context = context
     self.executor = executor

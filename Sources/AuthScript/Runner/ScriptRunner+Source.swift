@@ -35,7 +35,8 @@ extension ScriptRunner {
     program.literalSecrets.forEach(context.redactor.register)
     let environment = context.environment.isEmpty ? ProcessInfo.processInfo.environment : context.environment
     let scriptVariables = RunOptions.scriptVariables(variables, environment: environment)
-    let diagnostics = Diagnostic.sorted(loadDiagnostics + Checker(predefined: Set(scriptVariables.keys), environment: environment).check(program))
+    let checked = Checker(predefined: Set(scriptVariables.keys), environment: environment).checkAndParse(program)
+    let diagnostics = Diagnostic.sorted(loadDiagnostics + checked.diagnostics)
     guard diagnostics.isEmpty else {
       sink.err(console.diagnostics(diagnostics))
       sink.err("\(diagnostics.count) error\(diagnostics.count == 1 ? "" : "s"); nothing was run\n")
@@ -55,7 +56,7 @@ extension ScriptRunner {
       revealing: { text, stream, values in RedactingSink.revealing(values, in: sink).write(text, to: stream) })
     let interpreter = Interpreter(
       program: program, context: context, executor: executor, mode: .transcript, style: style,
-      variables: scriptVariables, events: events)
+      variables: scriptVariables, events: events, parsed: checked.parsed)
     let tests = await interpreter.run()
     let elapsed = started.duration(to: .now)
     let run = RunResult(files: [FileResult(file: name, tests: tests, durationMs: milliseconds(elapsed))], durationMs: milliseconds(elapsed))

@@ -24,6 +24,8 @@ public struct ScriptRunner: Sendable {
     var context: ShellContext
     var variables: [String: JSON]
     var diagnostics: [Diagnostic]
+    /// What the checker parsed each command line to (the interpreter starts from it).
+    var parsed: ParsedCommands = [:]
     /// `--data`: the row this run of the file is for (its tests are named `NAME[row N]`).
     var row: Int?
   }
@@ -70,8 +72,10 @@ public struct ScriptRunner: Sendable {
     // Before any diagnostic is rendered: a check error shows its line, `--password "…"` included.
     program.literalSecrets.forEach(context.redactor.register)
     let checker = Checker(predefined: Set(variables.keys), environment: context.environment)
-    let diagnostics = Diagnostic.sorted(loadDiagnostics + checker.check(program))
-    return Prepared(name: path, program: program, context: context, variables: variables, diagnostics: diagnostics, row: row?.number)
+    let checked = checker.checkAndParse(program)
+    return Prepared(
+      name: path, program: program, context: context, variables: variables,
+      diagnostics: Diagnostic.sorted(loadDiagnostics + checked.diagnostics), parsed: checked.parsed, row: row?.number)
   }
 
   /// Runs files `jobs` at a time; each file's output is captured and printed whole, in file order
@@ -137,7 +141,8 @@ public struct ScriptRunner: Sendable {
       output: { text, stream in sink.write(text, to: stream) })
     let interpreter = Interpreter(
       program: file.program, context: file.context, executor: options.executor, mode: .tests, style: options.style,
-      variables: file.variables, events: events, stop: stop, failFast: options.failFast, interrupt: options.interrupt)
+      variables: file.variables, events: events, stop: stop, failFast: options.failFast, interrupt: options.interrupt,
+      parsed: file.parsed)
     let tests: [TestResult]
     if stop.isSet || options.interrupt?.isSet == true {
       tests = interpreter.plannedTests(reason: stop.isSet ? "stopped by --fail-fast" : "interrupted")

@@ -1,3 +1,4 @@
+import ShellKit
 import Testing
 
 @testable import AuthScript
@@ -85,5 +86,19 @@ import Testing
     #expect(diagnose("include lib.auth\necho {{email}}", files: ["lib.auth": "let email = \"x@y.io\""]).isEmpty)
     let program = ScriptLoader(readFile: { _ in "" }).load(SourceFile(name: "t.auth", text: "echo {{who}}")).program
     #expect(Checker(predefined: ["who"]).check(program).isEmpty)
+  }
+
+  /// The run starts from what the check parsed: each command line, by its statement index, with
+  /// the words the interpreter will build for it when the line has no holes.
+  @Test func theCheckHandsItsParsesToTheRun() {
+    let text = "whoami\nlet email = \"a@b.co\"\nlogin {{email}} --password x\nlogn x\n"
+    let program = ScriptLoader(readFile: { _ in "" }).load(SourceFile(name: "t.auth", text: text)).program
+    let checked = Checker().checkAndParse(program)
+    #expect(Set(checked.parsed.keys) == [0, 2, 3])
+    #expect((try? checked.parsed[0]?.parsed.get())?.spec.id == .whoami)
+    #expect(checked.parsed[0]?.words.map(\.text) == ["whoami"])
+    #expect((try? checked.parsed[2]?.parsed.get())?.spec.id == .login)
+    #expect(checked.parsed[3].map { if case .failure = $0.parsed { true } else { false } } == true)
+    #expect(checked.diagnostics.map(\.title) == ["unknown command 'logn'"])
   }
 }
