@@ -54,7 +54,7 @@ unshare -m bash -euo pipefail -c "
   # real loopback sockets (the whole suite already ran as root).
   run_as_user 'id -un; swift test --skip-build --filter \"NIOTransportTests|AuthEmulatorTests|EmulatorIntegrationTests|ConnectionErrorTests|BackendSessionTests|PipedInputTests\"'
   # In the user's own private D-Bus session with an unlocked GNOME Keyring (the keyring tests).
-  run_as_user 'scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider Tests/python'
+  run_as_user 'scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider -n ${AUTHSH_TEST_WORKERS:-2} --dist loadfile Tests/python'
   # Like production the examples are a project's smoke scripts with its own SMTP server.
   run_as_user 'mkdir -p \$HOME/tmp/ci-config && printf \"[emulator]\\nsmtp = \\\"custom\\\"\\n\" > \$HOME/tmp/ci-config/config.toml && chmod 600 \$HOME/tmp/ci-config/config.toml'
   for mode in '' --like-production; do

@@ -18,7 +18,10 @@ step swift build -c release --static-swift-stdlib --product authsh   # what scri
 step swift test --skip-build
 # Inside a private D-Bus session (dbus-run-session) with an unlocked GNOME Keyring: the keyring
 # tests, and every other Python suite (pty, shell, completion) with its sessions in that keyring.
-step scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider Tests/python
+# Two workers (pytest-xdist), each taking whole files: the suite waits on processes about as much
+# as it computes, so two halve its time on two cores; a file's tests share fixed keyring names.
+export AUTHSH_TEST_WORKERS=${AUTHSH_TEST_WORKERS:-2}
+step scripts/with-keyring.sh .venv/bin/pytest -q -p no:cacheprovider -n "$AUTHSH_TEST_WORKERS" --dist loadfile Tests/python
 if [ "$(id -u)" -eq 0 ]; then
   step scripts/test-deb.sh "$(scripts/package-deb.sh --no-build)"
   [ "${AUTHSH_SKIP_UNPRIVILEGED:-}" = 1 ] || step scripts/test-unprivileged.sh

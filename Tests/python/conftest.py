@@ -1,5 +1,6 @@
 """Shared fixtures: start the real `authsh emulator` binary on a free loopback port."""
 import os
+import shutil
 import socket
 import uuid
 import subprocess
@@ -50,6 +51,33 @@ def private_keyring():
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_crash(tmp_path_factory):
+    """A crash of any authsh process the tests start is an error of the run, even when the test
+    that started it passed: Swift's backtracer writes each crash to a file here (at once: not
+    waiting on a terminal for a key, as it does on a pty), and the run ends by showing them."""
+    crashes = tmp_path_factory.mktemp("crashes")
+    saved = os.environ.get("SWIFT_BACKTRACE")
+    # The toolchain's backtracer, named: the static release binary does not find one of its own
+    # (and would say so on standard error).
+    swift = shutil.which("swift")
+    backtracer = Path(swift).resolve().parents[1] / "libexec/swift/linux/swift-backtrace-static" if swift else None
+    if backtracer is None or not backtracer.exists():
+        yield crashes
+        return
+    os.environ["SWIFT_BACKTRACE"] = (f"enable=yes,interactive=no,color=no,output-to={crashes},"
+                                     f"swift-backtrace={backtracer}")
+    yield crashes
+    if saved is None:
+        os.environ.pop("SWIFT_BACKTRACE", None)
+    else:
+        os.environ["SWIFT_BACKTRACE"] = saved
+    logs = sorted(crashes.iterdir())
+    if logs:
+        pytest.fail("authsh crashed:\n\n" + "\n\n".join(log.read_text(errors="replace")[:20000] for log in logs),
+                    pytrace=False)
 
 
 def authsh_binary() -> str:
