@@ -94,7 +94,7 @@ public struct NIOHTTPTransport: HTTPTransport {
           // requests and checks their headers itself: NIO's encoder and header validator did both
           // again, and cost a sixth of a script step); NIO's decoder reads the answer.
           try channel.pipeline.syncOperations.addHandler(RequestWriter())
-          try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPResponseDecoder()))
+          try channel.pipeline.syncOperations.addHandler(byteToMessageHandler(HTTPResponseDecoder()))
           try channel.pipeline.syncOperations.addHandler(ExchangeHandler(maxBytes: limit))
         }
       }
@@ -170,4 +170,16 @@ public struct SchemeRoutingTransport: HTTPTransport {
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     request.url.scheme?.lowercased() == "http" ? try await plain.send(request) : try await fallback.send(request)
   }
+}
+
+/// NIO's handler around `decoder`, built where the conformance `Decoder: ByteToMessageDecoder` is
+/// passed in, never specialised. Written out as `ByteToMessageHandler(HTTPResponseDecoder())`,
+/// the handler's type is made from its mangled name the first time, and the Swift runtime then
+/// looks the conformance up by scanning every conformance record; two event-loop threads opening
+/// their first connections at once (parallel lookups) crashed the 6.3 runtime in that scan (a null
+/// metadata pointer in `swift_conformsToProtocolMaybeInstantiateSuperclasses`), seen under load.
+@_semantics("optimize.sil.specialize.generic.never")
+@inline(never)
+func byteToMessageHandler<Decoder: ByteToMessageDecoder>(_ decoder: Decoder) -> ByteToMessageHandler<Decoder> {
+  ByteToMessageHandler(decoder)
 }

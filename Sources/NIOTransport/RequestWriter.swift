@@ -47,17 +47,22 @@ final class RequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
     return size
   }
 
+  /// The head's bytes are gathered in an array and copied into the buffer once: each write to a
+  /// `ByteBuffer` checks its capacity and its exclusive access, and a head is a dozen strings.
   static func write(_ head: HTTPRequestHead, into buffer: inout ByteBuffer) {
-    buffer.writeString(head.method.rawValue)
-    buffer.writeStaticString(" ")
-    buffer.writeString(head.uri)
-    buffer.writeStaticString(" HTTP/1.1\r\n")
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(size(of: head))
+    bytes += head.method.rawValue.utf8
+    bytes.append(UInt8(ascii: " "))
+    bytes += head.uri.utf8
+    bytes += " HTTP/1.1\r\n".utf8
     for (name, value) in head.headers {
-      buffer.writeString(name)
-      buffer.writeStaticString(": ")
-      buffer.writeString(value)
-      buffer.writeStaticString("\r\n")
+      bytes += name.utf8
+      bytes += ": ".utf8
+      bytes += value.utf8
+      bytes += "\r\n".utf8
     }
-    buffer.writeStaticString("\r\n")
+    bytes += "\r\n".utf8
+    buffer.writeBytes(bytes)
   }
 }
