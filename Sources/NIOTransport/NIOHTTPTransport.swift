@@ -91,8 +91,8 @@ public struct NIOHTTPTransport: HTTPTransport {
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           // The request goes out as bytes written by RequestWriter (this transport frames its
-          // requests and checks their headers itself: NIO's encoder and header validator did both
-          // again, and cost a sixth of a script step); NIO's decoder reads the answer.
+          // requests and checks their headers itself; NIO's encoder did both again, about 17,000
+          // instructions a script step); NIO's decoder reads the answer.
           try channel.pipeline.syncOperations.addHandler(RequestWriter())
           try channel.pipeline.syncOperations.addHandler(byteToMessageHandler(HTTPResponseDecoder()))
           try channel.pipeline.syncOperations.addHandler(ExchangeHandler(maxBytes: limit))

@@ -9,7 +9,7 @@ import NIOHTTP1
 /// - every header was checked before the request reached the transport (`HTTPRequest.unsendableHeader`);
 /// - the target is the URL's percent-encoded path and query, which hold no space or control character.
 ///
-/// It sits before the response decoder (`ByteToMessageHandler(HTTPResponseDecoder())`), which
+/// It sits before the response decoder (`byteToMessageHandler(HTTPResponseDecoder())`), which
 /// still sees each part go out and so knows what the answer to a `HEAD` looks like.
 final class RequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
   typealias OutboundIn = HTTPClientRequestPart
@@ -21,9 +21,7 @@ final class RequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     switch unwrapOutboundIn(data) {
     case .head(let head):
-      var buffer = context.channel.allocator.buffer(capacity: Self.size(of: head))
-      Self.write(head, into: &buffer)
-      pending = buffer
+      pending = context.channel.allocator.buffer(bytes: Self.bytes(of: head))
       promise?.succeed(())
     case .body(.byteBuffer(var body)):
       pending?.writeBuffer(&body)
@@ -40,16 +38,16 @@ final class RequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
     }
   }
 
-  /// The head's length in bytes, so its buffer is allocated once.
+  /// The head's length in bytes, so its bytes are allocated once.
   static func size(of head: HTTPRequestHead) -> Int {
     var size = head.method.rawValue.utf8.count + head.uri.utf8.count + 14
     for (name, value) in head.headers { size += name.utf8.count + value.utf8.count + 4 }
     return size
   }
 
-  /// The head's bytes are gathered in an array and copied into the buffer once: each write to a
+  /// The head's bytes, gathered in an array to be copied into a buffer once: each write to a
   /// `ByteBuffer` checks its capacity and its exclusive access, and a head is a dozen strings.
-  static func write(_ head: HTTPRequestHead, into buffer: inout ByteBuffer) {
+  static func bytes(of head: HTTPRequestHead) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(size(of: head))
     bytes += head.method.rawValue.utf8
@@ -63,6 +61,6 @@ final class RequestWriter: ChannelOutboundHandler, RemovableChannelHandler {
       bytes += "\r\n".utf8
     }
     bytes += "\r\n".utf8
-    buffer.writeBytes(bytes)
+    return bytes
   }
 }

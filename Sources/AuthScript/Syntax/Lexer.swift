@@ -18,10 +18,11 @@ public enum Lexer {
         // Character offsets to string indices, once a line (a slice of the text copies fast; a
         // string built from an array of characters goes through generic code). On a line of one
         // byte a character they are byte offsets, found without walking the characters.
-        let offsets = WordSplitter.isOneBytePerCharacter(text) ? [] : Array(text.indices) + [text.endIndex]
-        let characters = offsets.isEmpty ? text.utf8.count + 1 : offsets.count
+        let oneByte = WordSplitter.isOneBytePerCharacter(text)
+        let offsets = oneByte ? [] : Array(text.indices) + [text.endIndex]
+        let characters = oneByte ? text.utf8.count + 1 : offsets.count
         func index(_ offset: Int) -> String.Index {
-          offsets.isEmpty ? text.utf8.index(text.startIndex, offsetBy: offset) : offsets[offset]
+          oneByte ? text.utf8.index(text.startIndex, offsetBy: offset) : offsets[offset]
         }
         let tokens = words.map { word in
           let low = max(0, min(word.start, characters - 1))
