@@ -9,11 +9,13 @@ cd "$(dirname "$0")/.."
 # zbar-tools: zbarimg reads back the QR code `mfa enroll` draws (Tests/python/repl/test_mfa_pty.py).
 # gnome-keyring, dbus, libsecret: a real Secret Service for the keyring tests (scripts/with-keyring.sh
 # runs it on a private bus); authsh itself loads libsecret only when present.
+# strace: holds the shell's terminal-mode switches back to test that a Ctrl-D typed meanwhile still
+# ends the shell (Tests/python/repl/test_repl_pty.py).
 # postgresql (15, with pgcrypto): `user export --db` is tested against a real server with GoTrue's
 # auth schema, a throwaway cluster the tests start with initdb/pg_ctl (Tests/python/postgres.py).
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
   libcurl4 curl bash-completion mandoc man-db dpkg-dev libqrencode-dev
-  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql)
+  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql strace)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

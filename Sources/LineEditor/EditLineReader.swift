@@ -53,7 +53,9 @@ public final class EditLineReader: LineReader {
       rl_resize_terminal()
       let wake = self.wake
       let id = interrupts?.push { wake?.wake() }
+      let mode = CharacterMode(fd: 0)
       let raw = prompt.withCString { CLibEdit.readline($0) }
+      mode.restore()
       if let id { interrupts?.pop(id) }
       guard let raw else {
         // Ctrl-D on an empty line: end the prompt's line before the shell exits.

@@ -2,8 +2,10 @@
 no-echo password prompt, Ctrl-C, Ctrl-D and the history file, against the real emulator."""
 import io
 import re
+import shutil
 import stat
 import subprocess
+import termios
 import time
 
 import pexpect
@@ -300,3 +302,42 @@ def test_editrc_is_read_under_the_name_authsh(home, emulator):
     s.child.expect(pexpect.EOF)
     s.child.close()
     assert s.child.exitstatus == 0
+
+
+def terminal_modes(shell):
+    """The local modes of the shell's terminal (on Linux, a pty master reports its slave's)."""
+    return termios.tcgetattr(shell.child.child_fd)[3]
+
+
+def test_a_ctrl_d_the_moment_the_prompt_shows_ends_the_shell(shell):
+    # The terminal leaves line mode before the prompt is drawn: in line mode the terminal turns
+    # Ctrl-D into end-of-file, which libedit, switching modes after the prompt, read as a NUL byte
+    # and the shell kept waiting.
+    for _ in range(3):
+        modes = terminal_modes(shell)
+        assert modes & termios.ICANON == 0 and modes & termios.ECHO == 0
+        shell.run("echo next")
+    # While a command runs the terminal is back in line mode with echo.
+    shell.child.sendline("sleep 2")
+    time.sleep(0.7)
+    modes = terminal_modes(shell)
+    assert modes & termios.ICANON and modes & termios.ECHO
+    shell.prompt()
+    assert shell.exit_with_ctrl_d() == 0
+
+
+def test_a_slow_switch_of_terminal_modes_cannot_swallow_a_ctrl_d(home, emulator):
+    # strace holds every ioctl back for 0.2 s, so a Ctrl-D sent the moment the prompt shows arrives
+    # while the shell is still setting up the terminal: drawn before the switch, it hung the shell.
+    if shutil.which("strace") is None or subprocess.run(["strace", "-o", "/dev/null", "true"]).returncode != 0:
+        pytest.skip("strace cannot trace a process here")
+    env = environment(home, emulator, "firebase")
+    child = pexpect.spawn("strace", ["-f", "-o", "/dev/null", "-e", "inject=ioctl:delay_enter=200000",
+                                     authsh_binary(), "--no-rc"],
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 160))
+    child.delaybeforesend = None
+    child.expect(r"> $")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF, timeout=15)
+    child.close()
+    assert child.exitstatus == 0
