@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jwt  # PyJWT, installed with supabase-auth
+import pexpect
 import pytest
 import requests
 
@@ -67,9 +68,15 @@ def no_crash(tmp_path_factory):
     if backtracer is None or not backtracer.exists():
         yield crashes
         return
-    os.environ["SWIFT_BACKTRACE"] = (f"enable=yes,interactive=no,color=no,output-to={crashes},"
-                                     f"swift-backtrace={backtracer}")
+    setting = f"enable=yes,interactive=no,color=no,output-to={crashes},swift-backtrace={backtracer}"
+    os.environ["SWIFT_BACKTRACE"] = setting
+    # Tests that start a process with an environment of their own (a user's bare `env`) get the
+    # setting too: every process start goes through Popen or pexpect.spawn.
+    patch = pytest.MonkeyPatch()
+    for cls in (subprocess.Popen, pexpect.spawn):
+        patch.setattr(cls, "__init__", with_backtrace_setting(cls.__init__, setting))
     yield crashes
+    patch.undo()
     if saved is None:
         os.environ.pop("SWIFT_BACKTRACE", None)
     else:
@@ -78,6 +85,16 @@ def no_crash(tmp_path_factory):
     if logs:
         pytest.fail("authsh crashed:\n\n" + "\n\n".join(log.read_text(errors="replace")[:20000] for log in logs),
                     pytrace=False)
+
+
+def with_backtrace_setting(start, setting):
+    """`start` (a process class's __init__) with SWIFT_BACKTRACE added to an explicit `env`."""
+    def wrapped(self, *args, **kwargs):
+        env = kwargs.get("env")
+        if isinstance(env, dict) and "SWIFT_BACKTRACE" not in env:
+            kwargs["env"] = {**env, "SWIFT_BACKTRACE": setting}
+        start(self, *args, **kwargs)
+    return wrapped
 
 
 def authsh_binary() -> str:
