@@ -32,7 +32,7 @@ public struct NIOHTTPTransport: HTTPTransport {
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
-    guard request.url.scheme?.lowercased() == "http", let host = request.url.host, !host.isEmpty else {
+    guard request.url.hasScheme("http"), let host = request.url.host, !host.isEmpty else {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
     }
     let key = ConnectionPool.Key(host: host, port: request.url.port ?? 80)
@@ -168,7 +168,7 @@ public struct SchemeRoutingTransport: HTTPTransport {
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    request.url.scheme?.lowercased() == "http" ? try await plain.send(request) : try await fallback.send(request)
+    request.url.hasScheme("http") ? try await plain.send(request) : try await fallback.send(request)
   }
 }
 

@@ -21,6 +21,35 @@ import Testing
     #expect(throws: JSONParseError.self) { try JSON.parse(text) }
   }
 
+  /// A repeated key replaces the earlier value in its place, however the keys are written: short
+  /// ones, long ones alike in their first and last eight bytes, one spelled with an escape, and
+  /// the same keys in a nested object, which never meet the outer ones.
+  @Test(arguments: [
+    (#"{"a":1,"b":2,"a":3}"#, ["a", "b"], "a", 3),
+    (#"{"long_key_name_1":1,"x":0,"long_key_name_1":2}"#, ["long_key_name_1", "x"], "long_key_name_1", 2),
+    (#"{"created_at_x_updated_at":1,"created_at_y_updated_at":2}"#, ["created_at_x_updated_at", "created_at_y_updated_at"], "created_at_y_updated_at", 2),
+    (#"{"abcdefg":1,"abcdefgh":2,"abcdefg":3}"#, ["abcdefg", "abcdefgh"], "abcdefg", 3),
+    (#"{"a":1,"\u0061":2}"#, ["a"], "a", 2),
+    (#"{"\u0061":1,"b":0,"a":2}"#, ["a", "b"], "a", 2),
+    (#"{"k":{"k":1,"k":2},"j":{"k":3},"k":{"k":4}}"#, ["k", "j"], "k", 4),
+  ])
+  func aRepeatedKeyReplacesTheEarlierValueInItsPlace(_ text: String, _ keys: [String], _ key: String, _ value: Int) throws {
+    let object = try #require(try JSON.parse(text).object)
+    #expect(object.keys == keys)
+    let found = object[key]
+    #expect(found?.int ?? found?["k"]?.int == value)
+  }
+
+  @Test func aRepeatedKeyInALargeObjectReplacesTheEarlierValue() throws {
+    let members = (0..<40).map { #""member_number_\#($0)":\#($0)"# }
+    let text = "{" + members.joined(separator: ",") + #","member_number_7":"again","member_number_39":true}"#
+    let object = try #require(try JSON.parse(text).object)
+    #expect(object.count == 40)
+    #expect(object["member_number_7"]?.string == "again")
+    #expect(object["member_number_39"]?.bool == true)
+    #expect(object.keys == (0..<40).map { "member_number_\($0)" })
+  }
+
   /// Strings are scanned eight bytes at a time: a quote, an escape, a control character or a
   /// non-ASCII byte at any place in a word, or in the tail after the last whole word, is still seen.
   @Test func aSpecialByteAtEveryPlaceOfAStringIsSeen() throws {

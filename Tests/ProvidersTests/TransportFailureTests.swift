@@ -200,6 +200,38 @@ import Testing
     #expect(fine.unsendableHeader == nil)
   }
 
+  /// A header name is a token: letters, digits and `!#$%&'*+-.^_`|~`, nothing else (each of the
+  /// first 256 characters in the middle of a name).
+  @Test func aHeaderNameTakesTheTokenCharactersOnly() throws {
+    let url = try #require(URL(string: "http://127.0.0.1:9/x"))
+    let token = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~".unicodeScalars)
+    for value in 0..<256 {
+      let scalar = try #require(Unicode.Scalar(value))
+      let name = "X-" + String(Character(scalar)) + "-Y"
+      let request = HTTPRequest(method: "GET", url: url, headers: [(name, "1")])
+      #expect((request.unsendableHeader == nil) == token.contains(scalar), "\(value)")
+    }
+  }
+
+  /// Plain HTTP goes only to this machine: `localhost` and its subdomains, 127.0.0.0/8 and ::1, in
+  /// any case and with or without brackets; a name that only looks like one is not.
+  @Test(arguments: [
+    ("localhost", true), ("LocalHost", true), ("api.localhost", true), ("API.LOCALHOST", true), ("127.0.0.1", true),
+    ("127.5.6.7", true), ("[::1]", true), ("::1", true), ("localhost.example.com", false), ("notlocalhost", false),
+    ("128.0.0.1", false), ("1270.0.0.1", false), ("::2", false), ("", false), ("example.com", false), ("127", false),
+  ])
+  func onlyThisMachineIsLoopback(_ host: String, _ loopback: Bool) {
+    #expect(HostPolicy.isLoopback(host) == loopback)
+  }
+
+  @Test func schemesAreMatchedInAnyCase() throws {
+    #expect(try #require(URL(string: "HtTp://127.0.0.1/")).hasScheme("http"))
+    #expect(try #require(URL(string: "HTTPS://example.com/")).hasScheme("https"))
+    #expect(!(try #require(URL(string: "https://example.com/")).hasScheme("http")))
+    #expect(!(try #require(URL(string: "httpx://example.com/")).hasScheme("http")))
+    #expect(!(try #require(URL(string: "/relative")).hasScheme("http")))
+  }
+
   @Test func tabsAndTextBeyondASCIIGoAsTheyAre() throws {
     let request = HTTPRequest(
       method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [("X-Test", "a\tb é"), ("x_y.z~", "1")])

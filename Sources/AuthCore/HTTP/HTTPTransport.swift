@@ -120,16 +120,20 @@ public protocol HTTPTransport: Sendable {
 /// Which hosts may receive credentials over plain HTTP.
 public enum HostPolicy {
   public static func isLoopback(_ host: String) -> Bool {
-    var trimmed = Substring(host)
-    while trimmed.first == "[" || trimmed.first == "]" { trimmed.removeFirst() }
-    while trimmed.last == "[" || trimmed.last == "]" { trimmed.removeLast() }
-    let bare = trimmed.lowercased()
-    return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
+    // Compared as ASCII bytes (a host in a URL is ASCII), ignoring case: every request asks.
+    func isBracket(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") }
+    var bare = host.utf8[...]
+    while let first = bare.first, isBracket(first) { bare = bare.dropFirst() }
+    while let last = bare.last, isBracket(last) { bare = bare.dropLast() }
+    func same<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ word: String) -> Bool {
+      bytes.elementsEqual(word.utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+    }
+    return same(bare, "localhost") || same(bare.suffix(10), ".localhost") || same(bare, "::1") || same(bare.prefix(4), "127.")
   }
 
   /// Throws `insecure_url` for `http://` to a non-loopback host unless allowed.
   public static func check(_ url: URL, allowInsecureHTTP: Bool) throws {
-    guard url.scheme?.lowercased() == "http", !allowInsecureHTTP else { return }
+    guard url.hasScheme("http"), !allowInsecureHTTP else { return }
     let host = url.host ?? ""
     guard !isLoopback(host) else { return }
     throw AuthError(

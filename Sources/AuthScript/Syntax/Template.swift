@@ -60,6 +60,10 @@ public struct Template: Sendable, Hashable {
 
   /// Splits a token's text into parts. Holes must hold a dotted name (`{{ user.id }}`).
   public static func parse(_ token: Token) -> Result<Template, Diagnostic.Partial> {
+    // Most words hold no `{{`: they are their own text, with no need to walk their characters.
+    if !token.text.utf8.contains(UInt8(ascii: "{")) {
+      return .success(Template(parts: token.text.isEmpty ? [] : [.text(token.text)], range: token.range))
+    }
     let text = Array(token.text)
     let raw = Array(token.raw)
     var rawSearch = 0

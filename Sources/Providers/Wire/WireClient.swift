@@ -11,8 +11,7 @@ struct WireClient: Sendable {
   let trace: (@Sendable (String) -> Void)?
 
   func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws -> HTTPResponse {
-    let scheme = url.scheme?.lowercased() ?? ""
-    guard scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+    guard url.hasScheme("http") || url.hasScheme("https"), url.host?.isEmpty == false else {
       throw EndpointCheck.problem(url.absoluteString, what: "The URL")
         ?? AuthError(.configError, message: "The URL '\(url.absoluteString)' cannot be used.")
     }
