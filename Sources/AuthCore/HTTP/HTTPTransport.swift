@@ -125,10 +125,8 @@ public enum HostPolicy {
     var bare = host.utf8[...]
     while let first = bare.first, isBracket(first) { bare = bare.dropFirst() }
     while let last = bare.last, isBracket(last) { bare = bare.dropLast() }
-    func same<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ word: String) -> Bool {
-      bytes.elementsEqual(word.utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-    }
-    return same(bare, "localhost") || same(bare.suffix(10), ".localhost") || same(bare, "::1") || same(bare.prefix(4), "127.")
+    return spellsInAnyCase(bare, "localhost") || spellsInAnyCase(bare.suffix(10), ".localhost")
+      || spellsInAnyCase(bare, "::1") || spellsInAnyCase(bare.prefix(4), "127.")
   }
 
   /// Throws `insecure_url` for `http://` to a non-loopback host unless allowed.

@@ -1,11 +1,16 @@
 import Foundation
 
 extension URL {
-  /// Whether the URL's scheme is `name` (given in lowercase ASCII letters), in any case, without
-  /// making a lowercased copy: each request asks a few times.
+  /// Whether the URL's scheme is `name` (given in lowercase), in any case, without making a
+  /// lowercased copy: each request asks a few times.
   public func hasScheme(_ name: String) -> Bool {
     guard let scheme else { return false }
-    // A byte with 0x20 set equal to a lowercase letter is that letter in either case.
-    return scheme.utf8.elementsEqual(name.utf8) { $0 | 0x20 == $1 }
+    return spellsInAnyCase(scheme.utf8, name)
   }
+}
+
+/// Whether `bytes` are `word` (given in lowercase) with any of its ASCII letters in either case:
+/// URL schemes and host names, compared without a lowercased copy.
+func spellsInAnyCase<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ word: String) -> Bool {
+  bytes.elementsEqual(word.utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
 }
