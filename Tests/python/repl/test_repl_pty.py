@@ -317,9 +317,12 @@ def test_a_ctrl_d_the_moment_the_prompt_shows_ends_the_shell(shell):
         modes = terminal_modes(shell)
         assert modes & termios.ICANON == 0 and modes & termios.ECHO == 0
         shell.run("echo next")
-    # While a command runs the terminal is back in line mode with echo.
-    shell.child.sendline("sleep 2")
-    time.sleep(0.7)
+    # Once the line is read, the terminal is back in line mode with echo while the command runs.
+    shell.child.sendline("sleep 3")
+    shell.child.expect("sleep 3\r\n")
+    deadline = time.monotonic() + 2.5
+    while not terminal_modes(shell) & termios.ICANON and time.monotonic() < deadline:
+        time.sleep(0.02)
     modes = terminal_modes(shell)
     assert modes & termios.ICANON and modes & termios.ECHO
     shell.prompt()
