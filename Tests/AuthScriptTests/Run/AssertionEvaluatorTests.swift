@@ -38,6 +38,19 @@ import Testing
     #expect(!holds(.isEmpty, .null))
   }
 
+  /// The syntax ICU read before carries over: flags, classes, POSIX brackets, lookahead, and
+  /// matching by scalar (a combining mark can be matched alone); lookbehind does not compile.
+  @Test func regularExpressionsReadAsBefore() {
+    #expect(holds(.matches, "Ada Lovelace 1815", "(?i)^ada\\s+\\w+ \\d{4}$"))
+    #expect(holds(.matches, "Lovelace", "[[:alpha:]]+"))
+    #expect(holds(.matches, "Lovelace", "Love(?=lace)"))
+    #expect(!holds(.matches, "Loveless", "Love(?=lace)"))
+    #expect(holds(.matches, "e\u{301}", "^e\\u0301$"))
+    #expect(holds(.matches, "line one\nline two", "^line two$") == false)
+    #expect(holds(.matches, "line one\nline two", "(?m)^line two$"))
+    #expect(!holds(.matches, "Ada Lovelace", "(?<=Ada )Love"), "lookbehind is not supported: a failed assertion")
+  }
+
   @Test func existsAndNegation() {
     #expect(holds(.exists, "x"))
     #expect(!holds(.exists, .null))
