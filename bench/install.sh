@@ -2,7 +2,7 @@
 # The installed (static Swift runtime) binary against the dynamically linked one and curl:
 #   `--version` process time (hyperfine)          target: static ≤ 2 × curl --version
 #   start → first prompt of the shell (pty)       target: ≤ 50 ms
-#   file size (stripped, as installed)
+#   file size (stripped, as installed)            target: static ≤ 40 MB
 # Usage: bench/install.sh [RUNS]   (release builds; the two link modes share objects, so the
 # second build only relinks)
 set -euo pipefail
@@ -43,3 +43,4 @@ printf '%-36s %7.1f ms %7.1f ms %10s\n' "start → first prompt (median)" "$prom
 printf '%-36s %7s MB %7s MB %10s\n' "stripped size" "$(size "$work/authsh-static")" "$(size "$work/authsh-dynamic")" "-"
 printf '%-36s %9s × (target ≤ 2 ×: %s)\n' "static --version / curl --version" "$ratio" "$(verdict "$ratio" 2)"
 printf '%-36s %9s ms (target ≤ 50 ms: %s)\n' "static first prompt" "$prompt_static" "$(verdict "$prompt_static" 50)"
+printf '%-36s %9s MB (target ≤ 40 MB: %s)\n' "static stripped size" "$(size "$work/authsh-static")" "$(verdict "$(size "$work/authsh-static")" 40)"

@@ -48,17 +48,20 @@ public enum Descriptor {
     return try readAll(fd)
   }
 
-  /// All of `bytes`, however many calls it takes.
-  public static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemError) {
-    let array = Array(bytes)
-    var offset = 0
-    while offset < array.count {
-      let wrote = array.withUnsafeBytes { all in all.baseAddress.map { write(fd, $0 + offset, all.count - offset) } ?? 0 }
-      if wrote >= 0 {
-        offset += wrote
-      } else if errno != EINTR {
-        throw SystemError()
+  /// Writes every byte, retrying interrupted and partial writes. Returns how many bytes went in
+  /// and, when not all did, the reason (`ENOSPC` for a write(2) that returned 0: a device with
+  /// no room sets no errno). Shared by the audit log, the session files, the history file and
+  /// batch reports.
+  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> (written: Int, failure: Int32?) {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, let base = buffer.baseAddress {
+        let n = write(fd, base + offset, buffer.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return (offset, n < 0 ? errno : ENOSPC) }
+        offset += n
       }
+      return (offset, nil)
     }
   }
 }

@@ -7,7 +7,7 @@ struct DescriptorTests {
     let fd = mkstemp(&template)
     try #require(fd >= 0)
     defer { _ = close(fd) }
-    try Descriptor.writeAll(fd, bytes)
+    #expect(Descriptor.writeAll(fd, bytes) == (bytes.count, nil))
     return String(cString: template)
   }
 
@@ -21,6 +21,14 @@ struct DescriptorTests {
   @Test func aMissingFileSaysWhyInTheSystemsWords() {
     #expect(throws: SystemError(ENOENT)) { try Descriptor.readFile("/nonexistent/essentials") }
     #expect(SystemError(ENOENT).description == "No such file or directory")
+  }
+
+  @Test func aFullDiskIsAnError() throws {
+    let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    try #require(fd >= 0)
+    defer { _ = close(fd) }
+    let (written, failure) = Descriptor.writeAll(fd, Array("line\n".utf8))
+    #expect(written == 0 && failure == ENOSPC)
   }
 
   @Test func aDirectoryIsToldApart() throws {

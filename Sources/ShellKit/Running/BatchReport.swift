@@ -52,7 +52,7 @@ public final class BatchReportFile: BatchReportSink, Sendable {
     let line = Array((record.json.compactText + "\n").utf8)
     try descriptor.update { fd throws in
       guard fd >= 0 else { throw SystemError(EBADF) }
-      try Descriptor.writeAll(fd, line)
+      if let failure = Descriptor.writeAll(fd, line).failure { throw SystemError(failure) }
     }
   }
 
