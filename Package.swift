@@ -7,7 +7,7 @@ import PackageDescription
 //   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
-//   PostgresExport → AuthCore, PostgresNIO (`user export --db`: GoTrue's auth.users read directly)
+//   PostgresExport → AuthCore, JSONKit, CPq (`user export --db`: GoTrue's auth.users read directly through libpq, loaded at run time)
 //   CurlTransport → AuthCore, CCurl (https:// through libcurl, loaded at run time)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
@@ -29,10 +29,6 @@ let package = Package(
     .package(url: "https://github.com/swift-extras/swift-extras-base64.git", exact: "1.2.0"),
     // RFC 4180 CSV for `run --data table.csv`: small, pure Swift, no dependencies of its own.
     .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
-    // `user export --db postgres://…`: reads GoTrue's auth.users straight from the database.
-    .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
-    // postgres-nio's logger, silenced (a log line on standard output would corrupt an export).
-    .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
   ],
   targets: [
     .target(name: "JSONKit"),
@@ -58,13 +54,14 @@ let package = Package(
     // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
     .target(name: "CCurl"),
     .target(name: "CurlTransport", dependencies: ["AuthCore", "CCurl"]),
-    // Only the executable links it: PostgreSQL's wire protocol is needed by `user export --db` alone.
+    // libpq for `user export --db`, loaded at run time (dlopen) by a small C shim like CCurl's.
+    .target(name: "CPq"),
+    // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
+    // MemberImportVisibility: Foundation's String methods, which AuthCore's import would otherwise
+    // lend it, stay out of reach (a reference to one links all of Foundation and ICU).
     .target(
-      name: "PostgresExport",
-      dependencies: [
-        "AuthCore", "JSONKit", .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "Logging", package: "swift-log"),
-      ]),
+      name: "PostgresExport", dependencies: ["AuthCore", "JSONKit", "CPq"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     .target(name: "ShellKit", dependencies: ["AuthCore", "JSONKit", "CQREncode"]),
     .target(
       name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit", .product(name: "CSV", package: "CSV.swift")]),
@@ -118,5 +115,6 @@ let package = Package(
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
     .testTarget(name: "KeyringTests", dependencies: ["Keyring", "AuthCore"]),
+    .testTarget(name: "PostgresExportTests", dependencies: ["PostgresExport", "AuthCore", "JSONKit"]),
   ]
 )
