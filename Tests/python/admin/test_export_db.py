@@ -157,6 +157,20 @@ def test_closed_port_is_network_unreachable(database, tmp_path):
     assert SUPERUSER_PASSWORD not in done.stdout + done.stderr
 
 
+def test_tls_required_from_a_server_without_it_is_a_config_error(database, tmp_path):
+    done = export(tmp_path, "--db", database.url().replace("sslmode=disable", "sslmode=require"))
+    # Known before any query (the URL asks for what the server lacks): exit 78, as before libpq.
+    assert done.returncode == 78
+    assert "does not offer TLS, and the --db URL's sslmode requires it" in done.stderr and "config_error" in done.stderr
+    assert SUPERUSER_PASSWORD not in done.stdout + done.stderr
+
+
+def test_a_missing_database_is_named(database, tmp_path):
+    done = export(tmp_path, "--db", database.url(database="nowhere"))
+    assert done.returncode == 1
+    assert "has no database named 'nowhere'" in done.stderr and "config_error" in done.stderr
+
+
 def test_a_database_without_gotrue_schema_says_so(database, tmp_path):
     done = export(tmp_path, "--db", database.url(database="plain"))
     assert done.returncode == 1

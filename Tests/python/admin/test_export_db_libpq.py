@@ -47,3 +47,19 @@ def test_without_libpq_the_export_names_the_package(tmp_path):
     assert "libpq.so.5 could not be loaded" in done.stderr
     assert "apt install libpq5" in done.stderr and "network_unreachable" in done.stderr
     assert done.stdout == "" and PASSWORD not in done.stderr
+
+
+def test_a_server_that_never_answers_times_out_within_the_timeout(tmp_path):
+    import socket
+    import time
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        port = silent.getsockname()[1]
+        url = f"postgres://postgres:{PASSWORD}@127.0.0.1:{port}/postgres?sslmode=disable"
+        started = time.monotonic()
+        done = run([authsh_binary(), "user", "export", "--provider", "supabase", "--db", url, "--timeout", "2s"], tmp_path)
+        elapsed = time.monotonic() - started
+    assert done.returncode == 3, done.stderr
+    assert f"Could not connect to the database at 127.0.0.1:{port}: no answer (timed out)" in done.stderr
+    assert 1.5 < elapsed < 15 and PASSWORD not in done.stderr
