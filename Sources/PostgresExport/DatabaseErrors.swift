@@ -32,6 +32,11 @@ enum DatabaseErrors {
         .configError, message: "The database \(place) refused the password of \(url.user).", providerCode: "28P01", detail: detail,
         hint: "Check the password in the --db URL (Supabase dashboard: Connect, or Database settings to reset it).")
     }
+    if text.contains("no pg_hba.conf entry") || (text.contains("role \"") && text.contains("does not exist")) {
+      return AuthError(
+        .configError, message: "The database \(place) does not let \(url.user) in.", providerCode: "28000", detail: detail,
+        hint: "Check the user in the --db URL, and that the server accepts connections from this machine (pg_hba.conf).")
+    }
     if text.contains("no password supplied") {
       return AuthError(
         .configError, message: "The database \(place) wants a password for \(url.user) and the --db URL has none.",
@@ -49,6 +54,10 @@ enum DatabaseErrors {
       return AuthError(
         .networkUnreachable, message: "No trusted TLS connection to the database at \(hostAndPort(url)): \(detail).",
         hint: "verify-ca and verify-full check the server's certificate against the system's CAs (or PGSSLROOTCERT, ~/.postgresql/root.crt).")
+    }
+    if text.contains("fatal:") {
+      // The server answered the connect with an error of its own (too many connections, shutting down…).
+      return AuthError(.serverError, message: "The database \(place) refused the connection: \(detail).", detail: detail)
     }
     return AuthError(
       .networkUnreachable, message: "Could not connect to the database at \(hostAndPort(url)): \(reason(text)).", detail: detail)

@@ -36,6 +36,14 @@ import Testing
     #expect(untrusted.code == .networkUnreachable && untrusted.message.hasPrefix("No trusted TLS connection to the database at db.example.com:6543"))
   }
 
+  @Test func theServersOwnRefusals() {
+    let hba = connect(
+      "connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  no pg_hba.conf entry for host \"10.0.0.2\", user \"exporter\", database \"app\", no encryption\n")
+    #expect(hba.code == .configError && hba.providerCode == "28000" && hba.message.contains("does not let exporter in"))
+    let full = connect("connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  sorry, too many clients already\n")
+    #expect(full.code == .serverError && full.message.hasSuffix("refused the connection: sorry, too many clients already."))
+  }
+
   @Test func statementFailuresBySQLState() {
     let denied = DatabaseErrors.map(PqFailure.statement(sqlState: "42501", message: "permission denied for table users"), url: url)
     #expect(denied.code == .configError && denied.message.contains("may not read GoTrue's tables"))
