@@ -10,6 +10,9 @@ static struct {
   int (*status)(const void *);
   char *(*error_message)(const void *);
   void (*finish)(void *);
+  void *(*get_cancel)(void *);
+  int (*cancel)(void *, char *, int);
+  void (*free_cancel)(void *);
   void *(*exec_params)(void *, const char *, int, const unsigned int *, const char *const *, const int *, const int *, int);
   int (*result_status)(const void *);
   char *(*result_error_field)(const void *, int);
@@ -51,6 +54,9 @@ static void load(void) {
   SYMBOL(status, "PQstatus")
   SYMBOL(error_message, "PQerrorMessage")
   SYMBOL(finish, "PQfinish")
+  SYMBOL(get_cancel, "PQgetCancel")
+  SYMBOL(cancel, "PQcancel")
+  SYMBOL(free_cancel, "PQfreeCancel")
   SYMBOL(exec_params, "PQexecParams")
   SYMBOL(result_status, "PQresultStatus")
   SYMBOL(result_error_field, "PQresultErrorField")
@@ -79,6 +85,12 @@ void *authsh_pq_connect(const char *const *keywords, const char *const *values) 
 int authsh_pq_status(const void *connection) { return pq.status(connection); }
 const char *authsh_pq_error_message(const void *connection) { return pq.error_message(connection); }
 void authsh_pq_finish(void *connection) { pq.finish(connection); }
+void *authsh_pq_get_cancel(void *connection) { return pq.get_cancel(connection); }
+int authsh_pq_cancel(void *cancel) {
+  char reason[256];
+  return pq.cancel(cancel, reason, (int)sizeof reason);
+}
+void authsh_pq_free_cancel(void *cancel) { pq.free_cancel(cancel); }
 
 void *authsh_pq_exec(void *connection, const char *sql, int count, const char *const *values) {
   return pq.exec_params(connection, sql, count, NULL, values, NULL, NULL, 0);

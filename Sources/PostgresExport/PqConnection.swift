@@ -5,13 +5,25 @@ import Dispatch
 /// runs on the connection's own serial dispatch queue — a thread outside Swift's concurrency pool,
 /// which the awaiting task never occupies. The connect is bounded by libpq's `connect_timeout`
 /// (the command's timeout, see `DatabaseURL.connectionParameters`); statements, as before libpq,
-/// by none (pages of at most 1,000 rows). Results are copied to Swift strings before they leave
-/// the queue; the handle is only ever touched on it, hence `@unchecked Sendable`.
+/// by none (pages of at most 1,000 rows), but cancelling the task (Ctrl-C) asks the server to
+/// stop the running one (PQcancel) and the statement ends with `CancellationError`. Results are
+/// copied to Swift strings before they leave the queue; the handle is only ever touched on it,
+/// the cancel object only by PQcancel (thread-safe) — hence `@unchecked Sendable`.
 final class PqConnection: @unchecked Sendable {
   private let queue = DispatchQueue(label: "authsh-libpq")
   private var handle: UnsafeMutableRawPointer?
+  private let canceller: UnsafeMutableRawPointer?
 
-  private init(handle: UnsafeMutableRawPointer) { self.handle = handle }
+  private init(handle: UnsafeMutableRawPointer) {
+    self.handle = handle
+    canceller = authsh_pq_get_cancel(handle)
+  }
+
+  /// The cancel object lives as long as anything that could still call PQcancel with it.
+  deinit {
+    if let canceller { authsh_pq_free_cancel(canceller) }
+    if let handle { authsh_pq_finish(handle) }
+  }
 
   /// Whether libpq could be loaded (and, if not, why).
   static func availability() -> Result<String, PqFailure> {
@@ -47,11 +59,17 @@ final class PqConnection: @unchecked Sendable {
 
   /// PQexecParams: `parameters` travel apart from the SQL, as text ($1, $2…; nil is NULL).
   func execute(_ sql: String, _ parameters: [String?] = []) async throws -> PqRows {
-    let outcome: Result<PqRows, PqFailure> = await withCheckedContinuation { continuation in
-      queue.async { [self] in
-        continuation.resume(returning: blockingExecute(sql, parameters))
+    try Task.checkCancellation()
+    let outcome: Result<PqRows, PqFailure> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        queue.async { [self] in
+          continuation.resume(returning: blockingExecute(sql, parameters))
+        }
       }
+    } onCancel: { [self] in
+      if let canceller { _ = authsh_pq_cancel(canceller) }
     }
+    if case .failure = outcome { try Task.checkCancellation() }
     return try outcome.get()
   }
 

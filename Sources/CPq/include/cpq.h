@@ -26,6 +26,12 @@ int authsh_pq_status(const void *connection);
 /// PQerrorMessage: the last failure's text, owned by the connection.
 const char *authsh_pq_error_message(const void *connection);
 void authsh_pq_finish(void *connection);
+/// PQgetCancel: what `authsh_pq_cancel` needs, made once while no statement runs.
+void *authsh_pq_get_cancel(void *connection);
+/// PQcancel: asks the server (on a connection of its own) to stop the running statement. Safe
+/// from any thread while another waits in `authsh_pq_exec`. 1 when the request was sent.
+int authsh_pq_cancel(void *cancel);
+void authsh_pq_free_cancel(void *cancel);
 
 /// PQexecParams with text parameters (NULL values are SQL NULLs), types left to the server, rows
 /// in text form.
