@@ -53,7 +53,7 @@ enum DatabaseErrors {
     if text.contains("certificate") || text.contains("ssl error") || text.contains("ssl syscall") {
       return AuthError(
         .networkUnreachable, message: "No trusted TLS connection to the database at \(hostAndPort(url)): \(detail).",
-        hint: "verify-ca and verify-full check the server's certificate against the system's CAs (or PGSSLROOTCERT, ~/.postgresql/root.crt).")
+        hint: "verify-ca and verify-full trust the system's CAs: set SSL_CERT_FILE (or PGSSLROOTCERT) to the CA that signed the server's certificate.")
     }
     if text.contains("fatal:") {
       // The server answered the connect with an error of its own (too many connections, shutting down…).
