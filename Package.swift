@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, CurlTransport, Keyring, PostgresExport
-//   AuthScript → ShellKit, CSV.swift (`run --data table.csv`)
+//   AuthScript → ShellKit
 //   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
@@ -27,25 +27,25 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
     .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64.git", exact: "1.2.0"),
-    // RFC 4180 CSV for `run --data table.csv`: small, pure Swift, no dependencies of its own.
-    .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
   ],
   targets: [
     .target(name: "JSONKit"),
+    // FoundationEssentials for everyone, never Foundation proper (it links 44 MB of ICU): see Exports.swift.
+    .target(name: "Essentials"),
     .target(name: "HostedLimits"),
     .target(
       name: "AuthCore",
       dependencies: [
-        "JSONKit", "HostedLimits", .product(name: "TOMLKit", package: "TOMLKit"),
+        "Essentials", "JSONKit", "HostedLimits", .product(name: "TOMLKit", package: "TOMLKit"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .target(
       name: "Providers",
-      dependencies: ["AuthCore", "JSONKit", "HostedLimits", .product(name: "CryptoExtras", package: "swift-crypto")]),
+      dependencies: ["Essentials", "AuthCore", "JSONKit", "HostedLimits", .product(name: "CryptoExtras", package: "swift-crypto")]),
     .target(
       name: "NIOTransport",
       dependencies: [
-        "AuthCore",
+        "Essentials", "AuthCore",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -53,18 +53,14 @@ let package = Package(
     .target(name: "Keyring", dependencies: ["AuthCore"]),
     // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
     .target(name: "CCurl"),
-    .target(name: "CurlTransport", dependencies: ["AuthCore", "CCurl"]),
+    .target(name: "CurlTransport", dependencies: ["Essentials", "AuthCore", "CCurl"]),
     // libpq for `user export --db`, loaded at run time (dlopen) by a small C shim like CCurl's.
     .target(name: "CPq"),
     // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
-    // MemberImportVisibility: Foundation's String methods, which AuthCore's import would otherwise
-    // lend it, stay out of reach (a reference to one links all of Foundation and ICU).
+    .target(name: "PostgresExport", dependencies: ["AuthCore", "JSONKit", "CPq"]),
+    .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode"]),
     .target(
-      name: "PostgresExport", dependencies: ["AuthCore", "JSONKit", "CPq"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-    .target(name: "ShellKit", dependencies: ["AuthCore", "JSONKit", "CQREncode"]),
-    .target(
-      name: "AuthScript", dependencies: ["ShellKit", "AuthCore", "JSONKit", .product(name: "CSV", package: "CSV.swift")]),
+      name: "AuthScript", dependencies: ["Essentials", "ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // libqrencode: the QR codes of TOTP enrolment (GoTrue's `totp.qr_code` SVG).
@@ -80,7 +76,7 @@ let package = Package(
     .target(
       name: "AuthEmulator",
       dependencies: [
-        "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits",
+        "Essentials", "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -89,7 +85,7 @@ let package = Package(
     .executableTarget(
       name: "authsh",
       dependencies: [
-        "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
+        "Essentials", "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
         "PostgresExport", "CurlTransport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -100,6 +96,7 @@ let package = Package(
       dependencies: ["HTTPServerKit", "AuthCore", "JSONKit", "AuthEmulator"],
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+    .testTarget(name: "EssentialsTests", dependencies: ["Essentials"]),
     .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]),
@@ -118,3 +115,10 @@ let package = Package(
     .testTarget(name: "PostgresExportTests", dependencies: ["PostgresExport", "AuthCore", "JSONKit"]),
   ]
 )
+
+// A file sees the members only of the modules it imports itself: without this, Foundation's
+// `StringProtocol.contains` (an NSString search) wins over the standard library's wherever any
+// dependency imports Foundation, and that one call links 44 MB of ICU into the binary.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

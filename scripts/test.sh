@@ -15,6 +15,7 @@ step() {
 step scripts/setup.sh
 step swift build --build-tests
 step swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
+step scripts/check-binary.sh   # ≤ 40 MB stripped, no Foundation proper, no ICU
 step swift test --skip-build
 # Inside a private D-Bus session (dbus-run-session) with an unlocked GNOME Keyring: the keyring
 # tests, and every other Python suite (pty, shell, completion) with its sessions in that keyring.

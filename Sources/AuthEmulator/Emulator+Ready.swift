@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 import Synchronization
 
@@ -74,6 +74,6 @@ extension Emulator {
       scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.:/@%+=,".unicodeScalars.contains(scalar))
     }
     if safe && !value.isEmpty { return value }
-    return "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return "'" + value.replacingAll("'", with: "'\\''") + "'"
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HTTPServerKit
 import JSONKit
 import Synchronization
@@ -153,12 +153,10 @@ struct EmulatorRouter: Sendable {
   }
 
   static func outboxResponse(_ request: ServerRequest, outbox: Outbox) -> ServerResponse {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     let messages = outbox.messages(to: request.query("email")).map { message -> JSON in
       [
         "side": .string(message.side.rawValue), "kind": .string(message.kind), "email": .string(message.email),
-        "code": .string(message.code), "link": .string(message.link), "time": .string(formatter.string(from: message.time)),
+        "code": .string(message.code), "link": .string(message.link), "time": .string(NumberText.iso8601(milliseconds: Int((message.time.timeIntervalSince1970 * 1000).rounded(.down)))),
       ]
     }
     let body: JSON = ["messages": .array(messages)]

@@ -1,6 +1,6 @@
 import AuthCore
 import CCurl
-import Foundation
+import Essentials
 import Synchronization
 
 /// One request through libcurl: its options, the answer collected by libcurl's callbacks, and
@@ -163,8 +163,8 @@ final class CurlAnswer {
     if line.hasPrefix("HTTP/") {
       answer.headers.removeAll()
     } else if let colon = line.firstIndex(of: ":") {
-      let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-      let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+      let name = line[..<colon].trimmingSpaces
+      let value = line[line.index(after: colon)...].trimmingSpacesAndNewlines
       if !name.isEmpty { answer.headers.append((name, value)) }
     }
     return length

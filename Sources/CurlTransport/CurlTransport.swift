@@ -1,6 +1,6 @@
 import AuthCore
 import CCurl
-import Foundation
+import Essentials
 import Synchronization
 
 /// `HTTPTransport` over libcurl's easy interface, for `https://` (hosted projects). libcurl is
@@ -51,13 +51,15 @@ public final class CurlTransport: HTTPTransport, Sendable {
     guard let handle else { throw TransportFailure.other("libcurl could not make a handle (out of memory)") }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-        let thread = Thread { [self] in
+        let started = startThread { [self] in
           let result = transfer.perform(on: handle)
           park(handle)
           continuation.resume(with: result.mapError { $0 as any Error })
         }
-        thread.name = "authsh-curl"
-        thread.start()
+        if !started {
+          park(handle)
+          continuation.resume(throwing: TransportFailure.other("no thread for the request (the system's limit)"))
+        }
       }
     } onCancel: {
       transfer.cancel()

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix

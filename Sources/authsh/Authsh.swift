@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import NIOCore
 import NIOPosix
 import NIOTransport

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import ShellKit
 
 /// The progress of a bulk change on standard error. On a terminal one line redrawn in place
@@ -35,7 +35,7 @@ final class BatchProgressLine: ProgressDisplay {
       lastDraw = Int(now - started)
       let seconds = max(Double(now - started) / 1e9, 0.001)
       let rate = Double(progress.done) / seconds
-      var parts = ["\(command) \(progress.done)/\(progress.total)", String(format: "%.0f/s", rate)]
+      var parts = ["\(command) \(progress.done)/\(progress.total)", NumberText.fixed(rate, places: 0) + "/s"]
       if progress.done < progress.total, rate > 0 {
         parts.append("ETA " + Self.duration(Double(progress.total - progress.done) / rate))
       }
@@ -48,7 +48,7 @@ final class BatchProgressLine: ProgressDisplay {
   static func duration(_ seconds: Double) -> String {
     let whole = Int(seconds.rounded(.up))
     if whole < 60 { return "\(whole)s" }
-    if whole < 3600 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
-    return "\(whole / 3600)h\(String(format: "%02d", whole % 3600 / 60))m"
+    if whole < 3600 { return "\(whole / 60)m\(NumberText.zeroPadded(whole % 60, width: 2))s" }
+    return "\(whole / 3600)h\(NumberText.zeroPadded(whole % 3600 / 60, width: 2))m"
   }
 }

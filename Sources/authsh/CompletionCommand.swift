@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import ShellKit
 
 /// `authsh completion SHELL` and the hidden `authsh __complete SHELL CWORD -- WORDS…`.

@@ -1,6 +1,6 @@
 import AuthCore
 import CurlTransport
-import Foundation
+import Essentials
 import Keyring
 import NIOTransport
 import Providers
@@ -63,7 +63,7 @@ enum Contexts {
     guard stat(path, &info) == 0 else { return nil }
     let mode = UInt32(info.st_mode)
     var directory = stat()
-    let directoryMode = stat((path as NSString).deletingLastPathComponent, &directory) == 0 ? UInt32(directory.st_mode) : nil
+    let directoryMode = stat(parentDirectory(of: path), &directory) == 0 ? UInt32(directory.st_mode) : nil
     var contents: ConfigResolver.ConfigFileContents
     if info.st_mode & S_IFMT == S_IFDIR {
       contents = .init(unreadable: "it is a directory", mode: mode)

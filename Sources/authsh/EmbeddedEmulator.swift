@@ -1,6 +1,6 @@
 import AuthCore
 import AuthEmulator
-import Foundation
+import Essentials
 import ShellKit
 
 /// An in-process emulator on a free loopback port (`authsh --emulator`, `authsh run --emulator`).

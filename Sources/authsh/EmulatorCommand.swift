@@ -1,6 +1,6 @@
 import AuthCore
 import AuthEmulator
-import Foundation
+import Essentials
 import NIOCore
 import ShellKit
 

@@ -1,6 +1,6 @@
 import AuthCore
 import CurlTransport
-import Foundation
+import Essentials
 import NIOTransport
 import ShellKit
 

@@ -1,6 +1,6 @@
 import AuthCore
 import AuthScript
-import Foundation
+import Essentials
 import LineEditor
 import ShellKit
 

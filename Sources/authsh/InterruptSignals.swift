@@ -1,6 +1,7 @@
 import AuthCore
 import Dispatch
-import Foundation
+import Essentials
+import ShellKit
 
 /// SIGINT and SIGTERM as events (`authsh run`): the first calls `onInterrupt` and says what
 /// happens next; a second one exits 130 at once.

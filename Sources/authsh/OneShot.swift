@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import ShellKit
 
 /// `authsh COMMAND …` from a shell: parse by the table, run, print, exit code.

@@ -1,6 +1,6 @@
 import AuthCore
 import AuthScript
-import Foundation
+import Essentials
 import ShellKit
 
 /// `authsh run FILE…`: flags → `RunOptions`, a fresh in-memory session per file, the

@@ -1,6 +1,7 @@
 import AuthCore
-import Foundation
+import Essentials
 import ShellKit
+import JSONKit
 
 /// What the support commands need from the executable: the "type the e-mail to confirm" prompt
 /// on a terminal, `user show --jsonl` printed as each lookup completes, and the progress line.

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import ShellKit
 
 #if canImport(Glibc)
@@ -94,7 +94,7 @@ enum EchoGuard {
     if pipe(&descriptors) == 0 {
       wakeDescriptor = descriptors[1]
       let readEnd = descriptors[0]
-      let watcher = Thread {
+      startThread {
         var byte: UInt8 = 0
         while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
         cancel()
@@ -103,7 +103,6 @@ enum EchoGuard {
         if let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
         _exit(128 + EchoGuard.received)
       }
-      watcher.start()
     }
     cancelling = true
     signal(SIGINT, EchoGuard.handler)

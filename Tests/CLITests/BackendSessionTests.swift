@@ -1,6 +1,7 @@
 import AuthTestSupport
 import Foundation
 import Testing
+import AuthEmulator
 
 /// Issue 11 items 2 and 4, through the real binary: a session belongs to the backend that issued
 /// it (provider + endpoint + project), never to a profile name; `--emulator` sessions stay in memory.

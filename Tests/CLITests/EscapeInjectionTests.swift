@@ -3,6 +3,7 @@ import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
+import AuthEmulator
 
 /// Issue 11 item 9: user-controlled strings and server messages cannot drive the terminal. The
 /// real binary prints them with control and bidi characters as visible escapes, even with

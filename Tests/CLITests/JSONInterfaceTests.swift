@@ -2,6 +2,7 @@ import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
+import AuthEmulator
 
 /// `--json` is an interface: a schema number, the same names on both backends, claims only when
 /// asked for, and mailed links whose secret is masked but whose public `apiKey` is kept.

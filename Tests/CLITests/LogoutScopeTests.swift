@@ -3,6 +3,7 @@ import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
+import AuthEmulator
 
 /// `logout` ends only the session authsh holds unless `--scope` says otherwise, and says which.
 @Suite struct LogoutScopeTests {

@@ -1,6 +1,7 @@
 import AuthTestSupport
 import Foundation
 import Testing
+import JSONKit
 
 /// Issue 2 acceptance 7: a session outlives the process, refreshes silently, and ends with the
 /// inactivity message (exit 4) when the server revokes it.

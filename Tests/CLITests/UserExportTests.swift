@@ -3,6 +3,7 @@ import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
+import AuthEmulator
 
 /// `authsh user export` through the built binary: Firebase against recorded production-shaped
 /// answers (a fixture server standing in as the emulator host: batchGet pages with hashes and the

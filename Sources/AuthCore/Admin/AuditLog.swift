@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 #if canImport(Glibc)
@@ -120,7 +120,7 @@ public struct FileAuditLog: AuditLog {
       if let stateDirectory {
         _ = try StateDirectory.check(stateDirectory, create: true)
       } else {
-        try PrivateDirectory.create((path as NSString).deletingLastPathComponent)
+        try PrivateDirectory.create(parentDirectory(of: path))
       }
     } catch let error as AuthError {
       throw AuthError(.auditUnavailable, message: "Cannot use the audit log \(path): \(error.message)", hint: error.hint)

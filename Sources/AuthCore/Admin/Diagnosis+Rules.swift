@@ -1,4 +1,5 @@
 import HostedLimits
+import Essentials
 
 extension Diagnosis {
   /// How long a mailed link stays usable when the backend does not say: hosted Supabase projects'
@@ -206,7 +207,7 @@ extension Diagnosis {
   /// Shell-quoted when needed (`'o brien@example.com'`).
   static func quoted(_ text: String) -> String {
     let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "@._+-".contains($0) }
-    return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain && !text.isEmpty ? text : "'" + text.replacingAll("'", with: "'\\''") + "'"
   }
 
   /// The local part before `@` (or the text), for `user list --filter`.

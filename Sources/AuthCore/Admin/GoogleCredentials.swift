@@ -59,7 +59,7 @@ public struct ImpersonatedServiceAccount: Sendable, Equatable {
 
   /// The principal named in `…/serviceAccounts/EMAIL:generateAccessToken`, as google-auth reads it.
   public static func principal(fromURL url: String) -> String? {
-    guard let slash = url.lastIndex(of: "/"), let end = url.range(of: ":generateAccessToken"), slash < end.lowerBound else {
+    guard let slash = url.lastIndex(of: "/"), let end = url.firstRange(of: ":generateAccessToken"), slash < end.lowerBound else {
       return nil
     }
     let principal = String(url[url.index(after: slash)..<end.lowerBound])

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 import TOMLKit
 
@@ -196,7 +196,7 @@ struct ConfigChecker {
   }
 
   static func urlProblem(_ text: String, key: String) -> String? {
-    guard let schemeEnd = text.range(of: "://") else {
+    guard let schemeEnd = text.firstRange(of: "://") else {
       let host = text.drop { $0 == "/" }
       return "\(key) = \"\(text)\" has no scheme; did you mean 'https://\(host)'?"
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// Finds the line a key or table of an already parsed (valid) `config.toml` is written on, for error
 /// messages. The TOML parser gives positions for syntax errors only, so this looks for the key's
@@ -63,7 +63,7 @@ struct ConfigLines {
   /// `atStart`, it must be the line's first key.
   static func hasKey(_ key: String, in line: Substring, atStart: Bool) -> Bool {
     var searchFrom = line.startIndex
-    while let range = line.range(of: key, range: searchFrom..<line.endIndex) {
+    while let range = line[searchFrom...].firstRange(of: key) {
       searchFrom = range.upperBound
       var before = line[..<range.lowerBound]
       if before.last == "\"" || before.last == "'" { before = before.dropLast() }

@@ -98,7 +98,7 @@ public struct Target: Sendable, Equatable {
   /// `host:port` from `http://host:port[/…]` or a bare `host:port`.
   public static func hostAndPort(_ url: String) -> String {
     var rest = Substring(url)
-    if let range = rest.range(of: "://") { rest = rest[range.upperBound...] }
+    if let range = rest.firstRange(of: "://") { rest = rest[range.upperBound...] }
     return String(rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest)
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 #if canImport(Glibc)
   import Glibc
@@ -87,7 +87,7 @@ public struct PrivateDirectory: Sendable {
 /// unless sticky like /tmp, where nobody else can move `authsh/` away.
 public enum StateDirectory {
   public static func check(_ path: String, create: Bool) throws -> Bool {
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = parentDirectory(of: path)
     var info = stat()
     if !parent.isEmpty, stat(parent, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else {

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 public struct HTTPRequest: Sendable {
   public var method: String
@@ -23,7 +23,7 @@ public struct HTTPRequest: Sendable {
   }
 
   public func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
 
   /// The first header HTTP cannot carry as it is: a name that is not a token, or a value with a
@@ -83,7 +83,7 @@ public struct HTTPResponse: Sendable {
   }
 
   public func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
 
   public var bodyText: String { String(decoding: body, as: UTF8.self) }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 extension URL {
   /// Whether the URL's scheme is `name` (given in lowercase), in any case, without making a

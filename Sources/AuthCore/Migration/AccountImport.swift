@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// What happened to one account of `user import`.

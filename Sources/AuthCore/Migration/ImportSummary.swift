@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// The text `user import` prints: counts, then the accounts that need a look (new ids, no
 /// password, skipped, failed), at most `listed` of each (the rest are in `--report`). Never a hash.

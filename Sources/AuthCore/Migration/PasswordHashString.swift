@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// A Firebase project's password hash parameters: the v2 project config's `signIn.hashConfig`, and
@@ -94,7 +94,7 @@ public enum PasswordHashString {
 
   /// The bytes of base64 in either alphabet, padded or not.
   public static func bytes(_ text: String) -> [UInt8]? {
-    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var standard = text.replacingAll("-", with: "+").replacingAll("_", with: "/")
     while standard.hasSuffix("=") { standard.removeLast() }
     guard standard.count % 4 != 1 else { return nil }
     standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)

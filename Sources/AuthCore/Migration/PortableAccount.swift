@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// One account of `user export --format jsonl` / `user import`: the portable record both backends

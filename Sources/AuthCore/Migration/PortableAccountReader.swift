@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// The account files `user import` reads, told apart by their content: the portable JSONL record
@@ -72,9 +72,7 @@ public enum PortableAccountReader {
   static func milliseconds(_ value: JSON) -> Int? { value.int ?? value.string.flatMap { Int($0) } }
 
   static func rfc3339(_ milliseconds: Int) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    NumberText.iso8601(milliseconds: milliseconds)
   }
 
   // MARK: - CSV
@@ -84,7 +82,8 @@ public enum PortableAccountReader {
   static let boolColumns: Set<String> = ["email_verified", "disabled"]
 
   static func csv(_ text: String) throws -> [PortableAccount] {
-    let rows = try CSVRows.parse(text)
+    let rows: [[String]]
+    do { rows = try CSVRows.parse(text) } catch { throw PortableAccountError(error.message) }
     guard let header = rows.first else { return [] }
     var accounts: [PortableAccount] = []
     for (offset, row) in rows.dropFirst().enumerated() where !(row.count == 1 && row[0].isEmpty) {
@@ -106,61 +105,5 @@ public enum PortableAccountReader {
       }
     }
     return accounts
-  }
-}
-
-/// RFC 4180 CSV: fields separated by commas, quoted with `"` (a quote doubled inside), rows by
-/// CRLF or LF.
-enum CSVRows {
-  static func parse(_ text: String) throws -> [[String]] {
-    var rows: [[String]] = []
-    var row: [String] = []
-    var field = ""
-    var quoted = false
-    var characters = Array(text).makeIterator()
-    var pending: Character? = nil
-    func next() -> Character? {
-      if let held = pending {
-        pending = nil
-        return held
-      }
-      return characters.next()
-    }
-    while let character = next() {
-      if quoted {
-        if character == "\"" {
-          if let after = next() {
-            if after == "\"" { field.append("\"") } else {
-              quoted = false
-              pending = after
-            }
-          } else {
-            quoted = false
-          }
-        } else {
-          field.append(character)
-        }
-        continue
-      }
-      switch character {
-      case "\"" where field.isEmpty: quoted = true
-      case ",":
-        row.append(field)
-        field = ""
-      case "\n", "\r\n":
-        row.append(field)
-        rows.append(row)
-        row = []
-        field = ""
-      case "\r": continue
-      default: field.append(character)
-      }
-    }
-    if quoted { throw PortableAccountError("the CSV ends inside a quoted field") }
-    if !field.isEmpty || !row.isEmpty {
-      row.append(field)
-      rows.append(row)
-    }
-    return rows
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// The signed-in user, provider-neutral (result model `user.*`).
@@ -187,7 +187,7 @@ extension InboxMessage {
       let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       guard pair.count == 2, matches(String(pair[0])), !pair[1].isEmpty else { return nil }
       let value = String(pair[1])
-      return value.removingPercentEncoding ?? value
+      return value.percentDecoded ?? value
     }
   }
 

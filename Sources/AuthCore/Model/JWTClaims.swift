@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// Reads the claims of a JWT without verifying it (the client has no key; the server checks).
@@ -6,7 +6,7 @@ public enum JWTClaims {
   public static func decode(_ token: String) -> JSON? {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3 else { return nil }
-    var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var base64 = parts[1].replacingAll("-", with: "+").replacingAll("_", with: "/")
     while base64.count % 4 != 0 { base64 += "=" }
     guard let data = Data(base64Encoded: base64), let claims = try? JSON.parse(bytes: Array(data)),
       claims.object != nil

@@ -1,4 +1,5 @@
 import JSONKit
+import Essentials
 
 extension AuthSession {
   /// The assurance level of the tokens (`session.aal`): `aal2` after a second factor, else
@@ -69,7 +70,7 @@ public struct TOTPEnrollment: Sendable {
   public var redacted: TOTPEnrollment {
     var copy = self
     copy.secret = Redactor.mask
-    copy.uri = uri.replacingOccurrences(of: secret, with: Redactor.mask)
+    copy.uri = uri.replacingAll(secret, with: Redactor.mask)
     return copy
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// One secret authsh keeps in the platform keyring: the tokens of a session, or an admin key
 /// stored with `authsh secret set NAME`.

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// The backend that issues a session: provider + endpoint (scheme, host, port, path) + project for
 /// Firebase. Sessions, the remembered e-mail and reset holds are stored under this key, never under
@@ -88,7 +88,7 @@ struct Endpoint: Sendable {
   /// itself stands for the host when it has none.
   static func of(_ url: String) -> Endpoint {
     parsedURLs.value(for: url) {
-      let parsed = URLComponents(string: url.trimmingCharacters(in: .whitespaces))
+      let parsed = URLComponents(string: url.trimmingSpaces)
       let scheme = parsed?.scheme?.lowercased() ?? ""
       var path = parsed?.path ?? ""
       while path.hasSuffix("/") { path.removeLast() }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// `credential_store` (profile), `--credential-store`, `AUTHSH_CREDENTIAL_STORE`: where sessions
 /// are kept.

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 #if canImport(Glibc)

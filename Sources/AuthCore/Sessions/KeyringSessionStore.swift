@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// Sessions whose tokens live in the platform keyring: one item per backend (and state directory)

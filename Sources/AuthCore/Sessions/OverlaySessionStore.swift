@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// Backends pinned in memory by `login --no-save`, shared by every store of one shell context
 /// (the base store may differ per profile: `credential_store`).

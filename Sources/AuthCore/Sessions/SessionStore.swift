@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// What authsh keeps per backend (see `BackendKey`): the session, the remembered e-mail, reset

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import Essentials
 
 /// RFC 6238 time-based one-time codes (SHA-1, 6 digits, 30-second steps: what authenticator apps,
 /// GoTrue and Identity Platform use), for `--totp-secret-env` and the scripts' `totp(secret)`.

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// The time, behind a protocol so tests can move it.
 public protocol Clock: Sendable {

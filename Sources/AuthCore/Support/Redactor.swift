@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// Replaces every known secret (passwords, tokens, keys, script `secret`s) with `***` in any text
 /// before it reaches a terminal, a log, a report or a file. Thread-safe; secrets only accumulate.
@@ -48,11 +48,10 @@ public final class Redactor: Sendable {
     // and the character count (grapheme breaking of an 800-byte token on every step).
     if secrets.update({ $0.knows(secret) }) { return }
     guard secret.count >= 4 else { return }
-    var forms = [secret, secret.precomposedStringWithCanonicalMapping, secret.decomposedStringWithCanonicalMapping]
-    if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { forms.append(encoded) }
+    var forms = [secret, secret.composedForm, secret.decomposedForm, secret.percentEncoded()]
     forms.append(
-      secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        .replacingOccurrences(of: "/", with: "\\/"))
+      secret.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+        .replacingAll("/", with: "\\/"))
     let wireForms = forms
     secrets.update { secrets in
       secrets.known.insert(secret)

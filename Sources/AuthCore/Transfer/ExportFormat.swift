@@ -1,4 +1,5 @@
 import JSONKit
+import Essentials
 
 /// How `user export` writes the records: the text before the first, each record, between two, after the last.
 public enum ExportFormat: String, Sendable, CaseIterable {
@@ -44,7 +45,7 @@ public enum CSVField {
   public static func quote(_ text: String) -> String {
     guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.hasPrefix(" ") || text.hasSuffix(" ")
     else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
   }
 }
 

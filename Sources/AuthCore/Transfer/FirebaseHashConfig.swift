@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// What `user export` needs of the project's hash parameters (`FirebaseHashConfig`).
@@ -31,8 +31,8 @@ extension FirebaseHashConfig {
 /// return bytes as web-safe base64).
 public enum Base64Text {
   public static func standard(_ text: String) -> String {
-    var result = text.trimmingWhitespace.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    result = result.replacingOccurrences(of: "=", with: "")
+    var result = text.trimmingWhitespace.replacingAll("-", with: "+").replacingAll("_", with: "/")
+    result = result.replacingAll("=", with: "")
     let remainder = result.count % 4
     if remainder > 0 { result += String(repeating: "=", count: 4 - remainder) }
     return result

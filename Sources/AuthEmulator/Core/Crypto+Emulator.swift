@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import Essentials
 import HummingbirdBcrypt
 import JSONKit
 

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HostedLimits
 import Synchronization
 
@@ -115,7 +115,7 @@ public final class EmulatorMode: Sendable {
   }
 
   static func normalizedTeam(_ team: [String]) -> [String] {
-    team.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    team.map { $0.trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
   }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 /// The flags of `authsh emulator`, turned into an `EmulatorConfig`.
 public struct EmulatorOptions: Sendable {
   public var config: EmulatorConfig
@@ -113,7 +113,7 @@ public struct EmulatorOptions: Sendable {
         }
         options.config.smtp = smtp
       case "--team":
-        let addresses = try value().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let addresses = try value().split(separator: ",").map { $0.trimmingSpaces }
         guard !addresses.isEmpty, addresses.allSatisfy({ $0.contains("@") }) else {
           throw EmulatorOptionsError("--team expects e-mail addresses, e.g. --team ada@example.com")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HostedLimits
 import HTTPServerKit
 import JSONKit

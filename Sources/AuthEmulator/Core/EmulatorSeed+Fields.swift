@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import Essentials
 import JSONKit
 
 extension EmulatorSeedAccount {
@@ -15,7 +15,7 @@ extension EmulatorSeedAccount {
       var bytes = Array(digest.prefix(16))
       bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
       bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-      let hex = bytes.map { String(format: "%02x", $0) }.joined()
+      let hex = NumberText.hex(bytes)
       let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
       return parts.joined(separator: "-")
     case .firebase:

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// One account of a seed file (`authsh emulator --seed FILE`): one JSON object a line, checked
@@ -50,9 +50,8 @@ public enum EmulatorSeed {
   /// Reads and checks the whole file.
   public static func load(path: String) throws -> [EmulatorSeedAccount] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      throw EmulatorSeedError("\(path): " + (isDirectory.boolValue ? "is a directory" : exists ? "cannot be read" : "no such file"))
+      let directory = isDirectory(path)
+      throw EmulatorSeedError("\(path): " + (directory == true ? "is a directory" : directory != nil ? "cannot be read" : "no such file"))
     }
     guard let text = String(data: data, encoding: .utf8) else { throw EmulatorSeedError("\(path): not UTF-8 text") }
     return try parse(text, file: path)
@@ -65,7 +64,7 @@ public enum EmulatorSeed {
     var seen: [String: Int] = [:]
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let number = index + 1
-      let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+      let line = rawLine.trimmingSpacesAndNewlines
       if line.isEmpty || line.hasPrefix("#") { continue }
       func fail(_ message: String) -> EmulatorSeedError { EmulatorSeedError("\(file):\(number): \(message)") }
       let json: JSON

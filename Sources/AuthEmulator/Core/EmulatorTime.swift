@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// Microseconds since the Unix epoch: Postgres' precision, so stored times print like GoTrue's.
 typealias Micros = Int64

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HTTPServerKit
 import JSONKit
 import Synchronization

@@ -1,6 +1,6 @@
 import Crypto
 import CryptoExtras
-import Foundation
+import Essentials
 
 /// Firebase Authentication's modified scrypt (the algorithm of the public firebase/scrypt tool):
 /// scrypt(password, salt ‖ saltSeparator, N = 2^memoryCost, r = rounds, p = 1), whose first 32

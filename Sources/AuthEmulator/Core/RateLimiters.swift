@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import Synchronization
 
 /// At most `events` in each fixed window of `interval` seconds (GoTrue's `IntervalLimiter`: the

@@ -1,6 +1,6 @@
 import Crypto
 import ExtrasBase64
-import Foundation
+import Essentials
 
 /// RFC 6238 time-based one-time passwords (RFC 4226 HOTP over a 30-second counter), as both
 /// products verify second factors: HMAC-SHA1, 6 digits, 30-second steps.

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// `accounts:lookup`, `accounts:delete` and `accounts:createAuthUri` (`operations.ts`).

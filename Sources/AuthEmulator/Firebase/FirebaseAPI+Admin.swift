@@ -1,5 +1,6 @@
-import Foundation
+import Essentials
 import JSONKit
+import HTTPServerKit
 
 /// Admin-only operations (`Bearer owner`): listing, batch deletion, queries, session cookies and
 /// the v2 project config (`operations.ts` `batchGet`, `batchDelete`, `queryAccounts`,

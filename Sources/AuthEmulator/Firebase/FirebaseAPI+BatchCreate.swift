@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// `accounts:batchCreate` (`operations.ts` `batchCreate`; the Admin SDK's `importUsers`): up to

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// TOTP second factors, as Identity Platform serves them (`v2/accounts/mfaEnrollment:*`,

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HTTPServerKit
 
 /// Like production only: the hosted service's quotas (the Firebase Authentication limits page),
@@ -9,7 +9,7 @@ extension FirebaseAPI {
   func limitNewAccount(_ request: ServerRequest) throws {
     guard mode.likeProduction else { return }
     let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
-      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+      .map { $0.trimmingSpaces } ?? ""
     try require(mode.firebaseSignUpLimiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: now),
                 "TOO_MANY_ATTEMPTS_TRY_LATER")
   }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// Seeded accounts of the default project, shaped as the Identity Toolkit leaves them: no

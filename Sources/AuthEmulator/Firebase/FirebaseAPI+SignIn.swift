@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// `accounts:signUp` and `accounts:signInWithPassword` (`operations.ts` `signUp`, `signInWithPassword`).

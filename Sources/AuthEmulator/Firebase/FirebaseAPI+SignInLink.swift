@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// `accounts:signInWithEmailLink` (`operations.ts` `signInWithEmailLink`): the `EMAIL_SIGNIN` code

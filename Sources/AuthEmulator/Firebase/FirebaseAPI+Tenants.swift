@@ -1,5 +1,6 @@
-import Foundation
+import Essentials
 import JSONKit
+import HTTPServerKit
 
 /// Identity Platform tenants: the v2 management API (`projects/{p}/tenants`), and which tenant's
 /// user store a call goes to. A tenant's accounts, codes and tokens are its own: a project-level

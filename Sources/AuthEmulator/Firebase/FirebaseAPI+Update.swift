@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// `accounts:update` (`operations.ts` `setAccountInfoImpl`): profile, e-mail and password changes by

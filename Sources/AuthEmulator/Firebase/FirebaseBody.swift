@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HTTPServerKit
 import JSONKit
 
@@ -111,7 +111,7 @@ struct FirebaseBody {
   /// integers, decimal literals; anything else (`inf`, `nan`, `1e`, `12abc`) is NaN. Swift's
   /// `Double(_:)` accepts more (`inf`, `nan`, hex floats), so it only sees plain decimals.
   static func javaScriptNumber(_ text: String) -> Double {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingSpacesAndNewlines
     if trimmed.isEmpty { return 0 }
     switch trimmed {
     case "Infinity", "+Infinity": return .infinity

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// The password hashes of one `accounts:batchCreate` call (`UploadAccountRequest`): `hashAlgorithm`

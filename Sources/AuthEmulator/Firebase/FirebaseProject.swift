@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// The state of one project id, or of one tenant of it (Identity Platform multi-tenancy: a
@@ -58,7 +58,7 @@ final class FirebaseProject {
 
   /// `PROJECT/tenants/TENANT` → (PROJECT, TENANT).
   static func parse(stateKey: String) -> (projectId: String, tenantId: String?) {
-    guard let range = stateKey.range(of: tenantInfix) else { return (stateKey, nil) }
+    guard let range = stateKey.firstRange(of: tenantInfix) else { return (stateKey, nil) }
     return (String(stateKey[..<range.lowerBound]), String(stateKey[range.upperBound...]))
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import HTTPServerKit
 
 /// An Identity Toolkit operation (`operations.ts` `authOperations`).
@@ -76,7 +76,7 @@ enum FirebaseRoute: Equatable {
   }
 
   private static func decode(_ segment: Substring) -> String {
-    String(segment).removingPercentEncoding ?? String(segment)
+    String(segment).percentDecoded ?? String(segment)
   }
 
   private static func toolkitV1Route(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// ID tokens (`alg: none`, as the official emulator mints them) and its stateless refresh tokens.
@@ -92,7 +92,7 @@ enum FirebaseTokens {
 
   /// Decodes leniently, like Node's `Buffer.from(text, "base64")`; `INVALID_REFRESH_TOKEN` otherwise.
   static func decodeRefreshToken(_ token: String) throws -> RefreshRecord {
-    var text = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var text = token.replacingAll("-", with: "+").replacingAll("_", with: "/")
     text = String(text.filter { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "+" || $0 == "/" })
     while text.count % 4 != 0 { text += "=" }
     guard let data = Data(base64Encoded: text), let record = try? JSON.parse(bytes: Array(data)),

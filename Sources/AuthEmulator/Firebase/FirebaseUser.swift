@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// One account of a project, as the official emulator keeps it (`state.ts` `UserInfo`), except that
@@ -165,9 +165,6 @@ enum FirebaseTime {
 
   /// `2026-01-02T03:04:05.678Z`, as JavaScript's `Date.toISOString()`.
   static func iso8601(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: date)
+    NumberText.iso8601(milliseconds: milliseconds(date))
   }
 }

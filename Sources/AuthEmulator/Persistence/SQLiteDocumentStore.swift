@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import Essentials
 import JSONKit
 import Synchronization
 

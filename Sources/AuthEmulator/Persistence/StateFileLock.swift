@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import Synchronization
 
 #if canImport(Glibc)

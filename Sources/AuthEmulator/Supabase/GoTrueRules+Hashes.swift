@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// The `password_hash` strings `POST /admin/users` takes (GoTrue `internal/crypto/password.go`):
 /// argon2 (`$argon2i$`/`$argon2id$`, version 19, m ≤ 1 GiB, t ≤ 20, p ≤ 16, no keyid or data,

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// GoTrue's `IsRedirectURLValid` (`utilities/request.go`): a mail link may send the browser back to
 /// the site URL (same scheme and host; any port on loopback), to a loopback IP address, or to an
@@ -8,7 +8,7 @@ enum RedirectPolicy {
     guard !redirect.isEmpty, let target = URLComponents(string: redirect), let site = URLComponents(string: siteURL) else {
       return false
     }
-    let host = (target.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    let host = (target.host ?? "").trimming { $0 == "[" || $0 == "]" }
     let scheme = (target.scheme ?? "").lowercased()
     if !host.isEmpty, host == site.host, scheme == site.scheme?.lowercased(),
       target.port == site.port || isLocalhost(host)

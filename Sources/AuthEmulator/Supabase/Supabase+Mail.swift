@@ -1,5 +1,6 @@
 import HTTPServerKit
 import JSONKit
+import Essentials
 
 /// Mails (`mail.go`): one live token per kind, the per-user frequency limit, and the outbox.
 extension SupabaseAPI {
@@ -86,7 +87,7 @@ extension SupabaseAPI {
 
   /// Go's `%q` of a plain address: in double quotes, `"` and `\` escaped.
   static func goQuoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
   }
 
   /// Like production only: GoTrue's `RATE_LIMIT_EMAIL_SENT` for the project (2 mails an hour on

@@ -1,5 +1,6 @@
 import HTTPServerKit
 import JSONKit
+import Essentials
 
 /// What GoTrue checks before a handler runs (`api.go` routes, `middleware.go`): the CAPTCHA token
 /// (`verifyCaptcha`, with `--captcha`) and, like production, the per-address token buckets
@@ -60,7 +61,7 @@ extension SupabaseAPI {
   func limit(_ request: ServerRequest, _ limiter: TokenBucketLimiter) throws {
     guard mode.likeProduction else { return }
     let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
-      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+      .map { $0.trimmingSpaces } ?? ""
     guard !limiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: clock.now()) else { return }
     throw GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
   }
@@ -74,7 +75,7 @@ extension SupabaseAPI {
     if (try? requireAdmin(request)) != nil { return }
     let params = try RequestParams(request)
     let token = (try? params.object("gotrue_meta_security"))?["captcha_token"]?.string ?? ""
-    guard token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+    guard token.trimmingSpacesAndNewlines.isEmpty else { return }
     throw GoTrueError.badRequest("captcha_failed", "captcha protection: request disallowed (no captcha_token found)")
   }
 }

@@ -1,5 +1,6 @@
 import HTTPServerKit
 import JSONKit
+import Essentials
 
 /// `POST /verify` and `GET /verify` (`verify.go`): mailed codes and links become a session.
 extension SupabaseAPI {
@@ -76,7 +77,7 @@ extension SupabaseAPI {
   }
 
   static func goQueryEscape(_ text: String) -> String {
-    FormCoding.percentEncode(text).replacingOccurrences(of: "%20", with: "+")
+    FormCoding.percentEncode(text).replacingAll("%20", with: "+")
   }
 
   /// Finds the user holding the token, applies the verification, starts a session (amr `otp`).

@@ -1,5 +1,6 @@
 import HTTPServerKit
 import JSONKit
+import Essentials
 
 /// One row of `auth.audit_log_entries` (`models/audit_log_entry.go`).
 struct SBAuditEntry: Sendable {
@@ -141,7 +142,7 @@ extension SupabaseAPI {
   /// GoTrue's `utilities.GetIPAddress`: the first `X-Forwarded-For` address, else this machine.
   func clientIP(_ request: ServerRequest) -> String {
     let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
-      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+      .map { $0.trimmingSpaces } ?? ""
     return forwarded.isEmpty ? "127.0.0.1" : forwarded
   }
 

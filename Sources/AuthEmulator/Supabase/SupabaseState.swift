@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 import Synchronization
 

@@ -1,12 +1,13 @@
 import AuthCore
 import ShellKit
+import Essentials
 
 /// Checks that need more than one statement or the shape of a value: duplicate test names and
 /// comparisons whose value can never match.
 extension Checker {
   /// A second `test "NAME"` in one file: reports would merge the two (JUnit, TAP).
   func duplicateTest(_ name: Template, range: SourceRange, seen: inout [String: Int]) -> Diagnostic.Partial? {
-    guard let text = name.literalText?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+    guard let text = name.literalText?.trimmingSpaces, !text.isEmpty else { return nil }
     if let first = seen[text] {
       return .init("duplicate test name \"\(text)\"", range: range, note: "the first test with this name is on line \(first)")
     }

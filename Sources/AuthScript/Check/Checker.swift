@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import ShellKit
 
 /// Static checks before anything is sent (jlox's Resolver role): commands and flags against the
@@ -60,7 +60,7 @@ public struct Checker: Sendable {
         defined.insert(name.text)
       case .test(let name):
         use(name.variables)
-        if name.literalText?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+        if name.literalText?.trimmingSpaces.isEmpty == true {
           problems.append(.init("empty test name", range: name.range))
         } else if let problem = duplicateTest(name, range: statement.range, seen: &testNames) {
           problems.append(problem)
@@ -155,7 +155,7 @@ public struct Checker: Sendable {
       }
       return nil
     }
-    if (try? NSRegularExpression(pattern: pattern)) == nil {
+    if ScriptRegex.compile(pattern) == nil {
       return .init("invalid regular expression", range: expected.range, note: "this pattern does not compile")
     }
     return nil

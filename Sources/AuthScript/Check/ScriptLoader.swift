@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// A file with its includes inlined, ready to check and run.
 public struct Program: Sendable {

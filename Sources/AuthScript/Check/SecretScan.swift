@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import ShellKit
 
 /// Finds the secret values written literally in scripts — `secret NAME = "…"`, the value after a
@@ -79,7 +79,7 @@ public enum SecretScan {
     }
     for flag in secretFlags {
       var searchStart = line.startIndex
-      while let range = line.range(of: flag, range: searchStart..<line.endIndex) {
+      while let range = line[searchStart...].firstRange(of: flag) {
         var tail = line[range.upperBound...]
         if tail.first == "=" { tail = tail.dropFirst() }
         tails.append(tail)
@@ -88,7 +88,7 @@ public enum SecretScan {
     }
     var values: [String] = []
     for tail in tails {
-      let text = tail.trimmingCharacters(in: .whitespaces)
+      let text = tail.trimmingSpaces
       let unquoted = text.first == "\"" || text.first == "'" ? String(text.dropFirst()) : text
       values += [text, unquoted]
       if let word = unquoted.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }).first {
@@ -102,9 +102,9 @@ public enum SecretScan {
   static func literalParts(of text: String) -> [String] {
     var parts: [String] = []
     var rest = Substring(text)
-    while let open = rest.range(of: "{{") {
+    while let open = rest.firstRange(of: "{{") {
       parts.append(String(rest[..<open.lowerBound]))
-      guard let close = rest.range(of: "}}", range: open.upperBound..<rest.endIndex) else {
+      guard let close = rest[open.upperBound...].firstRange(of: "}}") else {
         rest = rest[open.lowerBound...]
         break
       }
@@ -117,7 +117,7 @@ public enum SecretScan {
   /// `pw` for a value that is exactly `{{pw}}`.
   static func soleVariable(_ text: String) -> String? {
     guard text.hasPrefix("{{"), text.hasSuffix("}}"), text.count > 4 else { return nil }
-    let inner = text.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces)
+    let inner = text.dropFirst(2).dropLast(2).trimmingSpaces
     return inner.contains("{{") || inner.contains("}}") || inner.isEmpty ? nil : inner
   }
 }

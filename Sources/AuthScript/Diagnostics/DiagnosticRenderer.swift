@@ -1,5 +1,6 @@
 import AuthCore
 import ShellKit
+import Essentials
 
 /// The one place diagnostics become text, in the caret style:
 ///
@@ -53,7 +54,7 @@ public struct DiagnosticRenderer: Sendable {
     let bar = style.dim("|")
     out += gutter + style.dim("-->") + " " + redact(location) + "\n"
     out += gutter + " " + bar + "\n"
-    let line = source.replacingOccurrences(of: "\t", with: " ")
+    let line = source.replacingAll("\t", with: " ")
     out += style.dim(number) + " " + bar + " " + redact(line) + "\n"
     let characters = Array(line)
     let startOffset = min(max(0, range.start.column - 1), characters.count)

@@ -1,4 +1,5 @@
-import Foundation
+import AuthCore
+import Essentials
 
 /// JUnit XML as CI servers read it: `<testsuites>` → one `<testsuite>` per file → one `<testcase>`
 /// per test, with `tests`/`failures`/`errors`/`skipped`/`time` counts. The failure body is the same
@@ -57,12 +58,10 @@ public enum JUnitReport {
     " tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(ms))\""
   }
 
-  static func seconds(_ ms: Double) -> String { String(format: "%.3f", max(0, ms) / 1000) }
+  static func seconds(_ ms: Double) -> String { NumberText.fixed(max(0, ms) / 1000, places: 3) }
 
   static func timestamp(_ epoch: Double) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: Date(timeIntervalSince1970: epoch)).replacingOccurrences(of: "Z", with: "")
+    String(UnixTime.iso(Int(epoch.rounded(.down))).dropLast())
   }
 
   /// Escapes markup and drops characters XML 1.0 cannot carry (control characters, colour codes).

@@ -1,4 +1,5 @@
 import JSONKit
+import Essentials
 
 /// TAP version 13: one test point per test (`file: name`), YAML diagnostics under failures, `# SKIP`
 /// for skipped tests, `# error` (and `severity: "error"`) after a test the backend failed rather than
@@ -62,9 +63,9 @@ public enum TAPReport {
 
   /// Test-point descriptions may not contain an unescaped `#` or a newline.
   static func description(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
-      .replacingOccurrences(of: "\n", with: " ")
+    text.replacingAll("\\", with: "\\\\").replacingAll("#", with: "\\#")
+      .replacingAll("\n", with: " ")
   }
 
-  static func directive(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: " ") }
+  static func directive(_ text: String) -> String { text.replacingAll("\n", with: " ") }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import JSONKit
 
 /// The outcome of one predicate on one value.
@@ -58,11 +58,10 @@ enum AssertionEvaluator {
       guard case .string(let text) = actual, case .string(let pattern) = expected else {
         return .failure(TypeProblem(message: "'matches' needs a string value and a string pattern"))
       }
-      guard let regex = try? NSRegularExpression(pattern: pattern) else {
+      guard let regex = ScriptRegex.compile(pattern) else {
         return .failure(TypeProblem(message: "invalid regular expression"))
       }
-      let range = NSRange(text.startIndex..<text.endIndex, in: text)
-      return .success(regex.firstMatch(in: text, range: range) != nil)
+      return .success((try? regex.firstMatch(in: text)) != nil)
     case .isEmpty:
       switch actual {
       case .string(let text): return .success(text.isEmpty)

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import ShellKit
 
 /// How the interpreter runs a table command and shows its result: the real `CommandRunner` and

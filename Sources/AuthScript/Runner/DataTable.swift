@@ -1,9 +1,9 @@
-import CSV
-import Foundation
+import AuthCore
+import Essentials
 import JSONKit
 
 /// `authsh run FILE --data table.csv|table.jsonl`: the rows a file runs once each, the columns as
-/// variables. CSV has a header row (RFC 4180, read by CSV.swift); its values are typed like
+/// variables. CSV has a header row (RFC 4180); its values are typed like
 /// `--var` (`42` is a number); JSON lines keep their JSON types. Blank lines are skipped.
 public struct DataTable: Sendable, Equatable {
   public struct Row: Sendable, Equatable {
@@ -26,19 +26,13 @@ public struct DataTable: Sendable, Equatable {
   }
 
   static func csv(_ text: String, path: String) throws(LoadError) -> [[String: JSON]] {
-    let reader: CSVReader
-    do {
-      reader = try CSVReader(string: text, hasHeaderRow: true)
-    } catch {
-      throw LoadError(message: "--data \(path) is not CSV: \(error)")
-    }
-    let header = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces) }
+    let table: [[String]]
+    do { table = try CSVRows.parse(text) } catch { throw LoadError(message: "--data \(path) is not CSV: \(error)") }
+    let header = (table.first ?? []).map { $0.trimmingSpaces }
     guard !header.isEmpty, header != [""] else { throw LoadError(message: "--data \(path) has no header row (the variable names)") }
     try checkNames(header, path: path)
     var rows: [[String: JSON]] = []
-    var line = 1
-    while let fields = reader.next() {
-      line += 1
+    for fields in table.dropFirst() {
       if fields.count == 1, fields[0].isEmpty { continue }
       guard fields.count == header.count else {
         throw LoadError(message: "--data \(path): row \(rows.count + 1) has \(fields.count) fields, the header \(header.count)")
@@ -47,7 +41,6 @@ public struct DataTable: Sendable, Equatable {
       for (name, value) in zip(header, fields) { row[name] = RunOptions.typed(value) }
       rows.append(row)
     }
-    if let error = reader.error { throw LoadError(message: "--data \(path) is not CSV: \(error)") }
     return rows
   }
 

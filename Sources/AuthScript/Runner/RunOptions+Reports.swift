@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 #if canImport(Glibc)
   import Glibc
@@ -14,14 +14,13 @@ extension RunOptions {
     for (flag, path) in [("--report-junit", reportJUnit), ("--report-tap", reportTAP), ("--report-json", reportJSON)] {
       guard let path else { continue }
       guard !path.isEmpty else { return "\(flag) needs a file name" }
-      var isDirectory: ObjCBool = false
-      if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      if isDirectory(path) == true {
         return "\(flag) \(path) is a directory; give a file name such as \(path.hasSuffix("/") ? path : path + "/")report"
       }
-      let parent = (path as NSString).deletingLastPathComponent
+      let parent = parentDirectory(of: path)
       guard !parent.isEmpty else { continue }
-      if fileManager.fileExists(atPath: parent, isDirectory: &isDirectory) {
-        if !isDirectory.boolValue { return "\(flag) \(path): \(parent) is not a directory" }
+      if let directory = isDirectory(parent) {
+        if !directory { return "\(flag) \(path): \(parent) is not a directory" }
         continue
       }
       do {

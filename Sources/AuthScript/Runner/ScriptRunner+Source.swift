@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import ShellKit
 
 extension ScriptRunner {
@@ -15,7 +15,7 @@ extension ScriptRunner {
     var kept: [Substring] = []
     // Lines end at \n or \r\n (one Character in Swift).
     for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-      let word = line.trimmingCharacters(in: .whitespaces)
+      let word = line.trimmingSpaces
       if word == "quit" || word == "exit" { break }
       kept.append(line)
     }

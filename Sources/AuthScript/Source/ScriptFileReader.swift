@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +16,7 @@ public struct ScriptReadError: Error, Sendable, CustomStringConvertible {
   /// The reason for any error a `ReadFile` threw.
   public static func reason(of error: Error) -> String {
     if let error = error as? ScriptReadError { return error.reason }
+    if let error = error as? SystemError { return ScriptFileReader.describe(error.code) }
     if let error = error as? CocoaError, [.fileNoSuchFile, .fileReadNoSuchFile].contains(error.code) { return "no such file" }
     return "not readable"
   }
@@ -30,14 +31,11 @@ enum ScriptFileReader {
       let glob = (path.hasSuffix("/") ? path : path + "/") + "*.auth"
       throw ScriptReadError("is a directory; name the scripts in it, e.g. \(glob)")
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw ScriptReadError(describe(errno)) }
-    defer { try? handle.close() }
-    do {
-      let data = try handle.readToEnd() ?? Data()
-      return String(decoding: data, as: UTF8.self)
-    } catch {
-      throw ScriptReadError("could not be read")
-    }
+    let fd: Int32
+    do { fd = try Descriptor.openForReading(path) } catch { throw ScriptReadError(describe(error.code)) }
+    defer { _ = close(fd) }
+    guard let bytes = try? Descriptor.readAll(fd) else { throw ScriptReadError("could not be read") }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   static func describe(_ code: Int32) -> String {

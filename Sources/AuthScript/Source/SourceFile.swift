@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// A 1-based line and column (columns count characters, as the word splitter does).
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// A `{{name}}` reference inside a word: `email`, `env.HOME`, `inbox.link`, `uuid`.
 public struct VariableRef: Sendable, Hashable {
@@ -87,7 +87,7 @@ public struct Template: Sendable, Hashable {
       guard close + 1 < text.count else {
         return .failure(.init("unterminated '{{'", range: holeRange, note: "close the variable with '}}'"))
       }
-      var name = String(text[(index + 2)..<close]).trimmingCharacters(in: .whitespaces)
+      var name = String(text[(index + 2)..<close]).trimmingSpaces
       var function: String?
       if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
         let called = String(name[..<open])
@@ -96,7 +96,7 @@ public struct Template: Sendable, Hashable {
             .init("unknown function '\(called)'", range: holeRange, note: "the functions are: totp(NAME)"))
         }
         function = called
-        name = String(name[name.index(after: open)..<name.index(before: name.endIndex)]).trimmingCharacters(in: .whitespaces)
+        name = String(name[name.index(after: open)..<name.index(before: name.endIndex)]).trimmingSpaces
       }
       let segments = name.split(separator: ".", omittingEmptySubsequences: false)
       guard !name.isEmpty, segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isNameCharacter) }) else {

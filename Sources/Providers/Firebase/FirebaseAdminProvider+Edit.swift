@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user set-email`, `user update`, and pending e-mail changes. Identity Toolkit's account record

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user export` on Firebase: `accounts:batchGet` pages with the service account, which returns

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// "Lost my phone" (`accounts:update` with the enrolments to keep) and the account's trail,

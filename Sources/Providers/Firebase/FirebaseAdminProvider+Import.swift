@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user import` into Firebase: `accounts:batchCreate`, at most 1,000 accounts per call and one

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// The requests of `FirebaseAdminProvider`: URLs, the OAuth bearer, and the answers' checks.
@@ -101,9 +101,7 @@ extension FirebaseAdminProvider {
   }
 
   static func pathSegment(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    text.percentEncoded(keeping: "-._~")
   }
 
   var invalidURL: AuthError { AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.") }

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Firebase Auth's admin API: Identity Toolkit's project-scoped `projects/{id}/accounts:*` with an

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// E-mail-link sign-in: `sendOobCode` `EMAIL_SIGNIN`, then `accounts:signInWithEmailLink` with

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Identity Toolkit v2 TOTP second factors: `mfaSignIn:finalize` after a password answer with

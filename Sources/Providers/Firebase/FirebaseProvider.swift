@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Firebase Authentication over Identity Toolkit v1 and Secure Token. With an emulator host it targets

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// The three ways to an access token, as Google's own libraries take them (google-auth:

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Google OAuth access tokens for an admin credential — a service account (JWT-bearer grant), a

@@ -24,7 +24,7 @@ enum IdentityToolkitErrorMapping {
 
   /// `"WEAK_PASSWORD : Password should be …"` → ("WEAK_PASSWORD", "Password should be …").
   static func split(_ message: String) -> (code: String, detail: String?) {
-    guard let range = message.range(of: " : ") else { return (message.trimmingWhitespace, nil) }
+    guard let range = message.firstRange(of: " : ") else { return (message.trimmingWhitespace, nil) }
     return (String(message[..<range.lowerBound]).trimmingWhitespace, String(message[range.upperBound...]).trimmingWhitespace)
   }
 

@@ -1,6 +1,6 @@
 import AuthCore
 import CryptoExtras
-import Foundation
+import Essentials
 import JSONKit
 
 /// The signed JWT a service account presents to Google's token endpoint (OAuth 2.0 JWT-bearer
@@ -50,7 +50,7 @@ struct ServiceAccountAssertion {
   }
 
   static func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    Data(bytes).base64EncodedString().replacingAll("+", with: "-").replacingAll("/", with: "_")
+      .replacingAll("=", with: "")
   }
 }

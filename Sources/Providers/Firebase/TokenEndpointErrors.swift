@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Google's token endpoint errors (`{"error":"invalid_grant","error_description":"…"}`) and IAM
@@ -112,11 +112,23 @@ enum TokenEndpointErrors {
   /// This computer's time minus the server's, from the `Date` header (RFC 7231 IMF-fixdate).
   static func skewSeconds(_ response: HTTPResponse, now: Date) -> Int? {
     guard let text = response.header("Date") else { return nil }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let server = formatter.date(from: text) else { return nil }
-    return Int(now.timeIntervalSince(server).rounded())
+    guard let server = httpDate(text) else { return nil }
+    return Int((now.timeIntervalSince1970 - Double(server)).rounded())
+  }
+
+  /// Unix seconds of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, the one form RFC 9110 says
+  /// to send); nil for anything else.
+  static func httpDate(_ text: String) -> Int? {
+    let words = text.split(separator: " ")
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    guard words.count == 6, words[0].hasSuffix(","), words[5] == "GMT", words[1].count == 2, words[3].count == 4,
+      let day = Int(words[1]), let monthIndex = months.firstIndex(of: String(words[2])), let year = Int(words[3]),
+      (1...31).contains(day)
+    else { return nil }
+    let clock = words[4].split(separator: ":", omittingEmptySubsequences: false)
+    guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), let minute = Int(clock[1]),
+      let second = Int(clock[2]), hour < 24, minute < 60, second < 61
+    else { return nil }
+    return UnixTime.daysFromCivil(year, monthIndex + 1, day) * 86_400 + hour * 3600 + minute * 60 + second
   }
 }

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// GoTrue success bodies → neutral values. Lenient where GoTrue varies (timestamps, optional

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// GoTrue error answers → `AuthError`. Reads all three body shapes GoTrue sends (legacy
@@ -92,7 +92,7 @@ enum GoTrueErrorMapping {
     var seconds = WireBody.retryAfter(response)
     if seconds == nil, let message {
       for marker in ["after ", "every "] {
-        guard let range = message.range(of: marker) else { continue }
+        guard let range = message.firstRange(of: marker) else { continue }
         let digits = message[range.upperBound...].prefix { $0.isNumber }
         seconds = Int(digits) ?? (message[range.upperBound...].hasPrefix("minute") ? 60 : nil)
         if seconds != nil { break }

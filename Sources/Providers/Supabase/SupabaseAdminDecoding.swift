@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// GoTrue's admin answers (the `User` model's JSON) → `AdminUser`.
@@ -110,7 +110,7 @@ enum SupabaseAdminDecoding {
   /// one, else `X-Total-Count`, else a full page.
   static func hasNextPage(_ response: HTTPResponse, page: Int, perPage: Int, count: Int) -> Bool {
     if let link = response.header("Link"), !link.isEmpty {
-      return link.split(separator: ",").contains { $0.replacingOccurrences(of: " ", with: "").contains("rel=\"next\"") }
+      return link.split(separator: ",").contains { $0.replacingAll(" ", with: "").contains("rel=\"next\"") }
     }
     if let total = response.header("X-Total-Count").flatMap({ Int($0.trimmingWhitespace) }) {
       let (seen, overflow) = page.multipliedReportingOverflow(by: perPage)

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import HostedLimits
 import JSONKit
 

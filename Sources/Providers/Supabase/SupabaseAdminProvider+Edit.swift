@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user set-email`, `user update`, and finding the account an e-mail change is pending to.

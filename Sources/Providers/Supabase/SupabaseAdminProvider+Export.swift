@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user export` on Supabase through the admin API (`GET /admin/users` pages). GoTrue's API never

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// "Lost my phone" (`DELETE /admin/users/{id}/factors/{factor_id}`) and the account's own trail

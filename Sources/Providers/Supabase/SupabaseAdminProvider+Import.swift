@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user import` into Supabase: one `POST /admin/users` per account (id, e-mail, confirmation,

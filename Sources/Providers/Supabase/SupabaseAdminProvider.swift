@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Supabase Auth's admin API (`/auth/v1/admin/*`) with a service_role key or a secret key.
@@ -189,7 +189,7 @@ public struct SupabaseAdminProvider: AdminProvider {
     if !query.isEmpty {
       components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
       // `+` in an address must arrive as a plus, not a space.
-      components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+      components.percentEncodedQuery = components.percentEncodedQuery?.replacingAll("+", with: "%2B")
     }
     guard let url = components.url else { throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.") }
     let anon = caller == .anon && !anonKey.isEmpty

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Passwordless sign-in: `POST /otp` mails a magic link and a 6-digit code; `POST /verify` with

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// GoTrue's `/factors`: nothing in the password answer says a second step is due, so (as the
@@ -54,8 +54,6 @@ extension SupabaseProvider {
   }
 
   static func pathSegment(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    text.percentEncoded(keeping: "-._~")
   }
 }

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Reads `GET /emulator/v1/outbox?email=` of `authsh emulator`.

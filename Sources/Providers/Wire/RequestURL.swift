@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// Request URLs by their text and query: a shell or a script calls the same few endpoints again
 /// and again, and parsing a URL is a good part of a call's own cost. Each is parsed once.

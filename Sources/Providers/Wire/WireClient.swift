@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Sends provider requests: enforces HTTPS (loopback excepted), applies the timeout, traces with
@@ -113,7 +113,7 @@ enum WireBody {
   }
 
   static func snippet(_ response: HTTPResponse) -> String {
-    let text = response.bodyText.replacingOccurrences(of: "\n", with: " ")
+    let text = response.bodyText.replacingAll("\n", with: " ")
     return text.count > 120 ? String(text.prefix(120)) + "…" : text
   }
 
@@ -145,8 +145,6 @@ struct WireReader {
 /// `application/x-www-form-urlencoded` values: emulator refresh tokens contain `+ / =`.
 enum FormEncoding {
   static func encode(_ value: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    value.percentEncoded(keeping: "-._~")
   }
 }

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `--verbose` lines. Credentials are masked here already; the output redactor is a second net.

@@ -135,7 +135,7 @@ public enum Completer {
   /// In a word with an open `{{` (`reset confirm {{in`), the names in scope that complete it
   /// (`{{inbox.link}}`); nil when the word has no open hole.
   static func templateCandidates(current: String, source: CompletionSource) -> [CompletionCandidate]? {
-    guard let open = current.range(of: "{{", options: .backwards), !current[open.upperBound...].contains("}}") else {
+    guard let open = current.ranges(of: "{{").last, !current[open.upperBound...].contains("}}") else {
       return nil
     }
     let typed = String(current[open.upperBound...]).trimmingWhitespace

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Where dynamic completion values come from: profiles, e-mails seen, files. A seam, so tests
@@ -76,10 +76,9 @@ public struct CompletionSource: Sendable {
     guard let names = try? manager.contentsOfDirectory(atPath: path.isEmpty ? "." : path) else { return nil }
     return names.sorted().compactMap { name in
       if name.hasPrefix(".") { return nil }
-      var isDirectory: ObjCBool = false
       let full = (path.isEmpty ? "" : (path.hasSuffix("/") ? path : path + "/")) + name
-      guard manager.fileExists(atPath: full, isDirectory: &isDirectory) else { return nil }
-      return (name, isDirectory.boolValue)
+      guard let directory = isDirectory(full) else { return nil }
+      return (name, directory)
     }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// The callback behind the bash, zsh and fish scripts: `authsh __complete <shell> <cword> -- <words…>`.
 /// It reads only the command table, `config.toml` profile names and the directory being
@@ -30,8 +30,8 @@ public enum ShellCompletion {
   }
 
   static func line(_ candidate: CompletionCandidate) -> String {
-    let description = candidate.description.replacingOccurrences(of: "\t", with: " ")
-      .replacingOccurrences(of: "\n", with: " ")
+    let description = candidate.description.replacingAll("\t", with: " ")
+      .replacingAll("\n", with: " ")
     return description.isEmpty ? candidate.value : candidate.value + "\t" + description
   }
 }

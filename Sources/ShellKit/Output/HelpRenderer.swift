@@ -1,3 +1,4 @@
+import Essentials
 /// Help text, from the command table only.
 public enum HelpRenderer {
   public static func overview(surface: Surfaces) -> String {
@@ -21,7 +22,7 @@ public enum HelpRenderer {
       lines += ["", group.rawValue + ":"]
       let width = specs.map { usageHead($0).count }.max() ?? 0
       for spec in specs {
-        lines.append("  " + usageHead(spec).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + spec.summary)
+        lines.append("  " + usageHead(spec).padded(to: width) + "  " + spec.summary)
       }
     }
     if surface.contains(.oneShot) {
@@ -55,7 +56,7 @@ public enum HelpRenderer {
       let width = spec.arguments.map(\.name.count).max() ?? 0
       for argument in spec.arguments {
         let choices = argument.choices.isEmpty ? "" : " (\(argument.choices.joined(separator: ", ")))"
-        lines.append("  " + argument.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + argument.summary + choices)
+        lines.append("  " + argument.name.padded(to: width) + "  " + argument.summary + choices)
       }
     }
     let flags = InvocationParser.flags(of: spec, surface: surface)
@@ -84,6 +85,6 @@ public enum HelpRenderer {
   static func flagLines(_ flags: [FlagSpec]) -> [String] {
     let heads = flags.map { $0.name + ($0.valueName.map { " " + $0 } ?? "") }
     let width = heads.map(\.count).max() ?? 0
-    return zip(heads, flags).map { "  " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $1.summary }
+    return zip(heads, flags).map { "  " + $0.padded(to: width) + "  " + $1.summary }
   }
 }

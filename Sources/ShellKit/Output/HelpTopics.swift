@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 
 /// `help [TOPIC…]` on every surface: the overview, one command (exact words or an alias; a
 /// near miss is an error with a suggestion, never a silent fallback to a shorter command), or
@@ -20,7 +21,7 @@ public enum HelpTopics {
           .joined(separator: " ")
       }
       let width = short.map(\.count).max() ?? 0
-      let rows = zip(short, group).map { "  " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $1.summary }
+      let rows = zip(short, group).map { "  " + $0.padded(to: width) + "  " + $1.summary }
       return .success(
         "'\(topic)' commands (help '\(topic) SUBCOMMAND' explains one):\n\n" + rows.joined(separator: "\n") + "\n")
     }
@@ -38,12 +39,12 @@ public enum HelpTopics {
       "Error codes (stable: `expect error CODE` in scripts, `error.code` in --json output).", "",
     ]
     let width = ErrorCode.catalogue.map(\.rawValue.count).max() ?? 0
-    lines.append("  " + "CODE".padding(toLength: width, withPad: " ", startingAt: 0) + "  EXIT  MEANING")
+    lines.append("  " + "CODE".padded(to: width) + "  EXIT  MEANING")
     for code in ErrorCode.catalogue {
       let exit = String(ExitStatus.forError(AuthError(code)))
       lines.append(
-        "  " + code.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-          + exit.padding(toLength: 4, withPad: " ", startingAt: 0) + "  " + meaning(of: code))
+        "  " + code.rawValue.padded(to: width) + "  "
+          + exit.padded(to: 4) + "  " + meaning(of: code))
     }
     lines += ["", "Unknown backend codes arrive as provider_error with the backend's code in error.provider_code."]
     return lines.joined(separator: "\n")

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Human text for a result: the default output of one-shot commands and the shell. Every value
@@ -112,7 +112,7 @@ public enum HumanRenderer {
 
   static func table(_ rows: [(String, String)]) -> [String] {
     let width = rows.map(\.0.count).max() ?? 0
-    return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + TerminalText.escape($0.1) }
+    return rows.map { $0.0.padded(to: width) + "  " + TerminalText.escape($0.1) }
   }
 }
 

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 public enum OutputStream: Sendable {
   case standardOutput, standardError

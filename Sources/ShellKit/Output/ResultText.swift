@@ -1,4 +1,5 @@
 import AuthCore
+import JSONKit
 
 /// What a command's result prints, the same on every surface (one-shot, the shell, piped input,
 /// `source`): `--json` gives the result model, otherwise the human text.

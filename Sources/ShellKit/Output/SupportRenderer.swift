@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Human text of the support commands (`user …`, `diagnose`, `audit`). Every value from the
@@ -182,7 +182,7 @@ enum SupportRenderer {
     let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
     return rows.map { row in
       row.enumerated().map { column, text in
-        column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+        column == row.count - 1 ? text : text.padded(to: widths[column])
       }.joined(separator: "  ")
     }
   }
@@ -190,6 +190,6 @@ enum SupportRenderer {
   /// Quoted for a POSIX shell when needed.
   static func shellQuoted(_ text: String) -> String {
     let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._+-=:/,".contains($0) }
-    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain ? text : "'" + text.replacingAll("'", with: "'\\''") + "'"
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// One shell-style word of a line, with where it came from.
 public struct Word: Sendable, Equatable {
@@ -107,7 +107,7 @@ public enum WordSplitter {
   public static func quote(_ text: String) -> String {
     let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._-+/:=,%~".contains($0) }
     if plain { return text }
-    return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return "'" + text.replacingAll("'", with: "'\\''") + "'"
   }
 }
 

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// What happens to a typed line in the history (redis-cli and bash rules).
 public enum HistoryDecision: Equatable, Sendable {
@@ -210,7 +210,7 @@ public struct HistoryFile: Sendable {
   /// Appends one line, creating the file 0600 (and its directory 0700) when needed. A symbolic
   /// link or something else than a regular file there is left alone.
   public func append(_ line: String) {
-    guard !line.contains("\n"), ensureDirectory() else { return }
+    guard !line.utf8.contains(UInt8(ascii: "\n")), ensureDirectory() else { return }
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
     defer { close(fd) }
@@ -235,7 +235,7 @@ public struct HistoryFile: Sendable {
   /// Whether the directory is there to write in (the state directory: and passes its checks).
   private func ensureDirectory() -> Bool {
     if stateDirectory != nil { return (try? check()) != nil }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = parentDirectory(of: path)
     guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return true }
     try? FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Essentials
 import Synchronization
 
 #if canImport(Glibc)

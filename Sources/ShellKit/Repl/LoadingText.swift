@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// The spinner's words: what is being done and where ("Signing in to 127.0.0.1:54321…"), so a
 /// slow answer says which server is slow.
@@ -10,7 +10,7 @@ public enum LoadingText {
     guard let loading = spec.loading else { return nil }
     guard let target else { return loading.plain }
     let host = TerminalText.escape(host(of: target))
-    if let phrase = loading.withHost { return phrase.replacingOccurrences(of: "%@", with: host) }
+    if let phrase = loading.withHost { return phrase.replacingAll("%@", with: host) }
     let words = loading.plain.hasSuffix("…") ? String(loading.plain.dropLast()) : loading.plain
     return "\(words) (\(host))…"
   }

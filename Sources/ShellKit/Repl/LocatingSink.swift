@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 
 /// Adds `  --> rc:LINE` under the first line of each error or warning (the startup file's lines).
 struct LocatingSink: OutputSink {
@@ -7,7 +7,7 @@ struct LocatingSink: OutputSink {
 
   func write(_ text: String, to stream: OutputStream) {
     guard stream == .standardError else { return base.write(text, to: stream) }
-    let plain = text.replacingOccurrences(of: "\u{1B}[31m", with: "").replacingOccurrences(of: "\u{1B}[33m", with: "")
+    let plain = text.replacingAll("\u{1B}[31m", with: "").replacingAll("\u{1B}[33m", with: "")
     guard plain.hasPrefix("error") || plain.hasPrefix("warning"), let newline = text.firstIndex(of: "\n") else {
       return base.write(text, to: stream)
     }

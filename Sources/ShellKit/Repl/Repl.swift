@@ -1,5 +1,6 @@
 import AuthCore
-import Foundation
+import Essentials
+import JSONKit
 
 /// The interactive shell: reads lines, runs table commands, and handles the shell's own
 /// commands (`retry`, `history`, `source`, `quit`/`exit`). No libedit here: the line reader is

@@ -1,4 +1,4 @@
-import Foundation
+import Essentials
 import AuthCore
 
 /// Text the shell prints itself: usage errors with a caret under the word, the `history`
@@ -46,7 +46,7 @@ enum ReplRendering {
   static func splitError(_ error: Error, line: String, style: Style) -> String {
     guard let split = error as? SplitError else { return style.red("error:") + " \(TerminalText.escape("\(error)"))\n" }
     var lines = [style.red("error:") + " " + TerminalText.escape(split.message)]
-    if !HistoryPolicy.mentionsSecret(line.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "\"", with: " ")) {
+    if !HistoryPolicy.mentionsSecret(line.replacingAll("'", with: " ").replacingAll("\"", with: " ")) {
       let column = TerminalText.escape(String(Array(line).prefix(max(0, split.column)))).count
       lines.append("  " + TerminalText.escape(line))
       lines.append("  " + String(repeating: " ", count: column) + style.red("^"))

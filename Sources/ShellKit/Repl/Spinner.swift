@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// Shows the specs' loading words ("Signing in…") while a request runs. Injected, so tests and
 /// non-interactive runs have none.

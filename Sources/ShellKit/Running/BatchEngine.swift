@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// What happened to one account of a batch (`--report` line `outcome`).
 public enum BatchOutcome: String, Sendable, CaseIterable {

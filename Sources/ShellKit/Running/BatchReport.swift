@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Progress of a bulk change after one more account finished.
@@ -35,24 +35,35 @@ extension BatchRecord {
 /// `--report FILE`: a line per account as it finishes, written through at once (an interrupted
 /// batch leaves the lines of what finished). Created with mode 0600: it lists accounts.
 public final class BatchReportFile: BatchReportSink, Sendable {
-  private let handle: Guarded<FileHandle>
+  /// The file's descriptor; -1 once closed.
+  private let descriptor: Guarded<Int32>
 
-  init(handle: FileHandle) { self.handle = Guarded(handle) }
+  init(descriptor: Int32) { self.descriptor = Guarded(descriptor) }
 
   public static func open(_ path: String) throws -> any BatchReportSink {
-    let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw AuthError(.usage, message: "Cannot write the report \(path): \(String(cString: strerror(errno))).")
     }
-    return BatchReportFile(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+    return BatchReportFile(descriptor: fd)
   }
 
   public func write(_ record: BatchRecord) throws {
-    let line = Data((record.json.compactText + "\n").utf8)
-    try handle.update { handle throws in try handle.write(contentsOf: line) }
+    let line = Array((record.json.compactText + "\n").utf8)
+    try descriptor.update { fd throws in
+      guard fd >= 0 else { throw SystemError(EBADF) }
+      try Descriptor.writeAll(fd, line)
+    }
   }
 
-  public func close() { handle.update { try? $0.close() } }
+  public func close() {
+    descriptor.update { fd in
+      if fd >= 0 { _ = Glibc.close(fd) }
+      fd = -1
+    }
+  }
+
+  deinit { close() }
 }
 
 extension BatchTally {
@@ -87,7 +98,7 @@ extension BatchTally {
     if dryRun { lines.append("Dry run: nothing was changed.") }
     if pauses > 0 {
       lines.append(
-        "Rate limits slowed the batch down \(pauses) time\(pauses == 1 ? "" : "s") (\(String(format: "%.1f", pausedSeconds)) s in all).")
+        "Rate limits slowed the batch down \(pauses) time\(pauses == 1 ? "" : "s") (\(NumberText.fixed(pausedSeconds, places: 1)) s in all).")
     }
     return lines
   }

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// What a change command does to each account of a batch (`--from FILE`).
 struct BulkAction: Sendable {

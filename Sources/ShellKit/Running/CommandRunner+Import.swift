@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// `user import FILE|-`: accounts from an export created on the target backend with their password

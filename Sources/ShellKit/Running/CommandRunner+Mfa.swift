@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 
 /// `mfa enroll|list|remove`: the signed-in user's own TOTP factors.
 extension CommandRunner {
@@ -56,7 +57,7 @@ extension CommandRunner {
     var prompt = intro.joined(separator: "\n") + "\n" + SecondFactorSource.prompt
     for attempt in 1...3 {
       guard let typed = prompter.readPassword(prompt: prompt) else { throw AuthError(.cancelled) }
-      let code = typed.trimmingWhitespace.replacingOccurrences(of: " ", with: "")
+      let code = typed.trimmingWhitespace.replacingAll(" ", with: "")
       context.redactor.register(code)
       do {
         return try await provider.verifyEnrollment(session, enrollment, code: code)

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// The support commands (`user …`, `diagnose`, `audit`): the admin API of the target's backend.
 /// Reads are in `+SupportRead`; commands that grant access or change accounts (readonly refusal,

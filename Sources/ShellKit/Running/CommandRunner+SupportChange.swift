@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// The account a change command acts on, and where its sentence goes.
 struct ChangeStep {

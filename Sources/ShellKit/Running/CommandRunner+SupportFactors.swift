@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// `user mfa reset` ("I lost my phone") and `user history` (the backend's own trail).
 extension CommandRunner {

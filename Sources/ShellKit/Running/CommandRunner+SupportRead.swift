@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// `user show` (many accounts, bounded concurrency, results in input order) and `user list`.
 extension CommandRunner {
@@ -94,15 +94,8 @@ extension CommandRunner {
   }
 
   static func reason(_ error: Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError || nsError.code == 260 {
-      return "no such file"
-    }
-    if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(posix.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-    return nsError.localizedDescription
+    guard let system = error as? SystemError else { return String(describing: error) }
+    return system.code == ENOENT ? "no such file" : system.description
   }
 
   struct LookupOutcome {

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// Runs one command of the table and returns its result. Shared by one-shot commands, the shell
 /// and scripts; never throws (failures are in `result.error`), never prints.

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 
 /// Lines of text read a piece at a time (`user show --from FILE|-`): nil at the end.
 public protocol InputLines: AnyObject {
@@ -17,7 +17,7 @@ public struct InputLineTooLong: Error, Equatable {
 /// memory stays bounded whatever the input (`/dev/zero`, `yes`).
 public final class DescriptorLines: InputLines {
   public static let lineLimit = 1024
-  private let handle: FileHandle
+  private let descriptor: Int32
   private let closeAtEnd: Bool
   private let limit: Int
   private var buffer: [UInt8] = []
@@ -25,13 +25,13 @@ public final class DescriptorLines: InputLines {
   private var ended = false
   private var number = 0
 
-  public init(handle: FileHandle, closeAtEnd: Bool, limit: Int = DescriptorLines.lineLimit) {
-    self.handle = handle
+  public init(descriptor: Int32, closeAtEnd: Bool, limit: Int = DescriptorLines.lineLimit) {
+    self.descriptor = descriptor
     self.closeAtEnd = closeAtEnd
     self.limit = limit
   }
 
-  deinit { if closeAtEnd { try? handle.close() } }
+  deinit { if closeAtEnd { _ = close(descriptor) } }
 
   public func nextLine() throws -> String? {
     while true {
@@ -54,7 +54,7 @@ public final class DescriptorLines: InputLines {
         buffer.removeSubrange(0..<start)
         start = 0
       }
-      let chunk = try handle.read(upToCount: 64 * 1024) ?? Data()
+      let chunk = try Descriptor.readChunk(descriptor, upTo: 64 * 1024)
       if chunk.isEmpty { ended = true } else { buffer += chunk }
     }
   }
@@ -126,11 +126,9 @@ final class LookupInput {
 extension ShellContext {
   /// `--from FILE` (`-`: standard input), opened to be read a line at a time.
   public static func openLines(_ path: String) throws -> any InputLines {
-    if path == "-" { return DescriptorLines(handle: FileHandle.standardInput, closeAtEnd: false) }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-      throw CocoaError(.fileReadUnknown, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EISDIR))])
-    }
-    return DescriptorLines(handle: try FileHandle(forReadingFrom: URL(fileURLWithPath: path)), closeAtEnd: true)
+    if path == "-" { return DescriptorLines(descriptor: 0, closeAtEnd: false) }
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw SystemError(EISDIR) }
+    return DescriptorLines(descriptor: try Descriptor.openForReading(path), closeAtEnd: true)
   }
 }

@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 
 /// Where `login`'s second-step code comes from: `--code`, `--code-env`, `--totp-secret-env`
 /// (computed here, RFC 6238), else a no-echo prompt on a terminal, else `mfa_required`.
@@ -37,7 +38,7 @@ struct SecondFactorSource {
         message: "\(email) has a second factor: add --code CODE, --code-env VAR or --totp-secret-env VAR (there is no terminal to ask for the code).")
     }
     guard let typed = prompter.readPassword(prompt: Self.prompt) else { throw AuthError(.cancelled) }
-    return remember(typed.trimmingWhitespace.replacingOccurrences(of: " ", with: ""))
+    return remember(typed.trimmingWhitespace.replacingAll(" ", with: ""))
   }
 
   /// The factor to answer with: `--factor`, else the only TOTP one, else asked on a terminal.

@@ -1,5 +1,5 @@
 import AuthCore
-import Foundation
+import Essentials
 import JSONKit
 
 /// Reads a password without echo (a terminal prompt). Absent when there is no terminal.
@@ -179,12 +179,7 @@ public final class ShellContext: Sendable {
 
   /// A whole text file, or standard input for `-`.
   public static func readFile(_ path: String) throws -> String {
-    if path == "-" {
-      return String(decoding: try FileHandle.standardInput.readToEnd() ?? Data(), as: UTF8.self)
-    }
-    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-    defer { try? handle.close() }
-    return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+    String(decoding: try Descriptor.readFile(path), as: UTF8.self)
   }
 
   public func noteEmail(_ email: String) {

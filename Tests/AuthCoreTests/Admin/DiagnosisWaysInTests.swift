@@ -1,5 +1,6 @@
 import AuthCore
 import Testing
+import JSONKit
 
 /// `diagnose` names the ways an account signs in other than a password, and what they need.
 @Suite struct DiagnosisWaysInTests {

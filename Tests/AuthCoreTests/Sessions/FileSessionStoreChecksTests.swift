@@ -1,6 +1,7 @@
 @testable import AuthCore
 import Foundation
 import Testing
+import JSONKit
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AuthEmulator
+import JSONKit
 
 @Suite("SHA-224, keys, time format")
 struct CryptoTests {

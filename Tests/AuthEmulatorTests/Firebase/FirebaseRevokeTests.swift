@@ -2,6 +2,7 @@ import JSONKit
 import Testing
 
 @testable import AuthEmulator
+import FoundationEssentials
 
 @Suite("Firebase revocation, OAuth bearers and the localId index")
 struct FirebaseRevokeTests {

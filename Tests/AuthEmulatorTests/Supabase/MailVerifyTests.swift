@@ -2,6 +2,7 @@ import JSONKit
 import Testing
 
 @testable import AuthEmulator
+import HTTPServerKit
 
 @Suite("/recover, /resend, /verify")
 struct MailVerifyTests {

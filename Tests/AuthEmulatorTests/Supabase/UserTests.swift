@@ -2,6 +2,7 @@ import JSONKit
 import Testing
 
 @testable import AuthEmulator
+import HTTPServerKit
 
 @Suite("/user, /logout and bearer checks")
 struct UserTests {

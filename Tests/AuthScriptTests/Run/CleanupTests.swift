@@ -2,6 +2,7 @@ import AuthCore
 import Testing
 
 @testable import AuthScript
+import JSONKit
 
 /// `cleanup` blocks: parsed as a statement of their own, run after every test (a failing one
 /// too), every line run even after one failed, and reported only when they fail.
@@ -58,6 +59,13 @@ import Testing
     #expect(table.rows[1].variables["n"] == 7)
   }
 
+  /// As spreadsheets save it: a byte-order mark first, CRLF line ends, a line break inside quotes.
+  @Test func aSpreadsheetsCSVReadsTheSame() throws {
+    let table = try DataTable.load(path: "t.csv", text: "\u{FEFF}email,note\r\na@example.com,\"two\r\nlines\"\r\n")
+    #expect(table.rows.count == 1)
+    #expect(table.rows[0].variables == ["email": "a@example.com", "note": "two\r\nlines"])
+  }
+
   @Test func jsonLinesKeepTheirTypes() throws {
     let table = try DataTable.load(path: "t.jsonl", text: "{\"email\": \"a@example.com\", \"admin\": true}\n\n{\"email\": \"b@example.com\", \"admin\": false}\n")
     #expect(table.rows.count == 2)
@@ -67,6 +75,7 @@ import Testing
   @Test(arguments: [
     ("t.csv", "n\n", "has no rows"), ("t.csv", "n,m\n1\n", "row 1 has 1 fields, the header 2"),
     ("t.csv", "first name\nAda\n", "is not a variable name"), ("t.jsonl", "[1]\n", "t.jsonl:1 is not a JSON object"),
+    ("t.csv", "n\n\"open\n", "is not CSV: the CSV ends inside a quoted field"),
   ])
   func badTablesSayWhatIsWrong(_ path: String, _ text: String, _ message: String) {
     #expect(throws: DataTable.LoadError.self) { try DataTable.load(path: path, text: text) }

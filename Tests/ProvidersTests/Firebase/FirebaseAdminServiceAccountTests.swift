@@ -5,6 +5,7 @@ import Foundation
 import JSONKit
 import Providers
 import Testing
+import HTTPServerKit
 
 /// The admin provider made from a service account: the project comes from the file unless the
 /// target names one, the bearer is the exchanged `ya29.` token, and refusals name the account.

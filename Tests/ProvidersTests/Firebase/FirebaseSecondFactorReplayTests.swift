@@ -5,6 +5,7 @@ import Foundation
 import JSONKit
 import Providers
 import Testing
+import HTTPServerKit
 
 /// `FirebaseProvider`'s second step against recorded production answers: `signInWithPassword`
 /// answering 200 with `mfaPendingCredential` and no `idToken` is a due second step (not a

@@ -6,6 +6,8 @@ import Providers
 import ShellKit
 import Synchronization
 import Testing
+import HTTPServerKit
+import JSONKit
 
 /// The OAuth 2.0 JWT-bearer exchange against a loopback token endpoint that verifies the RS256
 /// assertion with the test service account's public key.
@@ -123,6 +125,12 @@ import Testing
     let close = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: ManualClock(ours))
     let near = try await #require(throws: AuthError.self) { try await close.accessToken() }
     #expect(!near.message.contains("Your clock"), "2 s is within what the header can tell")
+    for unreadable in ["Thu, 01 Jan 2026 11:00:00 UTC", "Thu, 01 Foo 2026 11:00:00 GMT", "yesterday", "Thu, 1 Jan 2026 11:00 GMT"] {
+      endpoint.answerHeaders = [("Date", unreadable)]
+      let odd = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: ManualClock(ours))
+      let error = try await #require(throws: AuthError.self) { try await odd.accessToken() }
+      #expect(!error.message.contains("Your clock"), "a Date header that is not an IMF-fixdate tells nothing: \(unreadable)")
+    }
   }
 
   @Test("the exchange honours the timeout: a stalled token endpoint does not hold a 1 s command for 30 s")

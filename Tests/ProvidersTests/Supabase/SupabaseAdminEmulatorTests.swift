@@ -5,6 +5,7 @@ import AuthTestSupport
 import Foundation
 import Providers
 import Testing
+import JSONKit
 
 /// `SupabaseAdminProvider` against the embedded emulator over a real loopback socket: every
 /// method, with the service_role key as the official server-side clients send it.

@@ -1,6 +1,7 @@
 import AuthCore
 import ShellKit
 import Testing
+import Foundation
 
 /// The parser against the whole command table: every example of every help page, every flag on
 /// every surface it claims, each value kind decoded once, when the line is parsed.

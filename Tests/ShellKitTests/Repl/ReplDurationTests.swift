@@ -1,4 +1,5 @@
 import Testing
+import ShellKit
 
 /// A duration too long for the clocks is an error line; the shell lives on (it trapped: the
 /// value passed parsing and overflowed when converted to nanoseconds).

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ShellKit
+import JSONKit
 
 /// An audit log that accepts `accepting` lines, then fails as a full disk does.
 final class FillingAuditLog: AuditLog, @unchecked Sendable {

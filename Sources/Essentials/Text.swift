@@ -1,0 +1,117 @@
+@_spi(_Unicode) import Swift
+
+extension StringProtocol {
+  /// Every occurrence of `target` replaced by `replacement`, matched as UTF-8 bytes (so `"\n"` is
+  /// found inside `"\r\n"`, as a byte-wise search would, where `replacing(_:with:)` compares
+  /// whole characters and would not).
+  public func replacingAll(_ target: String, with replacement: String) -> String {
+    let text = Array(utf8)
+    let needle = Array(target.utf8)
+    guard !needle.isEmpty, needle.count <= text.count else { return String(self) }
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count)
+    var index = 0
+    var found = false
+    while index < text.count {
+      if text[index] == needle[0], index + needle.count <= text.count, text[index..<index + needle.count].elementsEqual(needle) {
+        out.append(contentsOf: replacement.utf8)
+        index += needle.count
+        found = true
+      } else {
+        out.append(text[index])
+        index += 1
+      }
+    }
+    return found ? String(decoding: out, as: UTF8.self) : String(self)
+  }
+
+  /// Without leading and trailing spaces and tabs (Unicode space separators and U+0009).
+  public var trimmingSpaces: String { trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } }
+
+  /// Without leading and trailing white space, line breaks included (Unicode's White_Space).
+  public var trimmingSpacesAndNewlines: String { trimming { $0.properties.isWhitespace } }
+
+  /// Without the leading and trailing scalars `drop` says yes to.
+  public func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) }) else {
+      return ""
+    }
+    var kept = String.UnicodeScalarView()
+    kept.append(contentsOf: scalars[first...last])
+    return String(kept)
+  }
+
+  /// Padded with spaces, or cut, to `width` characters (the left column of a table).
+  public func padded(to width: Int) -> String {
+    count >= width ? String(prefix(width)) : String(self) + String(repeating: " ", count: width - count)
+  }
+
+  /// Percent-encoded UTF-8: ASCII letters and digits and the characters of `kept` stay as they
+  /// are, every other byte becomes `%XX`.
+  public func percentEncoded(keeping kept: String = "") -> String {
+    let keptBytes = Set(kept.utf8)
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    for byte in utf8 {
+      let alphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+      if alphanumeric || keptBytes.contains(byte) {
+        out.append(byte)
+      } else {
+        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// `%XX` sequences decoded; nil when one is malformed or the bytes are not UTF-8.
+  public var percentDecoded: String? {
+    func value(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case 0x30...0x39: byte - 0x30
+      case 0x41...0x46: byte - 0x41 + 10
+      case 0x61...0x66: byte - 0x61 + 10
+      default: nil
+      }
+    }
+    let bytes = Array(utf8)
+    var out: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "%") {
+        guard index + 2 < bytes.count, let high = value(bytes[index + 1]), let low = value(bytes[index + 2]) else { return nil }
+        out.append(high << 4 | low)
+        index += 3
+      } else {
+        out.append(bytes[index])
+        index += 1
+      }
+    }
+    return String(validating: out, as: UTF8.self)
+  }
+
+  /// ASCII letters compared without case, every other byte exactly (header names, schemes).
+  public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+    func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
+  }
+}
+
+/// The directory part of a file path: `/a/b` → `/a`, `/a` → `/`, and `b` → `` (no directory
+/// part; callers then use the current directory or nothing).
+public func parentDirectory(of path: String) -> String {
+  var trimmed = Substring(path)
+  while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+  guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+  var parent = trimmed[..<slash]
+  while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+  return parent.isEmpty ? "/" : String(parent)
+}
+
+extension String {
+  /// Unicode's canonical composition (NFC) of the text, from the standard library's own tables.
+  public var composedForm: String { String(String.UnicodeScalarView(_nfc)) }
+
+  /// Unicode's canonical decomposition (NFD) of the text.
+  public var decomposedForm: String { String(String.UnicodeScalarView(_nfd)) }
+}
