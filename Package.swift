@@ -7,7 +7,7 @@ import PackageDescription
 //   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
-//   PostgresExport → AuthCore, PostgresNIO (`user export --db`: GoTrue's auth.users read directly)
+//   PostgresExport → AuthCore, JSONKit, CPq (`user export --db`: GoTrue's auth.users read directly through libpq, loaded at run time)
 //   CurlTransport → AuthCore, CCurl (https:// through libcurl, loaded at run time)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
@@ -27,10 +27,6 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
     .package(url: "https://github.com/LebJe/TOMLKit.git", exact: "0.6.0"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64.git", exact: "1.2.0"),
-    // `user export --db postgres://…`: reads GoTrue's auth.users straight from the database.
-    .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
-    // postgres-nio's logger, silenced (a log line on standard output would corrupt an export).
-    .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
   ],
   targets: [
     .target(name: "JSONKit"),
@@ -58,13 +54,10 @@ let package = Package(
     // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
     .target(name: "CCurl"),
     .target(name: "CurlTransport", dependencies: ["Essentials", "AuthCore", "CCurl"]),
-    // Only the executable links it: PostgreSQL's wire protocol is needed by `user export --db` alone.
-    .target(
-      name: "PostgresExport",
-      dependencies: [
-        "AuthCore", "JSONKit", .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "Logging", package: "swift-log"),
-      ]),
+    // libpq for `user export --db`, loaded at run time (dlopen) by a small C shim like CCurl's.
+    .target(name: "CPq"),
+    // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
+    .target(name: "PostgresExport", dependencies: ["AuthCore", "JSONKit", "CPq"]),
     .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode"]),
     .target(
       name: "AuthScript", dependencies: ["Essentials", "ShellKit", "AuthCore", "JSONKit"]),
@@ -119,6 +112,7 @@ let package = Package(
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
     .testTarget(name: "KeyringTests", dependencies: ["Keyring", "AuthCore"]),
+    .testTarget(name: "PostgresExportTests", dependencies: ["PostgresExport", "AuthCore", "JSONKit"]),
   ]
 )
 

@@ -3,8 +3,9 @@
 # and the bash, zsh and fish completions in Debian's paths. `Depends:` is computed from the
 # binary's real shared-library needs with dpkg-shlibdeps, so it names libedit2, libsqlite3-0 and
 # libc6, never the Swift toolchain; libcurl4 (https://, loaded on the first TLS request) is added
-# by name. libsecret (the Secret Service keyring) is loaded at run time when present, so it is
-# only recommended: without it sessions stay in 0600 files.
+# by name. libsecret (the Secret Service keyring) and libpq (`user export --db`) are loaded at run
+# time when present, so they are only recommended: without libsecret sessions stay in 0600 files;
+# without libpq `--db` says to install libpq5 and everything else works.
 #
 #   scripts/package-deb.sh [--no-build] [--out DIR]
 set -euo pipefail
@@ -44,8 +45,8 @@ mkdir -p "$work/src/debian"
 printf 'Source: authsh\n\nPackage: authsh\nArchitecture: any\n' > "$work/src/debian/control"
 depends=$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/authsh" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n $depends ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-if [[ $depends == *libsecret* || $depends == *libcurl* ]]; then
-  echo "package-deb: the binary links libsecret or libcurl; it must load them at run time" >&2
+if [[ $depends == *libsecret* || $depends == *libcurl* || $depends == *libpq* ]]; then
+  echo "package-deb: the binary links libsecret, libcurl or libpq; it must load them at run time" >&2
   exit 1
 fi
 # libcurl carries https:// (loaded on the first TLS request, so dpkg-shlibdeps cannot see it).
@@ -59,7 +60,7 @@ Architecture: $arch
 Maintainer: authsh developers <authsh@example.com>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends
-Recommends: libsecret-1-0
+Recommends: libsecret-1-0, libpq5
 Section: utils
 Priority: optional
 Homepage: https://github.com/authsh/authsh

@@ -13,9 +13,11 @@ cd "$(dirname "$0")/.."
 # ends the shell (Tests/python/repl/test_repl_pty.py).
 # postgresql (15, with pgcrypto): `user export --db` is tested against a real server with GoTrue's
 # auth schema, a throwaway cluster the tests start with initdb/pg_ctl (Tests/python/postgres.py).
+# libpq5: `user export --db` talks to PostgreSQL through libpq, which authsh loads at run time
+# (postgresql pulls it in already; named so that it stays when the server is not wanted).
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
   libcurl4 curl bash-completion mandoc man-db dpkg-dev libqrencode-dev
-  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql strace)
+  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql libpq5 strace)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -42,6 +42,7 @@ in_root apt-get update -qq
 DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq --no-install-recommends /tmp/authsh.deb >/dev/null
 echo "test-deb: installed; Depends pulled in: $(in_root dpkg-query -W -f='${Depends}' authsh)"
 [[ $(in_root dpkg-query -W -f='${Recommends}' authsh) == *libsecret-1-0* ]] || { echo "test-deb: no Recommends: libsecret-1-0" >&2; exit 1; }
+[[ $(in_root dpkg-query -W -f='${Recommends}' authsh) == *libpq5* ]] || { echo "test-deb: no Recommends: libpq5" >&2; exit 1; }
 mkdir -p "$root/tmp/home"
 in_root authsh --version
 in_root authsh run --emulator /tmp/smoke.auth
@@ -51,6 +52,15 @@ if in_root sh -c 'authsh secret list' 2>"$root/tmp/secret.err"; then
 fi
 grep -q 'libsecret-1.so.0 could not be loaded' "$root/tmp/secret.err" || { cat "$root/tmp/secret.err" >&2; exit 1; }
 DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq libsecret-1-0 >/dev/null
+# `user export --db` goes through libpq, loaded at run time (a Recommends, so not there yet): the
+# error names the package; with it, libpq runs and finds the closed port refused.
+db_export() { in_root sh -c 'authsh user export --provider supabase --db "postgres://u:p@127.0.0.1:9/postgres?sslmode=disable"' >/dev/null 2>"$root/tmp/db.err"; }
+status=0; db_export || status=$?
+[[ $status -eq 3 ]] && grep -q 'libpq.so.5 could not be loaded' "$root/tmp/db.err" && grep -q 'apt install libpq5' "$root/tmp/db.err" \
+  || { echo "test-deb: --db without libpq (exit $status):" >&2; cat "$root/tmp/db.err" >&2; exit 1; }
+DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq libpq5 >/dev/null
+status=0; db_export || status=$?
+[[ $status -eq 3 ]] && grep -q 'connection refused' "$root/tmp/db.err" || { echo "test-deb: --db with libpq (exit $status):" >&2; cat "$root/tmp/db.err" >&2; exit 1; }
 in_root authsh run --emulator /tmp/smoke.auth
 # https:// goes through libcurl, loaded on the first TLS request: a Depends of the package (a
 # closed port answers as refused, so libcurl was found and ran); without it, the error says what to install.

@@ -1,7 +1,5 @@
 import AuthCore
 import JSONKit
-import Logging
-import PostgresNIO
 
 /// The SELECT over GoTrue's tables, built from the columns this database has (GoTrue's schema
 /// grew over the years: `banned_until`, `is_anonymous`, `deleted_at` and the MFA tables came
@@ -14,14 +12,16 @@ struct AuthUsersQuery: Sendable {
   static let note = "GoTrue's auth.users table"
 
   /// Reads which tables and columns exist; `config_error` when there is no `auth.users`.
-  static func inspect(_ connection: PostgresConnection, logger: Logger, url: DatabaseURL) async throws -> AuthUsersQuery {
-    let rows = try await connection.query(
+  static func inspect(_ connection: PqConnection, url: DatabaseURL) async throws -> AuthUsersQuery {
+    let found = try await connection.execute(
       """
       SELECT table_name::text, column_name::text FROM information_schema.columns
       WHERE table_schema = 'auth' AND table_name IN ('users', 'identities', 'mfa_factors')
-      """, logger: logger)
+      """)
     var columns: [String: Set<String>] = [:]
-    for try await (table, column) in rows.decode((String, String).self) { columns[table, default: []].insert(column) }
+    for row in found.rows where row.count == 2 {
+      if let table = row[0], let column = row[1] { columns[table, default: []].insert(column) }
+    }
     let users = columns["users"] ?? []
     guard users.contains("id"), users.contains("email") else {
       throw AuthError(
@@ -60,8 +60,9 @@ struct AuthUsersQuery: Sendable {
       """
   }
 
-  /// Accounts with an id after `token`, in id order; soft-deleted accounts are left out.
-  func page(after token: String?, size: Int) -> PostgresQuery {
+  /// Accounts with an id after `token`, in id order; soft-deleted accounts are left out. The SQL
+  /// and its parameters ($1, $2: the token and the page size, never spliced into the text).
+  func page(after token: String?, size: Int) -> (sql: String, parameters: [String?]) {
     let select = [
       "u.id::text", "u.email::text", column("encrypted_password") + "::text", Self.time(column("email_confirmed_at")),
       column("phone") + "::text", Self.time(column("banned_until")), Self.time(column("created_at")),
@@ -71,24 +72,24 @@ struct AuthUsersQuery: Sendable {
     ]
     var conditions: [String] = []
     if userColumns.contains("deleted_at") { conditions.append("u.deleted_at IS NULL") }
-    var bindings = PostgresBindings()
+    var parameters: [String?] = []
     if let token {
-      bindings.append(token)
+      parameters.append(token)
       conditions.append("u.id > $1::uuid")
     }
-    bindings.append(size)
-    let limit = "$\(bindings.count)"
+    parameters.append(String(size))
+    let limit = "$\(parameters.count)::bigint"
     let sql = "SELECT " + select.joined(separator: ", ") + " FROM auth.users u"
       + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
       + " ORDER BY u.id LIMIT \(limit)"
-    return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    return (sql, parameters)
   }
 
   /// One row of `page` as a portable record.
-  static func account(_ row: PostgresRandomAccessRow) throws -> PortableAccount {
+  static func account(_ row: [String?]) throws -> PortableAccount {
     func text(_ index: Int) throws -> String? {
-      let value = try row[index].decode(String?.self)
-      return value.flatMap { $0.isEmpty ? nil : $0 }
+      guard row.indices.contains(index) else { throw AuthError(.malformedResponse, message: "auth.users answered a row of \(row.count) columns.") }
+      return row[index].flatMap { $0.isEmpty ? nil : $0 }
     }
     func json(_ index: Int) throws -> JSON? { try text(index).flatMap { try? JSON.parse($0) } }
     guard let id = try text(0) else { throw AuthError(.malformedResponse, message: "auth.users has a row without an id.") }

@@ -1,5 +1,10 @@
 import AuthCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A `postgres://user:password@host:port/database?sslmode=…` URL (libpq's form), taken apart.
 /// The password is never part of a message: `display` names the user, host, port and database.
@@ -31,15 +36,19 @@ public struct DatabaseURL: Sendable, Equatable {
       throw AuthError(
         .usage, message: "--db takes a PostgreSQL URL: postgres://USER:PASSWORD@HOST:5432/postgres (the project's database connection string).")
     }
-    guard let host = components.host, !host.isEmpty else {
+    // An IPv6 address comes bracketed ([::1]); libpq and `display` want it bare.
+    var host = components.host ?? ""
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    guard !host.isEmpty else {
       throw AuthError(.usage, message: "The --db URL names no host: postgres://USER:PASSWORD@HOST:5432/postgres.")
     }
     self.host = host
     port = components.port ?? 5432
-    user = components.user.flatMap { $0.removingPercentEncoding ?? $0 } ?? "postgres"
-    password = components.password.flatMap { $0.removingPercentEncoding ?? $0 }
-    let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-    database = path.isEmpty ? "postgres" : (path.removingPercentEncoding ?? path)
+    user = components.percentEncodedUser.map(Self.percentDecoded) ?? "postgres"
+    password = components.percentEncodedPassword.map(Self.percentDecoded)
+    let path = components.percentEncodedPath
+    let name = Self.percentDecoded(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    database = name.isEmpty ? "postgres" : name
     let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
     switch mode {
     case "allow": tls = .prefer
@@ -55,8 +64,41 @@ public struct DatabaseURL: Sendable, Equatable {
   public static func secrets(in text: String) -> [String] {
     guard let components = URLComponents(string: text.trimmingWhitespace) else { return [] }
     var found: [String] = []
-    if let encoded = components.percentEncodedPassword, !encoded.isEmpty { found.append(encoded) }
-    if let decoded = components.password, !decoded.isEmpty, !found.contains(decoded) { found.append(decoded) }
+    if let encoded = components.percentEncodedPassword, !encoded.isEmpty {
+      found.append(encoded)
+      let decoded = percentDecoded(encoded)
+      if !decoded.isEmpty, !found.contains(decoded) { found.append(decoded) }
+    }
     return found
+  }
+
+  /// `%XX` escapes → bytes, read as UTF-8; a `%` not followed by two hex digits stays as it is.
+  static func percentDecoded(_ text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+    let bytes = Array(text.utf8)
+    var decoded: [UInt8] = []
+    decoded.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+        let low = hexValue(bytes[index + 2])
+      {
+        decoded.append(high << 4 | low)
+        index += 3
+      } else {
+        decoded.append(bytes[index])
+        index += 1
+      }
+    }
+    return String(decoding: decoded, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
   }
 }

@@ -25,7 +25,7 @@ enum ExportWiring {
     var update: (@Sendable (Int) -> Void)?
     if let progress { update = { count in progress.update(count) } }
     let open: @Sendable (String, Double) async throws -> any AccountReader = { url, timeout in
-      try await PostgresAccountReader.open(url, timeout: timeout)
+      try await PostgresAccountReader.open(url, timeout: timeout, environment: environment)
     }
     context.exportOutput = ExportOutput(
       write: write, note: note, progress: update, toTerminal: Terminal.stdoutIsTTY, openDatabase: open)

@@ -157,6 +157,20 @@ def test_closed_port_is_network_unreachable(database, tmp_path):
     assert SUPERUSER_PASSWORD not in done.stdout + done.stderr
 
 
+def test_tls_required_from_a_server_without_it_is_a_config_error(database, tmp_path):
+    done = export(tmp_path, "--db", database.url().replace("sslmode=disable", "sslmode=require"))
+    # Known before any query (the URL asks for what the server lacks): exit 78, as before libpq.
+    assert done.returncode == 78
+    assert "does not offer TLS, and the --db URL's sslmode requires it" in done.stderr and "config_error" in done.stderr
+    assert SUPERUSER_PASSWORD not in done.stdout + done.stderr
+
+
+def test_a_missing_database_is_named(database, tmp_path):
+    done = export(tmp_path, "--db", database.url(database="nowhere"))
+    assert done.returncode == 1
+    assert "has no database named 'nowhere'" in done.stderr and "config_error" in done.stderr
+
+
 def test_a_database_without_gotrue_schema_says_so(database, tmp_path):
     done = export(tmp_path, "--db", database.url(database="plain"))
     assert done.returncode == 1
@@ -228,3 +242,41 @@ def test_progress_goes_to_a_terminal_on_standard_error(database, tmp_path):
     assert drawn.rstrip().endswith("Exported 3 accounts (2 with a password hash).")
     assert "$2a$" not in drawn and SUPERUSER_PASSWORD not in drawn
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_interrupting_a_blocked_read_cancels_it_on_the_server(database, tmp_path):
+    import signal
+    import time
+    # Another session holds auth.users, so the export's first page waits on the lock; SIGINT
+    # (Ctrl-C) must reach the server (PQcancel) and end the command at once, not after the
+    # three seconds authsh gives a command that does not stop.
+    env = dict(os.environ, PGPASSWORD=SUPERUSER_PASSWORD)
+    holder = subprocess.Popen([str(database.bin / "psql"), "-h", "127.0.0.1", "-p", str(database.port), "-U", "postgres",
+                               "-qAt", "-c", "BEGIN; LOCK TABLE auth.users IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60);"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    waiting = ("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'authsh' "
+               "AND wait_event_type = 'Lock'")
+    try:
+        deadline = time.monotonic() + 30
+        while database.psql("SELECT count(*) FROM pg_locks WHERE relation = 'auth.users'::regclass "
+                            "AND mode = 'AccessExclusiveLock' AND granted") != "1":
+            assert time.monotonic() < deadline, "the lock was never taken"
+            time.sleep(0.1)
+        child = subprocess.Popen([authsh_binary(), "user", "export", "--provider", "supabase", "--db", database.url()],
+                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1"},
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        while database.psql(waiting) != "1":
+            assert time.monotonic() < deadline and child.poll() is None, "the export never waited on the lock"
+            time.sleep(0.1)
+        started = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        elapsed = time.monotonic() - started
+        assert child.returncode == 130 and "Cancelled." in err
+        assert elapsed < 2.5, f"took {elapsed:.1f}s: the read was not cancelled"
+        assert out == "" and SUPERUSER_PASSWORD not in err
+        assert database.psql(waiting) == "0"
+        assert "canceling statement due to user request" in database.log.read_text(errors="replace")
+    finally:
+        holder.terminate()
+        holder.wait(timeout=30)
