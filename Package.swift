@@ -57,7 +57,7 @@ let package = Package(
     // libpq for `user export --db`, loaded at run time (dlopen) by a small C shim like CCurl's.
     .target(name: "CPq"),
     // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
-    .target(name: "PostgresExport", dependencies: ["AuthCore", "JSONKit", "CPq"]),
+    .target(name: "PostgresExport", dependencies: ["Essentials", "AuthCore", "JSONKit", "CPq"]),
     .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode"]),
     .target(
       name: "AuthScript", dependencies: ["Essentials", "ShellKit", "AuthCore", "JSONKit"]),

@@ -1,10 +1,6 @@
 import AuthCore
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
+import Essentials
 
 /// A `postgres://user:password@host:port/database?sslmode=…` URL (libpq's form), taken apart.
 /// The password is never part of a message: `display` names the user, host, port and database.
@@ -72,33 +68,6 @@ public struct DatabaseURL: Sendable, Equatable {
     return found
   }
 
-  /// `%XX` escapes → bytes, read as UTF-8; a `%` not followed by two hex digits stays as it is.
-  static func percentDecoded(_ text: String) -> String {
-    guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-    let bytes = Array(text.utf8)
-    var decoded: [UInt8] = []
-    decoded.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-        let low = hexValue(bytes[index + 2])
-      {
-        decoded.append(high << 4 | low)
-        index += 3
-      } else {
-        decoded.append(bytes[index])
-        index += 1
-      }
-    }
-    return String(decoding: decoded, as: UTF8.self)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    default: return nil
-    }
-  }
+  /// `%XX` escapes decoded; the text as it is when one is malformed or the bytes are not UTF-8.
+  static func percentDecoded(_ text: String) -> String { text.percentDecoded ?? text }
 }

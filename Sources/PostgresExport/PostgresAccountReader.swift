@@ -1,11 +1,7 @@
 import AuthCore
 import JSONKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
+import Essentials
 
 /// `user export --db URL`: every account of a Supabase project straight from its database —
 /// GoTrue's `auth.users`, with `auth.identities` and `auth.mfa_factors` where they exist — so the
