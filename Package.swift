@@ -52,10 +52,12 @@ let package = Package(
       ]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
     // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
-    .target(name: "CCurl"),
+    // dlopen of a library by the first of its names that loads, and its functions resolved: CCurl's and CPq's.
+    .target(name: "CLoader"),
+    .target(name: "CCurl", dependencies: ["CLoader"]),
     .target(name: "CurlTransport", dependencies: ["Essentials", "AuthCore", "CCurl"]),
     // libpq for `user export --db`, loaded at run time (dlopen) by a small C shim like CCurl's.
-    .target(name: "CPq"),
+    .target(name: "CPq", dependencies: ["CLoader"]),
     // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
     .target(name: "PostgresExport", dependencies: ["Essentials", "AuthCore", "JSONKit", "CPq"]),
     .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode"]),

@@ -1,5 +1,7 @@
 #include "ccurl.h"
 
+#include <authsh_loader.h>
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -33,21 +35,13 @@ static char load_error[512] = "";
 static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.so"};
 
 static void load(void) {
-  void *handle = NULL;
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
-    handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle != NULL) loaded_name = names[i];
-  }
+  const char *why = NULL;
+  void *handle = authsh_dlopen_first(names, sizeof names / sizeof names[0], &loaded_name, &why);
   if (handle == NULL) {
     snprintf(load_error, sizeof load_error, "libcurl is not installed (looked for libcurl.so.4 and libcurl-gnutls.so.4)");
     return;
   }
-#define SYMBOL(field, name)                                                             \
-  *(void **)(&curl.field) = dlsym(handle, name);                                        \
-  if (curl.field == NULL) {                                                             \
-    snprintf(load_error, sizeof load_error, "%s has no %s (too old?)", loaded_name, name); \
-    return;                                                                             \
-  }
+#define SYMBOL(field, name) AUTHSH_RESOLVE(handle, curl.field, name, loaded_name)
   SYMBOL(easy_init, "curl_easy_init")
   SYMBOL(easy_cleanup, "curl_easy_cleanup")
   SYMBOL(easy_reset, "curl_easy_reset")

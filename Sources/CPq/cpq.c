@@ -1,5 +1,7 @@
 #include "cpq.h"
 
+#include <authsh_loader.h>
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -34,22 +36,13 @@ static char load_error[512] = "";
 static const char *const names[] = {"libpq.so.5", "libpq.5.dylib"};
 
 static void load(void) {
-  void *handle = NULL;
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
-    handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle != NULL) loaded_name = names[i];
-  }
+  const char *why = NULL;
+  void *handle = authsh_dlopen_first(names, sizeof names / sizeof names[0], &loaded_name, &why);
   if (handle == NULL) {
-    const char *why = dlerror();
-    snprintf(load_error, sizeof load_error, "libpq.so.5 could not be loaded (%s)", why != NULL ? why : "not found");
+    snprintf(load_error, sizeof load_error, "libpq.so.5 could not be loaded (%s)", why);
     return;
   }
-#define SYMBOL(field, name)                                                             \
-  *(void **)(&pq.field) = dlsym(handle, name);                                          \
-  if (pq.field == NULL) {                                                               \
-    snprintf(load_error, sizeof load_error, "%s has no %s (too old?)", loaded_name, name); \
-    return;                                                                             \
-  }
+#define SYMBOL(field, name) AUTHSH_RESOLVE(handle, pq.field, name, loaded_name)
   SYMBOL(connectdb_params, "PQconnectdbParams")
   SYMBOL(status, "PQstatus")
   SYMBOL(error_message, "PQerrorMessage")

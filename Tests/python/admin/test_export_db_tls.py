@@ -2,41 +2,22 @@
 127.0.0.1 made here). The URL's sslmode is libpq's: `require` encrypts without checking the
 certificate; `verify-full` refuses one it cannot trust and accepts it once SSL_CERT_FILE names it;
 `disable` stays in plain text."""
-import datetime
-import ipaddress
 import os
 import pwd
 import subprocess
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
+from certificates import self_signed
 from conftest import authsh_binary
 from postgres import SUPERUSER_PASSWORD, PostgresServer
 
 ADA = "11111111-1111-4111-8111-111111111111"
 
 
-def self_signed(directory, owner):
-    """A certificate for 127.0.0.1 that is its own CA, and its key (0600, the server's user's)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "authsh postgres test")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256()))
-    cert, private = directory / "server.crt", directory / "server.key"
-    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    private.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                          serialization.NoEncryption()))
-    os.chmod(private, 0o600)
+def server_certificate(directory, owner):
+    """The server's certificate and key, owned by the server's user when it runs as one."""
+    cert, private = self_signed(directory, "authsh postgres test", "server.crt", "server.key")
     if owner:
         entry = pwd.getpwnam(owner)
         for path in (cert, private):
@@ -51,7 +32,7 @@ def tls_database():
         server.install_gotrue_schema()
         server.psql(f"INSERT INTO auth.users (id, email, encrypted_password, created_at) "
                     f"VALUES ('{ADA}', 'ada@example.com', '$2a$04$abcdefghijklmnopqrstuv', now())")
-        cert, key = self_signed(server.dir, server.run_as)
+        cert, key = server_certificate(server.dir, server.run_as)
         server.psql("ALTER SYSTEM SET ssl = on")
         server.psql(f"ALTER SYSTEM SET ssl_cert_file = '{cert}'")
         server.psql(f"ALTER SYSTEM SET ssl_key_file = '{key}'")

@@ -2,9 +2,6 @@
 module, a certificate made here for 127.0.0.1) before the emulator, so signup, login and whoami
 cross a real TLS handshake. SSL_CERT_FILE names the CA to trust; without it the self-signed
 certificate is refused with a clear error. Plain http:// runs and `--version` never map libcurl."""
-import datetime
-import ipaddress
-import os
 import socket
 import ssl
 import subprocess
@@ -12,32 +9,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
+from certificates import self_signed
 from conftest import authsh_binary, user_env
 
 PASSWORD = "tls-secret-horse-4417"
-
-
-def make_certificate(directory: Path) -> tuple[Path, Path]:
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "authsh test")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256()))
-    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
-    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_path, key_path
 
 
 def relay(client, upstream):
@@ -105,7 +81,7 @@ class TLSFront(LoopbackServer):
 
 @pytest.fixture
 def tls_front(emulator, tmp_path):
-    cert, key = make_certificate(tmp_path)
+    cert, key = self_signed(tmp_path, "authsh test")
     front = TLSFront(cert, key, emulator.port)
     yield front, cert
     front.close()
