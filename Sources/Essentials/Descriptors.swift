@@ -17,6 +17,18 @@ public enum Descriptor {
     }
   }
 
+  /// Creates `path`, or empties it, to write (close-on-exec, `mode` for a new file).
+  public static func create(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
+    while true {
+      let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+      if fd >= 0 { return fd }
+      if errno != EINTR { throw SystemError() }
+    }
+  }
+
+  /// Closes `fd` (for types with a `close` of their own, where the C call is out of reach).
+  public static func release(_ fd: Int32) { _ = close(fd) }
+
   /// Up to `count` bytes; empty at the end of the input.
   public static func readChunk(_ fd: Int32, upTo count: Int) throws(SystemError) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)

@@ -1,6 +1,6 @@
 /// RFC 4180 CSV: fields separated by commas, quoted with `"` (a quote doubled inside), rows by
-/// CRLF or LF. Ours rather than a package's: the CSV packages read through Foundation's
-/// NSString and streams, which link 44 MB of ICU into the binary.
+/// CRLF or LF. `user import` and `run --data` both read with it (CSV.swift, which `run --data`
+/// used before, reads through Foundation's NSString and streams: 44 MB of ICU in the binary).
 public enum CSVRows {
   public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String

@@ -41,11 +41,11 @@ public final class BatchReportFile: BatchReportSink, Sendable {
   init(descriptor: Int32) { self.descriptor = Guarded(descriptor) }
 
   public static func open(_ path: String) throws -> any BatchReportSink {
-    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw AuthError(.usage, message: "Cannot write the report \(path): \(String(cString: strerror(errno))).")
+    do {
+      return BatchReportFile(descriptor: try Descriptor.create(path, mode: 0o600))
+    } catch {
+      throw AuthError(.usage, message: "Cannot write the report \(path): \(error).")
     }
-    return BatchReportFile(descriptor: fd)
   }
 
   public func write(_ record: BatchRecord) throws {
@@ -58,7 +58,7 @@ public final class BatchReportFile: BatchReportSink, Sendable {
 
   public func close() {
     descriptor.update { fd in
-      if fd >= 0 { _ = Glibc.close(fd) }
+      if fd >= 0 { Descriptor.release(fd) }
       fd = -1
     }
   }
