@@ -71,6 +71,7 @@ let package = Package(
     .target(
       name: "HTTPServerKit",
       dependencies: [
+        "Essentials",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,5 @@
+import Essentials
+
 /// A complete HTTP request as the handler sees it: the body is fully read (up to the limit).
 public struct ServerRequest: Sendable {
   public var method: String
@@ -101,21 +103,7 @@ public enum FormCoding {
   }
 
   /// Percent-encodes everything but RFC 3986 unreserved characters.
-  public static func percentEncode(_ text: String) -> String {
-    var out = ""
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = String(byte, radix: 16, uppercase: true)
-        out += "%" + (hex.count == 1 ? "0" + hex : hex)
-      }
-    }
-    return out
-  }
+  public static func percentEncode(_ text: String) -> String { text.percentEncoded(keeping: "-._~") }
 
   public static func encode(_ items: [(String, String)]) -> String {
     items.map { percentEncode($0.0) + "=" + percentEncode($0.1) }.joined(separator: "&")

@@ -80,21 +80,7 @@ public struct TOTPEnrollment: Sendable {
     return "otpauth://totp/\(label)?secret=\(secret)&issuer=\(percentEncoded(issuer))&algorithm=SHA1&digits=6&period=30"
   }
 
-  static func percentEncoded(_ text: String) -> String {
-    var allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~@".unicodeScalars)
-    allowed.remove("%")
-    var out = ""
-    for byte in text.utf8 {
-      let scalar = Unicode.Scalar(byte)
-      if byte < 128, allowed.contains(scalar) { out.unicodeScalars.append(scalar) } else { out += "%" + hex(byte) }
-    }
-    return out
-  }
-
-  private static func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-  }
+  static func percentEncoded(_ text: String) -> String { text.percentEncoded(keeping: "-._~@") }
 }
 
 /// The second-factor calls of a backend. Defaults say "not supported", so a backend (or a test

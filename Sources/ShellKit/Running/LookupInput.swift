@@ -127,8 +127,7 @@ extension ShellContext {
   /// `--from FILE` (`-`: standard input), opened to be read a line at a time.
   public static func openLines(_ path: String) throws -> any InputLines {
     if path == "-" { return DescriptorLines(descriptor: 0, closeAtEnd: false) }
-    var info = stat()
-    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw SystemError(EISDIR) }
+    if isDirectory(path) == true { throw SystemError(EISDIR) }
     return DescriptorLines(descriptor: try Descriptor.openForReading(path), closeAtEnd: true)
   }
 }
