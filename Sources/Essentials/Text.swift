@@ -91,10 +91,27 @@ extension StringProtocol {
   }
 
   /// ASCII letters compared without case, every other byte exactly (header names, schemes).
+  /// Inlinable, so each caller gets it specialised: generic across a module boundary, it went
+  /// through the runtime's witness tables and metadata caches byte by byte (2,500 instructions a
+  /// header name, most of a script step's runtime overhead).
+  @inlinable
   public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-    func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
+    var mine = utf8.makeIterator()
+    var theirs = other.utf8.makeIterator()
+    while true {
+      switch (mine.next(), theirs.next()) {
+      case (nil, nil): return true
+      case (let byte?, let otherByte?):
+        if byte != otherByte, asciiLowercased(byte) != asciiLowercased(otherByte) { return false }
+      default: return false
+      }
+    }
   }
+}
+
+@inlinable
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
+  byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
 }
 
 /// The directory part of a file path: `/a/b` → `/a`, `/a` → `/`, and `b` → `` (no directory
