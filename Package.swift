@@ -2,13 +2,14 @@
 import PackageDescription
 
 // Dependency arrows (each target imports only these):
-//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, CurlTransport, Keyring, PostgresExport
+//   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, CurlTransport, SocketTransport, Keyring, PostgresExport
 //   AuthScript → ShellKit
 //   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
 //   PostgresExport → AuthCore, JSONKit, CPq (`user export --db`: GoTrue's auth.users read directly through libpq, loaded at run time)
 //   CurlTransport → AuthCore, CCurl (https:// through libcurl, loaded at run time)
+//   SocketTransport → AuthCore (plain http:// with blocking socket calls, on the thread a script's task runs on)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
 //   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
@@ -50,6 +51,8 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
+    // Plain http:// on a script's own thread: blocking socket calls, no event loop (ThreadTaskExecutor).
+    .target(name: "SocketTransport", dependencies: ["Essentials", "AuthCore"]),
     .target(name: "Keyring", dependencies: ["AuthCore"]),
     // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
     // dlopen of a library by the first of its names that loads, and its functions resolved: CCurl's and CPq's.
@@ -89,7 +92,7 @@ let package = Package(
       name: "authsh",
       dependencies: [
         "Essentials", "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
-        "PostgresExport", "CurlTransport",
+        "PostgresExport", "CurlTransport", "SocketTransport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
@@ -101,7 +104,8 @@ let package = Package(
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "EssentialsTests", dependencies: ["Essentials"]),
     .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
-    .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
+    .testTarget(name: "SocketTransportTests", dependencies: ["SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
+    .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport", "CurlTransport",

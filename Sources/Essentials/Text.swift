@@ -92,8 +92,8 @@ extension StringProtocol {
 
   /// ASCII letters compared without case, every other byte exactly (header names, schemes).
   /// Inlinable, so each caller gets it specialised: generic across a module boundary, it went
-  /// through the runtime's witness tables and metadata caches byte by byte (2,500 instructions a
-  /// header name, most of a script step's runtime overhead).
+  /// through the runtime's witness tables and metadata caches byte by byte: about 2,500
+  /// instructions a header name, 43,000 of a script step's 222,000.
   @inlinable
   public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
     var mine = utf8.makeIterator()

@@ -4,7 +4,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// `HTTPTransport` for plain `http://` (emulators on loopback) over SwiftNIO: keep-alive
+/// `HTTPTransport` for plain `http://` (emulators on loopback) over SwiftNIO, wherever requests
+/// may run in parallel (the shell, one-shot commands, bulk changes; a script's own steps go
+/// through `SocketHTTPTransport` on its thread): keep-alive
 /// connections reused across requests (as every HTTP client library does), a whole-request
 /// deadline, cancellation, a body-size cap. A failed, timed-out or cancelled request closes its
 /// connection. One retry only, as libcurl and browsers do: a request whose reused keep-alive
@@ -83,8 +85,8 @@ public struct NIOHTTPTransport: HTTPTransport {
 
   private func connect(_ key: ConnectionPool.Key, timeout: TimeAmount) async throws -> any Channel {
     let limit = maxResponseBytes
-    // `any()` is the loop this task runs on when it runs on one of the group's (a script's task
-    // does): its connections then answer on the thread that awaits them.
+    // `any()` is the loop this task runs on when it runs on one of the group's: its connections
+    // then answer on the thread that awaits them.
     let bootstrap = ClientBootstrap(group: group.any())
       .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
       .connectTimeout(timeout)

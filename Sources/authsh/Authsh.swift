@@ -1,9 +1,7 @@
 import AuthCore
 import Essentials
-import NIOCore
-import NIOPosix
-import NIOTransport
 import ShellKit
+import SocketTransport
 
 /// `authsh`: argv → one-shot command, script run, emulator, completion, or the shell.
 @main
@@ -19,20 +17,28 @@ struct Authsh {
     case .answered(let code): exit(StandardStreams.outputFailureStatus(code))
     case .run(let given): arguments = given
     }
-    // A script is a chain of awaits on requests answered on a NIO event loop: its task runs on
-    // that loop (and the transport connects from it), so no await hops threads. Not the shell,
-    // whose line reader blocks its thread for as long as the user types.
-    let preference: EventLoopTaskExecutor? =
-      arguments.command.first == "run" ? EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next()) : nil
     let environment = ProcessInfo.processInfo.environment
     let status = Guarded<Int32>(0)
-    let finished = DispatchSemaphore(value: 0)
-    Task.detached(executorPreference: preference) {
-      let code = await run(arguments, environment: environment)
-      status.update { $0 = code }
-      finished.signal()
+    if arguments.command.first == "run" {
+      // A script is a chain of requests, each awaited before the next: its task runs on this
+      // thread (ThreadTaskExecutor), which may block, and its plain-http requests are sent and
+      // read right here with socket calls (SocketHTTPTransport): no thread hop, no event loop.
+      let executor = ThreadTaskExecutor()
+      Task.detached(executorPreference: executor) {
+        let code = await run(arguments, environment: environment)
+        status.update { $0 = code }
+        executor.stop()
+      }
+      executor.run()
+    } else {
+      let finished = DispatchSemaphore(value: 0)
+      Task.detached {
+        let code = await run(arguments, environment: environment)
+        status.update { $0 = code }
+        finished.signal()
+      }
+      finished.wait()
     }
-    finished.wait()
     exit(StandardStreams.outputFailureStatus(status.update { $0 }))
   }
 

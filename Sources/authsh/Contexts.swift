@@ -5,6 +5,7 @@ import Keyring
 import NIOTransport
 import Providers
 import ShellKit
+import SocketTransport
 
 /// Builds the `ShellContext` every surface runs commands in.
 enum Contexts {
@@ -13,8 +14,10 @@ enum Contexts {
   ) -> ShellContext {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
-    // Plain http:// (emulators on loopback) through SwiftNIO; TLS through libcurl (loaded on first use).
-    let transport = SchemeRoutingTransport(fallback: CurlTransport(environment: environment))
+    // Plain http:// (emulators on loopback): on a script's own thread with blocking socket calls,
+    // elsewhere through SwiftNIO; TLS through libcurl (loaded on first use).
+    let transport = SchemeRoutingTransport(
+      plain: ThreadRoutingTransport(elsewhere: NIOHTTPTransport()), fallback: CurlTransport(environment: environment))
     let clock = SystemClock()
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,

@@ -4,11 +4,57 @@ import Foundation
 import HTTPServerKit
 import NIOCore
 import NIOTransport
+import SocketTransport
 import Synchronization
 import Testing
 
-/// Keep-alive reuse in `NIOHTTPTransport`, against a real server on loopback: what a user would
-/// notice is that every request still gets its own, right answer whatever happened to the
+/// The two transports of plain http://: NIO's event loop (the shell, one-shot commands, parallel
+/// work) and blocking sockets (a script's own thread). Both keep the same promises.
+enum Plain: String, CaseIterable, CustomTestStringConvertible {
+  case nio, socket
+
+  var testDescription: String { rawValue }
+
+  func make(idleTimeout: Double = 2) -> any CountingTransport {
+    switch self {
+    case .nio: NIOHTTPTransport(idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
+    case .socket: BlockingThreadTransport(inner: SocketHTTPTransport(idleTimeout: idleTimeout))
+    }
+  }
+}
+
+protocol CountingTransport: HTTPTransport {
+  var connectionsOpened: Int { get }
+  /// Returns once no connection is parked (NIO closes them on a timer; the socket transport
+  /// drops them when a request finds them expired or closed, so a wait past the timeout is it).
+  func waitUntilNothingIsParked(idleTimeout: Double) async throws
+}
+
+extension NIOHTTPTransport: CountingTransport {
+  func waitUntilNothingIsParked(idleTimeout: Double) async throws {
+    // No upper bound on how long that takes.
+    while idleConnections > 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+  }
+}
+
+/// Each request on a thread of its own that may block, as `authsh run` sends from its main
+/// thread (blocking a shared pool's thread could hold up the test server's own handlers).
+struct BlockingThreadTransport: CountingTransport {
+  let inner: SocketHTTPTransport
+
+  var connectionsOpened: Int { inner.connectionsOpened }
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await ThreadTaskExecutor.onOwnThread { try await inner.send(request) }
+  }
+
+  func waitUntilNothingIsParked(idleTimeout: Double) async throws {
+    try await Task.sleep(nanoseconds: UInt64(idleTimeout * 1e9) + 50_000_000)
+  }
+}
+
+/// Keep-alive reuse in both plain-http transports, against a real server on loopback: what a user
+/// would notice is that every request still gets its own, right answer whatever happened to the
 /// connection before it.
 @Suite struct ConnectionReuseTests {
   private func server() async throws -> FixtureServer {
@@ -18,15 +64,15 @@ import Testing
     return server
   }
 
-  private func get(_ transport: NIOHTTPTransport, _ server: FixtureServer, _ query: String, timeout: Double = 30) async throws -> HTTPResponse {
+  private func get(_ transport: any CountingTransport, _ server: FixtureServer, _ query: String, timeout: Double = 30) async throws -> HTTPResponse {
     guard let url = URL(string: "\(server.baseURL)/n?\(query)") else { throw TransportFailure.other("bad test URL") }
     return try await transport.send(HTTPRequest(method: "GET", url: url, timeout: timeout))
   }
 
-  @Test func sequentialRequestsShareOneConnection() async throws {
+  @Test(arguments: Plain.allCases) func sequentialRequestsShareOneConnection(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     for index in 1...5 {
       let response = try await get(transport, server, "i=\(index)")
       #expect(response.bodyText == "answer to /n?i=\(index)")
@@ -35,10 +81,10 @@ import Testing
     #expect(server.requests.count == 5)
   }
 
-  @Test func concurrentRequestsGetTheirOwnAnswers() async throws {
+  @Test(arguments: Plain.allCases) func concurrentRequestsGetTheirOwnAnswers(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
       for index in 1...8 {
         group.addTask { (index, try await get(transport, server, "i=\(index)").bodyText) }
@@ -49,47 +95,46 @@ import Testing
     #expect(transport.connectionsOpened <= 8)
   }
 
-  @Test func connectionCloseFromTheServerIsHonoured() async throws {
+  @Test(arguments: Plain.allCases) func connectionCloseFromTheServerIsHonoured(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
     server.on("GET", "/n") { _ in ServerResponse(status: 200, headers: [("Connection", "close")], body: Array("bye".utf8)) }
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     #expect(try await get(transport, server, "a").bodyText == "bye")
     #expect(try await get(transport, server, "b").bodyText == "bye")
     #expect(transport.connectionsOpened == 2)
   }
 
-  @Test func aTimedOutRequestDoesNotLeaveItsAnswerForTheNextOne() async throws {
+  @Test(arguments: Plain.allCases) func aTimedOutRequestDoesNotLeaveItsAnswerForTheNextOne(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
     server.on("GET", "/n") { request in
       if request.uri.hasSuffix("slow") { try? await Task.sleep(nanoseconds: 2_500_000_000) }
       return .text(200, "answer to \(request.uri)")
     }
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     #expect(try await get(transport, server, "first").bodyText == "answer to /n?first")
     await #expect(throws: TransportFailure.timedOut) { try await get(transport, server, "slow", timeout: 1) }
     #expect(try await get(transport, server, "next").bodyText == "answer to /n?next")
     #expect(transport.connectionsOpened == 2)
   }
 
-  @Test func idleConnectionsAreClosedAfterTheIdleTimeout() async throws {
+  @Test(arguments: Plain.allCases) func idleConnectionsAreClosedAfterTheIdleTimeout(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
-    let transport = NIOHTTPTransport(idleTimeout: .milliseconds(20))
+    let transport = plain.make(idleTimeout: 0.02)
     #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
-    // Waits for the pool to empty itself; no upper bound on how long that takes.
-    while transport.idleConnections > 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+    try await transport.waitUntilNothingIsParked(idleTimeout: 0.02)
     #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
     #expect(transport.connectionsOpened == 2)
   }
 
-  @Test func aConnectionTheServerClosedIsNotReused() async throws {
+  @Test(arguments: Plain.allCases) func aConnectionTheServerClosedIsNotReused(_ plain: Plain) async throws {
     let first = try await server()
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     #expect(try await get(transport, first, "a").bodyText == "answer to /n?a")
     await first.stop()
-    while transport.idleConnections > 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+    try await transport.waitUntilNothingIsParked(idleTimeout: 0)
     let second = try await server()
     defer { Task { await second.stop() } }
     #expect(try await get(transport, second, "b").bodyText == "answer to /n?b")
@@ -97,14 +142,14 @@ import Testing
 
   /// A kept-alive connection that closes before a byte of the answer (a server making room, an
   /// idle limit) costs the user nothing: the request goes again, once, on a fresh connection.
-  @Test func aReusedConnectionClosedBeforeTheAnswerIsRetriedOnceOnAFreshOne() async throws {
+  @Test(arguments: Plain.allCases) func aReusedConnectionClosedBeforeTheAnswerIsRetriedOnceOnAFreshOne(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
     let calls = Mutex(0)
     server.on("GET", "/n") { request in
       calls.withLock { $0 += 1; return $0 } == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
     }
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
     #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
     #expect(try await get(transport, server, "c").bodyText == "answer to /n?c")
@@ -113,14 +158,14 @@ import Testing
   }
 
   /// Only once, and never on a fresh connection: a server that drops every request is an error.
-  @Test func aFreshConnectionClosedBeforeTheAnswerIsAnError() async throws {
+  @Test(arguments: Plain.allCases) func aFreshConnectionClosedBeforeTheAnswerIsAnError(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
     let calls = Mutex(0)
     server.on("GET", "/n") { request in
       calls.withLock { $0 += 1; return $0 } == 1 ? .text(200, "answer to \(request.uri)") : .dropConnection
     }
-    let transport = NIOHTTPTransport()
+    let transport = plain.make()
     #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
     await #expect {
       try await get(transport, server, "b")

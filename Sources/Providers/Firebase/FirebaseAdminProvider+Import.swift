@@ -98,14 +98,14 @@ extension FirebaseAdminProvider: AccountImporter {
       for _ in 0..<min(max(jobs, 1), items.count) {
         let item = items[next]
         next += 1
-        group.addTask { await work(item) }
+        group.addTask(executorPreference: globalConcurrentExecutor) { await work(item) }
       }
       for await pairs in group {
         for (index, error) in pairs { merged[index] = error }
         if next < items.count {
           let item = items[next]
           next += 1
-          group.addTask { await work(item) }
+          group.addTask(executorPreference: globalConcurrentExecutor) { await work(item) }
         }
       }
       return merged

@@ -16,7 +16,7 @@ extension SupabaseAdminProvider: AccountImporter {
       func start() {
         let index = next
         next += 1
-        group.addTask { await self.importOne(accounts[index], index: index, now: now) }
+        group.addTask(executorPreference: globalConcurrentExecutor) { await self.importOne(accounts[index], index: index, now: now) }
       }
       for _ in 0..<min(max(jobs, 1), accounts.count) { start() }
       for await outcome in group {

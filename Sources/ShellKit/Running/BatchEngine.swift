@@ -182,6 +182,8 @@ public struct BatchTally: Sendable, Equatable {
 
 /// Runs `work` on every entry, `jobs` at a time, and tells `finished` of each as it completes.
 /// Cancellation stops the starting of new entries; those under way finish as their tasks do.
+/// The work runs on the runtime's pool, never on a script's own thread, where a request blocks
+/// the thread until its answer (the entries would go one at a time).
 public enum BatchRunner {
   public static func run<Entry: Sendable>(
     _ entries: [Entry], jobs: Int, work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
@@ -191,14 +193,14 @@ public enum BatchRunner {
       var next = 0
       while next < entries.count, next < max(jobs, 1) {
         let entry = entries[next]
-        group.addTask { await work(entry) }
+        group.addTask(executorPreference: globalConcurrentExecutor) { await work(entry) }
         next += 1
       }
       while let (record, error) = await group.next() {
         finished(record, error)
         if next < entries.count, !Task.isCancelled {
           let entry = entries[next]
-          group.addTask { await work(entry) }
+          group.addTask(executorPreference: globalConcurrentExecutor) { await work(entry) }
           next += 1
         }
       }

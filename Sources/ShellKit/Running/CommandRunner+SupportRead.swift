@@ -126,7 +126,8 @@ extension CommandRunner {
           results.append(nil)
           queries.append(query)
         }
-        group.addTask { (position, await lookUp(query, provider: provider)) }
+        // On the runtime's pool, not on a script's own thread (where requests block it): lookups run in parallel.
+        group.addTask(executorPreference: globalConcurrentExecutor) { (position, await lookUp(query, provider: provider)) }
         index += 1
       }
       func refill() {

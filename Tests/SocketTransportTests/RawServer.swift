@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// A loopback server that answers with exactly the bytes a test gives it, for answers an HTTP
+/// library would not write (chunks, a body to the end of the connection, interim 1xx heads, a
+/// broken head). Each accepted connection reads one request head, writes `answer`, and closes
+/// when `close` says so.
+final class RawServer: Sendable {
+  let port: Int
+  private let fd: Int32
+  private let recorder = Recorder()
+
+  private final class Recorder: Sendable {
+    let heads = Mutex<[String]>([])
+  }
+
+  init(answer: String, close: Bool = true) throws {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && listen(fd, 8) == 0
+      }
+    }
+    guard bound else { throw POSIXError(.EADDRINUSE) }
+    self.fd = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
+    let bytes = Array(answer.utf8)
+    // The thread holds the socket and the recorder, not the server: it ends when the server
+    // goes (deinit shuts the socket down and accept fails).
+    let thread = Thread { [recorder] in
+      while true {
+        let client = accept(fd, nil, nil)
+        if client < 0 { return }
+        Self.serve(client, bytes, close: close, recorder: recorder)
+      }
+    }
+    thread.start()
+  }
+
+  deinit { shutdown(fd, Int32(SHUT_RDWR)); Foundation.close(fd) }
+
+  /// The request heads received, in order.
+  var requests: [String] { recorder.heads.withLock { $0 } }
+
+  private static func serve(_ client: Int32, _ answer: [UInt8], close: Bool, recorder: Recorder) {
+    var head: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+        guard read(client, &byte, 1) == 1 else {
+          Foundation.close(client)
+          return
+        }
+        head.append(byte)
+      }
+      recorder.heads.withLock { $0.append(String(decoding: head, as: UTF8.self)) }
+      head = []
+      _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+      if close { break }
+    }
+    Foundation.close(client)
+  }
+}
