@@ -119,6 +119,22 @@ struct BlockingThreadTransport: CountingTransport {
     #expect(transport.connectionsOpened == 2)
   }
 
+  /// Cancelling the task that waits for an answer ends the wait with `cancelled` (Ctrl-C in the
+  /// shell), however long the server would take.
+  @Test(arguments: Plain.allCases) func aCancelledRequestEndsAtOnce(_ plain: Plain) async throws {
+    let server = try await server()
+    defer { Task { await server.stop() } }
+    server.on("GET", "/n") { request in
+      try? await Task.sleep(nanoseconds: 20_000_000_000)
+      return .text(200, "late")
+    }
+    let transport = plain.make()
+    let request = Task { try await get(transport, server, "slow") }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    request.cancel()
+    await #expect(throws: TransportFailure.cancelled) { try await request.value }
+  }
+
   @Test(arguments: Plain.allCases) func idleConnectionsAreClosedAfterTheIdleTimeout(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
