@@ -8,6 +8,11 @@ public final class ReservedPort: Sendable {
   private let fd: Int32
 
   public init() throws {
+    (fd, port) = try Self.boundLoopbackSocket()
+  }
+
+  /// A TCP socket bound to a free port on 127.0.0.1, not listening (yet), and its port.
+  public static func boundLoopbackSocket() throws -> (fd: Int32, port: Int) {
     #if canImport(Glibc)
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -25,8 +30,7 @@ public final class ReservedPort: Sendable {
       close(fd)
       throw POSIXError(.EADDRINUSE)
     }
-    self.fd = fd
-    port = Int(UInt16(bigEndian: address.sin_port))
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
   }
 
   deinit { close(fd) }

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import Synchronization
 
@@ -15,20 +16,13 @@ final class RawServer: Sendable {
   }
 
   init(answer: String, close: Bool = true) throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && listen(fd, 8) == 0
-      }
+    let (fd, port) = try ReservedPort.boundLoopbackSocket()
+    guard listen(fd, 8) == 0 else {
+      Foundation.close(fd)
+      throw POSIXError(.EADDRINUSE)
     }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
     self.fd = fd
-    port = Int(UInt16(bigEndian: address.sin_port))
+    self.port = port
     let bytes = Array(answer.utf8)
     // The thread holds the socket and the recorder, not the server: it ends when the server
     // goes (deinit shuts the socket down and accept fails).

@@ -15,6 +15,18 @@ import Testing
     }
   }
 
+  /// Expects `body` to fail with a `TransportFailure` that `kind` accepts.
+  private func expectFailure(
+    _ kind: (TransportFailure) -> Bool, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> HTTPResponse
+  ) async {
+    do {
+      let response = try await body()
+      Issue.record("expected a failure, got HTTP \(response.status)", sourceLocation: sourceLocation)
+    } catch {
+      #expect((error as? TransportFailure).map(kind) == true, "\(error)", sourceLocation: sourceLocation)
+    }
+  }
+
   @Test func aContentLengthBody() async throws {
     let response = try await get("HTTP/1.1 201 Created\r\nContent-Length: 5\r\nX-Thing:  spaced value \r\n\r\nhello")
     #expect(response.status == 201)
@@ -75,12 +87,7 @@ import Testing
     "HTTP/1.1 200 OK\r\nContent-Le",
   ])
   func aBrokenAnswerIsALostConnection(answer: String) async throws {
-    await #expect {
-      try await get(answer)
-    } throws: { error in
-      if case .connectionLost = error as? TransportFailure { return true }
-      return false
-    }
+    await expectFailure({ if case .connectionLost = $0 { true } else { false } }) { try await get(answer) }
   }
 
   @Test func theRequestGoesOutAsHTTP11() async throws {
@@ -97,20 +104,14 @@ import Testing
     let reserved = try ReservedPort()
     let port = reserved.port
     defer { withExtendedLifetime(reserved) {} }
-    await #expect {
+    await expectFailure({ if case .refused = $0 { true } else { false } }) {
       try await SocketHTTPTransport().send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!, timeout: 2))
-    } throws: { error in
-      if case .refused = error as? TransportFailure { return true }
-      return false
     }
   }
 
   @Test func aNameThatDoesNotResolveIsHostNotFound() async throws {
-    await #expect {
+    await expectFailure({ if case .hostNotFound = $0 { true } else { false } }) {
       try await SocketHTTPTransport().send(HTTPRequest(method: "GET", url: URL(string: "http://no-such-host.invalid/")!, timeout: 5))
-    } throws: { error in
-      if case .hostNotFound = error as? TransportFailure { return true }
-      return false
     }
   }
 
