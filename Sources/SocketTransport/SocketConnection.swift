@@ -1,5 +1,6 @@
 import AuthCore
 import Essentials
+import Synchronization
 
 /// A moment on the monotonic clock, by which a request must be done.
 struct Deadline {
@@ -23,11 +24,14 @@ struct Deadline {
   }
 }
 
-/// A pipe that a cancelled task writes to, waking the `poll` its request waits in.
+/// A pipe that a cancelled task writes to, waking the `poll` its request waits in. One request
+/// holds it at a time (`SocketHTTPTransport` lends them out), so a wake is always its own.
 final class Waker: Sendable {
   /// The end `poll` watches, and the end written to.
   let fd: Int32
   private let writeEnd: Int32
+  /// Whether `wake` was called since the last `reset`.
+  private let woken = Atomic<Bool>(false)
 
   init?() {
     var ends: [Int32] = [0, 0]
@@ -46,11 +50,14 @@ final class Waker: Sendable {
   }
 
   func wake() {
+    woken.store(true, ordering: .sequentiallyConsistent)
     var one: UInt8 = 1
     _ = write(writeEnd, &one, 1)
   }
 
-  func drain() {
+  /// Empties the pipe after a wake, ready for the next request.
+  func reset() {
+    guard woken.exchange(false, ordering: .sequentiallyConsistent) else { return }
     var bytes = [UInt8](repeating: 0, count: 64)
     while read(fd, &bytes, bytes.count) > 0 {}
   }
@@ -67,7 +74,7 @@ struct SocketConnection: Sendable {
   /// is `::1` and `127.0.0.1`), until the deadline.
   static func open(host: String, port: Int, deadline: Deadline, waker: Waker) throws(TransportFailure) -> SocketConnection {
     var hints = addrinfo()
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    hints.ai_socktype = streamSocket
     hints.ai_flags = AI_NUMERICSERV
     var list: UnsafeMutablePointer<addrinfo>?
     let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
@@ -84,12 +91,18 @@ struct SocketConnection: Sendable {
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let address = entry {
       entry = address.pointee.ai_next
-      let fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      let fd = socket(address.pointee.ai_family, streamSocket, 0)
       if fd < 0 {
         lastError = errno
         continue
       }
       var connection = SocketConnection(fd: fd)
+      _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      #if !os(Linux)
+        var noSignal: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+      #endif
       if connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
         guard errno == EINPROGRESS else {
           lastError = errno
@@ -121,7 +134,7 @@ struct SocketConnection: Sendable {
   }
 
   mutating func close() {
-    _ = Glibc.close(fd)
+    Descriptor.release(fd)
   }
 
   /// Whether a parked connection can carry another request: still open, and nothing arrived on
@@ -146,19 +159,21 @@ struct SocketConnection: Sendable {
         throw .other("poll: \(String(cString: strerror(errno)))")
       }
       if entries.1.revents != 0 {
-        waker.drain()
+        // A wake is the cancellation handler's; should the task not read as cancelled, the pipe
+        // is emptied and the wait goes on.
         if Task.isCancelled { throw .cancelled }
+        waker.reset()
       }
       if entries.0.revents != 0 { return }
     }
   }
 
   /// Sends all of `bytes`. `Closed` when the peer has gone (a reset or a broken pipe).
-  func send(_ bytes: [UInt8], deadline: Deadline, waker: Waker) throws(SocketError) {
+  func sendAll(_ bytes: [UInt8], deadline: Deadline, waker: Waker) throws(SocketError) {
     var offset = 0
     while offset < bytes.count {
       let sent = bytes.withUnsafeBytes { raw in
-        Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+        send(fd, raw.baseAddress! + offset, raw.count - offset, noSignal)
       }
       if sent >= 0 {
         offset += sent
@@ -195,6 +210,15 @@ struct SocketConnection: Sendable {
     }
   }
 }
+
+#if os(Linux)
+  private let streamSocket = Int32(SOCK_STREAM.rawValue)
+  /// A peer gone must not raise SIGPIPE (elsewhere: SO_NOSIGPIPE on the socket).
+  private let noSignal = Int32(MSG_NOSIGNAL)
+#else
+  private let streamSocket = SOCK_STREAM
+  private let noSignal: Int32 = 0
+#endif
 
 /// Why a send or a read on a connection ended early.
 enum SocketError: Error {

@@ -20,14 +20,14 @@ public final class SocketHTTPTransport: HTTPTransport {
 
   public let maxResponseBytes: Int
   private let idleNanoseconds: UInt64
-  private let waker: Waker?
+  /// Wakers not lent to a request (a script's thread needs one; tests send from several).
+  private let wakers = Mutex<[Waker]>([])
   private let idle = Mutex<[Key: [SocketConnection]]>([:])
   private let opened = Atomic<Int>(0)
 
   public init(maxResponseBytes: Int = 4 << 20, idleTimeout: Double = 2) {
     self.maxResponseBytes = maxResponseBytes
     self.idleNanoseconds = UInt64(idleTimeout * 1e9)
-    self.waker = Waker()
   }
 
   deinit {
@@ -44,10 +44,18 @@ public final class SocketHTTPTransport: HTTPTransport {
     guard request.url.hasScheme("http"), let host = request.url.host, !host.isEmpty else {
       throw TransportFailure.other("SocketHTTPTransport only speaks plain http://")
     }
-    guard let waker else { throw TransportFailure.other("no eventfd for the request (the system's limit)") }
     if Task.isCancelled { throw TransportFailure.cancelled }
+    guard let waker = wakers.withLock({ $0.popLast() }) ?? Waker() else {
+      throw TransportFailure.other("no pipe for the request (the limit on open files)")
+    }
+    defer {
+      waker.reset()
+      wakers.withLock { $0.append(waker) }
+    }
     let key = Key(host: host, port: request.url.port ?? 80)
     let deadline = Deadline(secondsFromNow: request.deadlineSeconds)
+    // The handler runs only while the operation does: once this returns, no late wake can reach
+    // the waker the next request borrows.
     return try await withTaskCancellationHandler {
       try perform(request, key: key, deadline: deadline, waker: waker)
     } onCancel: {
@@ -90,7 +98,7 @@ public final class SocketHTTPTransport: HTTPTransport {
     var connection = connection
     do throws(ResponseReader.Failure) {
       do {
-        try connection.send(bytes, deadline: deadline, waker: waker)
+        try connection.sendAll(bytes, deadline: deadline, waker: waker)
       } catch {
         switch error {
         case .closed(let detail): throw ResponseReader.Failure.beforeAnswer(detail)
