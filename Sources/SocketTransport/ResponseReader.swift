@@ -90,6 +90,9 @@ struct ResponseReader: ~Copyable {
   /// More bytes from the connection; false at its end.
   private mutating func fill() throws(Failure) -> Bool {
     let hadAny = !buffer.isEmpty
+    // Whatever the framing (endless interim heads, header lines or trailers), no answer is read
+    // past its body's cap and room for its heads.
+    guard buffer.count <= maxBytes + 4 * Self.maxHeadBytes else { throw .failed(.tooLarge(bytes: maxBytes)) }
     let more: Bool
     do {
       more = try connection.receive(into: &buffer, scratch: scratch, deadline: deadline, waker: waker)
@@ -127,6 +130,7 @@ struct ResponseReader: ~Copyable {
       var line = lineStart..<end - 1
       if line.upperBound > line.lowerBound, buffer[line.upperBound - 1] == 0x0D { line = line.lowerBound..<line.upperBound - 1 }
       lineStart = end
+      if lineStart - position > Self.maxHeadBytes { throw lost("the answer's head is over 64 KB") }
       if line.isEmpty {
         if lines.isEmpty { continue }  // stray line ends before a head are skipped, as clients do
         position = end

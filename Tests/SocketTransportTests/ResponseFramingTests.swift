@@ -90,6 +90,17 @@ import Testing
     await expectFailure({ if case .connectionLost = $0 { true } else { false } }) { try await get(answer) }
   }
 
+  /// A hostile server cannot make the reader hold more than the cap: endless header lines, or
+  /// endless interim heads.
+  @Test func anEndlessHeadIsRefused() async throws {
+    let lines = String(repeating: "X-Filler: \(String(repeating: "x", count: 100))\r\n", count: 1000)
+    await expectFailure({ if case .connectionLost = $0 { true } else { false } }) {
+      try await get("HTTP/1.1 200 OK\r\n" + lines + "\r\n")
+    }
+    let interim = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 20_000)
+    await expectFailure({ $0 == .tooLarge(bytes: 10_000) }, { try await get(interim, maxBytes: 10_000) })
+  }
+
   @Test func theRequestGoesOutAsHTTP11() async throws {
     let server = try RawServer(answer: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
     let transport = SocketHTTPTransport()
