@@ -18,6 +18,25 @@ public final class SocketHTTPTransport: HTTPTransport {
     let port: Int
   }
 
+  /// Where a URL's requests go and the request target written for it, worked out once per URL
+  /// (FoundationEssentials' `URL` parses its string again on every component read); nil for a
+  /// URL this transport cannot send to.
+  struct Destination: Sendable {
+    let key: Key
+    let target: String
+
+    init?(_ url: URL) {
+      guard url.hasScheme("http"), let host = url.host, !host.isEmpty else { return nil }
+      key = Key(host: host, port: url.port ?? 80)
+      var target = url.path(percentEncoded: true)
+      if target.isEmpty { target = "/" }
+      if let query = url.query(percentEncoded: true) { target += "?" + query }
+      self.target = target
+    }
+  }
+
+  private static let destinations = Memo<URL, Destination?>()
+
   public let maxResponseBytes: Int
   private let idleNanoseconds: UInt64
   /// Wakers not lent to a request (a script's thread needs one; tests send from several).
@@ -41,7 +60,7 @@ public final class SocketHTTPTransport: HTTPTransport {
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
-    guard request.url.hasScheme("http"), let host = request.url.host, !host.isEmpty else {
+    guard let destination = Self.destinations.value(for: request.url, { Destination(request.url) }) else {
       throw TransportFailure.other("SocketHTTPTransport only speaks plain http://")
     }
     if Task.isCancelled { throw TransportFailure.cancelled }
@@ -52,19 +71,21 @@ public final class SocketHTTPTransport: HTTPTransport {
       waker.reset()
       wakers.withLock { $0.append(waker) }
     }
-    let key = Key(host: host, port: request.url.port ?? 80)
+    let key = destination.key
     let deadline = Deadline(secondsFromNow: request.deadlineSeconds)
     // The handler runs only while the operation does: once this returns, no late wake can reach
     // the waker the next request borrows.
     return try await withTaskCancellationHandler {
-      try perform(request, key: key, deadline: deadline, waker: waker)
+      try perform(request, key: key, target: destination.target, deadline: deadline, waker: waker)
     } onCancel: {
       waker.wake()
     }
   }
 
-  private func perform(_ request: HTTPRequest, key: Key, deadline: Deadline, waker: Waker) throws(TransportFailure) -> HTTPResponse {
-    let bytes = RequestBytes.make(request, host: key.host, port: key.port)
+  private func perform(_ request: HTTPRequest, key: Key, target: String, deadline: Deadline, waker: Waker)
+    throws(TransportFailure) -> HTTPResponse
+  {
+    let bytes = RequestBytes.make(request, target: target, host: key.host, port: key.port)
     let isHead = request.method == "HEAD"
     if let connection = take(key) {
       do {
@@ -133,14 +154,11 @@ public final class SocketHTTPTransport: HTTPTransport {
   }
 }
 
-/// A request as HTTP/1.1 bytes: the request line (the URL's percent-encoded path and query), a
+/// A request as HTTP/1.1 bytes: the request line (`target`: the URL's percent-encoded path and query), a
 /// `Host` header, the request's headers (checked before: `HTTPRequest.unsendableHeader`), and a
 /// `Content-Length` whenever there is a body or the method expects one.
 enum RequestBytes {
-  static func make(_ request: HTTPRequest, host: String, port: Int) -> [UInt8] {
-    var target = request.url.path(percentEncoded: true)
-    if target.isEmpty { target = "/" }
-    if let query = request.url.query(percentEncoded: true) { target += "?" + query }
+  static func make(_ request: HTTPRequest, target: String, host: String, port: Int) -> [UInt8] {
     let body = request.body ?? []
     let sendsLength = !body.isEmpty || request.method == "POST" || request.method == "PUT" || request.method == "PATCH"
     var size = request.method.utf8.count + target.utf8.count + host.utf8.count + body.count + 64

@@ -4,6 +4,18 @@ public enum EndpointCheck {
   /// nil when `text` is usable; otherwise a `config_error` naming the problem. `what` names the
   /// setting in the message ("The Supabase URL").
   public static func problem(_ text: String, what: String) -> AuthError? {
+    // Every provider call checks its base URL, and it is the same URL call after call.
+    checked.value(for: Checked(text: text, what: what)) { examine(text, what: what) }
+  }
+
+  private struct Checked: Hashable, Sendable {
+    var text: String
+    var what: String
+  }
+
+  private static let checked = Memo<Checked, AuthError?>()
+
+  static func examine(_ text: String, what: String) -> AuthError? {
     guard let separator = schemeSeparator(in: text) else {
       let host = String(text.split(separator: "/", maxSplits: 1).first ?? "")
       let hostOnly = host.hasPrefix("[") ? host : String(host.split(separator: ":").first ?? "")

@@ -10,12 +10,28 @@ struct WireClient: Sendable {
   let allowInsecureHTTP: Bool
   let trace: (@Sendable (String) -> Void)?
 
+  /// What the checks below read of a request URL, worked out once per URL: FoundationEssentials'
+  /// `URL` parses its string again on every `scheme` and `host` read.
+  private struct Checked: Sendable {
+    var usable: Bool
+    var plainHTTP: Bool
+    var loopback: Bool
+  }
+
+  private static let checked = Memo<URL, Checked>()
+
   func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws -> HTTPResponse {
-    guard url.hasScheme("http") || url.hasScheme("https"), url.host?.isEmpty == false else {
+    let facts = Self.checked.value(for: url) {
+      let host = url.host ?? ""
+      return Checked(
+        usable: (url.hasScheme("http") || url.hasScheme("https")) && !host.isEmpty, plainHTTP: url.hasScheme("http"),
+        loopback: HostPolicy.isLoopback(host))
+    }
+    guard facts.usable else {
       throw EndpointCheck.problem(url.absoluteString, what: "The URL")
         ?? AuthError(.configError, message: "The URL '\(url.absoluteString)' cannot be used.")
     }
-    try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP)
+    if facts.plainHTTP, !facts.loopback, !allowInsecureHTTP { try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP) }
     let request = HTTPRequest(
       method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, timeout: timeout)
     trace?(WireTrace.describe(request))
