@@ -108,7 +108,7 @@ let package = Package(
     .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport", "CurlTransport",
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport", "CurlTransport", "SocketTransport",
         .product(name: "CryptoExtras", package: "swift-crypto"),
       ],
       exclude: ["Fixtures", "Snapshots"]),

@@ -7,11 +7,30 @@ import JSONKit
 import NIOTransport
 import Providers
 import ShellKit
+import SocketTransport
 
-/// The two HTTP clients: libcurl (TLS, production) and NIO (plain http://, emulators).
+/// The three HTTP clients: libcurl (TLS, production), NIO (plain http://: the shell, one-shot
+/// commands, parallel work) and blocking sockets (plain http://: a script's own steps).
 enum TransportKind: String, CaseIterable, Sendable {
-  case curl, nio
-  func make() -> any HTTPTransport { self == .nio ? NIOHTTPTransport() : CurlTransport() }
+  case curl, nio, socket
+
+  func make() -> any HTTPTransport {
+    switch self {
+    case .curl: CurlTransport()
+    case .nio: NIOHTTPTransport()
+    case .socket: OwnThreadTransport(inner: SocketHTTPTransport())
+    }
+  }
+}
+
+/// The socket transport as `authsh run` uses it: each request sent from a thread that may block,
+/// never from the shared pool the fixture server's handlers run on.
+struct OwnThreadTransport: HTTPTransport {
+  let inner: SocketHTTPTransport
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await ThreadTaskExecutor.onOwnThread { try await inner.send(request) }
+  }
 }
 
 /// A fixture server plus a shell context pointing a provider at it (real socket, real HTTP client).
