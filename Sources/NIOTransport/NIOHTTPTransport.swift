@@ -141,9 +141,7 @@ public struct NIOHTTPTransport: HTTPTransport {
   }
 
   static func parts(_ request: HTTPRequest, _ key: ConnectionPool.Key) -> [HTTPClientRequestPart] {
-    var target = request.url.path(percentEncoded: true)
-    if target.isEmpty { target = "/" }
-    if let query = request.url.query(percentEncoded: true) { target += "?" + query }
+    let target = request.url.requestTarget
     var headers = HTTPHeaders()
     headers.add(name: "Host", value: key.port == 80 ? key.host : "\(key.host):\(key.port)")
     for header in request.headers { headers.add(name: header.name, value: header.value) }

@@ -12,6 +12,14 @@ struct ResponseReader: ~Copyable {
     /// connection, the server closed it while it sat idle, and the request may go again.
     case beforeAnswer(String)
     case failed(TransportFailure)
+
+    /// A send or a read that ended early: before any answer (`answered` false) it may go again.
+    init(_ error: SocketError, answered: Bool) {
+      switch error {
+      case .closed(let detail): self = answered ? .failed(.connectionLost(detail)) : .beforeAnswer(detail)
+      case .failure(let failure): self = .failed(failure)
+      }
+    }
   }
 
   private enum Framing {
@@ -97,16 +105,19 @@ struct ResponseReader: ~Copyable {
     do {
       more = try connection.receive(into: &buffer, scratch: scratch, deadline: deadline, waker: waker)
     } catch {
-      switch error {
-      case .closed(let detail): throw hadAny ? .failed(.connectionLost(detail)) : .beforeAnswer(detail)
-      case .failure(let failure): throw .failed(failure)
-      }
+      throw Failure(error, answered: hadAny)
     }
     if !more, !hadAny { throw .beforeAnswer("the connection closed before a complete answer") }
     return more
   }
 
   private func lost(_ detail: String) -> Failure { .failed(.connectionLost(detail)) }
+
+  /// The bytes of the line from `start` to the line feed just before `end`, without its line end
+  /// (a carriage return before the feed is dropped; a bare line feed ends a line too).
+  private func lineRange(from start: Int, to end: Int) -> Range<Int> {
+    end - 1 > start && buffer[end - 2] == 0x0D ? start..<end - 2 : start..<end - 1
+  }
 
   /// The index just past the line feed of the next line that starts at or after `from`.
   private func lineEnd(from start: Int) -> Int? {
@@ -127,8 +138,7 @@ struct ResponseReader: ~Copyable {
         guard try fill() else { throw lost("the connection closed in the middle of the answer's head") }
         continue
       }
-      var line = lineStart..<end - 1
-      if line.upperBound > line.lowerBound, buffer[line.upperBound - 1] == 0x0D { line = line.lowerBound..<line.upperBound - 1 }
+      let line = lineRange(from: lineStart, to: end)
       lineStart = end
       if lineStart - position > Self.maxHeadBytes { throw lost("the answer's head is over 64 KB") }
       if line.isEmpty {
@@ -226,10 +236,9 @@ struct ResponseReader: ~Copyable {
   private mutating func nextLine() throws(Failure) -> Range<Int> {
     while true {
       if let end = lineEnd(from: position) {
-        var line = position..<end - 1
-        if line.upperBound > line.lowerBound, buffer[line.upperBound - 1] == 0x0D { line = line.lowerBound..<line.upperBound - 1 }
+        let found = lineRange(from: position, to: end)
         position = end
-        return line
+        return found
       }
       if buffer.count - position > Self.maxHeadBytes { throw lost("a chunk's size line is over 64 KB") }
       guard try fill() else { throw lost("the connection closed in the middle of a chunked body") }

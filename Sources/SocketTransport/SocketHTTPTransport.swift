@@ -28,10 +28,7 @@ public final class SocketHTTPTransport: HTTPTransport {
     init?(_ url: URL) {
       guard url.hasScheme("http"), let host = url.host, !host.isEmpty else { return nil }
       key = Key(host: host, port: url.port ?? 80)
-      var target = url.path(percentEncoded: true)
-      if target.isEmpty { target = "/" }
-      if let query = url.query(percentEncoded: true) { target += "?" + query }
-      self.target = target
+      target = url.requestTarget
     }
   }
 
@@ -121,10 +118,7 @@ public final class SocketHTTPTransport: HTTPTransport {
       do {
         try connection.sendAll(bytes, deadline: deadline, waker: waker)
       } catch {
-        switch error {
-        case .closed(let detail): throw ResponseReader.Failure.beforeAnswer(detail)
-        case .failure(let failure): throw ResponseReader.Failure.failed(failure)
-        }
+        throw ResponseReader.Failure(error, answered: false)
       }
       var reader = ResponseReader(connection: connection, deadline: deadline, waker: waker, maxBytes: maxResponseBytes)
       let answer = try reader.read(isHead: isHead)

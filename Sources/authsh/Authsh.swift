@@ -19,26 +19,18 @@ struct Authsh {
     }
     let environment = ProcessInfo.processInfo.environment
     let status = Guarded<Int32>(0)
-    if arguments.command.first == "run" {
-      // A script is a chain of requests, each awaited before the next: its task runs on this
-      // thread (ThreadTaskExecutor), which may block, and its plain-http requests are sent and
-      // read right here with socket calls (SocketHTTPTransport): no thread hop, no event loop.
-      let executor = ThreadTaskExecutor()
-      Task.detached(executorPreference: executor) {
-        let code = await run(arguments, environment: environment)
-        status.update { $0 = code }
-        executor.stop()
-      }
-      executor.run()
-    } else {
-      let finished = DispatchSemaphore(value: 0)
-      Task.detached {
-        let code = await run(arguments, environment: environment)
-        status.update { $0 = code }
-        finished.signal()
-      }
-      finished.wait()
+    // A script is a chain of requests, each awaited before the next: its task runs on this
+    // thread (ThreadTaskExecutor), which may block, and its plain-http requests are sent and read
+    // right here with socket calls (SocketHTTPTransport): no thread hop, no event loop. Any other
+    // surface runs on the runtime's pool while this thread waits.
+    let script: ThreadTaskExecutor? = arguments.command.first == "run" ? ThreadTaskExecutor() : nil
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached(executorPreference: script) {
+      let code = await run(arguments, environment: environment)
+      status.update { $0 = code }
+      if let script { script.stop() } else { finished.signal() }
     }
+    if let script { script.run() } else { finished.wait() }
     exit(StandardStreams.outputFailureStatus(status.update { $0 }))
   }
 

@@ -133,12 +133,13 @@ public enum HostPolicy {
       || spellsInAnyCase(bare, "::1") || spellsInAnyCase(bare.prefix(4), "127.")
   }
 
-  /// Throws `insecure_url` for `http://` to a non-loopback host unless allowed.
-  public static func check(_ url: URL, allowInsecureHTTP: Bool) throws {
-    guard url.hasScheme("http"), !allowInsecureHTTP else { return }
+  /// The `insecure_url` error for `http://` to a non-loopback host (nil for any other URL): what
+  /// is refused unless `--allow-insecure-http` allows it.
+  public static func refusal(_ url: URL) -> AuthError? {
+    guard url.hasScheme("http") else { return nil }
     let host = url.host ?? ""
-    guard !isLoopback(host) else { return }
-    throw AuthError(
+    guard !isLoopback(host) else { return nil }
+    return AuthError(
       .insecureURL,
       message: "Refusing to send credentials over plain HTTP to \(host) (use https, or --allow-insecure-http)")
   }

@@ -7,6 +7,14 @@ extension URL {
     guard let scheme else { return false }
     return spellsInAnyCase(scheme.utf8, name)
   }
+
+  /// What an HTTP/1.1 request line names: the percent-encoded path (`/` when empty) and query.
+  public var requestTarget: String {
+    var target = path(percentEncoded: true)
+    if target.isEmpty { target = "/" }
+    if let query = query(percentEncoded: true) { target += "?" + query }
+    return target
+  }
 }
 
 /// Whether `bytes` are `word` (given in lowercase) with any of its ASCII letters in either case:

@@ -14,24 +14,22 @@ struct WireClient: Sendable {
   /// `URL` parses its string again on every `scheme` and `host` read.
   private struct Checked: Sendable {
     var usable: Bool
-    var plainHTTP: Bool
-    var loopback: Bool
+    /// What `HostPolicy` refuses when plain HTTP is not allowed (nil: nothing).
+    var insecure: AuthError?
   }
 
   private static let checked = Memo<URL, Checked>()
 
   func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws -> HTTPResponse {
     let facts = Self.checked.value(for: url) {
-      let host = url.host ?? ""
-      return Checked(
-        usable: (url.hasScheme("http") || url.hasScheme("https")) && !host.isEmpty, plainHTTP: url.hasScheme("http"),
-        loopback: HostPolicy.isLoopback(host))
+      let usable = (url.hasScheme("http") || url.hasScheme("https")) && url.host?.isEmpty == false
+      return Checked(usable: usable, insecure: HostPolicy.refusal(url))
     }
     guard facts.usable else {
       throw EndpointCheck.problem(url.absoluteString, what: "The URL")
         ?? AuthError(.configError, message: "The URL '\(url.absoluteString)' cannot be used.")
     }
-    if facts.plainHTTP, !facts.loopback, !allowInsecureHTTP { try HostPolicy.check(url, allowInsecureHTTP: allowInsecureHTTP) }
+    if !allowInsecureHTTP, let refusal = facts.insecure { throw refusal }
     let request = HTTPRequest(
       method: method, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, timeout: timeout)
     trace?(WireTrace.describe(request))
