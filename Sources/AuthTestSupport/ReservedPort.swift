@@ -11,12 +11,14 @@ public final class ReservedPort: Sendable {
     (fd, port) = try Self.boundLoopbackSocket()
   }
 
-  /// A TCP socket bound to a free port on 127.0.0.1, not listening (yet), and its port.
+  /// A TCP socket bound to a free port on 127.0.0.1, not listening (yet), and its port. It is
+  /// not inherited by the processes other tests start.
   public static func boundLoopbackSocket() throws -> (fd: Int32, port: Int) {
     #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     #else
       let fd = socket(AF_INET, SOCK_STREAM, 0)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     #endif
     guard fd >= 0 else { throw POSIXError(.EIO) }
     var address = sockaddr_in()

@@ -25,18 +25,28 @@ final class RawServer: Sendable {
     self.port = port
     let bytes = Array(answer.utf8)
     // The thread holds the socket and the recorder, not the server: it ends when the server
-    // goes (deinit shuts the socket down and accept fails).
+    // goes (deinit shuts the socket down and accept fails). Only the thread closes the socket:
+    // were deinit to close it while the thread served a client, a later test's server could be
+    // given the same descriptor number and this thread would accept its connections and answer
+    // them with this test's bytes.
     let thread = Thread { [recorder] in
       while true {
         let client = accept(fd, nil, nil)
-        if client < 0 { return }
+        if client < 0 {
+          if errno == EINTR { continue }
+          Foundation.close(fd)
+          return
+        }
+        // Not inherited by the processes other tests start: one holding the connection would
+        // keep an answer that runs to the end of the connection from ending.
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         Self.serve(client, bytes, close: close, recorder: recorder)
       }
     }
     thread.start()
   }
 
-  deinit { shutdown(fd, Int32(SHUT_RDWR)); Foundation.close(fd) }
+  deinit { shutdown(fd, Int32(SHUT_RDWR)) }
 
   /// The request heads received, in order.
   var requests: [String] { recorder.heads.withLock { $0 } }
