@@ -110,7 +110,7 @@ public struct ScriptLoader: Sendable {
     }
     do {
       let text = try readFile(path)
-      let name = PathText.join(PathText.parent(includer.name), written)
+      let name = PathText.join(parentDirectory(of: includer.name), written)
       let file = SourceFile(name: Self.normalize(name), path: path, text: text)
       let (script, diagnostics) = Parser.parse(file)
       return .success((script, diagnostics))

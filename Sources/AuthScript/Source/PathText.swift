@@ -1,12 +1,6 @@
 /// Path arithmetic on plain strings. Foundation's `NSString` path methods trap on some inputs
 /// (found by the parser fuzz test), and include paths are user text, so these never trap.
 public enum PathText {
-  /// `a/b/c.auth` → `a/b`; `c.auth` → ``; `/c.auth` → `/`.
-  public static func parent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-  }
-
   /// `a/b/c.auth` → `c.auth`.
   public static func lastComponent(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return path }

@@ -67,7 +67,7 @@ public struct SourceFile: Sendable, Hashable {
   /// The directory `include` paths are relative to.
   public var directory: String {
     guard let path else { return FileManager.default.currentDirectoryPath }
-    let parent = PathText.parent(path)
+    let parent = parentDirectory(of: path)
     return parent.isEmpty ? "." : parent
   }
 

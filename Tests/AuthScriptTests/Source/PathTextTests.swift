@@ -1,12 +1,10 @@
+import Essentials
 import Testing
 
 @testable import AuthScript
 
 @Suite struct PathTextTests {
-  @Test func parentsJoinsAndNormalization() {
-    #expect(PathText.parent("a/b/c.auth") == "a/b")
-    #expect(PathText.parent("c.auth") == "")
-    #expect(PathText.parent("/c.auth") == "/")
+  @Test func joinsAndNormalization() {
     #expect(PathText.lastComponent("a/b/c.auth") == "c.auth")
     #expect(PathText.join("ok", "../lib/x.auth") == "ok/../lib/x.auth")
     #expect(PathText.join("ok", "/abs.auth") == "/abs.auth")
@@ -21,7 +19,7 @@ import Testing
     let names = ["\u{0}", "\u{301}/x", "a/\u{0}/..", "//", "/", "..", "🙂/../🙂", "\u{FEFF}", String(repeating: "../", count: 50)]
     for name in names {
       _ = diagnose("include \"\(name)\"\n", files: [:])
-      _ = PathText.normalize(PathText.join(PathText.parent(name), name))
+      _ = PathText.normalize(PathText.join(parentDirectory(of: name), name))
     }
   }
 }
