@@ -52,7 +52,7 @@ extension Emulator {
     if mode.captcha { lines.append("  CAPTCHA              on (Supabase: calls need gotrue_meta_security.captcha_token)") }
     if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
     if config.anonymousSignIns { lines.append("  Anonymous sign-ins   on (Supabase)") }
-    if let seeded = seedResult.withLock { $0 } {
+    if let seeded = seedResult.withLock({ $0 }) {
       lines.append("  Seed                 \(seeded.summary)" + (seeded.file.map { " from \($0)" } ?? ""))
     }
     for fault in config.faults { lines.append("  Fault                \(fault.jsonValue.compactText)") }

@@ -62,7 +62,7 @@ extension Emulator {
     object["outbox"] = .string(baseURL + "/emulator/v1/outbox")
     object["faults"] = .string(baseURL + "/emulator/v1/faults")
     object["environment"] = .object(JSONObject(environment.map { ($0.name, JSON.string($0.value)) }))
-    if let seeded = seedResult.withLock { $0 } {
+    if let seeded = seedResult.withLock({ $0 }) {
       object["seeded"] = ["file": .optional(seeded.file), "created": .int(seeded.created), "already_there": .int(seeded.alreadyThere)]
     }
     return JSON.object(object).compactText + "\n"

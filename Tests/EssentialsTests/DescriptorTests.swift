@@ -8,7 +8,7 @@ struct DescriptorTests {
     try #require(fd >= 0)
     defer { _ = close(fd) }
     #expect(Descriptor.writeAll(fd, bytes) == (bytes.count, nil))
-    return String(cString: template)
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   @Test func aFileIsReadWholeAndWrittenWhole() throws {
