@@ -156,7 +156,7 @@ struct EmulatorRouter: Sendable {
     let messages = outbox.messages(to: request.query("email")).map { message -> JSON in
       [
         "side": .string(message.side.rawValue), "kind": .string(message.kind), "email": .string(message.email),
-        "code": .string(message.code), "link": .string(message.link), "time": .string(NumberText.iso8601(milliseconds: Int((message.time.timeIntervalSince1970 * 1000).rounded(.down)))),
+        "code": .string(message.code), "link": .string(message.link), "time": .string(CivilTime.iso8601(milliseconds: Int((message.time.timeIntervalSince1970 * 1000).rounded(.down)))),
       ]
     }
     let body: JSON = ["messages": .array(messages)]

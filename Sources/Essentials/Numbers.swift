@@ -29,11 +29,4 @@ public enum NumberText {
     for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
     return String(decoding: out, as: UTF8.self)
   }
-
-  /// `2026-01-02T03:04:05.678Z` of a Unix time in milliseconds (UTC; JavaScript's `toISOString()`).
-  public static func iso8601(milliseconds: Int) -> String {
-    let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-    let whole = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(seconds)))
-    return whole.dropLast() + "." + zeroPadded(milliseconds - seconds * 1000, width: 3) + "Z"
-  }
 }

@@ -23,12 +23,4 @@ struct NumberTextTests {
     #expect(NumberText.zeroPadded(-7, width: 3) == "-007")
     #expect(NumberText.hex([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
   }
-
-  @Test(arguments: [
-    (0, "1970-01-01T00:00:00.000Z"), (1_767_323_045_678, "2026-01-02T03:04:05.678Z"), (-1, "1969-12-31T23:59:59.999Z"),
-    (1_000, "1970-01-01T00:00:01.000Z"),
-  ])
-  func iso8601IsJavaScriptsToISOString(_ milliseconds: Int, _ text: String) {
-    #expect(NumberText.iso8601(milliseconds: milliseconds) == text)
-  }
 }

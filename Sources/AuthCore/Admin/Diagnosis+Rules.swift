@@ -218,5 +218,5 @@ extension Diagnosis {
 
   static func unixTime(_ iso: String) -> Int? { UnixTime.parseISO(iso) }
 
-  static func iso(_ unix: Int) -> String { UnixTime.iso(unix) }
+  static func iso(_ unix: Int) -> String { CivilTime.iso8601(seconds: unix) }
 }

@@ -51,8 +51,8 @@ public enum PortableAccountReader {
     account.displayName = json["displayName"]?.string
     account.phone = json["phoneNumber"]?.string
     account.disabled = json["disabled"]?.bool
-    account.createdAt = json["createdAt"].flatMap(milliseconds).map(rfc3339)
-    account.lastSignInAt = (json["lastSignedInAt"] ?? json["lastLoginAt"]).flatMap(milliseconds).map(rfc3339)
+    account.createdAt = try time(json, "createdAt", index: index)
+    account.lastSignInAt = try time(json, json["lastSignedInAt"] == nil ? "lastLoginAt" : "lastSignedInAt", index: index)
     if let claims = json["customAttributes"]?.string, case .object(let object)? = try? JSON.parse(claims) {
       account.appMetadata = JSONObject([("claims", .object(object))])
     }
@@ -69,10 +69,14 @@ public enum PortableAccountReader {
     return account
   }
 
-  static func milliseconds(_ value: JSON) -> Int? { value.int ?? value.string.flatMap { Int($0) } }
-
-  static func rfc3339(_ milliseconds: Int) -> String {
-    NumberText.iso8601(milliseconds: milliseconds)
+  /// A time in milliseconds (a number or its digits) as RFC 3339 text; one before 1970 or after
+  /// 9999 is a corrupt file, not a time to send on.
+  static func time(_ json: JSON, _ field: String, index: Int) throws -> String? {
+    guard let value = json[field], let milliseconds = value.int ?? value.string.flatMap({ Int($0) }) else { return nil }
+    guard milliseconds >= 0, UnixTime.isPlausible(milliseconds / 1000) else {
+      throw PortableAccountError("users[\(index)]: \(field) \(milliseconds) is not a time between 1970 and 9999 (milliseconds)")
+    }
+    return CivilTime.iso8601(milliseconds: milliseconds)
   }
 
   // MARK: - CSV

@@ -1,3 +1,5 @@
+import Essentials
+
 /// Plausible Unix times. Every time a backend sends (an expiry, a timestamp) or a session file
 /// holds is checked against this range before any arithmetic, so a hostile or corrupt value is
 /// rejected as data instead of overflowing.
@@ -70,62 +72,7 @@ extension UnixTime {
       return nil
     }
     guard index == b.count else { return nil }
-    let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+    let seconds = CivilTime.daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
     return isPlausible(seconds) ? seconds : nil
-  }
-
-  /// `2024-05-01T10:00:00Z` (whole seconds, UTC; times before 1970 count back correctly).
-  public static func iso(_ seconds: Int) -> String {
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let rest = seconds - days * 86_400
-    let (year, month, day) = civilFromDays(days)
-    if (0...9999).contains(year) {
-      // Digits written straight into the string (a user has four timestamps, read on every step).
-      return String(unsafeUninitializedCapacity: 20) { text in
-        func digits(_ value: Int, _ width: Int, at offset: Int) {
-          var rest = value
-          for position in (offset..<offset + width).reversed() {
-            text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-          }
-        }
-        digits(year, 4, at: 0)
-        digits(month, 2, at: 5)
-        digits(day, 2, at: 8)
-        digits(rest / 3600, 2, at: 11)
-        digits(rest % 3600 / 60, 2, at: 14)
-        digits(rest % 60, 2, at: 17)
-        for (offset, mark) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
-          text[offset] = UInt8(ascii: mark)
-        }
-        return 20
-      }
-    }
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-    return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-  public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
-
-  /// The date (year, month, day) of a day count since 1970-01-01.
-  public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

@@ -165,6 +165,6 @@ enum FirebaseTime {
 
   /// `2026-01-02T03:04:05.678Z`, as JavaScript's `Date.toISOString()`.
   static func iso8601(_ date: Date) -> String {
-    NumberText.iso8601(milliseconds: milliseconds(date))
+    CivilTime.iso8601(milliseconds: milliseconds(date))
   }
 }

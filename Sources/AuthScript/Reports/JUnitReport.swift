@@ -61,7 +61,7 @@ public enum JUnitReport {
   static func seconds(_ ms: Double) -> String { NumberText.fixed(max(0, ms) / 1000, places: 3) }
 
   static func timestamp(_ epoch: Double) -> String {
-    String(UnixTime.iso(Int(epoch.rounded(.down))).dropLast())
+    String(CivilTime.iso8601(seconds: Int(epoch.rounded(.down))).dropLast())
   }
 
   /// Escapes markup and drops characters XML 1.0 cannot carry (control characters, colour codes).

@@ -129,6 +129,6 @@ enum TokenEndpointErrors {
     guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), let minute = Int(clock[1]),
       let second = Int(clock[2]), hour < 24, minute < 60, second < 61
     else { return nil }
-    return UnixTime.daysFromCivil(year, monthIndex + 1, day) * 86_400 + hour * 3600 + minute * 60 + second
+    return CivilTime.daysFromCivil(year, monthIndex + 1, day) * 86_400 + hour * 3600 + minute * 60 + second
   }
 }

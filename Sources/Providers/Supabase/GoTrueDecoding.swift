@@ -91,6 +91,6 @@ public enum Timestamps {
     guard scaled.isFinite, abs(scaled) < 1e17 else { return String(seconds) }
     let millis = Int(scaled)
     let whole = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-    return UnixTime.iso(whole)
+    return CivilTime.iso8601(seconds: whole)
   }
 }

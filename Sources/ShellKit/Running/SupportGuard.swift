@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 
 /// The safety rails of admin commands, all derived from what the command does to the account
 /// (`Invocation.access`, from its row): `readonly` profiles refuse grants and changes, grants and
@@ -125,7 +126,7 @@ public struct SupportGuard: Sendable {
 
   private func entry(user: AdminUser?, email: String?, outcome: String) -> AuditEntry {
     AuditEntry(
-      time: UnixTime.iso(context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
+      time: CivilTime.iso8601(seconds: context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
       command: invocation.spec.name, targetId: user?.id, targetEmail: (user?.email ?? email).map(Self.capped),
       outcome: outcome, operatorName: context.operatorName, note: nil)
   }

@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import HostedLimits
 import Testing
 
@@ -131,15 +132,9 @@ import Testing
       "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z"] {
       #expect(UnixTime.parseISO(text) == nil, "\(text)")
     }
-    #expect(UnixTime.iso(1_709_210_096) == "2024-02-29T12:34:56Z")
-    #expect(UnixTime.iso(0) == "1970-01-01T00:00:00Z")
-    #expect(UnixTime.iso(-1) == "1969-12-31T23:59:59Z")
-    #expect(UnixTime.iso(951_825_600) == "2000-02-29T12:00:00Z")
-    #expect(UnixTime.iso(253_402_300_799) == "9999-12-31T23:59:59Z")
-    #expect(UnixTime.iso(-62_167_219_200) == "0000-01-01T00:00:00Z")
     // Times of day across eight years (leap days included) round-trip through the parser.
     for seconds in stride(from: 0, to: 86_400 * 3_000, by: 3 * 86_400 + 3_599) {
-      #expect(UnixTime.parseISO(UnixTime.iso(seconds)) == seconds, "\(seconds)")
+      #expect(UnixTime.parseISO(CivilTime.iso8601(seconds: seconds)) == seconds, "\(seconds)")
     }
   }
 

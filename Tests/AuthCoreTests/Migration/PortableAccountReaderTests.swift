@@ -49,6 +49,15 @@ struct PortableAccountReaderTests {
     #expect(unhashed[0].passwordHash == nil && unhashed[0].passwordNote?.contains("--hash-config") == true)
   }
 
+  /// A timestamp no clock could have written is refused by name, not sent on (nor trapped on).
+  @Test(arguments: ["\"-9223372036854775808\"", "9223372036854775807", "-1", "253402300800000"])
+  func anImpossibleTimeNamesTheRecord(_ value: String) {
+    let text = #"{"users":[{"localId":"u1","email":"a@x.io"},{"localId":"u2","email":"b@x.io","lastLoginAt":\#(value)}]}"#
+    #expect(throws: PortableAccountError("users[1]: lastLoginAt \(value.filter { $0 != "\"" }) is not a time between 1970 and 9999 (milliseconds)")) {
+      try PortableAccountReader.read(text)
+    }
+  }
+
   @Test func csvWithQuotedJSONColumns() throws {
     let text = "id,email,email_verified,user_metadata,password_hash\r\n"
       + "u1,a@x.io,true,\"{\"\"plan\"\":\"\"pro\"\"}\",$2b$04$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxy\r\n"

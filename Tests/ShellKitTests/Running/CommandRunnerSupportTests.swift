@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import Foundation
 import JSONKit
 import Testing
@@ -200,7 +201,7 @@ import Testing
   @Test func auditSinceFiltersOldEntries() async throws {
     let harness = SupportHarness()
     try harness.audit.append(AuditEntry(time: "2000-01-01T00:00:00Z", profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "old@example.com", outcome: "ok"))
-    try harness.audit.append(AuditEntry(time: UnixTime.iso(Int(Date().timeIntervalSince1970)), profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "new@example.com", outcome: "ok"))
+    try harness.audit.append(AuditEntry(time: CivilTime.iso8601(seconds: Int(Date().timeIntervalSince1970)), profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "new@example.com", outcome: "ok"))
     #expect(try await harness.run("audit").audit?.count == 2)
     #expect(try await harness.run("audit --since 24h").audit?.map(\.targetEmail) == ["new@example.com"])
   }
