@@ -1,3 +1,4 @@
+import Essentials
 import Testing
 
 @testable import AuthEmulator
@@ -28,9 +29,18 @@ struct CryptoTests {
     (Int64(1_770_653_450_527_320), "2026-02-09T16:10:50.52732Z"),
     (Int64(951_782_400_100_000), "2000-02-29T00:00:00.1Z"),
     (Int64(4_102_444_799_000_001), "2099-12-31T23:59:59.000001Z"),
+    (Int64(-1), "1969-12-31T23:59:59.999999Z"),
   ])
   func goTime(micros: Int64, text: String) {
     #expect(GoTime.format(micros) == text)
+  }
+
+  @Test func aDateBeyondMicrosSaturates() {
+    #expect(Date(timeIntervalSince1970: 1e300).micros == .max)
+    #expect(Date(timeIntervalSince1970: -1e300).micros == .min)
+    #expect(Date(timeIntervalSince1970: 1.5).micros == 1_500_000)
+    let earliest = GoTime.format(.min)
+    #expect(earliest.hasPrefix("-") && earliest.hasSuffix(".224192Z"), "\(earliest)")
   }
 
   @Test("refresh tokens and codes")
