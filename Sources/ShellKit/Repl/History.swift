@@ -18,7 +18,14 @@ public enum HistoryPolicy {
   public static func decide(_ line: String, invocation: Invocation?) -> HistoryDecision {
     if line.hasPrefix(" ") || line.hasPrefix("\t") || line.trimmingWhitespace.isEmpty { return .skip }
     if let invocation { return invocation.carriesSecret ? .memoryOnly : .persist }
-    return mentionsSecret(line) ? .memoryOnly : .persist
+    return mentionsSecret(line) || !namesCommand(line) ? .memoryOnly : .persist
+  }
+
+  /// Whether a line that did not parse starts with a command's words. One that does not may be a
+  /// password typed at the prompt by mistake: it is recalled in this session but never written.
+  static func namesCommand(_ line: String) -> Bool {
+    guard let words = try? WordSplitter.split(line), !words.isEmpty else { return false }
+    return CommandTable.match(words.map(\.text)).map { $0.consumed > 0 } ?? false
   }
 
   /// Whether a line that did not parse still names a secret flag, gives a value where a command
@@ -125,9 +132,13 @@ public enum HistoryPolicy {
 
   /// Indices of the words that fill a secret argument of the command the line starts with
   /// (`reset confirm CODE-OR-LINK`). Lenient, as it also reads lines that did not parse: unknown
-  /// flags count as switches, and surplus words of such a command count as secret too.
+  /// flags count as switches, and surplus words of such a command count as secret too, as do
+  /// those of a command that takes a secret by flag (`login ada@example.com hunter2`: the
+  /// password typed where the flag or the prompt should have had it).
   static func secretArgumentPositions(_ words: [Word]) -> Set<Int> {
-    guard let (spec, consumed) = CommandTable.match(words.map(\.text)), spec.arguments.contains(where: \.isSecret) else {
+    guard let (spec, consumed) = CommandTable.match(words.map(\.text)),
+      spec.arguments.contains(where: \.isSecret) || spec.flags.contains(where: \.isSecret)
+    else {
       return []
     }
     let takingValues = Set((spec.flags + CommandTable.globalFlags).filter(\.takesValue).map(\.name))
@@ -138,7 +149,7 @@ public enum HistoryPolicy {
     while index < words.count {
       let word = words[index]
       defer { index += 1 }
-      if !flagsEnded, !word.quoted, word.text.hasPrefix("--") {
+      if !flagsEnded, !word.quoted, word.text.hasPrefix("-"), word.text.count > 1 {
         if word.text == "--" { flagsEnded = true } else if takingValues.contains(word.text) { index += 1 }
         continue
       }

@@ -150,6 +150,26 @@ struct MistypedSecretFlagTests {
     #expect(shell.reader.history.filter(\.persisted).map(\.line) == ["whoami"])
   }
 
+  /// A password typed as an argument of a command that takes one by flag or prompt, or on its
+  /// own at the prompt: never written, nor echoed back in the error or `history`.
+  @Test func aPasswordTypedWhereNoArgumentGoesStaysOutOfTheFile() async {
+    let lines = [
+      "login ada@example.com Hunter2-Secret1", "signup bob@example.com Hunter2-Secret2",
+      "user set-password ada@example.com Hunter2-Secret3", "Hunter2-Secret4", "whoami", "usr list", "user show --jsn",
+    ]
+    let shell = ReplHarness(lines)
+    _ = await shell.run()
+    #expect(shell.historyFileText == "whoami\nuser show --jsn\n")
+    for secret in ["Hunter2-Secret1", "Hunter2-Secret2", "Hunter2-Secret3"] {
+      #expect(!shell.sink.standardError.contains(secret), "\(secret) echoed")
+      #expect(!shell.repl.sessionLines.joined().contains(secret), "\(secret) in `history`")
+    }
+    #expect(shell.sink.standardError.contains("unexpected argument '***' for 'login'"))
+    // Recalled with Up in this session only.
+    #expect(shell.reader.history.map(\.line).contains("Hunter2-Secret4"))
+    #expect(HistoryPolicy.masked("login ada@example.com Hunter2-Secret1") == "login ada@example.com ***")
+  }
+
   @Test func mistypedFlagsWithoutAValueAreStillKept() {
     #expect(!HistoryPolicy.mentionsSecret("user show --jsn"))
     #expect(HistoryPolicy.mentionsSecret("user show a@b.co --jsn x"))
