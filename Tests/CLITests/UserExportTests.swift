@@ -105,7 +105,10 @@ import AuthEmulator
       #expect(record["source"] == "supabase" && record["password_hash"] == .null && record["email_verified"] == true)
       #expect(record["password_note"] == "Supabase's admin API does not return password hashes; pass --db URL")
       #expect(record["providers"] == ["email"])
+      // The list has neither: unknown, not none.
+      #expect(record["identities"] == .null && record["factors"] == .null)
     }
+    #expect(outcome.stderr.contains("its list no identities or second factors"))
     #expect(outcome.stderr.contains("Pass --db postgres://"))
     #expect(outcome.stderr.hasSuffix("Exported 2 accounts (2 whose password hash is missing (see password_note)).\n"))
     #expect(!outcome.combined.contains(CLIEmulator.password) && !outcome.combined.contains(cli.emulator.serviceRoleKey))

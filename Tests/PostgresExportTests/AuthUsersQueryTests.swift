@@ -29,7 +29,7 @@ import Testing
     let account = try AuthUsersQuery.account(row)
     #expect(account.id == "11111111-1111-4111-8111-111111111111" && account.email == "ada@example.com")
     #expect(account.passwordHash == "$2a$10$hash" && account.emailVerified == true && account.disabled == false)
-    #expect(account.displayName == "Ada" && account.providers == ["email"] && account.identities.count == 1)
+    #expect(account.displayName == "Ada" && account.providers == ["email"] && account.identities?.count == 1)
     #expect(account.appMetadata?["role"]?.string == "admin" && account.appMetadata?["providers"] == nil)
   }
 

@@ -17,10 +17,11 @@ public struct PortableAccount: Sendable, Equatable {
   public var userMetadata: JSONObject?
   public var appMetadata: JSONObject?
   public var providers: [String] = []
-  /// The ways in, as the source backend lists them (`user export`).
-  public var identities: [PortableIdentity] = []
-  /// Second factors, never their secrets (`user export`).
-  public var factors: [PortableFactor] = []
+  /// The ways in, as the source backend lists them (`user export`); nil when it did not say
+  /// (Supabase's admin list).
+  public var identities: [PortableIdentity]?
+  /// Second factors, never their secrets (`user export`); nil when unknown.
+  public var factors: [PortableFactor]?
   /// `firebase` or `supabase`.
   public var source: String?
   /// The string GoTrue's `password_hash` takes: bcrypt, argon2 or `$fbscrypt$…` (`PasswordHashString`).
@@ -74,10 +75,10 @@ public struct PortableAccount: Sendable, Equatable {
     userMetadata = try dictionary("user_metadata")
     appMetadata = try dictionary("app_metadata")
     providers = (object["providers"]?.array ?? []).compactMap(\.string)
-    identities = (object["identities"]?.array ?? []).compactMap { item in
+    identities = object["identities"]?.array?.compactMap { item in
       item["provider"]?.string.map { PortableIdentity(provider: $0, id: item["id"]?.string, email: item["email"]?.string) }
     }
-    factors = (object["factors"]?.array ?? []).compactMap { item in
+    factors = object["factors"]?.array?.compactMap { item in
       item["id"]?.string.map { PortableFactor(id: $0, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string) }
     }
     source = try string("source")

@@ -73,7 +73,7 @@ public enum FirebaseImportRecord {
     if let claims = account.appMetadata?["claims"] ?? account.appMetadata.map(JSON.object), claims.object?.isEmpty == false {
       object["customAttributes"] = .string(claims.compactText)
     }
-    let infos = account.identities.compactMap { identity -> JSON? in
+    let infos = (account.identities ?? []).compactMap { identity -> JSON? in
       let provider = FirebaseImportRecord.providerId(identity.provider)
       guard provider != "password" else { return nil }
       var info = JSONObject([("providerId", .string(provider))])

@@ -41,8 +41,8 @@ extension PortableAccount {
   public init(
     id: String, email: String? = nil, emailVerified: Bool = false, phone: String? = nil, displayName: String? = nil,
     disabled: Bool = false, bannedUntil: String? = nil, createdAt: String? = nil, lastSignInAt: String? = nil,
-    userMetadata: JSON? = nil, appMetadata: JSON? = nil, providers: [String] = [], identities: [PortableIdentity] = [],
-    factors: [PortableFactor] = [], source: Source, passwordHash: String? = nil, passwordNote: String? = nil
+    userMetadata: JSON? = nil, appMetadata: JSON? = nil, providers: [String] = [], identities: [PortableIdentity]? = [],
+    factors: [PortableFactor]? = [], source: Source, passwordHash: String? = nil, passwordNote: String? = nil
   ) {
     self.init(id: id, email: email)
     self.emailVerified = emailVerified
@@ -84,8 +84,8 @@ extension PortableAccount {
     case "user_metadata": return userMetadata.map(JSON.object) ?? .null
     case "app_metadata": return appMetadata.map(JSON.object) ?? .null
     case "providers": return .array(providers.map(JSON.string))
-    case "identities": return .array(identities.map(\.json))
-    case "factors": return .array(factors.map(\.json))
+    case "identities": return identities.map { .array($0.map(\.json)) } ?? .null
+    case "factors": return factors.map { .array($0.map(\.json)) } ?? .null
     case "source": return .optional(source)
     case "password_hash": return .optional(passwordHash)
     case "password_note": return .optional(passwordNote)

@@ -19,7 +19,8 @@ struct SupabaseAccountReader: AccountReader {
 
   var notices: [String] {
     [
-      "Supabase's admin API does not return password hashes: the records have password_hash null. "
+      "Supabase's admin API does not return password hashes, and its list no identities or second factors: "
+        + "the records have password_hash, identities and factors null. "
         + "Pass --db postgres://… (the project's database) to export them."
     ]
   }
@@ -43,16 +44,17 @@ struct SupabaseAccountReader: AccountReader {
 enum SupabaseExportDecoding {
   static func account(_ json: JSON, now: Date) -> PortableAccount {
     let metadata = json["user_metadata"].flatMap { $0.object?.isEmpty == false ? $0 : nil }
-    let identities = (json["identities"]?.array ?? []).compactMap { identity -> PortableIdentity? in
+    // The admin list loads neither (`identities: null`): the record says unknown (null), not none.
+    let identities = json["identities"]?.array?.compactMap { identity -> PortableIdentity? in
       guard let provider = identity["provider"]?.string, !provider.isEmpty else { return nil }
       let email = identity["email"]?.string ?? identity["identity_data"]?["email"]?.string
       return PortableIdentity(provider: provider, id: identity["id"]?.string, email: email)
     }
     var providers = json["app_metadata"]?["providers"]?.array?.compactMap(\.string) ?? []
-    if providers.isEmpty { providers = identities.map(\.provider) }
+    if providers.isEmpty { providers = identities?.map(\.provider) ?? [] }
     let banned = json["banned_until"]?.string.flatMap { raw in Timestamps.parse(raw).map { (raw, $0) } }
     let activeBan = banned.flatMap { $0.1 > now ? Timestamps.normalize($0.0) : nil }
-    let factors = (json["factors"]?.array ?? []).compactMap { factor -> PortableFactor? in
+    let factors = json["factors"]?.array?.compactMap { factor -> PortableFactor? in
       guard let id = factor["id"]?.string, !id.isEmpty, factor["status"]?.string != "unverified" else { return nil }
       return PortableFactor(
         id: id, type: factor["factor_type"]?.string ?? "totp", friendlyName: factor["friendly_name"]?.string.flatMap { $0.isEmpty ? nil : $0 })

@@ -52,7 +52,7 @@ import Testing
     #expect(ada.passwordHash == Self.adaHash)
     #expect(ada.passwordNote == nil)
     #expect(ada.providers == ["password", "google.com"])
-    #expect(ada.identities[1] == PortableIdentity(provider: "google.com", id: "104857600000000000001", email: "ada@example.com"))
+    #expect(ada.identities?[1] == PortableIdentity(provider: "google.com", id: "104857600000000000001", email: "ada@example.com"))
     #expect(ada.value(of: "app_metadata") == ["claims": ["role": "admin", "tier": 2]])
     #expect(ada.factors == [PortableFactor(id: "a1b2c3d4-totp", type: "totp", friendlyName: "phone app")])
     #expect(ada.createdAt == "2026-01-01T00:00:00Z" || ada.createdAt?.hasPrefix("2026-01-01T00:00:00") == true)
