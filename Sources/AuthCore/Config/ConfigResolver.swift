@@ -186,6 +186,9 @@ public struct ConfigResolver: Sendable {
     }
     if env("SUPABASE_URL") != nil { return .supabase }
     if env("FIREBASE_API_KEY") != nil || env("FIREBASE_AUTH_EMULATOR_HOST") != nil { return .firebase }
+    // `--url` stands for SUPABASE_URL as `--key` does for SUPABASE_ANON_KEY (on Firebase it is
+    // only an emulator's address, given with --provider firebase or FIREBASE_API_KEY).
+    if flags.url != nil { return .supabase }
     return nil
   }
 
@@ -198,8 +201,9 @@ public struct ConfigResolver: Sendable {
     AuthError(
       .configError, message: "No backend is configured.",
       hint: """
-        Set SUPABASE_URL and SUPABASE_ANON_KEY (Supabase), or FIREBASE_API_KEY (Firebase; add \
-        FIREBASE_AUTH_EMULATOR_HOST for an emulator), or add a profile to \(paths.configFile). \
+        Set SUPABASE_URL and SUPABASE_ANON_KEY (Supabase; or pass --url and --key), or FIREBASE_API_KEY \
+        (Firebase; or pass --provider firebase --key; add FIREBASE_AUTH_EMULATOR_HOST for an emulator), \
+        or add a profile to \(paths.configFile). \
         To try authsh offline, run `authsh emulator` and paste its export lines, or start `authsh --emulator`.
         """)
   }

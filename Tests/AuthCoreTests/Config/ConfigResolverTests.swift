@@ -121,6 +121,19 @@ import Testing
     #expect(noKey.hint?.hasPrefix("Set SUPABASE_ANON_KEY") == true)
     let nothing = try #require(throws: AuthError.self) { try resolver([:]).resolve(ConnectionFlags()) }
     #expect(nothing.message == "No backend is configured.")
+    #expect(nothing.hint?.contains("pass --url and --key") == true)
+  }
+
+  /// `--url` and `--key` stand for SUPABASE_URL and SUPABASE_ANON_KEY, with nothing else set.
+  @Test func urlAndKeyFlagsAloneAreSupabase() throws {
+    var flags = ConnectionFlags()
+    flags.url = "https://abcd.supabase.co"
+    flags.key = "anon-key"
+    let target = try resolver([:]).resolve(flags)
+    #expect(target.provider == .supabase && target.key == "anon-key" && target.url.hasPrefix("https://abcd.supabase.co"))
+    // An emulator's address for Firebase, when Firebase is what the environment sets.
+    flags.url = "127.0.0.1:9099"
+    #expect(try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags).provider == .firebase)
   }
 
   @Test func badTOMLPointsAtTheLine() throws {
