@@ -14,9 +14,9 @@ enum ExportWiring {
     if let url = invocation[.databaseURL] {
       for secret in DatabaseURL.secrets(in: url) { redactor.register(secret) }
     }
-    let write: @Sendable (String) -> Bool = { text in
+    let write: @Sendable (String) -> String? = { text in
       StandardStreams.write(text, to: 1)
-      return !StandardStreams.hasFailed(1)
+      return StandardStreams.failure(1).map { $0 == EPIPE ? "nobody reads the output any more" : "standard output failed" }
     }
     let note: @Sendable (String) -> Void = { line in
       progress?.clear()

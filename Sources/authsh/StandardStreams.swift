@@ -34,8 +34,11 @@ enum StandardStreams {
   }
 
   /// Whether a write to descriptor 1 or 2 has failed (the reader of a pipe went away).
-  static func hasFailed(_ descriptor: Int32) -> Bool {
-    state.update { $0.failures[descriptor] != nil }
+  static func hasFailed(_ descriptor: Int32) -> Bool { failure(descriptor) != nil }
+
+  /// The errno of the write to descriptor 1 or 2 that failed, if one did.
+  static func failure(_ descriptor: Int32) -> Int32? {
+    state.update { $0.failures[descriptor] }
   }
 
   /// Writes all of `text` to descriptor 1 or 2, retrying interrupted and partial writes.

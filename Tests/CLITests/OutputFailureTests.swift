@@ -1,3 +1,4 @@
+import AuthEmulator
 import AuthTestSupport
 import Foundation
 import Testing
@@ -51,6 +52,23 @@ import Testing
       #expect(outcome.status == Self.ioError)
       #expect(outcome.stderr == "")
     }
+  }
+
+  /// An export to a full disk says how far it got (nothing was written) and why, not that
+  /// nobody reads; a reader that goes away is still "nobody reads the output any more".
+  @Test func userExportToAnUnwritableStdout() async throws {
+    let cli = try await CLIEmulator(provider: "supabase")
+    defer { Task { await cli.stop() } }
+    cli.runner.environment["SUPABASE_SERVICE_ROLE_KEY"] = cli.emulator.serviceRoleKey
+    #expect(try await cli.authsh("user", "create", "full@example.com", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    let full = try await cli.runner.run(["user", "export"], stdout: .deviceFull)
+    expectNoCrash(full)
+    #expect(full.status == Self.ioError)
+    #expect(full.stderr.contains("Stopped after 0 accounts: standard output failed"), "\(full.stderr)")
+    #expect(full.stderr.hasSuffix("authsh: error: cannot write to standard output: No space left on device\n"))
+    #expect(!full.stderr.contains("nobody reads"))
+    let gone = try await cli.runner.run(["user", "export"], stdout: .brokenPipe)
+    #expect(gone.status == Self.ioError && gone.stderr.contains("Stopped after 0 accounts: nobody reads the output any more"), "\(gone.stderr)")
   }
 
   @Test func scriptRunToDevFull() async throws {

@@ -84,7 +84,8 @@ extension CommandRunner {
     var written = 0
     var withHash = 0
     var withoutHash = 0
-    var stoppedEarly = false
+    /// Why the output stopped before the end, when it did.
+    var stopped: String?
 
     var sentence: String {
       let accounts = written == 1 ? "1 account" : "\(written) accounts"
@@ -92,7 +93,7 @@ extension CommandRunner {
       if withHash > 0 { parts.append("\(withHash) with a password hash") }
       if withoutHash > 0 { parts.append("\(withoutHash) whose password hash is missing (see password_note)") }
       let detail = parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
-      return (stoppedEarly ? "Stopped after \(accounts): nobody reads the output any more" : "Exported \(accounts)") + detail + "."
+      return (stopped.map { "Stopped after \(accounts): \($0)" } ?? "Exported \(accounts)") + detail + "."
     }
   }
 
@@ -103,7 +104,7 @@ extension CommandRunner {
     var first = true
     var noticed = false
     if let notice = reader.privacyNotice { output.note(notice) }
-    guard output.write(format.header) else { return ExportSummary(stoppedEarly: true) }
+    if let reason = output.write(format.header) { return ExportSummary(stopped: reason) }
     repeat {
       try Task.checkCancellation()
       let page = try await reader.page(after: token, size: exportPageSize)
@@ -112,23 +113,26 @@ extension CommandRunner {
         for notice in await reader.notices { output.note(notice) }
       }
       var chunk = ""
+      var counted = summary
       for account in page.accounts where filter.map(account.matches) ?? true {
         chunk += format.record(account, first: first)
         first = false
-        summary.written += 1
-        if account.passwordHash != nil { summary.withHash += 1 } else if account.passwordNote != nil { summary.withoutHash += 1 }
+        counted.written += 1
+        if account.passwordHash != nil { counted.withHash += 1 } else if account.passwordNote != nil { counted.withoutHash += 1 }
       }
-      if !chunk.isEmpty, !output.write(chunk) {
-        summary.stoppedEarly = true
+      // A page counts once it is out: the count at the end is what the output holds.
+      if !chunk.isEmpty, let reason = output.write(chunk) {
+        summary.stopped = reason
         return summary
       }
+      summary = counted
       output.progress?(summary.written)
       if let next = page.next, next == token {
         throw AuthError(.malformedResponse, message: "The server repeated a page token; stopped the export after \(summary.written) accounts.")
       }
       token = page.next
     } while token != nil
-    if !output.write(format.footer) { summary.stoppedEarly = true }
+    if let reason = output.write(format.footer) { summary.stopped = reason }
     return summary
   }
 }

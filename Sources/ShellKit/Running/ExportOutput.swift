@@ -3,8 +3,9 @@ import AuthCore
 /// What `user export` needs from the executable: standard output for the records, standard
 /// error for the notes and the progress line, and the database reader of `--db`.
 public struct ExportOutput: Sendable {
-  /// Writes text to standard output; false once nobody reads it any more (`… | head`).
-  public var write: @Sendable (String) -> Bool
+  /// Writes text to standard output; nil when it was written, else why not (nobody reads it any
+  /// more, `… | head`; a full disk).
+  public var write: @Sendable (String) -> String?
   /// One line on standard error (a notice, the count at the end).
   public var note: @Sendable (String) -> Void
   /// The number of accounts written so far (a progress line on a terminal; nil: none).
@@ -15,7 +16,7 @@ public struct ExportOutput: Sendable {
   public var openDatabase: (@Sendable (String, Double) async throws -> any AccountReader)?
 
   public init(
-    write: @escaping @Sendable (String) -> Bool, note: @escaping @Sendable (String) -> Void,
+    write: @escaping @Sendable (String) -> String?, note: @escaping @Sendable (String) -> Void,
     progress: (@Sendable (Int) -> Void)? = nil, toTerminal: Bool,
     openDatabase: (@Sendable (String, Double) async throws -> any AccountReader)? = nil
   ) {
