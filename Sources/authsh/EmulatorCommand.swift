@@ -91,6 +91,14 @@ enum EmulatorCommand {
     case .env: sink.out(emulator.environmentText())
     case .json: sink.out(emulator.readyLine())
     }
+    if StandardStreams.hasFailed(1) {
+      // Nobody learnt where it listens (with --port 0, nobody can): a job waiting for the ready
+      // line would wait for ever. Exit 74 with the reason (standard output's failure).
+      stopSignals.forEach { $0.cancel() }
+      await emulator.shutdown()
+      sink.err("error: the emulator stopped: it could not write where it listens\n")
+      return 1
+    }
     await emulator.waitUntilClosed()
     await emulator.shutdown()
     stopSignals.forEach { $0.cancel() }

@@ -71,6 +71,18 @@ import Testing
     #expect(gone.status == Self.ioError && gone.stderr.contains("Stopped after 0 accounts: nobody reads the output any more"), "\(gone.stderr)")
   }
 
+  /// The emulator's ready output (banner, --print-env, --json) that cannot be written stops it:
+  /// with --port 0 nobody could learn its address.
+  @Test(arguments: [[], ["--print-env"], ["--json"]])
+  func anEmulatorThatCannotAnnounceItselfStops(_ mode: [String]) async throws {
+    let runner = try BinaryRunner()
+    let outcome = try await runner.run(["emulator", "--port", "0"] + mode, timeout: 20, stdout: .deviceFull)
+    expectNoCrash(outcome)
+    #expect(outcome.status == Self.ioError)
+    #expect(outcome.stderr.contains("error: the emulator stopped: it could not write where it listens"))
+    #expect(outcome.stderr.hasSuffix("cannot write to standard output: No space left on device\n"))
+  }
+
   @Test func scriptRunToDevFull() async throws {
     let runner = try BinaryRunner()
     let file = runner.home + "/ok.auth"
