@@ -41,6 +41,15 @@ import Testing
     #expect(String(decoding: received, as: UTF8.self).hasPrefix("TAP version 13"))
   }
 
+  /// Every test passed but the report a CI job reads is missing: exit 74, not a test failure's 1.
+  @Test func aReportThatCannotBeWrittenIsAnIOError() async throws {
+    let directory = try scratch()
+    let outcome = try await BinaryRunner().run(["run", "--emulator", directory + "/a.auth", "--report-json", "/dev/full"], timeout: 60)
+    #expect(outcome.status == 74, "\(outcome.stderr)")
+    #expect(outcome.stdout.contains("1 passed, 0 failed"))
+    #expect(outcome.stderr.contains("cannot write report '/dev/full'"))
+  }
+
   @Test func aSymbolicLinkStaysALink() async throws {
     let directory = try scratch()
     let target = directory + "/run-1.json"

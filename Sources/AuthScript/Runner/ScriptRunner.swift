@@ -167,7 +167,8 @@ public struct ScriptRunner: Sendable {
       } catch {
         let reason = (error as? ReportFile.WriteError)?.reason ?? "check the directory's permissions and free space"
         output.err("error: cannot write report '\(path)': \(reason)\n")
-        if code == 0 { code = 1 }
+        // Every test passed, but the report a CI job reads is missing: an I/O error, not a failure.
+        if code == 0 { code = ExitStatus.ioError }
       }
     }
     return code

@@ -10,7 +10,7 @@ public enum ExitStatus {
   public static let usage: Int32 = 64
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
   public static let configuration: Int32 = 78
-  /// Standard output, the audit log or a session file could not be written (EX_IOERR).
+  /// Standard output, a script report, the audit log or a session file could not be written (EX_IOERR).
   public static let ioError: Int32 = 74
   public static let interrupted: Int32 = 130
 
@@ -22,7 +22,7 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
-    (ioError, "Standard output, the audit log or a session file could not be written (disk full, closed)."),
+    (ioError, "Standard output, a script report, the audit log or a session file could not be written (disk full, closed)."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
   ]
