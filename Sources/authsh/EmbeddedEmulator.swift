@@ -11,7 +11,8 @@ struct EmbeddedEmulator: Sendable {
   /// flag or `[emulator] like_production` in config.toml says so. `failure`: the exit status to
   /// end with (the reason is already printed).
   static func startIfAsked(
-    _ asked: Bool, likeProduction: Bool, seed: String? = nil, environment: [String: String], sink: some OutputSink
+    _ asked: Bool, likeProduction: Bool, smtp: EmulatorSMTP? = nil, seed: String? = nil, environment: [String: String],
+    sink: some OutputSink
   ) async -> (emulator: EmbeddedEmulator?, failure: Int32?) {
     guard asked else { return (nil, nil) }
     // `--seed FILE`: read and checked whole first; a bad line starts nothing (exit 78).
@@ -36,6 +37,8 @@ struct EmbeddedEmulator: Sendable {
     var config = EmulatorConfig()
     configured.apply(to: &config)
     if likeProduction { config.likeProduction = true }
+    // `run --emulator --smtp custom`: the flag wins over `[emulator] smtp`.
+    if let smtp { config.smtp = smtp }
     guard let started = await start(sink: sink, config: config) else {
       return (nil, ExitStatus.backend)
     }

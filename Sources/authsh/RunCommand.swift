@@ -1,4 +1,5 @@
 import AuthCore
+import AuthEmulator
 import AuthScript
 import Essentials
 import ShellKit
@@ -18,6 +19,9 @@ enum RunCommand {
     let useEmulator = arguments.emulator || invocation[.runEmulator]
     if arguments.likeProduction || invocation[.runLikeProduction], !useEmulator {
       return Authsh.usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
+    }
+    if invocation[.smtp] != nil, !useEmulator {
+      return Authsh.usage(UsageError("--smtp applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
     }
     if arguments.seed != nil, !useEmulator {
       return Authsh.usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: "run", sink: sink)
@@ -53,8 +57,8 @@ enum RunCommand {
       return Authsh.usage(UsageError(problem), command: "run", sink: sink)
     }
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
-      useEmulator, likeProduction: arguments.likeProduction || invocation[.runLikeProduction], seed: arguments.seed,
-      environment: environment, sink: sink)
+      useEmulator, likeProduction: arguments.likeProduction || invocation[.runLikeProduction],
+      smtp: invocation[.smtp].flatMap(EmulatorSMTP.init(rawValue:)), seed: arguments.seed, environment: environment, sink: sink)
     if let failure { return failure }
     let makeContext: @Sendable () -> ShellContext = {
       let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)

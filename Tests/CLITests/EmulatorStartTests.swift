@@ -31,4 +31,19 @@ struct EmulatorStartTests {
       #expect(alone.stderr.hasPrefix("error: --like-production applies to the in-process emulator: add --emulator\n"))
     }
   }
+
+  /// `run --emulator --like-production --smtp custom`: a project with its own SMTP server mails
+  /// anyone, as the example scripts' headers run them.
+  @Test func runTakesTheSMTPServiceOfTheInProcessEmulator() async throws {
+    let runner = try BinaryRunner()
+    let script = runner.home + "/signup.auth"
+    try "test \"sign up\"\nsignup smtp-{{uuid}}@example.com --name Smtp --password long-enough-1\nexpect ok\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let builtIn = try await runner.run(["run", "--emulator", "--like-production", script], timeout: 60)
+    #expect(builtIn.status == 1 && builtIn.stderr.contains("will not mail this address"), "\(builtIn.stderr)")
+    let custom = try await runner.run(["run", "--emulator", "--like-production", "--smtp", "custom", script], timeout: 60)
+    #expect(custom.status == 0, "\(custom.stdout)\(custom.stderr)")
+    let alone = try await runner.run(["run", "--smtp", "custom", script], timeout: 30)
+    #expect(alone.status == 64 && alone.stderr.hasPrefix("error: --smtp applies to the in-process emulator: add --emulator\n"))
+  }
 }

@@ -5,7 +5,7 @@ extension CommandTable {
       arguments: [ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run")],
       flags: [
         FlagKey.runJobs, FlagKey.failFast, FlagKey.variable, FlagKey.reportJUnit, FlagKey.reportTAP, FlagKey.reportJSON,
-        FlagKey.runEmulator, FlagKey.runLikeProduction, FlagKey.runData,
+        FlagKey.runEmulator, FlagKey.runLikeProduction, FlagKey.smtp, FlagKey.runData,
       ],
       takesOutputFlags: false, output: .none, summary: "Run .auth scripts with assertions (CI smoke tests)",
       examples: [
