@@ -17,6 +17,11 @@ public struct ConfigDocument: Sendable {
       let line = text[..<nul].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
       throw AuthError(.configError, message: "\(path):\(line): contains a NUL byte", hint: "config.toml must be UTF-8 text.")
     }
+    if let line = lineWithADeepKey(text) {
+      throw AuthError(
+        .configError, message: "\(path):\(line): a key or table nested more than \(maximumDottedParts) levels deep",
+        hint: "config.toml holds [profiles.NAME] tables and an [emulator] table, nothing deeper.")
+    }
     let table: TOMLTable
     do {
       table = try TOMLTable(string: text)
@@ -56,18 +61,42 @@ public struct ConfigDocument: Sendable {
     lines.line(of: keyPath).map { "\(path):\($0)" } ?? path
   }
 
-  static func json(_ value: any TOMLValueConvertible) -> JSON {
+  /// toml++ reads a dotted key (`[a.a.a.…]`, `a.a.… = 1`) of any depth, recursing once a level:
+  /// 30,000 ran it out of stack (exit 139, nothing said). No line of a real config comes near.
+  static let maximumDottedParts = 1000
+
+  /// The first line (1-based) whose key or table header has more dots than that; nil if none.
+  /// Dots inside quoted keys count too, which only errs on the safe side of so large a number.
+  static func lineWithADeepKey(_ text: String) -> Int? {
+    for (index, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+      var dots = 0
+      for byte in line {
+        if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "#") { break }
+        if byte == UInt8(ascii: ".") { dots += 1 }
+      }
+      if dots > maximumDottedParts { return index + 1 }
+    }
+    return nil
+  }
+
+  /// Deeper than any table the schema knows (`[profiles.NAME]` holds plain values); what lies
+  /// below is left out, and the checker refuses the table by name. A dotted key 10,000 levels
+  /// deep (`[a.a.a.…]`, which toml++ reads) otherwise ran the conversion out of stack.
+  static let maximumDepth = 16
+
+  static func json(_ value: any TOMLValueConvertible, depth: Int = 0) -> JSON {
+    guard depth < maximumDepth else { return .null }
     switch value.type {
     case .table:
       guard let table = value.table else { return .null }
       var object = JSONObject()
       for key in table.keys {
-        if let child = table[key] { object[key] = json(child) }
+        if let child = table[key] { object[key] = json(child, depth: depth + 1) }
       }
       return .object(object)
     case .array:
       guard let array = value.array else { return .null }
-      return .array(array.map { json($0) })
+      return .array(array.map { json($0, depth: depth + 1) })
     case .string: return value.string.map(JSON.string) ?? .null
     case .int: return value.int.map(JSON.int) ?? .null
     case .double: return value.double.map(JSON.double) ?? .null

@@ -61,7 +61,12 @@ public enum Validator {
     return AuthError(.validationFailed, message: summary, fields: problems)
   }
 
-  /// `^[a-zA-Z0-9._%+\-]+@[a-zA-Z0-9.\-]+\.[a-zA-Z]{2,}$`, at most 255 characters (after trimming).
+  /// `^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@[a-zA-Z0-9.\-]+\.[a-zA-Z]{2,}$`, at most 255 characters
+  /// (after trimming). The local part takes every character RFC 5322 allows unquoted, as GoTrue
+  /// does (Firebase takes more): `o'brien@example.com` is an address people have, and both
+  /// backends accept it; refusing it here left such accounts impossible to sign in to or reset.
+  static let localSpecials = Set(".!#$%&'*+/=?^_`{|}~-".unicodeScalars)
+
   public static func isValidEmail(_ text: String) -> Bool {
     let email = text.trimmingWhitespace
     guard email.count <= 255 else { return false }
@@ -69,7 +74,7 @@ public enum Validator {
     guard let at = scalars.firstIndex(of: "@"), at > 0 else { return false }
     let local = scalars[..<at]
     let domain = scalars[(at + 1)...]
-    guard local.allSatisfy({ isASCIIAlnum($0) || "._%+-".unicodeScalars.contains($0) }) else { return false }
+    guard local.allSatisfy({ isASCIIAlnum($0) || localSpecials.contains($0) }) else { return false }
     guard domain.allSatisfy({ isASCIIAlnum($0) || $0 == "." || $0 == "-" }) else { return false }
     // The greedy `[a-zA-Z0-9.\-]+\.[a-zA-Z]{2,}` part: some dot splits it into a non-empty head and a 2+ letter tail.
     let domainArray = Array(domain)

@@ -156,7 +156,7 @@ public struct Checker: Sendable {
       return nil
     }
     if ScriptRegex.compile(pattern) == nil {
-      return .init("invalid regular expression", range: expected.range, note: "this pattern does not compile")
+      return .init("invalid regular expression", range: expected.range, note: ScriptRegex.reason(pattern))
     }
     return nil
   }

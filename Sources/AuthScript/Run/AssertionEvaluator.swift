@@ -61,7 +61,13 @@ enum AssertionEvaluator {
       guard let regex = ScriptRegex.compile(pattern) else {
         return .failure(TypeProblem(message: "invalid regular expression"))
       }
-      return .success((try? regex.firstMatch(in: text)) != nil)
+      guard let matched = ScriptRegex.matches(regex, in: text) else {
+        return .failure(
+          TypeProblem(
+            message: "the pattern had not finished matching after \(Int(ScriptRegex.matchSeconds)) s"
+              + " (nested quantifiers such as (a+)+ backtrack exponentially); simplify it"))
+      }
+      return .success(matched)
     case .isEmpty:
       switch actual {
       case .string(let text): return .success(text.isEmpty)

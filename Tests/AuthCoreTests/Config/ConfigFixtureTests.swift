@@ -81,6 +81,27 @@ import Testing
     #expect(error.message.hasPrefix(Self.configPath + ":3:"))
   }
 
+  /// A table 10,000 dotted keys deep ran the conversion out of stack (no output, exit 139); below
+  /// the line check's limit, the conversion stops at depth and the table is refused by name.
+  @Test(arguments: ["[" + String(repeating: "a.", count: 999) + "b]\n", String(repeating: "a.", count: 999) + "b = 1\n"])
+  func aTableNestedThousandsDeepIsAnUnknownTable(_ text: String) throws {
+    let resolver = ConfigResolver(
+      environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]), configFile: .init(text: text, mode: 0o600))
+    let error = try #require(throws: AuthError.self) { try resolver.resolve(ConnectionFlags()) }
+    #expect(error.code == .configError)
+    #expect(error.message.contains("'a'") || error.message.contains("[a]"), "\(error.message)")
+  }
+
+  /// 30,000 levels ran toml++ itself out of stack: refused by line before it reads the file.
+  @Test(arguments: ["[" + String(repeating: "a.", count: 30_000) + "b]\n", "x = 1\n" + String(repeating: "a.", count: 30_000) + "b = 1\n"])
+  func aKeyNestedTensOfThousandsDeepIsRefusedByLine(_ text: String) throws {
+    let resolver = ConfigResolver(
+      environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]), configFile: .init(text: text, mode: 0o600))
+    let error = try #require(throws: AuthError.self) { try resolver.resolve(ConnectionFlags()) }
+    let line = text.hasPrefix("x") ? 2 : 1
+    #expect(error.message == Self.configPath + ":\(line): a key or table nested more than 1000 levels deep")
+  }
+
   @Test func aNULByteIsAnErrorNotTheEndOfTheFile() throws {
     let resolver = ConfigResolver(
       environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]),

@@ -51,6 +51,20 @@ import Testing
     #expect(!holds(.matches, "Ada Lovelace", "(?<=Ada )Love"), "lookbehind is not supported: a failed assertion")
   }
 
+  /// A pattern the standard library's parser would recurse through until the stack ran out, and
+  /// a match that backtracks for ever: both end with a reason, neither crashes nor hangs.
+  @Test func hostilePatternsEndWithAReason() throws {
+    let deep = String(repeating: "[", count: 2500)
+    #expect(ScriptRegex.compile(deep) == nil)
+    #expect(ScriptRegex.reason(deep) == "it nests groups or classes more than 100 levels deep")
+    #expect(ScriptRegex.reason("(?<=Ada )Love") == "lookbehind ((?<=…), (?<!…)) is not supported")
+    #expect(ScriptRegex.compile(String(repeating: "(", count: 20) + "a" + String(repeating: ")", count: 20)) != nil)
+    // `(a+)+$` against 16 a's and a `!`: about a second of backtracking, given 50 ms.
+    let regex = try #require(ScriptRegex.compile("^(a+)+$"))
+    #expect(ScriptRegex.matches(regex, in: String(repeating: "a", count: 16) + "!", seconds: 0.05) == nil)
+    #expect(ScriptRegex.matches(regex, in: "aaaa", seconds: 5) == true)
+  }
+
   @Test func existsAndNegation() {
     #expect(holds(.exists, "x"))
     #expect(!holds(.exists, .null))
