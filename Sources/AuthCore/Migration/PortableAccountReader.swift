@@ -12,8 +12,11 @@ public enum PortableAccountReader {
   /// Reads every account of `text`. `hashConfig` turns the Firebase format's `passwordHash` and
   /// `salt` into `$fbscrypt$` strings; without it those accounts have no hash and a note why.
   public static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (AccountFileFormat, [PortableAccount]) {
+    // A byte-order mark (what some Windows editors save) is not content: with it, JSON read as CSV.
+    let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     let trimmed = text.drop { $0.isWhitespace }
-    if trimmed.hasPrefix("{"), let whole = try? JSON.parse(String(trimmed)), let users = whole["users"]?.array {
+    if trimmed.hasPrefix("{"), let whole = try? JSON.parse(String(trimmed)), let users = whole["users"] {
+      guard let users = users.array else { throw PortableAccountError("\"users\" is not a list of accounts") }
       return (.firebase, try users.enumerated().map { try firebaseAccount($0.element, index: $0.offset, hashConfig: hashConfig) })
     }
     if trimmed.hasPrefix("{") { return (.jsonl, try jsonl(text)) }

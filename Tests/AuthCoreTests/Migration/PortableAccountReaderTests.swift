@@ -58,6 +58,15 @@ struct PortableAccountReaderTests {
     }
   }
 
+  /// A byte-order mark (Windows editors) is not content: the file reads as it would without it.
+  @Test func aByteOrderMarkIsSkipped() throws {
+    let (jsonlFormat, records) = try PortableAccountReader.read("\u{FEFF}{\"email\":\"a@b.co\"}\n")
+    #expect(jsonlFormat == .jsonl && records.map(\.email) == ["a@b.co"])
+    let (firebaseFormat, users) = try PortableAccountReader.read("\u{FEFF}{\"users\":[{\"localId\":\"x\",\"email\":\"a@b.co\"}]}")
+    #expect(firebaseFormat == .firebase && users.map(\.email) == ["a@b.co"])
+    #expect(throws: PortableAccountError("\"users\" is not a list of accounts")) { try PortableAccountReader.read("{\"users\":{}}") }
+  }
+
   @Test func csvWithQuotedJSONColumns() throws {
     let text = "id,email,email_verified,user_metadata,password_hash\r\n"
       + "u1,a@x.io,true,\"{\"\"plan\"\":\"\"pro\"\"}\",$2b$04$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxy\r\n"
