@@ -1,5 +1,6 @@
 import AuthCore
 import Essentials
+import JSONKit
 import ShellKit
 import SocketTransport
 
@@ -101,9 +102,16 @@ struct Authsh {
     }
   }
 
-  static func usage(_ problem: UsageError, command: String?, sink: some OutputSink) -> Int32 {
+  /// A usage error on standard error; with `json` (`--json` among the words), also the failed
+  /// result's object on standard output, as every other failure of a `--json` command prints.
+  static func usage(_ problem: UsageError, command: String?, sink: some OutputSink, json: Bool = false) -> Int32 {
     sink.err("error: \(TerminalText.escapeKeepingLines(problem.fullMessage))\n")
     sink.err("Run 'authsh help\(command.map { " " + $0 } ?? "")' for usage.\n")
+    if json {
+      var result = CommandResult(command: command ?? "authsh")
+      result.error = AuthError(.usage, message: problem.fullMessage)
+      sink.out(result.json(now: Int(Date().timeIntervalSince1970), revealTokens: false, includeClaims: false).prettyText + "\n")
+    }
     return ExitStatus.usage
   }
 }

@@ -9,17 +9,22 @@ enum OneShot {
     let words = (arguments.command + arguments.leadingOutputFlags).enumerated().map { index, text in
       Word(text: text, start: index, end: index + 1)
     }
+    // `--json` given, even on a line that does not parse: the error comes as JSON too.
+    let json = words.prefix { $0.text != "--" }.contains { $0.text == "--json" }
     var invocation: Invocation
     switch InvocationParser.parse(words, surface: .oneShot, extraFlags: CommandTable.connectionFlags) {
     case .success(let parsed): invocation = parsed
-    case .failure(let problem): return Authsh.usage(problem, command: CommandTable.match(arguments.command)?.spec.name, sink: sink)
+    case .failure(let problem):
+      // `authsh login ada@example.com hunter2`: the password is not repeated on either stream.
+      let masked = HistoryPolicy.masked(problem, words: words)
+      return Authsh.usage(masked, command: CommandTable.match(arguments.command)?.spec.name, sink: sink, json: json)
     }
-    if let problem = arguments.absorb(&invocation) { return Authsh.usage(problem, command: invocation.spec.name, sink: sink) }
+    if let problem = arguments.absorb(&invocation) { return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json) }
     if invocation.given(.passwordStdin), Terminal.stdinIsTTY {
       // Typed on a terminal it would echo, behind no prompt: the flag is for pipes.
       let problem = UsageError(
         "--password-stdin reads the password from a pipe, but standard input is a terminal; leave it out to be asked with echo off")
-      return Authsh.usage(problem, command: invocation.spec.name, sink: sink)
+      return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
     }
     switch invocation.id {
     case .run: return await RunCommand.run(invocation, arguments, environment: environment, sink: sink)

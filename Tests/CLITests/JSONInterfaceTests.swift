@@ -7,6 +7,25 @@ import AuthEmulator
 /// `--json` is an interface: a schema number, the same names on both backends, claims only when
 /// asked for, and mailed links whose secret is masked but whose public `apiKey` is kept.
 @Suite(.serialized) struct JSONInterfaceTests {
+  /// A line that does not parse fails with the same object on standard output (exit 64), and a
+  /// password typed where no argument goes is not repeated in it or on standard error.
+  @Test func aUsageErrorIsAFailedResultToo() async throws {
+    let runner = try BinaryRunner()
+    for (args, command, message) in [
+      (["login", "--pasword", "x", "--json"], "login", "unknown flag '--pasword' for 'login'; did you mean '--password'?"),
+      (["frobnicate", "--json"], "authsh", "unknown command 'frobnicate'"),
+      (["login", "ada@example.com", "Hunter2-Secret", "--json"], "login", "unexpected argument '***' for 'login'"),
+    ] {
+      let outcome = try await runner.run(args, timeout: 30)
+      #expect(outcome.status == 64)
+      let failed = try JSON.parse(outcome.stdout)
+      #expect(failed["ok"] == false && failed["command"]?.string == command)
+      #expect(failed["error"]?["code"] == "usage_error" && failed["error"]?["message"]?.string == message)
+      #expect(!outcome.combined.contains("Hunter2-Secret"))
+    }
+    #expect(try await runner.run(["frobnicate"], timeout: 30).stdout.isEmpty, "without --json, nothing on standard output")
+  }
+
   @Test(arguments: ["supabase", "firebase"])
   func bothBackendsSayTheSameThings(_ provider: String) async throws {
     let cli = try await CLIEmulator(provider: provider)

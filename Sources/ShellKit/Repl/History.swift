@@ -108,6 +108,15 @@ public enum HistoryPolicy {
     return parts.joined(separator: " ")
   }
 
+  /// The error with the word it quotes masked when that word may be a secret: `unexpected
+  /// argument 'hunter2' for 'login'` (a password typed where no argument goes).
+  public static func masked(_ error: UsageError, words: [Word]) -> UsageError {
+    guard let index = error.wordIndex, index < words.count, secretArgumentPositions(words).contains(index) else { return error }
+    var masked = error
+    masked.message = error.message.replacingAll("'\(words[index].text)'", with: "'\(Redactor.mask)'")
+    return masked
+  }
+
   /// The invocation without its secret values (after `invalid_credentials`, nothing of the
   /// password is kept: `retry` asks again).
   public static func withoutSecrets(_ invocation: Invocation) -> Invocation {

@@ -20,12 +20,7 @@ enum ReplRendering {
 
   static func usageError(_ error: UsageError, words: [Word], line: String, style: Style) -> String {
     let safe = TerminalText.escape
-    var message = error.message
-    if let index = error.wordIndex, index < words.count, HistoryPolicy.secretArgumentPositions(words).contains(index) {
-      // `unexpected argument 'hunter2' for 'login'`: a password typed where no argument goes.
-      message = message.replacingAll("'\(words[index].text)'", with: "'\(Redactor.mask)'")
-    }
-    var lines = [style.red("error:") + " " + safe(message)]
+    var lines = [style.red("error:") + " " + safe(HistoryPolicy.masked(error, words: words).message)]
     let showLine = !HistoryPolicy.mentionsSecret(line)
     if showLine, let index = error.wordIndex, index < words.count {
       let word = words[index]
