@@ -25,6 +25,8 @@ public struct BinaryRunner: Sendable {
 
   public let executable: URL
   public var environment: [String: String]
+  /// The directory of Package.swift (the README, the examples).
+  public let packageRoot: String
 
   /// A runner with a fresh HOME, config and state directories under a new temp directory.
   public init(file: String = #filePath) throws {
@@ -33,6 +35,7 @@ public struct BinaryRunner: Sendable {
     while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
       root.deleteLastPathComponent()
     }
+    packageRoot = root.path
     let bin = ProcessInfo.processInfo.environment["AUTHSH_BIN"].map(URL.init(fileURLWithPath:))
       ?? root.appendingPathComponent(".build/debug/authsh")
     executable = bin

@@ -1,4 +1,5 @@
 import AuthTestSupport
+import Foundation
 import Testing
 
 /// Issue 2 acceptance 8: `authsh --help` and `authsh help login` are complete (every command,
@@ -17,6 +18,16 @@ import Testing
       #expect(help.stdout.contains(text), "\(text)")
     }
     if let diff = Snapshot.check(help.stdout, named: "help") { Issue.record(Comment(rawValue: diff)) }
+  }
+
+  /// The README's list of error codes is the catalogue's, as `help errors` prints it.
+  @Test func theReadmeListsEveryErrorCode() async throws {
+    let readme = try String(contentsOfFile: runner.packageRoot + "/README.md", encoding: .utf8)
+    let listed = readme.components(separatedBy: "Error codes (`expect error CODE`").dropFirst().first ?? ""
+    let errors = try await runner.run(["help", "errors"])
+    let codes = errors.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }.filter { $0.contains("_") }
+    #expect(codes.count > 30)
+    for code in codes { #expect(listed.contains("`\(code)`"), "\(code) missing from the README") }
   }
 
   @Test func commandHelpThreeWays() async throws {
