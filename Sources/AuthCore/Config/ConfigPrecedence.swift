@@ -56,7 +56,8 @@ struct ConfigPrecedence {
     guard let name = profile?["key_env"]?.string else { return nil }
     if let value = variable(name) { return value }
     let keyPath = ["profiles", profileName, "key_env"]
-    let suggestion = Suggest.closest(to: name, among: environment.keys.filter { variable($0) != nil }.sorted())
+    // Only a near miss (`STAGING_ANON_KY`): among a whole environment, two edits make `NOPE` `HOME`.
+    let suggestion = Suggest.choice(for: name, among: environment.keys.filter { variable($0) != nil }.sorted())
     let message = "key_env = \"\(name)\" in [profiles.\(profileName)] names an environment variable that is not set"
       + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     let hint = "Export \(name) (e.g. export \(name)=…), or fix the name."

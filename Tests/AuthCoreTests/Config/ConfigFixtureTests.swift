@@ -73,6 +73,14 @@ import Testing
       error.message == Self.configPath
         + ":4: key_env = \"STAGING_ANON_KY\" in [profiles.staging] names an environment variable that is not set; did you mean 'STAGING_ANON_KEY'?")
     #expect(!error.message.contains("anon\""), "the variable's value never shows")
+    // No far-fetched guess from the rest of the environment (two edits make NOPE HOME).
+    let resolver = ConfigResolver(
+      environment: ["HOME": "/home/ada"], paths: Paths(environment: ["HOME": "/home/ada"]),
+      configFile: .init(text: "[profiles.a]\nprovider = \"supabase\"\nurl = \"https://x.supabase.co\"\nkey_env = \"NOPE\"\n", mode: 0o600))
+    var flags = ConnectionFlags()
+    flags.profile = "a"
+    let unrelated = try #require(throws: AuthError.self) { try resolver.resolve(flags) }
+    #expect(unrelated.message.hasSuffix("names an environment variable that is not set"), "\(unrelated.message)")
   }
 
   @Test func syntaxErrorsCarryTheParsersPosition() throws {
