@@ -1,3 +1,4 @@
+import Essentials
 import JSONKit
 
 /// Resolves the target of commands: flags > environment > `config.toml` profile > defaults, except
@@ -116,9 +117,11 @@ public struct ConfigResolver: Sendable {
     }
     let timeout = flags.timeout ?? profile?["timeout"]?.double ?? 30
     guard timeout > 0, timeout <= Target.maximumTimeout else {
-      throw AuthError(
-        .configError, message: "The timeout \(timeout) in [profiles.\(profileName)] of \(paths.configFile) is out of range.",
-        hint: "Use a number of seconds between 1 and 86400.")
+      // Only the file's value can be out of range here (the flag is checked where it is read).
+      let message = "timeout = \(NumberText.fixed(timeout, places: 3)) in [profiles.\(profileName)] is out of range"
+      let hint = "Use a number of seconds more than 0 and at most 86400."
+      throw document?.error(at: ["profiles", profileName, "timeout"], message, hint: hint)
+        ?? AuthError(.configError, message: message, hint: hint)
     }
     let insecure = flags.allowInsecureHTTP || profile?["allow_insecure_http"]?.bool == true
     var target: Target

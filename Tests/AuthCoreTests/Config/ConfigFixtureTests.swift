@@ -83,6 +83,18 @@ import Testing
     #expect(unrelated.message.hasSuffix("names an environment variable that is not set"), "\(unrelated.message)")
   }
 
+  @Test(arguments: ["86401", "1e9"])
+  func aTimeoutOutOfRangeNamesItsLine(_ value: String) throws {
+    let resolver = ConfigResolver(
+      environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]),
+      configFile: .init(text: "[profiles.a]\nprovider = \"firebase\"\nkey = \"k\"\ntimeout = \(value)\n", mode: 0o600))
+    var flags = ConnectionFlags()
+    flags.profile = "a"
+    let error = try #require(throws: AuthError.self) { try resolver.resolve(flags) }
+    #expect(error.message.hasPrefix(Self.configPath + ":4: timeout = "), "\(error.message)")
+    #expect(error.hint == "Use a number of seconds more than 0 and at most 86400.")
+  }
+
   @Test func syntaxErrorsCarryTheParsersPosition() throws {
     let error = try failure("syntax-error.toml")
     #expect(error.code == .configError)
