@@ -99,6 +99,7 @@ enum OneShot {
     }
     if interrupted != 0 {
       EchoGuard.writeMessage()
+      if let note = ResultText.cancelledNote(invocation) { sink.err(note + "\n") }
       return 128 + interrupted
     }
     return ExitStatus.oneShot(result)

@@ -12,6 +12,14 @@ public enum ResultText {
     return HumanRenderer.render(result, invocation: invocation, style: style, now: now)
   }
 
+  /// The line after "Cancelled." for a command whose request may have reached the server and
+  /// changed something there (`signup`: the account may exist; trying again says so); nil for
+  /// one that only reads.
+  public static func cancelledNote(_ invocation: Invocation) -> String? {
+    guard invocation.mayChangeTheServer else { return nil }
+    return "The request may already have reached the server and been applied: check before trying '\(invocation.spec.name)' again."
+  }
+
   /// Values the output may show although the redactor knows them: a mail link's public values
   /// (a Firebase `apiKey`) always; with `--show-tokens` the session's tokens and the mail's code
   /// and link secrets too.

@@ -31,6 +31,13 @@ public struct Invocation: Sendable, Equatable {
     }
   }
 
+  /// Whether a request of this command, once sent, may have changed something on the server (an
+  /// account made, a password changed, a mail sent, a factor removed): what a cancelled one must
+  /// say, since trying again may then fail (`user_already_exists`) or do it twice.
+  public var mayChangeTheServer: Bool {
+    access >= .change || [.signup, .reset, .resetConfirm, .logout, .mfaEnroll, .mfaRemove, .userImport].contains(id)
+  }
+
   /// Whether this line actually carries a secret value (a `--password VALUE`, `--key KEY`, …).
   public var carriesSecret: Bool {
     spec.flags.contains { $0.isSecret && flags[$0.name] != nil }

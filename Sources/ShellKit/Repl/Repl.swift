@@ -228,6 +228,7 @@ public final class Repl {
     if result.error?.code == .cancelled {
       // On a terminal, over the `^C` the terminal echoed.
       sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
+      if let note = ResultText.cancelledNote(invocation) { sink.err(options.style.dim(note) + "\n") }
       return
     }
     let (out, err) = ResultText.render(result, invocation: invocation, style: options.style, now: now)
