@@ -35,7 +35,7 @@ public struct Invocation: Sendable, Equatable {
   /// account made, a password changed, a mail sent, a factor removed): what a cancelled one must
   /// say, since trying again may then fail (`user_already_exists`) or do it twice.
   public var mayChangeTheServer: Bool {
-    access >= .change || [.signup, .reset, .resetConfirm, .logout, .mfaEnroll, .mfaRemove, .userImport].contains(id)
+    access >= .change || spec.changesOwnAccount
   }
 
   /// Whether this line actually carries a secret value (a `--password VALUE`, `--key KEY`, …).

@@ -136,13 +136,17 @@ public struct CommandSpec: Sendable, Hashable {
   public var takesOutputFlags: Bool
   /// What the command does to the account it names (read-only refusal, confirmation, audit).
   public var access: AccountAccess
+  /// One of the signed-in user's own commands that changes something on the server (an account
+  /// made, a password set, a mail sent, a factor removed); admin commands say so by `access`.
+  public var changesOwnAccount: Bool
   /// How its result prints as text.
   public var output: OutputKind
 
   public init(
     _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
     flags: [any DeclaredFlag] = [], loading: Loading? = nil, takesOutputFlags: Bool = true,
-    access: AccountAccess = .none, output: OutputKind = .account, summary: String, discussion: String = "",
+    access: AccountAccess = .none, changesOwnAccount: Bool = false, output: OutputKind = .account, summary: String,
+    discussion: String = "",
     examples: [String] = []
   ) {
     self.id = id
@@ -157,6 +161,7 @@ public struct CommandSpec: Sendable, Hashable {
     self.loading = loading
     self.takesOutputFlags = takesOutputFlags
     self.access = access
+    self.changesOwnAccount = changesOwnAccount
     self.output = output
   }
 

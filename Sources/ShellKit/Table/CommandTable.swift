@@ -60,7 +60,7 @@ public enum CommandTable {
     CommandSpec(
       .signup, group: .account, arguments: [emailArgument],
       flags: [FlagKey.signupName] + passwordFlags,
-      loading: Loading("Creating account…", host: "Creating account on %@…"), summary: "Create an account",
+      loading: Loading("Creating account…", host: "Creating account on %@…"), changesOwnAccount: true, summary: "Create an account",
       discussion: """
         Creates the account and, when the backend signs the new user in at once, stores the session. \
         With no password source on a terminal, asks for the password twice (no echo), again if the \
@@ -86,14 +86,16 @@ public enum CommandTable {
       ]),
     CommandSpec(
       .reset, group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
-      loading: Loading("Sending…", host: "Requesting a reset e-mail from %@…"), summary: "Request a password-reset e-mail",
+      loading: Loading("Sending…", host: "Requesting a reset e-mail from %@…"), changesOwnAccount: true,
+      summary: "Request a password-reset e-mail",
       discussion: "Sends the reset e-mail (on a terminal, asks for the address if none is given). The same address can be sent another one after 60 seconds.",
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
       .resetConfirm, group: .account,
       arguments: [ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail")],
       flags: [FlagKey.resetEmail] + passwordFlags,
-      loading: Loading("Saving…", host: "Saving the new password on %@…"), summary: "Set a new password from the e-mailed link or code",
+      loading: Loading("Saving…", host: "Saving the new password on %@…"), changesOwnAccount: true,
+      summary: "Set a new password from the e-mailed link or code",
       discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo), again if the two differ.",
       examples: ["authsh reset confirm 'http://127.0.0.1:54321/auth/v1/verify?token=…&type=recovery'", "authsh reset confirm 123456 --email ada@example.com"]),
   ]
@@ -106,7 +108,7 @@ public enum CommandTable {
     CommandSpec(
       .logout, group: .session,
       flags: [FlagKey.scope],
-      loading: Loading("Signing out…", host: "Signing out of %@…"), summary: "Sign out and forget the session",
+      loading: Loading("Signing out…", host: "Signing out of %@…"), changesOwnAccount: true, summary: "Sign out and forget the session",
       discussion: """
         Ends only the session authsh holds unless --scope says otherwise, so signing out never ends \
         the person's sessions on their phone or laptop by surprise. The message says which sessions \
@@ -163,7 +165,8 @@ extension CommandTable {
   static let mfaCommands: [CommandSpec] = [
     CommandSpec(
       .mfaEnroll, group: .session, flags: [FlagKey.factorName, FlagKey.selfVerify],
-      loading: Loading("Enrolling…", host: "Enrolling a factor on %@…"), summary: "Add an authenticator app as a second factor",
+      loading: Loading("Enrolling…", host: "Enrolling a factor on %@…"), changesOwnAccount: true,
+      summary: "Add an authenticator app as a second factor",
       discussion: mfaDiscussion + """
          Prints the otpauth:// URI, the secret (*** without --show-tokens) and a QR code to scan, \
         then asks for the first code from the app (no echo) to confirm it. Without a terminal, \
@@ -176,7 +179,8 @@ extension CommandTable {
     CommandSpec(
       .mfaRemove, group: .session, arguments: [ArgumentSpec("FACTOR", .text, "The factor's id or name")],
       flags: [FlagKey.yes],
-      loading: Loading("Removing…", host: "Removing the factor on %@…"), summary: "Remove one of the signed-in user's second factors",
+      loading: Loading("Removing…", host: "Removing the factor on %@…"), changesOwnAccount: true,
+      summary: "Remove one of the signed-in user's second factors",
       discussion: mfaDiscussion + """
          Asks for confirmation on a terminal; needs --yes without one. Supabase removes a verified \
         factor only from a session signed in with a second factor (aal2).
