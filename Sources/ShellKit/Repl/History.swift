@@ -18,14 +18,14 @@ public enum HistoryPolicy {
   public static func decide(_ line: String, invocation: Invocation?) -> HistoryDecision {
     if line.hasPrefix(" ") || line.hasPrefix("\t") || line.trimmingWhitespace.isEmpty { return .skip }
     if let invocation { return invocation.carriesSecret ? .memoryOnly : .persist }
-    return mentionsSecret(line) || !namesCommand(line) ? .memoryOnly : .persist
+    guard let words = try? WordSplitter.split(line) else { return .memoryOnly }
+    return mentionsSecret(words) || !namesCommand(words) ? .memoryOnly : .persist
   }
 
   /// Whether a line that did not parse starts with a command's words. One that does not may be a
   /// password typed at the prompt by mistake: it is recalled in this session but never written.
-  static func namesCommand(_ line: String) -> Bool {
-    guard let words = try? WordSplitter.split(line), !words.isEmpty else { return false }
-    return CommandTable.match(words.map(\.text)).map { $0.consumed > 0 } ?? false
+  static func namesCommand(_ words: [Word]) -> Bool {
+    CommandTable.match(words.map(\.text)).map { $0.consumed > 0 } ?? false
   }
 
   /// Whether a line that did not parse still names a secret flag, gives a value where a command
@@ -33,6 +33,10 @@ public enum HistoryPolicy {
   /// reach the file.
   public static func mentionsSecret(_ line: String) -> Bool {
     guard let words = try? WordSplitter.split(line) else { return true }
+    return mentionsSecret(words)
+  }
+
+  static func mentionsSecret(_ words: [Word]) -> Bool {
     let namesSecretFlag = words.contains { word in
       !word.quoted && secretFlags.contains(word.text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word.text)
     }
