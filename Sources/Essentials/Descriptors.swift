@@ -26,6 +26,15 @@ public enum Descriptor {
     }
   }
 
+  /// Opens an existing `path` to add to its end (close-on-exec; a link is not followed).
+  public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
+    while true {
+      let fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
+      if fd >= 0 { return fd }
+      if errno != EINTR { throw SystemError() }
+    }
+  }
+
   /// Closes `fd` (for types with a `close` of their own, where the C call is out of reach).
   public static func release(_ fd: Int32) { _ = close(fd) }
 

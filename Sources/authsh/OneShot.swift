@@ -65,8 +65,21 @@ enum OneShot {
     progress?.onFirstDraw = { spinner?.stop() }
     // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
     // "Cancelled.", exit 130 or 143.
+    let batchStop = Self.batchStop(invocation, context)
     let command = Task { [invocation] in await CommandRunner().run(invocation, in: context) }
-    EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY, cancel: { command.cancel() })
+    if let stop = batchStop {
+      // A bulk change: the first signal lets what is in flight finish (one request timeout at
+      // most) and writes every account's outcome; a second ends it at once.
+      let grace = UInt32(min((try? context.target())?.timeout ?? 30, 86_400)) + 5
+      EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY, grace: grace) {
+        StandardStreams.write(
+          "\nStopping: no more accounts start; waiting for those in flight, then the report and summary (again to stop at once).\n",
+          to: 2)
+        stop.stop()
+      }
+    } else {
+      EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY, cancel: { command.cancel() })
+    }
     var result = await command.value
     let interrupted = EchoGuard.received
     if interrupted != 0 { result = Self.interrupted(result, by: interrupted) }
@@ -103,6 +116,16 @@ enum OneShot {
       return 128 + interrupted
     }
     return ExitStatus.oneShot(result)
+  }
+
+  /// A bulk change's stop, set on `context` (nil for any other command).
+  static func batchStop(_ invocation: Invocation, _ context: ShellContext) -> BatchStop? {
+    guard invocation.spec.takesBulkFrom,
+      invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil
+    else { return nil }
+    let stop = BatchStop()
+    context.batchStop = stop
+    return stop
   }
 
   /// The result of a command stopped by `signal`: what it finished, and an error saying it was

@@ -13,7 +13,7 @@ enum SupportWiring {
     // "Type the e-mail to confirm" through the password prompter's echoed question: the spinner
     // wrapped around that prompter pauses for it too.
     if context.passwordPrompter?.readsText == true { context.linePrompter = ContextLinePrompter(context) }
-    if invocation.spec.takesBulkFrom, invocation.flags[FlagKey.bulkFrom.name] != nil {
+    if invocation.spec.takesBulkFrom, invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil {
       let terminal = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
       let display = BatchProgressLine(sink: RedactingSink(sink, redactor: context.redactor), terminal: terminal, command: invocation.spec.name)
       context.batchProgress = { display.update($0) }

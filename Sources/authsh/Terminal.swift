@@ -84,8 +84,9 @@ enum EchoGuard {
   nonisolated(unsafe) static var message: UnsafeMutableBufferPointer<UInt8>?
   static let grace: UInt32 = 3
 
-  /// From now until exit, SIGINT and SIGTERM cancel the command through `cancel`.
-  static func cancelOnInterrupt(terminal: Bool, cancel: @escaping @Sendable () -> Void) {
+  /// From now until exit, SIGINT and SIGTERM cancel the command through `cancel`; a command still
+  /// running `grace` seconds later is ended (a second signal ends it at once).
+  static func cancelOnInterrupt(terminal: Bool, grace: UInt32 = EchoGuard.grace, cancel: @escaping @Sendable () -> Void) {
     let bytes = Array(((terminal ? "\r\u{1B}[K" : "") + "Cancelled.\n").utf8)
     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
     _ = buffer.initialize(from: bytes)

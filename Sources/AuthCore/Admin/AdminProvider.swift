@@ -103,6 +103,8 @@ public enum AdminChange: Sendable, Equatable {
   case resendConfirmation
   case disable(seconds: Int?)
   case delete(soft: Bool)
+  /// `user update --meta`: metadata the person's own (Supabase's `user_metadata`).
+  case userMetadata
 }
 
 /// What an emulator says about its sign-in rate limiter (`GET /emulator/v1/limits`): production

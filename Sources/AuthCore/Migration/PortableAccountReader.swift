@@ -89,15 +89,21 @@ public enum PortableAccountReader {
   static let boolColumns: Set<String> = ["email_verified", "disabled"]
 
   static func csv(_ text: String) throws -> [PortableAccount] {
-    let rows: [[String]]
-    do { rows = try CSVRows.parse(text) } catch { throw PortableAccountError(error.message) }
-    guard let header = rows.first else { return [] }
+    let records: [CSVRecord]
+    do { records = try CSVRows.records(text) } catch { throw PortableAccountError(error.message) }
+    guard let header = records.first?.fields else { return [] }
     var accounts: [PortableAccount] = []
-    for (offset, row) in rows.dropFirst().enumerated() where !(row.count == 1 && row[0].isEmpty) {
+    for record in records.dropFirst() where !record.isBlank {
+      let row = record.fields
+      // A row with a field too few or too many would shift every column after the gap.
+      guard row.count == header.count else {
+        throw PortableAccountError(
+          "line \(record.line): \(row.count) fields where the header names \(header.count); every row needs exactly the header's fields")
+      }
       var object = JSONObject()
       for (column, cell) in zip(header, row) where !cell.isEmpty {
         if jsonColumns.contains(column) {
-          guard let value = try? JSON.parse(cell) else { throw PortableAccountError("row \(offset + 2): \(column) is not JSON") }
+          guard let value = try? JSON.parse(cell) else { throw PortableAccountError("line \(record.line): \(column) is not JSON") }
           object[column] = value
         } else if boolColumns.contains(column) {
           object[column] = .bool(cell.lowercased() == "true")
@@ -108,7 +114,7 @@ public enum PortableAccountReader {
       do {
         accounts.append(try PortableAccount(json: .object(object)))
       } catch let error as PortableAccountError {
-        throw PortableAccountError("row \(offset + 2): \(error.message)")
+        throw PortableAccountError("line \(record.line): \(error.message)")
       }
     }
     return accounts

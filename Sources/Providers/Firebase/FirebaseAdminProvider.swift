@@ -193,6 +193,10 @@ public struct FirebaseAdminProvider: AdminProvider {
       return AuthError(
         .notSupported, message: "Firebase has no soft delete: a deleted account is gone.",
         hint: "Run `user disable \(user.email)` to keep the account but stop its sign-ins.")
+    case .userMetadata:
+      return AuthError(
+        .notSupported, message: "Firebase accounts have no metadata of their own (Supabase's user_metadata).",
+        hint: "Use --name for the display name, or --claims for custom claims (they are in every ID token).")
     default:
       return nil
     }

@@ -8,6 +8,8 @@ public enum ExitStatus {
   public static let backend: Int32 = 3
   public static let notSignedIn: Int32 = 4
   public static let usage: Int32 = 64
+  /// EX_UNAVAILABLE: a bulk change the backend cannot make for any account listed; nothing was sent.
+  public static let unavailable: Int32 = 69
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
   public static let configuration: Int32 = 78
   /// Standard output, a script report, the audit log or a session file could not be written (EX_IOERR).
@@ -22,13 +24,17 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
+    (unavailable, "A bulk change (--from) the backend cannot make for any account listed (not_supported); nothing was sent."),
     (ioError, "Standard output, a script report, the audit log or a session file could not be written (disk full, closed)."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
   ]
 
   public static func oneShot(_ result: CommandResult) -> Int32 {
-    if let error = result.error { return forError(error) }
+    if let error = result.error {
+      if error.code == .notSupported, result.batch != nil { return unavailable }
+      return forError(error)
+    }
     // `diagnose`, like grep: 1 when a finding blocks the sign-in (or there is no account).
     if let diagnosis = result.diagnosis, !diagnosis.canSignIn { return failure }
     return lookups(result.lookups)

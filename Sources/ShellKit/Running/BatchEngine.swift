@@ -1,5 +1,6 @@
 import AuthCore
 import Essentials
+import Synchronization
 
 /// What happened to one account of a batch (`--report` line `outcome`).
 public enum BatchOutcome: String, Sendable, CaseIterable {
@@ -10,7 +11,42 @@ public enum BatchOutcome: String, Sendable, CaseIterable {
   /// `--dry-run`: the change that would be made; nothing was sent.
   case wouldChange = "would_change"
   case notFound = "not_found"
+  /// The backend cannot make this change (nothing was sent).
+  case notSupported = "not_supported"
   case failed
+  /// The change was sent and no answer came back: it may have been applied.
+  case unknown
+  /// Never sent: the batch was stopped first.
+  case notStarted = "not_started"
+
+  /// An account with this outcome in an earlier run's report is done: `--resume` leaves it.
+  /// `would_change` is done only for another dry run.
+  func isDone(dryRun: Bool, code: String?) -> Bool {
+    switch self {
+    case .changed, .unchanged, .notFound, .notSupported: return true
+    case .wouldChange: return dryRun
+    case .unknown, .notStarted: return false
+    case .failed: return !BatchOutcome.retryableCodes.contains(code ?? "")
+    }
+  }
+
+  /// Failures that may go through when tried again later.
+  static let retryableCodes = Set(
+    [ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled, .auditUnavailable].map(\.rawValue))
+}
+
+/// The first Ctrl-C (or SIGTERM) of a batch: no new account starts, and none whose account was
+/// looked up is sent its change; what is in flight finishes.
+public final class BatchStop: Sendable {
+  private let flag = Atomic<Bool>(false)
+  public init() {}
+  public func stop() { flag.store(true, ordering: .sequentiallyConsistent) }
+  public var stopped: Bool { flag.load(ordering: .sequentiallyConsistent) }
+}
+
+/// A retry that a stopped batch did not make; `after` is the error of the last attempt.
+struct BatchStopped: Error {
+  var after: AuthError?
 }
 
 /// One account of a batch, as the report and the summary see it. Never a secret.
@@ -85,11 +121,12 @@ public actor BatchBackOff {
   }
 
   /// Waits while the batch is paused.
-  public func wait() async throws {
+  public func wait(stop: BatchStop? = nil) async throws {
     while true {
       let left = resumeAt - clock.now()
-      guard left > 0 else { return }
-      try await clock.sleep(seconds: left)
+      guard left > 0, stop?.stopped != true else { return }
+      // A batch that can be stopped looks up every quarter second (Ctrl-C ends a long pause).
+      try await clock.sleep(seconds: stop == nil ? left : min(left, 0.25))
     }
   }
 
@@ -118,11 +155,14 @@ public struct BatchRetrier: Sendable {
   public let backOff: BatchBackOff
   public let clock: any BatchClock
   public let policy: BatchPolicy
+  /// Once stopped, a failed attempt is not tried again (`BatchStopped`).
+  public let stop: BatchStop?
 
-  public init(backOff: BatchBackOff, clock: any BatchClock, policy: BatchPolicy) {
+  public init(backOff: BatchBackOff, clock: any BatchClock, policy: BatchPolicy, stop: BatchStop? = nil) {
     self.backOff = backOff
     self.clock = clock
     self.policy = policy
+    self.stop = stop
   }
 
   /// `body` gets the attempt number (1 for the first).
@@ -130,14 +170,18 @@ public struct BatchRetrier: Sendable {
     var limited = 0
     var transient = 0
     var attempt = 0
+    var last: AuthError?
     while true {
-      try await backOff.wait()
+      try await backOff.wait(stop: stop)
+      // Stopped: no attempt is made, the first or another.
+      if stop?.stopped == true { throw BatchStopped(after: last) }
       attempt += 1
       do {
         let value = try await body(attempt)
         await backOff.eased()
         return value
       } catch let error as AuthError {
+        last = error
         if Self.isRateLimit(error), limited < policy.rateLimitRetries {
           limited += 1
           await backOff.slowDown(retryAfter: error.retryAfterSeconds)
@@ -145,12 +189,19 @@ public struct BatchRetrier: Sendable {
         }
         if retryTransient, error.isBackendFailure, transient < policy.transientRetries {
           transient += 1
-          try await clock.sleep(seconds: min(policy.baseDelay * pow(2, Double(transient - 1)), policy.maxDelay))
+          try await pause(min(policy.baseDelay * pow(2, Double(transient - 1)), policy.maxDelay))
           continue
         }
         throw error
       }
     }
+  }
+
+  /// `seconds` of the clock, cut short when the batch is stopped.
+  private func pause(_ seconds: Double) async throws {
+    guard let stop else { return try await clock.sleep(seconds: seconds) }
+    let end = clock.now() + seconds
+    while !stop.stopped, clock.now() < end { try await clock.sleep(seconds: min(end - clock.now(), 0.25)) }
   }
 
   static func isRateLimit(_ error: AuthError) -> Bool {
@@ -161,6 +212,8 @@ public struct BatchRetrier: Sendable {
 /// Counts of a batch, kept as accounts finish.
 public struct BatchTally: Sendable, Equatable {
   public var total = 0
+  /// Lines that named an account already listed (counted once).
+  public var duplicates = 0
   public var counts: [BatchOutcome: Int] = [:]
   /// Failed and not-found accounts by error code.
   public var codes: [String: Int] = [:]
@@ -172,38 +225,49 @@ public struct BatchTally: Sendable, Equatable {
   public mutating func add(_ record: BatchRecord, error: AuthError?) {
     total += 1
     counts[record.outcome, default: 0] += 1
-    if let code = record.code, record.outcome == .failed || record.outcome == .notFound { codes[code, default: 0] += 1 }
+    if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) { codes[code, default: 0] += 1 }
     if record.outcome == .failed, firstFailure == nil { firstFailure = error }
   }
 
+  /// Takes back what `add` counted (a `--resume`'s carried accounts, from this run's own counts).
+  public mutating func remove(_ record: BatchRecord) {
+    total -= 1
+    counts[record.outcome, default: 0] -= 1
+    if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) { codes[code, default: 0] -= 1 }
+    codes = codes.filter { $0.value > 0 }
+  }
+
   public subscript(_ outcome: BatchOutcome) -> Int { counts[outcome] ?? 0 }
-  public var problems: Int { self[.failed] + self[.notFound] }
+  public var problems: Int { self[.failed] + self[.notFound] + self[.notSupported] + self[.unknown] }
 }
 
 /// Runs `work` on every entry, `jobs` at a time, and tells `finished` of each as it completes.
-/// Cancellation stops the starting of new entries; those under way finish as their tasks do.
-/// The work runs on the runtime's pool, never on a script's own thread, where a request blocks
-/// the thread until its answer (the entries would go one at a time).
+/// Cancellation or `stop` stops the starting of new entries; those under way finish as their
+/// tasks do, and every entry never started is told `finished` as `notStarted(entry)`, so each has
+/// an outcome. The work runs on the runtime's pool, never on a script's own thread, where a
+/// request blocks the thread until its answer (the entries would go one at a time).
 public enum BatchRunner {
   public static func run<Entry: Sendable>(
-    _ entries: [Entry], jobs: Int, work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
-    finished: (BatchRecord, AuthError?) -> Void
+    _ entries: [Entry], jobs: Int, stop: BatchStop? = nil, work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
+    notStarted: (Entry) -> BatchRecord, finished: (BatchRecord, AuthError?) -> Void
   ) async {
+    func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
+    var next = 0
     await withTaskGroup(of: (BatchRecord, AuthError?).self) { group in
-      var next = 0
-      while next < entries.count, next < max(jobs, 1) {
+      while next < entries.count, next < max(jobs, 1), !stopping() {
         let entry = entries[next]
         group.addTask(executorPreference: globalConcurrentExecutor) { await work(entry) }
         next += 1
       }
       while let (record, error) = await group.next() {
         finished(record, error)
-        if next < entries.count, !Task.isCancelled {
+        if next < entries.count, !stopping() {
           let entry = entries[next]
           group.addTask(executorPreference: globalConcurrentExecutor) { await work(entry) }
           next += 1
         }
       }
     }
+    for entry in entries[next...] { finished(notStarted(entry), nil) }
   }
 }

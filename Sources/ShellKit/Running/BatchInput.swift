@@ -6,53 +6,130 @@ public struct BatchEntry: Sendable, Equatable {
   public var input: String
   /// Why this line is not an address or id (it is reported, the rest go on).
   public var problem: String?
+  /// `--resume`: the outcome the account had in the earlier run's report.
+  public var previous: BatchOutcome?
 
   public init(input: String, problem: String? = nil) {
     self.input = input
     self.problem = problem
   }
+
+  /// What makes two entries the same account before anything is asked: an address in any case,
+  /// an id exactly as written.
+  public var key: String { input.contains("@") ? input.lowercased() : input }
 }
 
-/// The accounts of a bulk change, read from the arguments and `--from FILE` through the same
-/// streamed, line-capped reader as `user show` (`LookupInput`). Three shapes, told by the first
-/// line that is not blank or a comment: JSON lines (a `--report` file; `input`, else `email`, else
-/// `id`; with `onlyFailed` just the lines whose `outcome` is `failed`), CSV (a header with an `email`
-/// or `id` column) or one address or id per line.
+/// The accounts of a batch, each once, and how many lines named one already listed.
+public struct BatchList: Sendable, Equatable {
+  public var entries: [BatchEntry] = []
+  public var duplicates = 0
+  private var seen: Set<String> = []
+
+  public init() {}
+
+  /// Adds `entry` unless its account is already listed. Lines that name no account are kept
+  /// each: every one is reported.
+  public mutating func add(_ entry: BatchEntry) {
+    guard entry.problem == nil else {
+      entries.append(entry)
+      return
+    }
+    guard seen.insert(entry.key).inserted else {
+      duplicates += 1
+      return
+    }
+    entries.append(entry)
+  }
+}
+
+/// The accounts of a bulk change, read from the arguments and `--from FILE` as a stream of
+/// capped lines. Three shapes, told by the first line that is not blank or a comment: JSON lines
+/// (a `--report` file; `input`, else `email`, else `id`; with `onlyFailed` just the lines whose
+/// `outcome` is `failed`), CSV (a header with an `email` or `id` column, read as records by
+/// `CSVRecordReader`: a value comes only from that column of a record, never from text inside
+/// another field, however many lines that field spans) or one address or id per line.
 public enum BatchInput {
   /// More accounts than this in one batch is a usage error: split the file.
   public static let maximumEntries = 1_000_000
+  /// One line (and one CSV record) of `--from` at most: an export's row with its metadata fits.
+  public static let recordLimit = 64 * 1024
 
-  static func read(_ input: LookupInput, onlyFailed: Bool) throws -> [BatchEntry] {
-    var entries: [BatchEntry] = []
-    var shape: Shape?
-    var reportLines = 0
-    while let line = try input.next() {
-      if shape == nil {
-        let first = Shape(firstLine: line)
-        shape = first
-        // A CSV header names the columns, not an account.
-        if case .csv = first { continue }
+  static func read(arguments: [String], lines: any InputLines, name: String, onlyFailed: Bool) throws -> BatchList {
+    var list = BatchList()
+    for argument in arguments { list.add(entry(argument)) }
+    var reader = PhysicalLines(lines: lines, name: name)
+    guard let (first, firstNumber) = try reader.nextContent() else { return list }
+    if first.hasPrefix("{") {
+      var line: (String, Int)? = (first, firstNumber)
+      while let (text, _) = line {
+        if let entry = reportEntry(text, onlyFailed: onlyFailed) { list.add(entry) }
+        try checkSize(list, name: name)
+        line = try reader.nextContent()
       }
-      switch shape {
-      case .report?:
-        reportLines += 1
-        guard let entry = reportEntry(line, onlyFailed: onlyFailed) else { continue }
-        entries.append(entry)
-      case .csv(let column)?:
-        let cells = CSVLine.split(line)
-        let value = column < cells.count ? cells[column].trimmingWhitespace : ""
-        entries.append(entry(value.isEmpty ? line : value))
-      case .lines?, nil:
-        entries.append(entry(line))
-      }
-      if entries.count > maximumEntries {
-        throw AuthError(.usage, message: "\(input.name) names more than \(maximumEntries) accounts: split it into smaller batches.")
-      }
+      return list
     }
-    if onlyFailed, shape.map({ if case .report = $0 { return false } else { return true } }) ?? false {
-      throw AuthError(.usage, message: "--only-failed reads a --report file (JSON lines); \(input.name) is not one.")
+    if onlyFailed {
+      throw AuthError(.usage, message: "--only-failed reads a --report file (JSON lines); \(name) is not one.")
     }
-    return entries
+    let names = CSVRows.header(first)
+    guard let columns = Columns(names) else {
+      // One address or id a line.
+      var line: (String, Int)? = (first, firstNumber)
+      while let (text, _) = line {
+        list.add(entry(text))
+        try checkSize(list, name: name)
+        line = try reader.nextContent()
+      }
+      return list
+    }
+    // The header line is read; records start on the line after it.
+    var records = CSVRecordReader(maxRecordBytes: recordLimit) { try reader.next()?.0 }
+    do {
+      while let record = try records.next() {
+        let line = record.line + firstNumber
+        if record.isBlank || record.fields[0].hasPrefix("#") { continue }
+        list.add(columns.entry(record, line: line))
+        try checkSize(list, name: name)
+      }
+    } catch let error as CSVReadError {
+      throw AuthError(.usage, message: "Line \(error.line + firstNumber) of \(name): \(error.message); nothing was sent.")
+    }
+    return list
+  }
+
+  static func checkSize(_ list: BatchList, name: String) throws {
+    if list.entries.count > maximumEntries {
+      throw AuthError(.usage, message: "\(name) names more than \(maximumEntries) accounts: split it into smaller batches.")
+    }
+  }
+
+  /// Where the account is in a CSV record.
+  struct Columns {
+    let email: Int?
+    let id: Int?
+    let count: Int
+
+    init?(_ names: [String]) {
+      email = names.firstIndex(of: "email")
+      id = names.firstIndex(of: "id") ?? names.firstIndex(of: "uid") ?? names.firstIndex(of: "localid")
+      count = names.count
+      guard email != nil || id != nil else { return nil }
+    }
+
+    /// The record's address (else its id), or why it names none. A record with other than the
+    /// header's number of fields is refused whole: its columns cannot be trusted.
+    func entry(_ record: CSVRecord, line: Int) -> BatchEntry {
+      let fields = record.fields
+      guard fields.count == count else {
+        return BatchEntry(
+          input: "line \(line)", problem: "Line \(line) has \(fields.count) fields where the header names \(count): skipped.")
+      }
+      let email = self.email.map { fields[$0].trimmingWhitespace } ?? ""
+      let id = self.id.map { fields[$0].trimmingWhitespace } ?? ""
+      if !email.isEmpty { return BatchInput.entry(email) }
+      if !id.isEmpty { return BatchInput.entry(id) }
+      return BatchEntry(input: "line \(line)", problem: "Line \(line) has no email or id.")
+    }
   }
 
   /// An address or id, or the reason the text is neither.
@@ -69,7 +146,7 @@ public enum BatchInput {
     return BatchEntry(input: value)
   }
 
-  private static func shown(_ text: String) -> String { text.count > 60 ? String(text.prefix(59)) + "…" : text }
+  static func shown(_ text: String) -> String { text.count > 60 ? String(text.prefix(59)) + "…" : text }
 
   private static func reportEntry(_ line: String, onlyFailed: Bool) -> BatchEntry? {
     guard let json = try? JSON.parse(line), let object = json.object else {
@@ -81,66 +158,39 @@ public enum BatchInput {
     }
     return entry(text)
   }
-
-  enum Shape: Equatable {
-    case lines
-    case csv(column: Int)
-    case report
-
-    init(firstLine: String) {
-      if firstLine.hasPrefix("{") {
-        self = .report
-        return
-      }
-      let names = CSVLine.split(firstLine).map { $0.trimmingWhitespace.lowercased() }
-      if let column = names.firstIndex(of: "email") ?? names.firstIndex(of: "id") {
-        self = .csv(column: column)
-      } else {
-        self = .lines
-      }
-    }
-  }
 }
 
-/// The fields of one CSV line (RFC 4180 quotes; a field may not span lines).
-enum CSVLine {
-  static func split(_ line: String) -> [String] {
-    var fields: [String] = []
-    var field = ""
-    var quoted = false
-    var characters = line.makeIterator()
-    while let character = characters.next() {
-      if quoted {
-        if character == "\"" {
-          // `""` inside quotes is one quote.
-          if let following = characters.next() {
-            if following == "\"" {
-              field.append("\"")
-            } else {
-              quoted = false
-              if following == "," {
-                fields.append(field)
-                field = ""
-              } else {
-                field.append(following)
-              }
-            }
-          } else {
-            quoted = false
-          }
-        } else {
-          field.append(character)
-        }
-      } else if character == "\"" && field.isEmpty {
-        quoted = true
-      } else if character == "," {
-        fields.append(field)
-        field = ""
-      } else {
-        field.append(character)
-      }
+/// The lines of `--from` with their numbers; read errors become usage errors naming the file.
+struct PhysicalLines {
+  let lines: any InputLines
+  let name: String
+  private(set) var number = 0
+
+  init(lines: any InputLines, name: String) {
+    self.lines = lines
+    self.name = name
+  }
+
+  mutating func next() throws -> (String, Int)? {
+    do {
+      guard let line = try lines.nextLine() else { return nil }
+      number += 1
+      return (line, number)
+    } catch let long as InputLineTooLong {
+      throw AuthError(.usage, message: "Line \(long.line) of \(name) is longer than \(long.limit) bytes: it is not an account; nothing was sent.")
+    } catch {
+      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
-    fields.append(field)
-    return fields
+  }
+
+  /// The next line that is not blank or a `#` comment, trimmed.
+  mutating func nextContent() throws -> (String, Int)? {
+    while let (raw, number) = try next() {
+      var line = raw.trimmingWhitespace
+      if number == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()).trimmingWhitespace }
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      return (line, number)
+    }
+    return nil
   }
 }

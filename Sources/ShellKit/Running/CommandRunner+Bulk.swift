@@ -15,6 +15,9 @@ struct BulkAction: Sendable {
   var retryTransient = true
   /// The change needs the whole account (factors, identities), not just its state.
   var wholeAccount = false
+  /// An account that is gone is as asked (delete): `--resume` counts one whose earlier change got
+  /// no answer as done when it is not found.
+  var goneMeansDone = false
   /// Why nothing needs to be sent to `user` (it is already as asked); nil when a change is needed.
   var already: @Sendable (AdminUser) -> String? = { _ in nil }
   /// Makes the change; the Int is the attempt (1 for the first).
@@ -26,10 +29,16 @@ struct BulkAction: Sendable {
 /// anything is sent, one confirmation for the batch, a started and an outcome audit line per
 /// account), with a shared back-off for rate limits.
 extension CommandRunner {
-  /// `--from FILE` given to a change command that takes it.
+  /// `--from FILE` or `--resume REPORT` given to a change command that takes them.
   func isBulk(_ invocation: Invocation) throws -> Bool {
     guard invocation.spec.takesBulkFrom else { return false }
-    if invocation[.bulkFrom] != nil { return true }
+    if invocation[.bulkFrom] != nil, invocation[.bulkResume] != nil {
+      throw AuthError(.usage, message: "--resume REPORT reads its accounts from the report: leave out --from.")
+    }
+    if invocation[.bulkResume] != nil, invocation[.onlyFailed] {
+      throw AuthError(.usage, message: "--resume already retries the failures that may pass: leave out --only-failed.")
+    }
+    if invocation[.bulkFrom] != nil || invocation[.bulkResume] != nil { return true }
     for flag in ["--jobs", "--dry-run", "--report", "--only-failed"] where invocation.flags[flag] != nil {
       throw AuthError(.usage, message: "\(flag) works with --from FILE (many accounts).")
     }
@@ -42,48 +51,97 @@ extension CommandRunner {
     // Before the input is read and before anything is sent.
     try guardRails.checkWritable()
     let dryRun = invocation[.dryRun]
-    let entries = try bulkEntries(invocation, context)
+    let plan = try bulkPlan(invocation, context, dryRun: dryRun)
+    let entries = plan.list.entries
     let provider = try makeAdminProvider(invocation, context, target: target)
+    var tally = BatchTally()
+    tally.duplicates = plan.list.duplicates
+    for record in plan.carried { tally.add(record, error: nil) }
+    var result = CommandResult(command: invocation.spec.name)
     guard !entries.isEmpty else {
-      var result = CommandResult(command: invocation.spec.name)
-      result.batch = BatchTally().json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
-      result.notes = ["No failed accounts in \(invocation[.bulkFrom] ?? "the report"): nothing to do."]
+      result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
+      result.notes = [plan.nothingToDo]
+      return result
+    }
+    // A change the backend cannot make for anyone: every account is not_supported, nothing is
+    // sent (not even a look-up), in a dry run too.
+    if let requires = action.requires, let refusal = provider.unsupported(requires, for: AdminUser(id: "", email: "EMAIL", confirmed: false)) {
+      let report = try openReport(invocation, context, plan: plan)
+      defer { report?.close() }
+      var reportError: AuthError?
+      for entry in entries {
+        let record = entry.problem.map { BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0) }
+          ?? BatchRecord(input: entry.input, outcome: .notSupported, code: refusal.code.rawValue, message: refusal.message)
+        tally.add(record, error: nil)
+        Self.write(record, to: report, failure: &reportError)
+      }
+      result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
+      result.notes = tally.summaryLines(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
+      var error = refusal
+      error.message = "\(refusal.message) Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
+      result.error = reportError ?? error
       return result
     }
     if !dryRun {
       try guardRails.confirmBatch(count: entries.count)
       try guardRails.checkAuditWritable()
     }
-    let report = try invocation[.bulkReport].map { try context.openBatchReport($0) }
+    let report = try openReport(invocation, context, plan: plan)
     defer { report?.close() }
 
+    let stop = context.batchStop
     let policy = context.batchPolicy
     let backOff = BatchBackOff(clock: context.batchClock, policy: policy)
-    let retrier = BatchRetrier(backOff: backOff, clock: context.batchClock, policy: policy)
+    let retrier = BatchRetrier(backOff: backOff, clock: context.batchClock, policy: policy, stop: stop)
     let jobs = invocation[.bulkJobs] ?? 4
-    var tally = BatchTally()
     var reportError: AuthError?
     let progress = context.batchProgress
-    await BatchRunner.run(entries, jobs: jobs, work: { entry in
-      await Self.changeOne(entry, provider: provider, action: action, retrier: retrier, guardRails: guardRails, dryRun: dryRun)
+    let total = tally.total + entries.count
+    await BatchRunner.run(entries, jobs: jobs, stop: stop, work: { entry in
+      await Self.changeOne(entry, provider: provider, action: action, retrier: retrier, guardRails: guardRails, dryRun: dryRun, stop: stop)
+    }, notStarted: { entry in
+      entry.problem.map { BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0) }
+        ?? BatchRecord(input: entry.input, outcome: .notStarted, message: "Not started: the batch was stopped first.")
     }) { record, error in
       tally.add(record, error: error)
-      do {
-        try report?.write(record)
-      } catch {
-        if reportError == nil { reportError = AuthError(.usage, message: "Cannot write the report: \(Self.reason(error)).") }
-      }
-      progress?(BatchProgress(record: record, done: tally.total, total: entries.count, failures: tally.problems, dryRun: dryRun))
+      Self.write(record, to: report, failure: &reportError)
+      progress?(BatchProgress(record: record, done: tally.total, total: total, failures: tally.problems, dryRun: dryRun))
     }
 
-    var result = CommandResult(command: invocation.spec.name)
     let pauses = await backOff.pauses
     let paused = await backOff.pausedSeconds
     result.batch = tally.json(dryRun: dryRun, pauses: pauses, pausedSeconds: paused)
     result.notes = tally.summaryLines(dryRun: dryRun, pauses: pauses, pausedSeconds: paused)
-    result.error = reportError ?? Self.batchFailure(tally)
-    if Task.isCancelled { result.error = AuthError(.cancelled) }
+    if let report = invocation[.bulkReport] ?? invocation[.bulkResume], tally[.unknown] + tally[.notStarted] > 0 {
+      result.notes.append("To finish the batch: the same command with --resume \(report) (it looks up the unknown ones first).")
+    }
+    // This run's own work decides the exit status; what an earlier run did is only counted.
+    var own = tally
+    for record in plan.carried { own.remove(record) }
+    result.error = reportError ?? Self.batchFailure(own)
+    if Task.isCancelled || stop?.stopped == true { result.error = AuthError(.cancelled) }
     return result
+  }
+
+  static func write(_ record: BatchRecord, to report: (any BatchReportSink)?, failure: inout AuthError?) {
+    do {
+      try report?.write(record)
+    } catch {
+      if failure == nil { failure = AuthError(.usage, message: "Cannot write the report: \(Self.reason(error)).") }
+    }
+  }
+
+  /// `--report FILE` (emptied, and given the lines an earlier run finished first when resuming),
+  /// else `--resume REPORT` itself, appended to.
+  func openReport(_ invocation: Invocation, _ context: ShellContext, plan: BulkPlan) throws -> (any BatchReportSink)? {
+    if let path = invocation[.bulkReport] {
+      let report = try context.openBatchReport(path, false)
+      var failure: AuthError?
+      for record in plan.carried { Self.write(record, to: report, failure: &failure) }
+      if let failure { throw failure }
+      return report
+    }
+    return try invocation[.bulkResume].map { try context.openBatchReport($0, true) }
   }
 
   /// Nil when every account was changed or already as asked; else the first failure (an outage
@@ -94,37 +152,52 @@ extension CommandRunner {
       failure.message = "\(tally[.failed]) of \(tally.total) accounts failed; the first: \(failure.message)"
       return failure
     }
+    if tally[.unknown] > 0 {
+      return AuthError(
+        .timeout, message: "\(tally[.unknown]) of \(tally.total) accounts got no answer: the change may have been applied; check them (--resume looks them up again).")
+    }
     if tally[.failed] > 0 {
       return AuthError(.validationFailed, message: "\(tally[.failed]) of \(tally.total) lines are not an address or id.")
     }
     return AuthError(.userNotFound, message: "\(tally[.notFound]) of \(tally.total) accounts not found.")
   }
 
-  /// The EMAIL argument (if any) then the accounts of `--from`, read through `LookupInput`.
-  func bulkEntries(_ invocation: Invocation, _ context: ShellContext) throws -> [BatchEntry] {
+  /// The accounts to work on: the EMAIL argument (if any) then `--from`, or what `--resume`
+  /// leaves to do.
+  func bulkPlan(_ invocation: Invocation, _ context: ShellContext, dryRun: Bool) throws -> BulkPlan {
+    if let path = invocation[.bulkResume] {
+      let resume = try BatchResume.read(try openBulkLines(path, context), name: path == "-" ? "standard input" : path)
+      var list = BatchList()
+      for entry in resume.pending(dryRun: dryRun) { list.add(entry) }
+      return BulkPlan(list: list, carried: resume.done(dryRun: dryRun), nothingToDo: "Nothing left to do: every account in \(path) has its outcome.")
+    }
     let path = invocation[.bulkFrom] ?? "-"
     let name = path == "-" ? "standard input" : path
     let arguments = [invocation.argument("EMAIL")].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
-    let lines: any InputLines
+    let list = try BatchInput.read(arguments: arguments, lines: try openBulkLines(path, context), name: name, onlyFailed: invocation[.onlyFailed])
+    // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
+    guard !list.entries.isEmpty || invocation[.onlyFailed] else {
+      throw AuthError(.usage, message: "\(path == "-" ? "Standard input" : path) has no addresses (one per line).")
+    }
+    return BulkPlan(list: list, carried: [], nothingToDo: "No failed accounts in \(path): nothing to do.")
+  }
+
+  func openBulkLines(_ path: String, _ context: ShellContext) throws -> any InputLines {
+    let name = path == "-" ? "standard input" : path
     do {
-      lines = try context.openInputLines(path)
+      let lines = try context.openInputLines(path)
+      lines.lineLimit = BatchInput.recordLimit
+      return lines
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")
     }
-    let input = LookupInput(arguments: arguments, lines: lines, name: name)
-    let entries = try BatchInput.read(input, onlyFailed: invocation[.onlyFailed])
-    // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
-    guard !entries.isEmpty || invocation[.onlyFailed] else {
-      throw AuthError(.usage, message: "\(path == "-" ? "Standard input" : path) has no addresses (one per line).")
-    }
-    return entries
   }
 
   /// One account: looked up, then changed unless it is already as asked; its audit lines around
   /// it (none in a dry run: nothing is sent).
   static func changeOne(
     _ entry: BatchEntry, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, guardRails: SupportGuard,
-    dryRun: Bool
+    dryRun: Bool, stop: BatchStop? = nil
   ) async -> (BatchRecord, AuthError?) {
     if let problem = entry.problem {
       let error = AuthError(.validationFailed, message: problem)
@@ -142,7 +215,7 @@ extension CommandRunner {
       }
     }
     var user: AdminUser?
-    var (record, error) = await decide(input, provider: provider, action: action, retrier: retrier, dryRun: dryRun, user: &user)
+    var (record, error) = await decide(entry, provider: provider, action: action, retrier: retrier, dryRun: dryRun, stop: stop, user: &user)
     if !dryRun {
       do {
         try guardRails.record(user: user, email: input, error: error)
@@ -159,14 +232,22 @@ extension CommandRunner {
   }
 
   private static func decide(
-    _ input: String, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, dryRun: Bool, user: inout AdminUser?
+    _ entry: BatchEntry, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, dryRun: Bool, stop: BatchStop?,
+    user: inout AdminUser?
   ) async -> (BatchRecord, AuthError?) {
+    let input = entry.input
+    // Whether the change itself went out (then no answer means it may have been applied).
+    var sent = false
     do {
       let reference = UserReference(input)
       let lookup: @Sendable (Int) async throws -> AdminUser? = { _ in
         action.wholeAccount ? try await provider.user(reference) : try await provider.accountForChange(reference)
       }
       guard let found = try await retrier.run(lookup), found.deletedAt == nil else {
+        if entry.previous == .unknown, action.goneMeansDone {
+          // `--resume`: the earlier run's delete got no answer, and it did go through.
+          return (BatchRecord(input: input, outcome: .unchanged, message: "No account for \(input) any more: the earlier run's change went through."), nil)
+        }
         let error = AuthError(.userNotFound, message: "No account for \(input).")
         return (BatchRecord(input: input, outcome: .notFound, code: error.code.rawValue, message: error.message), error)
       }
@@ -176,23 +257,55 @@ extension CommandRunner {
         BatchRecord(input: input, email: found.email.isEmpty ? nil : found.email, id: found.id, outcome: outcome, code: code, message: message)
       }
       if let requires = action.requires, let refusal = provider.unsupported(requires, for: found) {
-        return (record(.failed, refusal.message, code: refusal.code.rawValue), refusal)
+        return (record(.notSupported, refusal.message, code: refusal.code.rawValue), refusal)
       }
       if let already = action.already(found) { return (record(.unchanged, already), nil) }
       if dryRun { return (record(.wouldChange, "Would \(action.verb) \(who).") , nil) }
+      if stop?.stopped == true || Task.isCancelled {
+        return (record(.notStarted, "Not started: the batch was stopped before the change was sent."), AuthError(.cancelled))
+      }
+      sent = true
       try await retrier.run(retryTransient: action.retryTransient) { attempt in try await action.apply(provider, found, attempt) }
       return (record(.changed, "\(action.done) \(who)."), nil)
     } catch {
-      let failure = (error as? AuthError) ?? AuthError(error is CancellationError ? .cancelled : .providerError)
-      let outcome: BatchOutcome = failure.code == .userNotFound ? .notFound : .failed
+      let failure: AuthError
+      var outcome: BatchOutcome
+      switch error {
+      case let stopped as BatchStopped:
+        // A retry the stopped batch did not make: after a rate limit nothing was applied.
+        failure = stopped.after ?? AuthError(.cancelled)
+        outcome = sent && !BatchRetrier.isRateLimit(failure) ? .unknown : .notStarted
+      case let known as AuthError:
+        failure = known
+        outcome = known.code == .userNotFound ? .notFound : .failed
+        if sent, Self.noAnswer.contains(known.code) { outcome = .unknown }
+      default:
+        failure = AuthError(error is CancellationError ? .cancelled : .providerError)
+        outcome = error is CancellationError ? (sent ? .unknown : .notStarted) : .failed
+      }
+      var message = failure.message
+      if outcome == .unknown { message = "Sent, but no answer came back (\(failure.message)): the change may have been applied." }
+      if outcome == .notStarted { message = "Not started: the batch was stopped before the change was sent." }
       return (
         BatchRecord(
           input: input, email: user.flatMap { $0.email.isEmpty ? nil : $0.email }, id: user?.id, outcome: outcome,
-          code: failure.code.rawValue, message: failure.message),
+          code: failure.code.rawValue, message: message),
         failure
       )
     }
   }
+
+  /// Errors of a change that was sent where no answer (or none that can be read) came back.
+  static let noAnswer: [ErrorCode] = [.timeout, .networkUnreachable, .malformedResponse, .cancelled]
+}
+
+/// What a bulk change works on: the accounts to do, and (with `--resume`) what an earlier run
+/// finished, counted and carried into a new `--report`.
+struct BulkPlan {
+  var list: BatchList
+  var carried: [BatchRecord]
+  /// Said when nothing is left to do.
+  var nothingToDo: String
 }
 
 extension CommandSpec {

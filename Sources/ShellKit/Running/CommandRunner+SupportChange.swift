@@ -171,7 +171,7 @@ extension CommandRunner {
     if try isBulk(invocation) {
       return try await bulkChange(invocation, context, BulkAction(
         verb: invocation[.soft] ? "soft-delete" : "delete", done: invocation[.soft] ? "Soft-deleted" : "Deleted",
-        requires: .delete(soft: invocation[.soft]),
+        requires: .delete(soft: invocation[.soft]), goneMeansDone: true,
         apply: { [soft = invocation[.soft]] provider, user, attempt in
           do {
             try await provider.delete(user, soft: soft)

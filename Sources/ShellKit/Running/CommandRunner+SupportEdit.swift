@@ -25,12 +25,16 @@ extension CommandRunner {
 
   func updateAccount(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let changes = try Self.accountUpdate(invocation)
+    // Metadata of the person's own (Supabase's user_metadata) is what one backend has not.
+    let requires: AdminChange? = changes.metadata.isEmpty ? nil : .userMetadata
     if try isBulk(invocation) {
       return try await bulkChange(
         invocation, context,
-        BulkAction(verb: "update", done: "Updated", apply: { provider, user, _ in _ = try await provider.update(user, with: changes) }))
+        BulkAction(
+          verb: "update", done: "Updated", requires: requires,
+          apply: { provider, user, _ in _ = try await provider.update(user, with: changes) }))
     }
-    return try await change(invocation, context) { step, result in
+    return try await change(invocation, context, requires: requires) { step, result in
       let changed = try await step.provider.update(step.user, with: changes)
       var what: [String] = []
       if changes.name != nil { what.append("the name") }

@@ -5,6 +5,8 @@ import Essentials
 public protocol InputLines: AnyObject {
   /// The next line without its line break; throws `InputLineTooLong` for a line over the cap.
   func nextLine() throws -> String?
+  /// The cap on one line, in bytes (a bulk change's CSV export has longer lines than a list).
+  var lineLimit: Int { get set }
 }
 
 /// A line longer than any address or id can be (`--from /dev/zero`).
@@ -19,7 +21,7 @@ public final class DescriptorLines: InputLines {
   public static let lineLimit = 1024
   private let descriptor: Int32
   private let closeAtEnd: Bool
-  private let limit: Int
+  private var limit: Int
   private var buffer: [UInt8] = []
   private var start = 0
   private var ended = false
@@ -32,6 +34,11 @@ public final class DescriptorLines: InputLines {
   }
 
   deinit { if closeAtEnd { _ = close(descriptor) } }
+
+  public var lineLimit: Int {
+    get { limit }
+    set { limit = newValue }
+  }
 
   public func nextLine() throws -> String? {
     while true {
@@ -64,6 +71,7 @@ public final class DescriptorLines: InputLines {
 public final class TextLines: InputLines {
   private var lines: [Substring]
   private var index = 0
+  public var lineLimit = Int.max
 
   public init(_ text: String) {
     lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -73,6 +81,7 @@ public final class TextLines: InputLines {
   public func nextLine() throws -> String? {
     guard index < lines.count else { return nil }
     defer { index += 1 }
+    guard lines[index].utf8.count <= lineLimit else { throw InputLineTooLong(line: index + 1, limit: lineLimit) }
     return String(lines[index])
   }
 }

@@ -113,10 +113,14 @@ public final class ShellContext: Sendable {
   public var batchProgress: (@Sendable (BatchProgress) -> Void)? {
     get { state[\.batchProgress] } set { state[\.batchProgress] = newValue }
   }
-  /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600).
-  public var openBatchReport: @Sendable (String) throws -> any BatchReportSink {
+  /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600), or
+  /// `--resume REPORT` to append to it.
+  public var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
     get { state[\.openBatchReport] } set { state[\.openBatchReport] = newValue }
   }
+  /// Set by the executable for a bulk change: its first Ctrl-C or SIGTERM stops the batch from
+  /// starting more accounts (what is in flight finishes and the report is written).
+  public var batchStop: BatchStop? { get { state[\.batchStop] } set { state[\.batchStop] = newValue } }
   /// `user list --filter` on Firebase: after each page the scan reads, for a progress line.
   public var scanProgress: (@Sendable (ScanProgress) -> Void)? {
     get { state[\.scanProgress] } set { state[\.scanProgress] = newValue }

@@ -30,7 +30,8 @@ struct ShellState: Sendable {
   var lookupShouldStop: (@Sendable () -> Bool)?
   var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
   var batchProgress: (@Sendable (BatchProgress) -> Void)?
-  var openBatchReport: @Sendable (String) throws -> any BatchReportSink = BatchReportFile.open
+  var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink = BatchReportFile.open
+  var batchStop: BatchStop?
   var batchClock: any BatchClock = SystemBatchClock()
   var scanProgress: (@Sendable (ScanProgress) -> Void)?
   var batchPolicy = BatchPolicy()

@@ -110,6 +110,10 @@ extension FlagKey where Value == String {
       "Change every account in FILE instead of one: an address or id per line, a CSV with an email or id column, or a --report file (- for standard input)"))
   public static let bulkReport = text(
     FlagSpec("--report", value: "FILE", kind: .path, "With --from: write one JSON line per account (input, email, id, outcome, code, message)"))
+  public static let bulkResume = text(
+    FlagSpec(
+      "--resume", value: "REPORT", kind: .path,
+      "Finish an earlier run from its --report file: only the accounts not done yet (not_started, unknown, a failure that may pass); the new lines are appended to REPORT unless --report names another file"))
 }
 
 extension FlagKey where Value == Int {
@@ -124,5 +128,5 @@ extension FlagKey where Value == Bool {
 
 /// The flags every change command takes for many accounts at once.
 public let bulkFlags: [any DeclaredFlag] = [
-  FlagKey.bulkFrom, FlagKey.bulkJobs, FlagKey.dryRun, FlagKey.bulkReport, FlagKey.onlyFailed,
+  FlagKey.bulkFrom, FlagKey.bulkJobs, FlagKey.dryRun, FlagKey.bulkReport, FlagKey.bulkResume, FlagKey.onlyFailed,
 ]

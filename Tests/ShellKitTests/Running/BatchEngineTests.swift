@@ -137,7 +137,7 @@ final class Flaky: @unchecked Sendable {
       + "\n\nnobody@example.com\nnot an address\n"
     let (harness, _) = harness(users, input: input)
     let report = ReportCollector()
-    harness.context.openBatchReport = { _ in report }
+    harness.context.openBatchReport = { _, _ in report }
     let result = try await harness.run("user confirm --from list.txt --yes --jobs 3 --report out.jsonl")
     #expect(Self.count(result, "changed") == 4)
     #expect(Self.count(result, "unchanged") == 2)

@@ -17,6 +17,15 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   var failures: [String: AuthError] = [:]
   /// Lookups wait a moment, longer for earlier queries, so they complete out of order.
   var scramble = false
+  /// Changes (confirm, delete) of these addresses fail with the error after being applied (a
+  /// timeout: the answer was lost).
+  var appliedThenFailed: [String: AuthError] = [:]
+  /// Changes this backend cannot make.
+  var unsupportedChanges: [AdminChange] = []
+
+  func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
+    unsupportedChanges.contains(change) ? AuthError(.notSupported, message: "This backend cannot.") : nil
+  }
 
   init(_ users: [AdminUser] = []) {
     for user in users { accounts[user.email] = user }
@@ -61,7 +70,9 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   }
   func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
     record("confirm \(user.email)")
-    return change(user.email) { $0.confirmed = true }
+    let changed = change(user.email) { $0.confirmed = true }
+    if let error = appliedThenFailed[user.email] { throw error }
+    return changed
   }
   func resendConfirmation(_ user: AdminUser) async throws { record("resend \(user.email)") }
   func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
@@ -86,6 +97,7 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   func delete(_ user: AdminUser, soft: Bool) async throws {
     record("delete \(user.email)")
     _ = lock.withLock { accounts.removeValue(forKey: user.email) }
+    if let error = appliedThenFailed[user.email] { throw error }
   }
   func signOut(_ user: AdminUser) async throws {
     record("signout \(user.email)")
