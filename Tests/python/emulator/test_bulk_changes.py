@@ -101,7 +101,8 @@ def test_confirm_1000_from_a_file(tmp_path, emulators):
     result = json.loads(done.stdout)
     assert result["ok"] is True
     assert result["batch"]["total"] == 1000
-    assert result["batch"]["outcomes"] == {"changed": 1000, "unchanged": 0, "would_change": 0, "not_found": 0, "failed": 0}
+    assert result["batch"]["outcomes"] == {"changed": 1000, "unchanged": 0, "would_change": 0, "not_found": 0,
+                                         "not_supported": 0, "failed": 0, "unknown": 0, "not_started": 0}
     assert result["notes"][0] == "1000 accounts: 1000 changed, 0 unchanged, 0 not found, 0 failed."
     # Not a terminal: a plain line per account on standard error.
     assert done.stderr.count(" changed ") == 1000
