@@ -5,6 +5,19 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
   public var description: String { String(cString: strerror(code)) }
 }
 
+/// A file over the size cap of its reader (`whole`), or with a line over its line cap.
+public struct InputTooLarge: Error, Equatable, CustomStringConvertible {
+  public let line: Int
+  public let limit: Int
+  public let whole: Bool
+  public var description: String {
+    whole ? "it is larger than \(Self.size(limit))" : "line \(line) is longer than \(Self.size(limit)) (is it a text file?)"
+  }
+  static func size(_ bytes: Int) -> String {
+    bytes >= 1 << 20 ? "\(bytes >> 20) MB" : bytes >= 1024 ? "\(bytes >> 10) KB" : "\(bytes) bytes"
+  }
+}
+
 /// Reading and writing file descriptors with POSIX calls (interrupted calls are retried), in place
 /// of Foundation's `FileHandle`.
 public enum Descriptor {
@@ -67,6 +80,34 @@ public enum Descriptor {
     let fd = try openForReading(path)
     defer { _ = close(fd) }
     return try readAll(fd)
+  }
+
+  /// A whole file (or standard input for `-`) of at most `limit` bytes whose lines are at most
+  /// `lineLimit` bytes: a file with no end (`/dev/zero`) is refused at its first long line, not
+  /// read until memory runs out.
+  public static func readFile(_ path: String, limit: Int, lineLimit: Int) throws -> [UInt8] {
+    let fd = path == "-" ? 0 : try openForReading(path)
+    defer { if fd != 0 { _ = close(fd) } }
+    return try readAll(fd, limit: limit, lineLimit: lineLimit)
+  }
+
+  /// Everything up to the end of `fd`, within the caps of `readFile(_:limit:lineLimit:)`.
+  public static func readAll(_ fd: Int32, limit: Int, lineLimit: Int) throws -> [UInt8] {
+    var all: [UInt8] = []
+    var lineStart = 0
+    var lines = 1
+    while true {
+      let chunk = try readChunk(fd, upTo: 64 * 1024)
+      if chunk.isEmpty { return all }
+      let offset = all.count
+      all += chunk
+      for index in offset..<all.count where all[index] == 0x0A {
+        lines += 1
+        lineStart = index + 1
+      }
+      if all.count - lineStart > lineLimit { throw InputTooLarge(line: lines, limit: lineLimit, whole: false) }
+      if all.count > limit { throw InputTooLarge(line: lines, limit: limit, whole: true) }
+    }
   }
 
   /// Writes every byte, retrying interrupted and partial writes. Returns how many bytes went in

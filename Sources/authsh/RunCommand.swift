@@ -40,7 +40,8 @@ enum RunCommand {
     var data: DataTable?
     if let path = invocation[.runData] {
       do {
-        data = try DataTable.load(path: path, text: try ShellContext.readFile(path))
+        let caps = ShellContext.InputCaps.dataTable
+        data = try DataTable.load(path: path, text: try ShellContext.readFile(path, limit: caps.limit, lineLimit: caps.line))
       } catch let error as DataTable.LoadError {
         return Authsh.usage(UsageError(error.message), command: "run", sink: sink)
       } catch {

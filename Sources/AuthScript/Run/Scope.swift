@@ -68,13 +68,23 @@ struct Scope {
     throw UnresolvedVariable(title: "undefined variable '\(ref.root)'", range: ref.range, note: note)
   }
 
+  /// The longest text a template may make: a `let` that doubles itself line after line would
+  /// otherwise grow until the process is killed.
+  static let maximumText = 1 << 20
+
   /// The template as text.
   func render(_ template: Template) throws(UnresolvedVariable) -> String {
     var out = ""
     for part in template.parts {
       switch part {
       case .text(let text): out += text
-      case .variable(let ref): out += Values.text(try resolve(ref))
+      case .variable(let ref):
+        out += Values.text(try resolve(ref))
+        guard out.utf8.count <= Self.maximumText else {
+          throw UnresolvedVariable(
+            title: "'{{\(ref.name)}}' makes a value longer than \(Self.maximumText / 1024) KB", range: ref.range,
+            note: "a value built from itself (let v = \"{{v}}{{v}}\") doubles on every line; values are capped at 1 MB")
+        }
       }
     }
     return out

@@ -13,6 +13,7 @@ public struct DataTable: Sendable, Equatable {
   }
 
   public var rows: [Row]
+  public static let maximumRows = 10_000
 
   public struct LoadError: Error, Equatable {
     public var message: String
@@ -22,6 +23,10 @@ public struct DataTable: Sendable, Equatable {
     let rows = path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
       ? try jsonLines(text, path: path) : try csv(text, path: path)
     guard !rows.isEmpty else { throw LoadError(message: "--data \(path) has no rows") }
+    // Each row is a run of the file with a session of its own, prepared before the first starts.
+    guard rows.count <= maximumRows else {
+      throw LoadError(message: "--data \(path) has \(rows.count) rows; at most \(maximumRows) run in one go: split the table")
+    }
     return DataTable(rows: rows.enumerated().map { Row(number: $0.offset + 1, variables: $0.element) })
   }
 

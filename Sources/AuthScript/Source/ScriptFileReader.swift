@@ -17,12 +17,16 @@ public struct ScriptReadError: Error, Sendable, CustomStringConvertible {
   public static func reason(of error: Error) -> String {
     if let error = error as? ScriptReadError { return error.reason }
     if let error = error as? SystemError { return ScriptFileReader.describe(error.code) }
+    if let error = error as? InputTooLarge { return error.description }
     if let error = error as? CocoaError, [.fileNoSuchFile, .fileReadNoSuchFile].contains(error.code) { return "no such file" }
     return "not readable"
   }
 }
 
 enum ScriptFileReader {
+  /// A script (or an included one) larger than this is no script: `include "/dev/zero"`.
+  static let maximumSize = 4 << 20
+
   static func read(_ path: String) throws -> String {
     guard !path.isEmpty, !path.contains("\0") else { throw ScriptReadError("not a file name") }
     var info = stat()
@@ -34,7 +38,14 @@ enum ScriptFileReader {
     let fd: Int32
     do { fd = try Descriptor.openForReading(path) } catch { throw ScriptReadError(describe(error.code)) }
     defer { _ = close(fd) }
-    guard let bytes = try? Descriptor.readAll(fd) else { throw ScriptReadError("could not be read") }
+    let bytes: [UInt8]
+    do {
+      bytes = try Descriptor.readAll(fd, limit: maximumSize, lineLimit: maximumSize)
+    } catch let large as InputTooLarge {
+      throw ScriptReadError("\(large)")
+    } catch {
+      throw ScriptReadError("could not be read")
+    }
     return String(decoding: bytes, as: UTF8.self)
   }
 

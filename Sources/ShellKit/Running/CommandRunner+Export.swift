@@ -68,7 +68,7 @@ extension CommandRunner {
   static func readHashConfig(_ path: String) throws -> FirebaseHashConfig {
     let text: String
     do {
-      text = try ShellContext.readFile(path)
+      text = try ShellContext.readFile(path, limit: ShellContext.InputCaps.parameters.limit, lineLimit: ShellContext.InputCaps.parameters.line)
     } catch {
       throw AuthError(.usage, message: "Cannot read \(path): \(reason(error)).")
     }

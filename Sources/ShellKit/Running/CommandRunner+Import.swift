@@ -18,7 +18,9 @@ extension CommandRunner {
     let hashConfig = try invocation[.importHashConfig].map { try readHashConfig($0) }
     let text: String
     do {
-      text = path == "-" ? try (context.readStdinText ?? { try ShellContext.readFile("-") })() : try ShellContext.readFile(path)
+      let caps = ShellContext.InputCaps.accountFile
+      text = path == "-" && context.readStdinText != nil
+        ? try context.readStdinText!() : try ShellContext.readFile(path, limit: caps.limit, lineLimit: caps.line)
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")
     }
@@ -97,7 +99,7 @@ extension CommandRunner {
   func readHashConfig(_ path: String) throws -> FirebaseHashConfig {
     let text: String
     do {
-      text = try ShellContext.readFile(path)
+      text = try ShellContext.readFile(path, limit: ShellContext.InputCaps.parameters.limit, lineLimit: ShellContext.InputCaps.parameters.line)
     } catch {
       throw AuthError(.usage, message: "Cannot read the hash config \(path): \(Self.reason(error)).")
     }

@@ -186,6 +186,20 @@ public final class ShellContext: Sendable {
     String(decoding: try Descriptor.readFile(path), as: UTF8.self)
   }
 
+  /// A whole text file of at most `limit` bytes, lines of at most `lineLimit` (`InputTooLarge`).
+  public static func readFile(_ path: String, limit: Int, lineLimit: Int) throws -> String {
+    if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
+    return String(decoding: try Descriptor.readFile(path, limit: limit, lineLimit: lineLimit), as: UTF8.self)
+  }
+
+  /// The caps of the files authsh reads whole: an account file of `user import`, a parameters
+  /// file (`--hash-config`), a `run --data` table.
+  public enum InputCaps {
+    public static let accountFile = (limit: 1 << 30, line: 64 << 20)
+    public static let parameters = (limit: 64 << 10, line: 64 << 10)
+    public static let dataTable = (limit: 64 << 20, line: 1 << 20)
+  }
+
   public func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace
     guard !trimmed.isEmpty else { return }
