@@ -118,11 +118,11 @@ enum OneShot {
     return ExitStatus.oneShot(result)
   }
 
-  /// A bulk change's stop, set on `context` (nil for any other command).
+  /// A bulk change's or an import's stop, set on `context` (nil for any other command).
   static func batchStop(_ invocation: Invocation, _ context: ShellContext) -> BatchStop? {
-    guard invocation.spec.takesBulkFrom,
-      invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil
-    else { return nil }
+    let bulk = invocation.spec.takesBulkFrom
+      && (invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil)
+    guard bulk || (invocation.id == .userImport && !invocation[.importDryRun]) else { return nil }
     let stop = BatchStop()
     context.batchStop = stop
     return stop

@@ -1,3 +1,4 @@
+import Crypto
 import Essentials
 import JSONKit
 
@@ -9,6 +10,21 @@ public struct ImportOutcome: Sendable, Equatable {
     case failed
     /// `--dry-run`: what would be sent.
     case wouldImport = "would_import"
+    /// Sent, and no answer came back (a timeout, a cut connection, a second Ctrl-C): the account
+    /// may have been created; `--resume` sends it again and finds it there if it was.
+    case unknown
+    /// Never sent: the import was stopped first.
+    case notStarted = "not_started"
+
+    /// Done: `--resume` leaves an account with this status in the report.
+    public func isDone(code: String?) -> Bool {
+      switch self {
+      case .imported, .skippedExisting, .wouldImport: return true
+      case .unknown, .notStarted: return false
+      case .failed:
+        return !["rate_limited", "timeout", "network_unreachable", "server_error", "malformed_response", "cancelled"].contains(code ?? "")
+      }
+    }
   }
 
   /// Position in the input (0-based).
@@ -43,15 +59,45 @@ public struct ImportOutcome: Sendable, Equatable {
     if let message { object["message"] = .string(message) }
     return .object(object)
   }
+
+  /// What a `--report` line says of its account: the key it is known by (id, else address in
+  /// lower case) and whether it is done; nil for a line that is no import report line.
+  public static func reported(_ json: JSON) -> (key: String, done: Bool)? {
+    guard let status = json["status"]?.string.flatMap(Status.init(rawValue:)) else { return nil }
+    guard let key = json["id"]?.string ?? json["email"]?.string?.lowercased() else { return nil }
+    return (key, status.isDone(code: json["error"]?.string))
+  }
+
+  /// The key `reported` gives an account of the file.
+  public static func key(of account: PortableAccount) -> String? { account.id ?? account.email?.lowercased() }
+
+  /// The outcome of a request that went out and got no answer, or was never sent.
+  public static func interrupted(_ outcome: ImportOutcome, by error: AuthError?, sent: Bool) -> ImportOutcome {
+    var changed = outcome
+    changed.status = sent ? .unknown : .notStarted
+    changed.errorCode = error?.code.rawValue
+    changed.message = sent
+      ? "Sent, but no answer came back (\(error?.message ?? "interrupted")): the account may have been created; --resume sends it again."
+      : "Not started: the import was stopped first."
+    changed.withoutPassword = nil
+    return changed
+  }
+
+  /// Errors of a request that was sent where no answer came back.
+  public static func isNoAnswer(_ error: AuthError) -> Bool {
+    [ErrorCode.timeout, .networkUnreachable, .malformedResponse, .cancelled].contains(error.code)
+  }
 }
 
 /// Imports accounts into a backend: a provider that can do it conforms (the Supabase and Firebase
 /// admin providers).
 public protocol AccountImporter: Sendable {
   /// Creates the accounts, skipping those whose address or id is already taken. Never overwrites.
-  /// `progress` is called with the outcomes as they are known.
-  func importAccounts(_ accounts: [PortableAccount], jobs: Int, progress: @escaping @Sendable ([ImportOutcome]) -> Void) async
-    -> [ImportOutcome]
+  /// `progress` is called with the final outcomes as they are known. Once `stop` is stopped no
+  /// new request starts: what was never sent is `notStarted`.
+  func importAccounts(
+    _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
+  ) async -> [ImportOutcome]
 }
 
 /// How each backend takes a portable record (pure: tested without a server).
@@ -159,6 +205,16 @@ public enum AccountImportPlan {
     metadata["provider"] = nil
     metadata["providers"] = nil
     return metadata.isEmpty ? nil : metadata
+  }
+
+  /// A Firebase-style id (28 letters and digits) for a record without one, made from its address
+  /// (else its phone), so the same file imported twice never makes a second account; a random one
+  /// when it has neither.
+  public static func derivedLocalId(_ account: PortableAccount) -> String {
+    guard let name = account.email?.lowercased() ?? account.phone, !name.isEmpty else { return newLocalId() }
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    let digest = Array(SHA256.hash(data: Array(("authsh-import:" + name).utf8)))
+    return String((0..<28).map { alphabet[Int(digest[$0]) % alphabet.count] })
   }
 
   /// A Firebase-style id (28 letters and digits) for a record without one.

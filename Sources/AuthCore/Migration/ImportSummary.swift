@@ -1,4 +1,5 @@
 import Essentials
+import JSONKit
 
 /// The text `user import` prints: counts, then the accounts that need a look (new ids, no
 /// password, skipped, failed), at most `listed` of each (the rest are in `--report`). Never a hash.
@@ -9,6 +10,8 @@ public enum ImportSummary {
     let imported = outcomes.filter { $0.status == .imported }
     let skipped = outcomes.filter { $0.status == .skippedExisting }
     let failed = outcomes.filter { $0.status == .failed }
+    let unknown = outcomes.filter { $0.status == .unknown }
+    let notStarted = outcomes.filter { $0.status == .notStarted }
     let withoutPassword = imported.filter { $0.withoutPassword != nil }
     let renamed = imported.filter { $0.newId != nil && $0.sourceId != nil }
     var lines = ["Imported \(imported.count) of \(total) accounts into \(backend) from \(source) (\(format.rawValue))."]
@@ -19,11 +22,26 @@ public enum ImportSummary {
     for outcome in failed { byCode[outcome.errorCode ?? "unknown", default: 0] += 1 }
     let codes = byCode.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
     lines.append("  failed:                \(failed.count)" + (codes.isEmpty ? "" : " (\(codes))"))
+    if !unknown.isEmpty { lines.append("  unknown (no answer):   \(unknown.count)") }
+    if !notStarted.isEmpty { lines.append("  not started:           \(notStarted.count)") }
     section(&lines, "New ids (the target would not take the old one)", renamed) { "\(who($0)): \($0.sourceId ?? "") → \($0.newId ?? "")" }
     section(&lines, "Imported without a password", withoutPassword) { "\(who($0)): \($0.withoutPassword ?? "")" }
     section(&lines, "Skipped (an account with this address or id is there; not changed)", skipped) { who($0) }
     section(&lines, "Failed", failed) { "\(who($0)): \($0.errorCode ?? "error"): \($0.message ?? "")" }
+    section(&lines, "Sent, no answer (may have been created; --resume sends them again)", unknown) { who($0) }
     return lines.joined(separator: "\n")
+  }
+
+  /// The counts of `--json` (`import`): every account of the run in exactly one of imported,
+  /// skipped, failed, unknown and not_started; `without_password` counts imported ones.
+  public static func counts(_ outcomes: [ImportOutcome], total: Int) -> JSON {
+    func count(_ status: ImportOutcome.Status) -> Int { outcomes.filter { $0.status == status }.count }
+    return [
+      "total": .int(total), "imported": .int(count(.imported)),
+      "without_password": .int(outcomes.filter { $0.status == .imported && $0.withoutPassword != nil }.count),
+      "skipped": .int(count(.skippedExisting)), "failed": .int(count(.failed)), "unknown": .int(count(.unknown)),
+      "not_started": .int(count(.notStarted)),
+    ]
   }
 
   /// `--dry-run`: what would be sent, from the file alone (nothing is asked of the backend, so

@@ -46,6 +46,8 @@ public struct CommandResult: Sendable {
   public var notes: [String] = []
   /// A bulk change (`--from FILE`): its summary (counts by outcome and error code).
   public var batch: JSON?
+  /// `user import`: its counts (`import` in `--json`).
+  public var importCounts: JSON?
   /// Free text output (`echo`, `help`).
   public var output: String?
   /// `secret list`: the names of the stored secrets (never their values).
@@ -148,6 +150,7 @@ public struct CommandResult: Sendable {
       ]
     }
     if let batch { object["batch"] = batch }
+    if let importCounts { object["import"] = importCounts }
     if !notes.isEmpty { object["notes"] = .array(notes.map(JSON.string)) }
     if let output { object["output"] = .string(output) }
     return .object(object)

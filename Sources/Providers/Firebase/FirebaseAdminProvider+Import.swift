@@ -11,9 +11,10 @@ extension FirebaseAdminProvider: AccountImporter {
   static let batchLimit = 1000
 
   public func importAccounts(
-    _ accounts: [PortableAccount], jobs: Int, progress: @escaping @Sendable ([ImportOutcome]) -> Void
+    _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {
-    let localIds = accounts.map { $0.id.flatMap { $0.isEmpty ? nil : $0 } ?? AccountImportPlan.newLocalId() }
+    // A record without an id gets one made from its address: a second run finds it there.
+    let localIds = accounts.map { $0.id.flatMap { $0.isEmpty ? nil : $0 } ?? AccountImportPlan.derivedLocalId($0) }
     var outcomes = accounts.enumerated().map { ImportOutcome(index: $0.offset, account: $0.element, status: .imported) }
     for (index, account) in accounts.enumerated() where account.id == nil { outcomes[index].newId = localIds[index] }
 
@@ -47,38 +48,52 @@ extension FirebaseAdminProvider: AccountImporter {
         calls.append((group, Array(items[start..<min(start + Self.batchLimit, items.count)])))
       }
     }
+    // The file's own duplicates are known before anything is sent.
+    progress(outcomes.filter { $0.status == .failed })
     let planned = outcomes
     let batches = calls
-    let failures: [Int: AuthError?] = await parallel(Array(batches.indices), jobs: jobs) { number in
+    let finished: [ImportOutcome] = await parallel(Array(batches.indices), jobs: jobs, stop: stop) { number, stopped in
       let call = batches[number]
-      var body = call.group.fields
-      body["users"] = .array(call.items.map { .object($0.entry) })
-      body["sanityCheck"] = true
-      do {
-        let (json, _) = try await ImportRetry.run { try await self.post("accounts:batchCreate", .object(body), as: .create) }
-        let results = (json["error"]?.array ?? []).compactMap { error -> (Int, AuthError?)? in
-          guard let position = error["index"]?.int, call.items.indices.contains(position) else { return nil }
-          let message = error["message"]?.string ?? ""
-          let existing = message.contains("exists") || message.contains("existing account")
-          return (call.items[position].index, existing ? nil : AuthError(.providerError, message: message, providerCode: message))
-        }
-        progress(call.items.map { planned[$0.index] })
-        return results
-      } catch let error as AuthError {
-        return call.items.map { ($0.index, error) }
-      } catch {
-        return call.items.map { ($0.index, AuthError(.providerError, message: "\(error)")) }
-      }
+      let results = stopped
+        ? call.items.map { ImportOutcome.interrupted(planned[$0.index], by: nil, sent: false) }
+        : await self.batchCreate(call.group, call.items, planned: planned)
+      progress(results)
+      return results
     }
-    for (index, failure) in failures {
-      if let failure {
-        Self.fail(&outcomes[index], failure)
-      } else {
-        outcomes[index].status = .skippedExisting
-        outcomes[index].withoutPassword = nil
-      }
-    }
+    for outcome in finished { outcomes[outcome.index] = outcome }
     return outcomes
+  }
+
+  /// One batchCreate call: the final outcome of each of its accounts.
+  func batchCreate(
+    _ group: AccountImportPlan.FirebaseHashGroup, _ items: [(index: Int, entry: JSONObject)], planned: [ImportOutcome]
+  ) async -> [ImportOutcome] {
+    var body = group.fields
+    body["users"] = .array(items.map { .object($0.entry) })
+    body["sanityCheck"] = true
+    var results = items.map { planned[$0.index] }
+    do {
+      let (json, _) = try await ImportRetry.run { try await self.post("accounts:batchCreate", .object(body), as: .create) }
+      for error in json["error"]?.array ?? [] {
+        guard let position = error["index"]?.int, items.indices.contains(position) else { continue }
+        let message = error["message"]?.string ?? ""
+        if message.contains("exists") || message.contains("existing account") {
+          results[position].status = .skippedExisting
+          results[position].withoutPassword = nil
+        } else {
+          Self.fail(&results[position], AuthError(.providerError, message: message, providerCode: message))
+        }
+      }
+    } catch let error as AuthError where ImportOutcome.isNoAnswer(error) {
+      results = results.map { ImportOutcome.interrupted($0, by: error, sent: true) }
+    } catch let error as AuthError {
+      for position in results.indices { Self.fail(&results[position], error) }
+    } catch is CancellationError {
+      results = results.map { ImportOutcome.interrupted($0, by: AuthError(.cancelled), sent: true) }
+    } catch {
+      for position in results.indices { Self.fail(&results[position], AuthError(.providerError, message: "\(error)")) }
+    }
+    return results
   }
 
   static func fail(_ outcome: inout ImportOutcome, _ error: AuthError) {
@@ -88,27 +103,30 @@ extension FirebaseAdminProvider: AccountImporter {
     outcome.withoutPassword = nil
   }
 
-  /// Runs `work` for each item, `jobs` at a time; the pairs it returns, merged.
+  /// Runs `work` for each item, `jobs` at a time; what it returns, merged. Once `stop` is stopped
+  /// the items not started yet are given to `work` with `stopped` true (it sends nothing).
   func parallel<Item: Sendable>(
-    _ items: [Item], jobs: Int, _ work: @escaping @Sendable (Item) async -> [(Int, AuthError?)]
-  ) async -> [Int: AuthError?] {
-    await withTaskGroup(of: [(Int, AuthError?)].self) { group in
-      var merged: [Int: AuthError?] = [:]
-      var next = 0
-      for _ in 0..<min(max(jobs, 1), items.count) {
+    _ items: [Item], jobs: Int, stop: BatchStop?, _ work: @escaping @Sendable (Item, _ stopped: Bool) async -> [ImportOutcome]
+  ) async -> [ImportOutcome] {
+    func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
+    var merged: [ImportOutcome] = []
+    var next = 0
+    await withTaskGroup(of: [ImportOutcome].self) { group in
+      while next < min(max(jobs, 1), items.count), !stopping() {
         let item = items[next]
         next += 1
-        group.addTask(executorPreference: globalConcurrentExecutor) { await work(item) }
+        group.addTask(executorPreference: globalConcurrentExecutor) { await work(item, false) }
       }
-      for await pairs in group {
-        for (index, error) in pairs { merged[index] = error }
-        if next < items.count {
+      for await outcomes in group {
+        merged += outcomes
+        if next < items.count, !stopping() {
           let item = items[next]
           next += 1
-          group.addTask(executorPreference: globalConcurrentExecutor) { await work(item) }
+          group.addTask(executorPreference: globalConcurrentExecutor) { await work(item, false) }
         }
       }
-      return merged
     }
+    for item in items[next...] { merged += await work(item, true) }
+    return merged
   }
 }

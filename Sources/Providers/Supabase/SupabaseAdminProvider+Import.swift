@@ -7,9 +7,10 @@ import JSONKit
 /// registered is skipped (422 `email_exists`), never overwritten.
 extension SupabaseAdminProvider: AccountImporter {
   public func importAccounts(
-    _ accounts: [PortableAccount], jobs: Int, progress: @escaping @Sendable ([ImportOutcome]) -> Void
+    _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {
     let now = clock.unixNow
+    func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
     return await withTaskGroup(of: ImportOutcome.self) { group in
       var results = [ImportOutcome?](repeating: nil, count: accounts.count)
       var next = 0
@@ -18,12 +19,18 @@ extension SupabaseAdminProvider: AccountImporter {
         next += 1
         group.addTask(executorPreference: globalConcurrentExecutor) { await self.importOne(accounts[index], index: index, now: now) }
       }
-      for _ in 0..<min(max(jobs, 1), accounts.count) { start() }
+      while next < min(max(jobs, 1), accounts.count), !stopping() { start() }
       for await outcome in group {
         results[outcome.index] = outcome
         progress([outcome])
-        if next < accounts.count { start() }
+        if next < accounts.count, !stopping() { start() }
       }
+      // Never sent: each still has its outcome.
+      let unsent = (next..<accounts.count).map {
+        ImportOutcome.interrupted(ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: nil, sent: false)
+      }
+      if !unsent.isEmpty { progress(unsent) }
+      for outcome in unsent { results[outcome.index] = outcome }
       return results.compactMap { $0 }
     }
   }
@@ -37,10 +44,14 @@ extension SupabaseAdminProvider: AccountImporter {
       outcome.withoutPassword = withoutPassword
     } catch let error as AuthError where error.code == .userAlreadyExists {
       outcome.status = .skippedExisting
+    } catch let error as AuthError where ImportOutcome.isNoAnswer(error) {
+      outcome = ImportOutcome.interrupted(outcome, by: error, sent: true)
     } catch let error as AuthError {
       outcome.status = .failed
       outcome.errorCode = error.code.rawValue
       outcome.message = error.message
+    } catch is CancellationError {
+      outcome = ImportOutcome.interrupted(outcome, by: AuthError(.cancelled), sent: true)
     } catch {
       outcome.status = .failed
       outcome.errorCode = ErrorCode.providerError.rawValue

@@ -1,6 +1,5 @@
 import AuthCore
 import Essentials
-import Synchronization
 
 /// What happened to one account of a batch (`--report` line `outcome`).
 public enum BatchOutcome: String, Sendable, CaseIterable {
@@ -33,15 +32,6 @@ public enum BatchOutcome: String, Sendable, CaseIterable {
   /// Failures that may go through when tried again later.
   static let retryableCodes = Set(
     [ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled, .auditUnavailable].map(\.rawValue))
-}
-
-/// The first Ctrl-C (or SIGTERM) of a batch: no new account starts, and none whose account was
-/// looked up is sent its change; what is in flight finishes.
-public final class BatchStop: Sendable {
-  private let flag = Atomic<Bool>(false)
-  public init() {}
-  public func stop() { flag.store(true, ordering: .sequentiallyConsistent) }
-  public var stopped: Bool { flag.load(ordering: .sequentiallyConsistent) }
 }
 
 /// A retry that a stopped batch did not make; `after` is the error of the last attempt.

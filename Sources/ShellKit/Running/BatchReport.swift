@@ -15,7 +15,13 @@ public struct BatchProgress: Sendable {
 /// Where `--report FILE` lines go.
 public protocol BatchReportSink: AnyObject, Sendable {
   func write(_ record: BatchRecord) throws
+  /// One line of another shape (`user import`'s outcomes).
+  func write(json: JSON) throws
   func close()
+}
+
+extension BatchReportSink {
+  public func write(json: JSON) throws {}
 }
 
 extension BatchRecord {
@@ -48,8 +54,10 @@ public final class BatchReportFile: BatchReportSink, Sendable {
     }
   }
 
-  public func write(_ record: BatchRecord) throws {
-    let line = Array((record.json.compactText + "\n").utf8)
+  public func write(_ record: BatchRecord) throws { try write(json: record.json) }
+
+  public func write(json: JSON) throws {
+    let line = Array((json.compactText + "\n").utf8)
     try descriptor.update { fd throws in
       guard fd >= 0 else { throw SystemError(EBADF) }
       if let failure = Descriptor.writeAll(fd, line).failure { throw SystemError(failure) }

@@ -41,7 +41,15 @@ extension CommandRunner {
       result.output = "\(name) has no accounts; nothing was sent."
       return result
     }
-    try confirmBatch(invocation, context, count: accounts.count, backend: backend)
+    // `--resume REPORT`: only the accounts the earlier run did not finish.
+    let resume = try invocation[.bulkResume].map { try readImportReport($0, context) }
+    let todo = resume.map { done in accounts.filter { ImportOutcome.key(of: $0).map { !done.contains($0) } ?? true } } ?? accounts
+    guard !todo.isEmpty else {
+      result.output = "Nothing left to do: every account of \(name) has its outcome in \(invocation[.bulkResume] ?? "the report")."
+      result.importCounts = ImportSummary.counts([], total: 0)
+      return result
+    }
+    try confirmBatch(invocation, context, count: todo.count, backend: backend)
     let provider = try makeAdminProvider(invocation, context, target: target)
     try guardRails.recordAttempt(email: name)
     guard let importer = provider as? any AccountImporter else {
@@ -49,37 +57,48 @@ extension CommandRunner {
       try? guardRails.record(user: nil, email: name, error: refusal)
       throw refusal
     }
-    let outcomes = await importer.importAccounts(accounts, jobs: invocation[.importJobs] ?? 8) { _ in }
-    var auditFailure: AuthError?
-    let lines = outcomes.map { outcome -> (email: String?, error: AuthError?) in
-      let error: AuthError? = switch outcome.status {
-      case .imported, .wouldImport: nil
-      case .skippedExisting: AuthError(.userAlreadyExists, message: "skipped: already there")
-      case .failed: AuthError(ErrorCode(rawValue: outcome.errorCode ?? "provider_error"), message: outcome.message ?? "")
-      }
-      return (outcome.email ?? outcome.newId ?? outcome.sourceId, error)
-    }
-    do {
-      try guardRails.recordAll(lines)
-    } catch let failure as AuthError {
-      auditFailure = failure
-    }
-    if let report = invocation[.importReport] {
-      let lines = outcomes.map { String(decoding: $0.json.bytes, as: UTF8.self) }.joined(separator: "\n") + "\n"
+    // Each account's outcome goes to the report and the audit log as it is known, so a killed
+    // import leaves a record of what it created.
+    let report: (any BatchReportSink)? = try (invocation[.importReport] ?? invocation[.bulkResume]).map { path in
       do {
-        try Data(lines.utf8).write(to: URL(fileURLWithPath: report))
+        return try context.openBatchReport(path, invocation[.importReport] == nil)
       } catch {
-        result.notes.append("warning: the report could not be written to \(report): \(Self.reason(error))")
+        throw AuthError(.usage, message: "Cannot write the report \(path): \(Self.reason(error)).")
       }
     }
-    result.output = ImportSummary.text(outcomes, total: accounts.count, format: format, source: name, backend: backend)
-    let failed = outcomes.filter { $0.status == .failed }.count
-    if let auditFailure {
-      result.error = AuthError(.auditUnavailable, message: "The import ran, but not every outcome is in the audit log: \(auditFailure.message)")
-    } else if failed > 0 {
-      result.error = AuthError(.providerError, message: "\(failed) of \(accounts.count) accounts could not be imported (listed above).")
+    defer { report?.close() }
+    let sink = ImportOutcomeSink(report: report, guardRails: guardRails)
+    let outcomes = await importer.importAccounts(todo, jobs: invocation[.importJobs] ?? 8, stop: context.batchStop) { sink.take($0) }
+    result.output = ImportSummary.text(outcomes, total: todo.count, format: format, source: name, backend: backend)
+    if let resume { result.notes.append("\(accounts.count - todo.count) accounts of \(name) were done in the earlier run (\(resume.count) in the report) and were left as they are.") }
+    result.importCounts = ImportSummary.counts(outcomes, total: todo.count)
+    let failed = outcomes.filter { $0.status == .failed || $0.status == .unknown }.count
+    let stopped = outcomes.contains { $0.status == .notStarted || $0.status == .unknown }
+    if stopped, let path = invocation[.importReport] ?? invocation[.bulkResume] {
+      result.notes.append("To finish the import: the same command with --resume \(path).")
     }
+    if let failure = sink.failure {
+      result.error = failure
+    } else if failed > 0 {
+      result.error = AuthError(.providerError, message: "\(failed) of \(todo.count) accounts could not be imported (listed above).")
+    }
+    if Task.isCancelled || context.batchStop?.stopped == true { result.error = AuthError(.cancelled) }
     return result
+  }
+
+  /// The keys of the accounts an import `--report` says are done.
+  func readImportReport(_ path: String, _ context: ShellContext) throws -> Set<String> {
+    let name = path == "-" ? "standard input" : path
+    var lines = PhysicalLines(lines: try openBulkLines(path, context), name: name)
+    var status: [String: Bool] = [:]
+    while let (line, number) = try lines.nextContent() {
+      guard let json = try? JSON.parse(line), let (key, done) = ImportOutcome.reported(json) else {
+        throw AuthError(.usage, message: "\(name) is not a report of user import: line \(number) has no id or email and status.")
+      }
+      // The last line about an account is its outcome (a resumed run appends).
+      status[key] = done
+    }
+    return Set(status.filter(\.value).keys)
   }
 
   /// The batch's one confirmation: on a terminal "type N to confirm", otherwise `--yes`.

@@ -20,7 +20,7 @@ extension CommandTable {
   static let importCommands: [CommandSpec] = [
     CommandSpec(
       .userImport, group: .support, arguments: [ArgumentSpec("FILE", .path, "Accounts to import (- for standard input)")],
-      flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.yes],
+      flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume, FlagKey.yes],
       loading: Loading("Importing…"), access: .change, output: .account,
       summary: "Create accounts from an export, with their password hashes (Supabase ⇄ Firebase)",
       discussion: changeDiscussion

@@ -1,0 +1,48 @@
+import AuthCore
+import Essentials
+
+/// Where `user import` puts each account's outcome as soon as it is known: a line in `--report`
+/// and a line in the audit log. The first write that fails is kept (the import goes on: its
+/// accounts are being created either way, and the summary still lists them).
+final class ImportOutcomeSink: Sendable {
+  private let report: (any BatchReportSink)?
+  private let guardRails: SupportGuard
+  private let firstFailure = Guarded<AuthError?>(nil)
+
+  init(report: (any BatchReportSink)?, guardRails: SupportGuard) {
+    self.report = report
+    self.guardRails = guardRails
+  }
+
+  var failure: AuthError? { firstFailure.update { $0 } }
+
+  func take(_ outcomes: [ImportOutcome]) {
+    guard !outcomes.isEmpty else { return }
+    do {
+      for outcome in outcomes { try report?.write(json: outcome.json) }
+    } catch {
+      keep(AuthError(.usage, message: "The report could not be written: \(CommandRunner.reason(error)); the audit log has every outcome."))
+    }
+    do {
+      try guardRails.recordAll(outcomes.map { ($0.email ?? $0.newId ?? $0.sourceId, Self.auditError($0)) })
+    } catch let error as AuthError {
+      keep(AuthError(.auditUnavailable, message: "The import ran, but not every outcome is in the audit log: \(error.message)"))
+    } catch {
+      keep(AuthError(.auditUnavailable))
+    }
+  }
+
+  private func keep(_ error: AuthError) {
+    firstFailure.update { if $0 == nil { $0 = error } }
+  }
+
+  static func auditError(_ outcome: ImportOutcome) -> AuthError? {
+    switch outcome.status {
+    case .imported, .wouldImport: return nil
+    case .skippedExisting: return AuthError(.userAlreadyExists, message: "skipped: already there")
+    case .failed: return AuthError(ErrorCode(rawValue: outcome.errorCode ?? "provider_error"), message: outcome.message ?? "")
+    case .unknown: return AuthError(.cancelled, message: outcome.message ?? "")
+    case .notStarted: return AuthError(.cancelled, message: "not started")
+    }
+  }
+}
