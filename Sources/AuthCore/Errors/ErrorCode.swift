@@ -53,6 +53,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     case mfaRequired = "mfa_required"
     /// The second-factor code was refused.
     case mfaInvalidCode = "mfa_invalid_code"
+    /// A file given to read (an account export) is not of any shape authsh reads (exit 65).
+    case invalidFile = "invalid_file"
   }
 
   public init(_ known: Known) { self.rawValue = known.rawValue }
@@ -91,6 +93,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let sessionNotSaved = ErrorCode(Known.sessionNotSaved)
   public static let mfaRequired = ErrorCode(Known.mfaRequired)
   public static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
+  public static let invalidFile = ErrorCode(Known.invalidFile)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }

@@ -15,12 +15,14 @@ public struct ImportOutcome: Sendable, Equatable {
     case unknown
     /// Never sent: the import was stopped first.
     case notStarted = "not_started"
+    /// Not sent: it would have arrived weaker than it left, and no flag said yes to that.
+    case heldBack = "held_back"
 
     /// Done: `--resume` leaves an account with this status in the report.
     public func isDone(code: String?) -> Bool {
       switch self {
       case .imported, .skippedExisting, .wouldImport: return true
-      case .unknown, .notStarted: return false
+      case .unknown, .notStarted, .heldBack: return false
       case .failed:
         return !["rate_limited", "timeout", "network_unreachable", "server_error", "malformed_response", "cancelled"].contains(code ?? "")
       }
@@ -39,6 +41,8 @@ public struct ImportOutcome: Sendable, Equatable {
   /// `failed`: the error code and message.
   public var errorCode: String?
   public var message: String?
+  /// What the account lost on the way (or would have: `heldBack`).
+  public var losses: [ImportLoss] = []
 
   public init(index: Int, account: PortableAccount, status: Status) {
     self.index = index
@@ -57,6 +61,7 @@ public struct ImportOutcome: Sendable, Equatable {
     if let withoutPassword { object["without_password"] = .string(withoutPassword) }
     if let errorCode { object["error"] = .string(errorCode) }
     if let message { object["message"] = .string(message) }
+    if !losses.isEmpty { object["losses"] = .array(losses.map { .string($0.rawValue) }) }
     return .object(object)
   }
 

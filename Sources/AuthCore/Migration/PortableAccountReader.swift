@@ -6,9 +6,16 @@ import JSONKit
 /// or CSV with a header row (`--format csv`, nested fields as JSON text).
 public enum AccountFileFormat: String, Sendable, Equatable {
   case jsonl, firebase, csv
+  /// firebase-tools' `auth:export --format csv` (no header, positional fields).
+  case firebaseCSV = "firebase-csv"
+  /// A `\copy auth.users … csv header` of GoTrue's table.
+  case authUsers = "auth.users"
 }
 
 public enum PortableAccountReader {
+  /// The note of a Firebase record with a hash read without `--hash-config`.
+  public static let missingHashConfig = "the Firebase format has no hash parameters; give --hash-config FILE"
+
   /// Reads every account of `text`. `hashConfig` turns the Firebase format's `passwordHash` and
   /// `salt` into `$fbscrypt$` strings; without it those accounts have no hash and a note why.
   public static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (AccountFileFormat, [PortableAccount]) {
@@ -21,7 +28,7 @@ public enum PortableAccountReader {
     }
     if trimmed.hasPrefix("{") { return (.jsonl, try jsonl(text)) }
     if trimmed.isEmpty { return (.jsonl, []) }
-    return (.csv, try csv(text))
+    return try csv(text, hashConfig: hashConfig)
   }
 
   static func jsonl(_ text: String) throws -> [PortableAccount] {
@@ -47,15 +54,18 @@ public enum PortableAccountReader {
 
   // MARK: - Firebase's auth:import JSON
 
-  static func firebaseAccount(_ json: JSON, index: Int, hashConfig: FirebaseHashConfig?) throws -> PortableAccount {
-    guard json.object != nil else { throw PortableAccountError("users[\(index)] is not an object") }
+  static func firebaseAccount(_ json: JSON, index: Int, hashConfig: FirebaseHashConfig?, label: String? = nil) throws
+    -> PortableAccount
+  {
+    let label = label ?? "users[\(index)]"
+    guard json.object != nil else { throw PortableAccountError("\(label) is not an object") }
     var account = PortableAccount(id: json["localId"]?.string, email: json["email"]?.string)
     account.emailVerified = json["emailVerified"]?.bool
     account.displayName = json["displayName"]?.string
     account.phone = json["phoneNumber"]?.string
     account.disabled = json["disabled"]?.bool
-    account.createdAt = try time(json, "createdAt", index: index)
-    account.lastSignInAt = try time(json, json["lastSignedInAt"] == nil ? "lastLoginAt" : "lastSignedInAt", index: index)
+    account.createdAt = try time(json, "createdAt", label: label)
+    account.lastSignInAt = try time(json, json["lastSignedInAt"] == nil ? "lastLoginAt" : "lastSignedInAt", label: label)
     if let claims = json["customAttributes"]?.string, case .object(let object)? = try? JSON.parse(claims) {
       account.appMetadata = JSONObject([("claims", .object(object))])
     }
@@ -64,9 +74,9 @@ public enum PortableAccountReader {
     if let hash = json["passwordHash"]?.string, !hash.isEmpty {
       if let hashConfig {
         account.passwordHash = PasswordHashString.firebaseScrypt(hashConfig, salt: json["salt"]?.string ?? "", hash: hash)
-        if account.passwordHash == nil { throw PortableAccountError("users[\(index)]: passwordHash or salt is not base64") }
+        if account.passwordHash == nil { throw PortableAccountError("\(label): passwordHash or salt is not base64") }
       } else {
-        account.passwordNote = "the Firebase format has no hash parameters; give --hash-config FILE"
+        account.passwordNote = missingHashConfig
       }
     }
     return account
@@ -74,10 +84,10 @@ public enum PortableAccountReader {
 
   /// A time in milliseconds (a number or its digits) as RFC 3339 text; one before 1970 or after
   /// 9999 is a corrupt file, not a time to send on.
-  static func time(_ json: JSON, _ field: String, index: Int) throws -> String? {
+  static func time(_ json: JSON, _ field: String, label: String) throws -> String? {
     guard let value = json[field], let milliseconds = value.int ?? value.string.flatMap({ Int($0) }) else { return nil }
     guard milliseconds >= 0, UnixTime.isPlausible(milliseconds / 1000) else {
-      throw PortableAccountError("users[\(index)]: \(field) \(milliseconds) is not a time between 1970 and 9999 (milliseconds)")
+      throw PortableAccountError("\(label): \(field) \(milliseconds) is not a time between 1970 and 9999 (milliseconds)")
     }
     return CivilTime.iso8601(milliseconds: milliseconds)
   }
@@ -88,18 +98,59 @@ public enum PortableAccountReader {
   static let jsonColumns: Set<String> = ["user_metadata", "app_metadata", "providers", "identities", "factors"]
   static let boolColumns: Set<String> = ["email_verified", "disabled"]
 
-  static func csv(_ text: String) throws -> [PortableAccount] {
+  /// The columns authsh's own CSV (`user export --format csv`) may have.
+  static let portableColumns: Set<String> = Set(PortableAccount.keys)
+
+  static func csv(_ text: String, hashConfig: FirebaseHashConfig?) throws -> (AccountFileFormat, [PortableAccount]) {
     let records: [CSVRecord]
     do { records = try CSVRows.records(text) } catch { throw PortableAccountError(error.message) }
-    guard let header = records.first?.fields else { return [] }
+    guard let first = records.first(where: { !$0.isBlank }) else { return (.csv, []) }
+    let rows = records.drop { $0.line <= first.line }.filter { !$0.isBlank }
+    if AccountCSVFormats.isFirebaseRow(first.fields) {
+      let accounts = try ([first] + rows).map { record in
+        do {
+          let json = try AccountCSVFormats.firebaseJSON(record.fields)
+          return try firebaseAccount(json, index: 0, hashConfig: hashConfig, label: "line \(record.line)")
+        } catch let error as PortableAccountError where !error.message.hasPrefix("line ") {
+          throw PortableAccountError("line \(record.line): \(error.message)")
+        }
+      }
+      return (.firebaseCSV, accounts)
+    }
+    let header = first.fields
+    if AccountCSVFormats.isAuthUsersHeader(header) {
+      var accounts: [PortableAccount] = []
+      for record in rows {
+        guard record.fields.count == header.count else { throw fieldCount(record, header: header) }
+        do {
+          if let account = try AccountCSVFormats.authUsersAccount(header, record.fields) { accounts.append(account) }
+        } catch let error as PortableAccountError {
+          throw PortableAccountError("line \(record.line): \(error.message)")
+        }
+      }
+      return (.authUsers, accounts)
+    }
+    guard header.contains("email") || header.contains("id"), Set(header).isSubset(of: portableColumns) else {
+      let shown = header.prefix(6).joined(separator: ",")
+      throw PortableAccountError(
+        "line \(first.line): '\(shown.count > 80 ? String(shown.prefix(79)) + "…" : shown)' is no header authsh reads; expected "
+          + "authsh's columns (id,email,…, as user export --format csv writes them), the columns of auth.users "
+          + "(\\copy … csv header), or firebase-tools' CSV (no header, 28 fields a row)")
+    }
+    return (.csv, try portableRows(rows, header: header))
+  }
+
+  static func fieldCount(_ record: CSVRecord, header: [String]) -> PortableAccountError {
+    PortableAccountError(
+      "line \(record.line): \(record.fields.count) fields where the header names \(header.count); every row needs exactly the header's fields")
+  }
+
+  static func portableRows(_ rows: [CSVRecord], header: [String]) throws -> [PortableAccount] {
     var accounts: [PortableAccount] = []
-    for record in records.dropFirst() where !record.isBlank {
+    for record in rows {
       let row = record.fields
       // A row with a field too few or too many would shift every column after the gap.
-      guard row.count == header.count else {
-        throw PortableAccountError(
-          "line \(record.line): \(row.count) fields where the header names \(header.count); every row needs exactly the header's fields")
-      }
+      guard row.count == header.count else { throw fieldCount(record, header: header) }
       var object = JSONObject()
       for (column, cell) in zip(header, row) where !cell.isEmpty {
         if jsonColumns.contains(column) {

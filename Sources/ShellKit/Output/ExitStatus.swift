@@ -8,6 +8,8 @@ public enum ExitStatus {
   public static let backend: Int32 = 3
   public static let notSignedIn: Int32 = 4
   public static let usage: Int32 = 64
+  /// EX_DATAERR: a file to read (an account export) is no file of a shape authsh reads.
+  public static let dataError: Int32 = 65
   /// EX_UNAVAILABLE: a bulk change the backend cannot make for any account listed; nothing was sent.
   public static let unavailable: Int32 = 69
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
@@ -24,6 +26,7 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
+    (dataError, "A file to read is not what it should be: an account file of no known shape, a record with the wrong fields; nothing was sent."),
     (unavailable, "A bulk change (--from) the backend cannot make for any account listed (not_supported); nothing was sent."),
     (ioError, "Standard output, a script report, the audit log or a session file could not be written (disk full, closed)."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
@@ -51,6 +54,7 @@ public enum ExitStatus {
   public static func forError(_ error: AuthError) -> Int32 {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
+    if error.code == .invalidFile { return dataError }
     if error.code == .auditUnavailable || error.code == .sessionNotSaved { return ioError }
     // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
     if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }

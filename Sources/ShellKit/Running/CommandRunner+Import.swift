@@ -16,35 +16,31 @@ extension CommandRunner {
     // A dry run sends nothing, so a readonly profile may make one.
     if !invocation[.importDryRun] { try guardRails.checkWritable() }
     let hashConfig = try invocation[.importHashConfig].map { try readHashConfig($0) }
-    let text: String
-    do {
-      let caps = ShellContext.InputCaps.accountFile
-      text = path == "-" && context.readStdinText != nil
-        ? try context.readStdinText!() : try ShellContext.readFile(path, limit: caps.limit, lineLimit: caps.line)
-    } catch {
-      throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")
-    }
-    let (format, accounts): (AccountFileFormat, [PortableAccount])
-    do {
-      (format, accounts) = try PortableAccountReader.read(text, hashConfig: hashConfig)
-    } catch let error as PortableAccountError {
-      throw AuthError(.usage, message: "\(name) is not an account export: \(error.message).")
-    }
+    let (format, accounts) = try readAccountFile(path, name: name, hashConfig: hashConfig, context)
     var result = CommandResult(command: invocation.spec.name)
     let backend = "\(target.provider.rawValue) (profile \(target.profile))"
-    if invocation[.importDryRun] {
-      result.output = ImportSummary.dryRun(accounts, format: format, source: name, backend: backend, provider: target.provider,
-                                           now: context.clock.unixNow)
-      return result
-    }
     guard !accounts.isEmpty else {
       result.output = "\(name) has no accounts; nothing was sent."
       return result
     }
+    let checks = try await checkAccounts(accounts, invocation, context, target: target)
+    if invocation[.importDryRun] {
+      result.output = ImportSummary.dryRun(checks, format: format, source: name, backend: backend, provider: target.provider,
+                                           now: context.clock.unixNow)
+      return result
+    }
     // `--resume REPORT`: only the accounts the earlier run did not finish.
     let resume = try invocation[.bulkResume].map { try readImportReport($0, context) }
-    let todo = resume.map { done in accounts.filter { ImportOutcome.key(of: $0).map { !done.contains($0) } ?? true } } ?? accounts
-    guard !todo.isEmpty else {
+    let pending = resume.map { done in checks.filter { ImportOutcome.key(of: $0.account).map { !done.contains($0) } ?? true } } ?? checks
+    let todo = pending.filter { $0.heldBack == nil }.map(\.account)
+    let held = pending.enumerated().filter { $0.element.heldBack != nil }.map { offset, check in
+      var outcome = ImportOutcome(index: offset, account: check.account, status: .heldBack)
+      outcome.message = check.heldBack
+      outcome.losses = check.losses
+      return outcome
+    }
+    let lossesOf = Dictionary(pending.compactMap { check in ImportOutcome.key(of: check.account).map { ($0, check.losses) } }) { a, _ in a }
+    guard !todo.isEmpty || !held.isEmpty else {
       result.output = "Nothing left to do: every account of \(name) has its outcome in \(invocation[.bulkResume] ?? "the report")."
       result.importCounts = ImportSummary.counts([], total: 0)
       return result
@@ -67,11 +63,14 @@ extension CommandRunner {
       }
     }
     defer { report?.close() }
-    let sink = ImportOutcomeSink(report: report, guardRails: guardRails)
-    let outcomes = await importer.importAccounts(todo, jobs: invocation[.importJobs] ?? 8, stop: context.batchStop) { sink.take($0) }
-    result.output = ImportSummary.text(outcomes, total: todo.count, format: format, source: name, backend: backend)
-    if let resume { result.notes.append("\(accounts.count - todo.count) accounts of \(name) were done in the earlier run (\(resume.count) in the report) and were left as they are.") }
-    result.importCounts = ImportSummary.counts(outcomes, total: todo.count)
+    let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
+    sink.take(held, audit: false)
+    let sent = todo.isEmpty ? [] : await importer.importAccounts(todo, jobs: invocation[.importJobs] ?? 8, stop: context.batchStop) { sink.take($0) }
+    let outcomes = sent.map(sink.withLosses) + held
+    let total = todo.count + held.count
+    result.output = ImportSummary.text(outcomes, total: total, format: format, source: name, backend: backend)
+    if let resume { result.notes.append("\(accounts.count - pending.count) accounts of \(name) were done in the earlier run (\(resume.count) in the report) and were left as they are.") }
+    result.importCounts = ImportSummary.counts(outcomes, total: total)
     let failed = outcomes.filter { $0.status == .failed || $0.status == .unknown }.count
     let stopped = outcomes.contains { $0.status == .notStarted || $0.status == .unknown }
     if stopped, let path = invocation[.importReport] ?? invocation[.bulkResume] {
@@ -80,7 +79,12 @@ extension CommandRunner {
     if let failure = sink.failure {
       result.error = failure
     } else if failed > 0 {
-      result.error = AuthError(.providerError, message: "\(failed) of \(todo.count) accounts could not be imported (listed above).")
+      result.error = AuthError(.providerError, message: "\(failed) of \(total) accounts could not be imported (listed above).")
+    } else if !held.isEmpty {
+      let flags = Set(held.flatMap(\.losses).filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
+      result.error = AuthError(
+        .validationFailed, message: "\(held.count) of \(total) accounts were held back: they would arrive weaker than they left (listed above).",
+        hint: "Fix the file (--db exports the hashes and factors), or accept the loss by name: \(flags).")
     }
     if Task.isCancelled || context.batchStop?.stopped == true { result.error = AuthError(.cancelled) }
     return result

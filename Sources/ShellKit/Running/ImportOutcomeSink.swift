@@ -8,21 +8,35 @@ final class ImportOutcomeSink: Sendable {
   private let report: (any BatchReportSink)?
   private let guardRails: SupportGuard
   private let firstFailure = Guarded<AuthError?>(nil)
+  /// What each account loses on the way (by `ImportOutcome.key`), put on its outcome.
+  private let losses: [String: [ImportLoss]]
 
-  init(report: (any BatchReportSink)?, guardRails: SupportGuard) {
+  init(report: (any BatchReportSink)?, guardRails: SupportGuard, losses: [String: [ImportLoss]] = [:]) {
     self.report = report
     self.guardRails = guardRails
+    self.losses = losses
+  }
+
+  /// `outcome` with the losses of its account (an imported one carries them).
+  func withLosses(_ outcome: ImportOutcome) -> ImportOutcome {
+    guard outcome.losses.isEmpty, let key = outcome.sourceId ?? outcome.email?.lowercased(), let found = losses[key] else { return outcome }
+    var changed = outcome
+    changed.losses = found
+    return changed
   }
 
   var failure: AuthError? { firstFailure.update { $0 } }
 
-  func take(_ outcomes: [ImportOutcome]) {
-    guard !outcomes.isEmpty else { return }
+  /// `audit` false: nothing was sent for these (held back), so the audit log has nothing to say.
+  func take(_ given: [ImportOutcome], audit: Bool = true) {
+    guard !given.isEmpty else { return }
+    let outcomes = given.map(withLosses)
     do {
       for outcome in outcomes { try report?.write(json: outcome.json) }
     } catch {
       keep(AuthError(.usage, message: "The report could not be written: \(CommandRunner.reason(error)); the audit log has every outcome."))
     }
+    guard audit else { return }
     do {
       try guardRails.recordAll(outcomes.map { ($0.email ?? $0.newId ?? $0.sourceId, Self.auditError($0)) })
     } catch let error as AuthError {
@@ -43,6 +57,7 @@ final class ImportOutcomeSink: Sendable {
     case .failed: return AuthError(ErrorCode(rawValue: outcome.errorCode ?? "provider_error"), message: outcome.message ?? "")
     case .unknown: return AuthError(.cancelled, message: outcome.message ?? "")
     case .notStarted: return AuthError(.cancelled, message: "not started")
+    case .heldBack: return AuthError(.validationFailed, message: "held back: " + (outcome.message ?? ""))
     }
   }
 }

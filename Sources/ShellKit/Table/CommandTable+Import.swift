@@ -13,25 +13,39 @@ extension FlagKey where Value == Int {
 }
 
 extension FlagKey where Value == Bool {
-  public static let importDryRun = toggle(FlagSpec("--dry-run", "Say what would be imported; send nothing"))
+  public static let importDryRun = toggle(FlagSpec("--dry-run", "Say what would be imported, held back and lost; send nothing"))
+  public static let withoutPasswords = toggle(
+    FlagSpec("--without-passwords", "Import accounts whose password cannot go to the target without it (else they are held back)"))
+  public static let dropFactors = toggle(
+    FlagSpec("--drop-factors", "Import accounts with second factors without them (else they are held back)"))
+  public static let confirmUnverified = toggle(
+    FlagSpec(
+      "--confirm-unverified",
+      "Import Firebase accounts with an unconfirmed address as confirmed into a Supabase project that asks for confirmation (else they are held back)"))
 }
 
 extension CommandTable {
   static let importCommands: [CommandSpec] = [
     CommandSpec(
       .userImport, group: .support, arguments: [ArgumentSpec("FILE", .path, "Accounts to import (- for standard input)")],
-      flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume, FlagKey.yes],
+      flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume,
+        FlagKey.withoutPasswords, FlagKey.dropFactors, FlagKey.confirmUnverified, FlagKey.yes],
       loading: Loading("Importing…"), access: .change, output: .account,
       summary: "Create accounts from an export, with their password hashes (Supabase ⇄ Firebase)",
       discussion: changeDiscussion
         + " FILE is what user export writes: JSON lines (the default), CSV (--format csv) or Firebase's"
-        + " auth:import JSON (--format firebase, whose hash parameters come from --hash-config FILE); the"
-        + " kind is told from the content. Supabase: one POST /admin/users per account with its id (when"
+        + " auth:import JSON (--format firebase, whose hash parameters come from --hash-config FILE), or"
+        + " what firebase-tools' auth:export writes as CSV, or a \\copy of GoTrue's auth.users as CSV with"
+        + " a header; the kind is told from the content, and anything else is refused (exit 65) before"
+        + " anything is sent. An account that would arrive weaker than it left (without its password,"
+        + " without its second factors, or locked out by an unconfirmed address) is held back and listed"
+        + " (exit 1) unless --without-passwords, --drop-factors or --confirm-unverified accepts that loss;"
+        + " the dry run shows the same counts. Supabase: one POST /admin/users per account with its id (when"
         + " it is a UUID; otherwise Supabase gives a new one, listed in the summary and --report), e-mail,"
         + " confirmation, metadata, ban and password hash (bcrypt, argon2 or Firebase's scrypt as"
         + " $fbscrypt$…), --jobs at a time. Firebase: accounts:batchCreate, up to 1,000 accounts a call,"
         + " one hash kind per call (bcrypt, or Firebase's scrypt with its parameters); argon2 hashes cannot"
-        + " go to Firebase, so those accounts are imported without a password and listed. Accounts whose"
+        + " go to Firebase, so those accounts are held back unless --without-passwords. Accounts whose"
         + " address or id is taken are skipped and listed, never overwritten. On a terminal it asks you to"
         + " type the number of accounts to confirm (without one it needs --yes); each account gets an"
         + " audit line. Hashes are never printed. The exit status is 0 when nothing failed, 1 otherwise.",

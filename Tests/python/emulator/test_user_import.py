@@ -111,9 +111,16 @@ def test_supabase_bcrypt_accounts_move_to_firebase_and_sign_in_through_rest(emul
     export = tmp_path / "supabase.jsonl"
     export.write_text("\n".join(json.dumps(r) for r in records) + "\n")
 
-    done = authsh("user", "import", str(export), "--provider", "firebase", "--yes")
+    # The argon2 account would arrive without its password: held back, and the import exits 1.
+    held = authsh("user", "import", str(export), "--provider", "firebase", "--yes")
+    assert held.returncode == 1, held.stdout + held.stderr
+    assert "Imported 30 of 31 accounts" in held.stdout and "held back:             1" in held.stdout
+    assert "argon@example.com: would arrive without its password (Firebase cannot import argon2 hashes)" in held.stdout
+    assert "--without-passwords" in held.stderr
+    # Said yes to by name, it goes (the others are there already).
+    done = authsh("user", "import", str(export), "--provider", "firebase", "--yes", "--without-passwords")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Imported 31 of 31 accounts" in done.stdout
+    assert "Imported 1 of 31 accounts" in done.stdout
     assert "argon@example.com: Firebase cannot import argon2 hashes" in done.stdout
     for email, password in passwords.items():
         r = firebase_sign_in(emulator, email, password)
@@ -135,9 +142,10 @@ def test_firebase_format_with_hash_config_is_read_back(emulator, admin_app, auth
     (tmp_path / "users.json").write_text(json.dumps({"users": users}))
     (tmp_path / "hash.json").write_text(json.dumps(hash_config(emulator)))
 
+    # Hashes without their parameters: refused before anything is sent, naming --hash-config.
     without = authsh("user", "import", str(tmp_path / "users.json"), "--provider", "supabase", "--dry-run")
-    assert without.returncode == 0 and "without a password:    5" in without.stdout
-    assert "--hash-config" in without.stdout
+    assert without.returncode == 64, without.stdout + without.stderr
+    assert "5 accounts of" in without.stderr and "--hash-config FILE" in without.stderr
 
     done = authsh("user", "import", str(tmp_path / "users.json"), "--hash-config", str(tmp_path / "hash.json"),
                   "--provider", "supabase", "--yes")

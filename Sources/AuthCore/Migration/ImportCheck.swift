@@ -1,0 +1,109 @@
+import Essentials
+import JSONKit
+
+/// What an account loses on its way into the target, found before anything is sent.
+public enum ImportLoss: String, Sendable, CaseIterable, Comparable {
+  /// It signed in with a password and will have none (a hash the target cannot take, or none in the file).
+  case password
+  /// Its second factors (TOTP): neither backend's import takes a factor with its secret.
+  case secondFactors = "second_factors"
+  /// Firebase lets an unconfirmed address sign in; a Supabase project that asks for confirmation does not.
+  case verified
+  /// A phone number the target's import does not carry.
+  case phone
+  /// Ways in through other providers (Google, GitHub, SSO): they are linked again at the next sign-in there.
+  case identities
+  /// Supabase's user_metadata: Firebase accounts have none.
+  case metadata
+  /// A ban with an end: Firebase's disable has none, so the account stays disabled.
+  case banEnd = "ban_end"
+
+  /// A loss that makes the account weaker (it can no longer sign in as before): not made without
+  /// the flag that names it.
+  public var weakens: Bool { [.password, .secondFactors, .verified].contains(self) }
+
+  /// The flag that accepts this loss.
+  public var flag: String? {
+    switch self {
+    case .password: return "--without-passwords"
+    case .secondFactors: return "--drop-factors"
+    case .verified: return "--confirm-unverified"
+    default: return nil
+    }
+  }
+
+  public static func < (a: ImportLoss, b: ImportLoss) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The losses a user has said yes to, by flag.
+public struct ImportConsent: Sendable, Equatable {
+  public var withoutPasswords = false
+  public var dropFactors = false
+  /// Import unconfirmed addresses as confirmed (they signed in unconfirmed before).
+  public var confirmUnverified = false
+
+  public init(withoutPasswords: Bool = false, dropFactors: Bool = false, confirmUnverified: Bool = false) {
+    self.withoutPasswords = withoutPasswords
+    self.dropFactors = dropFactors
+    self.confirmUnverified = confirmUnverified
+  }
+
+  func allows(_ loss: ImportLoss) -> Bool {
+    switch loss {
+    case .password: return withoutPasswords
+    case .secondFactors: return dropFactors
+    case .verified: return confirmUnverified
+    default: return true
+    }
+  }
+}
+
+/// One account checked against the target: the record to send, what it loses, and why it is held
+/// back (a weakening loss without its flag).
+public struct ImportCheck: Sendable {
+  public var account: PortableAccount
+  public var losses: [ImportLoss]
+  public var heldBack: String?
+
+  /// `requiresConfirmation`: the target (Supabase) asks new addresses to be confirmed before sign-in.
+  public init(_ given: PortableAccount, target: ProviderKind, requiresConfirmation: Bool, consent: ImportConsent, now: Int) {
+    var account = given
+    var losses: Set<ImportLoss> = []
+    let hadPassword = given.passwordHash != nil || given.passwordNote != nil
+      || given.providers.contains { ["email", "password"].contains($0) }
+    let withoutPassword = target == .firebase
+      ? AccountImportPlan.firebaseEntry(given, localId: given.id ?? "").withoutPassword
+      : AccountImportPlan.supabaseBody(given, now: now).withoutPassword
+    if hadPassword, withoutPassword != nil { losses.insert(.password) }
+    if let factors = given.factors, !factors.isEmpty { losses.insert(.secondFactors) }
+    if target == .supabase, requiresConfirmation, given.emailVerified != true, given.source == "firebase", hadPassword,
+      given.email != nil
+    {
+      losses.insert(.verified)
+      if consent.confirmUnverified { account.emailVerified = true }
+    }
+    if target == .supabase, given.phone != nil { losses.insert(.phone) }
+    let otherWays = Set(given.providers).subtracting(["email", "password", "phone", "anonymous"])
+    if !otherWays.isEmpty { losses.insert(.identities) }
+    if target == .firebase {
+      let own = (given.userMetadata ?? JSONObject()).pairs.map(\.0).filter { !["full_name", "name", "email_verified", "email", "sub", "phone_verified"].contains($0) }
+      if !own.isEmpty { losses.insert(.metadata) }
+      if given.disabled != true, given.bannedUntil != nil { losses.insert(.banEnd) }
+    }
+    self.account = account
+    self.losses = losses.sorted()
+    let refused = self.losses.filter { $0.weakens && !consent.allows($0) }
+    heldBack = refused.isEmpty ? nil : refused.map { Self.reason($0, given, withoutPassword) }.joined(separator: "; ")
+  }
+
+  static func reason(_ loss: ImportLoss, _ account: PortableAccount, _ withoutPassword: String?) -> String {
+    switch loss {
+    case .password: return "would arrive without its password (\(withoutPassword ?? "no hash")): --without-passwords accepts that"
+    case .secondFactors:
+      return "would arrive without its \(account.factors?.count ?? 0) second factor(s): --drop-factors accepts that"
+    case .verified:
+      return "its address is unconfirmed and the target asks for confirmation before sign-in: --confirm-unverified imports it confirmed"
+    default: return loss.rawValue
+    }
+  }
+}
