@@ -177,7 +177,7 @@ public enum AccountImportPlan {
     entry["email"] = .optional(account.email)
     if let verified = account.emailVerified { entry["emailVerified"] = .bool(verified) }
     if let name = account.displayName ?? account.userMetadata?["full_name"]?.string, !name.isEmpty { entry["displayName"] = .string(name) }
-    if let phone = account.phone, phone.hasPrefix("+") { entry["phoneNumber"] = .string(phone) }
+    if let phone = account.phone.flatMap(PortableAccount.e164) { entry["phoneNumber"] = .string(phone) }
     if account.disabled == true || account.bannedUntil != nil { entry["disabled"] = true }
     if let created = account.createdAt.flatMap(UnixTime.parseISO) { entry["createdAt"] = .string(String(created * 1000)) }
     if let last = account.lastSignInAt.flatMap(UnixTime.parseISO) { entry["lastLoginAt"] = .string(String(last * 1000)) }

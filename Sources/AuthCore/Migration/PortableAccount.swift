@@ -87,6 +87,16 @@ public struct PortableAccount: Sendable, Equatable {
   }
 }
 
+extension PortableAccount {
+  /// A phone number in E.164 (`+15551234567`): GoTrue keeps the digits without `+`; nil for text
+  /// that is no number.
+  public static func e164(_ phone: String) -> String? {
+    let digits = phone.hasPrefix("+") ? phone.dropFirst() : phone[...]
+    guard (7...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return "+" + digits
+  }
+}
+
 /// Why a record could not be read (the reader adds the line number).
 public struct PortableAccountError: Error, Equatable, Sendable {
   public var message: String

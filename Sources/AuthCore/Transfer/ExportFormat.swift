@@ -66,7 +66,7 @@ public enum FirebaseImportRecord {
       }
     }
     if let name = account.displayName { object["displayName"] = .string(name) }
-    if let phone = account.phone { object["phoneNumber"] = .string(phone) }
+    if let phone = account.phone.flatMap(PortableAccount.e164) { object["phoneNumber"] = .string(phone) }
     object["disabled"] = .bool(account.disabled ?? false)
     if let created = account.createdAt.flatMap(UnixMillis.from) { object["createdAt"] = .string(created) }
     if let last = account.lastSignInAt.flatMap(UnixMillis.from) { object["lastSignedInAt"] = .string(last) }
@@ -74,8 +74,8 @@ public enum FirebaseImportRecord {
       object["customAttributes"] = .string(claims.compactText)
     }
     let infos = (account.identities ?? []).compactMap { identity -> JSON? in
-      let provider = FirebaseImportRecord.providerId(identity.provider)
-      guard provider != "password" else { return nil }
+      // firebase-tools refuses a whole file with a provider id outside its list: the others stay out.
+      guard let provider = FirebaseImportRecord.importableProviderId(identity.provider) else { return nil }
       var info = JSONObject([("providerId", .string(provider))])
       if let id = identity.id { info["rawId"] = .string(id) }
       if let email = identity.email { info["email"] = .string(email) }
@@ -83,6 +83,24 @@ public enum FirebaseImportRecord {
     }
     if !infos.isEmpty { object["providerUserInfo"] = .array(infos) }
     return .object(object)
+  }
+
+  /// The provider ids `firebase auth:import` takes (any other refuses the whole file).
+  public static let importableProviders: Set<String> = [
+    "google.com", "facebook.com", "twitter.com", "github.com", "apple.com", "microsoft.com", "gc.apple.com",
+    "playgames.google.com", "linkedin.com", "yahoo.com",
+  ]
+
+  /// A provider as `firebase auth:import` takes it (`azure` is `microsoft.com`, `linkedin_oidc`
+  /// `linkedin.com`); nil for the password and for what it does not take (SSO, phone, discord…).
+  public static func importableProviderId(_ provider: String) -> String? {
+    let mapped: String
+    switch provider {
+    case "azure": mapped = "microsoft.com"
+    case "linkedin_oidc", "linkedin": mapped = "linkedin.com"
+    default: mapped = providerId(provider)
+    }
+    return importableProviders.contains(mapped) ? mapped : nil
   }
 
   /// Supabase's provider names as Firebase's (`google` → `google.com`; `email` is the password).
