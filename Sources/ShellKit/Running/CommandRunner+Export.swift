@@ -7,30 +7,46 @@ extension CommandRunner {
   static let exportPageSize = 1000
 
   func exportUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    guard let output = context.exportOutput else {
-      throw AuthError(.usage, message: "user export writes to standard output: run it as `authsh user export > users.jsonl`.")
+    guard var output = context.exportOutput else {
+      throw AuthError(.usage, message: "user export writes to standard output or a file: run it as `authsh user export --output users.jsonl`.")
     }
     if invocation.output(.json) {
       throw AuthError(.usage, message: "user export writes its records to standard output; --json does not apply (--format jsonl is JSON).")
+    }
+    let file = try invocation[.exportOutputFile].map { try ExportFile.open($0, replace: invocation[.exportForce]) }
+    if let file {
+      output.write = file.write
+      output.toTerminal = false
+    } else if invocation[.exportForce] {
+      throw AuthError(.usage, message: "--force replaces the file of --output; without --output there is none.")
     }
     if output.toTerminal, !invocation[.exportYes] {
       throw AuthError(
         .usage,
         message: "The export holds password hashes and standard output is a terminal: redirect it to a file"
-          + " (authsh user export > users.jsonl), or add --yes to print it here.")
+          + " (authsh user export --output users.jsonl), or add --yes to print it here.")
     }
     let format = ExportFormat(rawValue: invocation[.exportFormat] ?? "jsonl") ?? .jsonl
     let filter = invocation[.filter].map { $0.trimmingWhitespace.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-    let reader = try await openReader(invocation, context, output: output)
+    let reader: any AccountReader
+    do {
+      reader = try await openReader(invocation, context, output: output)
+    } catch {
+      try? file?.finish(complete: false)
+      throw error
+    }
     do {
       let summary = try await Self.export(from: reader, format: format, filter: filter, output: output)
       await reader.close()
-      output.note(summary.sentence)
+      let complete = summary.stopped == nil && !Task.isCancelled
+      try file?.finish(complete: complete)
+      output.note(summary.sentence + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
       var result = CommandResult(command: invocation.spec.name)
       if Task.isCancelled { result.error = AuthError(.cancelled) }
       return result
     } catch {
       await reader.close()
+      try? file?.finish(complete: false)
       throw error
     }
   }

@@ -9,6 +9,10 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--hash-config", value: "FILE", kind: .path,
       "Firebase: the project's password-hash parameters as JSON ({\"algorithm\":\"SCRYPT\",\"signerKey\",\"saltSeparator\",\"rounds\",\"memoryCost\"}) when the project config cannot be read"))
+  public static let exportOutputFile = text(
+    FlagSpec(
+      "--output", value: "FILE", kind: .path,
+      "Write the records to FILE, created with mode 0600 (it holds password hashes); an existing FILE is refused without --force"))
   public static let databaseURL = text(
     FlagSpec(
       "--db", value: "URL", kind: .url, secret: true,
@@ -16,5 +20,6 @@ extension FlagKey where Value == String {
 }
 
 extension FlagKey where Value == Bool {
+  public static let exportForce = toggle(FlagSpec("--force", "With --output: replace FILE if it exists (the old file stays until the export is complete)"))
   public static let exportYes = toggle(FlagSpec("--yes", "Write to the terminal all the same (the output holds password hashes)"))
 }
