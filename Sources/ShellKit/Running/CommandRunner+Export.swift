@@ -54,7 +54,7 @@ extension CommandRunner {
   /// The database (`--db`) or the backend's admin API.
   func openReader(_ invocation: Invocation, _ context: ShellContext, output: ExportOutput) async throws -> any AccountReader {
     let hashConfig = try invocation[.hashConfig].map { try Self.readHashConfig($0) }
-    if let url = invocation[.databaseURL] {
+    if let url = try Self.databaseURL(invocation, context) {
       // The database is all --db needs: no Supabase URL or key has to be set.
       var provider = context.connection.provider
       var timeout = invocation.output(.timeout) ?? context.connection.timeout ?? 30
@@ -78,6 +78,16 @@ extension CommandRunner {
       throw AuthError(.usage, message: "--hash-config is for Firebase exports (the project's scrypt parameters).")
     }
     return try await exporting.accountReader(hashConfig: hashConfig)
+  }
+
+  /// `--db URL`, or `--db-env VAR`'s value; nil: neither was given.
+  static func databaseURL(_ invocation: Invocation, _ context: ShellContext) throws -> String? {
+    guard let variable = invocation[.databaseURLEnv] else { return invocation[.databaseURL] }
+    guard invocation[.databaseURL] == nil else { throw AuthError(.usage, message: "Give --db URL or --db-env VAR, not both.") }
+    guard let url = context.environment[variable], !url.trimmingWhitespace.isEmpty else {
+      throw AuthError(.usage, message: "Environment variable \(variable) is not set (--db-env).")
+    }
+    return url
   }
 
   /// `--hash-config FILE`: the admin v2 config's `signIn.hashConfig` shape (or the whole config).

@@ -16,7 +16,11 @@ extension FlagKey where Value == String {
   public static let databaseURL = text(
     FlagSpec(
       "--db", value: "URL", kind: .url, secret: true,
-      "Supabase: read the accounts and their password hashes from the project's database (postgres://USER:PASSWORD@HOST:5432/postgres), read only"))
+      "Supabase: read the accounts and their password hashes from the project's database (postgres://USER@HOST:5432/postgres), read only; the password from PGPASSWORD or ~/.pgpass (a password in the URL shows in the process list)"))
+  public static let databaseURLEnv = text(
+    FlagSpec(
+      "--db-env", value: "VAR", kind: .variable,
+      "As --db, with the URL read from environment variable VAR (a password in it stays out of the process list)"))
 }
 
 extension FlagKey where Value == Bool {
