@@ -53,6 +53,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     case mfaRequired = "mfa_required"
     /// The second-factor code was refused.
     case mfaInvalidCode = "mfa_invalid_code"
+    /// The keyring that holds the session cannot be reached now (no D-Bus session, locked): try
+    /// again where it can be (EX_TEMPFAIL).
+    case keyringUnavailable = "keyring_unavailable"
   }
 
   public init(_ known: Known) { self.rawValue = known.rawValue }
@@ -91,6 +94,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let sessionNotSaved = ErrorCode(Known.sessionNotSaved)
   public static let mfaRequired = ErrorCode(Known.mfaRequired)
   public static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
+  public static let keyringUnavailable = ErrorCode(Known.keyringUnavailable)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }
