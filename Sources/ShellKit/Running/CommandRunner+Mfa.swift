@@ -87,7 +87,7 @@ extension CommandRunner {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let (user, _) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }
-    guard let factor = user.factors.first(where: { $0.matches(wanted) }) else {
+    guard let factor = try user.factors.factor(named: wanted) else {
       let listed = user.factors.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")
       throw AuthError(
         .usage, message: "No second factor '\(wanted)'" + (listed.isEmpty ? "; the account has none." : "; the account has: \(listed)."))
