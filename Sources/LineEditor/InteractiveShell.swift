@@ -50,6 +50,7 @@ public enum InteractiveShell {
     options.interrupts = interrupts
     options.spinner = TerminalSpinner(output: output, unicode: options.style.unicode)
     context.passwordPrompter = TerminalPasswordPrompter(interrupts: interrupts)
+    context.outputToPerson = true
     context.linePrompter = ContextLinePrompter(context)
     let reader: any LineReader =
       dumb

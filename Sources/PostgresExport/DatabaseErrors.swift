@@ -30,7 +30,7 @@ enum DatabaseErrors {
     if text.contains("password authentication failed") {
       return AuthError(
         .configError, message: "The database \(place) refused the password of \(url.user).", providerCode: "28P01", detail: detail,
-        hint: "Check the password in the --db URL (Supabase dashboard: Connect, or Database settings to reset it).")
+        hint: "Check the password (in the --db URL, PGPASSWORD or ~/.pgpass; Supabase dashboard: Connect, or Database settings to reset it).")
     }
     if text.contains("no pg_hba.conf entry") || (text.contains("role \"") && text.contains("does not exist")) {
       return AuthError(
@@ -39,8 +39,8 @@ enum DatabaseErrors {
     }
     if text.contains("no password supplied") {
       return AuthError(
-        .configError, message: "The database \(place) wants a password for \(url.user) and the --db URL has none.",
-        hint: "postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+        .configError, message: "The database \(place) wants a password for \(url.user), and neither the --db URL, PGPASSWORD nor ~/.pgpass has one.",
+        hint: "Set PGPASSWORD, add a line to ~/.pgpass (mode 0600), or give the whole URL in a variable with --db-env VAR.")
     }
     if text.contains("database \""), text.contains("does not exist") {
       return AuthError(.configError, message: "The database server at \(place) has no database named '\(url.database)'.", providerCode: "3D000")

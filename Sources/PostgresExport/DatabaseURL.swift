@@ -2,8 +2,11 @@ import AuthCore
 
 import Essentials
 
-/// A `postgres://user:password@host:port/database?sslmode=…` URL (libpq's form), taken apart.
-/// The password is never part of a message: `display` names the user, host, port and database.
+/// A `postgres://user:password@host:port/database?sslmode=…&service=…` URL (libpq's form), taken
+/// apart. What it leaves out is left to libpq's own conventions: `PGHOST`, `PGPORT`, `PGUSER`,
+/// `PGDATABASE`, `PGSSLMODE`, the password from `PGPASSWORD` or `~/.pgpass`, and a service of
+/// `pg_service.conf` (`service=` or `PGSERVICE`). The password is never part of a message:
+/// `display` names the user, host, port and database.
 public struct DatabaseURL: Sendable, Equatable {
   public enum TLSMode: String, Sendable {
     /// libpq's modes: `disable`; `prefer` and `require` encrypt without checking the certificate
@@ -13,39 +16,63 @@ public struct DatabaseURL: Sendable, Equatable {
     case verifyFull = "verify-full"
   }
 
+  /// What libpq will use, as far as authsh can tell (for messages); `given` says which of
+  /// `host`, `port`, `user`, `dbname`, `sslmode` the URL itself names.
   public var host: String
   public var port: Int
   public var user: String
   public var password: String?
   public var database: String
   public var tls: TLSMode
+  /// `service=` of the URL: a section of `pg_service.conf`.
+  public var service: String?
+  var given: Set<String> = []
+  /// Whether authsh names the user and database itself: Supabase's `postgres`, where neither
+  /// the URL, `PGUSER`/`PGDATABASE` nor a service does.
+  var defaultsUser = false
+  var defaultsDatabase = false
 
   /// `postgres://user@host:5432/postgres` — what messages show.
-  public var display: String { "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }
+  public var display: String {
+    if let service = service ?? serviceFromEnvironment, !given.contains("host") { return "service '\(service)'" }
+    return "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
+  }
+  private var serviceFromEnvironment: String?
 
-  /// Throws a usage error that never repeats the password.
-  public init(_ text: String) throws {
+  /// Throws a usage error that never repeats the password. `environment`: libpq's variables.
+  public init(_ text: String, environment: [String: String] = [:]) throws {
     let trimmed = text.trimmingWhitespace
     guard let components = URLComponents(string: trimmed),
       let scheme = components.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme)
     else {
       throw AuthError(
-        .usage, message: "--db takes a PostgreSQL URL: postgres://USER:PASSWORD@HOST:5432/postgres (the project's database connection string).")
+        .usage, message: "--db takes a PostgreSQL URL: postgres://USER@HOST:5432/postgres (the project's database connection string).")
     }
+    func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+    let query = components.queryItems ?? []
+    service = query.first { $0.name == "service" }?.value.flatMap { $0.isEmpty ? nil : $0 }
+    serviceFromEnvironment = env("PGSERVICE")
+    let viaService = service != nil || serviceFromEnvironment != nil
     // An IPv6 address comes bracketed ([::1]); libpq and `display` want it bare.
     var host = components.host ?? ""
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    guard !host.isEmpty else {
-      throw AuthError(.usage, message: "The --db URL names no host: postgres://USER:PASSWORD@HOST:5432/postgres.")
-    }
-    self.host = host
-    port = components.port ?? 5432
-    user = components.percentEncodedUser.map(Self.percentDecoded) ?? "postgres"
+    if !host.isEmpty { given.insert("host") }
+    self.host = host.isEmpty ? env("PGHOST") ?? "localhost" : host
+    if components.port != nil { given.insert("port") }
+    port = components.port ?? env("PGPORT").flatMap { Int($0) } ?? 5432
+    let namedUser = components.percentEncodedUser.map(Self.percentDecoded).flatMap { $0.isEmpty ? nil : $0 }
+    if namedUser != nil { given.insert("user") }
+    defaultsUser = namedUser == nil && env("PGUSER") == nil && !viaService
+    user = namedUser ?? env("PGUSER") ?? "postgres"
     password = components.percentEncodedPassword.map(Self.percentDecoded)
     let path = components.percentEncodedPath
     let name = Self.percentDecoded(path.hasPrefix("/") ? String(path.dropFirst()) : path)
-    database = name.isEmpty ? "postgres" : name
-    let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+    if !name.isEmpty { given.insert("dbname") }
+    defaultsDatabase = name.isEmpty && env("PGDATABASE") == nil && !viaService
+    database = name.isEmpty ? env("PGDATABASE") ?? "postgres" : name
+    let named = query.first { $0.name == "sslmode" }?.value
+    if named != nil { given.insert("sslmode") }
+    let mode = named ?? env("PGSSLMODE") ?? "prefer"
     switch mode {
     case "allow": tls = .prefer
     case let other:

@@ -27,7 +27,7 @@ public actor PostgresAccountReader: AccountReader {
   public static func open(
     _ text: String, timeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws -> PostgresAccountReader {
-    let url = try DatabaseURL(text)
+    let url = try DatabaseURL(text, environment: environment)
     let roots = DatabaseURL.rootCertificate(
       environment: environment, home: environment["HOME"], exists: { FileManager.default.fileExists(atPath: $0) })
     let connection: PqConnection

@@ -4,11 +4,11 @@ import AuthCore
 public enum ProviderFactory {
   public static func make(
     _ target: Target, transport: any HTTPTransport, clock: any Clock = SystemClock(),
-    trace: (@Sendable (String) -> Void)? = nil
+    trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) -> any AuthProvider {
     switch target.provider {
-    case .supabase: return SupabaseProvider(target: target, transport: transport, clock: clock, trace: trace)
-    case .firebase: return FirebaseProvider(target: target, transport: transport, clock: clock, trace: trace)
+    case .supabase: return SupabaseProvider(target: target, transport: transport, clock: clock, trace: trace, secrets: secrets)
+    case .firebase: return FirebaseProvider(target: target, transport: transport, clock: clock, trace: trace, secrets: secrets)
     }
   }
 }

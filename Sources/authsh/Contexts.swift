@@ -19,12 +19,16 @@ enum Contexts {
     let transport = SchemeRoutingTransport(
       plain: ThreadRoutingTransport(elsewhere: NIOHTTPTransport()), fallback: CurlTransport(environment: environment))
     let clock = SystemClock()
+    // A traced answer's TOTP secret is registered before the answer is traced.
+    let redactor = Redactor()
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,
-      makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, clock: clock, trace: trace) },
-      sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory), clock: clock, environment: environment)
+      makeProvider: { target, trace in
+        ProviderFactory.make(target, transport: transport, clock: clock, trace: trace, secrets: { redactor.register($0) })
+      },
+      sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory), clock: clock,
+      redactor: redactor, environment: environment)
     // The service-account exchange registers the assertion and access token it makes.
-    let redactor = context.redactor
     context.makeAdminProvider = { target, credential, trace in
       AdminProviderFactory.make(
         target, credential: credential, transport: transport, clock: clock, trace: trace,

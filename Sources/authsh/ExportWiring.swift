@@ -11,8 +11,13 @@ enum ExportWiring {
     let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
     let progress = showProgress ? ExportProgress(sink: sink) : nil
     let redactor = context.redactor
-    if let url = invocation[.databaseURL] {
+    if let variable = invocation[.databaseURLEnv], let url = environment[variable] {
       for secret in DatabaseURL.secrets(in: url) { redactor.register(secret) }
+    }
+    if let url = invocation[.databaseURL] {
+      let secrets = DatabaseURL.secrets(in: url)
+      for secret in secrets { redactor.register(secret) }
+      if !secrets.isEmpty { sink.err(passwordInArgvWarning) }
     }
     let write: @Sendable (String) -> String? = { text in
       StandardStreams.write(text, to: 1)
@@ -31,6 +36,11 @@ enum ExportWiring {
       write: write, note: note, progress: update, toTerminal: Terminal.stdoutIsTTY, openDatabase: open)
     return progress
   }
+
+  static let passwordInArgvWarning =
+    "warning: the --db URL holds a password, which other users of this machine can read in the process list while"
+    + " the export runs. Leave it out of the URL and set PGPASSWORD or a line in ~/.pgpass (mode 0600), or pass the"
+    + " whole URL in a variable: --db-env VAR.\n"
 }
 
 /// "Exported 12000 accounts…" redrawn in place on standard error, erased before any other line.

@@ -41,6 +41,8 @@ enum OneShot {
     let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
     if let emulator { emulator.configure(context) }
     context.verbose = invocation.output(.verbose)
+    // Both streams: the typed-code path draws the QR code in the prompt, on standard error.
+    context.outputToPerson = Terminal.stdoutIsTTY && Terminal.stderrIsTTY
     if Terminal.stdinIsTTY { context.passwordPrompter = TerminalPasswordPrompter() }
     if invocation.given(.passwordStdin) { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
     if invocation.id == .secretSet, !Terminal.stdinIsTTY {

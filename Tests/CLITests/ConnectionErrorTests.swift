@@ -34,4 +34,20 @@ import Testing
     #expect(out.status == 78, "\(out.combined)")
     #expect(out.stderr.contains("uses the unsupported scheme 'ftp'"), "\(out.stderr)")
   }
+
+  /// A name that only starts like a loopback address is another machine: plain HTTP to it is
+  /// refused before anything is sent (`insecure_url`, not a failed lookup), for the anon key of a
+  /// sign-in and the service key of an admin command alike.
+  @Test(arguments: [["login", "ada@example.com", "--password", "pw-123456"], ["user", "list"]])
+  func aNameStartingWith127IsNotLoopback(_ command: [String]) async throws {
+    let out = try await BinaryRunner().run(
+      command,
+      extraEnvironment: [
+        "SUPABASE_URL": "http://127.evil.test:1", "SUPABASE_ANON_KEY": "anon", "SUPABASE_SECRET_KEY": "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz",
+      ])
+    #expect(out.status != 0, "\(out.combined)")
+    #expect(out.stderr.contains("Refusing to send credentials over plain HTTP to 127.evil.test"), "\(out.stderr)")
+    #expect(out.stderr.contains("insecure_url"), "\(out.stderr)")
+    #expect(!out.stderr.contains("resolve"), "\(out.stderr)")
+  }
 }

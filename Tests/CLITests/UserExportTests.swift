@@ -116,4 +116,52 @@ import AuthEmulator
     let json = try await cli.authsh("user", "export", "--json")
     #expect(json.status == 64 && json.stdout.contains("--json does not apply"))
   }
+
+  static func mode(_ path: String) -> mode_t {
+    var info = stat()
+    return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+  }
+
+  /// `--output FILE`: a new file of mode 0600 (whatever the umask), nothing on standard output;
+  /// an existing file, or a link, is refused without --force and left as it was; --force replaces
+  /// the name (a link itself, never the file it points to).
+  @Test func anExportToAFileIs0600AndNeverOverwritesWithoutForce() async throws {
+    let rig = try await FirebaseRig()
+    defer { Task { await rig.server.stop() } }
+    let path = rig.runner.home + "/users.jsonl"
+    let written = try await rig.runner.run(["user", "export", "--output", path], timeout: 60)
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.isEmpty)
+    #expect(written.stderr.hasSuffix("Exported 3 accounts (2 with a password hash). Wrote \(path) (mode 0600).\n"), "\(written.stderr)")
+    #expect(Self.mode(path) == 0o600)
+    let first = try String(contentsOfFile: path, encoding: .utf8)
+    if let diff = Snapshot.check(first, named: "user-export-firebase", ext: "jsonl") { Issue.record(Comment(rawValue: diff)) }
+
+    try "older".write(toFile: path, atomically: true, encoding: .utf8)
+    let refused = try await rig.export("--output", path)
+    #expect(refused.status == 64, "\(refused.stderr)")
+    #expect(refused.stderr.contains("--output \(path) exists already: add --force to replace it"), "\(refused.stderr)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "older")
+
+    let forced = try await rig.export("--output", path, "--force")
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == first)
+    #expect(Self.mode(path) == 0o600)
+
+    let target = rig.runner.home + "/someone-elses.txt"
+    try "theirs".write(toFile: target, atomically: true, encoding: .utf8)
+    let link = rig.runner.home + "/planted.jsonl"
+    #expect(symlink(target, link) == 0)
+    let linked = try await rig.export("--output", link)
+    #expect(linked.status == 64 && linked.stderr.contains("is a symbolic link"), "\(linked.stderr)")
+    let replaced = try await rig.export("--output", link, "--force")
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "theirs")
+    #expect(Self.mode(link) == 0o600)
+    #expect(try String(contentsOfFile: link, encoding: .utf8) == first)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: rig.runner.home).allSatisfy { !$0.contains(".authsh-") })
+
+    let stray = try await rig.export("--force")
+    #expect(stray.status == 64 && stray.stderr.contains("without --output there is none"))
+  }
 }

@@ -46,4 +46,53 @@ struct DescriptorTests {
       #expect(started)
     }
   }
+
+  func mode(_ path: String) -> mode_t {
+    var info = stat()
+    return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+  }
+
+  /// A created file is 0600 whatever the umask left, an existing one is set to 0600, and a link
+  /// in a shared directory (`/tmp`, where anyone may plant one) is not followed: its target keeps
+  /// its bytes.
+  @Test func createMakesA0600FileAndNeverFollowsALink() throws {
+    let target = try temporaryFile(Array("keep".utf8))
+    defer { unlink(target) }
+    let link = target + ".link"
+    #expect(symlink(target, link) == 0)
+    defer { unlink(link) }
+    #expect(throws: SystemError(ELOOP)) { try Descriptor.create(link, mode: 0o600) }
+    #expect(Descriptor.plantable(link) && !Descriptor.plantable(target))
+    #expect(SystemError(ELOOP).description.contains("symbolic link in a directory others may write to"))
+    #expect(try Descriptor.readFile(target) == Array("keep".utf8))
+
+    #expect(chmod(target, 0o644) == 0)
+    let fd = try Descriptor.create(target, mode: 0o600)
+    _ = close(fd)
+    #expect(mode(target) == 0o600)
+    #expect(try Descriptor.readFile(target).isEmpty)
+
+    let fresh = target + ".new"
+    defer { unlink(fresh) }
+    let saved = umask(0o277)
+    defer { umask(saved) }
+    _ = close(try Descriptor.create(fresh, mode: 0o600))
+    #expect(mode(fresh) == 0o600)
+  }
+
+  /// `createNew` creates or refuses: an existing file (`EEXIST`) or link is never written through.
+  @Test func createNewRefusesWhatIsThere() throws {
+    let target = try temporaryFile(Array("keep".utf8))
+    defer { unlink(target) }
+    let link = target + ".link"
+    #expect(symlink(target + ".absent", link) == 0)  // dangling: O_CREAT alone would create its target
+    defer { unlink(link) }
+    #expect(throws: SystemError(EEXIST)) { try Descriptor.createNew(target, mode: 0o600) }
+    #expect(throws: SystemError.self) { try Descriptor.createNew(link, mode: 0o600) }
+    #expect(access(target + ".absent", F_OK) != 0)
+    let fresh = target + ".new"
+    defer { unlink(fresh) }
+    _ = close(try Descriptor.createNew(fresh, mode: 0o600))
+    #expect(mode(fresh) == 0o600)
+  }
 }

@@ -10,7 +10,7 @@ import Testing
   /// For scripts that read `{{env.GOLDEN_PASSWORD}}`.
   static let environment = ["GOLDEN_PASSWORD": "golden-secret-pw-1"]
   /// Secrets and private text the cases hold; no output may show them.
-  static let forbidden = ["golden-secret-pw-1", "known-pw-123", "known-secret-77", "FIRST-LINE-OF-A-PRIVATE-FILE"]
+  static let forbidden = ["golden-secret-pw-1", "known-pw-123", "known-secret-77", "FIRST-LINE-OF-A-PRIVATE-FILE", "xq7"]
 
   @Test(arguments: GoldenCase.all())
   func golden(_ golden: GoldenCase) throws {

@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func notAPostgresURLIsAUsageErrorWithoutThePassword() {
-    for text in ["mysql://root:hunter2@localhost/db", "postgres://root:hunter2@/db", "postgres://u:hunter2@h/db?sslmode=strict"] {
+    for text in ["mysql://root:hunter2@localhost/db", "postgres://u:hunter2@h/db?sslmode=strict"] {
       do {
         _ = try DatabaseURL(text)
         Issue.record("\(text) was taken")
@@ -70,5 +70,26 @@ import Testing
     #expect(DatabaseURL.rootCertificate(environment: ["SSL_CERT_FILE": "/proxy.pem"], home: "/home/a", exists: noUserFile) == "/proxy.pem")
     #expect(DatabaseURL.rootCertificate(environment: [:], home: "/home/a", exists: noUserFile) == system)
     #expect(DatabaseURL.rootCertificate(environment: [:], home: nil, exists: { _ in false }) == nil)
+  }
+
+  /// What the URL leaves out is libpq's to fill in (PGHOST, PGPORT, PGSSLMODE, a service,
+  /// PGPASSWORD or ~/.pgpass): only Supabase's default user and database are named, and only
+  /// where neither PGUSER/PGDATABASE nor a service names them.
+  @Test func whatTheURLLeavesOutIsLeftToLibpq() throws {
+    func keywords(_ text: String, _ environment: [String: String] = [:]) throws -> [String: String] {
+      Dictionary(uniqueKeysWithValues: try DatabaseURL(text, environment: environment).connectionParameters(timeout: 5, rootCertificate: nil))
+    }
+    let bare = try keywords("postgres://db.example.com")
+    #expect(bare["host"] == "db.example.com" && bare["port"] == nil && bare["sslmode"] == nil && bare["password"] == nil)
+    #expect(bare["user"] == "postgres" && bare["dbname"] == "postgres")
+    let pgUser = try keywords("postgres://db.example.com", ["PGUSER": "exporter", "PGDATABASE": "app", "PGPORT": "6543"])
+    #expect(pgUser["user"] == nil && pgUser["dbname"] == nil && pgUser["port"] == nil)
+    let url = try DatabaseURL("postgres://db.example.com", environment: ["PGUSER": "exporter", "PGPORT": "6543"])
+    #expect(url.display == "postgres://exporter@db.example.com:6543/postgres")
+    let service = try keywords("postgresql://?service=prod")
+    #expect(service == ["service": "prod", "connect_timeout": "5", "client_encoding": "UTF8", "gssencmode": "disable", "application_name": "authsh"])
+    #expect(try DatabaseURL("postgresql://?service=prod").display == "service 'prod'")
+    let fromEnvironment = try keywords("postgresql://", ["PGSERVICE": "prod"])
+    #expect(fromEnvironment["user"] == nil && fromEnvironment["host"] == nil && fromEnvironment["dbname"] == nil)
   }
 }

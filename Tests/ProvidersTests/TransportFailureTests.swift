@@ -213,12 +213,16 @@ import Testing
     }
   }
 
-  /// Plain HTTP goes only to this machine: `localhost` and its subdomains, 127.0.0.0/8 and ::1, in
-  /// any case and with or without brackets; a name that only looks like one is not.
+  /// Plain HTTP goes only to this machine: `localhost`, a dotted-quad literal in 127.0.0.0/8 and
+  /// ::1, in any case and with or without brackets; a name that only looks like one (which DNS or
+  /// a hosts entry may send anywhere) is not.
   @Test(arguments: [
-    ("localhost", true), ("LocalHost", true), ("api.localhost", true), ("API.LOCALHOST", true), ("127.0.0.1", true),
-    ("127.5.6.7", true), ("[::1]", true), ("::1", true), ("localhost.example.com", false), ("notlocalhost", false),
-    ("128.0.0.1", false), ("1270.0.0.1", false), ("::2", false), ("", false), ("example.com", false), ("127", false),
+    ("localhost", true), ("LocalHost", true), ("127.0.0.1", true), ("127.5.6.7", true), ("127.255.255.255", true),
+    ("[::1]", true), ("::1", true), ("localhost.example.com", false), ("notlocalhost", false), ("api.localhost", false),
+    ("API.LOCALHOST", false), ("127.evil.test", false), ("127.0.0.1.evil.test", false), ("127.0.0.1.", false),
+    ("127.1", false), ("127.0.0.01", false), ("127.0.0.256", false), ("127.0.0.-1", false), ("127..0.1", false),
+    ("[[::1]]", false), ("[localhost]", false), ("128.0.0.1", false), ("1270.0.0.1", false), ("::2", false), ("", false),
+    ("example.com", false), ("127", false),
   ])
   func onlyThisMachineIsLoopback(_ host: String, _ loopback: Bool) {
     #expect(HostPolicy.isLoopback(host) == loopback)

@@ -55,6 +55,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     case mfaInvalidCode = "mfa_invalid_code"
     /// A file given to read (an account export) is not of any shape authsh reads (exit 65).
     case invalidFile = "invalid_file"
+    /// The keyring that holds the session cannot be reached now (no D-Bus session, locked): try
+    /// again where it can be (EX_TEMPFAIL).
+    case keyringUnavailable = "keyring_unavailable"
   }
 
   public init(_ known: Known) { self.rawValue = known.rawValue }
@@ -94,6 +97,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let mfaRequired = ErrorCode(Known.mfaRequired)
   public static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
   public static let invalidFile = ErrorCode(Known.invalidFile)
+  public static let keyringUnavailable = ErrorCode(Known.keyringUnavailable)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }

@@ -123,14 +123,34 @@ public protocol HTTPTransport: Sendable {
 
 /// Which hosts may receive credentials over plain HTTP.
 public enum HostPolicy {
+  /// `localhost`, a dotted-quad IPv4 literal in 127.0.0.0/8, or `::1` (bracketed or not), in any
+  /// case. Nothing else: a name is resolved by whoever controls DNS or /etc/hosts, so
+  /// `127.evil.test` or `api.localhost` may lead anywhere.
   public static func isLoopback(_ host: String) -> Bool {
     // Compared as ASCII bytes (a host in a URL is ASCII), ignoring case: every request asks.
-    func isBracket(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") }
     var bare = host.utf8[...]
-    while let first = bare.first, isBracket(first) { bare = bare.dropFirst() }
-    while let last = bare.last, isBracket(last) { bare = bare.dropLast() }
-    return spellsInAnyCase(bare, "localhost") || spellsInAnyCase(bare.suffix(10), ".localhost")
-      || spellsInAnyCase(bare, "::1") || spellsInAnyCase(bare.prefix(4), "127.")
+    if bare.first == UInt8(ascii: "["), bare.last == UInt8(ascii: "]"), bare.count >= 2 {
+      bare = bare.dropFirst().dropLast()
+      return spellsInAnyCase(bare, "::1")
+    }
+    return spellsInAnyCase(bare, "localhost") || spellsInAnyCase(bare, "::1") || isLoopbackIPv4(bare)
+  }
+
+  /// Four decimal octets of 0...255 without leading zeros (which some resolvers read as octal),
+  /// the first 127.
+  static func isLoopbackIPv4(_ bytes: Substring.UTF8View) -> Bool {
+    let octets = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard octets.count == 4 else { return false }
+    var values: [Int] = []
+    for octet in octets {
+      guard (1...3).contains(octet.count), octet.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+        octet.count == 1 || octet.first != UInt8(ascii: "0")
+      else { return false }
+      let value = octet.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+      guard value <= 255 else { return false }
+      values.append(value)
+    }
+    return values[0] == 127
   }
 
   /// The `insecure_url` error for `http://` to a non-loopback host (nil for any other URL): what

@@ -58,3 +58,18 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
     id == text || (name.map { $0.lowercased() == text.lowercased() } ?? false)
   }
 }
+
+extension Array where Element == AuthFactor {
+  /// The factor `text` names: the one with that id, else the one with that name (ignoring case);
+  /// nil when none does. A name two factors share is refused (a usage error listing their ids):
+  /// taking the first would remove, or answer with, a factor the person did not mean.
+  public func factor(named text: String) throws -> AuthFactor? {
+    if let byId = first(where: { $0.id == text }) { return byId }
+    let named = filter { $0.matches(text) }
+    guard named.count <= 1 else {
+      throw AuthError(
+        .usage, message: "\(named.count) factors are named \(text): give the id (\(named.map(\.id).joined(separator: ", "))).")
+    }
+    return named.first
+  }
+}

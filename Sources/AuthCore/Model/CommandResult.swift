@@ -59,6 +59,9 @@ public struct CommandResult: Sendable {
   /// `mfa enroll`: the new factor's URI and secret (secret), and the QR code's lines.
   public var enrollment: TOTPEnrollment?
   public var qrCode: [String]?
+  /// Whether human output draws the enrolment's secret, URI and QR code (a person at a terminal,
+  /// or `--show-tokens`); otherwise they print as `***`. JSON shows them with `revealTokens` only.
+  public var drawsEnrollment = false
 
   public init(command: String) { self.command = command }
 
@@ -146,7 +149,7 @@ public struct CommandResult: Sendable {
       let shown = revealTokens ? enrollment : enrollment.redacted
       object["enrollment"] = [
         "id": .optional(shown.factorID), "name": .optional(shown.name), "uri": .string(shown.uri), "secret": .string(shown.secret),
-        "qr_code": qrCode.map { JSON.array($0.map(JSON.string)) } ?? JSON.null,
+        "qr_code": qrCode.map { revealTokens ? JSON.array($0.map(JSON.string)) : .string(Redactor.mask) } ?? JSON.null,
       ]
     }
     if let batch { object["batch"] = batch }

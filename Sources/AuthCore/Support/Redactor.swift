@@ -40,14 +40,24 @@ public final class Redactor: Sendable {
   fileprivate init(_ secrets: Secrets) { self.secrets = Guarded(secrets) }
 
   /// Registers a secret and the forms it takes on the wire (percent- and JSON-escaped) and in
-  /// either Unicode normalisation form. Very short values (under 4 characters) are not
-  /// registered: masking them would shred ordinary text, and they are never printed on purpose.
+  /// either Unicode normalisation form. Very short values (under 4 characters) met in passing are
+  /// not registered: masking them would shred ordinary text, and they are never printed on purpose.
   public func register(_ secret: String?) {
+    register(secret, shortest: 4)
+  }
+
+  /// Registers a value the user declared secret (a script's `secret NAME = …`), whatever its
+  /// length: they said so, and a three-letter secret printed in clear is still a secret printed.
+  public func registerDeclared(_ secret: String?) {
+    register(secret, shortest: 1)
+  }
+
+  private func register(_ secret: String?, shortest: Int) {
     guard let secret, !secret.isEmpty else { return }
     // Already known (scripts and sessions hand the same tokens over and over): skip the encodings,
     // and the character count (grapheme breaking of an 800-byte token on every step).
     if secrets.update({ $0.knows(secret) }) { return }
-    guard secret.count >= 4 else { return }
+    guard secret.count >= shortest else { return }
     var forms = [secret, secret.composedForm, secret.decomposedForm, secret.percentEncoded()]
     forms.append(
       secret.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")

@@ -226,7 +226,7 @@ public final class Interpreter {
     case .assign(let name, let value, let secret):
       do {
         let resolved = try scope.evaluate(value)
-        if secret { register(Values.text(resolved)) }
+        if secret { context.redactor.registerDeclared(Values.text(resolved)) }
         scope.variables[name.text] = resolved
         scope.skippedDefinitions[name.text] = nil
         return nil

@@ -16,7 +16,10 @@ public struct FirebaseProvider: AuthProvider {
   let client: WireClient
   let clock: any Clock
 
-  public init(target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?) {
+  public init(
+    target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?,
+    secrets: (@Sendable (String) -> Void)? = nil
+  ) {
     endpoint = target.url
     emulatorHost = target.firebaseEmulatorHost
     secureTokenBase = target.firebaseEmulatorHost.map { "http://\($0)/securetoken.googleapis.com/v1" }
@@ -24,7 +27,8 @@ public struct FirebaseProvider: AuthProvider {
     projectId = target.projectId
     tenantId = target.tenantId
     apiKey = target.key
-    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
+    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace,
+      secrets: secrets)
     self.clock = clock
   }
 

@@ -11,10 +11,14 @@ public struct SupabaseProvider: AuthProvider {
   let client: WireClient
   let clock: any Clock
 
-  public init(target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?) {
+  public init(
+    target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?,
+    secrets: (@Sendable (String) -> Void)? = nil
+  ) {
     endpoint = target.url
     apiKey = target.key
-    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
+    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace,
+      secrets: secrets)
     self.clock = clock
   }
 

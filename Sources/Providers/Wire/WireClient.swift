@@ -9,6 +9,9 @@ struct WireClient: Sendable {
   let timeout: Double
   let allowInsecureHTTP: Bool
   let trace: (@Sendable (String) -> Void)?
+  /// Given the TOTP secrets of an answer before the answer is traced, so that the redactor masks
+  /// them wherever else they show up (the trace masks their fields itself).
+  var secrets: (@Sendable (String) -> Void)? = nil
 
   /// What the checks below read of a request URL, worked out once per URL: FoundationEssentials'
   /// `URL` parses its string again on every `scheme` and `host` read.
@@ -36,7 +39,10 @@ struct WireClient: Sendable {
     let started = Date()
     do {
       let response = try await transport.send(request)
-      trace?(WireTrace.describe(response, elapsed: Date().timeIntervalSince(started)))
+      if let trace {
+        if let secrets { WireTrace.enrolmentSecrets(in: response.body).forEach(secrets) }
+        trace(WireTrace.describe(response, elapsed: Date().timeIntervalSince(started)))
+      }
       return response
     } catch let failure as TransportFailure {
       trace?("< no response: \(failure)")

@@ -16,6 +16,8 @@ public enum ExitStatus {
   public static let configuration: Int32 = 78
   /// Standard output, a script report, the audit log or a session file could not be written (EX_IOERR).
   public static let ioError: Int32 = 74
+  /// EX_TEMPFAIL: the keyring holding the session cannot be reached now; nothing was changed.
+  public static let temporaryFailure: Int32 = 75
   public static let interrupted: Int32 = 130
 
   /// Every exit status with its meaning, for the man page and help.
@@ -29,6 +31,7 @@ public enum ExitStatus {
     (dataError, "A file to read is not what it should be: an account file of no known shape, a record with the wrong fields; nothing was sent."),
     (unavailable, "A bulk change (--from) the backend cannot make for any account listed (not_supported); nothing was sent."),
     (ioError, "Standard output, a script report, the audit log or a session file could not be written (disk full, closed)."),
+    (temporaryFailure, "The keyring holding the session cannot be reached here (logout); nothing was changed, try again where it can."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
   ]
@@ -56,6 +59,7 @@ public enum ExitStatus {
     if error.code == .usage { return usage }
     if error.code == .invalidFile { return dataError }
     if error.code == .auditUnavailable || error.code == .sessionNotSaved { return ioError }
+    if error.code == .keyringUnavailable { return temporaryFailure }
     // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
     if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }
     if error.isBackendFailure { return backend }

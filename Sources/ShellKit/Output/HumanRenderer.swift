@@ -35,10 +35,11 @@ public enum HumanRenderer {
     } else if invocation.id == .whoami, let user = result.user {
       lines += table(userRows(user, session: result.session, now: now))
     } else if let enrollment = result.enrollment {
-      // On a terminal the QR code was shown with the question; without one (--self-verify) here.
+      // Typed first code: the QR code was shown with the question. With --self-verify, here, and
+      // only to a person at a terminal (or --show-tokens): never drawn into a pipe or a log.
       if invocation.given(.selfVerify) {
-        let shown = invocation.output(.showTokens) ? enrollment : enrollment.redacted
-        lines += result.qrCode ?? []
+        let shown = result.drawsEnrollment ? enrollment : enrollment.redacted
+        lines += result.drawsEnrollment ? result.qrCode ?? [] : ["qr code " + Redactor.mask]
         lines += table([("uri", shown.uri), ("secret", shown.secret)])
       }
     } else if let factors = result.factors {

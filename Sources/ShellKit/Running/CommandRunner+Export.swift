@@ -7,30 +7,46 @@ extension CommandRunner {
   static let exportPageSize = 1000
 
   func exportUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    guard let output = context.exportOutput else {
-      throw AuthError(.usage, message: "user export writes to standard output: run it as `authsh user export > users.jsonl`.")
+    guard var output = context.exportOutput else {
+      throw AuthError(.usage, message: "user export writes to standard output or a file: run it as `authsh user export --output users.jsonl`.")
     }
     if invocation.output(.json) {
       throw AuthError(.usage, message: "user export writes its records to standard output; --json does not apply (--format jsonl is JSON).")
+    }
+    let file = try invocation[.exportOutputFile].map { try ExportFile.open($0, replace: invocation[.exportForce]) }
+    if let file {
+      output.write = file.write
+      output.toTerminal = false
+    } else if invocation[.exportForce] {
+      throw AuthError(.usage, message: "--force replaces the file of --output; without --output there is none.")
     }
     if output.toTerminal, !invocation[.exportYes] {
       throw AuthError(
         .usage,
         message: "The export holds password hashes and standard output is a terminal: redirect it to a file"
-          + " (authsh user export > users.jsonl), or add --yes to print it here.")
+          + " (authsh user export --output users.jsonl), or add --yes to print it here.")
     }
     let format = ExportFormat(rawValue: invocation[.exportFormat] ?? "jsonl") ?? .jsonl
     let filter = invocation[.filter].map { $0.trimmingWhitespace.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-    let reader = try await openReader(invocation, context, output: output)
+    let reader: any AccountReader
+    do {
+      reader = try await openReader(invocation, context, output: output)
+    } catch {
+      try? file?.finish(complete: false)
+      throw error
+    }
     do {
       let summary = try await Self.export(from: reader, format: format, filter: filter, output: output)
       await reader.close()
-      output.note(summary.sentence)
+      let complete = summary.stopped == nil && !Task.isCancelled
+      try file?.finish(complete: complete)
+      output.note(summary.sentence + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
       var result = CommandResult(command: invocation.spec.name)
       if Task.isCancelled { result.error = AuthError(.cancelled) }
       return result
     } catch {
       await reader.close()
+      try? file?.finish(complete: false)
       throw error
     }
   }
@@ -38,7 +54,7 @@ extension CommandRunner {
   /// The database (`--db`) or the backend's admin API.
   func openReader(_ invocation: Invocation, _ context: ShellContext, output: ExportOutput) async throws -> any AccountReader {
     let hashConfig = try invocation[.hashConfig].map { try Self.readHashConfig($0) }
-    if let url = invocation[.databaseURL] {
+    if let url = try Self.databaseURL(invocation, context) {
       // The database is all --db needs: no Supabase URL or key has to be set.
       var provider = context.connection.provider
       var timeout = invocation.output(.timeout) ?? context.connection.timeout ?? 30
@@ -62,6 +78,16 @@ extension CommandRunner {
       throw AuthError(.usage, message: "--hash-config is for Firebase exports (the project's scrypt parameters).")
     }
     return try await exporting.accountReader(hashConfig: hashConfig)
+  }
+
+  /// `--db URL`, or `--db-env VAR`'s value; nil: neither was given.
+  static func databaseURL(_ invocation: Invocation, _ context: ShellContext) throws -> String? {
+    guard let variable = invocation[.databaseURLEnv] else { return invocation[.databaseURL] }
+    guard invocation[.databaseURL] == nil else { throw AuthError(.usage, message: "Give --db URL or --db-env VAR, not both.") }
+    guard let url = context.environment[variable], !url.trimmingWhitespace.isEmpty else {
+      throw AuthError(.usage, message: "Environment variable \(variable) is not set (--db-env).")
+    }
+    return url
   }
 
   /// `--hash-config FILE`: the admin v2 config's `signIn.hashConfig` shape (or the whole config).

@@ -18,7 +18,8 @@ extension CommandRunner {
     }
     context.redactor.register(enrollment.secret)
     let qrCode = TerminalQR.render(enrollment.uri)
-    let showTokens = invocation.output(.showTokens)
+    // The secret is for the person enrolling: drawn on their terminal, never into a pipe or a log.
+    let draws = invocation.output(.showTokens) || (context.outputToPerson && !invocation.output(.json))
     let verified: AuthSession
     if selfVerify {
       guard let code = AuthenticatorCode.code(secret: enrollment.secret, at: context.clock.unixNow) else {
@@ -26,8 +27,9 @@ extension CommandRunner {
       }
       verified = try await provider.verifyEnrollment(session, enrollment, code: code)
     } else {
-      let shown = showTokens ? enrollment : enrollment.redacted
-      var intro = ["Scan this QR code with your authenticator app, or enter the secret by hand."] + (qrCode ?? [])
+      let shown = draws ? enrollment : enrollment.redacted
+      var intro = ["Scan this QR code with your authenticator app, or enter the secret by hand."]
+      intro += draws ? qrCode ?? [] : ["qr code " + Redactor.mask + " (on a terminal, or with --show-tokens)"]
       intro += ["uri     " + TerminalText.escape(shown.uri), "secret  " + TerminalText.escape(shown.secret)]
       verified = try await verifyTyped(enrollment, session: session, provider: provider, context, intro: intro)
     }
@@ -44,6 +46,7 @@ extension CommandRunner {
     result.session = session
     result.enrollment = enrollment
     result.qrCode = qrCode
+    result.drawsEnrollment = draws
     result.notes.append(
       "Added the authenticator '\(enrollment.name ?? enrollment.factorID ?? "TOTP")'; sign-ins now ask for its code.")
     return result
@@ -84,7 +87,7 @@ extension CommandRunner {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let (user, _) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }
-    guard let factor = user.factors.first(where: { $0.matches(wanted) }) else {
+    guard let factor = try user.factors.factor(named: wanted) else {
       let listed = user.factors.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")
       throw AuthError(
         .usage, message: "No second factor '\(wanted)'" + (listed.isEmpty ? "; the account has none." : "; the account has: \(listed)."))

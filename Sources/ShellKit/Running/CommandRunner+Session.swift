@@ -28,7 +28,20 @@ extension CommandRunner {
         hint: "Revoke them with the admin API: authsh user signout EMAIL (needs a service account).")
     }
     var result = CommandResult(command: "logout")
-    if try sessions.state().sessionProblem != nil, scope != .others {
+    let state = try sessions.state()
+    if state.keyringSession != nil {
+      // The tokens are in a keyring this run cannot use: the server session cannot be ended
+      // (no token to send) and the keyring item cannot be deleted. Saying "removed" would leave
+      // both behind unseen.
+      throw AuthError(
+        .keyringUnavailable,
+        message: "Not signed out: "
+          + (state.sessionProblem?.message ?? "the session's tokens are in the keyring, which cannot be reached here.")
+          + " The session on the server and its tokens in the keyring are unchanged.",
+        hint: "Run authsh logout where the keyring can be reached (your desktop session, with credential_store = \"auto\"),"
+          + " or end the account's sessions with an admin key: authsh user signout \(state.keyringSession?.user.email ?? "EMAIL").")
+    }
+    if state.sessionProblem != nil, scope != .others {
       // Unusable (out-of-range expiry, missing token): nothing to send, only the file to clear.
       try sessions.save(session: nil)
       result.notes.append("Removed the saved session: it could not be used. Log in again.")

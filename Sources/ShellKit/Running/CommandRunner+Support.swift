@@ -51,9 +51,19 @@ extension CommandRunner {
     let owner = user == nil && email.contains("@") ? try? await provider.accountChangingEmail(to: email).user : nil
     var similar: [String] = []
     var deletion: AuditEntry?
+    var notes: [String] = []
     if user == nil, owner == nil {
-      // Deleted with authsh? Else a near miss at the same domain (the backend's filter on it).
-      deletion = try? context.auditLog?.entries(since: nil).last { $0.command == "user delete" && $0.outcome == "ok" && $0.concerns(email) }
+      // Deleted with authsh, on this backend? Else a near miss at the same domain (the backend's
+      // filter on it). A deletion on another backend (staging) says nothing about this one.
+      let deletions = ((try? context.auditLog?.entries(since: nil)) ?? []).filter {
+        $0.command == "user delete" && $0.outcome == "ok" && $0.concerns(email)
+      }
+      deletion = deletions.last { $0.backend == BackendKey(target).canonical }
+      if deletion == nil, let old = deletions.last(where: { $0.backend.isEmpty }) {
+        notes.append(
+          "note: an audit line written by an older authsh, which names no backend, records `\(old.command)` of \(email) at \(old.time); "
+            + "it may be about another backend, so it is not taken as this account's fate (authsh audit --all-backends shows it).")
+      }
       if deletion == nil { similar = await Self.similarAddresses(to: email, provider: provider) }
     }
     // An emulator tells whether sign-in is rate-limited right now.
@@ -63,6 +73,7 @@ extension CommandRunner {
     var history: [AccountEvent]?
     if let user { history = try? await provider.history(user, since: nil) }
     var result = CommandResult(command: "diagnose")
+    result.notes = notes
     result.diagnosis = Diagnosis.evaluate(
       email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow, changingTo: owner,
       similar: similar, deletion: deletion, limits: limits, history: history)
@@ -101,7 +112,18 @@ extension CommandRunner {
     }
     let read = try log.read(since: since)
     let account = invocation.argument("EMAIL")?.trimmingWhitespace
-    result.audit = read.entries.filter { entry in account.map(entry.concerns) ?? true }
+    let wanted = read.entries.filter { entry in account.map(entry.concerns) ?? true }
+    // The backend in use, when one is set: its lines only (support staff on production must not
+    // read staging's deletions as production's).
+    let backend = invocation[.allBackends] ? nil : (try? target(invocation, context)).map { BackendKey($0).canonical }
+    result.audit = wanted.filter { backend == nil || $0.backend == backend }
+    let others = wanted.count - (result.audit?.count ?? 0)
+    if let backend, others > 0 {
+      let unnamed = wanted.filter(\.backend.isEmpty).count
+      let older = unnamed == 0 ? "" : " (\(unnamed) of them written by an older authsh, which names no backend)"
+      result.notes.append(
+        "\(others) line\(others == 1 ? "" : "s") about other backends \(others == 1 ? "is" : "are") not shown\(older): only \(backend)'s are; --all-backends shows every line.")
+    }
     if !read.unreadableLines.isEmpty {
       let count = read.unreadableLines.count
       let numbers = read.unreadableLines.prefix(10).map(String.init).joined(separator: ", ") + (count > 10 ? ", …" : "")

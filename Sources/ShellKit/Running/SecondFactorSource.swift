@@ -46,7 +46,7 @@ struct SecondFactorSource {
     let totp = factors.filter { $0.kind == .totp }
     let listed = factors.map { "\($0.label) (\($0.kind.rawValue), \($0.id))" }.joined(separator: ", ")
     if let wanted = invocation[.factor] {
-      guard let factor = factors.first(where: { $0.matches(wanted) }) else {
+      guard let factor = try factors.factor(named: wanted) else {
         throw AuthError(.usage, message: "The account has no second factor '\(wanted)'; it has: \(listed).")
       }
       guard factor.kind == .totp else { throw phoneOnly(factor) }
@@ -60,7 +60,7 @@ struct SecondFactorSource {
     if let prompter = context.passwordPrompter, prompter.readsText {
       let names = totp.map(\.label).joined(separator: ", ")
       guard let answer = prompter.readText(prompt: "Which authenticator (\(names))? ") else { throw AuthError(.cancelled) }
-      if let factor = totp.first(where: { $0.matches(answer.trimmingWhitespace) }) { return factor }
+      if let factor = try totp.factor(named: answer.trimmingWhitespace) { return factor }
       throw AuthError(.usage, message: "No authenticator '\(answer.trimmingWhitespace)'; the account has: \(listed).")
     }
     throw AuthError(.mfaRequired, message: "The account has several authenticator factors: add --factor ID|NAME (\(listed)).")

@@ -96,6 +96,11 @@ public final class ShellContext: Sendable {
   }
   /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
   public var confirmedByScript: Bool { get { state[\.confirmedByScript] } set { state[\.confirmedByScript] = newValue } }
+  /// Whether what a command prints reaches a person at a terminal (standard output and error are
+  /// one): a
+  /// new TOTP secret and its QR code are drawn only there (or with `--show-tokens`), never into a
+  /// pipe or a CI log.
+  public var outputToPerson: Bool { get { state[\.outputToPerson] } set { state[\.outputToPerson] = newValue } }
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose: Bool { get { state[\.verbose] } set { state[\.verbose] = newValue } }
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the

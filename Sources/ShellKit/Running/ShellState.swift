@@ -25,6 +25,7 @@ struct ShellState: Sendable {
   var outputDefaults: [String: [FlagValue]] = [:]
   var confirmedByScript = false
   var verbose = false
+  var outputToPerson = false
   var lookupStream: (@Sendable (UserLookup) -> Void)?
   var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
   var lookupShouldStop: (@Sendable () -> Bool)?

@@ -187,13 +187,17 @@ extension CommandTable {
     CommandSpec(
       .audit, group: .support,
       arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)")],
-      flags: [FlagKey.since], output: .audit,
+      flags: [FlagKey.since, FlagKey.allBackends], output: .audit,
       summary: "Show the log of account changes made with authsh (audit.jsonl)",
       discussion: """
         Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl. Each line says who made the change \
-        (the OS user and host). Changes to the throwaway accounts of an in-process emulator \
-        (--emulator, run --emulator) are not written there; `audit` in such a session shows them.
+        (the OS user and host) and on which backend (provider and URL, and the project for \
+        Firebase). With a backend set (a profile, --url, SUPABASE_URL, FIREBASE_PROJECT_ID…) only \
+        that backend's lines are shown, and a note counts the others; --all-backends shows every \
+        line, also those written by older versions, which name no backend. Changes to the \
+        throwaway accounts of an in-process emulator (--emulator, run --emulator) are not written \
+        there; `audit` in such a session shows them.
         """,
-      examples: ["authsh audit", "authsh audit --since 7d", "authsh audit ada@example.com"]),
+      examples: ["authsh audit", "authsh audit --since 7d", "authsh audit ada@example.com", "authsh audit --all-backends"]),
   ]
 }

@@ -3,9 +3,12 @@ extension CommandTable {
   static let transferCommands: [CommandSpec] = [
     CommandSpec(
       .userExport, group: .support, surfaces: .oneShot,
-      flags: [FlagKey.exportFormat, FlagKey.filter, FlagKey.hashConfig, FlagKey.databaseURL, FlagKey.exportYes],
+      flags: [
+        FlagKey.exportFormat, FlagKey.filter, FlagKey.exportOutputFile, FlagKey.exportForce, FlagKey.hashConfig, FlagKey.databaseURL,
+        FlagKey.databaseURLEnv, FlagKey.exportYes,
+      ],
       loading: Loading("Exporting…"), access: .read, output: .none,
-      summary: "Write every account to standard output, with password hashes where the backend gives them",
+      summary: "Write every account to standard output or --output FILE, with password hashes where the backend gives them",
       discussion: supportDiscussion
         + " Reads the accounts a page at a time and writes each as it comes (memory stays small whatever"
         + " the number): --format jsonl (default) writes one JSON record per line — id, email,"
@@ -18,12 +21,16 @@ extension CommandTable {
         + " project config or --hash-config FILE; a record gets password_hash as Firebase's modified scrypt"
         + " in GoTrue's $fbscrypt$ form. Supabase: the admin API returns no hashes (password_hash null,"
         + " password_note says why); --db URL reads them from the project's database instead (auth.users,"
-        + " in a read-only transaction). The output holds password hashes (and Firebase's signer key):"
-        + " keep it private. It is never written to a terminal without --yes. A progress line and the"
-        + " count go to standard error.",
+        + " in a read-only transaction; --db-env VAR reads the URL from a variable; a password the URL leaves out comes"
+        + " from PGPASSWORD, ~/.pgpass or a pg_service.conf service, as with psql). The output holds password hashes (and Firebase's signer key):"
+        + " keep it private. --output FILE writes it to a new file of mode 0600 (an existing FILE, or a"
+        + " symbolic link, is refused without --force, which replaces it once the export is complete). It"
+        + " is never written to a terminal without --yes. A progress line and the count go to standard"
+        + " error.",
       examples: [
-        "authsh user export > users.jsonl",
-        "authsh user export --provider supabase --db \"$SUPABASE_DB_URL\" > users.jsonl",
+        "authsh user export --output users.jsonl",
+        "authsh user export --provider supabase --db-env SUPABASE_DB_URL --output users.jsonl",
+        "PGPASSWORD=… authsh user export --provider supabase --db postgres://postgres@db.abcd.supabase.co:5432/postgres --output users.jsonl",
         "authsh user export --provider firebase --format firebase > firebase-users.json",
         "authsh user export --filter @example.com --format csv > users.csv",
       ]),

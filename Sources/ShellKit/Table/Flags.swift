@@ -93,6 +93,8 @@ extension FlagKey where Value == Bool {
   public static let confirmed = toggle(FlagSpec("--confirmed", "Create the account with its e-mail already confirmed"))
   public static let newConfirmed = toggle(FlagSpec("--confirmed", "Mark the new address confirmed (no mail is sent either way)"))
   public static let soft = toggle(FlagSpec("--soft", "Supabase: soft delete (the account is kept, its e-mail freed)"))
+  public static let allBackends = toggle(
+    FlagSpec("--all-backends", "Lines about every backend, and lines that name none, not only the backend in use"))
 }
 
 extension FlagKey where Value == Span {

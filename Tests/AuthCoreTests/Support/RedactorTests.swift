@@ -12,6 +12,15 @@ import Testing
     #expect(redactor.redact(text) == #"pw=*** form=*** json="***" ab"#)
   }
 
+  /// A value the user declared secret is masked however short, with its wire forms.
+  @Test func declaredSecretsOfEveryLengthAreMasked() {
+    let redactor = Redactor()
+    redactor.registerDeclared("xq7")
+    redactor.registerDeclared("z")
+    redactor.registerDeclared("a/")
+    #expect(redactor.redact("xq7 [xq7] z a%2F") == "*** [***] *** ***")
+  }
+
   @Test func longerSecretsFirst() {
     let redactor = Redactor()
     redactor.register("token")

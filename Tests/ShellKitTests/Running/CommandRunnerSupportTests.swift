@@ -202,8 +202,12 @@ import Testing
     let harness = SupportHarness()
     try harness.audit.append(AuditEntry(time: "2000-01-01T00:00:00Z", profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "old@example.com", outcome: "ok"))
     try harness.audit.append(AuditEntry(time: CivilTime.iso8601(seconds: Int(Date().timeIntervalSince1970)), profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "new@example.com", outcome: "ok"))
-    #expect(try await harness.run("audit").audit?.count == 2)
-    #expect(try await harness.run("audit --since 24h").audit?.map(\.targetEmail) == ["new@example.com"])
+    #expect(try await harness.run("audit --all-backends").audit?.count == 2)
+    #expect(try await harness.run("audit --since 24h --all-backends").audit?.map(\.targetEmail) == ["new@example.com"])
+    // Backend "b" is not the one in use: left out, and counted.
+    let own = try await harness.run("audit")
+    #expect(own.audit?.isEmpty == true)
+    #expect(own.notes.first?.hasPrefix("2 lines about other backends are not shown: only supabase ") == true, "\(own.notes)")
   }
 }
 
