@@ -34,7 +34,7 @@ final class BatchProgressLine: ProgressDisplay {
       guard Int(now - started) - lastDraw >= 100_000_000 || progress.done == progress.total || !drawn else { return nil }
       lastDraw = Int(now - started)
       let seconds = max(Double(now - started) / 1e9, 0.001)
-      let rate = Double(progress.done) / seconds
+      let rate = Double(progress.done - progress.carried) / seconds
       var parts = ["\(command) \(progress.done)/\(progress.total)", NumberText.fixed(rate, places: 0) + "/s"]
       if progress.done < progress.total, rate > 0 {
         parts.append("ETA " + Self.duration(Double(progress.total - progress.done) / rate))

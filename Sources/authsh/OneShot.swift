@@ -114,7 +114,8 @@ enum OneShot {
     }
     if interrupted != 0 {
       EchoGuard.writeMessage()
-      if let note = ResultText.cancelledNote(invocation) { sink.err(note + "\n") }
+      // A batch's report and summary give each account's outcome: no general warning on top.
+      if batchStop == nil, let note = ResultText.cancelledNote(invocation) { sink.err(note + "\n") }
       return 128 + interrupted
     }
     return ExitStatus.oneShot(result)

@@ -10,6 +10,8 @@ public struct BatchProgress: Sendable {
   public var failures: Int
   /// `--dry-run`: nothing is being changed.
   public var dryRun: Bool
+  /// `--resume`: accounts an earlier run finished, counted in `done` (not in the rate).
+  public var carried = 0
 }
 
 /// Where `--report FILE` lines go.

@@ -105,15 +105,22 @@ extension CommandRunner {
     }) { record, error in
       tally.add(record, error: error)
       Self.write(record, to: report, failure: &reportError)
-      progress?(BatchProgress(record: record, done: tally.total, total: total, failures: tally.problems, dryRun: dryRun))
+      progress?(
+        BatchProgress(
+          record: record, done: tally.total, total: total, failures: tally.problems, dryRun: dryRun, carried: plan.carried.count))
     }
 
     let pauses = await backOff.pauses
     let paused = await backOff.pausedSeconds
     result.batch = tally.json(dryRun: dryRun, pauses: pauses, pausedSeconds: paused)
     result.notes = tally.summaryLines(dryRun: dryRun, pauses: pauses, pausedSeconds: paused)
-    if let report = invocation[.bulkReport] ?? invocation[.bulkResume], tally[.unknown] + tally[.notStarted] > 0 {
-      result.notes.append("To finish the batch: the same command with --resume \(report) (it looks up the unknown ones first).")
+    if tally[.unknown] + tally[.notStarted] > 0 {
+      if let report = invocation[.bulkReport] ?? invocation[.bulkResume] {
+        let unknown = tally[.unknown] > 0 ? " (it looks the unknown ones up first)" : ""
+        result.notes.append("To finish the batch: the same command with --resume \(report)\(unknown).")
+      } else {
+        result.notes.append("Without --report there is no list to --resume from: give --report FILE to finish an interrupted batch later.")
+      }
     }
     // This run's own work decides the exit status; what an earlier run did is only counted.
     var own = tally

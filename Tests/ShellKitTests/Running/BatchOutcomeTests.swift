@@ -80,7 +80,7 @@ import Testing
     #expect(Self.count(result, "not_started") == 7)
     #expect(Set(report.records.map(\.input)) == Set((1...10).map { "user\($0)@example.com" }))
     #expect(result.error?.code == .cancelled)
-    #expect(result.notes.contains("To finish the batch: the same command with --resume r.jsonl (it looks up the unknown ones first)."))
+    #expect(result.notes.contains("To finish the batch: the same command with --resume r.jsonl."))
     #expect(harness.provider.calls.filter { $0.hasPrefix("confirm") }.count == 3)
   }
 
