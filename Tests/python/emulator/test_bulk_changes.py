@@ -4,7 +4,6 @@ right summary and a right `--report`; with the emulator's rate-limit fault on it
 still finishes with nothing lost and nothing done twice; `--dry-run` sends nothing; a bad line is
 reported and the rest go on; `--from REPORT --only-failed` reruns just the failures."""
 import json
-import os
 import subprocess
 import uuid
 from collections import Counter
@@ -16,6 +15,7 @@ from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary, start_emulator
+from one_shot import authsh, environment
 
 
 def seeded(tmp_path, emails, backend="supabase"):
@@ -33,19 +33,6 @@ def emulators():
         emu.stop()
 
 
-def environment(tmp_path, emu, side="supabase"):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1",
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state")}
-    if side == "supabase":
-        env.update(SUPABASE_URL=emu.base, SUPABASE_ANON_KEY=emu.anon_key, SUPABASE_SERVICE_ROLE_KEY=emu.service_role_key)
-    else:
-        env.update(FIREBASE_AUTH_EMULATOR_HOST=emu.host, FIREBASE_API_KEY=emu.api_key, FIREBASE_PROJECT_ID=emu.project)
-    return env
-
-
-def authsh(env, *args, timeout=300):
-    return subprocess.run([authsh_binary(), *args], env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def admin(emu):

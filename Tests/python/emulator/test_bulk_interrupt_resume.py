@@ -10,7 +10,6 @@ the official admin clients as the oracle:
 - a change the backend cannot make is `not_supported` for every account in the dry run and the
   real run alike (exit 69), and nothing is sent."""
 import json
-import os
 import random
 import signal
 import subprocess
@@ -24,6 +23,7 @@ from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary, start_emulator
+from one_shot import authsh, environment
 
 
 @pytest.fixture
@@ -40,19 +40,6 @@ def seeded(tmp_path, records, *flags):
     return start_emulator("--seed", str(seed), *flags)
 
 
-def environment(tmp_path, emu, side):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1",
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state")}
-    if side == "supabase":
-        env.update(SUPABASE_URL=emu.base, SUPABASE_ANON_KEY=emu.anon_key, SUPABASE_SERVICE_ROLE_KEY=emu.service_role_key)
-    else:
-        env.update(FIREBASE_AUTH_EMULATOR_HOST=emu.host, FIREBASE_API_KEY=emu.api_key, FIREBASE_PROJECT_ID=emu.project)
-    return env
-
-
-def authsh(env, *args, timeout=300):
-    return subprocess.run([authsh_binary(), *args], env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def supabase_admin(emu):

@@ -7,11 +7,7 @@
   and the bcrypt passwords sign in; the soft-deleted account stays behind;
 - `user export --db` records with a TOTP factor are held back (exit 1) unless `--drop-factors`;
 - a file that is no export exits 65 and sends nothing."""
-import base64
-import csv
-import io
 import json
-import os
 import subprocess
 import uuid
 
@@ -21,22 +17,11 @@ from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary
+from one_shot import authsh, environment
 from hashes import hash_config
 
 KEY = {"key": "fake-api-key"}
 
-
-def environment(tmp_path, emu, **extra):
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1",
-            "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state"),
-            "SUPABASE_URL": emu.base, "SUPABASE_ANON_KEY": emu.anon_key,
-            "SUPABASE_SERVICE_ROLE_KEY": emu.service_role_key, "FIREBASE_AUTH_EMULATOR_HOST": emu.host,
-            "FIREBASE_API_KEY": emu.api_key, "FIREBASE_PROJECT_ID": emu.project, **extra}
-
-
-def authsh(env, *args):
-    return subprocess.run([authsh_binary(), *args], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=300)
 
 
 def firebase_users(emu):
@@ -81,7 +66,7 @@ def test_firebase_tools_csv_imports_every_person_and_passwords_sign_in(emulator,
     export = tmp_path / "users.csv"
     export.write_text(firebase_tools_csv(firebase_users(emulator)))
     (tmp_path / "hash.json").write_text(json.dumps(hash_config(emulator)))
-    env = environment(tmp_path, emulator)
+    env = environment(tmp_path, emulator, "both")
     # The hashes need their parameters: refused up front without them.
     refused = authsh(env, "user", "import", str(export), "--provider", "supabase", "--yes")
     assert refused.returncode == 64 and "--hash-config" in refused.stderr, refused.stderr
@@ -106,7 +91,7 @@ def test_firebase_tools_csv_imports_every_person_and_passwords_sign_in(emulator,
 
 
 def test_a_file_that_is_no_export_exits_65_and_sends_nothing(emulator, tmp_path):
-    env = environment(tmp_path, emulator)
+    env = environment(tmp_path, emulator, "both")
     for name, content in [("garbage.txt", "garbage\n"), ("notes.csv", "name,notes\nAda,hello\n"),
                           ("short.csv", "email,email_verified,display_name,password_hash\nada@example.com,Ada,$2a$04$x\n"),
                           ("latin1.jsonl", None)]:
@@ -157,7 +142,7 @@ INSERT INTO auth.mfa_factors (id, user_id, friendly_name, factor_type, status, c
 def test_a_copy_of_auth_users_imports_into_firebase_and_passwords_sign_in(database, emulator, tmp_path):
     copy = tmp_path / "users.csv"
     database.psql(f"\\copy auth.users to '{copy}' csv header")
-    env = environment(tmp_path, emulator)
+    env = environment(tmp_path, emulator, "both")
     done = authsh(env, "user", "import", str(copy), "--provider", "firebase", "--yes", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     counts = json.loads(done.stdout)["import"]
@@ -173,7 +158,7 @@ def test_a_copy_of_auth_users_imports_into_firebase_and_passwords_sign_in(databa
 
 
 def test_an_account_with_a_second_factor_is_held_back_unless_drop_factors(database, emulator, tmp_path):
-    env = environment(tmp_path, emulator, PGPASSWORD="")
+    env = environment(tmp_path, emulator, "both", PGPASSWORD="")
     exported = subprocess.run([authsh_binary(), "user", "export", "--provider", "supabase", "--db", database.url()],
                               env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert exported.returncode == 0, exported.stderr
