@@ -24,7 +24,7 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
-    (ioError, "Standard output, a script report, the audit log or a session file could not be written (disk full, closed)."),
+    (ioError, "Standard output, a script report, an export's --output file, the audit log or a session file could not be written (disk full, closed)."),
     (temporaryFailure, "The keyring holding the session cannot be reached here (logout); nothing was changed, try again where it can."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
@@ -48,7 +48,7 @@ public enum ExitStatus {
   public static func forError(_ error: AuthError) -> Int32 {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
-    if error.code == .auditUnavailable || error.code == .sessionNotSaved { return ioError }
+    if [.auditUnavailable, .sessionNotSaved, .outputNotWritten].contains(error.code) { return ioError }
     if error.code == .keyringUnavailable { return temporaryFailure }
     // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
     if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }

@@ -192,3 +192,18 @@ def test_six_writers_on_a_full_disk_leave_only_whole_lines(emulator, small_disk,
         assert text == "" or text.endswith("\n"), f"round {round}: a fragment at the end: {text[-80:]!r}"
         for line in text.splitlines():
             json.loads(line)  # every line parses
+
+
+def test_an_export_to_a_file_on_a_full_disk_leaves_nothing_and_exits_74(emulator, small_disk, tmp_path):
+    a = admin(emulator)
+    for n in range(40):
+        a.create_user({"email": f"export{n}@example.com", "password": PASSWORD, "email_confirm": True})
+    small_disk.fill(leave=2048)
+    env = env_for(tmp_path, tmp_path / "state", emulator)
+    target = small_disk.path / "users.jsonl"
+    result = run(["user", "export", "--output", str(target)], env)
+    assert result.returncode == 74, result.stderr
+    assert "Stopped after" in result.stderr and "No space left on device" in result.stderr
+    assert f"Nothing was left in {target}" in result.stderr and "(output_not_written)" in result.stderr
+    assert not target.exists()
+    assert [p.name for p in small_disk.path.iterdir()] == ["filler"]
