@@ -161,6 +161,12 @@ import AuthEmulator
     #expect(try String(contentsOfFile: link, encoding: .utf8) == first)
     #expect(try FileManager.default.contentsOfDirectory(atPath: rig.runner.home).allSatisfy { !$0.contains(".authsh-") })
 
+    // --force renames over the name: never over a device (as root, /dev/full would be replaced).
+    let device = try await rig.export("--output", "/dev/full", "--force")
+    #expect(device.status == 64 && device.stderr.contains("is not a regular file"), "\(device.stderr)")
+    var info = stat()
+    #expect(lstat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+
     let stray = try await rig.export("--force")
     #expect(stray.status == 64 && stray.stderr.contains("without --output there is none"))
   }

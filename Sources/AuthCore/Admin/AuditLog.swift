@@ -42,8 +42,10 @@ extension AuditLog {
 
 /// `$XDG_STATE_HOME/authsh/audit.jsonl`: one JSON object per line, created 0600 in a 0700
 /// directory, appended with `O_APPEND` whole lines or nothing: a short write (a full disk) is
-/// truncated back, so no partial line is ever left for the next one to join. Never followed
-/// through a symbolic link; refuses a file others can read, as session files are refused.
+/// truncated back, so no partial line is ever left for the next one to join. Appends and their
+/// repair hold an exclusive `flock` (several authsh processes at once: the end a repair cuts back
+/// to is still the end), and reads a shared one. Never followed through a symbolic link; refuses
+/// a file others can read, as session files are refused.
 public struct FileAuditLog: AuditLog {
   public let path: String
   /// `$XDG_STATE_HOME/authsh`, checked as ssh checks `~/.ssh` (nil: only created when missing).
@@ -67,8 +69,14 @@ public struct FileAuditLog: AuditLog {
   public func appendAll(_ entries: [AuditEntry]) throws {
     guard !entries.isEmpty else { return }
     let fd = try openForAppend()
-    defer { close(fd) }
+    defer { close(fd) }  // releases the lock too
+    try lock(fd, LOCK_EX)
     var bytes: [UInt8] = []
+    // A line cut short by a process killed mid-write (no repair ran) ends here: the next line
+    // starts on its own, and `audit` names the fragment as unreadable.
+    let end = lseek(fd, 0, SEEK_END)
+    var last: UInt8 = 0x0A
+    if end > 0, pread(fd, &last, 1, end - 1) == 1, last != 0x0A { bytes.append(0x0A) }
     for entry in entries {
       bytes += entry.json.compactText.utf8
       bytes.append(0x0A)
@@ -92,6 +100,7 @@ public struct FileAuditLog: AuditLog {
     }
     defer { close(fd) }
     try checkFile(fd)
+    try lock(fd, LOCK_SH)
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
@@ -114,7 +123,8 @@ public struct FileAuditLog: AuditLog {
     return result
   }
 
-  /// The log opened for appending (created 0600), after the state directory's checks.
+  /// The log opened for appending (created 0600), after the state directory's checks; readable too,
+  /// to see whether the last line was left unfinished.
   private func openForAppend() throws -> Int32 {
     do {
       if let stateDirectory {
@@ -125,7 +135,7 @@ public struct FileAuditLog: AuditLog {
     } catch let error as AuthError {
       throw AuthError(.auditUnavailable, message: "Cannot use the audit log \(path): \(error.message)", hint: error.hint)
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       let code = errno
       if code == ELOOP {
@@ -142,6 +152,13 @@ public struct FileAuditLog: AuditLog {
       throw error
     }
     return fd
+  }
+
+  /// flock(2), waiting for other authsh processes (interrupted waits are retried).
+  private func lock(_ fd: Int32, _ operation: Int32) throws {
+    while flock(fd, operation) != 0 {
+      guard errno == EINTR else { throw failed("lock", errno: errno) }
+    }
   }
 
   /// A regular file of yours that nobody else can read.

@@ -58,6 +58,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The keyring that holds the session cannot be reached now (no D-Bus session, locked): try
     /// again where it can be (EX_TEMPFAIL).
     case keyringUnavailable = "keyring_unavailable"
+    /// The file a command writes (`user export --output`) could not be written; none is left half-written.
+    case outputNotWritten = "output_not_written"
   }
 
   public init(_ known: Known) { self.rawValue = known.rawValue }
@@ -98,6 +100,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
   public static let invalidFile = ErrorCode(Known.invalidFile)
   public static let keyringUnavailable = ErrorCode(Known.keyringUnavailable)
+  public static let outputNotWritten = ErrorCode(Known.outputNotWritten)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }

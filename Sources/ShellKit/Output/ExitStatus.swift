@@ -30,7 +30,7 @@ public enum ExitStatus {
     (usage, "Command-line usage error."),
     (dataError, "A file to read is not what it should be: an account file of no known shape, a record with the wrong fields; nothing was sent."),
     (unavailable, "A bulk change (--from) the backend cannot make for any account listed (not_supported); nothing was sent."),
-    (ioError, "Standard output, a script report, the audit log or a session file could not be written (disk full, closed)."),
+    (ioError, "Standard output, a script report, an export's --output file, the audit log or a session file could not be written (disk full, closed)."),
     (temporaryFailure, "The keyring holding the session cannot be reached here (logout); nothing was changed, try again where it can."),
     (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
     (interrupted, "Interrupted."),
@@ -58,7 +58,7 @@ public enum ExitStatus {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
     if error.code == .invalidFile { return dataError }
-    if error.code == .auditUnavailable || error.code == .sessionNotSaved { return ioError }
+    if [.auditUnavailable, .sessionNotSaved, .outputNotWritten].contains(error.code) { return ioError }
     if error.code == .keyringUnavailable { return temporaryFailure }
     // Found before anything was sent; a key or URL the backend rejected (it answered) stays 1.
     if error.code == .configError, error.status == nil, error.providerCode == nil { return configuration }

@@ -40,6 +40,9 @@ extension CommandRunner {
       await reader.close()
       let complete = summary.stopped == nil && !Task.isCancelled
       try file?.finish(complete: complete)
+      if let file, summary.stopped != nil {
+        throw AuthError(.outputNotWritten, message: summary.sentence + " Nothing was left in \(file.path).")
+      }
       output.note(summary.sentence + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
       var result = CommandResult(command: invocation.spec.name)
       if Task.isCancelled { result.error = AuthError(.cancelled) }

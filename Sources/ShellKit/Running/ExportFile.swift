@@ -24,8 +24,14 @@ final class ExportFile: Sendable {
     }
     var info = stat()
     let exists = lstat(path, &info) == 0
+    let kind = info.st_mode & S_IFMT
+    if exists, kind != S_IFREG, kind != S_IFLNK {
+      // --force renames over the name: a device or a FIFO (as root, /dev/full) would be replaced.
+      throw AuthError(
+        .usage, message: "--output \(path) is not a regular file (a device, a FIFO or a socket): leave --output out to write to standard output.")
+    }
     if exists, !replace {
-      let what = info.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "exists already"
+      let what = kind == S_IFLNK ? "is a symbolic link" : "exists already"
       throw AuthError(.usage, message: "--output \(path) \(what): add --force to replace it, or give another name.")
     }
     let writing = replace ? path + ".authsh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" : path

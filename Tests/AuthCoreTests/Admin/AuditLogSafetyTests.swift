@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import Foundation
 import Testing
 
@@ -55,6 +56,40 @@ import Testing
     let read = try log.read(since: nil)
     #expect(read.entries.map(\.targetId) == ["id-1", "id-2"])
     #expect(read.unreadableLines == [2, 3])
+  }
+
+  /// Another process holding the log's lock (appending, or cutting back a short write) is waited
+  /// for: the end this append starts from is the end once it is alone.
+  @Test func anAppendWaitsForTheLockOfAnotherWriter() throws {
+    let log = FileAuditLog(path: directory + "/audit.jsonl")
+    try log.append(entry(1))
+    let other = open(log.path, O_RDWR | O_CLOEXEC)
+    try #require(other >= 0)
+    #expect(flock(other, LOCK_EX) == 0)
+    // The waiting append on a thread of its own, not the test pool's (others share that pool).
+    let finished = DispatchSemaphore(value: 0)
+    let entry2 = entry(2)
+    #expect(startThread { try? log.append(entry2); finished.signal() })
+    #expect(finished.wait(timeout: .now() + 0.3) == .timedOut, "waiting for the lock")
+    #expect(try String(contentsOfFile: log.path, encoding: .utf8).contains("id-2") == false)
+    #expect(flock(other, LOCK_UN) == 0)
+    close(other)
+    #expect(finished.wait(timeout: .now() + 10) == .success)
+    #expect(try log.read(since: nil).entries.map(\.targetId) == ["id-1", "id-2"])
+  }
+
+  /// A line cut short by a writer killed mid-write (no repair ran) is not joined by the next one.
+  @Test func aFragmentAtTheEndStaysOnItsOwnLine() throws {
+    let log = FileAuditLog(path: directory + "/audit.jsonl")
+    try log.append(entry(1))
+    let handle = try #require(FileHandle(forWritingAtPath: log.path))
+    handle.seekToEndOfFile()
+    handle.write(Data("{\"time\":\"2026-11-23T10:00:00Z\",\"comm".utf8))
+    handle.closeFile()
+    try log.append(entry(2))
+    let read = try log.read(since: nil)
+    #expect(read.entries.map(\.targetId) == ["id-1", "id-2"])
+    #expect(read.unreadableLines == [2])
   }
 
   @Test(.enabled(if: geteuid() == 0, "mounting a small tmpfs needs root (CI runs as root)"))

@@ -165,3 +165,45 @@ def test_emulator_state_on_a_full_disk_keeps_every_acknowledged_account(small_di
         assert set(acknowledged) <= emails, f"lost: {sorted(set(acknowledged) - emails)[:5]}"
     finally:
         again.stop()
+
+
+def test_six_writers_on_a_full_disk_leave_only_whole_lines(emulator, small_disk, tmp_path):
+    """Six authsh processes appending at once as the disk fills, round after round: each append and
+    its repair hold the log's lock, so a cut-back never removes another writer's line nor leaves a
+    fragment at the end."""
+    a = admin(emulator)
+    for n in range(6):
+        a.create_user({"email": f"user{n}@example.com", "password": PASSWORD, "email_confirm": False})
+    state = small_disk.path / "authsh"
+    state.mkdir(mode=0o700)
+    env = env_for(tmp_path, small_disk.path, emulator)
+    log = state / "audit.jsonl"
+    for round in range(12):
+        if log.exists():
+            log.unlink()
+        (small_disk.path / "filler").unlink(missing_ok=True)
+        small_disk.fill(leave=1024 + 97 * round)
+        writers = [subprocess.Popen([authsh_binary(), "user", "disable", f"user{n}@example.com", "--yes"], env=env,
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for n in range(6)]
+        for writer in writers:
+            writer.wait(timeout=60)
+        text = log.read_text() if log.exists() else ""
+        assert text == "" or text.endswith("\n"), f"round {round}: a fragment at the end: {text[-80:]!r}"
+        for line in text.splitlines():
+            json.loads(line)  # every line parses
+
+
+def test_an_export_to_a_file_on_a_full_disk_leaves_nothing_and_exits_74(emulator, small_disk, tmp_path):
+    a = admin(emulator)
+    for n in range(40):
+        a.create_user({"email": f"export{n}@example.com", "password": PASSWORD, "email_confirm": True})
+    small_disk.fill(leave=2048)
+    env = env_for(tmp_path, tmp_path / "state", emulator)
+    target = small_disk.path / "users.jsonl"
+    result = run(["user", "export", "--output", str(target)], env)
+    assert result.returncode == 74, result.stderr
+    assert "Stopped after" in result.stderr and "No space left on device" in result.stderr
+    assert f"Nothing was left in {target}" in result.stderr and "(output_not_written)" in result.stderr
+    assert not target.exists()
+    assert [p.name for p in small_disk.path.iterdir()] == ["filler"]
