@@ -5,6 +5,9 @@ import Essentials
 /// address matching the allow-list. Everything else falls back to the site URL.
 enum RedirectPolicy {
   static func isValid(_ redirect: String, siteURL: String, allowList: [String]) -> Bool {
+    // Go's url.Parse refuses a control character ("invalid control character in URL"), so GoTrue
+    // falls back to the site URL; a CR LF must never reach a Location header either.
+    guard !redirect.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
     guard !redirect.isEmpty, let target = URLComponents(string: redirect), let site = URLComponents(string: siteURL) else {
       return false
     }

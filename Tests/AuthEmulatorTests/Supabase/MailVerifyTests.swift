@@ -153,3 +153,26 @@ struct BoundAddressTests {
     await emulator.shutdown()
   }
 }
+
+@Suite("verify's redirect")
+struct VerifyRedirectTests {
+  @Test("a redirect_to with a line break in it falls back to the site URL, as GoTrue's url.Parse refuses it")
+  func controlCharactersFallBack() async throws {
+    var config = EmulatorConfig()
+    config.port = 0
+    config.confirmEmail = true
+    let emulator = try Emulator(config: config)
+    _ = try await emulator.start()
+    let body: JSON = ["email": "crlf@example.com", "password": "hunter22"]
+    _ = await emulator.handle(.init(method: "POST", uri: "/auth/v1/signup", body: body.bytes))
+    let link = try #require(emulator.outbox.messages(to: "crlf@example.com").last?.link)
+    let token = try #require(link.split(separator: "token=").last?.split(separator: "&").first)
+    let uri = "/auth/v1/verify?token=\(token)&type=signup&redirect_to=http://localhost:3000/%0d%0aSet-Cookie:%20x=1"
+    let response = await emulator.handle(.init(method: "GET", uri: uri))
+    #expect(response.status == 303)
+    let location = response.headers.first { $0.0.lowercased() == "location" }?.1 ?? ""
+    #expect(location.hasPrefix(config.siteURL), "\(location)")
+    #expect(!location.contains("\r") && !location.contains("\n") && !location.contains("Set-Cookie"))
+    await emulator.shutdown()
+  }
+}
