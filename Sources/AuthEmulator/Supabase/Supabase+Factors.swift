@@ -94,17 +94,22 @@ extension SupabaseAPI {
   /// pquerna/otp v1.4 `key.URL()`: `otpauth://totp/ISSUER:ACCOUNT?algorithm=SHA1&digits=6&issuer=…&period=30&secret=…`
   /// (the label path-escaped, the query as Go's `url.Values.Encode`).
   static func otpauthURI(issuer: String, account: String, secret: String) -> String {
-    let query = goQueryEncode([("algorithm", "SHA1"), ("digits", "6"), ("issuer", issuer), ("period", "30"), ("secret", secret)])
+    // pquerna/otp's EncodeQuery: url.Values.Encode with url.PathEscape for keys and values, so a
+    // space is %20 (`issuer=My%20App`), which authenticator apps read; `+` would show literally.
+    let pairs = [("algorithm", "SHA1"), ("digits", "6"), ("issuer", issuer), ("period", "30"), ("secret", secret)]
+    let query = pairs.map { goPathEscape($0.0, segment: true) + "=" + goPathEscape($0.1, segment: true) }.joined(separator: "&")
     return "otpauth://totp/" + goPathEscape(issuer + ":" + account) + "?" + query
   }
 
-  /// Go's `url.PathEscape` for a path (`encodePath`): `$&+,/:;=@` and the unreserved stay.
-  static func goPathEscape(_ text: String) -> String {
+  /// Go's path escaping: `URL.EscapedPath` (`encodePath`) keeps `$&+,/:;=@` and the unreserved;
+  /// `url.PathEscape` (`encodePathSegment`, `segment`) escapes `/`, `;` and `,` too.
+  static func goPathEscape(_ text: String, segment: Bool = false) -> String {
     var out = ""
+    let kept = segment ? "-_.~$&+:=@" : "-_.~$&+,/:;=@"
     for byte in text.utf8 {
       let scalar = Unicode.Scalar(byte)
       if (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte)
-        || "-_.~$&+,/:;=@".unicodeScalars.contains(scalar)
+        || kept.unicodeScalars.contains(scalar)
       {
         out.unicodeScalars.append(scalar)
       } else {

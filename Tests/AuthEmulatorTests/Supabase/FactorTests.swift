@@ -58,7 +58,7 @@ struct FactorTests {
     let totp = try #require(reply.json["totp"])
     #expect(totp["qr_code"]?.string?.hasPrefix("<?xml") == true)
     #expect(rig.secret.count == 32)
-    #expect(totp["uri"]?.string == "otpauth://totp/127.0.0.1:3000:mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1%3A3000&period=30&secret=\(rig.secret)")
+    #expect(totp["uri"]?.string == "otpauth://totp/127.0.0.1:3000:mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000&period=30&secret=\(rig.secret)")
     let user = await rig.emu.send("GET", "user", bearer: rig.token).json
     let factor = try #require(user["factors"]?[0])
     #expect(factor["status"] == "unverified")

@@ -53,7 +53,7 @@ def test_enroll_challenge_verify_list_and_assurance_levels(emulator):
     assert (aal.current_level, aal.next_level) == ("aal1", "aal1")
     # Without an issuer GoTrue names the site URL's host:port (whose ":" an app may split at).
     default = c.mfa.enroll({"factor_type": "totp", "friendly_name": "laptop"})
-    assert default.totp.uri.startswith("otpauth://totp/127.0.0.1:3000:ada@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1%3A3000")
+    assert default.totp.uri.startswith("otpauth://totp/127.0.0.1:3000:ada@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000")
     c.mfa.unenroll({"factor_id": default.id})
     enrolled = c.mfa.enroll({"factor_type": "totp", "friendly_name": "phone", "issuer": "Example App"})
     assert enrolled.type == "totp" and enrolled.friendly_name == "phone"
