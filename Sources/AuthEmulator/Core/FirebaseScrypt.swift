@@ -149,6 +149,9 @@ public enum PasswordCheck: Equatable, Sendable {
   case match, mismatch
   /// A hash kind this emulator stores but cannot compute (argon2).
   case unverifiable
+  /// A hash whose parameters the key derivation refuses (a `$fbscrypt$` cost no scrypt takes):
+  /// GoTrue's `must(scrypt.Key(…))` panics there, and its recoverer answers 500.
+  case failed
 }
 
 /// Stored hashes of either side: bcrypt (`$2a$`/`$2b$`/`$2y$`, as `PasswordHasher` makes them),
@@ -157,6 +160,7 @@ public enum StoredPasswordHash {
   public static func check(_ password: String, against stored: String) -> PasswordCheck {
     if stored.hasPrefix(FirebaseScryptHash.prefix) {
       guard case .success(let hash) = FirebaseScryptHash.parse(stored) else { return .mismatch }
+      guard hash.parameters.isComputable else { return .failed }
       return hash.matches(password) ? .match : .mismatch
     }
     if stored.hasPrefix("$argon2") { return .unverifiable }

@@ -93,6 +93,7 @@ extension SupabaseAPI {
     case .match: break
     case .mismatch: throw GoTrueError.invalidCredentials
     case .unverifiable: throw GoTrueError.argon2Unverifiable
+    case .failed: throw GoTrueError.internal("Internal Server Error")
     }
     if !user.isConfirmed { throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed") }
     let now = self.now

@@ -1,3 +1,4 @@
+import Essentials
 import JSONKit
 import Testing
 
@@ -138,5 +139,14 @@ struct AdminTests {
     #expect(argon.status == 200)
     let refused = await emu.signIn("ar@example.com", "whatever")
     #expect(refused.errorCode == "validation_failed" && (refused.json["msg"] ?? refused.json["message"])?.string?.contains("argon2") == true)
+    // A cost scrypt refuses (n=40: N is 2^40) parses and is stored; at sign-in GoTrue's
+    // must(scrypt.Key(…)) panics and its recoverer answers 500, not invalid_credentials.
+    let costly = FirebaseScryptTests.goTrueExample.replacingAll("n=14", with: "n=40")
+    let stored = await emu.send(
+      "POST", "admin/users", json: ["email": "cost@example.com", "password_hash": .string(costly), "email_confirm": true],
+      bearer: emu.serviceRoleKey)
+    #expect(stored.status == 200)
+    let failed = await emu.signIn("cost@example.com", "mytestpassword")
+    #expect(failed.status == 500 && failed.errorCode == "unexpected_failure")
   }
 }
