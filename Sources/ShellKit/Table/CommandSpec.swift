@@ -143,7 +143,7 @@ public struct CommandSpec: Sendable, Hashable {
   public var output: OutputKind
 
   public init(
-    _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
+    _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [any DeclaredArgument] = [],
     flags: [any DeclaredFlag] = [], loading: Loading? = nil, takesOutputFlags: Bool = true,
     access: AccountAccess = .none, changesOwnAccount: Bool = false, output: OutputKind = .account, summary: String,
     discussion: String = "",
@@ -151,7 +151,7 @@ public struct CommandSpec: Sendable, Hashable {
   ) {
     self.id = id
     self.words = id.words
-    self.arguments = arguments
+    self.arguments = arguments.map(\.spec)
     self.flags = flags.map(\.spec)
     self.summary = summary
     self.discussion = discussion
