@@ -14,6 +14,9 @@ extension FlagSpec {
           suggestion: Suggest.choice(for: text, among: choices)))
     }
     if text.contains("{{") { return .success(.text(text)) }
+    if let decoder {
+      return decoder.decode(text).map { .decoded(DecodedValue(value: $0, text: text)) }
+    }
     switch kind {
     case .number?:
       let range = bounds ?? 0...Double(Int.max)

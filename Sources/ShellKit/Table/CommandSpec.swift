@@ -71,6 +71,8 @@ public struct FlagSpec: Sendable, Hashable {
   /// Giving this flag makes the command do more to the account than its row says (`user update
   /// --claims` grants roles): the rails of that access apply.
   public var access: AccountAccess?
+  /// Its own decoder, for values no `kind` describes (set by `FlagKey.decoded`).
+  public internal(set) var decoder: FlagDecoder?
 
   public init(
     _ name: String, value valueName: String? = nil, kind: ValueKind? = nil, choices: [String] = [],
