@@ -4,14 +4,15 @@ import PackageDescription
 // Dependency arrows (each target imports only these):
 //   authsh → ShellKit, AuthScript, Providers, AuthEmulator, LineEditor, NIOTransport, CurlTransport, SocketTransport, Keyring, PostgresExport
 //   AuthScript → ShellKit
-//   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code); it reaches the backends through the
+//   ShellKit → AuthCore, CQREncode (`mfa enroll`'s QR code), EmulatorFaults (`emulator --fault`); it reaches the backends through the
 //     AuthProvider/AdminProvider protocols of AuthCore, which the executable fills with Providers
 //   Providers → AuthCore → JSONKit, TOMLKit (config.toml), HostedLimits (also Providers), Crypto (HMAC-SHA1 of TOTP codes)
 //   PostgresExport → AuthCore, JSONKit, CPq (`user export --db`: GoTrue's auth.users read directly through libpq, loaded at run time)
 //   CurlTransport → AuthCore, CCurl (https:// through libcurl, loaded at run time)
 //   SocketTransport → AuthCore (plain http:// with blocking socket calls, on the thread a script's task runs on)
 //   Keyring → AuthCore (the platform keyring: libsecret loaded at run time on Linux, Security on macOS)
-//   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits (never Providers: the emulator re-implements the wire on its own)
+//   AuthEmulator → HTTPServerKit, JSONKit, CQREncode, HostedLimits, EmulatorFaults (never Providers: the emulator re-implements the wire on its own)
+//   EmulatorFaults → JSONKit: a fault the emulator injects, in its `--fault` text and its JSON form
 //   HostedLimits: the hosted products' numbers (quotas, lifetimes) that the emulator enforces and `diagnose` uses
 //   LineEditor → CLibEdit, ShellKit (the only code that touches libedit)
 let package = Package(
@@ -63,7 +64,8 @@ let package = Package(
     .target(name: "CPq", dependencies: ["CLoader"]),
     // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
     .target(name: "PostgresExport", dependencies: ["Essentials", "AuthCore", "JSONKit", "CPq"]),
-    .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode"]),
+    .target(name: "EmulatorFaults", dependencies: ["JSONKit"]),
+    .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode", "EmulatorFaults"]),
     .target(
       name: "AuthScript", dependencies: ["Essentials", "ShellKit", "AuthCore", "JSONKit"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -82,7 +84,7 @@ let package = Package(
     .target(
       name: "AuthEmulator",
       dependencies: [
-        "Essentials", "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits",
+        "Essentials", "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits", "EmulatorFaults",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

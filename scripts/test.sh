@@ -12,8 +12,26 @@ step() {
   "$@"
   echo "test.sh: $* — $((SECONDS - started)) s" >&2
 }
+# The debug build of everything, tests too. A warning in the project's own Sources/ or Tests/
+# fails it (a fresh build prints none); warnings of dependencies under .build/checkouts are theirs.
+build_without_warnings() {
+  local log status warnings
+  log=$(mktemp)
+  set +e
+  swift build --build-tests 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  warnings=$(grep -E "^($PWD/)?(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$log" | sort -u || true)
+  rm -f "$log"
+  [ "$status" -eq 0 ] || return "$status"
+  if [ -n "$warnings" ]; then
+    echo "test.sh: the build printed warnings in the project's own code:" >&2
+    echo "$warnings" >&2
+    return 1
+  fi
+}
 step scripts/setup.sh
-step swift build --build-tests
+step build_without_warnings
 step swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
 step scripts/check-binary.sh   # ≤ 40 MB stripped, no Foundation proper, no ICU
 step swift test --skip-build

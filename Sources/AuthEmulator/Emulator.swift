@@ -1,3 +1,5 @@
+// `--fault` and /emulator/v1/faults describe an `EmulatorFault`; whoever imports the emulator has it.
+@_exported import EmulatorFaults
 import Essentials
 import HTTPServerKit
 import JSONKit

@@ -1,3 +1,4 @@
+import EmulatorFaults
 import HTTPServerKit
 import JSONKit
 

@@ -17,6 +17,9 @@ struct Arguments {
   /// The command and everything after it.
   var command: [String] = []
 
+  /// The command its words name in the table (an alias too); nil when there are none or they name none.
+  var commandID: CommandID? { CommandTable.match(command)?.spec.id }
+
   static func parse(_ argv: [String]) -> Result<Arguments, UsageError> {
     var result = Arguments()
     var index = 0

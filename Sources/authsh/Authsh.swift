@@ -24,7 +24,7 @@ struct Authsh {
     // thread (ThreadTaskExecutor), which may block, and its plain-http requests are sent and read
     // right here with socket calls (SocketHTTPTransport): no thread hop, no event loop. Any other
     // surface runs on the runtime's pool while this thread waits.
-    let script: ThreadTaskExecutor? = arguments.command.first == "run" ? ThreadTaskExecutor() : nil
+    let script: ThreadTaskExecutor? = arguments.commandID == .run ? ThreadTaskExecutor() : nil
     let finished = DispatchSemaphore(value: 0)
     Task.detached(executorPreference: script) {
       let code = await run(arguments, environment: environment)
@@ -57,13 +57,15 @@ struct Authsh {
       sink.out("authsh \(AuthshVersion.current)\n")
       return .answered(0)
     }
-    if arguments.likeProduction, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
+    // `run` and `emulator` start an emulator of their own, which these flags configure.
+    let startsEmulator = [.run, .emulator, .emulatorFaultsClear].contains(arguments.commandID)
+    if arguments.likeProduction, !arguments.emulator, !startsEmulator {
       return .answered(usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
     }
-    if arguments.seed != nil, !arguments.emulator, !["run", "emulator"].contains(arguments.command.first ?? "") {
+    if arguments.seed != nil, !arguments.emulator, !startsEmulator {
       return .answered(usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
     }
-    guard let first = arguments.command.first else {
+    guard !arguments.command.isEmpty else {
       if arguments.help {
         sink.out(HelpRenderer.overview(surface: .oneShot) + "\n")
         return .answered(0)
@@ -71,8 +73,9 @@ struct Authsh {
       return .run(arguments)
     }
     let beforeDoubleDash = arguments.command.prefix { $0 != "--" }
-    if arguments.help || first == "help" || beforeDoubleDash.contains("--help") || beforeDoubleDash.contains("-h") {
-      let topic = first == "help" ? Array(arguments.command.dropFirst()) : arguments.command
+    let asksForHelp = arguments.commandID == .help
+    if arguments.help || asksForHelp || beforeDoubleDash.contains("--help") || beforeDoubleDash.contains("-h") {
+      let topic = asksForHelp ? Array(arguments.command.dropFirst()) : arguments.command
       return .answered(help(topic, sink: sink))
     }
     return .run(arguments)
@@ -81,12 +84,12 @@ struct Authsh {
   /// The surfaces that do I/O: the shell, the emulator, one-shot commands and `run`.
   static func run(_ arguments: Arguments, environment: [String: String]) async -> Int32 {
     let sink = StandardSink()
-    guard let first = arguments.command.first else {
+    guard !arguments.command.isEmpty else {
       return await Interactive.run(arguments, environment: environment, sink: sink)
     }
-    switch first {
-    case "emulator": return await EmulatorCommand.run(arguments, environment: environment, sink: sink)
-    default: return await OneShot.run(arguments, environment: environment, sink: sink)
+    switch arguments.commandID {
+    case .emulator?, .emulatorFaultsClear?: return await EmulatorCommand.run(arguments, environment: environment, sink: sink)
+    default: return await OneShot.run(arguments, environment: environment, sink: sink)  // a usage error there when none
     }
   }
 

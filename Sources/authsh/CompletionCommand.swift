@@ -4,7 +4,7 @@ import ShellKit
 /// `authsh completion SHELL` and the hidden `authsh __complete SHELL CWORD -- WORDS…`.
 enum CompletionCommand {
   static func run(_ invocation: Invocation, sink: StandardSink) -> Int32 {
-    guard let script = CompletionScripts.script(for: invocation.argument("SHELL") ?? "") else {
+    guard let script = CompletionScripts.script(for: invocation[.completionShell] ?? "") else {
       sink.err("error: completion supports bash, zsh and fish\n")
       return ExitStatus.usage
     }

@@ -4,26 +4,26 @@ import Essentials
 import NIOCore
 import ShellKit
 
-/// `authsh emulator …`: serve both backends until interrupted. The command table checks the
-/// flags (did-you-mean, help, completion); `EmulatorOptions` maps their values to a config.
+/// `authsh emulator …`: serve both backends until interrupted. Its flags are its row's in the
+/// command table, parsed and decoded once like any command's (did-you-mean, help, completion).
 enum EmulatorCommand {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     let words = arguments.command.enumerated().map { Word(text: $1, start: $0, end: $0 + 1) }
+    let invocation: Invocation
     switch InvocationParser.parse(words, surface: .oneShot) {
     case .failure(let problem):
       return Authsh.usage(problem, command: CommandTable.match(arguments.command)?.spec.name ?? "emulator", sink: sink)
-    case .success(let invocation) where invocation.id == .emulatorFaultsClear:
-      return await FaultsClearCommand.run(invocation, sink: sink)
-    case .success: break
+    case .success(let parsed) where parsed.id == .emulatorFaultsClear:
+      return await FaultsClearCommand.run(parsed, sink: sink)
+    case .success(let parsed): invocation = parsed
     }
     var options: EmulatorOptions
-    do {
-      options = try EmulatorOptions.parse(arguments: Array(arguments.command.dropFirst()))
-      if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
-      if options.seedPath == nil { options.seedPath = arguments.seed }  // `authsh --seed FILE emulator`
-    } catch {
-      return Authsh.usage(UsageError("\(error)"), command: "emulator", sink: sink)
+    switch Self.options(invocation) {
+    case .failure(let problem): return Authsh.usage(problem, command: invocation.spec.name, sink: sink)
+    case .success(let given): options = given
     }
+    if arguments.likeProduction { options.config.likeProduction = true }  // `authsh --like-production emulator`
+    if options.seedPath == nil { options.seedPath = arguments.seed }  // `authsh --seed FILE emulator`
     do {
       let flags = options.config
       try ConfiguredEmulator.read(environment: environment).apply(to: &options.config, flags: flags)

@@ -158,7 +158,7 @@ enum OneShot {
     context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
     let willAsk =
       (invocation.spec.accepts(FlagKey.password.name) && !invocation.hasAny(passwordFlags))
-      || (invocation.spec.arguments.contains { $0.name == "EMAIL" } && invocation.argument("EMAIL") == nil)
+      || (invocation.spec.arguments.contains { $0.kind == .email && !$0.variadic && invocation.arguments[$0.name] == nil })
     if !willAsk { spinner.start(text) }
     return spinner
   }

@@ -70,7 +70,7 @@ enum RunCommand {
     // run, exit 130. A second one stops at once.
     let signals = InterruptSignals.install(sink: sink) { interrupt.set() }
     defer { signals.forEach { $0.cancel() } }
-    let code = await ScriptRunner(options: options, makeContext: makeContext, output: sink).run(files: invocation.rest)
+    let code = await ScriptRunner(options: options, makeContext: makeContext, output: sink).run(files: invocation.all(.runFiles))
     await emulator?.shutdown()
     return code
   }

@@ -1,5 +1,6 @@
 import AuthTestSupport
 import Foundation
+import HTTPServerKit
 import Testing
 import AuthEmulator
 

@@ -168,6 +168,6 @@ enum PseudoTerminal {
     else { return nil }
     var buffer = [CChar](repeating: 0, count: 128)
     guard unsafeBitCast(name, to: Name.self)(master, &buffer, buffer.count) == 0 else { return nil }
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

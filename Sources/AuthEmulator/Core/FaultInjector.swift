@@ -1,3 +1,4 @@
+import EmulatorFaults
 import Essentials
 import HTTPServerKit
 import JSONKit

@@ -43,8 +43,9 @@ extension GoTrueRules {
       rest = rest.dropFirst(unitText.count)
       total += value * unit.1
     }
-    // Go refuses durations past ±2^63 ns (about 292 years): "time: invalid duration".
-    guard total.isFinite, total < 9_223_372_036_854_775 else { return nil }
+    // Go refuses durations past ±2^63 ns (about 292 years): "time: invalid duration". In
+    // microseconds, as a Double (Int64.max / 1000 rounds up to 9_223_372_036_854_776).
+    guard total.isFinite, total < Double(Int64.max / 1_000) else { return nil }
     return Micros((sign * total).rounded())
   }
 }

@@ -71,7 +71,7 @@ extension Interpreter {
       values.map(\.text).forEach(register)
     }
     for argument in invocation.spec.arguments where argument.isSecret {
-      register(invocation.argument(argument.name))
+      register(invocation.arguments[argument.name]?.text)
     }
     if invocation.given(.passwordEnv), let variable = invocation[.passwordEnv] {
       register(context.environment[variable])

@@ -1,8 +1,9 @@
 /// A command line matched against the table: which command, its arguments and flags.
 public struct Invocation: Sendable, Equatable {
   public var spec: CommandSpec
-  /// Positional values by argument name (`EMAIL`); variadic arguments join nothing: see `rest`.
-  public var arguments: [String: String]
+  /// Positional values by argument name (`EMAIL`), decoded by the argument's kind when the line
+  /// was parsed (read them typed: `invocation[.user]`); a variadic argument's words are in `rest`.
+  public var arguments: [String: FlagValue]
   /// All values of a variadic argument.
   public var rest: [String]
   /// Flag values by flag name, decoded by the flag's kind when the line was parsed.
@@ -10,7 +11,7 @@ public struct Invocation: Sendable, Equatable {
   /// The words as given (after the command words), for history and `retry`.
   public var words: [Word]
 
-  public init(spec: CommandSpec, arguments: [String: String] = [:], rest: [String] = [], flags: [String: [FlagValue]] = [:], words: [Word] = []) {
+  public init(spec: CommandSpec, arguments: [String: FlagValue] = [:], rest: [String] = [], flags: [String: [FlagValue]] = [:], words: [Word] = []) {
     self.spec = spec
     self.arguments = arguments
     self.rest = rest
@@ -19,8 +20,6 @@ public struct Invocation: Sendable, Equatable {
   }
 
   public var id: CommandID { spec.id }
-
-  public func argument(_ name: String) -> String? { arguments[name] }
 
   /// What this invocation does to the account: the row's access, raised by flags that do more
   /// (`user update --claims` grants roles).

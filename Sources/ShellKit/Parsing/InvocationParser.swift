@@ -106,11 +106,12 @@ public enum InvocationParser {
         if argument.optional { continue }
         return .failure(UsageError("'\(spec.name)' needs \(argument.name)", wordIndex: nil))
       }
-      if var problem = argument.problem(with: next.value, command: spec.name) {
+      switch argument.decode(next.value, command: spec.name) {
+      case .success(let value): invocation.arguments[argument.name] = value
+      case .failure(var problem):
         problem.wordIndex = next.index
         return .failure(problem)
       }
-      invocation.arguments[argument.name] = next.value
     }
     if let extra = remaining.first {
       return .failure(UsageError("unexpected argument '\(extra.value)' for '\(spec.name)'", wordIndex: extra.index))

@@ -14,6 +14,9 @@ extension FlagSpec {
           suggestion: Suggest.choice(for: text, among: choices)))
     }
     if text.contains("{{") { return .success(.text(text)) }
+    if let decoder {
+      return decoder.decode(text).map { .decoded(DecodedValue(value: $0, text: text)) }
+    }
     switch kind {
     case .number?:
       let range = bounds ?? 0...Double(Int.max)
@@ -38,16 +41,19 @@ extension FlagSpec {
 }
 
 extension ArgumentSpec {
-  /// Checks a positional value (choices, durations); nil when it is fine.
-  func problem(with text: String, command: String) -> UsageError? {
+  /// The value of a positional (choices checked, durations in seconds), or the message saying
+  /// what it takes. A `{{…}}` hole is accepted as it stands: it is decoded once filled in.
+  func decode(_ text: String, command: String) -> Result<FlagValue, UsageError> {
     if !choices.isEmpty, !choices.contains(text) {
-      return UsageError(
-        "\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'",
-        suggestion: Suggest.choice(for: text, among: choices))
+      return .failure(
+        UsageError(
+          "\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'",
+          suggestion: Suggest.choice(for: text, among: choices)))
     }
-    if kind == .duration, !text.contains("{{"), Durations.seconds(text) == nil {
-      return UsageError("\(command) takes a duration up to 24h such as 2s or 500ms, not '\(text)'")
+    guard kind == .duration, !text.contains("{{") else { return .success(.text(text)) }
+    guard let seconds = Durations.seconds(text) else {
+      return .failure(UsageError("\(command) takes a duration up to 24h such as 2s or 500ms, not '\(text)'"))
     }
-    return nil
+    return .success(.seconds(seconds, text))
   }
 }

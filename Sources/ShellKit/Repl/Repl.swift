@@ -133,7 +133,7 @@ public final class Repl {
       await execute(last)
     case .source:
       remember(line, invocation: invocation, record: record)
-      await source(invocation.argument("FILE") ?? "")
+      await source(invocation[.sourceFile] ?? "")
     default:
       let result = await execute(invocation)
       let refused = result.error?.code == .invalidCredentials

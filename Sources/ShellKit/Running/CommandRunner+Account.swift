@@ -4,7 +4,7 @@ extension CommandRunner {
   func signUp(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let source = PasswordSource(invocation: invocation, context: context)
     // On a terminal, what the line left out is asked for (e-mail, then name, then the password).
-    let email = try invocation.argument("EMAIL") ?? source.ask("Email: ") ?? ""
+    let email = try invocation[.accountEmail] ?? source.ask("Email: ") ?? ""
     let name = try invocation[.signupName] ?? source.ask("Name: ")
     // Fields that need no password are checked first: nobody types a password for a bad address.
     let early = Validator.validate(.init(email: email, name: name, requireName: true, requirePassword: false))
@@ -34,7 +34,7 @@ extension CommandRunner {
       }
       throw error
     }
-    var result = CommandResult(command: "signup")
+    var result = CommandResult(.signup)
     switch outcome {
     case .signedIn(let session):
       result.session = session
@@ -59,7 +59,7 @@ extension CommandRunner {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let source = PasswordSource(invocation: invocation, context: context)
-    let known = invocation.argument("EMAIL") ?? (try? sessions.state().rememberedEmail)
+    let known = invocation[.accountEmail] ?? (try? sessions.state().rememberedEmail)
     let email = try known ?? source.ask("Email: ") ?? ""
     let emailProblem = Validator.validate(.init(email: email, requirePassword: false))
     if let emailProblem, !source.isExplicit {
@@ -99,14 +99,14 @@ extension CommandRunner {
         if invocation[.remember] { state.rememberedEmail = email }
       }
     }
-    var result = CommandResult(command: "login")
+    var result = CommandResult(.login)
     result.session = session
     if invocation[.noSave] { result.notes.append("The session is kept in memory only (--no-save).") }
     return result
   }
 
   func reset(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let given = try invocation.argument("EMAIL") ?? PasswordSource(invocation: invocation, context: context).ask("Email: ")
+    let given = try invocation[.resetAddress] ?? PasswordSource(invocation: invocation, context: context).ask("Email: ")
     let email = (given ?? "").trimmingWhitespace
     if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     let (provider, target) = try makeProvider(invocation, context)
@@ -124,7 +124,7 @@ extension CommandRunner {
       throw error.inResetContext()
     }
     try sessions.update { $0.resetSentAt[key] = now }
-    var result = CommandResult(command: "reset")
+    var result = CommandResult(.reset)
     result.reset = email
     result.notes.append("Sent a password-reset e-mail to \(email).")
     if provider.kind == .supabase {
@@ -134,7 +134,7 @@ extension CommandRunner {
   }
 
   func confirmReset(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let code = (invocation.argument("CODE-OR-LINK") ?? "").trimmingWhitespace
+    let code = (invocation[.codeOrLink] ?? "").trimmingWhitespace
     let email = invocation[.resetEmail]
     if let email, let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     let source = PasswordSource(invocation: invocation, context: context)
@@ -153,7 +153,7 @@ extension CommandRunner {
     try savedAfterSignIn("The password was changed and you are signed in") {
       try context.sessions(for: target).save(session: session)
     }
-    var result = CommandResult(command: "reset confirm")
+    var result = CommandResult(.resetConfirm)
     result.session = session
     result.notes.append("Password changed.")
     return result

@@ -180,7 +180,7 @@ extension CommandRunner {
     }
     let path = invocation[.bulkFrom] ?? "-"
     let name = path == "-" ? "standard input" : path
-    let arguments = [invocation.argument("EMAIL")].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
+    let arguments = [invocation[.bulkUser]].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
     let list = try BatchInput.read(arguments: arguments, lines: try openBulkLines(path, context), name: name, onlyFailed: invocation[.onlyFailed])
     // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
     guard !list.entries.isEmpty || invocation[.onlyFailed] else {

@@ -10,7 +10,7 @@ extension CommandRunner {
   func importUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
-    let path = (invocation.argument("FILE") ?? "").trimmingWhitespace
+    let path = (invocation[.importFile] ?? "").trimmingWhitespace
     guard !path.isEmpty else { throw AuthError(.usage, message: "Which file? `user import FILE` (- for standard input).") }
     let name = path == "-" ? "standard input" : path
     // A dry run sends nothing, so a readonly profile may make one.

@@ -9,7 +9,7 @@ extension CommandRunner {
     }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
-    let known = invocation.argument("EMAIL") ?? (try? sessions.state().rememberedEmail)
+    let known = invocation[.accountEmail] ?? (try? sessions.state().rememberedEmail)
     let email = (try known ?? source.ask("Email: ") ?? "").trimmingWhitespace
     if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     if !invocation[.noSave] { try sessions.checkAvailable() }

@@ -83,7 +83,7 @@ extension CommandRunner {
   }
 
   func removeFactor(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let wanted = (invocation.argument("FACTOR") ?? "").trimmingWhitespace
+    let wanted = (invocation[.mfaFactor] ?? "").trimmingWhitespace
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let (user, _) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }

@@ -68,7 +68,7 @@ extension CommandRunner {
 
   /// NAME: letters, digits, `.`, `_`, `-`, at most 100 characters (it goes in config.toml).
   private func secretName(_ invocation: Invocation) throws -> String {
-    let name = (invocation.argument("NAME") ?? "").trimmingWhitespace
+    let name = (invocation[.secretName] ?? "").trimmingWhitespace
     let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
     guard !name.isEmpty, name.count <= 100, allowed else {
       throw AuthError(

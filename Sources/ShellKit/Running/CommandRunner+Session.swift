@@ -10,7 +10,7 @@ extension CommandRunner {
       session.user = user
       try sessions.save(session: session)
     }
-    var result = CommandResult(command: "whoami")
+    var result = CommandResult(.whoami)
     result.session = session
     result.user = user
     return result
@@ -27,7 +27,7 @@ extension CommandRunner {
         message: "Firebase has no sign-out call for other sessions: --scope \(scope.rawValue) cannot end them.",
         hint: "Revoke them with the admin API: authsh user signout EMAIL (needs a service account).")
     }
-    var result = CommandResult(command: "logout")
+    var result = CommandResult(.logout)
     let state = try sessions.state()
     if state.keyringSession != nil {
       // The tokens are in a keyring this run cannot use: the server session cannot be ended
@@ -74,7 +74,7 @@ extension CommandRunner {
   func refresh(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let session = try await context.sessions(for: target).refreshNow(provider: provider)
-    var result = CommandResult(command: "refresh")
+    var result = CommandResult(.refresh)
     result.session = session
     result.notes.append("Tokens refreshed.")
     return result
@@ -85,7 +85,7 @@ extension CommandRunner {
     let sessions = context.sessions(for: target)
     // Without --show-tokens the tokens are not needed: a keyring stays locked.
     let session = try invocation.output(.showTokens) ? sessions.storedSession() : sessions.storedSummary()
-    var result = CommandResult(command: "status")
+    var result = CommandResult(.status)
     result.status = StatusInfo(
       provider: target.provider.rawValue, profile: target.profile, url: target.url, signedIn: session != nil)
     let location = sessions.location
@@ -97,13 +97,13 @@ extension CommandRunner {
   }
 
   func inbox(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let email = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
+    let email = (invocation[.inboxAddress] ?? "").trimmingWhitespace
     if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     let (provider, _) = try makeProvider(invocation, context)
     guard let message = try await provider.latestMail(to: email) else {
       throw AuthError(.noMail, message: "No mail to \(email) yet.")
     }
-    var result = CommandResult(command: "inbox")
+    var result = CommandResult(.inbox)
     result.inbox = message
     return result
   }

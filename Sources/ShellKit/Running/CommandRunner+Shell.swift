@@ -2,7 +2,7 @@ import AuthCore
 
 extension CommandRunner {
   func use(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
-    let name = invocation.argument("PROFILE") ?? ""
+    let name = invocation[.profileName] ?? ""
     // A broken config.toml is reported as itself, not as "profile not defined".
     let known = try context.resolver.document()?.profileNames ?? []
     guard known.contains(name) else {
@@ -37,7 +37,7 @@ extension CommandRunner {
   }
 
   func provider(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
-    guard let kind = invocation.argument("PROVIDER").flatMap(ProviderKind.init(rawValue:)) else {
+    guard let kind = invocation[.providerKind] else {
       throw AuthError(.usage, message: "provider takes supabase or firebase")
     }
     context.redactor.register(invocation[.providerKey])
@@ -50,8 +50,8 @@ extension CommandRunner {
   }
 
   func help(_ invocation: Invocation) -> CommandResult {
-    var result = CommandResult(command: "help")
-    switch HelpTopics.render(invocation.rest, surface: .interactive) {
+    var result = CommandResult(.help)
+    switch HelpTopics.render(invocation.all(.helpTopic), surface: .interactive) {
     case .success(let text): result.output = text
     case .failure(let problem): result.error = AuthError(.usage, message: problem.fullMessage)
     }
@@ -59,17 +59,17 @@ extension CommandRunner {
   }
 
   func echo(_ invocation: Invocation) -> CommandResult {
-    var result = CommandResult(command: "echo")
-    result.output = invocation.rest.joined(separator: " ")
+    var result = CommandResult(.echo)
+    result.output = invocation.all(.echoText).joined(separator: " ")
     return result
   }
 
   func sleep(_ invocation: Invocation) async throws -> CommandResult {
-    let text = invocation.argument("DURATION") ?? ""
-    guard let seconds = Durations.seconds(text) else {
-      throw AuthError(.usage, message: "sleep takes a duration up to 24h such as 2s or 500ms, not '\(text)'")
+    // Checked and decoded when the line was parsed.
+    guard let seconds = invocation[.sleepDuration] else {
+      throw AuthError(.usage, message: "sleep takes a duration up to 24h such as 2s or 500ms")
     }
     try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-    return CommandResult(command: "sleep")
+    return CommandResult(.sleep)
   }
 }

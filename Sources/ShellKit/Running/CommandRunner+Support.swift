@@ -22,7 +22,7 @@ extension CommandRunner {
 
   /// The EMAIL argument, trimmed, or a usage error.
   func accountArgument(_ invocation: Invocation) throws -> String {
-    let text = (invocation.argument("EMAIL") ?? "").trimmingWhitespace
+    let text = (invocation[.user] ?? "").trimmingWhitespace
     guard !text.isEmpty else { throw AuthError(.usage, message: "Which account? Give its e-mail address or user id.") }
     return text
   }
@@ -72,7 +72,7 @@ extension CommandRunner {
     // The backend's trail (Supabase) for the last sign-in and recovery request; none is not fatal.
     var history: [AccountEvent]?
     if let user { history = try? await provider.history(user, since: nil) }
-    var result = CommandResult(command: "diagnose")
+    var result = CommandResult(.diagnose)
     result.notes = notes
     result.diagnosis = Diagnosis.evaluate(
       email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow, changingTo: owner,
@@ -105,13 +105,13 @@ extension CommandRunner {
   /// one account (its e-mail address or id) when EMAIL is given.
   func readAudit(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
-    var result = CommandResult(command: "audit")
+    var result = CommandResult(.audit)
     guard let log = context.auditLog else {
       result.audit = []
       return result
     }
     let read = try log.read(since: since)
-    let account = invocation.argument("EMAIL")?.trimmingWhitespace
+    let account = invocation[.auditUser]?.trimmingWhitespace
     let wanted = read.entries.filter { entry in account.map(entry.concerns) ?? true }
     // The backend in use, when one is set: its lines only (support staff on production must not
     // read staging's deletions as production's).

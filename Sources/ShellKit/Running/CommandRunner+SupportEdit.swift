@@ -5,7 +5,7 @@ import JSONKit
 /// the person (inside the same rails as every change: `change(_:_:_:)`).
 extension CommandRunner {
   func setEmail(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let newEmail = (invocation.argument("NEW-EMAIL") ?? "").trimmingWhitespace
+    let newEmail = (invocation[.newEmail] ?? "").trimmingWhitespace
     guard newEmail.contains("@"), !newEmail.hasPrefix("@"), !newEmail.hasSuffix("@") else {
       throw AuthError(.usage, message: "'\(newEmail)' is not an e-mail address: `user set-email OLD NEW`.")
     }

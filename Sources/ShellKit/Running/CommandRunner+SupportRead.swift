@@ -16,7 +16,7 @@ extension CommandRunner {
     }
     let jobs = invocation[.lookupJobs] ?? Self.defaultLookupJobs
     let (provider, _) = try makeAdminProvider(invocation, context)
-    var result = CommandResult(command: "user show")
+    var result = CommandResult(.userShow)
     let streaming = context.lookupStream != nil
     let lookUp = {
       try await Self.lookUp(
@@ -24,7 +24,7 @@ extension CommandRunner {
         progress: context.lookupProgress, stop: context.lookupShouldStop)
     }
     // Many accounts: an emulator's mail is read once for all of them, not once per account.
-    let many = invocation[.from] != nil || invocation.rest.count > 1
+    let many = invocation[.from] != nil || invocation.all(.lookupUsers).count > 1
     let outcome = many ? try await MailSnapshot.$current.withValue(MailSnapshot(), operation: lookUp) : try await lookUp()
     result.lookups = outcome.lookups
     if streaming { result.streamedLookups = outcome.tally.total }
@@ -83,7 +83,7 @@ extension CommandRunner {
   /// The addresses and ids to look up: the arguments, then `--from FILE` read a line at a time
   /// (blank lines and `#` comments skipped).
   func lookupInput(_ invocation: Invocation, _ context: ShellContext) throws -> LookupInput {
-    let arguments = invocation.rest.map(\.trimmingWhitespace).filter { !$0.isEmpty }
+    let arguments = invocation.all(.lookupUsers).map(\.trimmingWhitespace).filter { !$0.isEmpty }
     guard let path = invocation[.from] else { return LookupInput(arguments: arguments, lines: nil, name: "") }
     let name = path == "-" ? "standard input" : path
     do {
@@ -179,7 +179,7 @@ extension CommandRunner {
     let limit = invocation[.limit] ?? 50
     let filter = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
     let (provider, _) = try makeAdminProvider(invocation, context)
-    var result = CommandResult(command: "user list")
+    var result = CommandResult(.userList)
     var query = UserListQuery(filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
     query.scanProgress = context.scanProgress
     let page = try await provider.listUsers(query)

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Every command of the table, by identity. The raw value is the command's words as typed.
 ///
 /// Dispatch switches over this enum without a `default:` (`CommandRunner.execute`, the shell's
@@ -95,4 +97,9 @@ public enum OutputKind: Sendable, Hashable {
   case audit
   /// Prints nothing of its own (tools the executable runs, shell built-ins).
   case none
+}
+
+extension CommandResult {
+  /// The result of a command, named as its row is (`reset confirm`): no second spelling to keep in step.
+  public init(_ id: CommandID) { self.init(command: CommandTable.spec(id).name) }
 }

@@ -71,6 +71,8 @@ public struct FlagSpec: Sendable, Hashable {
   /// Giving this flag makes the command do more to the account than its row says (`user update
   /// --claims` grants roles): the rails of that access apply.
   public var access: AccountAccess?
+  /// Its own decoder, for values no `kind` describes (set by `FlagKey.decoded`).
+  public internal(set) var decoder: FlagDecoder?
 
   public init(
     _ name: String, value valueName: String? = nil, kind: ValueKind? = nil, choices: [String] = [],
@@ -143,7 +145,7 @@ public struct CommandSpec: Sendable, Hashable {
   public var output: OutputKind
 
   public init(
-    _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [ArgumentSpec] = [],
+    _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [any DeclaredArgument] = [],
     flags: [any DeclaredFlag] = [], loading: Loading? = nil, takesOutputFlags: Bool = true,
     access: AccountAccess = .none, changesOwnAccount: Bool = false, output: OutputKind = .account, summary: String,
     discussion: String = "",
@@ -151,7 +153,7 @@ public struct CommandSpec: Sendable, Hashable {
   ) {
     self.id = id
     self.words = id.words
-    self.arguments = arguments
+    self.arguments = arguments.map(\.spec)
     self.flags = flags.map(\.spec)
     self.summary = summary
     self.discussion = discussion

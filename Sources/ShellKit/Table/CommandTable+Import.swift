@@ -27,7 +27,7 @@ extension FlagKey where Value == Bool {
 extension CommandTable {
   static let importCommands: [CommandSpec] = [
     CommandSpec(
-      .userImport, group: .support, arguments: [ArgumentSpec("FILE", .path, "Accounts to import (- for standard input)")],
+      .userImport, group: .support, arguments: [ArgumentKey.importFile],
       flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume,
         FlagKey.withoutPasswords, FlagKey.dropFactors, FlagKey.confirmUnverified, FlagKey.yes],
       loading: Loading("Importing…"), access: .change, output: .account,

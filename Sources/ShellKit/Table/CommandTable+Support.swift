@@ -1,9 +1,4 @@
 extension CommandTable {
-  static let userArgument = ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)")
-  /// The account of a change command that also takes `--from FILE` for many accounts.
-  static let bulkUserArgument = ArgumentSpec(
-    "EMAIL", .email, optional: true, "The account's e-mail address (or its user id); --from FILE for many")
-
   static let bulkDiscussion = """
      With --from FILE (- for standard input) it changes every account listed: one address or id \
     per line (blank lines and # comments skipped), a CSV file with an email or id column, or a \
@@ -62,7 +57,7 @@ extension CommandTable {
   static let supportCommands: [CommandSpec] = [
     CommandSpec(
       .userShow, group: .support,
-      arguments: [ArgumentSpec("EMAIL", .email, optional: true, variadic: true, "E-mail addresses or user ids")],
+      arguments: [ArgumentKey.lookupUsers],
       flags: [FlagKey.from, FlagKey.jsonl, FlagKey.lookupJobs],
       loading: Loading("Looking up…"), access: .read, output: .lookups, summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
       discussion: supportDiscussion
@@ -82,49 +77,49 @@ extension CommandTable {
         + " says how far it got, with the command to go on. A server that repeats a page token stops the scan"
         + " with an error. Supabase filters on the server.", examples: ["authsh user list --filter @example.com --limit 20"]),
     CommandSpec(
-      .userLinkRecovery, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      .userLinkRecovery, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes], loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make a password-recovery link to hand over (no mail is sent)", discussion: linkDiscussion,
       examples: ["authsh user link recovery ada@example.com", "authsh user link recovery ada@example.com --yes"]),
     CommandSpec(
-      .userLinkConfirm, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      .userLinkConfirm, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes], loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make a sign-up confirmation link to hand over (no mail is sent)", discussion: linkDiscussion),
     CommandSpec(
-      .userLinkInvite, group: .support, arguments: [userArgument], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      .userLinkInvite, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes], loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make an invitation link to hand over for an invite not yet accepted (Supabase; no mail is sent)",
       discussion: linkDiscussion + " Following it accepts the invitation and lets the person set a password."
         + " Firebase has no invitations: use user link recovery.",
       examples: ["authsh user link invite new@example.com --yes"]),
     CommandSpec(
-      .userConfirm, group: .support, arguments: [bulkUserArgument], flags: bulkFlags + [FlagKey.yes], loading: Loading("Confirming…"), access: .change,
+      .userConfirm, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes], loading: Loading("Confirming…"), access: .change,
       output: .lookups,
       summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion + bulkDiscussion,
       examples: ["authsh user confirm ada@example.com", "authsh user confirm --from signups.txt --yes"]),
     CommandSpec(
-      .userResend, group: .support, arguments: [bulkUserArgument], flags: bulkFlags + [FlagKey.yes], loading: Loading("Sending…"), access: .change,
+      .userResend, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes], loading: Loading("Sending…"), access: .change,
       output: .lookups,
       summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: changeDiscussion + bulkDiscussion
         + " A resend is not retried after a timeout (the mail may have gone out); only after a rate limit."),
     CommandSpec(
-      .userDisable, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.until, FlagKey.yes] + bulkFlags,
+      .userDisable, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.until, FlagKey.yes] + bulkFlags,
       loading: Loading("Disabling…"), access: .destroy, output: .lookups, summary: "Stop the account from signing in",
       discussion: destructiveDiscussion + bulkDiscussion,
       examples: ["authsh user disable mallory@example.com --until 24h", "authsh user disable mallory@example.com --until 7d --yes"]),
     CommandSpec(
-      .userEnable, group: .support, arguments: [bulkUserArgument], flags: bulkFlags + [FlagKey.yes], loading: Loading("Enabling…"), access: .change,
+      .userEnable, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes], loading: Loading("Enabling…"), access: .change,
       output: .lookups,
       summary: "Let a disabled account sign in again", discussion: changeDiscussion + bulkDiscussion),
     CommandSpec(
-      .userSetPassword, group: .support, arguments: [userArgument], flags: passwordFlags + [FlagKey.yes],
+      .userSetPassword, group: .support, arguments: [ArgumentKey.user], flags: passwordFlags + [FlagKey.yes],
       loading: Loading("Saving…"), access: .grant, output: .lookups, summary: "Set the account's password (asked twice without echo)",
       discussion: destructiveDiscussion
         + " One account at a time (no --from): one password for many accounts would be a shared secret;"
         + " for many accounts use user link recovery per person, or user disable --from."),
     CommandSpec(
       .userSetEmail, group: .support,
-      arguments: [userArgument, ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address")], flags: [FlagKey.newConfirmed],
+      arguments: [ArgumentKey.user, ArgumentKey.newEmail], flags: [FlagKey.newConfirmed],
       loading: Loading("Saving…"), access: .change, output: .lookups,
       summary: "Change the account's e-mail address at once (for \"I changed my e-mail\" tickets)",
       discussion: changeDiscussion
@@ -132,7 +127,7 @@ extension CommandTable {
         + " Firebase marks the new address unverified; Supabase keeps the account's confirmation as it was.",
       examples: ["authsh user set-email ada@example.com ada@newmail.example --confirmed"]),
     CommandSpec(
-      .userUpdate, group: .support, arguments: [bulkUserArgument],
+      .userUpdate, group: .support, arguments: [ArgumentKey.bulkUser],
       flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.yes] + bulkFlags,
       loading: Loading("Saving…"), access: .change, output: .lookups,
       summary: "Change the display name, metadata or custom claims",
@@ -146,20 +141,20 @@ extension CommandTable {
         "authsh user update ada@example.com --claims '{\"role\":\"admin\"}' --yes",
       ]),
     CommandSpec(
-      .userCreate, group: .support, arguments: [userArgument],
+      .userCreate, group: .support, arguments: [ArgumentKey.user],
       flags: [FlagKey.confirmed, FlagKey.accountName] + passwordFlags,
       loading: Loading("Creating account…"), access: .change, output: .lookups, summary: "Create an account through the admin API",
       discussion: changeDiscussion, examples: ["authsh user create ada@example.com --confirmed --password-env PW"]),
     CommandSpec(
-      .userDelete, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.soft, FlagKey.yes] + bulkFlags,
+      .userDelete, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.soft, FlagKey.yes] + bulkFlags,
       loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account", discussion: destructiveDiscussion + bulkDiscussion,
       examples: ["authsh user delete ada@example.com", "authsh user delete --from smoke-accounts.txt --dry-run"]),
     CommandSpec(
-      .userSignout, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.yes] + bulkFlags, loading: Loading("Signing out…"),
+      .userSignout, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.yes] + bulkFlags, loading: Loading("Signing out…"),
       access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
       discussion: destructiveDiscussion + bulkDiscussion),
     CommandSpec(
-      .userMfaReset, group: .support, arguments: [bulkUserArgument], flags: [FlagKey.resetFactor, FlagKey.yes] + bulkFlags,
+      .userMfaReset, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.resetFactor, FlagKey.yes] + bulkFlags,
       loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
       summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
       discussion: destructiveDiscussion + bulkDiscussion
@@ -168,7 +163,7 @@ extension CommandTable {
         + " authenticator after signing in.",
       examples: ["authsh user mfa reset ada@example.com", "authsh user mfa reset ada@example.com --factor phone --yes"]),
     CommandSpec(
-      .userHistory, group: .support, arguments: [userArgument], flags: [FlagKey.since], loading: Loading("Reading the audit trail…"),
+      .userHistory, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.since], loading: Loading("Reading the audit trail…"),
       access: .read, output: .history,
       summary: "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
       discussion: supportDiscussion
@@ -177,7 +172,7 @@ extension CommandTable {
         + " its API: the error names Cloud Logging.",
       examples: ["authsh user history ada@example.com --since 7d"]),
     CommandSpec(
-      .diagnose, group: .support, arguments: [userArgument], loading: Loading("Diagnosing…"), access: .read,
+      .diagnose, group: .support, arguments: [ArgumentKey.user], loading: Loading("Diagnosing…"), access: .read,
       output: .diagnosis,
       summary: "Why can't this person sign in? Checks the account from the admin view and names the fix",
       discussion: supportDiscussion + " " + findingsDiscussion
@@ -186,7 +181,7 @@ extension CommandTable {
       examples: ["authsh diagnose ada@example.com", "authsh diagnose 00000000-0000-4000-8000-00000000a11e --json"]),
     CommandSpec(
       .audit, group: .support,
-      arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)")],
+      arguments: [ArgumentKey.auditUser],
       flags: [FlagKey.since, FlagKey.allBackends], output: .audit,
       summary: "Show the log of account changes made with authsh (audit.jsonl)",
       discussion: """

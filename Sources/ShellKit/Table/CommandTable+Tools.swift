@@ -2,7 +2,7 @@ extension CommandTable {
   static let toolCommands: [CommandSpec] = [
     CommandSpec(
       .run, group: .tools, surfaces: .oneShot,
-      arguments: [ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run")],
+      arguments: [ArgumentKey.runFiles],
       flags: [
         FlagKey.runJobs, FlagKey.failFast, FlagKey.variable, FlagKey.reportJUnit, FlagKey.reportTAP, FlagKey.reportJSON,
         FlagKey.runEmulator, FlagKey.runLikeProduction, FlagKey.smtp, FlagKey.runData,
@@ -100,17 +100,15 @@ extension CommandTable {
       examples: ["authsh version"]),
     CommandSpec(
       .completion, group: .tools, surfaces: .oneShot,
-      arguments: [ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish")],
+      arguments: [ArgumentKey.completionShell],
       takesOutputFlags: false, output: .none, summary: "Print a shell completion script",
       examples: ["eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish"]),
   ]
 
-  static let secretName = ArgumentSpec("NAME", .name, "The secret's name (letters, digits, . _ -)")
-
   /// Admin keys in the platform keyring, for `service_key_keyring` / `credentials_keyring`.
   static let secretCommands: [CommandSpec] = [
     CommandSpec(
-      .secretSet, group: .tools, surfaces: [.oneShot, .repl], arguments: [secretName],
+      .secretSet, group: .tools, surfaces: [.oneShot, .repl], arguments: [ArgumentKey.secretName],
       summary: "Store an admin key or service-account JSON in the keyring (asked, or from stdin)",
       discussion: """
         The value is never printed, logged or kept in the history. A profile uses it with \
@@ -125,7 +123,7 @@ extension CommandTable {
       summary: "List the names of the secrets stored with `secret set` (never their values)",
       examples: ["authsh secret list", "authsh secret list --json"]),
     CommandSpec(
-      .secretDelete, group: .tools, surfaces: [.oneShot, .repl], arguments: [secretName],
+      .secretDelete, group: .tools, surfaces: [.oneShot, .repl], arguments: [ArgumentKey.secretName],
       summary: "Delete a secret stored with `secret set`", examples: ["authsh secret delete staging-admin"]),
   ]
 

@@ -54,11 +54,9 @@ public enum CommandTable {
     return seen
   }
 
-  static let emailArgument = ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address")
-
   static let accountCommands: [CommandSpec] = [
     CommandSpec(
-      .signup, group: .account, arguments: [emailArgument],
+      .signup, group: .account, arguments: [ArgumentKey.accountEmail],
       flags: [FlagKey.signupName] + passwordFlags,
       loading: Loading("Creating account…", host: "Creating account on %@…"), changesOwnAccount: true, summary: "Create an account",
       discussion: """
@@ -68,7 +66,7 @@ public enum CommandTable {
         """,
       examples: ["authsh signup ada@example.com --name 'Ada Lovelace'", "authsh signup ada@example.com --name Ada --password-env PW"]),
     CommandSpec(
-      .login, group: .account, arguments: [emailArgument],
+      .login, group: .account, arguments: [ArgumentKey.accountEmail],
       flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags + [FlagKey.link],
       loading: Loading("Signing in…", host: "Signing in to %@…"), summary: "Sign in with e-mail and password",
       discussion: """
@@ -85,14 +83,14 @@ public enum CommandTable {
         "authsh login ada@example.com --password-env PW --totp-secret-env TOTP_SECRET", "authsh login --link ada@example.com",
       ]),
     CommandSpec(
-      .reset, group: .account, arguments: [ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail")],
+      .reset, group: .account, arguments: [ArgumentKey.resetAddress],
       loading: Loading("Sending…", host: "Requesting a reset e-mail from %@…"), changesOwnAccount: true,
       summary: "Request a password-reset e-mail",
       discussion: "Sends the reset e-mail (on a terminal, asks for the address if none is given). The same address can be sent another one after 60 seconds.",
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
       .resetConfirm, group: .account,
-      arguments: [ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail")],
+      arguments: [ArgumentKey.codeOrLink],
       flags: [FlagKey.resetEmail] + passwordFlags,
       loading: Loading("Saving…", host: "Saving the new password on %@…"), changesOwnAccount: true,
       summary: "Set a new password from the e-mailed link or code",
@@ -120,36 +118,36 @@ public enum CommandTable {
       .status, group: .session, summary: "Show provider, profile, endpoint, signed-in user and token expiry",
       discussion: "Local only: nothing is sent. Like psql's \\conninfo."),
     CommandSpec(
-      .inbox, group: .session, arguments: [ArgumentSpec("EMAIL", .email, "The address whose latest mail to show")],
+      .inbox, group: .session, arguments: [ArgumentKey.inboxAddress],
       loading: Loading("Checking…", host: "Checking the mail at %@…"), summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
       discussion: "Reads the emulator's outbox (the official Firebase emulator's oobCodes work too)."),
   ]
 
   static let backendCommands: [CommandSpec] = [
     CommandSpec(
-      .use, group: .backend, surfaces: .interactive, arguments: [ArgumentSpec("PROFILE", .profile, "A profile of config.toml")],
+      .use, group: .backend, surfaces: .interactive, arguments: [ArgumentKey.profileName],
       takesOutputFlags: false, summary: "Switch to a configured profile"),
     CommandSpec(
       .provider, group: .backend, surfaces: .interactive,
-      arguments: [ArgumentSpec("PROVIDER", .provider, choices: ["supabase", "firebase"], "supabase or firebase")],
+      arguments: [ArgumentKey.providerKind],
       flags: [FlagKey.providerURL, FlagKey.providerKey],
       takesOutputFlags: false, summary: "Switch backend"),
   ]
 
   static let shellCommands: [CommandSpec] = [
     CommandSpec(
-      .help, group: .shell, arguments: [ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain")],
+      .help, group: .shell, arguments: [ArgumentKey.helpTopic],
       takesOutputFlags: false, summary: "Show help for all commands or one"),
     CommandSpec(
-      .sleep, group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("DURATION", .duration, "e.g. 2s, 500ms, 1m")],
+      .sleep, group: .shell, surfaces: .interactive, arguments: [ArgumentKey.sleepDuration],
       takesOutputFlags: false, summary: "Wait"),
     CommandSpec(
-      .echo, group: .shell, surfaces: .interactive, arguments: [ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print")],
+      .echo, group: .shell, surfaces: .interactive, arguments: [ArgumentKey.echoText],
       takesOutputFlags: false, summary: "Print text"),
     CommandSpec(.retry, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Run the last failed command again"),
     CommandSpec(.history, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "List this session's commands"),
     CommandSpec(
-      .source, group: .shell, surfaces: .repl, arguments: [ArgumentSpec("FILE", .authFile, "A .auth script")],
+      .source, group: .shell, surfaces: .repl, arguments: [ArgumentKey.sourceFile],
       takesOutputFlags: false, summary: "Run a .auth script in this shell"),
     CommandSpec(.quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
     CommandSpec(.exit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
@@ -177,7 +175,7 @@ extension CommandTable {
       .mfaList, group: .session, loading: Loading("Loading…", host: "Loading the factors from %@…"),
       summary: "List the signed-in user's second factors", discussion: mfaDiscussion),
     CommandSpec(
-      .mfaRemove, group: .session, arguments: [ArgumentSpec("FACTOR", .text, "The factor's id or name")],
+      .mfaRemove, group: .session, arguments: [ArgumentKey.mfaFactor],
       flags: [FlagKey.yes],
       loading: Loading("Removing…", host: "Removing the factor on %@…"), changesOwnAccount: true,
       summary: "Remove one of the signed-in user's second factors",

@@ -11,12 +11,15 @@ public enum FlagValue: Sendable, Hashable {
   case seconds(Double, String)
   /// A long span (`--until 7d`, `--since 2w`).
   case span(Span, String)
+  /// A value of a kind of its own, read by the flag's own decoder (`--fault SPEC`).
+  case decoded(DecodedValue)
 
   /// The text as given (empty for a switch).
   public var text: String {
     switch self {
     case .on: return ""
     case .text(let text), .number(_, let text), .seconds(_, let text), .span(_, let text): return text
+    case .decoded(let decoded): return decoded.text
     }
   }
 }
@@ -27,6 +30,26 @@ public enum FlagValue: Sendable, Hashable {
 public struct Span: Sendable, Hashable {
   public let seconds: Int
   public init(seconds: Int) { self.seconds = seconds }
+}
+
+/// What a flag's own decoder made of its text. Two are equal when their texts are: a decoder
+/// is a function of the text.
+public struct DecodedValue: Sendable, Hashable {
+  public let value: any Sendable
+  public let text: String
+
+  public static func == (lhs: DecodedValue, rhs: DecodedValue) -> Bool { lhs.text == rhs.text }
+  public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}
+
+/// The decoder of a flag whose values no `ValueKind` describes, run when the line is parsed.
+public struct FlagDecoder: Sendable, Hashable {
+  /// The flag it decodes (what makes two decoders the same).
+  let flag: String
+  let decode: @Sendable (String) -> Result<any Sendable, UsageError>
+
+  public static func == (lhs: FlagDecoder, rhs: FlagDecoder) -> Bool { lhs.flag == rhs.flag }
+  public func hash(into hasher: inout Hasher) { hasher.combine(flag) }
 }
 
 /// Something a command row can list as one of its flags.
@@ -62,6 +85,27 @@ extension FlagKey where Value == String {
   static func text(_ spec: FlagSpec) -> Self {
     precondition(spec.takesValue && ![ValueKind.number, .duration, .span].contains(spec.kind), "\(spec.name) is not text")
     return Self(spec) { value in value.text }
+  }
+}
+
+extension FlagKey {
+  /// A value its own decoder reads when the line is parsed; what it refuses is a usage error
+  /// there (`--fault 'POST /x teapot'`), like a number out of bounds.
+  static func decoded(_ spec: FlagSpec, _ decode: @escaping @Sendable (String) -> Result<Value, UsageError>) -> Self {
+    precondition(spec.takesValue, "\(spec.name) takes no value to decode")
+    var spec = spec
+    spec.decoder = FlagDecoder(flag: spec.name) { text in decode(text).map { $0 } }
+    return Self(spec) { value in
+      if case .decoded(let decoded) = value { return decoded.value as? Value }
+      return nil
+    }
+  }
+}
+
+extension FlagKey where Value == String {
+  /// Text that may not be empty (`--state ""` names no file).
+  static func nonEmpty(_ spec: FlagSpec) -> Self {
+    decoded(spec) { text in text.isEmpty ? .failure(UsageError("\(spec.name) needs a non-empty value")) : .success(text) }
   }
 }
 

@@ -1,7 +1,7 @@
 import AuthCore
 
-/// Flags of the executable's own commands (`run`, `emulator`, `completion`) and the connection
-/// flags every one-shot command takes.
+/// Flags of the executable's own commands (`run`, `emulator faults clear`) and the connection flags
+/// every one-shot command takes; `emulator`'s are in Flags+Emulator.swift.
 
 // MARK: run
 
@@ -24,63 +24,6 @@ extension FlagKey where Value == String {
   public static let reportJSON = text(FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"))
   public static let runData = text(
     FlagSpec("--data", value: "FILE", kind: .path, "Run each file once per row of FILE (.csv with a header, or .jsonl), the columns as variables"))
-}
-
-// MARK: emulator (its values are mapped to a configuration by `EmulatorOptions`)
-
-extension FlagKey where Value == String {
-  public static let emulatorHost = text(FlagSpec("--host", value: "HOST", kind: .host, "Address to bind (default 127.0.0.1)"))
-  public static let project = text(FlagSpec("--project", value: "ID", kind: .text, "Firebase project id (default demo-authsh)"))
-  public static let state = text(FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"))
-  public static let seed = text(
-    FlagSpec("--seed", value: "FILE", kind: .path, "Create the accounts of FILE (JSON lines) at start; existing ones are kept"))
-  public static let jwtSecret = text(
-    FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"))
-  public static let fault = text(
-    FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'"))
-  public static let faultsHost = text(FlagSpec("--host", value: "HOST", kind: .host, "The emulator's address (default 127.0.0.1)"))
-  public static let faultsURL = text(FlagSpec("--url", value: "URL", kind: .url, "The emulator's URL, instead of --host and --port"))
-  public static let smtp = text(
-    FlagSpec(
-      "--smtp", value: "SERVICE", kind: .text, choices: ["built-in", "custom"],
-      "Supabase, like production: the built-in mail service (2 an hour, team only; default) or custom SMTP (30 an hour)"))
-  public static let team = text(
-    FlagSpec("--team", value: "EMAIL", kind: .email, repeatable: true, "Supabase, like production: a team address the built-in mail service delivers to"))
-}
-
-extension FlagKey where Value == Bool {
-  public static let confirmEmail = toggle(FlagSpec("--confirm-email", "Supabase: require e-mail confirmation before sign-in"))
-  public static let emailPrivacy = toggle(FlagSpec("--email-privacy", "Firebase: turn on e-mail enumeration protection"))
-  public static let emulatorLikeProduction = toggle(
-    FlagSpec("--like-production", "Behave like the hosted products: confirmation, quotas, rate limits, enumeration protection"))
-  public static let printEnv = toggle(
-    FlagSpec("--print-env", "Once listening, print NAME=VALUE lines (port, URLs, keys) instead of the banner"))
-  public static let readyJSON = toggle(FlagSpec("--json", "Once listening, print one JSON line {\"schema\":1,\"event\":\"ready\",…}"))
-  public static let anonymousSignIns = toggle(
-    FlagSpec("--anonymous-sign-ins", "Supabase: sign-up with neither e-mail nor phone makes an anonymous user"))
-  public static let captcha = toggle(
-    FlagSpec("--captcha", "Supabase: CAPTCHA protection on; calls without gotrue_meta_security.captcha_token are refused"))
-}
-
-extension FlagKey where Value == Int {
-  public static let emulatorPort = number(
-    FlagSpec("--port", value: "PORT", kind: .number, bounds: 0...65_535, "Port to listen on (default 54321; 0 picks a free one)"))
-  public static let bcryptCost = number(
-    FlagSpec("--bcrypt-cost", value: "N", kind: .number, bounds: 4...31, "bcrypt cost for stored passwords (default 4)"))
-  public static let refreshReuseInterval = number(
-    FlagSpec("--refresh-reuse-interval", value: "SECONDS", kind: .number, bounds: 0...86_400, "Supabase refresh-token reuse interval (default 0)"))
-  public static let mailFrequency = number(
-    FlagSpec("--mail-frequency", value: "SECONDS", kind: .number, bounds: 0...86_400, "Seconds between two mails of one kind to one user (default 60)"))
-  public static let idleTimeout = number(
-    FlagSpec("--idle-timeout", value: "SECONDS", kind: .number, bounds: 1...86_400, "Close connections idle this long without a complete request (default 30)"))
-  public static let sessionTimebox = number(
-    FlagSpec("--session-timebox", value: "SECONDS", kind: .number, bounds: 0...31_536_000, "Supabase sessions end this long after sign-in (default 0 = never)"))
-  public static let sessionInactivityTimeout = number(
-    FlagSpec(
-      "--session-inactivity-timeout", value: "SECONDS", kind: .number, bounds: 0...31_536_000,
-      "Supabase sessions end when not refreshed this long (default 0 = never)"))
-  public static let latency = number(FlagSpec("--latency-ms", value: "MS", kind: .number, bounds: 0...600_000, "Delay every answer"))
-  public static let faultsPort = number(FlagSpec("--port", value: "PORT", kind: .number, bounds: 1...65_535, "The emulator's port (default 54321)"))
 }
 
 // MARK: Connection flags: before or after any one-shot command

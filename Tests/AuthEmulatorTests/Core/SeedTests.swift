@@ -125,12 +125,8 @@ struct SeedTests {
       .deletingLastPathComponent().appendingPathComponent("examples/accounts.jsonl").path
   }
 
-  @Test("EmulatorOptions: --seed FILE and --anonymous-sign-ins")
-  func options() throws {
-    let options = try EmulatorOptions.parse(arguments: ["--seed", "a.jsonl", "--anonymous-sign-ins"])
-    #expect(options.seedPath == "a.jsonl")
-    #expect(options.config.anonymousSignIns)
-    #expect(throws: EmulatorOptionsError.self) { try EmulatorOptions.parse(arguments: ["--seed"]) }
+  @Test("a seed file that is not there is an error of its own")
+  func missingFile() {
     #expect(throws: EmulatorSeedError.self) { try EmulatorSeed.load(path: "/nonexistent/seed.jsonl") }
   }
 }

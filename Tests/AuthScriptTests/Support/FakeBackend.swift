@@ -31,7 +31,7 @@ final class FakeBackend: @unchecked Sendable {
     let name = invocation.spec.name
     commands.append(name)
     var result = CommandResult(command: name)
-    let email = invocation.argument("EMAIL") ?? ""
+    let email = invocation.arguments["EMAIL"]?.text ?? ""
     let password = invocation.given(.password) ? invocation[.password] ?? "" : ""
     if email.hasSuffix("@down.test") { return .failure(name, AuthError(.networkUnreachable)) }
     if email.hasSuffix("@slow.test") { return .failure(name, AuthError(.timeout)) }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSONKit
 import ShellKit
 import Testing
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSONKit
 import ShellKit
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
   /// `user import`'s file: one account.
   static let importFile: String = {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-rails-\(UUID().uuidString).jsonl").path
-    FileManager.default.createFile(atPath: path, contents: Data("{\"email\":\"user9@example.com\"}\n".utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data("{\"email\":\"user9@example.com\"}\n".utf8))
     return path
   }()
 
