@@ -84,6 +84,7 @@ public final class SessionStores: Sendable {
             hint: Self.keyringHint))
       }
       files.keyringAbsence = reason
+      files.keyringUnreachable = reason
       files.onTokensInFile = notice
       return files
     }

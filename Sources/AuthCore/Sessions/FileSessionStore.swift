@@ -27,11 +27,15 @@ public final class FileSessionStore: SessionStore, Sendable {
   public var onTokensInFile: (@Sendable (String) -> Void)? {
     get { hooks[\.onTokensInFile] } set { hooks[\.onTokensInFile] = newValue }
   }
+  /// Why the keyring cannot be reached, when `credential_store = "auto"` fell back to this file
+  /// (nil: the file was chosen, or the keyring is in use).
+  public var keyringUnreachable: String? { get { hooks[\.keyringUnreachable] } set { hooks[\.keyringUnreachable] = newValue } }
   private let hooks = Guarded<Hooks>(Hooks())
 
   private struct Hooks: Sendable {
     var keyringAbsence: String?
     var onTokensInFile: (@Sendable (String) -> Void)?
+    var keyringUnreachable: String?
   }
 
   public init(directory: String, stateDirectory: String? = nil) {
@@ -65,7 +69,13 @@ public final class FileSessionStore: SessionStore, Sendable {
     var state = ProfileState(json: json)
     if state.backend == nil { state.backend = "" }
     if var problem = state.sessionProblem {
-      if state.keyringSession != nil {
+      if state.keyringSession != nil, let reason = keyringUnreachable {
+        // credential_store = "auto" already: the keyring is wanted but out of reach from here.
+        problem = AuthError(
+          .keyringUnavailable,
+          message: "The session saved in \(path) keeps its tokens in the keyring, and the keyring cannot be reached here: \(reason).",
+          hint: "Run it where the keyring can be reached (your desktop session), or log in again to keep a new session in the file.")
+      } else if state.keyringSession != nil {
         problem.message = "The session saved in \(path) keeps its tokens in the keyring, which is not used here"
           + (keyringAbsence.map { " (\($0))" } ?? "") + "."
         problem.hint =
@@ -101,7 +111,15 @@ public final class FileSessionStore: SessionStore, Sendable {
   }
 
   public func location(profile key: String) -> SessionLocation {
-    SessionLocation(.file, "\(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
+    if let state = try? load(profile: key), state.keyringSession != nil {
+      // The file keeps only the record: the tokens are in a keyring this run does not read.
+      let why = keyringUnreachable.map { "the keyring cannot be reached here: \($0)" }
+        ?? "the keyring is not used here" + (keyringAbsence.map { " (\($0))" } ?? "")
+      var location = SessionLocation(.keyring, "the keyring (service=\(SecretItem.service)); \(path(for: key)) keeps the rest")
+      location.unreadable = why
+      return location
+    }
+    return SessionLocation(.file, "\(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
   }
 
   /// Whether the file of `key` exists (a keyring item whose file is gone is cleaned up).

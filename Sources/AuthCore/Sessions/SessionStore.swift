@@ -121,6 +121,8 @@ public struct SessionLocation: Sendable, Equatable, CustomStringConvertible {
   public var kind: Kind
   /// "the Secret Service keyring (service=authsh)", "/home/ana/.local/state/authsh/sessions/….json (0600)".
   public var place: String
+  /// Why the session cannot be read from here ("the keyring cannot be reached here: …"), or nil.
+  public var unreadable: String?
 
   public init(_ kind: Kind, _ place: String) {
     self.kind = kind

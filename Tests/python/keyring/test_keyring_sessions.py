@@ -216,6 +216,6 @@ def test_a_locked_keyring_leaves_status_working_and_never_hangs(tmp_path, emulat
     assert status.returncode == 0, status.stderr
     assert "ada@example.com" in status.stdout and "locked" in status.stdout
     who = authsh(env, "whoami")
-    assert who.returncode == 78
+    assert who.returncode == 75  # keyring_unavailable: a temporary failure, as for logout
     assert "keeps its tokens in the keyring" in who.stderr and "locked" in who.stderr
     assert authsh(env, "--credential-store", "keyring", "whoami").returncode == 78
