@@ -219,3 +219,18 @@ def test_a_locked_keyring_leaves_status_working_and_never_hangs(tmp_path, emulat
     assert who.returncode == 75  # keyring_unavailable: a temporary failure, as for logout
     assert "keeps its tokens in the keyring" in who.stderr and "locked" in who.stderr
     assert authsh(env, "--credential-store", "keyring", "whoami").returncode == 78
+
+
+def test_the_no_keyring_notice_is_shown_once_per_machine_and_store(tmp_path, emulator):
+    env = without_bus(environment(tmp_path, emulator))
+    first = authsh(env, "signup", "ada@example.com", "--name", "Ada", "--password-env", "PW")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count("no keyring: session kept in") == 1
+    marker = tmp_path / "state" / "authsh" / "no-keyring-notice"
+    assert stat.S_IMODE(marker.stat().st_mode) == 0o600
+    for _ in range(2):
+        out = authsh(env, "logout")
+        assert out.returncode == 0, out.stderr
+        back = authsh(env, "login", "ada@example.com", "--password-env", "PW")
+        assert back.returncode == 0, back.stderr
+        assert "no keyring" not in out.stderr + back.stderr
