@@ -79,6 +79,7 @@ public final class SessionStores: Sendable {
     switch choice.mode {
     case .file:
       files.keyringAbsence = choice.phrase
+      files.chosenExplicitly = choice.source != nil
       return files
     case .keyring, .auto:
       if let keyring, keyringUnavailable() == nil { return KeyringSessionStore(files: files, keyring: keyring) }

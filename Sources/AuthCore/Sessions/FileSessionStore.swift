@@ -30,12 +30,15 @@ public final class FileSessionStore: SessionStore, Sendable {
   /// Why the keyring cannot be reached, when `credential_store = "auto"` fell back to this file
   /// (nil: the file was chosen, or the keyring is in use).
   public var keyringUnreachable: String? { get { hooks[\.keyringUnreachable] } set { hooks[\.keyringUnreachable] = newValue } }
+  /// Whether `credential_store = "file"` was chosen (a session saved is pinned to the file).
+  public var chosenExplicitly: Bool { get { hooks[\.chosenExplicitly] } set { hooks[\.chosenExplicitly] = newValue } }
   private let hooks = Guarded<Hooks>(Hooks())
 
   private struct Hooks: Sendable {
     var keyringAbsence: String?
     var onTokensInFile: (@Sendable (String) -> Void)?
     var keyringUnreachable: String?
+    var chosenExplicitly = false
   }
 
   public init(directory: String, stateDirectory: String? = nil) {
@@ -90,6 +93,8 @@ public final class FileSessionStore: SessionStore, Sendable {
   }
 
   public func save(_ state: ProfileState, profile key: String) throws {
+    var state = state
+    if chosenExplicitly, state.session != nil { state.pinnedStore = CredentialStoreMode.file.rawValue }
     if let onTokensInFile, state.session != nil, (try? load(profile: key))?.session == nil {
       try save(state, profile: key, tokensInKeyring: false)
       onTokensInFile("no keyring: session kept in \(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
