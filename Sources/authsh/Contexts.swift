@@ -80,6 +80,7 @@ enum Contexts {
       contents = .init(unreadable: access(path, R_OK) == 0 ? "it could not be read" : "permission denied", mode: mode)
     }
     contents.directoryMode = directoryMode
+    contents.untrusted = TrustedPath.problem(of: path, home: ProcessInfo.processInfo.environment["HOME"])
     return contents
   }
 }

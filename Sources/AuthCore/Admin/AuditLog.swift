@@ -20,6 +20,9 @@ public protocol AuditLog: Sendable {
   func entries(since: Int?) throws -> [AuditEntry]
   /// The entries and the numbers (from 1) of the lines that are not an entry.
   func read(since: Int?) throws -> AuditRead
+  /// Visits the lines newest first, each with its number (from 1) and its entry (nil: a line
+  /// that is not one), until `visit` returns false: a lookup stops at the first match.
+  func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws
 }
 
 /// What `audit` reads: the entries and the lines it could not read.
@@ -38,6 +41,10 @@ extension AuditLog {
     for entry in entries { try append(entry) }
   }
   public func read(since: Int?) throws -> AuditRead { AuditRead(entries: try entries(since: since)) }
+  public func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
+    let all = try entries(since: nil)
+    for (index, entry) in all.enumerated().reversed() where try !visit(entry, index + 1) { return }
+  }
 }
 
 /// `$XDG_STATE_HOME/authsh/audit.jsonl`: one JSON object per line, created 0600 in a 0700
@@ -92,34 +99,20 @@ public struct FileAuditLog: AuditLog {
 
   public func entries(since: Int?) throws -> [AuditEntry] { try read(since: since).entries }
 
+  /// Streamed newest first (see `scanNewestFirst`): only the entries kept are held.
   public func read(since: Int?) throws -> AuditRead {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else {
-      if errno == ENOENT { return AuditRead(entries: []) }
-      throw failed("read", errno: errno)
-    }
-    defer { close(fd) }
-    try checkFile(fd)
-    try lock(fd, LOCK_SH)
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw failed("read", errno: errno) }
-      if n == 0 { break }
-      bytes += chunk[0..<n]
-    }
     var result = AuditRead(entries: [])
-    for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      guard !line.isEmpty else { continue }
-      guard let json = try? JSON.parse(String(line)), let entry = AuditEntry(json: json) else {
-        result.unreadableLines.append(index + 1)
-        continue
+    try scanNewestFirst { entry, number in
+      guard let entry else {
+        result.unreadableLines.append(number)
+        return true
       }
-      if let since, let time = UnixTime.parseISO(entry.time), time < since { continue }
+      if let since, let time = UnixTime.parseISO(entry.time), time < since { return true }
       result.entries.append(entry)
+      return true
     }
+    result.entries.reverse()
+    result.unreadableLines.reverse()
     return result
   }
 
@@ -155,14 +148,14 @@ public struct FileAuditLog: AuditLog {
   }
 
   /// flock(2), waiting for other authsh processes (interrupted waits are retried).
-  private func lock(_ fd: Int32, _ operation: Int32) throws {
+  func lock(_ fd: Int32, _ operation: Int32) throws {
     while flock(fd, operation) != 0 {
       guard errno == EINTR else { throw failed("lock", errno: errno) }
     }
   }
 
   /// A regular file of yours that nobody else can read.
-  private func checkFile(_ fd: Int32) throws {
+  func checkFile(_ fd: Int32) throws {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw failed("inspect", errno: errno) }
     guard info.st_mode & S_IFMT == S_IFREG else {
@@ -183,18 +176,9 @@ public struct FileAuditLog: AuditLog {
     }
   }
 
-  private func failed(_ action: String, errno code: Int32) -> AuthError {
+  func failed(_ action: String, errno code: Int32) -> AuthError {
     AuthError(.auditUnavailable, message: "Could not \(action) the audit log \(path): \(String(cString: strerror(code))).")
   }
-}
-
-/// read(2) by its module's name (`FileAuditLog.read` hides the bare one).
-private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-  #else
-    return Darwin.read(fd, buffer, count)
-  #endif
 }
 
 /// An audit log kept in memory (tests; `--emulator` shells may use the file one as well).

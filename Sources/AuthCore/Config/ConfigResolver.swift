@@ -17,6 +17,9 @@ public struct ConfigResolver: Sendable {
     public var problem: String?
     /// The permission bits of the directory it is in, when known.
     public var directoryMode: UInt32?
+    /// Why the file, its link target or a directory above them cannot be trusted (see
+    /// `TrustedPath`), or nil.
+    public var untrusted: TrustedPath.Problem?
     public init(text: String, mode: UInt32) {
       self.text = text
       self.mode = mode
@@ -47,6 +50,9 @@ public struct ConfigResolver: Sendable {
     guard let configFile else { return nil }
     if let problem = configFile.problem {
       throw AuthError(.configError, message: "Cannot read \(paths.configFile): \(problem).")
+    }
+    if let untrusted = configFile.untrusted {
+      throw AuthError(.configError, message: "Refusing to use \(paths.configFile): \(untrusted.reason).", hint: untrusted.hint)
     }
     try checkWritableByOthers(configFile)
     let path = paths.configFile

@@ -10,6 +10,8 @@ public struct StatusInfo: Sendable, Equatable {
   public var sessionStore: String?
   /// The keyring or file, in words (`status.session_location`).
   public var sessionLocation: String?
+  /// Why the saved session cannot be read here (`status.session_unreadable`), or nil.
+  public var sessionUnreadable: String?
   public init(provider: String, profile: String, url: String, signedIn: Bool) {
     self.provider = provider
     self.profile = profile
@@ -117,6 +119,8 @@ public struct CommandResult: Sendable {
         "provider": .string(status.provider), "profile": .string(status.profile), "url": .string(status.url),
         "signed_in": .bool(status.signedIn), "session_store": .optional(status.sessionStore),
         "session_location": .optional(status.sessionLocation),
+        "session_readable": .bool(status.sessionUnreadable == nil),
+        "session_unreadable": .optional(status.sessionUnreadable),
       ]
     }
     if command == Self.lookupCommand {

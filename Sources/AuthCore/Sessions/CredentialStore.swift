@@ -1,5 +1,11 @@
 import Essentials
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `credential_store` (profile), `--credential-store`, `AUTHSH_CREDENTIAL_STORE`: where sessions
 /// are kept.
 public enum CredentialStoreMode: String, Sendable, CaseIterable {
@@ -73,6 +79,7 @@ public final class SessionStores: Sendable {
     switch choice.mode {
     case .file:
       files.keyringAbsence = choice.phrase
+      files.chosenExplicitly = choice.source != nil
       return files
     case .keyring, .auto:
       if let keyring, keyringUnavailable() == nil { return KeyringSessionStore(files: files, keyring: keyring) }
@@ -84,9 +91,31 @@ public final class SessionStores: Sendable {
             hint: Self.keyringHint))
       }
       files.keyringAbsence = reason
-      files.onTokensInFile = notice
+      files.keyringUnreachable = reason
+      files.onTokensInFile = { [self] line in self.noticeOnce(line) }
       return files
     }
+  }
+
+  /// The "no keyring" notice, once per machine and store: the host names it was shown on are
+  /// kept in `STATE/no-keyring-notice` (the store is the state directory's sessions).
+  func noticeOnce(_ line: String) {
+    guard let stateDirectory else { return notice(line) }
+    let marker = stateDirectory + "/no-keyring-notice"
+    let host = Self.hostName()
+    let shown = (try? Descriptor.readFile(marker)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    if shown.split(separator: "\n").contains(where: { String($0) == host }) { return }
+    notice(line)
+    let fd = (try? Descriptor.openForAppending(marker)) ?? (try? Descriptor.createNew(marker, mode: 0o600))
+    guard let fd else { return }
+    _ = Descriptor.writeAll(fd, Array((host + "\n").utf8))
+    Descriptor.release(fd)
+  }
+
+  static func hostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// What to do when the keyring is missing, on this platform (sessions: or keep them in a file).

@@ -27,11 +27,18 @@ public final class FileSessionStore: SessionStore, Sendable {
   public var onTokensInFile: (@Sendable (String) -> Void)? {
     get { hooks[\.onTokensInFile] } set { hooks[\.onTokensInFile] = newValue }
   }
+  /// Why the keyring cannot be reached, when `credential_store = "auto"` fell back to this file
+  /// (nil: the file was chosen, or the keyring is in use).
+  public var keyringUnreachable: String? { get { hooks[\.keyringUnreachable] } set { hooks[\.keyringUnreachable] = newValue } }
+  /// Whether `credential_store = "file"` was chosen (a session saved is pinned to the file).
+  public var chosenExplicitly: Bool { get { hooks[\.chosenExplicitly] } set { hooks[\.chosenExplicitly] = newValue } }
   private let hooks = Guarded<Hooks>(Hooks())
 
   private struct Hooks: Sendable {
     var keyringAbsence: String?
     var onTokensInFile: (@Sendable (String) -> Void)?
+    var keyringUnreachable: String?
+    var chosenExplicitly = false
   }
 
   public init(directory: String, stateDirectory: String? = nil) {
@@ -65,7 +72,13 @@ public final class FileSessionStore: SessionStore, Sendable {
     var state = ProfileState(json: json)
     if state.backend == nil { state.backend = "" }
     if var problem = state.sessionProblem {
-      if state.keyringSession != nil {
+      if state.keyringSession != nil, let reason = keyringUnreachable {
+        // credential_store = "auto" already: the keyring is wanted but out of reach from here.
+        problem = AuthError(
+          .keyringUnavailable,
+          message: "The session saved in \(path) keeps its tokens in the keyring, and the keyring cannot be reached here: \(reason).",
+          hint: "Run it where the keyring can be reached (your desktop session), or log in again to keep a new session in the file.")
+      } else if state.keyringSession != nil {
         problem.message = "The session saved in \(path) keeps its tokens in the keyring, which is not used here"
           + (keyringAbsence.map { " (\($0))" } ?? "") + "."
         problem.hint =
@@ -80,6 +93,8 @@ public final class FileSessionStore: SessionStore, Sendable {
   }
 
   public func save(_ state: ProfileState, profile key: String) throws {
+    var state = state
+    if chosenExplicitly, state.session != nil { state.pinnedStore = CredentialStoreMode.file.rawValue }
     if let onTokensInFile, state.session != nil, (try? load(profile: key))?.session == nil {
       try save(state, profile: key, tokensInKeyring: false)
       onTokensInFile("no keyring: session kept in \(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
@@ -101,7 +116,15 @@ public final class FileSessionStore: SessionStore, Sendable {
   }
 
   public func location(profile key: String) -> SessionLocation {
-    SessionLocation(.file, "\(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
+    if let state = try? load(profile: key), state.keyringSession != nil {
+      // The file keeps only the record: the tokens are in a keyring this run does not read.
+      let why = keyringUnreachable.map { "the keyring cannot be reached here: \($0)" }
+        ?? "the keyring is not used here" + (keyringAbsence.map { " (\($0))" } ?? "")
+      var location = SessionLocation(.keyring, "the keyring (service=\(SecretItem.service)); \(path(for: key)) keeps the rest")
+      location.unreadable = why
+      return location
+    }
+    return SessionLocation(.file, "\(path(for: key)) (0600)" + (keyringAbsence.map { "; \($0)" } ?? ""))
   }
 
   /// Whether the file of `key` exists (a keyring item whose file is gone is cleaned up).

@@ -38,6 +38,9 @@ public final class KeyringSessionStore: SessionStore, Sendable {
           message: "The tokens of the session saved in \(files.path(for: key)) are no longer in \(keyring.name).",
           hint: "Log in again.")
       }
+    } else if state.pinnedStore == CredentialStoreMode.file.rawValue {
+      // Saved with the file store chosen explicitly: it stays there (secret migrate moves it).
+      return state
     } else if let session = state.session, state.backend == key {
       // Today's file format, or a session kept in the file while no keyring was reachable.
       try keyring.write(session.tokensJSON.compactText, to: item(key))
@@ -51,6 +54,11 @@ public final class KeyringSessionStore: SessionStore, Sendable {
   public func loadSummary(profile key: String) throws -> ProfileState { try files.loadSummary(profile: key) }
 
   public func save(_ state: ProfileState, profile key: String) throws {
+    if state.session != nil, (try? files.load(profile: key))?.pinnedStore == CredentialStoreMode.file.rawValue {
+      var pinned = state
+      pinned.pinnedStore = CredentialStoreMode.file.rawValue
+      return try files.save(pinned, profile: key, tokensInKeyring: false)
+    }
     if let session = state.session {
       try keyring.write(session.tokensJSON.compactText, to: item(key))
       try files.save(state, profile: key, tokensInKeyring: true)
@@ -68,7 +76,10 @@ public final class KeyringSessionStore: SessionStore, Sendable {
   }
 
   public func location(profile key: String) -> SessionLocation {
-    SessionLocation(.keyring, "\(keyring.name) (service=\(SecretItem.service)); \(files.path(for: key)) keeps the rest")
+    if (try? files.load(profile: key))?.pinnedStore == CredentialStoreMode.file.rawValue {
+      return SessionLocation(.file, "\(files.path(for: key)) (0600; saved with credential_store = \"file\": authsh secret migrate --to keyring moves it)")
+    }
+    return SessionLocation(.keyring, "\(keyring.name) (service=\(SecretItem.service)); \(files.path(for: key)) keeps the rest")
   }
 }
 

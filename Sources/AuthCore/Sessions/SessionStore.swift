@@ -20,6 +20,10 @@ public struct ProfileState: Sendable, Equatable {
   /// empty tokens. Never sent anywhere; `KeyringSessionStore` fills in the tokens, and `status`
   /// shows it without unlocking the keyring.
   public var keyringSession: AuthSession?
+  /// `"file"` when the session was saved with the file store chosen explicitly
+  /// (`credential_store = "file"`): no later command moves it into the keyring; only `authsh
+  /// secret migrate --to keyring` does.
+  public var pinnedStore: String?
 
   public init(
     session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:], backend: String? = nil
@@ -46,6 +50,7 @@ public struct ProfileState: Sendable, Equatable {
       object["session"] = session?.storedJSON ?? keyringSession?.storedJSONWithoutTokens ?? .null
     }
     object["remembered_email"] = .optional(rememberedEmail)
+    if let pinnedStore, !tokensInKeyring { object["store"] = .string(pinnedStore) }
     object["reset_sent_at"] = .object(
       JSONObject(resetSentAt.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) }))
     return .object(object)
@@ -53,6 +58,7 @@ public struct ProfileState: Sendable, Equatable {
 
   public init(json: JSON) {
     backend = json["backend"]?.string
+    pinnedStore = json["store"]?.string
     if let stored = json["session"], stored[AuthSession.tokensInKey]?.string == AuthSession.tokensInKeyring {
       keyringSession = AuthSession(storedJSONWithoutTokens: stored)
       sessionProblem = AuthError(
@@ -121,6 +127,8 @@ public struct SessionLocation: Sendable, Equatable, CustomStringConvertible {
   public var kind: Kind
   /// "the Secret Service keyring (service=authsh)", "/home/ana/.local/state/authsh/sessions/….json (0600)".
   public var place: String
+  /// Why the session cannot be read from here ("the keyring cannot be reached here: …"), or nil.
+  public var unreadable: String?
 
   public init(_ kind: Kind, _ place: String) {
     self.kind = kind

@@ -28,7 +28,8 @@ public enum HumanRenderer {
       lines += table([
         ("provider", status.provider), ("profile", status.profile), ("url", status.url),
         ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
-      ] + (status.sessionLocation.map { [("session", $0)] } ?? []))
+      ] + (status.sessionLocation.map { [("session", $0)] } ?? [])
+        + (status.sessionUnreadable.map { [("readable", "no: \($0)")] } ?? []))
     } else if let message = result.inbox {
       let inbox = invocation.output(.showTokens) ? message : message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])

@@ -20,7 +20,15 @@ extension CommandRunner {
     } else if invocation[.exportForce] {
       throw AuthError(.usage, message: "--force replaces the file of --output; without --output there is none.")
     }
-    if output.toTerminal, !invocation[.exportYes] {
+    if output.toTerminal, !invocation[.exportYes], let prompter = context.linePrompter {
+      // A person at the terminal: asked first, since the hashes would stay in its scrollback.
+      let prompt = "The export holds password hashes and would be printed on this terminal. Print it here? [y/N] "
+      guard let answer = prompter.readLine(prompt: prompt) else { throw AuthError(.cancelled) }
+      guard ["y", "yes"].contains(answer.trimmingWhitespace.lowercased()) else {
+        throw AuthError(
+          .cancelled, message: "Not printed: nothing was exported.", hint: "Write it to a file instead: authsh user export --output users.jsonl")
+      }
+    } else if output.toTerminal, !invocation[.exportYes] {
       throw AuthError(
         .usage,
         message: "The export holds password hashes and standard output is a terminal: redirect it to a file"

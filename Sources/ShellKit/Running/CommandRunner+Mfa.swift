@@ -13,6 +13,16 @@ extension CommandRunner {
     }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
+    if let name = invocation[.factorName]?.trimmingWhitespace, !name.isEmpty {
+      // Checked before enrolling, on both backends: a second factor of the same name could not
+      // be told apart later (mfa remove, login --factor would have to ask for ids).
+      let (user, _) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }
+      if let taken = user.factors.first(where: { $0.status == .verified && $0.name?.lowercased() == name.lowercased() }) {
+        throw AuthError(
+          .usage, message: "A verified factor is already named \(name) (\(taken.id)): nothing was enrolled.",
+          hint: "Choose another --name, or remove that factor first: authsh mfa remove \(taken.id)")
+      }
+    }
     var (enrollment, session) = try await sessions.authorized(provider: provider) {
       try await provider.enrollTOTP($0, name: invocation[.factorName])
     }

@@ -91,6 +91,10 @@ extension CommandRunner {
     let location = sessions.location
     result.status?.sessionStore = location.kind.rawValue
     result.status?.sessionLocation = location.place
+    if let why = location.unreadable, session != nil {
+      result.status?.sessionUnreadable = why
+      result.notes.append("The session's tokens cannot be read: \(why).")
+    }
     result.session = session
     result.notes += target.environmentNotes
     return result

@@ -55,11 +55,19 @@ extension CommandRunner {
     if user == nil, owner == nil {
       // Deleted with authsh, on this backend? Else a near miss at the same domain (the backend's
       // filter on it). A deletion on another backend (staging) says nothing about this one.
-      let deletions = ((try? context.auditLog?.entries(since: nil)) ?? []).filter {
-        $0.command == "user delete" && $0.outcome == "ok" && $0.concerns(email)
+      // Newest first, stopping at this backend's deletion: a large log is not read whole.
+      let backend = BackendKey(target).canonical
+      var unnamed: AuditEntry?
+      try? context.auditLog?.scanNewestFirst { entry, _ in
+        guard let entry, entry.command == "user delete", entry.outcome == "ok", entry.concerns(email) else { return true }
+        if entry.backend == backend {
+          deletion = entry
+          return false
+        }
+        if entry.backend.isEmpty, unnamed == nil { unnamed = entry }
+        return true
       }
-      deletion = deletions.last { $0.backend == BackendKey(target).canonical }
-      if deletion == nil, let old = deletions.last(where: { $0.backend.isEmpty }) {
+      if deletion == nil, let old = unnamed {
         notes.append(
           "note: an audit line written by an older authsh, which names no backend, records `\(old.command)` of \(email) at \(old.time); "
             + "it may be about another backend, so it is not taken as this account's fate (authsh audit --all-backends shows it).")
@@ -110,9 +118,22 @@ extension CommandRunner {
       result.audit = []
       return result
     }
-    let read = try log.read(since: since)
     let account = invocation[.auditUser]?.trimmingWhitespace
-    let wanted = read.entries.filter { entry in account.map(entry.concerns) ?? true }
+    // Streamed: only the lines about the account (and the numbers of unreadable ones) are kept.
+    var read = AuditRead(entries: [])
+    try log.scanNewestFirst { entry, number in
+      guard let entry else {
+        read.unreadableLines.append(number)
+        return true
+      }
+      if let since, let time = UnixTime.parseISO(entry.time), time < since { return true }
+      if let account, !entry.concerns(account) { return true }
+      read.entries.append(entry)
+      return true
+    }
+    read.entries.reverse()
+    read.unreadableLines.reverse()
+    let wanted = read.entries
     // The backend in use, when one is set: its lines only (support staff on production must not
     // read staging's deletions as production's).
     let backend = invocation[.allBackends] ? nil : (try? target(invocation, context)).map { BackendKey($0).canonical }

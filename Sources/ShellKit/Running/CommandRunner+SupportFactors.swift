@@ -11,12 +11,16 @@ extension CommandRunner {
         BulkAction(
           verb: "remove the second factors of", done: "Removed the second factors of", wholeAccount: true,
           already: { user in
-            user.factors.contains { factorId == nil || $0.id == factorId } ? nil : "No such second factor; nothing changed."
+            user.factors.contains { factor in factorId.map { factor.matches($0) } ?? true } ? nil : "No such second factor; nothing changed."
           },
-          apply: { provider, user, _ in _ = try await provider.resetFactors(user, factorId: factorId) }))
+          apply: { provider, user, _ in
+            _ = try await provider.resetFactors(user, factorId: try factorId.flatMap { try user.factors.factor(named: $0)?.id } ?? factorId)
+          }))
     }
     return try await change(invocation, context) { step, result in
-      let factorId = invocation[.resetFactor].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+      var factorId = invocation[.resetFactor].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+      // A name is resolved here: one two factors share is refused with their ids (as mfa remove).
+      if let text = factorId, let factor = try step.user.factors.factor(named: text) { factorId = factor.id }
       guard !step.user.factors.isEmpty else {
         result.notes.append("\(step.who) has no second factor; nothing changed.")
         return step.user

@@ -81,6 +81,7 @@ public struct CommandRunner: Sendable {
     case .secretSet: return try setSecret(invocation, context)
     case .secretList: return try listSecrets(invocation, context)
     case .secretDelete: return try deleteSecret(invocation, context)
+    case .secretMigrate: return try migrateSessions(invocation, context)
     case .retry, .history, .source, .quit, .exit:
       // The shell runs these itself: they act on the shell, not on a backend.
       throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")

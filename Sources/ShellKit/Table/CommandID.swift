@@ -47,6 +47,7 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case secretSet = "secret set"
   case secretList = "secret list"
   case secretDelete = "secret delete"
+  case secretMigrate = "secret migrate"
 
   /// `["reset", "confirm"]`.
   public var words: [String] { rawValue.split(separator: " ").map(String.init) }

@@ -125,6 +125,16 @@ extension CommandTable {
     CommandSpec(
       .secretDelete, group: .tools, surfaces: [.oneShot, .repl], arguments: [ArgumentKey.secretName],
       summary: "Delete a secret stored with `secret set`", examples: ["authsh secret delete staging-admin"]),
+    CommandSpec(
+      .secretMigrate, group: .tools, surfaces: [.oneShot, .repl], flags: [FlagKey.migrateTo],
+      summary: "Move the saved sessions into the keyring or into their 0600 files (--to keyring|file)",
+      discussion: """
+        The one way a saved session changes store: a session saved with credential_store = "file" \
+        stays in its file whatever later commands use, until secret migrate --to keyring moves its \
+        tokens into the keyring; --to file moves tokens out of the keyring into 0600 files and keeps \
+        them there. Each session moved is named; the keyring must be reachable.
+        """,
+      examples: ["authsh secret migrate --to keyring", "authsh secret migrate --to file"]),
   ]
 
   /// Flags accepted before or after any one-shot command.

@@ -40,6 +40,8 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--credential-store", value: "STORE", kind: .text, choices: CredentialStoreMode.allCases.map(\.rawValue),
       "Where sessions are kept: auto (the keyring, else a 0600 file), keyring, file"))
+  public static let migrateTo = text(
+    FlagSpec("--to", value: "STORE", kind: .text, choices: ["keyring", "file"], "Where the saved sessions go: keyring or file"))
   public static let emulatorSeed = text(
     FlagSpec("--seed", value: "FILE", kind: .path, "With --emulator: first create the accounts of FILE (see `help emulator`)"))
 }

@@ -133,8 +133,11 @@ import Testing
     try auto.save(state("1"), profile: key)
     #expect(keyring.all.count == 1)
     #expect(auto.location(profile: key).kind == .keyring)
+    #expect(auto.location(profile: key).unreadable == nil)
+    // The file store says where the session is (the keyring) and that it does not read it.
     let file = stores.store(for: CredentialStoreChoice(.file))
-    #expect(file.location(profile: key).kind == .file)
+    #expect(file.location(profile: key).kind == .keyring)
+    #expect(file.location(profile: key).unreadable?.hasPrefix("the keyring is not used here") == true)
   }
 }
 

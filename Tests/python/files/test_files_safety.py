@@ -185,3 +185,59 @@ def test_an_interrupted_change_is_logged_as_perhaps_applied(emulator, tmp_path):
     assert doc["ok"] is False and doc["error"]["code"] == "cancelled"
     lines = [json.loads(line) for line in (tmp_path / "state" / "authsh" / "audit.jsonl").read_text().splitlines()]
     assert [(e["outcome"], e.get("note")) for e in lines] == [("started", None), ("cancelled", "may have been applied")]
+
+
+# ---- config.toml another user controls (ssh's StrictModes) ---------------------------------------
+
+def _config_env(tmp_path):
+    return {**base_env(tmp_path), "SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "anon-key-for-tests"}
+
+
+def _write_config(path: Path):
+    path.write_text('[profiles.default]\nprovider = "supabase"\nurl = "http://127.0.0.1:9"\n')
+    os.chmod(path, 0o600)
+
+
+@pytest.mark.parametrize("case", ["link-target-writable", "ancestor-writable", "foreign-owner", "foreign-link-target"])
+def test_a_config_another_user_controls_is_refused(tmp_path, case):
+    if case.startswith("foreign") and os.geteuid() != 0:
+        pytest.skip("chown to nobody needs root")
+    config_dir = tmp_path / "config" / "authsh"
+    config_dir.mkdir(parents=True)
+    config = config_dir / "config.toml"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "real.toml"
+    if case == "link-target-writable":
+        _write_config(target)
+        os.chmod(target, 0o666)
+        config.symlink_to(target)
+        named, fix = str(target), f"chmod go-w {target}"
+    elif case == "ancestor-writable":
+        _write_config(config)
+        os.chmod(tmp_path / "config", 0o777)
+        named, fix = str(tmp_path / "config"), f"chmod go-w {tmp_path / 'config'}"
+    elif case == "foreign-owner":
+        _write_config(config)
+        os.chown(config, 65534, 65534)
+        named, fix = "is owned by", "chown"
+    else:
+        _write_config(target)
+        os.chown(target, 65534, 65534)
+        config.symlink_to(target)
+        named, fix = str(target), "chown"
+    result = run(["status", "--json"], _config_env(tmp_path))
+    assert result.returncode == 78, result.stdout + result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["error"]["code"] == "config_error"
+    assert doc["error"]["message"].startswith(f"Refusing to use {config}: ")
+    assert named in doc["error"]["message"]
+    assert fix in doc["error"]["hint"]
+
+
+def test_a_config_in_a_sticky_root_directory_tree_is_used(tmp_path):
+    config_dir = tmp_path / "config" / "authsh"
+    config_dir.mkdir(parents=True)
+    _write_config(config_dir / "config.toml")
+    result = run(["status", "--json"], _config_env(tmp_path))
+    assert result.returncode != 78, result.stdout + result.stderr

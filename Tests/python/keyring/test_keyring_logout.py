@@ -43,3 +43,27 @@ def test_logout_without_the_keyring_changes_nothing_and_exits_75(tmp_path, emula
     listed = secret_tool("search", "--all", "service", "authsh", "kind", "session")
     assert f"attribute.file = {path}" not in listed.stderr, "the item is gone"
     assert authsh(env, "whoami").returncode == 4
+
+
+@pytest.mark.parametrize("provider", ["supabase", "firebase"])
+def test_status_and_whoami_say_the_session_is_in_a_keyring_out_of_reach(tmp_path, emulator, provider):
+    env = environment(tmp_path, emulator, provider)
+    sign_in(env)
+    [path] = session_files(tmp_path)
+    here = authsh(env, "status", "--json")
+    assert json.loads(here.stdout)["status"]["session_readable"] is True
+
+    cut = without_bus(env)
+    status = authsh(cut, "status", "--json")
+    assert status.returncode == 0, status.stderr
+    shown = json.loads(status.stdout)["status"]
+    assert shown["session_store"] == "keyring" and shown["session_readable"] is False
+    assert shown["session_unreadable"].startswith("the keyring cannot be reached here: ")
+    assert str(path) in shown["session_location"]
+    human = authsh(cut, "status")
+    assert "readable" in human.stdout and "the keyring cannot be reached here" in human.stdout
+
+    who = authsh(cut, "whoami")
+    assert who.returncode == 75, who.stdout + who.stderr
+    assert "the keyring cannot be reached here" in who.stderr
+    assert 'credential_store = "auto"' not in who.stderr

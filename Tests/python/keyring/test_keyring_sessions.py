@@ -165,7 +165,10 @@ def test_todays_session_file_moves_into_the_keyring_on_first_use(tmp_path, emula
                   "--credential-store", "file").returncode == 0
     [path] = session_files(tmp_path)
     before = json.loads(path.read_text())
-    # Today's format: the tokens inside the 0600 file.
+    # Saved with the file store chosen explicitly, it is pinned there; a file of an earlier
+    # version (tokens inside, no "store") is what moves into the keyring on first use.
+    assert before.pop("store") == "file"
+    path.write_text(json.dumps(before))
     assert set(before) == {"version", "backend", "session", "remembered_email", "reset_sent_at"}
     assert set(before["session"]) == {"access_token", "refresh_token", "expires_at", "token_type", "user"}
     refresh, access = before["session"]["refresh_token"], before["session"]["access_token"]
@@ -216,6 +219,54 @@ def test_a_locked_keyring_leaves_status_working_and_never_hangs(tmp_path, emulat
     assert status.returncode == 0, status.stderr
     assert "ada@example.com" in status.stdout and "locked" in status.stdout
     who = authsh(env, "whoami")
-    assert who.returncode == 78
+    assert who.returncode == 75  # keyring_unavailable: a temporary failure, as for logout
     assert "keeps its tokens in the keyring" in who.stderr and "locked" in who.stderr
     assert authsh(env, "--credential-store", "keyring", "whoami").returncode == 78
+
+
+def test_the_no_keyring_notice_is_shown_once_per_machine_and_store(tmp_path, emulator):
+    env = without_bus(environment(tmp_path, emulator))
+    first = authsh(env, "signup", "ada@example.com", "--name", "Ada", "--password-env", "PW")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count("no keyring: session kept in") == 1
+    marker = tmp_path / "state" / "authsh" / "no-keyring-notice"
+    assert stat.S_IMODE(marker.stat().st_mode) == 0o600
+    for _ in range(2):
+        out = authsh(env, "logout")
+        assert out.returncode == 0, out.stderr
+        back = authsh(env, "login", "ada@example.com", "--password-env", "PW")
+        assert back.returncode == 0, back.stderr
+        assert "no keyring" not in out.stderr + back.stderr
+
+
+@pytest.mark.parametrize("provider", ["supabase", "firebase"])
+def test_a_store_chosen_explicitly_stays_until_secret_migrate_moves_it(tmp_path, emulator, provider):
+    env = environment(tmp_path, emulator, provider)
+    pinned = {**env, "AUTHSH_CREDENTIAL_STORE": "file"}
+    _, tokens = sign_in(pinned)
+    [path] = session_files(tmp_path)
+    for args in (["whoami"], ["status"], ["refresh"], ["whoami"]):
+        plain = authsh(env, *args)
+        assert plain.returncode == 0, (args, plain.stderr)
+    kept = json.loads(path.read_text())
+    assert kept["store"] == "file" and kept["session"].get("refresh_token")
+    assert item_of(path).stdout == ""
+    status = authsh(env, "status", "--json")
+    assert json.loads(status.stdout)["status"]["session_store"] == "file"
+
+    moved = authsh(env, "secret", "migrate", "--to", "keyring")
+    assert moved.returncode == 0, moved.stderr
+    assert f"Moved the session of" in moved.stderr + moved.stdout and "into the keyring" in moved.stderr + moved.stdout
+    assert "refresh_token" not in path.read_text() or json.loads(path.read_text())["session"].get("refresh_token") in (None, "")
+    assert item_of(path).stdout != ""
+    assert authsh(env, "whoami").returncode == 0
+
+    back = authsh(env, "secret", "migrate", "--to", "file")
+    assert back.returncode == 0, back.stderr
+    assert "out of the keyring" in back.stderr + back.stdout
+    assert item_of(path).stdout == ""
+    assert json.loads(path.read_text())["store"] == "file"
+    assert authsh(env, "whoami").returncode == 0
+    assert item_of(path).stdout == "", "a plain command does not move it back"
+    again = authsh(env, "secret", "migrate", "--to", "file")
+    assert again.returncode == 0 and "No saved session to move" in again.stderr + again.stdout

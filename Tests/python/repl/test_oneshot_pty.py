@@ -161,3 +161,29 @@ def test_recovery_links_codes_and_keys_stay_out_of_the_history_file(env, emulato
     for secret in (link, link.split("?", 1)[1], "987654", key, NEW_PASSWORD):
         assert secret not in text
     assert "reset confirm" not in text and "--key" not in text
+
+
+def test_an_export_with_password_hashes_to_a_terminal_asks_first(tmp_path, emulator):
+    env = {**environment(tmp_path, emulator, "supabase"), "SUPABASE_SERVICE_ROLE_KEY": emulator.service_role_key}
+    one_shot(env, "signup", "hashed@example.com", "--name", "Hash", "--password-env", "PW")
+    prompt = "Print it here? [y/N] "
+    refused = OneShot(env, "user", "export")
+    refused.child.expect_exact(prompt)
+    refused.child.sendline("n")
+    refused.child.expect(pexpect.EOF)
+    refused.child.close()
+    assert refused.child.exitstatus != 0
+    assert "Not printed: nothing was exported." in refused.screen.getvalue()
+    assert "hashed@example.com" not in refused.screen.getvalue().split(prompt, 1)[1]
+
+    printed = OneShot(env, "user", "export")
+    printed.child.expect_exact(prompt)
+    printed.child.sendline("y")
+    printed.child.expect(pexpect.EOF)
+    printed.child.close()
+    assert printed.child.exitstatus == 0, printed.screen.getvalue()
+    assert "hashed@example.com" in printed.screen.getvalue().split(prompt, 1)[1]
+
+    direct = OneShot(env, "user", "export", "--yes")
+    direct.child.expect(pexpect.EOF)
+    assert prompt not in direct.screen.getvalue() and "hashed@example.com" in direct.screen.getvalue()
