@@ -49,7 +49,9 @@ extension Emulator {
           ? "  Mail                 custom SMTP: 30 an hour to any address"
           : "  Mail                 built-in: 2 an hour, only to the team (\(team))")
     }
-    if mode.captcha { lines.append("  CAPTCHA              on (Supabase: calls need gotrue_meta_security.captcha_token)") }
+    if mode.captcha {
+      lines.append("  CAPTCHA              on (Supabase: calls need gotrue_meta_security.captcha_token)")
+    }
     if config.latencyMs > 0 { lines.append("  Latency              \(config.latencyMs) ms on every request") }
     if config.anonymousSignIns { lines.append("  Anonymous sign-ins   on (Supabase)") }
     if let seeded = seedResult.withLock({ $0 }) {

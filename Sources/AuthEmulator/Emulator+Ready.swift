@@ -63,7 +63,9 @@ extension Emulator {
     object["faults"] = .string(baseURL + "/emulator/v1/faults")
     object["environment"] = .object(JSONObject(environment.map { ($0.name, JSON.string($0.value)) }))
     if let seeded = seedResult.withLock({ $0 }) {
-      object["seeded"] = ["file": .optional(seeded.file), "created": .int(seeded.created), "already_there": .int(seeded.alreadyThere)]
+      object["seeded"] = [
+        "file": .optional(seeded.file), "created": .int(seeded.created), "already_there": .int(seeded.alreadyThere),
+      ]
     }
     return JSON.object(object).compactText + "\n"
   }
@@ -71,7 +73,9 @@ extension Emulator {
   /// A value as a POSIX shell word: as is when it has only safe characters, else single-quoted.
   static func shellSafe(_ value: String) -> String {
     let safe = value.unicodeScalars.allSatisfy { scalar in
-      scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.:/@%+=,".unicodeScalars.contains(scalar))
+      scalar.isASCII
+        && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+          || "-_.:/@%+=,".unicodeScalars.contains(scalar))
     }
     if safe && !value.isEmpty { return value }
     return "'" + value.replacingAll("'", with: "'\\''") + "'"

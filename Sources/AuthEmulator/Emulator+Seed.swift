@@ -29,8 +29,9 @@ extension Emulator {
       supabase.unseed(supabaseResult.created)
       throw error
     }
-    let result = EmulatorSeedResult(file: file, created: supabaseResult.created.count + firebaseResult.created.count,
-                                    alreadyThere: supabaseResult.skipped + firebaseResult.skipped)
+    let result = EmulatorSeedResult(
+      file: file, created: supabaseResult.created.count + firebaseResult.created.count,
+      alreadyThere: supabaseResult.skipped + firebaseResult.skipped)
     seedResult.withLock { $0 = result }
     return result
   }

@@ -25,8 +25,10 @@ public final class Emulator: Sendable {
 
   /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
   /// memory when it is nil); both sides get the same store.
-  public init(config: EmulatorConfig, clock: any EmulatorClock = SystemEmulatorClock(),
-              store: (any DocumentStore)? = nil) throws {
+  public init(
+    config: EmulatorConfig, clock: any EmulatorClock = SystemEmulatorClock(),
+    store: (any DocumentStore)? = nil
+  ) throws {
     self.config = config
     let store = try store ?? Self.openStore(config)
     self.store = store
@@ -41,7 +43,8 @@ public final class Emulator: Sendable {
     let firebase = try FirebaseAPI(config: config, clock: clock, outbox: outbox, store: store, mode: mode)
     self.firebase = firebase
     let apis: [any EmulatorAPI] = [supabase, firebase]
-    let router = EmulatorRouter(apis: apis, outbox: outbox, faults: faults, mode: mode, latencyMs: config.latencyMs, clock: clock)
+    let router = EmulatorRouter(
+      apis: apis, outbox: outbox, faults: faults, mode: mode, latencyMs: config.latencyMs, clock: clock)
     self.router = router
     self.server = HTTPServer(host: config.host, port: config.port, idleTimeoutSeconds: config.idleTimeout) { request in
       await router.route(request)
@@ -158,7 +161,9 @@ struct EmulatorRouter: Sendable {
     let messages = outbox.messages(to: request.query("email")).map { message -> JSON in
       [
         "side": .string(message.side.rawValue), "kind": .string(message.kind), "email": .string(message.email),
-        "code": .string(message.code), "link": .string(message.link), "time": .string(CivilTime.iso8601(milliseconds: Int((message.time.timeIntervalSince1970 * 1000).rounded(.down)))),
+        "code": .string(message.code), "link": .string(message.link),
+        "time": .string(
+          CivilTime.iso8601(milliseconds: Int((message.time.timeIntervalSince1970 * 1000).rounded(.down)))),
       ]
     }
     let body: JSON = ["messages": .array(messages)]

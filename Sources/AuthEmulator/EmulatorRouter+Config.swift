@@ -43,7 +43,8 @@ extension EmulatorRouter {
       return ServerResponse(status: 405, headers: [("Allow", "GET, PUT, PATCH")])
     }
     let body: JSON = [
-      "like_production": .bool(mode.likeProduction), "captcha": .bool(mode.captcha), "smtp": .string(mode.smtp.rawValue),
+      "like_production": .bool(mode.likeProduction), "captcha": .bool(mode.captcha),
+      "smtp": .string(mode.smtp.rawValue),
       "team": .array(mode.team.map(JSON.string)),
     ]
     return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.bytes)
@@ -76,7 +77,8 @@ extension EmulatorRouter {
       "name": "email", "in": "query", "required": false, "schema": ["type": "string"],
       "description": "Only mails to this address",
     ]
-    var outboxGet = operation("Mails the emulator \"sent\" (side, kind, email, code, link, time)").object ?? JSONObject()
+    var outboxGet =
+      operation("Mails the emulator \"sent\" (side, kind, email, code, link, time)").object ?? JSONObject()
     outboxGet["parameters"] = [emailParameter]
     let projectParameter: JSON = ["name": "projectId", "in": "path", "required": true, "schema": ["type": "string"]]
     func project(_ operations: JSON) -> JSON {
@@ -90,7 +92,8 @@ extension EmulatorRouter {
       "paths": [
         "/emulator/v1/outbox": ["get": .object(outboxGet)],
         "/emulator/v1/limits": [
-          "get": operation("The sign-in rate limiter: its numbers and the client addresses limited right now (like production only)")
+          "get": operation(
+            "The sign-in rate limiter: its numbers and the client addresses limited right now (like production only)")
         ],
         "/emulator/v1/faults": [
           "get": operation("List the active faults"),
@@ -99,12 +102,16 @@ extension EmulatorRouter {
           "delete": operation("Clear every fault"),
         ],
         "/emulator/v1/config": [
-          "get": operation("Show the mode: {\"like_production\": false, \"captcha\": false, \"smtp\": \"built-in\", \"team\": []}"),
-          "put": operation("Change it: {\"like_production\": true, \"captcha\": true, \"smtp\": \"custom\", \"team\": [\"ada@example.com\"]}", body: true),
+          "get": operation(
+            "Show the mode: {\"like_production\": false, \"captcha\": false, \"smtp\": \"built-in\", \"team\": []}"),
+          "put": operation(
+            "Change it: {\"like_production\": true, \"captcha\": true, \"smtp\": \"custom\", \"team\": [\"ada@example.com\"]}",
+            body: true),
         ],
         "/emulator/v1/projects/{projectId}/accounts": project(["delete": operation("Delete every Firebase account")]),
         "/emulator/v1/projects/{projectId}/oobCodes": project(["get": operation("Pending Firebase out-of-band codes")]),
-        "/emulator/v1/projects/{projectId}/verificationCodes": project(["get": operation("Phone codes (always empty)")]),
+        "/emulator/v1/projects/{projectId}/verificationCodes": project(["get": operation("Phone codes (always empty)")]
+        ),
         "/emulator/v1/projects/{projectId}/config": project([
           "get": operation("Firebase emulator settings"),
           "patch": operation("Change signIn.allowDuplicateEmails, signIn.email, emailPrivacyConfig", body: true),

@@ -1,6 +1,6 @@
 import Essentials
-import HostedLimits
 import HTTPServerKit
+import HostedLimits
 import JSONKit
 
 /// `GET /emulator/v1/limits`: the sign-in rate limiter's state, so `diagnose` can say whether
@@ -20,9 +20,13 @@ extension EmulatorRouter {
         "per_five_minutes": .double(supabase.tokenPerFiveMinutes), "burst": .int(supabase.burst),
         "keyed_by": "client address",
       ],
-      "limited": .array(limited.map { entry in
-        ["route": "token", "client": .string(entry.key), "retry_after_seconds": .int(Int(entry.retryAfter.rounded(.up)))]
-      }),
+      "limited": .array(
+        limited.map { entry in
+          [
+            "route": "token", "client": .string(entry.key),
+            "retry_after_seconds": .int(Int(entry.retryAfter.rounded(.up))),
+          ]
+        }),
     ]
     return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.bytes)
   }

@@ -32,11 +32,13 @@ public struct BinaryRunner: Sendable {
   public init(file: String = #filePath) throws {
     FileDescriptorLimit.raiseSoftLimit()
     var root = URL(fileURLWithPath: file)
-    while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+    while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+    {
       root.deleteLastPathComponent()
     }
     packageRoot = root.path
-    let bin = ProcessInfo.processInfo.environment["AUTHSH_BIN"].map(URL.init(fileURLWithPath:))
+    let bin =
+      ProcessInfo.processInfo.environment["AUTHSH_BIN"].map(URL.init(fileURLWithPath:))
       ?? root.appendingPathComponent(".build/debug/authsh")
     executable = bin
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-test-\(UUID().uuidString)")
@@ -63,9 +65,11 @@ public struct BinaryRunner: Sendable {
   ) async throws -> Outcome {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Result {
-          try self.runBlocking(args, stdin: stdin, extraEnvironment: extraEnvironment, timeout: timeout, stdout: stdout)
-        })
+        continuation.resume(
+          with: Result {
+            try self.runBlocking(
+              args, stdin: stdin, extraEnvironment: extraEnvironment, timeout: timeout, stdout: stdout)
+          })
       }
     }
   }

@@ -63,7 +63,8 @@ struct ChildProcess {
     let keepsOutput = stdout == .captured
     if !keepsOutput && stdout != .brokenPipe { close(stdoutPipe.read) }
     _ = fcntl(stdinPipe.write, F_SETFL, fcntl(stdinPipe.write, F_GETFL) | O_NONBLOCK)
-    return ChildProcess(pid: pid, input: stdinPipe.write, output: keepsOutput ? stdoutPipe.read : nil, error: stderrPipe.read)
+    return ChildProcess(
+      pid: pid, input: stdinPipe.write, output: keepsOutput ? stdoutPipe.read : nil, error: stderrPipe.read)
   }
 
   /// Feeds `stdin` (then closes it) and reads stdout and stderr to their end; after `timeout`
@@ -150,6 +151,7 @@ public enum ProgramRunner {
     let child = try ChildProcess.spawn(program, argv, environment: environment, stdout: .captured)
     let (out, err) = child.communicate(stdin: Array(stdin.utf8), timeout: timeout)
     let (status, _) = child.wait()
-    return Outcome(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    return Outcome(
+      status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
   }
 }

@@ -41,7 +41,9 @@ public final class FixtureServer: Sendable {
 
   public func on(_ method: String, _ path: String, status: Int, json: String, headers: [(String, String)] = []) {
     on(method, path) { _ in
-      ServerResponse(status: status, headers: [("Content-Type", "application/json")] + headers.map { (name: $0.0, value: $0.1) }, body: Array(json.utf8))
+      ServerResponse(
+        status: status, headers: [("Content-Type", "application/json")] + headers.map { (name: $0.0, value: $0.1) },
+        body: Array(json.utf8))
     }
   }
 
@@ -66,12 +68,21 @@ public final class FixtureServer: Sendable {
 
 extension ServerRequest {
   /// The request as curl-like text with the given secrets replaced by `***` (request snapshots).
-  public func snapshot(redacting secrets: [String] = [], excludingHeaders: Set<String> = ["host", "content-length", "connection", "accept-encoding", "user-agent", "accept-language"]) -> String {
+  public func snapshot(
+    redacting secrets: [String] = [],
+    excludingHeaders: Set<String> = [
+      "host", "content-length", "connection", "accept-encoding", "user-agent", "accept-language",
+    ]
+  ) -> String {
     var lines = ["\(method) \(uri)"]
-    for header in headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) where !excludingHeaders.contains(header.name.lowercased()) {
+    for header in headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() })
+    where !excludingHeaders.contains(header.name.lowercased()) {
       lines.append("\(header.name): \(header.value)")
     }
-    if !body.isEmpty { lines.append(""); lines.append(String(decoding: body, as: UTF8.self)) }
+    if !body.isEmpty {
+      lines.append("")
+      lines.append(String(decoding: body, as: UTF8.self))
+    }
     var text = lines.joined(separator: "\n") + "\n"
     for secret in secrets where !secret.isEmpty {
       text = text.replacingOccurrences(of: secret, with: "***")

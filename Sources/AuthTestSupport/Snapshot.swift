@@ -6,7 +6,9 @@ import Testing
 /// the file is missing (a renamed or new golden test must not pass on a fresh clone by writing
 /// its own expectation).
 public enum Snapshot {
-  public static func check(_ actual: String, named name: String, ext: String = "txt", file: String = #filePath) -> String? {
+  public static func check(_ actual: String, named name: String, ext: String = "txt", file: String = #filePath)
+    -> String?
+  {
     let directory = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Snapshots")
     let url = directory.appendingPathComponent("\(name).\(ext)")
     let record = ProcessInfo.processInfo.environment["AUTHSH_RECORD"] == "1"
@@ -37,8 +39,11 @@ public enum Snapshot {
 /// Reads `Fixtures/<path>` beside the calling test file. A missing fixture fails the test that
 /// asked for it (and reads as empty), rather than serving a made-up body.
 public enum Fixture {
-  public static func text(_ path: String, file: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-    let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(path)
+  public static func text(_ path: String, file: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation)
+    -> String
+  {
+    let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Fixtures")
+      .appendingPathComponent(path)
     guard let text = try? String(contentsOf: url, encoding: .utf8) else {
       Issue.record("fixture \(path) is missing (looked for \(url.path))", sourceLocation: sourceLocation)
       return ""

@@ -29,7 +29,8 @@ final class CurlTransfer: Sendable {
     var headers: UnsafeMutableRawPointer?
     // libcurl drops `Name:` with nothing after it; `Name;` is how it sends an empty value.
     for header in request.headers {
-      headers = authsh_curl_slist_append(headers, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+      headers = authsh_curl_slist_append(
+        headers, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
     }
     // No `Expect: 100-continue` wait before larger bodies, and no form content type made up for a
     // body-less POST.
@@ -94,7 +95,8 @@ final class CurlTransfer: Sendable {
         // libcurl reads the body from this pointer during the transfer (it does not copy it);
         // with no pointer at all it would read standard input instead.
         authsh_curl_setopt_size(easy, AUTHSH_CURLOPT_POSTFIELDSIZE_LARGE, Int64(body.count))
-        authsh_curl_setopt_pointer(easy, AUTHSH_CURLOPT_POSTFIELDS, body.baseAddress.map(UnsafeRawPointer.init) ?? authsh_curl_empty_body())
+        authsh_curl_setopt_pointer(
+          easy, AUTHSH_CURLOPT_POSTFIELDS, body.baseAddress.map(UnsafeRawPointer.init) ?? authsh_curl_empty_body())
       }
     }
   }
@@ -114,7 +116,8 @@ final class CurlTransfer: Sendable {
       AUTHSH_CURLE_WEIRD_SERVER_REPLY, AUTHSH_CURLE_HTTP2, AUTHSH_CURLE_HTTP2_STREAM:
       return .connectionLost(detail)
     case AUTHSH_CURLE_SSL_CONNECT_ERROR, AUTHSH_CURLE_PEER_FAILED_VERIFICATION, AUTHSH_CURLE_SSL_CERTPROBLEM,
-      AUTHSH_CURLE_SSL_CIPHER, AUTHSH_CURLE_SSL_CACERT_BADFILE, AUTHSH_CURLE_SSL_CRL_BADFILE, AUTHSH_CURLE_SSL_ISSUER_ERROR,
+      AUTHSH_CURLE_SSL_CIPHER, AUTHSH_CURLE_SSL_CACERT_BADFILE, AUTHSH_CURLE_SSL_CRL_BADFILE,
+      AUTHSH_CURLE_SSL_ISSUER_ERROR,
       AUTHSH_CURLE_SSL_PINNEDPUBKEYNOTMATCH, AUTHSH_CURLE_SSL_INVALIDCERTSTATUS:
       return .tls(detail)
     default: return .other(detail)

@@ -46,7 +46,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
     if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
     if case .failure(let failure) = Self.availability() { throw failure }
     let transfer = CurlTransfer(
-      request: request, milliseconds: Int(request.deadlineSeconds * 1000), maxBytes: maxResponseBytes, caBundle: caBundle)
+      request: request, milliseconds: Int(request.deadlineSeconds * 1000), maxBytes: maxResponseBytes,
+      caBundle: caBundle)
     let handle = idle.withLock { $0.popLast() } ?? CurlEasy()
     guard let handle else { throw TransportFailure.other("libcurl could not make a handle (out of memory)") }
     return try await withTaskCancellationHandler {

@@ -25,7 +25,8 @@ public enum CivilTime {
       digits(rest / 3600, 2, at: 11)
       digits(rest % 3600 / 60, 2, at: 14)
       digits(rest % 60, 2, at: 17)
-      for (offset, mark) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+      for (offset, mark) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)]
+      {
         text[offset] = UInt8(ascii: mark)
       }
       return 20

@@ -7,7 +7,7 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
     // would send the reader looking for a loop.
     code == ELOOP
       ? "it is a symbolic link in a directory others may write to, which authsh does not follow; give the file's own path"
-       : String(cString: strerror(code))
+      : String(cString: strerror(code))
   }
 }
 
@@ -17,7 +17,8 @@ public struct InputTooLarge: Error, Equatable, CustomStringConvertible {
   public let limit: Int
   public let whole: Bool
   public var description: String {
-    whole ? "it is larger than \(Self.size(limit))" : "line \(line) is longer than \(Self.size(limit)) (is it a text file?)"
+    whole
+      ? "it is larger than \(Self.size(limit))" : "line \(line) is longer than \(Self.size(limit)) (is it a text file?)"
   }
   static func size(_ bytes: Int) -> String {
     bytes >= 1 << 20 ? "\(bytes >> 20) MB" : bytes >= 1024 ? "\(bytes >> 10) KB" : "\(bytes) bytes"

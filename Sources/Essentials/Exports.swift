@@ -1,3 +1,6 @@
+// Foundation re-exports Dispatch and the C library on Linux; so does this module.
+@_exported import Dispatch
+
 // Data, Date, URL, the JSON coders, FileManager and ProcessInfo come from FoundationEssentials,
 // never from Foundation proper: on Linux, one object that names an API of `Foundation` (an
 // NSString method such as `range(of:)` or `String(format:)`, `FileHandle`, `NSRegularExpression`,
@@ -9,9 +12,6 @@
 #else
   @_exported import Foundation
 #endif
-
-// Foundation re-exports Dispatch and the C library on Linux; so does this module.
-@_exported import Dispatch
 
 #if canImport(Glibc)
   @_exported import Glibc

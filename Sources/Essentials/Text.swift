@@ -13,7 +13,9 @@ extension StringProtocol {
     var index = 0
     var found = false
     while index < text.count {
-      if text[index] == needle[0], index + needle.count <= text.count, text[index..<index + needle.count].elementsEqual(needle) {
+      if text[index] == needle[0], index + needle.count <= text.count,
+        text[index..<index + needle.count].elementsEqual(needle)
+      {
         out.append(contentsOf: replacement.utf8)
         index += needle.count
         found = true
@@ -34,7 +36,8 @@ extension StringProtocol {
   /// Without the leading and trailing scalars `drop` says yes to.
   public func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
     let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) }) else {
+    guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) })
+    else {
       return ""
     }
     var kept = String.UnicodeScalarView()
@@ -79,7 +82,9 @@ extension StringProtocol {
     var index = 0
     while index < bytes.count {
       if bytes[index] == UInt8(ascii: "%") {
-        guard index + 2 < bytes.count, let high = value(bytes[index + 1]), let low = value(bytes[index + 2]) else { return nil }
+        guard index + 2 < bytes.count, let high = value(bytes[index + 1]), let low = value(bytes[index + 2]) else {
+          return nil
+        }
         out.append(high << 4 | low)
         index += 3
       } else {

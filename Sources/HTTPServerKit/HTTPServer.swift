@@ -24,8 +24,10 @@ public final class HTTPServer: Sendable {
   private let state = ServerState()
   private let connections = ConnectionRegistry()
 
-  public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = 1 << 20, threads: Int = System.coreCount,
-              idleTimeoutSeconds: Int = 30, maxConnections: Int? = nil, handler: @escaping ServerHandler) {
+  public init(
+    host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = 1 << 20, threads: Int = System.coreCount,
+    idleTimeoutSeconds: Int = 30, maxConnections: Int? = nil, handler: @escaping ServerHandler
+  ) {
     self.host = host
     self.requestedPort = port
     self.maxBodyBytes = maxBodyBytes
@@ -52,7 +54,8 @@ public final class HTTPServer: Sendable {
           // Out of descriptors: retry accepting after a pause, not in a loop that spins a core.
           try channel.pipeline.syncOperations.addHandler(
             AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { _ in .milliseconds(250) })
-          try channel.pipeline.syncOperations.addHandler(ConnectionLimiter(limit: maxConnections, registry: connections, state: state))
+          try channel.pipeline.syncOperations.addHandler(
+            ConnectionLimiter(limit: maxConnections, registry: connections, state: state))
         }
       }
       .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
@@ -124,8 +127,10 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
   private let connections: ConnectionRegistry
   private var registration: ConnectionRegistry.Entry?
 
-  init(handler: @escaping ServerHandler, maxBodyBytes: Int, idleTimeout: TimeAmount, state: ServerState,
-       connections: ConnectionRegistry) {
+  init(
+    handler: @escaping ServerHandler, maxBodyBytes: Int, idleTimeout: TimeAmount, state: ServerState,
+    connections: ConnectionRegistry
+  ) {
     self.handler = handler
     self.maxBodyBytes = maxBodyBytes
     self.idleTimeout = idleTimeout
@@ -226,7 +231,8 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
     }
   }
 
-  private func write(_ response: ServerResponse, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext) {
+  private func write(_ response: ServerResponse, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext)
+  {
     if response.drop {
       context.close(promise: nil)
       return
@@ -235,7 +241,8 @@ private final class RequestHandler: ChannelInboundHandler, RemovableChannelHandl
     for (name, value) in response.headers { headers.add(name: name, value: value) }
     headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
     if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-    let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+    let head = HTTPResponseHead(
+      version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
     context.write(wrapOutboundOut(.head(head)), promise: nil)
     if !response.body.isEmpty {
       var buffer = context.channel.allocator.buffer(capacity: response.body.count)

@@ -51,9 +51,15 @@ private struct JSONByteParser {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()
     case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-    case UInt8(ascii: "n"): try expectWord("null"); return .null
+    case UInt8(ascii: "t"):
+      try expectWord("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectWord("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectWord("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
     default: throw fail("unexpected character")
     }
@@ -155,7 +161,9 @@ private struct JSONByteParser {
         while end + 8 <= buffer.count {
           let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
           let belowSpace = (word &- 0x20 &* ones) & ~word & highs
-          if word & highs != 0 || belowSpace != 0 || hasByte(word, UInt8(ascii: "\"")) || hasByte(word, UInt8(ascii: "\\")) {
+          if word & highs != 0 || belowSpace != 0 || hasByte(word, UInt8(ascii: "\""))
+            || hasByte(word, UInt8(ascii: "\\"))
+          {
             break
           }
           end += 8
@@ -164,7 +172,8 @@ private struct JSONByteParser {
       while end < buffer.count {
         let byte = buffer[end]
         if byte == UInt8(ascii: "\"") {
-          let text = allBits < 0x80 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) : nil
+          let text =
+            allBits < 0x80 ? String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) : nil
           return (end, true, text)
         }
         if byte == UInt8(ascii: "\\") || byte < 0x20 { break }

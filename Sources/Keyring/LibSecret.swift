@@ -8,24 +8,29 @@
   /// of C strings.
   final class LibSecret: @unchecked Sendable {
     typealias ErrorOut = UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    typealias StoreV = @convention(c) (
-      UnsafeRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-      UnsafeMutableRawPointer?, ErrorOut?
-    ) -> Int32
-    typealias LookupV = @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?, ErrorOut?) ->
+    typealias StoreV =
+      @convention(c) (
+        UnsafeRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+        UnsafeMutableRawPointer?, ErrorOut?
+      ) -> Int32
+    typealias LookupV =
+      @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?, ErrorOut?) ->
       UnsafeMutablePointer<CChar>?
     typealias ClearV = @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?, ErrorOut?) -> Int32
-    typealias SearchV = @convention(c) (UnsafeRawPointer?, OpaquePointer?, Int32, UnsafeMutableRawPointer?, ErrorOut?) ->
+    typealias SearchV =
+      @convention(c) (UnsafeRawPointer?, OpaquePointer?, Int32, UnsafeMutableRawPointer?, ErrorOut?) ->
       UnsafeMutableRawPointer?
     typealias PasswordFree = @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
     typealias GetAttributes = @convention(c) (UnsafeMutableRawPointer?) -> OpaquePointer?
     typealias ServiceGet = @convention(c) (Int32, UnsafeMutableRawPointer?, ErrorOut?) -> UnsafeMutableRawPointer?
-    typealias CollectionForAlias = @convention(c) (
-      UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?, ErrorOut?
-    ) -> UnsafeMutableRawPointer?
+    typealias CollectionForAlias =
+      @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?, ErrorOut?
+      ) -> UnsafeMutableRawPointer?
     typealias GetLocked = @convention(c) (UnsafeMutableRawPointer?) -> Int32
     typealias HashTableNew = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> OpaquePointer?
-    typealias HashTableInsert = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
+    typealias HashTableInsert =
+      @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
     typealias HashTableLookup = @convention(c) (OpaquePointer?, UnsafeRawPointer?) -> UnsafeMutableRawPointer?
     typealias HashTableUnref = @convention(c) (OpaquePointer?) -> Void
     typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -122,7 +127,8 @@
     }
 
     /// Runs `body` with a GHashTable of the attributes (C strings owned here, freed after).
-    func withAttributes<T>(_ pairs: [(name: String, value: String)], _ body: (OpaquePointer?) throws -> T) rethrows -> T {
+    func withAttributes<T>(_ pairs: [(name: String, value: String)], _ body: (OpaquePointer?) throws -> T) rethrows -> T
+    {
       let table = hashTableNew(strHash, strEqual)
       var owned: [UnsafeMutablePointer<CChar>] = []
       for pair in pairs {

@@ -62,7 +62,8 @@
         }
         defer { library.objectUnref(collection) }
         if library.collectionLocked(collection) != 0, !canPrompt {
-          return "the default keyring is locked, and unlocking it needs a desktop session (no DISPLAY or WAYLAND_DISPLAY)"
+          return
+            "the default keyring is locked, and unlocking it needs a desktop session (no DISPLAY or WAYLAND_DISPLAY)"
         }
         return nil
       }
@@ -152,7 +153,9 @@
     private func failure(_ action: String, _ item: SecretItem, _ message: String) -> AuthError {
       AuthError(
         .configError, message: "Could not \(action) \(item.label) in \(name): \(message).",
-        hint: "Check that the keyring is unlocked (secret-tool search service \(SecretItem.service)), or use --credential-store file.")
+        hint:
+          "Check that the keyring is unlocked (secret-tool search service \(SecretItem.service)), or use --credential-store file."
+      )
     }
   }
 #endif

@@ -1,10 +1,11 @@
 @preconcurrency import CLibEdit
+import ShellKit
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ShellKit
 
 /// The shell's line reader on a terminal: libedit (readline compatibility API) with Tab
 /// completion through a closure, in-memory history (the shell decides what reaches the history

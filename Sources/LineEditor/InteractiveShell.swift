@@ -1,9 +1,10 @@
+import ShellKit
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ShellKit
 
 /// The shell wired for a real terminal: libedit reader with Tab completion, no-echo password
 /// prompt, Ctrl-C routing, spinner, history and startup files. The executable calls `run`.

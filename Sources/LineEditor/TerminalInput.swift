@@ -1,10 +1,11 @@
+import ShellKit
+import Synchronization
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ShellKit
-import Synchronization
 
 /// Reads standard input byte by byte while also watching a wake pipe, so Ctrl-C (which the
 /// shell routes to the pipe) interrupts a blocked read.

@@ -1,9 +1,10 @@
+import ShellKit
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ShellKit
 
 /// Asks for a password on the terminal with echo off (termios), restoring the terminal on
 /// every path. Ctrl-C and Ctrl-D cancel (nil). Without a terminal it returns nil at once, so a

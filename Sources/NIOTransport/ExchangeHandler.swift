@@ -80,7 +80,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
         return
       }
-      let response = HTTPResponse(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, body: body)
+      let response = HTTPResponse(
+        status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, body: body)
       let pending = promise
       promise = nil
       self.head = nil

@@ -130,7 +130,9 @@ public struct NIOHTTPTransport: HTTPTransport {
       }
       let refused = failure.connectionErrors.allSatisfy { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
       if !failure.connectionErrors.isEmpty, refused { return .refused(detail) }
-      if failure.connectionErrors.contains(where: { if case ChannelError.connectTimeout = $0.error { true } else { false } }) {
+      if failure.connectionErrors.contains(where: {
+        if case ChannelError.connectTimeout = $0.error { true } else { false }
+      }) {
         return .timedOut
       }
       if let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {
@@ -149,7 +151,8 @@ public struct NIOHTTPTransport: HTTPTransport {
     if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
       headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
     }
-    let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: target, headers: headers)
+    let head = HTTPRequestHead(
+      version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: target, headers: headers)
     var parts: [HTTPClientRequestPart] = [.head(head)]
     if !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
     parts.append(.end(nil))

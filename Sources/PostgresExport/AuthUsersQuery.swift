@@ -26,11 +26,16 @@ struct AuthUsersQuery: Sendable {
     guard users.contains("id"), users.contains("email") else {
       throw AuthError(
         .configError,
-        message: "The database \(url.display) has no auth.users table that \(url.user) can read: is it a Supabase project's database?",
+        message:
+          "The database \(url.display) has no auth.users table that \(url.user) can read: is it a Supabase project's database?",
         providerCode: "42P01",
-        hint: "Use the project's connection string (Supabase dashboard: Connect), as a role that may read the auth schema (postgres).")
+        hint:
+          "Use the project's connection string (Supabase dashboard: Connect), as a role that may read the auth schema (postgres)."
+      )
     }
-    return AuthUsersQuery(userColumns: users, identityColumns: columns["identities"] ?? [], hasFactors: !(columns["mfa_factors"] ?? []).isEmpty)
+    return AuthUsersQuery(
+      userColumns: users, identityColumns: columns["identities"] ?? [],
+      hasFactors: !(columns["mfa_factors"] ?? []).isEmpty)
   }
 
   func column(_ name: String, else fallback: String = "NULL") -> String {
@@ -66,7 +71,8 @@ struct AuthUsersQuery: Sendable {
     let select = [
       "u.id::text", "u.email::text", column("encrypted_password") + "::text", Self.time(column("email_confirmed_at")),
       column("phone") + "::text", Self.time(column("banned_until")), Self.time(column("created_at")),
-      Self.time(column("last_sign_in_at")), column("raw_user_meta_data") + "::text", column("raw_app_meta_data") + "::text",
+      Self.time(column("last_sign_in_at")), column("raw_user_meta_data") + "::text",
+      column("raw_app_meta_data") + "::text",
       column("is_anonymous", else: "false") + "::text", identities, factors,
       "coalesce(" + column("banned_until") + " > now(), false)::text",
     ]
@@ -79,7 +85,8 @@ struct AuthUsersQuery: Sendable {
     }
     parameters.append(String(size))
     let limit = "$\(parameters.count)::bigint"
-    let sql = "SELECT " + select.joined(separator: ", ") + " FROM auth.users u"
+    let sql =
+      "SELECT " + select.joined(separator: ", ") + " FROM auth.users u"
       + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
       + " ORDER BY u.id LIMIT \(limit)"
     return (sql, parameters)
@@ -88,11 +95,15 @@ struct AuthUsersQuery: Sendable {
   /// One row of `page` as a portable record.
   static func account(_ row: [String?]) throws -> PortableAccount {
     func text(_ index: Int) throws -> String? {
-      guard row.indices.contains(index) else { throw AuthError(.malformedResponse, message: "auth.users answered a row of \(row.count) columns.") }
+      guard row.indices.contains(index) else {
+        throw AuthError(.malformedResponse, message: "auth.users answered a row of \(row.count) columns.")
+      }
       return row[index].flatMap { $0.isEmpty ? nil : $0 }
     }
     func json(_ index: Int) throws -> JSON? { try text(index).flatMap { try? JSON.parse($0) } }
-    guard let id = try text(0) else { throw AuthError(.malformedResponse, message: "auth.users has a row without an id.") }
+    guard let id = try text(0) else {
+      throw AuthError(.malformedResponse, message: "auth.users has a row without an id.")
+    }
     let userMetadata = try json(8)
     var appMetadata = try json(9)
     let providers = appMetadata?["providers"]?.array?.compactMap(\.string) ?? []
@@ -108,7 +119,8 @@ struct AuthUsersQuery: Sendable {
     }
     let factors = (try json(12)?.array ?? []).compactMap { item -> PortableFactor? in
       guard let factorID = item["id"]?.string else { return nil }
-      return PortableFactor(id: factorID, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string)
+      return PortableFactor(
+        id: factorID, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string)
     }
     let bannedUntil = try text(5)
     let banned = try text(13) == "true"

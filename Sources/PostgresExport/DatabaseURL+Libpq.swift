@@ -22,7 +22,9 @@ extension DatabaseURL {
       ("client_encoding", "UTF8"), ("gssencmode", "disable"), ("application_name", "authsh"),
     ]
     if let password { parameters.append(("password", password)) }
-    if let rootCertificate, tls == .verifyCA || tls == .verifyFull { parameters.append(("sslrootcert", rootCertificate)) }
+    if let rootCertificate, tls == .verifyCA || tls == .verifyFull {
+      parameters.append(("sslrootcert", rootCertificate))
+    }
     return parameters
   }
 

@@ -1,5 +1,4 @@
 import AuthCore
-
 import Essentials
 
 /// A `postgres://user:password@host:port/database?sslmode=…&service=…` URL (libpq's form), taken
@@ -46,7 +45,9 @@ public struct DatabaseURL: Sendable, Equatable {
       let scheme = components.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme)
     else {
       throw AuthError(
-        .usage, message: "--db takes a PostgreSQL URL: postgres://USER@HOST:5432/postgres (the project's database connection string).")
+        .usage,
+        message:
+          "--db takes a PostgreSQL URL: postgres://USER@HOST:5432/postgres (the project's database connection string).")
     }
     func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
     let query = components.queryItems ?? []
@@ -77,7 +78,9 @@ public struct DatabaseURL: Sendable, Equatable {
     case "allow": tls = .prefer
     case let other:
       guard let parsed = TLSMode(rawValue: other) else {
-        throw AuthError(.usage, message: "The --db URL's sslmode '\(other)' is not one of disable, prefer, require, verify-ca, verify-full.")
+        throw AuthError(
+          .usage,
+          message: "The --db URL's sslmode '\(other)' is not one of disable, prefer, require, verify-ca, verify-full.")
       }
       tls = parsed
     }

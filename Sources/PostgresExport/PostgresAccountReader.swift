@@ -1,7 +1,6 @@
 import AuthCore
-import JSONKit
-
 import Essentials
+import JSONKit
 
 /// `user export --db URL`: every account of a Supabase project straight from its database —
 /// GoTrue's `auth.users`, with `auth.identities` and `auth.mfa_factors` where they exist — so the

@@ -83,7 +83,8 @@ final class PqConnection: @unchecked Sendable {
     let status = authsh_pq_result_status(result)
     guard status == Int32(AUTHSH_PGRES_TUPLES_OK) || status == Int32(AUTHSH_PGRES_COMMAND_OK) else {
       let state = Self.field(result, AUTHSH_PG_DIAG_SQLSTATE)
-      let message = Self.field(result, AUTHSH_PG_DIAG_MESSAGE_PRIMARY) ?? String(cString: authsh_pq_result_error_message(result))
+      let message =
+        Self.field(result, AUTHSH_PG_DIAG_MESSAGE_PRIMARY) ?? String(cString: authsh_pq_result_error_message(result))
       guard let state else { return .failure(.lost(message)) }
       return .failure(.statement(sqlState: state, message: message))
     }

@@ -8,7 +8,8 @@ public enum AdminProviderFactory {
   ) -> any AdminProvider {
     switch target.provider {
     case .supabase:
-      return SupabaseAdminProvider(target: target, credential: credential, transport: transport, clock: clock, trace: trace)
+      return SupabaseAdminProvider(
+        target: target, credential: credential, transport: transport, clock: clock, trace: trace)
     case .firebase:
       let tokens: any AccessTokenSource
       var projectId: String?

@@ -7,8 +7,10 @@ public enum ProviderFactory {
     trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) -> any AuthProvider {
     switch target.provider {
-    case .supabase: return SupabaseProvider(target: target, transport: transport, clock: clock, trace: trace, secrets: secrets)
-    case .firebase: return FirebaseProvider(target: target, transport: transport, clock: clock, trace: trace, secrets: secrets)
+    case .supabase:
+      return SupabaseProvider(target: target, transport: transport, clock: clock, trace: trace, secrets: secrets)
+    case .firebase:
+      return FirebaseProvider(target: target, transport: transport, clock: clock, trace: trace, secrets: secrets)
     }
   }
 }

@@ -64,11 +64,11 @@ struct ResponseReader: ~Copyable {
     var head = try readHead()
     while (100..<200).contains(head.status) { head = try readHead() }
     let framing: Framing =
-      if isHead || head.status == 204 || head.status == 304 { .none }
-      else if head.chunked { .chunked }
-      else if head.otherCoding { .untilClose }
-      else if let length = head.contentLength { .length(length) }
-      else { .untilClose }
+      if isHead || head.status == 204 || head.status == 304 { .none } else if head.chunked {
+        .chunked
+      } else if head.otherCoding { .untilClose } else if let length = head.contentLength { .length(length) } else {
+        .untilClose
+      }
     var body: [UInt8] = []
     switch framing {
     case .none: break
@@ -89,7 +89,11 @@ struct ResponseReader: ~Copyable {
       position = buffer.count
     }
     let reusable: Bool
-    if case .untilClose = framing { reusable = false } else { reusable = !head.close && (head.minorVersion >= 1 || head.keepAlive) }
+    if case .untilClose = framing {
+      reusable = false
+    } else {
+      reusable = !head.close && (head.minorVersion >= 1 || head.keepAlive)
+    }
     // Bytes past the answer were not asked for: the connection's framing can no longer be trusted.
     let response = HTTPResponse(status: head.status, headers: head.headers, body: body)
     return (response, reusable && position == buffer.count)

@@ -72,7 +72,9 @@ struct SocketConnection: Sendable {
 
   /// Connects to `host`:`port`, trying each address the name resolves to in turn (`localhost`
   /// is `::1` and `127.0.0.1`), until the deadline.
-  static func open(host: String, port: Int, deadline: Deadline, waker: Waker) throws(TransportFailure) -> SocketConnection {
+  static func open(host: String, port: Int, deadline: Deadline, waker: Waker) throws(TransportFailure)
+    -> SocketConnection
+  {
     var hints = addrinfo()
     hints.ai_socktype = streamSocket
     hints.ai_flags = AI_NUMERICSERV
@@ -129,7 +131,9 @@ struct SocketConnection: Sendable {
       connection.idleSince = 0
       return connection
     }
-    if lastError == ECONNREFUSED { throw .refused("connect to \(host):\(port): \(String(cString: strerror(lastError)))") }
+    if lastError == ECONNREFUSED {
+      throw .refused("connect to \(host):\(port): \(String(cString: strerror(lastError)))")
+    }
     throw .unreachable(String(cString: strerror(lastError)))
   }
 
@@ -150,7 +154,9 @@ struct SocketConnection: Sendable {
     while true {
       let left = deadline.millisecondsLeft
       if left == 0 { throw .timedOut }
-      var entries = (pollfd(fd: fd, events: events, revents: 0), pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0))
+      var entries = (
+        pollfd(fd: fd, events: events, revents: 0), pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0)
+      )
       let ready = withUnsafeMutableBytes(of: &entries) { raw in
         poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, left)
       }

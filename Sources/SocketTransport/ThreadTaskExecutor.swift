@@ -68,7 +68,9 @@ extension ThreadTaskExecutor {
   /// ends the thread after: blocking calls from code that runs on a shared pool.
   public static func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let executor = ThreadTaskExecutor()
-    guard startThread({ executor.run() }) else { throw TransportFailure.other("no thread for the request (the system's limit)") }
+    guard startThread({ executor.run() }) else {
+      throw TransportFailure.other("no thread for the request (the system's limit)")
+    }
     defer { executor.stop() }
     return try await withTaskExecutorPreference(executor) { try await body() }
   }

@@ -43,7 +43,10 @@ struct Arguments {
       }
       let known = CommandTable.connectionFlags + CommandTable.outputFlags
       guard let flag = known.first(where: { $0.name == name }) else {
-        return .failure(UsageError("unknown flag '\(name)'", suggestion: Suggest.closest(to: name, among: CommandTable.globalFlags.map(\.name))))
+        return .failure(
+          UsageError(
+            "unknown flag '\(name)'", suggestion: Suggest.closest(to: name, among: CommandTable.globalFlags.map(\.name))
+          ))
       }
       var value: String?
       if flag.takesValue {
@@ -76,7 +79,9 @@ struct Arguments {
       connection.tenant = value
     case FlagKey.backend.name:
       guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
-        return UsageError("--provider must be supabase or firebase, not '\(value ?? "")'", suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
+        return UsageError(
+          "--provider must be supabase or firebase, not '\(value ?? "")'",
+          suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
       }
       connection.provider = kind
     case FlagKey.url.name: connection.url = value

@@ -46,7 +46,9 @@ struct Authsh {
       return .answered(0)
     }
     if argv.first == "__complete" {
-      return .answered(CompletionCommand.callback(Array(argv.dropFirst()), environment: ProcessInfo.processInfo.environment, sink: sink))
+      return .answered(
+        CompletionCommand.callback(
+          Array(argv.dropFirst()), environment: ProcessInfo.processInfo.environment, sink: sink))
     }
     let arguments: Arguments
     switch parsed {
@@ -60,10 +62,13 @@ struct Authsh {
     // `run` and `emulator` start an emulator of their own, which these flags configure.
     let startsEmulator = [.run, .emulator, .emulatorFaultsClear].contains(arguments.commandID)
     if arguments.likeProduction, !arguments.emulator, !startsEmulator {
-      return .answered(usage(UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
+      return .answered(
+        usage(
+          UsageError("--like-production applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
     }
     if arguments.seed != nil, !arguments.emulator, !startsEmulator {
-      return .answered(usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
+      return .answered(
+        usage(UsageError("--seed applies to the in-process emulator: add --emulator"), command: nil, sink: sink))
     }
     guard !arguments.command.isEmpty else {
       if arguments.help {
@@ -88,7 +93,8 @@ struct Authsh {
       return await Interactive.run(arguments, environment: environment, sink: sink)
     }
     switch arguments.commandID {
-    case .emulator?, .emulatorFaultsClear?: return await EmulatorCommand.run(arguments, environment: environment, sink: sink)
+    case .emulator?, .emulatorFaultsClear?:
+      return await EmulatorCommand.run(arguments, environment: environment, sink: sink)
     default: return await OneShot.run(arguments, environment: environment, sink: sink)  // a usage error there when none
     }
   }
@@ -113,7 +119,9 @@ struct Authsh {
     if json {
       var result = CommandResult(command: command ?? "authsh")
       result.error = AuthError(.usage, message: problem.fullMessage)
-      sink.out(result.json(now: Int(Date().timeIntervalSince1970), revealTokens: false, includeClaims: false).prettyText + "\n")
+      sink.out(
+        result.json(now: Int(Date().timeIntervalSince1970), revealTokens: false, includeClaims: false).prettyText + "\n"
+      )
     }
     return ExitStatus.usage
   }

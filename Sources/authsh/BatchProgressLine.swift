@@ -25,13 +25,17 @@ final class BatchProgressLine: ProgressDisplay {
       let record = progress.record
       let who = TerminalText.escape(record.input)
       let code = record.code.map { " (\($0))" } ?? ""
-      sink.err("\(progress.done)/\(progress.total) \(record.outcome.rawValue) \(who): \(TerminalText.escape(record.message))\(code)\n")
+      sink.err(
+        "\(progress.done)/\(progress.total) \(record.outcome.rawValue) \(who): \(TerminalText.escape(record.message))\(code)\n"
+      )
       return
     }
     line.redraw { lastDraw, drawn in
       let now = DispatchTime.now().uptimeNanoseconds
       // At most ten times a second, and always the first and the last.
-      guard Int(now - started) - lastDraw >= 100_000_000 || progress.done == progress.total || !drawn else { return nil }
+      guard Int(now - started) - lastDraw >= 100_000_000 || progress.done == progress.total || !drawn else {
+        return nil
+      }
       lastDraw = Int(now - started)
       let seconds = max(Double(now - started) / 1e9, 0.001)
       let rate = Double(progress.done - progress.carried) / seconds

@@ -24,9 +24,11 @@ enum Contexts {
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection,
       makeProvider: { target, trace in
-        ProviderFactory.make(target, transport: transport, clock: clock, trace: trace, secrets: { redactor.register($0) })
+        ProviderFactory.make(
+          target, transport: transport, clock: clock, trace: trace, secrets: { redactor.register($0) })
       },
-      sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory), clock: clock,
+      sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory),
+      clock: clock,
       redactor: redactor, environment: environment)
     // The service-account exchange registers the assertion and access token it makes.
     context.makeAdminProvider = { target, credential, trace in
@@ -42,7 +44,8 @@ enum Contexts {
     context.secretStore = keyring
     if store == nil {
       context.sessionStores = SessionStores(
-        directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory, keyring: keyring, notice: { line in sink.err("authsh: \(line)\n") })
+        directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory, keyring: keyring,
+        notice: { line in sink.err("authsh: \(line)\n") })
     }
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }

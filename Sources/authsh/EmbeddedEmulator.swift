@@ -68,7 +68,9 @@ struct EmbeddedEmulator: Sendable {
       try await emulator.start()
       return EmbeddedEmulator(emulator: emulator)
     } catch {
-      sink.err("error: could not start the embedded emulator: \(EmulatorCommand.bindProblem(error, host: config.host, port: 0))\n")
+      sink.err(
+        "error: could not start the embedded emulator: \(EmulatorCommand.bindProblem(error, host: config.host, port: 0))\n"
+      )
       return nil
     }
   }
@@ -108,10 +110,12 @@ struct ConfiguredEmulator: Sendable, Equatable {
   /// What config.toml says (all defaults without a config file).
   static func read(environment: [String: String]) throws -> ConfiguredEmulator {
     let paths = Paths(environment: environment)
-    let resolver = ConfigResolver(environment: environment, paths: paths, configFile: Contexts.readConfig(paths.configFile))
+    let resolver = ConfigResolver(
+      environment: environment, paths: paths, configFile: Contexts.readConfig(paths.configFile))
     guard let document = try resolver.document() else { return ConfiguredEmulator() }
     return ConfiguredEmulator(
-      likeProduction: document.emulatorLikeProduction, smtp: document.emulatorSMTP.flatMap(EmulatorSMTP.init(rawValue:)),
+      likeProduction: document.emulatorLikeProduction,
+      smtp: document.emulatorSMTP.flatMap(EmulatorSMTP.init(rawValue:)),
       team: document.emulatorTeam, captcha: document.emulatorCaptcha)
   }
 

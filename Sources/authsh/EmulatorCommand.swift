@@ -65,7 +65,9 @@ enum EmulatorCommand {
     let unreadable = emulator.unreadableRowsReport
     if !unreadable.isEmpty {
       let lines = unreadable.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-      sink.err("warning: rows of \(options.config.statePath ?? "the state file") could not be read and were skipped:\n\(lines)\n")
+      sink.err(
+        "warning: rows of \(options.config.statePath ?? "the state file") could not be read and were skipped:\n\(lines)\n"
+      )
     }
     // SIGTERM / SIGINT: stop serving, checkpoint and close the state file, exit 0 (1 when the state file could not be checkpointed). Installed before
     // the server listens, so that a caller that stops it as soon as it answers (or as soon as the
@@ -83,7 +85,9 @@ enum EmulatorCommand {
     } catch {
       stopSignals.forEach { $0.cancel() }
       await emulator.shutdown()
-      sink.err("error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n")
+      sink.err(
+        "error: could not start the emulator: \(bindProblem(error, host: options.config.host, port: options.config.port))\n"
+      )
       return 1
     }
     switch options.ready {

@@ -6,7 +6,9 @@ import ShellKit
 /// `user export`'s outputs: the records on standard output as they come, notes and the count on
 /// standard error, a progress line there on a terminal, and `--db` through PostgresExport.
 enum ExportWiring {
-  static func prepare(_ context: ShellContext, invocation: Invocation, environment: [String: String], sink: StandardSink) -> ExportProgress? {
+  static func prepare(
+    _ context: ShellContext, invocation: Invocation, environment: [String: String], sink: StandardSink
+  ) -> ExportProgress? {
     guard invocation.id == .userExport else { return nil }
     let showProgress = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
     let progress = showProgress ? ExportProgress(sink: sink) : nil
@@ -21,7 +23,9 @@ enum ExportWiring {
     }
     let write: @Sendable (String) -> String? = { text in
       StandardStreams.write(text, to: 1)
-      return StandardStreams.failure(1).map { $0 == EPIPE ? "nobody reads the output any more" : "standard output failed" }
+      return StandardStreams.failure(1).map {
+        $0 == EPIPE ? "nobody reads the output any more" : "standard output failed"
+      }
     }
     let note: @Sendable (String) -> Void = { line in
       progress?.clear()

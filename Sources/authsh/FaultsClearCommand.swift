@@ -13,11 +13,15 @@ enum FaultsClearCommand {
     let base: String
     if let url = invocation[.faultsURL] {
       if invocation.hasAny([FlagKey.faultsHost, FlagKey.faultsPort]) {
-        return Authsh.usage(UsageError("--url names the emulator whole; leave out --host and --port"), command: invocation.spec.name, sink: sink)
+        return Authsh.usage(
+          UsageError("--url names the emulator whole; leave out --host and --port"), command: invocation.spec.name,
+          sink: sink)
       }
       // Faults live at the root: a URL with a path (`…/auth/v1`) means its origin.
-      guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, let host = parsed.host, !host.isEmpty else {
-        return Authsh.usage(UsageError("'\(url)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
+      guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, let host = parsed.host, !host.isEmpty
+      else {
+        return Authsh.usage(
+          UsageError("'\(url)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
       }
       base = scheme + "://" + (host.contains(":") ? "[\(host)]" : host) + (parsed.port.map { ":\($0)" } ?? "")
     } else {
@@ -28,7 +32,8 @@ enum FaultsClearCommand {
     guard let url = URL(string: base + "/emulator/v1/faults"), let scheme = url.scheme?.lowercased(),
       ["http", "https"].contains(scheme), url.host != nil
     else {
-      return Authsh.usage(UsageError("'\(base)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
+      return Authsh.usage(
+        UsageError("'\(base)' is not an http:// URL of an emulator"), command: invocation.spec.name, sink: sink)
     }
     let transport = SchemeRoutingTransport(fallback: CurlTransport())
     do {

@@ -17,7 +17,8 @@ enum Interactive {
       return ExitStatus.usage
     }
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
-      arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment, sink: sink)
+      arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment,
+      sink: sink)
     if let failure { return failure }
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
@@ -35,10 +36,12 @@ enum Interactive {
       // `reset confirm {{inbox.link}}`: holes filled as in scripts, from the last result.
       let clock = context.clock
       let interpolate: LineInterpolator = { words, line, previous in
-        LineInterpolation.expand(words, line: line, previous: previous, environment: environment, now: { clock.unixNow })
+        LineInterpolation.expand(
+          words, line: line, previous: previous, environment: environment, now: { clock.unixNow })
       }
       status = await InteractiveShell.run(
-        context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source, interpolate: interpolate)
+        context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source,
+        interpolate: interpolate)
     } else {
       switch StandardStreams.readInput() {
       case .success(let bytes):
@@ -66,7 +69,9 @@ enum Interactive {
 
   /// `--color WHEN` given before the command (the shell's colour).
   private static func colorFlag(_ arguments: Arguments) -> String? {
-    guard let index = arguments.leadingOutputFlags.firstIndex(of: "--color"), index + 1 < arguments.leadingOutputFlags.count else {
+    guard let index = arguments.leadingOutputFlags.firstIndex(of: "--color"),
+      index + 1 < arguments.leadingOutputFlags.count
+    else {
       return nil
     }
     return arguments.leadingOutputFlags[index + 1]

@@ -19,11 +19,14 @@ enum OneShot {
       let masked = HistoryPolicy.masked(problem, words: words)
       return Authsh.usage(masked, command: CommandTable.match(arguments.command)?.spec.name, sink: sink, json: json)
     }
-    if let problem = arguments.absorb(&invocation) { return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json) }
+    if let problem = arguments.absorb(&invocation) {
+      return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
+    }
     if invocation.given(.passwordStdin), Terminal.stdinIsTTY {
       // Typed on a terminal it would echo, behind no prompt: the flag is for pipes.
       let problem = UsageError(
-        "--password-stdin reads the password from a pipe, but standard input is a terminal; leave it out to be asked with echo off")
+        "--password-stdin reads the password from a pipe, but standard input is a terminal; leave it out to be asked with echo off"
+      )
       return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
     }
     switch invocation.id {
@@ -33,7 +36,8 @@ enum OneShot {
     }
 
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
-      arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment, sink: sink)
+      arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment,
+      sink: sink)
     if let failure { return failure }
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
@@ -54,7 +58,8 @@ enum OneShot {
       }
     }
     if invocation.given(.password), Terminal.stderrIsTTY {
-      sink.err("warning: a password on the command line can be seen by other users (prefer --password-env or the prompt)\n")
+      sink.err(
+        "warning: a password on the command line can be seen by other users (prefer --password-env or the prompt)\n")
     }
 
     // As in the shell: the spinner never draws over a password prompt; it shows once every
@@ -63,7 +68,10 @@ enum OneShot {
     let exportProgress = ExportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
     let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
     // `--jsonl`, a batch's progress line and `user export` print as they go: no spinner in between.
-    let spinner = context.lookupStream != nil || context.batchProgress != nil || context.exportOutput != nil ? nil : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
+    let spinner =
+      context.lookupStream != nil || context.batchProgress != nil || context.exportOutput != nil
+      ? nil
+      : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
     // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
     // "Cancelled.", exit 130 or 143.
@@ -97,7 +105,9 @@ enum OneShot {
       // `user show --jsonl`: every line went out as its lookup completed; only an input that
       // ended in a line no address can be has more to say.
       if interrupted == 0, let error = result.error, error.code == .usage {
-        output.err(HumanRenderer.renderError(error, style: Terminal.style(flag: invocation.output(.color), environment: environment, stream: 2)))
+        output.err(
+          HumanRenderer.renderError(
+            error, style: Terminal.style(flag: invocation.output(.color), environment: environment, stream: 2)))
       }
     } else if interrupted != 0, !invocation.output(.json) {
       // What finished on standard output; "Cancelled." instead of an error block.
@@ -106,11 +116,14 @@ enum OneShot {
       let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: 1)
       output.out(ResultText.render(finished, invocation: invocation, style: style, now: now).out)
     } else {
-      let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: result.error == nil ? 1 : 2)
+      let style = Terminal.style(
+        flag: invocation.output(.color), environment: environment, stream: result.error == nil ? 1 : 2)
       let (out, err) = ResultText.render(result, invocation: invocation, style: style, now: now)
       output.out(out)
       output.err(err)
-      if let detail = result.error?.detail, context.verbose, !invocation.output(.json) { output.err("  detail: \(TerminalText.escape(detail))\n") }
+      if let detail = result.error?.detail, context.verbose, !invocation.output(.json) {
+        output.err("  detail: \(TerminalText.escape(detail))\n")
+      }
     }
     if interrupted != 0 {
       EchoGuard.writeMessage()
@@ -123,7 +136,8 @@ enum OneShot {
 
   /// A bulk change's or an import's stop, set on `context` (nil for any other command).
   static func batchStop(_ invocation: Invocation, _ context: ShellContext) -> BatchStop? {
-    let bulk = invocation.spec.takesBulkFrom
+    let bulk =
+      invocation.spec.takesBulkFrom
       && (invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil)
     guard bulk || (invocation.id == .userImport && !invocation[.importDryRun]) else { return nil }
     let stop = BatchStop()
@@ -150,7 +164,8 @@ enum OneShot {
     for text: String, _ invocation: Invocation, context: ShellContext, environment: [String: String], sink: StandardSink
   ) -> TerminalSpinner? {
     guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return nil }
-    let spinner = TerminalSpinner(output: sink, unicode: Terminal.style(flag: nil, environment: environment, stream: 2).unicode)
+    let spinner = TerminalSpinner(
+      output: sink, unicode: Terminal.style(flag: nil, environment: environment, stream: 2).unicode)
     guard let prompter = context.passwordPrompter else {
       spinner.start(text)
       return spinner
@@ -158,7 +173,9 @@ enum OneShot {
     context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
     let willAsk =
       (invocation.spec.accepts(FlagKey.password.name) && !invocation.hasAny(passwordFlags))
-      || (invocation.spec.arguments.contains { $0.kind == .email && !$0.variadic && invocation.arguments[$0.name] == nil })
+      || (invocation.spec.arguments.contains {
+        $0.kind == .email && !$0.variadic && invocation.arguments[$0.name] == nil
+      })
     if !willAsk { spinner.start(text) }
     return spinner
   }

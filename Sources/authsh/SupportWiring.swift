@@ -1,7 +1,7 @@
 import AuthCore
 import Essentials
-import ShellKit
 import JSONKit
+import ShellKit
 
 /// What the support commands need from the executable: the "type the e-mail to confirm" prompt
 /// on a terminal, `user show --jsonl` printed as each lookup completes, and the progress line.
@@ -13,13 +13,18 @@ enum SupportWiring {
     // "Type the e-mail to confirm" through the password prompter's echoed question: the spinner
     // wrapped around that prompter pauses for it too.
     if context.passwordPrompter?.readsText == true { context.linePrompter = ContextLinePrompter(context) }
-    if invocation.spec.takesBulkFrom, invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil {
+    if invocation.spec.takesBulkFrom,
+      invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil
+    {
       let terminal = Terminal.stderrIsTTY && (environment["CI"] ?? "").isEmpty
-      let display = BatchProgressLine(sink: RedactingSink(sink, redactor: context.redactor), terminal: terminal, command: invocation.spec.name)
+      let display = BatchProgressLine(
+        sink: RedactingSink(sink, redactor: context.redactor), terminal: terminal, command: invocation.spec.name)
       context.batchProgress = { display.update($0) }
       return display
     }
-    if invocation.id == .userList, invocation.flags[FlagKey.filter.name] != nil, Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty {
+    if invocation.id == .userList, invocation.flags[FlagKey.filter.name] != nil, Terminal.stderrIsTTY,
+      (environment["CI"] ?? "").isEmpty
+    {
       let line = ScanProgressLine(sink: sink)
       context.scanProgress = { line.update($0) }
       return line
@@ -73,7 +78,8 @@ final class ScanProgressLine: ProgressDisplay {
   func update(_ progress: ScanProgress) {
     line.redraw { _, _ in
       let matches = progress.matches == 1 ? "1 match" : "\(progress.matches) matches"
-      return "Scanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…"
+      return
+        "Scanned \(progress.scanned) accounts (\(progress.pages) page\(progress.pages == 1 ? "" : "s")), \(matches)…"
     }
   }
 }

@@ -21,7 +21,8 @@ enum Terminal {
 
   /// Colour on a terminal unless `NO_COLOR` (or `TERM=dumb`); `--color` overrides.
   static func style(flag: String?, environment: [String: String], stream: Int32 = 1) -> Style {
-    let unicode = (environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? "").uppercased().contains("UTF")
+    let unicode = (environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? "").uppercased().contains(
+      "UTF")
     switch flag {
     case "always": return Style(color: true, unicode: unicode)
     case "never": return Style(color: false, unicode: unicode)
@@ -86,7 +87,8 @@ enum EchoGuard {
 
   /// From now until exit, SIGINT and SIGTERM cancel the command through `cancel`; a command still
   /// running `grace` seconds later is ended (a second signal ends it at once).
-  static func cancelOnInterrupt(terminal: Bool, grace: UInt32 = EchoGuard.grace, cancel: @escaping @Sendable () -> Void) {
+  static func cancelOnInterrupt(terminal: Bool, grace: UInt32 = EchoGuard.grace, cancel: @escaping @Sendable () -> Void)
+  {
     let bytes = Array(((terminal ? "\r\u{1B}[K" : "") + "Cancelled.\n").utf8)
     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
     _ = buffer.initialize(from: bytes)

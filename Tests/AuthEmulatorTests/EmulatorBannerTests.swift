@@ -13,7 +13,10 @@ struct EmulatorBannerTests {
     config.captcha = true
     config.port = 54997
     let banner = try Emulator(config: config).banner()
-    #expect(banner.contains("  Mail                 built-in: 2 an hour, only to the team (ada@example.com, bob@example.com, cy@example.com)"))
+    #expect(
+      banner.contains(
+        "  Mail                 built-in: 2 an hour, only to the team (ada@example.com, bob@example.com, cy@example.com)"
+      ))
     #expect(banner.contains("  CAPTCHA              on"))
   }
 
@@ -23,7 +26,8 @@ struct EmulatorBannerTests {
     config.port = 54998
     config.likeProduction = true
     let banner = try Emulator(config: config).banner()
-    #expect(banner.contains("  Mode                 like production (http://127.0.0.1:54998/emulator/v1/config switches it)"))
+    #expect(
+      banner.contains("  Mode                 like production (http://127.0.0.1:54998/emulator/v1/config switches it)"))
     #expect(banner.contains("  e-mail confirmation  on") && banner.contains("  e-mail privacy       on"))
   }
 

@@ -8,14 +8,22 @@ import Testing
 /// an older authsh that names no backend is never taken as any account's fate.
 @Suite(.serialized) struct AuditBackendTests {
   /// Two emulators (the same provider, other ports): one HOME, so one audit log.
-  static func pair(_ provider: String) async throws -> (staging: CLIEmulator, production: BinaryRunner, stop: @Sendable () async -> Void) {
+  static func pair(_ provider: String) async throws -> (
+    staging: CLIEmulator, production: BinaryRunner, stop: @Sendable () async -> Void
+  ) {
     let staging = try await SupportOutputTests.emulator(provider)
     let other = try await SupportOutputTests.emulator(provider)
     var production = staging.runner
     for key in ["SUPABASE_URL", "SUPABASE_SERVICE_ROLE_KEY", "FIREBASE_AUTH_EMULATOR_HOST"] {
       if let value = other.runner.environment[key] { production.environment[key] = value }
     }
-    return (staging, production, { await staging.stop(); await other.stop() })
+    return (
+      staging, production,
+      {
+        await staging.stop()
+        await other.stop()
+      }
+    )
   }
 
   static func findings(_ outcome: BinaryRunner.Outcome) throws -> [String] {
@@ -26,7 +34,8 @@ import Testing
   func aDeletionOnOneBackendIsNotReportedOnAnother(_ provider: String) async throws {
     let (staging, production, stop) = try await Self.pair(provider)
     defer { Task { await stop() } }
-    let created = try await staging.authsh("user", "create", "gone@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW")
+    let created = try await staging.authsh(
+      "user", "create", "gone@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW")
     #expect(created.status == 0, "\(created.combined)")
     let deleted = try await staging.authsh("user", "delete", "gone@example.com", "--yes")
     #expect(deleted.status == 0, "\(deleted.combined)")
@@ -53,10 +62,12 @@ import Testing
   @Test func aLineThatNamesNoBackendIsNotAttributed() async throws {
     let cli = try await SupportOutputTests.emulator("supabase")
     defer { Task { await cli.stop() } }
-    let made = try await cli.authsh("user", "create", "first@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW")
+    let made = try await cli.authsh(
+      "user", "create", "first@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW")
     #expect(made.status == 0, "\(made.combined)")
     let log = cli.runner.home + "/state/authsh/audit.jsonl"
-    let old = #"{"time":"2025-01-02T03:04:05Z","profile":"default","command":"user delete","target_email":"old@example.com","outcome":"ok","operator":"ada@laptop"}"#
+    let old =
+      #"{"time":"2025-01-02T03:04:05Z","profile":"default","command":"user delete","target_email":"old@example.com","outcome":"ok","operator":"ada@laptop"}"#
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     handle.seekToEndOfFile()
     handle.write(Data((old + "\n").utf8))
@@ -67,6 +78,8 @@ import Testing
     let notes = try JSON.parse(diagnosis.stdout)["notes"]?.array?.compactMap(\.string) ?? []
     #expect(notes.contains { $0.contains("written by an older authsh, which names no backend") }, "\(notes)")
     let audit = try await cli.authsh("audit", "old@example.com")
-    #expect(audit.stdout.contains("1 line about other backends is not shown (1 of them written by an older authsh"), "\(audit.stdout)")
+    #expect(
+      audit.stdout.contains("1 line about other backends is not shown (1 of them written by an older authsh"),
+      "\(audit.stdout)")
   }
 }

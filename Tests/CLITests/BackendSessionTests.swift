@@ -1,8 +1,8 @@
+import AuthEmulator
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import Testing
-import AuthEmulator
 
 /// Issue 11 items 2 and 4, through the real binary: a session belongs to the backend that issued
 /// it (provider + endpoint + project), never to a profile name; `--emulator` sessions stay in memory.
@@ -15,7 +15,12 @@ import AuthEmulator
     let cli = try await CLIEmulator(provider: "supabase")
     let other = FixtureServer()
     try await other.start()
-    defer { Task { await cli.stop(); await other.stop() } }
+    defer {
+      Task {
+        await cli.stop()
+        await other.stop()
+      }
+    }
     cli.runner.environment["FIREBASE_AUTH_EMULATOR_HOST"] = cli.emulator.firebaseHost
     cli.runner.environment["FIREBASE_API_KEY"] = "api-key-for-cli-tests"
     cli.runner.environment["FIREBASE_PROJECT_ID"] = cli.emulator.config.project
@@ -37,9 +42,11 @@ import AuthEmulator
       #expect(!outcome.combined.contains("ada@example.com") && !outcome.combined.contains("bo@example.com"), "\(how)")
     }
     expectNotSignedIn(try await cli.runner.run(["whoami", "--provider", "supabase", "--url", other.baseURL]), "--url")
-    expectNotSignedIn(try await cli.runner.run(["whoami", "--provider", "firebase", "--url", other.baseURL]), "firebase --url")
     expectNotSignedIn(
-      try await cli.runner.run(["whoami", "--provider", "supabase"], extraEnvironment: ["SUPABASE_URL": other.baseURL]),
+      try await cli.runner.run(["whoami", "--provider", "firebase", "--url", other.baseURL]), "firebase --url")
+    expectNotSignedIn(
+      try await cli.runner.run(
+        ["whoami", "--provider", "supabase"], extraEnvironment: ["SUPABASE_URL": other.baseURL]),
       "SUPABASE_URL")
     let status = try await cli.runner.run(["status", "--provider", "supabase", "--url", other.baseURL])
     #expect(!status.combined.contains("ada@example.com"), "status shows no other backend's user: \(status.combined)")
@@ -64,7 +71,9 @@ import AuthEmulator
     #expect(shell.status == 0, "\(shell.combined)")
     #expect(!shell.combined.contains(Self.inactivity))
 
-    #expect(other.requests.isEmpty, "no request, let alone a bearer token, reached the other host: \(other.requests.map(\.uri))")
+    #expect(
+      other.requests.isEmpty,
+      "no request, let alone a bearer token, reached the other host: \(other.requests.map(\.uri))")
     let stillAda = try await cli.runner.run(["whoami", "--provider", "supabase"])
     #expect(stillAda.status == 0 && stillAda.stdout.contains("ada@example.com"), "\(stillAda.combined)")
     let stillBo = try await cli.runner.run(["whoami", "--provider", "firebase"])
@@ -81,7 +90,9 @@ import AuthEmulator
     #expect(signup.status == 0, "\(signup.combined)")
     let shell = try await runner.run(
       ["--emulator"],
-      stdin: "signup bo@example.com --name Bo --password Known-Pa55word-2\nwhoami\nassert user.email == \"bo@example.com\"\n")
+      stdin:
+        "signup bo@example.com --name Bo --password Known-Pa55word-2\nwhoami\nassert user.email == \"bo@example.com\"\n"
+    )
     #expect(shell.status == 0, "\(shell.combined)")
     let second = try await runner.run(["--emulator", "whoami"])
     #expect(second.status == 4, "\(second.combined)")

@@ -53,7 +53,8 @@ final class CLIEmulator: @unchecked Sendable {
   /// Rewrites the stored session's expiry (as if time had passed), keeping the file 0600.
   func expireStoredToken() throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: sessionFile))
-    guard case .object(var root) = try JSON.parse(bytes: Array(data)), case .object(var session)? = root["session"] else { return }
+    guard case .object(var root) = try JSON.parse(bytes: Array(data)), case .object(var session)? = root["session"]
+    else { return }
     session["expires_at"] = .int(Int(Date().timeIntervalSince1970) - 100)
     root["session"] = .object(session)
     try Data(JSON.object(root).prettyText.utf8).write(to: URL(fileURLWithPath: sessionFile))
@@ -65,13 +66,16 @@ final class CLIEmulator: @unchecked Sendable {
     let session = try storedSession()
     if provider == "supabase" {
       let token = session["access_token"]?.string ?? ""
-      _ = await emulator.handle(ServerRequest(method: "POST", uri: "/auth/v1/logout?scope=global", headers: [("Authorization", "Bearer " + token)]))
+      _ = await emulator.handle(
+        ServerRequest(
+          method: "POST", uri: "/auth/v1/logout?scope=global", headers: [("Authorization", "Bearer " + token)]))
     } else {
       let localId = session["user"]?["id"]?.string ?? ""
       let body: JSON = ["localId": .string(localId)]
-      _ = await emulator.handle(ServerRequest(
-        method: "POST", uri: "/identitytoolkit.googleapis.com/v1/projects/\(emulator.config.project)/accounts:delete",
-        headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")], body: body.bytes))
+      _ = await emulator.handle(
+        ServerRequest(
+          method: "POST", uri: "/identitytoolkit.googleapis.com/v1/projects/\(emulator.config.project)/accounts:delete",
+          headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")], body: body.bytes))
     }
   }
 

@@ -23,20 +23,23 @@ import Testing
     FileDescriptorLimit.raiseSoftLimit()
     try await emulator.start()
     defer { Task { await emulator.shutdown() } }
-    var runner = try runner(config: """
-      default_profile = "local"
+    var runner = try runner(
+      config: """
+        default_profile = "local"
 
-      [profiles.local]
-      provider = "supabase"
-      url = "\(emulator.baseURL)"
-      key = "anon-key-for-cli-tests"
-      """)
+        [profiles.local]
+        provider = "supabase"
+        url = "\(emulator.baseURL)"
+        key = "anon-key-for-cli-tests"
+        """)
     // What `authsh emulator` tells people to export, but pointing nowhere.
     runner.environment["SUPABASE_URL"] = "http://127.0.0.1:9"
     runner.environment["SUPABASE_ANON_KEY"] = "stale-anon-key"
     runner.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
 
-    let signup = try await runner.run(["signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--profile", "local"])
+    let signup = try await runner.run([
+      "signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--profile", "local",
+    ])
     #expect(signup.status == 0, "\(signup.combined)")
 
     let explicit = try await runner.run(["status", "--profile", "local"])
@@ -50,15 +53,19 @@ import Testing
     #expect(!implicit.combined.contains("stale-anon-key"))
 
     let verbose = try await runner.run(["whoami", "--verbose"])
-    #expect(verbose.stderr.contains("* environment: SUPABASE_URL overrides url of profile 'local'"), "\(verbose.combined)")
+    #expect(
+      verbose.stderr.contains("* environment: SUPABASE_URL overrides url of profile 'local'"), "\(verbose.combined)")
     #expect(!verbose.combined.contains("stale-anon-key"))
   }
 
   @Test func configMistakesExit78() async throws {
-    let runner = try runner(config: "default_profile = \"staging\"\r\n\r\n[profiles.staging]\r\nporvider = \"supabase\"\r\n")
-    let outcome = try await runner.run(["status"], extraEnvironment: ["SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "k"])
+    let runner = try runner(
+      config: "default_profile = \"staging\"\r\n\r\n[profiles.staging]\r\nporvider = \"supabase\"\r\n")
+    let outcome = try await runner.run(
+      ["status"], extraEnvironment: ["SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "k"])
     #expect(outcome.status == 78)
-    #expect(outcome.stderr.contains("config.toml:4: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?"))
+    #expect(
+      outcome.stderr.contains("config.toml:4: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?"))
 
     let script = runner.home + "/smoke.auth"
     try Data("test \"status\"\n  status\n".utf8).write(to: URL(fileURLWithPath: script))
@@ -75,14 +82,17 @@ import Testing
     let signup = try await production.run(
       ["--emulator", "signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--json"])
     #expect(signup.status == 0, "\(signup.combined)")
-    #expect(signup.stdout.contains("\"confirmation_required\": true"), "confirmation is on like production: \(signup.stdout)")
+    #expect(
+      signup.stdout.contains("\"confirmation_required\": true"), "confirmation is on like production: \(signup.stdout)")
     // The built-in mail service delivers only to the team, as on a hosted project.
     let outsider = try await production.run(
       ["--emulator", "signup", "eve@example.com", "--name", "Eve", "--password-env", "AUTHSH_TEST_PW", "--json"])
     #expect(outsider.status != 0 && outsider.stdout.contains("email_address_not_authorized"), "\(outsider.combined)")
     var custom = try runner(config: "[emulator]\nlike_production = true\nsmtp = \"custom\"\ncaptcha = false\n")
     custom.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
-    let anyone = try await custom.run(["--emulator", "signup", "eve@example.com", "--name", "Eve", "--password-env", "AUTHSH_TEST_PW", "--json"])
+    let anyone = try await custom.run([
+      "--emulator", "signup", "eve@example.com", "--name", "Eve", "--password-env", "AUTHSH_TEST_PW", "--json",
+    ])
     #expect(anyone.status == 0, "custom SMTP mails any address: \(anyone.combined)")
     for (config, message) in [
       ("[emulator]\nsmtp = \"postfix\"\n", "smtp = \"postfix\" must be one of \"built-in\", \"custom\""),

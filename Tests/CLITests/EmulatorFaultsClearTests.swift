@@ -28,7 +28,9 @@ import Testing
     let port = reserved.port
     let outcome = try await BinaryRunner().run(["emulator", "faults", "clear", "--port", String(port)], timeout: 30)
     #expect(outcome.status == 3)
-    #expect(outcome.stderr.hasPrefix("error: could not clear the faults of http://127.0.0.1:\(port): nothing is listening there"))
+    #expect(
+      outcome.stderr.hasPrefix(
+        "error: could not clear the faults of http://127.0.0.1:\(port): nothing is listening there"))
     withExtendedLifetime(reserved) {}
   }
 
@@ -36,7 +38,8 @@ import Testing
     let runner = try BinaryRunner()
     #expect(try await runner.run(["emulator", "faults", "clear", "--url", "nope"]).status == 64)
     #expect(try await runner.run(["emulator", "faults", "clear", "--port", "x"]).status == 64)
-    #expect(try await runner.run(["emulator", "faults", "clear", "--port", "1", "--url", "http://127.0.0.1:1"]).status == 64)
+    #expect(
+      try await runner.run(["emulator", "faults", "clear", "--port", "1", "--url", "http://127.0.0.1:1"]).status == 64)
     let both = try await runner.run(["emulator", "--port", "0", "--json", "--print-env"])
     #expect(both.status == 64)
     #expect(both.stderr.contains("--print-env or --json"))

@@ -11,7 +11,10 @@ struct EmulatorStartTests {
     let port = occupant.port
     let outcome = try await BinaryRunner().run(["emulator", "--port", String(port)], timeout: 30)
     #expect(outcome.status == 1)
-    #expect(outcome.stderr == "error: could not start the emulator: port \(port) is in use; try --port 0 (any free port), or stop the other server\n")
+    #expect(
+      outcome.stderr
+        == "error: could not start the emulator: port \(port) is in use; try --port 0 (any free port), or stop the other server\n"
+    )
     #expect(!outcome.stderr.contains("descriptor"), "no internal function names")
   }
 
@@ -41,9 +44,12 @@ struct EmulatorStartTests {
       toFile: script, atomically: true, encoding: .utf8)
     let builtIn = try await runner.run(["run", "--emulator", "--like-production", script], timeout: 60)
     #expect(builtIn.status == 1 && builtIn.stderr.contains("will not mail this address"), "\(builtIn.stderr)")
-    let custom = try await runner.run(["run", "--emulator", "--like-production", "--smtp", "custom", script], timeout: 60)
+    let custom = try await runner.run(
+      ["run", "--emulator", "--like-production", "--smtp", "custom", script], timeout: 60)
     #expect(custom.status == 0, "\(custom.stdout)\(custom.stderr)")
     let alone = try await runner.run(["run", "--smtp", "custom", script], timeout: 30)
-    #expect(alone.status == 64 && alone.stderr.hasPrefix("error: --smtp applies to the in-process emulator: add --emulator\n"))
+    #expect(
+      alone.status == 64 && alone.stderr.hasPrefix("error: --smtp applies to the in-process emulator: add --emulator\n")
+    )
   }
 }

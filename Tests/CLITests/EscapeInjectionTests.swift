@@ -1,9 +1,9 @@
+import AuthEmulator
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
-import AuthEmulator
 
 /// Issue 11 item 9: user-controlled strings and server messages cannot drive the terminal. The
 /// real binary prints them with control and bidi characters as visible escapes, even with
@@ -16,7 +16,10 @@ import AuthEmulator
 
   func expectInert(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
     for character in Self.raw {
-      #expect(!text.unicodeScalars.contains(character.unicodeScalars.first!), "raw U+\(String(character.unicodeScalars.first!.value, radix: 16)) in \(text.debugDescription)", sourceLocation: sourceLocation)
+      #expect(
+        !text.unicodeScalars.contains(character.unicodeScalars.first!),
+        "raw U+\(String(character.unicodeScalars.first!.value, radix: 16)) in \(text.debugDescription)",
+        sourceLocation: sourceLocation)
     }
   }
 
@@ -24,7 +27,9 @@ import AuthEmulator
   func displayNameIsEscapedInWhoami(_ provider: String) async throws {
     let cli = try await CLIEmulator(provider: provider)
     defer { Task { await cli.stop() } }
-    let signup = try await cli.authsh("signup", "eve+\(provider)@example.com", "--name", Self.hostile, "--password-env", "AUTHSH_TEST_PW", "--color", "never")
+    let signup = try await cli.authsh(
+      "signup", "eve+\(provider)@example.com", "--name", Self.hostile, "--password-env", "AUTHSH_TEST_PW", "--color",
+      "never")
     #expect(signup.status == 0, "\(signup.combined)")
     let whoami = try await cli.authsh("whoami", "--color", "never")
     #expect(whoami.status == 0)
@@ -42,9 +47,11 @@ import AuthEmulator
   @Test func supabaseServerMessageIsEscaped() async throws {
     let cli = try await CLIEmulator(provider: "supabase")
     defer { Task { await cli.stop() } }
-    try await injectFault(cli, path: "/auth/v1/token", json: [
-      "code": .string("odd_\u{1B}[5m"), "msg": .string("Denied \u{1B}[2J\u{1B}]2;title\u{07} \u{202E}evil"),
-    ])
+    try await injectFault(
+      cli, path: "/auth/v1/token",
+      json: [
+        "code": .string("odd_\u{1B}[5m"), "msg": .string("Denied \u{1B}[2J\u{1B}]2;title\u{07} \u{202E}evil"),
+      ])
     let login = try await cli.authsh("login", "eve@example.com", "--password-env", "AUTHSH_TEST_PW", "--color", "never")
     #expect(login.status == 1)
     expectInert(login.combined)
@@ -59,9 +66,11 @@ import AuthEmulator
   @Test func firebaseServerMessageIsEscaped() async throws {
     let cli = try await CLIEmulator(provider: "firebase")
     defer { Task { await cli.stop() } }
-    try await injectFault(cli, path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword", json: [
-      "error": ["code": .int(400), "message": .string("ODD_\u{9B}2J : Denied \u{1B}[2J\u{202E}evil")],
-    ])
+    try await injectFault(
+      cli, path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+      json: [
+        "error": ["code": .int(400), "message": .string("ODD_\u{9B}2J : Denied \u{1B}[2J\u{202E}evil")]
+      ])
     let login = try await cli.authsh("login", "eve@example.com", "--password-env", "AUTHSH_TEST_PW", "--color", "never")
     #expect(login.status == 1)
     expectInert(login.combined)
@@ -73,7 +82,8 @@ import AuthEmulator
   @Test func scriptRunnerShowsServerTextEscaped() async throws {
     let cli = try await CLIEmulator(provider: "supabase")
     defer { Task { await cli.stop() } }
-    try await injectFault(cli, path: "/auth/v1/token", json: ["code": .string("odd"), "msg": .string("Denied \u{1B}[2J\u{202E}evil")])
+    try await injectFault(
+      cli, path: "/auth/v1/token", json: ["code": .string("odd"), "msg": .string("Denied \u{1B}[2J\u{202E}evil")])
     let file = cli.runner.home + "/t.auth"
     try "test \"name \u{1B}[2J\"\nlogin eve@example.com --password \"{{env.AUTHSH_TEST_PW}}\"\nexpect ok\n"
       .write(toFile: file, atomically: true, encoding: .utf8)
@@ -85,9 +95,12 @@ import AuthEmulator
   }
 
   private func injectFault(_ cli: CLIEmulator, path: String, json: JSON) async throws {
-    let fault: JSON = ["faults": [["method": "POST", "path": .string(path), "times": .int(1), "status": .int(400), "json": json]]]
-    let answer = await cli.emulator.handle(ServerRequest(
-      method: "PUT", uri: "/emulator/v1/faults", headers: [("Content-Type", "application/json")], body: fault.bytes))
+    let fault: JSON = [
+      "faults": [["method": "POST", "path": .string(path), "times": .int(1), "status": .int(400), "json": json]]
+    ]
+    let answer = await cli.emulator.handle(
+      ServerRequest(
+        method: "PUT", uri: "/emulator/v1/faults", headers: [("Content-Type", "application/json")], body: fault.bytes))
     #expect(answer.status == 200)
   }
 }

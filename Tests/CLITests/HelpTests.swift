@@ -11,10 +11,16 @@ import Testing
   @Test func overviewListsEveryOneShotCommandAndExitCode() async throws {
     let help = try await runner.run(["--help"])
     #expect(help.status == 0)
-    for command in ["signup", "login", "reset", "reset confirm", "whoami", "logout", "refresh", "status", "inbox", "run", "emulator", "completion"] {
+    for command in [
+      "signup", "login", "reset", "reset confirm", "whoami", "logout", "refresh", "status", "inbox", "run", "emulator",
+      "completion",
+    ] {
       #expect(help.stdout.contains("\n  \(command)"), "\(command)")
     }
-    for text in ["--profile", "--json", "--verbose", "--timeout", "SUPABASE_URL", "FIREBASE_AUTH_EMULATOR_HOST", "4 not signed in", "64 usage"] {
+    for text in [
+      "--profile", "--json", "--verbose", "--timeout", "SUPABASE_URL", "FIREBASE_AUTH_EMULATOR_HOST", "4 not signed in",
+      "64 usage",
+    ] {
       #expect(help.stdout.contains(text), "\(text)")
     }
     if let diff = Snapshot.check(help.stdout, named: "help") { Issue.record(Comment(rawValue: diff)) }
@@ -25,7 +31,9 @@ import Testing
     let readme = try String(contentsOfFile: runner.packageRoot + "/README.md", encoding: .utf8)
     let listed = readme.components(separatedBy: "Error codes (`expect error CODE`").dropFirst().first ?? ""
     let errors = try await runner.run(["help", "errors"])
-    let codes = errors.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }.filter { $0.contains("_") }
+    let codes = errors.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }.filter {
+      $0.contains("_")
+    }
     #expect(codes.count > 30)
     for code in codes { #expect(listed.contains("`\(code)`"), "\(code) missing from the README") }
   }

@@ -9,9 +9,18 @@ import Testing
     let cli = try await SupportOutputTests.emulator("supabase", accounts: 1)
     defer { Task { await cli.stop() } }
     let cases: [([String], Int32, String)] = [
-      (["user", "delete", "--from", "/dev/zero", "--yes"], 64, "Line 1 of /dev/zero is longer than 65536 bytes: it is not an account; nothing was sent."),
-      (["user", "import", "/dev/zero", "--yes"], 64, "Cannot read /dev/zero: line 1 is longer than 64 MB (is it a text file?)."),
-      (["user", "import", "-", "--hash-config", "/dev/zero", "--yes"], 64, "Cannot read the hash config /dev/zero: line 1 is longer than 64 KB"),
+      (
+        ["user", "delete", "--from", "/dev/zero", "--yes"], 64,
+        "Line 1 of /dev/zero is longer than 65536 bytes: it is not an account; nothing was sent."
+      ),
+      (
+        ["user", "import", "/dev/zero", "--yes"], 64,
+        "Cannot read /dev/zero: line 1 is longer than 64 MB (is it a text file?)."
+      ),
+      (
+        ["user", "import", "-", "--hash-config", "/dev/zero", "--yes"], 64,
+        "Cannot read the hash config /dev/zero: line 1 is longer than 64 KB"
+      ),
       (["run", "--data", "/dev/zero", "x.auth"], 64, "cannot read --data /dev/zero: line 1 is longer than 1 MB"),
     ]
     for (arguments, status, message) in cases {
@@ -27,8 +36,10 @@ import Testing
     let directory = NSTemporaryDirectory() + "authsh-bounds-\(getpid())"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let doubling = ["let v0 = \"ab\""] + (1..<40).map { "let v\($0) = \"{{v\($0 - 1)}}{{v\($0 - 1)}}\"" } + ["echo {{v39}}"]
-    try (doubling.joined(separator: "\n") + "\n").write(toFile: directory + "/double.auth", atomically: true, encoding: .utf8)
+    let doubling =
+      ["let v0 = \"ab\""] + (1..<40).map { "let v\($0) = \"{{v\($0 - 1)}}{{v\($0 - 1)}}\"" } + ["echo {{v39}}"]
+    try (doubling.joined(separator: "\n") + "\n").write(
+      toFile: directory + "/double.auth", atomically: true, encoding: .utf8)
     let outcome = try await cli.runner.run(["run", directory + "/double.auth"], timeout: 60)
     #expect(outcome.status == 1, "\(outcome.combined.prefix(600))")
     #expect(outcome.combined.contains("21 | let v20 = \"{{v19}}{{v19}}\""), "\(outcome.combined.prefix(600))")
@@ -38,6 +49,8 @@ import Testing
     try "include \"huge.auth\"\n".write(toFile: directory + "/main.auth", atomically: true, encoding: .utf8)
     let included = try await cli.runner.run(["run", directory + "/main.auth"], timeout: 60)
     #expect(included.status == 2, "\(included.combined.prefix(600))")
-    #expect(included.combined.contains("is larger than 4 MB") || included.combined.contains("longer than 4 MB"), "\(included.combined.prefix(600))")
+    #expect(
+      included.combined.contains("is larger than 4 MB") || included.combined.contains("longer than 4 MB"),
+      "\(included.combined.prefix(600))")
   }
 }

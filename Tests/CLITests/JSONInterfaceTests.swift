@@ -1,8 +1,8 @@
+import AuthEmulator
 import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
-import AuthEmulator
 
 /// `--json` is an interface: a schema number, the same names on both backends, claims only when
 /// asked for, and mailed links whose secret is masked but whose public `apiKey` is kept.
@@ -12,7 +12,10 @@ import AuthEmulator
   @Test func aUsageErrorIsAFailedResultToo() async throws {
     let runner = try BinaryRunner()
     for (args, command, message) in [
-      (["login", "--pasword", "x", "--json"], "login", "unknown flag '--pasword' for 'login'; did you mean '--password'?"),
+      (
+        ["login", "--pasword", "x", "--json"], "login",
+        "unknown flag '--pasword' for 'login'; did you mean '--password'?"
+      ),
       (["frobnicate", "--json"], "authsh", "unknown command 'frobnicate'"),
       (["login", "ada@example.com", "Hunter2-Secret", "--json"], "login", "unexpected argument '***' for 'login'"),
     ] {
@@ -23,7 +26,8 @@ import AuthEmulator
       #expect(failed["error"]?["code"] == "usage_error" && failed["error"]?["message"]?.string == message)
       #expect(!outcome.combined.contains("Hunter2-Secret"))
     }
-    #expect(try await runner.run(["frobnicate"], timeout: 30).stdout.isEmpty, "without --json, nothing on standard output")
+    #expect(
+      try await runner.run(["frobnicate"], timeout: 30).stdout.isEmpty, "without --json, nothing on standard output")
   }
 
   @Test(arguments: ["supabase", "firebase"])
@@ -41,7 +45,8 @@ import AuthEmulator
     #expect(signedUp["user"]?["provider_id"]?.string == (provider == "supabase" ? "email" : "password"))
     #expect(signedUp["claims"] == nil, "claims only with --claims")
 
-    let login = try JSON.parse(try await cli.authsh("login", email, "--password-env", "AUTHSH_TEST_PW", "--json").stdout)
+    let login = try JSON.parse(
+      try await cli.authsh("login", email, "--password-env", "AUTHSH_TEST_PW", "--json").stdout)
     #expect(login["schema"]?.int == 1)
     #expect(login["claims"] == nil)
     #expect(login["confirmation_required"] == nil, "only signup says it")
@@ -51,7 +56,9 @@ import AuthEmulator
     let claims = try JSON.parse(try await cli.authsh("whoami", "--claims", "--json").stdout)
     #expect(claims["claims"]?["email"]?.string == email)
     let human = try await cli.authsh("whoami")
-    #expect(human.stdout.split(separator: "\n").contains { $0.hasPrefix("provider ") && $0.hasSuffix(" password") }, "\(human.stdout)")
+    #expect(
+      human.stdout.split(separator: "\n").contains { $0.hasPrefix("provider ") && $0.hasSuffix(" password") },
+      "\(human.stdout)")
 
     let failed = try JSON.parse(try await cli.authsh("login", email, "--password", "not-the-password", "--json").stdout)
     #expect(failed["schema"]?.int == 1)
@@ -61,7 +68,8 @@ import AuthEmulator
   @Test func signupThatNeedsConfirmationSaysSo() async throws {
     let cli = try await CLIEmulator(provider: "supabase") { $0.confirmEmail = true }
     defer { Task { await cli.stop() } }
-    let outcome = try await cli.authsh("signup", "confirm@example.com", "--name", "C", "--password-env", "AUTHSH_TEST_PW", "--json")
+    let outcome = try await cli.authsh(
+      "signup", "confirm@example.com", "--name", "C", "--password-env", "AUTHSH_TEST_PW", "--json")
     #expect(outcome.status == 0)
     let json = try JSON.parse(outcome.stdout)
     #expect(json["confirmation_required"]?.bool == true)
@@ -83,7 +91,8 @@ import AuthEmulator
     let shown = try JSON.parse(try await cli.authsh("inbox", email, "--json", "--show-tokens").stdout)
     let link = shown["inbox"]?["link"]?.string ?? ""
     let code = shown["inbox"]?["code"]?.string ?? ""
-    let secret = String(link.split(separator: "&").first { $0.contains(secretParameter) }?.split(separator: "=").last ?? "")
+    let secret = String(
+      link.split(separator: "&").first { $0.contains(secretParameter) }?.split(separator: "=").last ?? "")
     #expect(secret.count > 8 && !secret.contains("*"), "--show-tokens prints the link whole: \(link)")
     #expect(code.count >= 6 && code != "***")
 

@@ -1,25 +1,31 @@
+import AuthEmulator
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
-import AuthEmulator
 
 /// `logout` ends only the session authsh holds unless `--scope` says otherwise, and says which.
 @Suite struct LogoutScopeTests {
   @Test func supabaseEndsThisSessionByDefaultAndEverySessionWithGlobal() async throws {
     let cli = try await CLIEmulator(provider: "supabase")
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    #expect(
+      try await cli.authsh("signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW").status == 0
+    )
     // A second session elsewhere (the person's phone): the default logout must not end it.
-    let phone = try await cli.authsh("login", "ada@example.com", "--password-env", "AUTHSH_TEST_PW", "--json", "--show-tokens", "--no-save")
+    let phone = try await cli.authsh(
+      "login", "ada@example.com", "--password-env", "AUTHSH_TEST_PW", "--json", "--show-tokens", "--no-save")
     let refresh = try #require(JSON.parse(phone.stdout)["session"]?["refresh_token"]?.string)
     let local = try await cli.authsh("logout")
     #expect(local.status == 0)
-    #expect(local.stdout.contains("Signed out of this session only; other sessions stay signed in (--scope global ends them all)."))
+    #expect(
+      local.stdout.contains(
+        "Signed out of this session only; other sessions stay signed in (--scope global ends them all)."))
     #expect(try cli.storedSession() == .null)
     let stillAlive = await cli.emulator.handle(
-      ServerRequest(method: "POST", uri: "/auth/v1/token?grant_type=refresh_token", headers: [("Content-Type", "application/json")],
+      ServerRequest(
+        method: "POST", uri: "/auth/v1/token?grant_type=refresh_token", headers: [("Content-Type", "application/json")],
         body: Array(#"{"refresh_token":"\#(refresh)"}"#.utf8)))
     #expect(stillAlive.status == 200, "the phone's session survived the default logout")
 
@@ -31,7 +37,9 @@ import AuthEmulator
   @Test func firebaseForgetsTheSessionAndCannotEndOthers() async throws {
     let cli = try await CLIEmulator(provider: "firebase")
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    #expect(
+      try await cli.authsh("signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW").status == 0
+    )
     let global = try await cli.authsh("logout", "--scope", "global")
     #expect(global.status == 1)
     #expect(global.stderr.contains("Firebase has no sign-out call for other sessions"))

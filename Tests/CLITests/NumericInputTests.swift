@@ -12,7 +12,9 @@ import Testing
   func unusableSavedSessionIsAClearError(_ provider: String) async throws {
     let cli = try await CLIEmulator(provider: provider)
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    #expect(
+      try await cli.authsh("signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW").status == 0
+    )
     for absurd in [JSON.int(-9_223_372_036_854_775_807), .int(Int.max), .double(1e300), .string("soon")] {
       try rewriteStoredExpiry(cli, absurd)
       for command in [["whoami"], ["status"], ["refresh"], ["whoami", "--json"]] {
@@ -58,7 +60,10 @@ import Testing
     let url = URL(fileURLWithPath: cli.sessionFile)
     guard case .object(var root) = try JSON.parse(bytes: Array(try Data(contentsOf: url))),
       case .object(var session)? = root["session"]
-    else { Issue.record("no stored session"); return }
+    else {
+      Issue.record("no stored session")
+      return
+    }
     session["expires_at"] = value
     root["session"] = .object(session)
     try Data(JSON.object(root).prettyText.utf8).write(to: url)

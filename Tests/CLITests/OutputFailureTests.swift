@@ -20,7 +20,9 @@ import Testing
   func whoamiWithAnUnwritableStdout(_ target: BinaryRunner.StandardOutput) async throws {
     let cli = try await CLIEmulator(provider: "supabase")
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "full@example.com", "--name", "Full", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    #expect(
+      try await cli.authsh("signup", "full@example.com", "--name", "Full", "--password-env", "AUTHSH_TEST_PW").status
+        == 0)
     let outcome = try await cli.runner.run(["whoami"], stdout: target)
     expectNoCrash(outcome)
     #expect(outcome.status == Self.ioError)
@@ -68,7 +70,9 @@ import Testing
     #expect(full.stderr.hasSuffix("authsh: error: cannot write to standard output: No space left on device\n"))
     #expect(!full.stderr.contains("nobody reads"))
     let gone = try await cli.runner.run(["user", "export"], stdout: .brokenPipe)
-    #expect(gone.status == Self.ioError && gone.stderr.contains("Stopped after 0 accounts: nobody reads the output any more"), "\(gone.stderr)")
+    #expect(
+      gone.status == Self.ioError && gone.stderr.contains("Stopped after 0 accounts: nobody reads the output any more"),
+      "\(gone.stderr)")
   }
 
   /// The emulator's ready output (banner, --print-env, --json) that cannot be written stops it:

@@ -46,6 +46,8 @@ struct PipedInputTests {
     let outcome = try await runner.run(
       ["--emulator"], stdin: input, extraEnvironment: ["PW": "correct-horse-1", "NEW_PW": "a-new-password-2"])
     #expect(outcome.status == 0, "\(outcome.combined)")
-    #expect(outcome.stdout.contains("Password changed.") || outcome.stderr.contains("Password changed."), "\(outcome.combined)")
+    #expect(
+      outcome.stdout.contains("Password changed.") || outcome.stderr.contains("Password changed."),
+      "\(outcome.combined)")
   }
 }

@@ -9,7 +9,8 @@ import Testing
   static let script = "test \"one\"\necho hi\n"
 
   func scratch() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-report-\(UUID().uuidString)").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-report-\(UUID().uuidString)")
+      .path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try Self.script.write(toFile: directory + "/a.auth", atomically: true, encoding: .utf8)
     return directory
@@ -29,7 +30,8 @@ import Testing
     let fd = open(fifo, O_RDONLY | O_NONBLOCK)
     #expect(fd >= 0)
     defer { close(fd) }
-    let outcome = try await BinaryRunner().run(["run", "--emulator", directory + "/a.auth", "--report-tap", fifo], timeout: 60)
+    let outcome = try await BinaryRunner().run(
+      ["run", "--emulator", directory + "/a.auth", "--report-tap", fifo], timeout: 60)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(Self.kind(fifo) == S_IFIFO, "still a FIFO")
     var received: [UInt8] = []
@@ -45,7 +47,8 @@ import Testing
   /// Every test passed but the report a CI job reads is missing: exit 74, not a test failure's 1.
   @Test func aReportThatCannotBeWrittenIsAnIOError() async throws {
     let directory = try scratch()
-    let outcome = try await BinaryRunner().run(["run", "--emulator", directory + "/a.auth", "--report-json", "/dev/full"], timeout: 60)
+    let outcome = try await BinaryRunner().run(
+      ["run", "--emulator", directory + "/a.auth", "--report-json", "/dev/full"], timeout: 60)
     #expect(outcome.status == 74, "\(outcome.stderr)")
     #expect(outcome.stdout.contains("1 passed, 0 failed"))
     #expect(outcome.stderr.contains("cannot write report '/dev/full'"))
@@ -61,9 +64,12 @@ import Testing
     try "old".write(toFile: target, atomically: true, encoding: .utf8)
     let link = directory + "/latest.json"
     #expect(symlink(target, link) == 0)
-    let outcome = try await BinaryRunner().run(["run", "--emulator", directory + "/a.auth", "--report-json", link], timeout: 60)
+    let outcome = try await BinaryRunner().run(
+      ["run", "--emulator", directory + "/a.auth", "--report-json", link], timeout: 60)
     #expect(outcome.status == 64, "\(outcome.stderr)")
-    #expect(outcome.stderr.contains("is a symbolic link in a directory others may write to, which authsh does not follow"), "\(outcome.stderr)")
+    #expect(
+      outcome.stderr.contains("is a symbolic link in a directory others may write to, which authsh does not follow"),
+      "\(outcome.stderr)")
     #expect(!outcome.stdout.contains("passed"), "nothing ran")
     #expect(Self.kind(link) == S_IFLNK)
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
@@ -77,7 +83,8 @@ import Testing
     try "old".write(toFile: target, atomically: true, encoding: .utf8)
     let link = directory + "/latest.json"
     #expect(symlink(target, link) == 0)
-    let outcome = try await BinaryRunner().run(["run", "--emulator", directory + "/a.auth", "--report-json", link], timeout: 60)
+    let outcome = try await BinaryRunner().run(
+      ["run", "--emulator", directory + "/a.auth", "--report-json", link], timeout: 60)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(Self.kind(link) == S_IFLNK)
     let written = try String(contentsOfFile: target, encoding: .utf8)
@@ -101,7 +108,8 @@ import Testing
       #expect(info.st_mode & 0o777 == 0o600, "\(path)")
     }
     #expect(try String(contentsOfFile: old, encoding: .utf8).hasPrefix("TAP version 13"))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["a.auth", "new.json", "old.tap"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["a.auth", "new.json", "old.tap"])
   }
 
   /// A bulk change's `--report` too: the planted link is refused before any account is changed.
@@ -115,11 +123,14 @@ import Testing
     #expect(symlink(target, link) == 0)
     try "ada@example.com\n".write(toFile: directory + "/list", atomically: true, encoding: .utf8)
     let outcome = try await runner.run([
-      "--emulator", "--seed", runner.packageRoot + "/examples/accounts.jsonl", "--provider", "supabase", "user", "confirm", "--from",
+      "--emulator", "--seed", runner.packageRoot + "/examples/accounts.jsonl", "--provider", "supabase", "user",
+      "confirm", "--from",
       directory + "/list", "--report", link, "--yes",
     ])
     #expect(outcome.status == 64, "\(outcome.combined)")
-    #expect(outcome.stderr.contains("Cannot write the report \(link): it is a symbolic link in a directory others may write to"))
+    #expect(
+      outcome.stderr.contains(
+        "Cannot write the report \(link): it is a symbolic link in a directory others may write to"))
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
   }
 }

@@ -17,7 +17,9 @@ import Testing
       if slow { try? await Task.sleep(nanoseconds: 2_500_000_000) }
       return ServerResponse(
         status: 400, headers: [("Content-Type", "application/json")],
-        body: Array(#"{"code":400,"error_code":"invalid_credentials","msg":"Invalid login credentials \#(slow ? "(late)" : "(on time)")"}"#.utf8))
+        body: Array(
+          #"{"code":400,"error_code":"invalid_credentials","msg":"Invalid login credentials \#(slow ? "(late)" : "(on time)")"}"#
+            .utf8))
     }
     let runner = try BinaryRunner()
     let file = runner.home + "/timeout.auth"
@@ -44,7 +46,8 @@ import Testing
     defer { Task { await server.stop() } }
     server.on("POST", "/auth/v1/token") { request in
       let body = String(decoding: request.body, as: UTF8.self)
-      let number = body.split(separator: "\"").first { $0.hasPrefix("user") && $0.hasSuffix("@example.com") }
+      let number =
+        body.split(separator: "\"").first { $0.hasPrefix("user") && $0.hasSuffix("@example.com") }
         .map { $0.dropFirst(4).prefix { $0.isNumber } } ?? "0"
       return ServerResponse(
         status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", String(number))],

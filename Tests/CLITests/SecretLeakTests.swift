@@ -30,7 +30,9 @@ import Testing
     #expect(try await run(["reset", email]).status == 0)
     // The link's own secret needs --show-tokens; a Firebase link keeps its (public) apiKey.
     let inbox = try await cli.runner.run(["inbox", email, "--json", "--show-tokens", "--verbose"])
-    for secret in [CLIEmulator.password, newPassword, "anon-key-for-cli-tests"] { #expect(!inbox.combined.contains(secret)) }
+    for secret in [CLIEmulator.password, newPassword, "anon-key-for-cli-tests"] {
+      #expect(!inbox.combined.contains(secret))
+    }
     let link = try JSON.parse(inbox.stdout)["inbox"]?["link"]?.string ?? ""
     #expect(try await run(["reset", "confirm", link, "--password-env", "AUTHSH_NEW_PW"]).status == 0)
     let session = try cli.storedSession()
@@ -39,20 +41,28 @@ import Testing
     #expect(try await run(["whoami"]).status == 0)
     #expect(try await run(["logout"]).status == 0)
 
-    let secrets = [CLIEmulator.password, newPassword, "wrong-but-secret-1", "anon-key-for-cli-tests", "api-key-for-cli-tests"] + tokens
+    let secrets =
+      [CLIEmulator.password, newPassword, "wrong-but-secret-1", "anon-key-for-cli-tests", "api-key-for-cli-tests"]
+      + tokens
     for output in outputs {
-      for secret in secrets { #expect(!output.contains(secret), "leaked \(secret.prefix(6))… in: \(output.prefix(300))") }
+      for secret in secrets {
+        #expect(!output.contains(secret), "leaked \(secret.prefix(6))… in: \(output.prefix(300))")
+      }
     }
     #expect(outputs.joined().contains("***"), "secrets print as ***")
     for (path, text) in cli.filesUnderHome() {
-      for secret in [CLIEmulator.password, newPassword, "wrong-but-secret-1"] { #expect(!text.contains(secret), "\(path)") }
+      for secret in [CLIEmulator.password, newPassword, "wrong-but-secret-1"] {
+        #expect(!text.contains(secret), "\(path)")
+      }
     }
   }
 
   @Test func showTokensPrintsTokens() async throws {
     let cli = try await CLIEmulator(provider: "supabase")
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "tok@example.com", "--name", "Tok", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    #expect(
+      try await cli.authsh("signup", "tok@example.com", "--name", "Tok", "--password-env", "AUTHSH_TEST_PW").status == 0
+    )
     let shown = try await cli.authsh("whoami", "--json", "--show-tokens")
     let token = try cli.storedSession()["access_token"]?.string ?? "missing"
     #expect(shown.stdout.contains(token))

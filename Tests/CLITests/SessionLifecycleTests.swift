@@ -1,7 +1,7 @@
 import AuthTestSupport
 import Foundation
-import Testing
 import JSONKit
+import Testing
 
 /// Issue 2 acceptance 7: a session outlives the process, refreshes silently, and ends with the
 /// inactivity message (exit 4) when the server revokes it.
@@ -43,9 +43,12 @@ import JSONKit
   func noSaveLeavesNothingOnDisk(_ provider: String) async throws {
     let cli = try await CLIEmulator(provider: provider)
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "bo@example.com", "--name", "Bo", "--password-env", "AUTHSH_TEST_PW").status == 0)
+    #expect(
+      try await cli.authsh("signup", "bo@example.com", "--name", "Bo", "--password-env", "AUTHSH_TEST_PW").status == 0)
     #expect(try await cli.authsh("logout").status == 0)
-    #expect(try await cli.authsh("login", "bo@example.com", "--password-env", "AUTHSH_TEST_PW", "--no-save", "--remember").status == 0)
+    #expect(
+      try await cli.authsh("login", "bo@example.com", "--password-env", "AUTHSH_TEST_PW", "--no-save", "--remember")
+        .status == 0)
     #expect(try await cli.authsh("whoami").status == 4)
   }
 
@@ -53,13 +56,18 @@ import JSONKit
   func passwordSources(_ provider: String) async throws {
     let cli = try await CLIEmulator(provider: provider)
     defer { Task { await cli.stop() } }
-    #expect(try await cli.authsh("signup", "cy@example.com", "--name", "Cy", "--password-stdin", stdin: CLIEmulator.password + "\n").status == 0)
+    #expect(
+      try await cli.authsh(
+        "signup", "cy@example.com", "--name", "Cy", "--password-stdin", stdin: CLIEmulator.password + "\n"
+      ).status == 0)
     let noSource = try await cli.authsh("login", "cy@example.com")
     #expect(noSource.status == 1)
     #expect(noSource.stderr.contains("password_required"))
     let wrong = try await cli.authsh("login", "cy@example.com", "--password", "not-the-password")
     #expect(wrong.status == 1)
     #expect(wrong.stderr.contains("Invalid email or password"))
-    #expect(try await cli.authsh("login", "cy@example.com", "--password-stdin", stdin: CLIEmulator.password + "\n").status == 0)
+    #expect(
+      try await cli.authsh("login", "cy@example.com", "--password-stdin", stdin: CLIEmulator.password + "\n").status
+        == 0)
   }
 }

@@ -34,7 +34,8 @@ import Testing
     }
     try await step("user", "create", "ada@example.com", "--name", "Ada", "--password-env", "SUPPORT_PW")
     try await step("--json", "user", "create", "bob@example.com", "--confirmed", "--password-env", "SUPPORT_PW")
-    try await step("user", "create", "eve@example.com", "--confirmed", "--name", Self.hostileName, "--password-env", "SUPPORT_PW")
+    try await step(
+      "user", "create", "eve@example.com", "--confirmed", "--name", Self.hostileName, "--password-env", "SUPPORT_PW")
     let ids = try await accountIds(cli, ["ada@example.com", "bob@example.com", "eve@example.com"])
     try await step("user", "show", "ada@example.com", "bob@example.com", "nobody@example.com")
     try await step("user", "show", "--json", "ada@example.com", "nobody@example.com")
@@ -81,7 +82,9 @@ import Testing
   @Test(arguments: ["supabase", "firebase"])
   func theEmbeddedEmulatorNeedsNoAdminEnvironment(_ provider: String) async throws {
     let runner = try BinaryRunner()
-    let created = try await runner.run(["--emulator", "--provider", provider, "user", "create", "ada@example.com", "--confirmed"])
+    let created = try await runner.run([
+      "--emulator", "--provider", provider, "user", "create", "ada@example.com", "--confirmed",
+    ])
     #expect(created.status == 0, "\(created.combined)")
     #expect(created.stdout.hasPrefix("Created ada@example.com ("))
     let missing = try await runner.run(["--emulator", "--provider", provider, "diagnose", "ada@example.com", "--json"])
@@ -108,7 +111,10 @@ import Testing
       ("\"code\": \"(\\d+|[A-Za-z0-9_-]{20,})\"", "\"code\": \"<code>\""),
       ("one-time code: \\S+", "one-time code: <code>"),
       ("token expires in [0-9hms ]+", "token expires in <duration>"),
-      (" \\d+ s ago; the backend sends the next (\\w+) mail after \\d+ s more", " <n> s ago; the backend sends the next $1 mail after <n> s more"),
+      (
+        " \\d+ s ago; the backend sends the next (\\w+) mail after \\d+ s more",
+        " <n> s ago; the backend sends the next $1 mail after <n> s more"
+      ),
       ("127\\.0\\.0\\.1:\\d+", "127.0.0.1:<port>"),
     ]
     for (pattern, replacement) in rules {
@@ -117,7 +123,8 @@ import Testing
     // The audit log's operator is this machine's user and host: a placeholder, its column one width.
     let who = NSRegularExpression.escapedPattern(for: operatorName)
     for (pattern, replacement) in [
-      ("\"operator\": \"\(who)\"", "\"operator\": \"<operator>\""), ("\(who) +", "<operator>  "), ("OPERATOR +BACKEND", "OPERATOR    BACKEND"),
+      ("\"operator\": \"\(who)\"", "\"operator\": \"<operator>\""), ("\(who) +", "<operator>  "),
+      ("OPERATOR +BACKEND", "OPERATOR    BACKEND"),
     ] {
       result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
     }
@@ -127,7 +134,11 @@ import Testing
   /// `user@host` as authsh writes it in the audit log.
   static var operatorName: String {
     var user = ""
-    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { user = String(decoding: Array(UnsafeBufferPointer(start: name, count: strlen(name))).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name {
+      user = String(
+        decoding: Array(UnsafeBufferPointer(start: name, count: strlen(name))).map { UInt8(bitPattern: $0) },
+        as: UTF8.self)
+    }
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return user }
     let host = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -36,7 +36,8 @@ import Testing
     defer { Task { await cli.stop() } }
     // The account first (oldest, so last in GoTrue's newest-first pages), then 5,050 addresses
     // that contain it: the substring filter answers all of them.
-    _ = try cli.emulator.seed(EmulatorSeed.parse(#"{"backend":"supabase","email":"a@bigco.com","password":"correct-horse-1"}"#, file: "a"))
+    _ = try cli.emulator.seed(
+      EmulatorSeed.parse(#"{"backend":"supabase","email":"a@bigco.com","password":"correct-horse-1"}"#, file: "a"))
     let others = (0..<5050).map { #"{"backend":"supabase","email":"x\#($0)a@bigco.com"}"# }
     _ = try cli.emulator.seed(EmulatorSeed.parse(others.joined(separator: "\n"), file: "others"))
     let show = try await cli.runner.run(["user", "show", "a@bigco.com", "--json"], timeout: 120)
@@ -68,7 +69,8 @@ import Testing
     let cli = try await SupportOutputTests.emulator("supabase", accounts: 1)
     defer { Task { await cli.stop() } }
     let huge = "{\"users\":[" + String(repeating: " ", count: 5 << 20) + "]}"
-    cli.emulator.faults.append(EmulatorFault(method: "GET", path: "/auth/v1/admin/users", times: 0, status: 200, body: huge))
+    cli.emulator.faults.append(
+      EmulatorFault(method: "GET", path: "/auth/v1/admin/users", times: 0, status: 200, body: huge))
     let outcome = try await cli.runner.run(["user", "show", "found0@example.com"])
     #expect(outcome.status == 3, "\(outcome.combined)")
     #expect(outcome.combined.contains("larger than 4 MB"), "\(outcome.combined)")

@@ -93,7 +93,9 @@ import Testing
       """
     let outcome = try await cli.runner.run([], stdin: input)
     #expect(outcome.status == 0, "\(outcome.combined)")
-    #expect(outcome.stdout.contains("\"command\" : \"whoami\"") || outcome.stdout.contains("\"command\": \"whoami\""), "\(outcome.stdout)")
+    #expect(
+      outcome.stdout.contains("\"command\" : \"whoami\"") || outcome.stdout.contains("\"command\": \"whoami\""),
+      "\(outcome.stdout)")
     // The Firebase link's oobCode and apiKey are shown, as `inbox --show-tokens` does one-shot.
     let link = try #require(outcome.stdout.split(separator: "\n").first { $0.hasPrefix("link") })
     #expect(link.contains("oobCode=") && !link.contains("oobCode=***"), "\(link)")
@@ -114,7 +116,8 @@ import Testing
     let missing = try await cli.runner.run([], stdin: "user show nobody@example.com\necho not-reached\n")
     #expect(missing.status == 1, "\(missing.combined)")
     #expect(!missing.stdout.contains("not-reached"))
-    #expect(missing.stdout.contains("nobody@example.com: no such account") || missing.stderr.contains("no such account"))
+    #expect(
+      missing.stdout.contains("nobody@example.com: no such account") || missing.stderr.contains("no such account"))
 
     let delete = try await cli.runner.run([], stdin: "user delete found0@example.com\necho not-reached\n")
     let oneShot = try await cli.runner.run(["user", "delete", "found0@example.com"])
@@ -132,15 +135,21 @@ import Testing
   func diagnoseExitsLikeGrep(_ provider: String) async throws {
     let cli = try await Self.emulator(provider)
     defer { Task { await cli.stop() } }
-    _ = try await cli.runner.run(["user", "create", "ok@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW"])
-    _ = try await cli.runner.run(["user", "create", "off@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW"])
+    _ = try await cli.runner.run([
+      "user", "create", "ok@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW",
+    ])
+    _ = try await cli.runner.run([
+      "user", "create", "off@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW",
+    ])
     _ = try await cli.runner.run(["user", "disable", "off@example.com", "--yes"])
     for (address, status) in [("ok@example.com", Int32(0)), ("off@example.com", 1), ("nobody@example.com", 1)] {
       let human = try await cli.runner.run(["diagnose", address])
       #expect(human.status == status, "\(provider) \(address): \(human.combined)")
       let json = try await cli.runner.run(["diagnose", address, "--json"])
       #expect(json.status == status, "\(provider) \(address)")
-      #expect(try Self.json(json.stdout)["ok"]?.bool == (status == 0), "\(provider) \(address): ok agrees with the exit status")
+      #expect(
+        try Self.json(json.stdout)["ok"]?.bool == (status == 0),
+        "\(provider) \(address): ok agrees with the exit status")
     }
   }
 
@@ -164,13 +173,17 @@ import Testing
   func pendingMailSecretsAreMaskedWithoutShowTokens(_ provider: String) async throws {
     let cli = try await Self.emulator(provider)
     defer { Task { await cli.stop() } }
-    _ = try await cli.runner.run(["user", "create", "ada@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW"])
+    _ = try await cli.runner.run([
+      "user", "create", "ada@example.com", "--confirmed", "--password-env", "AUTHSH_TEST_PW",
+    ])
     let reset = try await cli.runner.run(["reset", "ada@example.com"])
     #expect(reset.status == 0, "\(reset.combined)")
     let mail = try await cli.runner.run(["inbox", "ada@example.com", "--show-tokens", "--json"])
     let code = try Self.json(mail.stdout)["inbox"]?["code"]?.string ?? ""
     let link = try Self.json(mail.stdout)["inbox"]?["link"]?.string ?? ""
-    let secrets = ([code] + Self.queryValues(link, ["token", "token_hash", "oobCode", "code"])).filter { !$0.isEmpty && $0 != "***" }
+    let secrets = ([code] + Self.queryValues(link, ["token", "token_hash", "oobCode", "code"])).filter {
+      !$0.isEmpty && $0 != "***"
+    }
     #expect(!secrets.isEmpty, "\(mail.combined)")
 
     let human = try await cli.runner.run(["user", "show", "ada@example.com"])
@@ -223,7 +236,8 @@ import Testing
     // `yes` never ends: the pipeline ends only if authsh stops reading once head has gone (else
     // the shell is killed at the runner's bound and exits by a signal, not 0). No clock is read.
     let outcome = try ProgramRunner.run(
-      "/bin/sh", ["-c", "yes found0@example.com | \"$0\" user show --from - --jsonl | head -5", cli.runner.executable.path],
+      "/bin/sh",
+      ["-c", "yes found0@example.com | \"$0\" user show --from - --jsonl | head -5", cli.runner.executable.path],
       environment: cli.runner.environment, timeout: 120)
     #expect(outcome.status == 0, "the pipeline ended by itself: \(outcome.stderr.prefix(300))")
     let lines = outcome.stdout.split(separator: "\n")
@@ -236,9 +250,12 @@ import Testing
     defer { Task { await cli.stop() } }
     let outcome = try await cli.runner.run(["user", "show", "--from", "/dev/zero", "--json"], timeout: 60)
     #expect(outcome.status == 64, "\(outcome.combined.prefix(500))")
-    #expect(try SupportOutputTests.json(outcome.stdout)["error"]?["message"]?.string == "Line 1 of /dev/zero is longer than 1024 bytes: it is not an address or id.")
+    #expect(
+      try SupportOutputTests.json(outcome.stdout)["error"]?["message"]?.string
+        == "Line 1 of /dev/zero is longer than 1024 bytes: it is not an address or id.")
     let mixed = try await cli.runner.run(
-      ["user", "show", "--from", "-", "--jsonl"], stdin: "found0@example.com\n" + String(repeating: "x", count: 5000) + "\n")
+      ["user", "show", "--from", "-", "--jsonl"],
+      stdin: "found0@example.com\n" + String(repeating: "x", count: 5000) + "\n")
     #expect(mixed.status == 64)
     #expect(mixed.stdout.contains("\"query\":\"found0@example.com\""), "the lookups before it are printed")
     #expect(mixed.stderr.contains("Line 2 of standard input is longer than 1024 bytes"), "\(mixed.stderr)")

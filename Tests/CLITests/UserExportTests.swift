@@ -1,9 +1,9 @@
+import AuthEmulator
 import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
-import AuthEmulator
 
 /// `authsh user export` through the built binary: Firebase against recorded production-shaped
 /// answers (a fixture server standing in as the emulator host: batchGet pages with hashes and the
@@ -37,7 +37,8 @@ import AuthEmulator
         case "AAAAAAAAABQwQnE3eDJZdEc1aFprUDFzV21SOWNWbkwzZUo0": page = "admin_export_page2.json"
         default: page = "admin_export_page3.json"
         }
-        return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(UserExportTests.fixture(page).utf8))
+        return ServerResponse(
+          status: 200, headers: [("Content-Type", "application/json")], body: Array(UserExportTests.fixture(page).utf8))
       }
       if let config {
         server.on(
@@ -57,7 +58,9 @@ import AuthEmulator
     defer { Task { await rig.server.stop() } }
     let outcome = try await rig.export("--format", format)
     #expect(outcome.status == 0, "\(outcome.stderr)")
-    if let diff = Snapshot.check(outcome.stdout, named: "user-export-firebase", ext: ext) { Issue.record(Comment(rawValue: diff)) }
+    if let diff = Snapshot.check(outcome.stdout, named: "user-export-firebase", ext: ext) {
+      Issue.record(Comment(rawValue: diff))
+    }
     #expect(outcome.stderr.contains("The export holds password hashes"))
     #expect(outcome.stderr.hasSuffix("Exported 3 accounts (2 with a password hash).\n"))
     if format == "firebase" { #expect(try JSON.parse(outcome.stdout)["users"]?.array?.count == 3) }
@@ -75,7 +78,8 @@ import AuthEmulator
     #expect(missing.stderr.contains("the records have password_hash null"))
 
     let file = rig.runner.home + "/hash-config.json"
-    try #"{"algorithm":"SCRYPT","signerKey":"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2Nzg5Ojs8PT4/QA==","saltSeparator":"Bw==","rounds":8,"memoryCost":14}"#
+    try
+      #"{"algorithm":"SCRYPT","signerKey":"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2Nzg5Ojs8PT4/QA==","saltSeparator":"Bw==","rounds":8,"memoryCost":14}"#
       .write(toFile: file, atomically: true, encoding: .utf8)
     let given = try await rig.export("--filter", "example.org", "--hash-config", file)
     #expect(given.status == 0)
@@ -132,10 +136,14 @@ import AuthEmulator
     let written = try await rig.runner.run(["user", "export", "--output", path], timeout: 60)
     #expect(written.status == 0, "\(written.stderr)")
     #expect(written.stdout.isEmpty)
-    #expect(written.stderr.hasSuffix("Exported 3 accounts (2 with a password hash). Wrote \(path) (mode 0600).\n"), "\(written.stderr)")
+    #expect(
+      written.stderr.hasSuffix("Exported 3 accounts (2 with a password hash). Wrote \(path) (mode 0600).\n"),
+      "\(written.stderr)")
     #expect(Self.mode(path) == 0o600)
     let first = try String(contentsOfFile: path, encoding: .utf8)
-    if let diff = Snapshot.check(first, named: "user-export-firebase", ext: "jsonl") { Issue.record(Comment(rawValue: diff)) }
+    if let diff = Snapshot.check(first, named: "user-export-firebase", ext: "jsonl") {
+      Issue.record(Comment(rawValue: diff))
+    }
 
     try "older".write(toFile: path, atomically: true, encoding: .utf8)
     let refused = try await rig.export("--output", path)
@@ -159,7 +167,8 @@ import AuthEmulator
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "theirs")
     #expect(Self.mode(link) == 0o600)
     #expect(try String(contentsOfFile: link, encoding: .utf8) == first)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: rig.runner.home).allSatisfy { !$0.contains(".authsh-") })
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: rig.runner.home).allSatisfy { !$0.contains(".authsh-") })
 
     // --force renames over the name: never over a device (as root, /dev/full would be replaced).
     let device = try await rig.export("--output", "/dev/full", "--force")

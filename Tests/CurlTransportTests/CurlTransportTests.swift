@@ -28,7 +28,9 @@ import Testing
     }
     let body = Array(String(repeating: "x", count: 5000).utf8)  // past libcurl's Expect: 100-continue size
     let response = try await CurlTransport().send(
-      HTTPRequest(method: "PATCH", url: try url(server, "/thing?a=1"), headers: [("apikey", "k"), ("Content-Type", "application/json"), ("X-Empty", "")], body: body))
+      HTTPRequest(
+        method: "PATCH", url: try url(server, "/thing?a=1"),
+        headers: [("apikey", "k"), ("Content-Type", "application/json"), ("X-Empty", "")], body: body))
     #expect(response.status == 201)
     #expect(response.body == body + Array(" back".utf8))
     #expect(response.headers.contains { $0.name.lowercased() == "x-answer" && $0.value == "yes" })
@@ -70,7 +72,9 @@ import Testing
   @Test func aRedirectIsReturnedNotFollowed() async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
-    server.on("GET", "/moved") { _ in ServerResponse(status: 302, headers: [("Location", "http://127.0.0.1:9/elsewhere")], body: []) }
+    server.on("GET", "/moved") { _ in
+      ServerResponse(status: 302, headers: [("Location", "http://127.0.0.1:9/elsewhere")], body: [])
+    }
     let response = try await CurlTransport().send(
       HTTPRequest(method: "GET", url: try url(server, "/moved"), headers: [("apikey", "k")]))
     #expect(response.status == 302)

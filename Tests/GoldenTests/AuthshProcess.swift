@@ -23,15 +23,19 @@ enum AuthshProcess {
       ?? packageRoot.appendingPathComponent(".build/debug/authsh")
   }
 
-  static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:], timeout: TimeInterval = 120) throws -> Outcome {
+  static func run(
+    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], timeout: TimeInterval = 120
+  ) throws -> Outcome {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-golden-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: home) }
     let environment = [
       "HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
-      "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+      "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+      "XDG_STATE_HOME": home.appendingPathComponent("state").path,
     ].merging(extra) { $1 }
-    let done = try ProgramRunner.run(binary.path, arguments, environment: environment, directory: directory.path, timeout: timeout)
+    let done = try ProgramRunner.run(
+      binary.path, arguments, environment: environment, directory: directory.path, timeout: timeout)
     return Outcome(status: done.status, stdout: done.stdout, stderr: done.stderr)
   }
 }

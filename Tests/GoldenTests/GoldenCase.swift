@@ -13,7 +13,8 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
   var relativePath: String { "\(folder)/\(name).auth" }
   var testDescription: String { relativePath }
 
-  static let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts")
+  static let scriptsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Scripts")
   static let providers = ["supabase", "firebase"]
   /// What a case shows: every test passed, a test failed (exit 1), a test errored because the
   /// backend failed (exit 3), the file did not parse or check (exit 2).
@@ -41,13 +42,18 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
   }
 
   var extraArguments: [String] {
-    (read("args", provider: "") ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    (read("args", provider: "") ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
   }
 
   /// nil when `actual` fits the expectation of `stream` (`out` or `err`), else a description.
   /// Order: the provider's exact file, its pattern, the shared exact file, the shared pattern.
   func mismatch(_ stream: String, actual: String, provider: String) -> String? {
-    for (suffix, isPattern) in [("\(provider).\(stream)", false), ("\(provider).\(stream).pattern", true), (stream, false), ("\(stream).pattern", true)] {
+    for (suffix, isPattern) in [
+      ("\(provider).\(stream)", false), ("\(provider).\(stream).pattern", true), (stream, false),
+      ("\(stream).pattern", true),
+    ] {
       guard let expected = try? String(contentsOf: sidecar(suffix), encoding: .utf8) else { continue }
       let fits = isPattern ? Self.matches(expected, actual) : expected == actual
       return fits ? nil : Self.diff(expected: expected, actual: actual, label: "\(folder)/\(name).\(suffix)")
@@ -64,7 +70,8 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
   /// `~~~` matches any run of characters within a line; everything else is literal.
   static func matches(_ pattern: String, _ text: String) -> Bool {
     let parts = pattern.components(separatedBy: "~~~").map(NSRegularExpression.escapedPattern(for:))
-    guard let regex = try? NSRegularExpression(pattern: "^" + parts.joined(separator: "[^\\n]*?") + "$", options: []) else { return false }
+    guard let regex = try? NSRegularExpression(pattern: "^" + parts.joined(separator: "[^\\n]*?") + "$", options: [])
+    else { return false }
     return regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
   }
 

@@ -10,11 +10,14 @@ import Testing
   /// For scripts that read `{{env.GOLDEN_PASSWORD}}`.
   static let environment = ["GOLDEN_PASSWORD": "golden-secret-pw-1"]
   /// Secrets and private text the cases hold; no output may show them.
-  static let forbidden = ["golden-secret-pw-1", "known-pw-123", "known-secret-77", "FIRST-LINE-OF-A-PRIVATE-FILE", "xq7"]
+  static let forbidden = [
+    "golden-secret-pw-1", "known-pw-123", "known-secret-77", "FIRST-LINE-OF-A-PRIVATE-FILE", "xq7",
+  ]
 
   @Test(arguments: GoldenCase.all())
   func golden(_ golden: GoldenCase) throws {
-    try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first: swift build")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first: swift build")
     for provider in GoldenCase.providers {
       let arguments = ["--provider", provider, "run", "--emulator", golden.relativePath] + golden.extraArguments
       let outcome = try AuthshProcess.run(arguments, in: GoldenCase.scriptsDirectory, environment: Self.environment)
@@ -22,10 +25,16 @@ import Testing
         try recordSidecars(golden, provider: provider, outcome: outcome)
         continue
       }
-      let expectedExit = Int32(golden.read("exit", provider: provider)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0") ?? 0
-      #expect(outcome.status == expectedExit, "\(golden.relativePath) [\(provider)] exit\n\(outcome.stdout)\(outcome.stderr)")
-      if let problem = golden.mismatch("out", actual: outcome.stdout, provider: provider) { Issue.record("[\(provider)] \(problem)") }
-      if let problem = golden.mismatch("err", actual: outcome.stderr, provider: provider) { Issue.record("[\(provider)] \(problem)") }
+      let expectedExit =
+        Int32(golden.read("exit", provider: provider)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0") ?? 0
+      #expect(
+        outcome.status == expectedExit, "\(golden.relativePath) [\(provider)] exit\n\(outcome.stdout)\(outcome.stderr)")
+      if let problem = golden.mismatch("out", actual: outcome.stdout, provider: provider) {
+        Issue.record("[\(provider)] \(problem)")
+      }
+      if let problem = golden.mismatch("err", actual: outcome.stderr, provider: provider) {
+        Issue.record("[\(provider)] \(problem)")
+      }
       for secret in Self.forbidden {
         #expect(!(outcome.stdout + outcome.stderr).contains(secret), "\(secret) leaked [\(provider)]")
       }
@@ -45,13 +54,20 @@ import Testing
       try? FileManager.default.removeItem(at: golden.sidecar(first ? "exit" : "\(provider).exit"))
       let shared = golden.read("exit", provider: "")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0"
       if first || shared != "\(outcome.status)" {
-        try "\(outcome.status)\n".write(to: golden.sidecar(first ? "exit" : "\(provider).exit"), atomically: true, encoding: .utf8)
+        try "\(outcome.status)\n".write(
+          to: golden.sidecar(first ? "exit" : "\(provider).exit"), atomically: true, encoding: .utf8)
       }
     }
     for (stream, raw) in [("out", outcome.stdout), ("err", outcome.stderr)] {
-      if golden.mismatch(stream, actual: raw, provider: provider) == nil, golden.hasExpectation(stream, provider: provider) { continue }
+      if golden.mismatch(stream, actual: raw, provider: provider) == nil,
+        golden.hasExpectation(stream, provider: provider)
+      {
+        continue
+      }
       let prefix = first ? "" : "\(provider)."
-      for suffix in [stream, stream + ".pattern"] { try? FileManager.default.removeItem(at: golden.sidecar(prefix + suffix)) }
+      for suffix in [stream, stream + ".pattern"] {
+        try? FileManager.default.removeItem(at: golden.sidecar(prefix + suffix))
+      }
       if !first, golden.mismatch(stream, actual: raw, provider: provider) == nil { continue }
       let normalized = GoldenCase.normalize(raw)
       let suffix = normalized == raw ? stream : stream + ".pattern"

@@ -19,14 +19,17 @@ import Testing
     let scripts = GoldenCase.all().filter { $0.folder != "parse_error" }.map(\.relativePath)
     let path = { (name: String) in directory.appendingPathComponent(name).path }
     let outcome = try AuthshProcess.run(
-      ["run", "--emulator", "--jobs", "2", "--report-junit", path("junit.xml"), "--report-tap", path("tap.txt"),
-       "--report-json", path("report.json")] + scripts,
+      [
+        "run", "--emulator", "--jobs", "2", "--report-junit", path("junit.xml"), "--report-tap", path("tap.txt"),
+        "--report-json", path("report.json"),
+      ] + scripts,
       in: GoldenCase.scriptsDirectory, environment: GoldenScriptTests.environment)
     #expect(outcome.status == 3, "backend_down makes the run exit 3\n\(outcome.stderr)")
     try outcome.stdout.write(toFile: path("stdout.txt"), atomically: true, encoding: .utf8)
     try outcome.stderr.write(toFile: path("stderr.txt"), atomically: true, encoding: .utf8)
     let checker = GoldenCase.scriptsDirectory.appendingPathComponent("reports/check_reports.py").path
-    let arguments = [checker, path("junit.xml"), path("tap.txt"), path("report.json")]
+    let arguments =
+      [checker, path("junit.xml"), path("tap.txt"), path("report.json")]
       + Self.passwords.flatMap { ["--forbid", $0] } + ["--output", path("stdout.txt"), "--output", path("stderr.txt")]
     let check = try Self.python(arguments)
     #expect(check.status == 0, "\(check.output)")
@@ -42,7 +45,10 @@ import Testing
     defer { try? FileManager.default.removeItem(at: reports) }
     let path = { (name: String) in reports.appendingPathComponent(name).path }
     let outcome = try AuthshProcess.run(
-      ["run", "--emulator", "--report-junit", path("junit.xml"), "--report-tap", path("tap.txt"), "--report-json", path("report.json")]
+      [
+        "run", "--emulator", "--report-junit", path("junit.xml"), "--report-tap", path("tap.txt"), "--report-json",
+        path("report.json"),
+      ]
         + arguments, in: directory)
     let read = { (name: String) in (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? "" }
     return (outcome, read("junit.xml"), read("tap.txt"), read("report.json"))
@@ -73,7 +79,9 @@ import Testing
     #expect(outcome.stderr.contains(" 3 | login a@example.com --password \"***\" --remembr\n"))
     #expect(outcome.stderr.contains(" 2 | secret uuid = \"***\"\n"))
     #expect(junit.contains("--password &quot;***&quot; --remembr"))
-    for (name, text) in [("stdout", outcome.stdout), ("stderr", outcome.stderr), ("junit", junit), ("tap", tap), ("json", json)] {
+    for (name, text) in [
+      ("stdout", outcome.stdout), ("stderr", outcome.stderr), ("junit", junit), ("tap", tap), ("json", json),
+    ] {
       #expect(!text.contains("known-pw-123"), "\(name)")
       #expect(!text.contains("known-secret-77"), "\(name)")
     }
@@ -88,7 +96,8 @@ import Testing
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let privateFile = directory.appendingPathComponent("private.txt")
-    try "root:$6$first-line-known-to-the-test:19000::\nsecond-line-known\n".write(to: privateFile, atomically: true, encoding: .utf8)
+    try "root:$6$first-line-known-to-the-test:19000::\nsecond-line-known\n".write(
+      to: privateFile, atomically: true, encoding: .utf8)
     try "include private.txt\ninclude \(privateFile.path)\n".write(
       to: directory.appendingPathComponent("main.auth"), atomically: true, encoding: .utf8)
     let (outcome, junit, tap, json) = try runWithReports(["main.auth"], in: directory)
@@ -104,10 +113,12 @@ import Testing
   func examplesPassOnBothProviders(_ provider: String, _ mode: String) throws {
     try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first")
     let examples = AuthshProcess.packageRoot.appendingPathComponent("examples")
-    let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".auth") }.sorted()
+    let files = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".auth") }
+      .sorted()
     #expect(files.count >= 6)
     // The support desk's tickets are about the seeded accounts (a lost phone, a Google sign-up).
-    let flags = ["--provider", provider, "run", "--emulator"] + (mode.isEmpty ? [] : [mode])
+    let flags =
+      ["--provider", provider, "run", "--emulator"] + (mode.isEmpty ? [] : [mode])
       + ["--seed", "accounts.jsonl", "--jobs", "2"]
     // Like production these are a project's smoke scripts with its own SMTP server: the built-in
     // mail service sends 2 mails an hour, to the organisation's team only.

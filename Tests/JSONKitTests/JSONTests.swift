@@ -10,7 +10,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "", "{", "{\"a\":}", "[1,]", "\"\\x\"", "\"\\ud800\"", "01", "1.", "-", "tru", "{\"a\" 1}", "\"a", "[1 2]", "nul", "\u{0}",
+    "", "{", "{\"a\":}", "[1,]", "\"\\x\"", "\"\\ud800\"", "01", "1.", "-", "tru", "{\"a\" 1}", "\"a", "[1 2]", "nul",
+    "\u{0}",
   ])
   func rejectsInvalidText(_ text: String) {
     #expect(throws: JSONParseError.self) { try JSON.parse(text) }
@@ -27,13 +28,18 @@ import Testing
   @Test(arguments: [
     (#"{"a":1,"b":2,"a":3}"#, ["a", "b"], "a", 3),
     (#"{"long_key_name_1":1,"x":0,"long_key_name_1":2}"#, ["long_key_name_1", "x"], "long_key_name_1", 2),
-    (#"{"created_at_x_updated_at":1,"created_at_y_updated_at":2}"#, ["created_at_x_updated_at", "created_at_y_updated_at"], "created_at_y_updated_at", 2),
+    (
+      #"{"created_at_x_updated_at":1,"created_at_y_updated_at":2}"#,
+      ["created_at_x_updated_at", "created_at_y_updated_at"], "created_at_y_updated_at", 2
+    ),
     (#"{"abcdefg":1,"abcdefgh":2,"abcdefg":3}"#, ["abcdefg", "abcdefgh"], "abcdefg", 3),
     (#"{"a":1,"\u0061":2}"#, ["a"], "a", 2),
     (#"{"\u0061":1,"b":0,"a":2}"#, ["a", "b"], "a", 2),
     (#"{"k":{"k":1,"k":2},"j":{"k":3},"k":{"k":4}}"#, ["k", "j"], "k", 4),
   ])
-  func aRepeatedKeyReplacesTheEarlierValueInItsPlace(_ text: String, _ keys: [String], _ key: String, _ value: Int) throws {
+  func aRepeatedKeyReplacesTheEarlierValueInItsPlace(_ text: String, _ keys: [String], _ key: String, _ value: Int)
+    throws
+  {
     let object = try #require(try JSON.parse(text).object)
     #expect(object.keys == keys)
     let found = object[key]
@@ -62,7 +68,9 @@ import Testing
         #expect(try JSON.parse("\"\(before)é\(after)\"").string == before + "é" + after)
         #expect(try JSON.parse("[\"\(before)\",\"\(after)\"]")[1]?.string == after)
         #expect(throws: JSONParseError.self) { try JSON.parse("\"\(before)\u{1}\(after)\"") }
-        #expect(throws: JSONParseError.self) { try JSON.parse(bytes: Array("\"\(before)".utf8) + [0xFF] + Array("\(after)\"".utf8)) }
+        #expect(throws: JSONParseError.self) {
+          try JSON.parse(bytes: Array("\"\(before)".utf8) + [0xFF] + Array("\(after)\"".utf8))
+        }
       }
     }
   }
@@ -82,7 +90,9 @@ import Testing
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array(#"{}[]:,"\\u0123456789abcdef-+.eEtrufalsn "#.utf8)
     for _ in 0..<20_000 {
-      let bytes = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+      let bytes = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in
+        alphabet.randomElement(using: &generator) ?? 0
+      }
       _ = try? JSON.parse(bytes: bytes)
     }
   }

@@ -10,7 +10,9 @@ import Testing
     @Test func noSessionBusIsNamed() {
       let store = LibSecretStore(environment: ["HOME": "/nonexistent", "XDG_RUNTIME_DIR": "/nonexistent"])
       let reason = store.unavailableReason()
-      #expect(reason == "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)" || reason?.contains("could not be loaded") == true)
+      #expect(
+        reason == "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
+          || reason?.contains("could not be loaded") == true)
     }
 
     /// The schema handed to libsecret: the name, DONT_MATCH_NAME, every attribute of SecretItem

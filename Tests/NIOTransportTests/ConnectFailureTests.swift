@@ -9,7 +9,8 @@ import Testing
 /// not NIO's description of the call that failed.
 @Suite struct ConnectFailureTests {
   @Test func noRouteIsUnreachableInTheSystemsWords() {
-    let failure = NIOHTTPTransport.connectFailure(IOError(errnoCode: EHOSTUNREACH, reason: "connect(descriptor:addr:size:)"))
+    let failure = NIOHTTPTransport.connectFailure(
+      IOError(errnoCode: EHOSTUNREACH, reason: "connect(descriptor:addr:size:)"))
     #expect(failure == .unreachable(String(cString: strerror(EHOSTUNREACH))))
     #expect(failure != .unreachable(""))
   }

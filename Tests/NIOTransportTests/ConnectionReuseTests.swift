@@ -68,7 +68,9 @@ struct BlockingThreadTransport: CountingTransport {
     return server
   }
 
-  private func get(_ transport: any CountingTransport, _ server: FixtureServer, _ query: String, timeout: Double = 30) async throws -> HTTPResponse {
+  private func get(_ transport: any CountingTransport, _ server: FixtureServer, _ query: String, timeout: Double = 30)
+    async throws -> HTTPResponse
+  {
     guard let url = URL(string: "\(server.baseURL)/n?\(query)") else { throw TransportFailure.other("bad test URL") }
     return try await transport.send(HTTPRequest(method: "GET", url: url, timeout: timeout))
   }
@@ -102,14 +104,17 @@ struct BlockingThreadTransport: CountingTransport {
   @Test(arguments: Plain.allCases) func connectionCloseFromTheServerIsHonoured(_ plain: Plain) async throws {
     let server = try await server()
     defer { Task { await server.stop() } }
-    server.on("GET", "/n") { _ in ServerResponse(status: 200, headers: [("Connection", "close")], body: Array("bye".utf8)) }
+    server.on("GET", "/n") { _ in
+      ServerResponse(status: 200, headers: [("Connection", "close")], body: Array("bye".utf8))
+    }
     let transport = plain.make()
     #expect(try await get(transport, server, "a").bodyText == "bye")
     #expect(try await get(transport, server, "b").bodyText == "bye")
     #expect(transport.connectionsOpened == 2)
   }
 
-  @Test(arguments: Plain.allCases) func aTimedOutRequestDoesNotLeaveItsAnswerForTheNextOne(_ plain: Plain) async throws {
+  @Test(arguments: Plain.allCases) func aTimedOutRequestDoesNotLeaveItsAnswerForTheNextOne(_ plain: Plain) async throws
+  {
     let server = try await server()
     defer { Task { await server.stop() } }
     server.on("GET", "/n") { request in
@@ -162,12 +167,17 @@ struct BlockingThreadTransport: CountingTransport {
 
   /// A kept-alive connection that closes before a byte of the answer (a server making room, an
   /// idle limit) costs the user nothing: the request goes again, once, on a fresh connection.
-  @Test(arguments: Plain.allCases) func aReusedConnectionClosedBeforeTheAnswerIsRetriedOnceOnAFreshOne(_ plain: Plain) async throws {
+  @Test(arguments: Plain.allCases) func aReusedConnectionClosedBeforeTheAnswerIsRetriedOnceOnAFreshOne(_ plain: Plain)
+    async throws
+  {
     let server = try await server()
     defer { Task { await server.stop() } }
     let calls = Mutex(0)
     server.on("GET", "/n") { request in
-      calls.withLock { $0 += 1; return $0 } == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
+      calls.withLock {
+        $0 += 1
+        return $0
+      } == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
     }
     let transport = plain.make()
     #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
@@ -183,7 +193,10 @@ struct BlockingThreadTransport: CountingTransport {
     defer { Task { await server.stop() } }
     let calls = Mutex(0)
     server.on("GET", "/n") { request in
-      calls.withLock { $0 += 1; return $0 } == 1 ? .text(200, "answer to \(request.uri)") : .dropConnection
+      calls.withLock {
+        $0 += 1
+        return $0
+      } == 1 ? .text(200, "answer to \(request.uri)") : .dropConnection
     }
     let transport = plain.make()
     #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")

@@ -14,7 +14,8 @@ import Testing
   @Test func aRequestIsWrittenAsHTTP11WithItsHeadersInOrder() throws {
     let url = try #require(URL(string: "http://127.0.0.1:9999/auth/v1/token?grant_type=password"))
     let request = HTTPRequest(
-      method: "POST", url: url, headers: [("apikey", "k"), ("Content-Type", "application/json")], body: Array("{}".utf8))
+      method: "POST", url: url, headers: [("apikey", "k"), ("Content-Type", "application/json")], body: Array("{}".utf8)
+    )
     let parts = NIOHTTPTransport.parts(request, ConnectionPool.Key(host: "127.0.0.1", port: 9999))
     guard case .head(let head) = parts.first else {
       Issue.record("no head first")
@@ -30,7 +31,8 @@ import Testing
 
   @Test func theHostHeaderLeavesOutPort80AndAGetWithoutABodyHasNoLength() throws {
     let url = try #require(URL(string: "http://localhost/health"))
-    let parts = NIOHTTPTransport.parts(HTTPRequest(method: "GET", url: url), ConnectionPool.Key(host: "localhost", port: 80))
+    let parts = NIOHTTPTransport.parts(
+      HTTPRequest(method: "GET", url: url), ConnectionPool.Key(host: "localhost", port: 80))
     guard case .head(let head) = parts.first else {
       Issue.record("no head first")
       return

@@ -5,7 +5,9 @@ import Testing
 @testable import PostgresExport
 
 @Suite struct AuthUsersQueryTests {
-  let query = AuthUsersQuery(userColumns: ["id", "email", "encrypted_password", "deleted_at", "banned_until"], identityColumns: [], hasFactors: false)
+  let query = AuthUsersQuery(
+    userColumns: ["id", "email", "encrypted_password", "deleted_at", "banned_until"], identityColumns: [],
+    hasFactors: false)
 
   /// The token and the page size travel as parameters, never in the SQL text.
   @Test func pagesAreKeysetQueriesWithParameters() {
@@ -23,8 +25,10 @@ import Testing
   @Test func aRowBecomesAPortableAccount() throws {
     let row: [String?] = [
       "11111111-1111-4111-8111-111111111111", "ada@example.com", "$2a$10$hash", "2024-01-02T03:04:05.000000Z", nil, nil,
-      "2024-01-01T00:00:00.000000Z", nil, #"{"full_name":"Ada"}"#, #"{"provider":"email","providers":["email"],"role":"admin"}"#,
-      "false", #"[{"provider":"email","id":"11111111-1111-4111-8111-111111111111","email":"ada@example.com"}]"#, "[]", "false",
+      "2024-01-01T00:00:00.000000Z", nil, #"{"full_name":"Ada"}"#,
+      #"{"provider":"email","providers":["email"],"role":"admin"}"#,
+      "false", #"[{"provider":"email","id":"11111111-1111-4111-8111-111111111111","email":"ada@example.com"}]"#, "[]",
+      "false",
     ]
     let account = try AuthUsersQuery.account(row)
     #expect(account.id == "11111111-1111-4111-8111-111111111111" && account.email == "ada@example.com")

@@ -22,30 +22,47 @@ import Testing
     let slow = connect("connection to server at \"db.example.com\" (10.0.0.1), port 6543 failed: timeout expired\n")
     #expect(slow.code == .networkUnreachable && slow.message.hasSuffix(": no answer (timed out)."))
     let password = connect(
-      "connection to server at \"db.example.com\" (10.0.0.1), port 6543 failed: FATAL:  password authentication failed for user \"exporter\"\n")
-    #expect(password.code == .configError && password.message == "The database postgres://exporter@db.example.com:6543/app refused the password of exporter.")
-    #expect(password.providerCode == "28P01" && password.detail == "password authentication failed for user \"exporter\"")
-    let none = connect("connection to server at \"db.example.com\" (10.0.0.1), port 6543 failed: fe_sendauth: no password supplied\n")
-    #expect(none.code == .configError && none.message.contains("neither the --db URL, PGPASSWORD nor ~/.pgpass has one"))
-    let missing = connect("connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  database \"app\" does not exist\n")
-    #expect(missing.code == .configError && missing.providerCode == "3D000" && missing.message.contains("no database named 'app'"))
+      "connection to server at \"db.example.com\" (10.0.0.1), port 6543 failed: FATAL:  password authentication failed for user \"exporter\"\n"
+    )
+    #expect(
+      password.code == .configError
+        && password.message
+          == "The database postgres://exporter@db.example.com:6543/app refused the password of exporter."
+    )
+    #expect(
+      password.providerCode == "28P01" && password.detail == "password authentication failed for user \"exporter\"")
+    let none = connect(
+      "connection to server at \"db.example.com\" (10.0.0.1), port 6543 failed: fe_sendauth: no password supplied\n")
+    #expect(
+      none.code == .configError && none.message.contains("neither the --db URL, PGPASSWORD nor ~/.pgpass has one"))
+    let missing = connect(
+      "connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  database \"app\" does not exist\n")
+    #expect(
+      missing.code == .configError && missing.providerCode == "3D000"
+        && missing.message.contains("no database named 'app'"))
     let plain = connect("server does not support SSL, but SSL was required\n")
     #expect(plain.code == .configError && plain.message.contains("does not offer TLS"))
     let untrusted = connect(
       "connection to server at \"h\" (10.0.0.1), port 6543 failed: SSL error: certificate verify failed\n")
-    #expect(untrusted.code == .networkUnreachable && untrusted.message.hasPrefix("No trusted TLS connection to the database at db.example.com:6543"))
+    #expect(
+      untrusted.code == .networkUnreachable
+        && untrusted.message.hasPrefix("No trusted TLS connection to the database at db.example.com:6543"))
   }
 
   @Test func theServersOwnRefusals() {
     let hba = connect(
-      "connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  no pg_hba.conf entry for host \"10.0.0.2\", user \"exporter\", database \"app\", no encryption\n")
+      "connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  no pg_hba.conf entry for host \"10.0.0.2\", user \"exporter\", database \"app\", no encryption\n"
+    )
     #expect(hba.code == .configError && hba.providerCode == "28000" && hba.message.contains("does not let exporter in"))
-    let full = connect("connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  sorry, too many clients already\n")
-    #expect(full.code == .serverError && full.message.hasSuffix("refused the connection: sorry, too many clients already."))
+    let full = connect(
+      "connection to server at \"h\" (10.0.0.1), port 6543 failed: FATAL:  sorry, too many clients already\n")
+    #expect(
+      full.code == .serverError && full.message.hasSuffix("refused the connection: sorry, too many clients already."))
   }
 
   @Test func statementFailuresBySQLState() {
-    let denied = DatabaseErrors.map(PqFailure.statement(sqlState: "42501", message: "permission denied for table users"), url: url)
+    let denied = DatabaseErrors.map(
+      PqFailure.statement(sqlState: "42501", message: "permission denied for table users"), url: url)
     #expect(denied.code == .configError && denied.message.contains("may not read GoTrue's tables"))
     let cancelled = DatabaseErrors.map(PqFailure.statement(sqlState: "57014", message: "canceling statement"), url: url)
     #expect(cancelled.code == .timeout)
@@ -63,7 +80,8 @@ import Testing
 
   @Test func noMessageHoldsThePassword() {
     let failures: [PqFailure] = [
-      .connect("password authentication failed"), .connect("Connection refused"), .statement(sqlState: "42P01", message: "x"),
+      .connect("password authentication failed"), .connect("Connection refused"),
+      .statement(sqlState: "42P01", message: "x"),
       .lost("gone"), .missing("none"),
     ]
     for failure in failures {

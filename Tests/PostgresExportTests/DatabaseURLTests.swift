@@ -13,7 +13,9 @@ import Testing
 
   @Test func defaults() throws {
     let url = try DatabaseURL("postgres://db.example.com")
-    #expect(url.port == 5432 && url.user == "postgres" && url.password == nil && url.database == "postgres" && url.tls == .prefer)
+    #expect(
+      url.port == 5432 && url.user == "postgres" && url.password == nil && url.database == "postgres"
+        && url.tls == .prefer)
     #expect(try DatabaseURL("postgres://h/?sslmode=allow").tls == .prefer)
   }
 
@@ -50,13 +52,15 @@ import Testing
 
   @Test func libpqKeywords() throws {
     let url = try DatabaseURL("postgres://exporter:s3cret@db.example.com:6543/app?sslmode=require")
-    let parameters = Dictionary(uniqueKeysWithValues: url.connectionParameters(timeout: 2.5, rootCertificate: "/ca.pem"))
+    let parameters = Dictionary(
+      uniqueKeysWithValues: url.connectionParameters(timeout: 2.5, rootCertificate: "/ca.pem"))
     #expect(parameters["host"] == "db.example.com" && parameters["port"] == "6543" && parameters["user"] == "exporter")
     #expect(parameters["password"] == "s3cret" && parameters["dbname"] == "app" && parameters["sslmode"] == "require")
     #expect(parameters["connect_timeout"] == "3" && parameters["client_encoding"] == "UTF8")
     // Only the verifying modes are given a CA bundle.
     #expect(parameters["sslrootcert"] == nil)
-    let verify = try DatabaseURL("postgres://h/db?sslmode=verify-ca").connectionParameters(timeout: 0, rootCertificate: "/ca.pem")
+    let verify = try DatabaseURL("postgres://h/db?sslmode=verify-ca").connectionParameters(
+      timeout: 0, rootCertificate: "/ca.pem")
     #expect(verify.contains { $0 == ("sslrootcert", "/ca.pem") } && verify.contains { $0 == ("connect_timeout", "1") })
     #expect(!verify.contains { $0.0 == "password" })
   }
@@ -64,10 +68,13 @@ import Testing
   @Test func rootCertificateChoice() {
     let system = "/etc/ssl/certs/ca-certificates.crt"
     let all: (String) -> Bool = { _ in true }
-    #expect(DatabaseURL.rootCertificate(environment: ["PGSSLROOTCERT": "/mine.pem"], home: "/home/a", exists: all) == nil)
+    #expect(
+      DatabaseURL.rootCertificate(environment: ["PGSSLROOTCERT": "/mine.pem"], home: "/home/a", exists: all) == nil)
     #expect(DatabaseURL.rootCertificate(environment: [:], home: "/home/a", exists: all) == nil)
     let noUserFile: (String) -> Bool = { $0 == system }
-    #expect(DatabaseURL.rootCertificate(environment: ["SSL_CERT_FILE": "/proxy.pem"], home: "/home/a", exists: noUserFile) == "/proxy.pem")
+    #expect(
+      DatabaseURL.rootCertificate(environment: ["SSL_CERT_FILE": "/proxy.pem"], home: "/home/a", exists: noUserFile)
+        == "/proxy.pem")
     #expect(DatabaseURL.rootCertificate(environment: [:], home: "/home/a", exists: noUserFile) == system)
     #expect(DatabaseURL.rootCertificate(environment: [:], home: nil, exists: { _ in false }) == nil)
   }
@@ -77,17 +84,25 @@ import Testing
   /// where neither PGUSER/PGDATABASE nor a service names them.
   @Test func whatTheURLLeavesOutIsLeftToLibpq() throws {
     func keywords(_ text: String, _ environment: [String: String] = [:]) throws -> [String: String] {
-      Dictionary(uniqueKeysWithValues: try DatabaseURL(text, environment: environment).connectionParameters(timeout: 5, rootCertificate: nil))
+      Dictionary(
+        uniqueKeysWithValues: try DatabaseURL(text, environment: environment).connectionParameters(
+          timeout: 5, rootCertificate: nil))
     }
     let bare = try keywords("postgres://db.example.com")
-    #expect(bare["host"] == "db.example.com" && bare["port"] == nil && bare["sslmode"] == nil && bare["password"] == nil)
+    #expect(
+      bare["host"] == "db.example.com" && bare["port"] == nil && bare["sslmode"] == nil && bare["password"] == nil)
     #expect(bare["user"] == "postgres" && bare["dbname"] == "postgres")
-    let pgUser = try keywords("postgres://db.example.com", ["PGUSER": "exporter", "PGDATABASE": "app", "PGPORT": "6543"])
+    let pgUser = try keywords(
+      "postgres://db.example.com", ["PGUSER": "exporter", "PGDATABASE": "app", "PGPORT": "6543"])
     #expect(pgUser["user"] == nil && pgUser["dbname"] == nil && pgUser["port"] == nil)
     let url = try DatabaseURL("postgres://db.example.com", environment: ["PGUSER": "exporter", "PGPORT": "6543"])
     #expect(url.display == "postgres://exporter@db.example.com:6543/postgres")
     let service = try keywords("postgresql://?service=prod")
-    #expect(service == ["service": "prod", "connect_timeout": "5", "client_encoding": "UTF8", "gssencmode": "disable", "application_name": "authsh"])
+    #expect(
+      service == [
+        "service": "prod", "connect_timeout": "5", "client_encoding": "UTF8", "gssencmode": "disable",
+        "application_name": "authsh",
+      ])
     #expect(try DatabaseURL("postgresql://?service=prod").display == "service 'prod'")
     let fromEnvironment = try keywords("postgresql://", ["PGSERVICE": "prod"])
     #expect(fromEnvironment["user"] == nil && fromEnvironment["host"] == nil && fromEnvironment["dbname"] == nil)

@@ -1,7 +1,7 @@
 import AuthCore
-import CurlTransport
 import AuthEmulator
 import AuthTestSupport
+import CurlTransport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -25,24 +25,32 @@ import Testing
       if provider == .supabase {
         env = ["SUPABASE_URL": emulator.baseURL, "SUPABASE_ANON_KEY": "anon"]
       } else {
-        env = ["FIREBASE_AUTH_EMULATOR_HOST": emulator.firebaseHost, "FIREBASE_API_KEY": "key", "FIREBASE_PROJECT_ID": config.project]
+        env = [
+          "FIREBASE_AUTH_EMULATOR_HOST": emulator.firebaseHost, "FIREBASE_API_KEY": "key",
+          "FIREBASE_PROJECT_ID": config.project,
+        ]
       }
       let transport = CurlTransport()
       context = ShellContext(
-        resolver: ConfigResolver(environment: env, paths: Paths(environment: ["HOME": "/nonexistent"]), configFile: nil),
+        resolver: ConfigResolver(
+          environment: env, paths: Paths(environment: ["HOME": "/nonexistent"]), configFile: nil),
         makeProvider: { target, trace in ProviderFactory.make(target, transport: transport, trace: trace) },
         sessionStore: InMemorySessionStore(), environment: env)
     }
 
     func run(_ line: String) async throws -> CommandResult {
-      guard case .success(let invocation) = InvocationParser.parse(try WordSplitter.split(line), surface: .script) else {
+      guard case .success(let invocation) = InvocationParser.parse(try WordSplitter.split(line), surface: .script)
+      else {
         throw AuthError(.usage, message: line)
       }
       return await CommandRunner().run(invocation, in: context)
     }
 
     func fault(_ json: String) async {
-      let response = await emulator.handle(ServerRequest(method: "PUT", uri: "/emulator/v1/faults", headers: [("Content-Type", "application/json")], body: Array(json.utf8)))
+      let response = await emulator.handle(
+        ServerRequest(
+          method: "PUT", uri: "/emulator/v1/faults", headers: [("Content-Type", "application/json")],
+          body: Array(json.utf8)))
       #expect(response.status == 200, "fault accepted: \(String(decoding: response.body, as: UTF8.self))")
     }
   }
@@ -68,7 +76,9 @@ import Testing
     let link = try #require(inbox.inbox?.link)
     let confirm = try await rig.run("reset confirm '\(link)' --password correct-horse-2")
     #expect(confirm.ok, "\(String(describing: confirm.error))")
-    #expect(try await rig.run("reset confirm '\(link)' --password correct-horse-3").error?.code == .invalidCode, "codes are single-use")
+    #expect(
+      try await rig.run("reset confirm '\(link)' --password correct-horse-3").error?.code == .invalidCode,
+      "codes are single-use")
     #expect(try await rig.run("login ada@example.com --password correct-horse-1").error?.code == .invalidCredentials)
     #expect(try await rig.run("login ada@example.com --password correct-horse-2").ok)
     let status = try await rig.run("status")
@@ -79,7 +89,10 @@ import Testing
   }
 
   static let faults: [(String, ErrorCode)] = [
-    (#"{"status":429,"json":{"code":"over_request_rate_limit","message":"Request rate limit reached"},"headers":{"Retry-After":"30"}}"#, .rateLimited),
+    (
+      #"{"status":429,"json":{"code":"over_request_rate_limit","message":"Request rate limit reached"},"headers":{"Retry-After":"30"}}"#,
+      .rateLimited
+    ),
     (#"{"preset":"rate_limit"}"#, .rateLimited),
     (#"{"preset":"server_error"}"#, .serverError),
     (#"{"preset":"html502"}"#, .serverError),
@@ -93,7 +106,8 @@ import Testing
     let rig = try await Rig(provider)
     defer { Task { await rig.emulator.shutdown() } }
     #expect(try await rig.run("signup bo@example.com --name Bo --password correct-horse-1").ok)
-    let path = provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+    let path =
+      provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
     for (fault, code) in Self.faults {
       // libcurl sends a request again, once, on a fresh connection when a reused keep-alive one
       // closes before a byte of answer (what a connection the server closed while idle looks
@@ -112,6 +126,7 @@ import Testing
       #expect(ExitStatus.oneShot(result) == (code == .rateLimited ? 1 : 3), "\(fault)")
       if fault.contains("Retry-After") { #expect(result.error?.retryAfterSeconds == 30) }
     }
-    #expect(try await rig.run("login bo@example.com --password correct-horse-1").ok, "faults apply `times` requests only")
+    #expect(
+      try await rig.run("login bo@example.com --password correct-horse-1").ok, "faults apply `times` requests only")
   }
 }

@@ -1,5 +1,5 @@
-import Testing
 import AuthCore
+import Testing
 
 /// One row of the error catalogue as a backend answer: what the server says, what the user sees.
 struct ErrorCase: Sendable, CustomTestStringConvertible {

@@ -20,7 +20,8 @@ import Testing
     }
     if row.code == .sessionExpired, row.line == "whoami" {
       // A refused access token is answered by one refresh; here the refresh token is refused too.
-      let (path, fixture) = row.provider == .supabase
+      let (path, fixture) =
+        row.provider == .supabase
         ? ("/auth/v1/token", "supabase/error_refresh_token_not_found.json")
         : ("/securetoken.googleapis.com/v1/token", "firebase/error_INVALID_REFRESH_TOKEN.json")
       harness.server.on("POST", path, status: row.status, json: Fixture.text(fixture))

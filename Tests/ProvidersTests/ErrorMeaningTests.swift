@@ -9,9 +9,11 @@ import Testing
 /// keep a request from being sent at all.
 @Suite struct ErrorMeaningTests {
   static let verify = "/auth/v1/verify"
-  static let link = "'http://127.0.0.1:54321/auth/v1/verify?token=2f0f8c4bd0bc5a36a4b53c0c2fd81b43f8cbd1e6d4a6a0bd8fb0ff36&type=recovery'"
+  static let link =
+    "'http://127.0.0.1:54321/auth/v1/verify?token=2f0f8c4bd0bc5a36a4b53c0c2fd81b43f8cbd1e6d4a6a0bd8fb0ff36&type=recovery'"
   /// A session answer that expires an hour after it is read.
-  static let freshSession = Fixture.text("supabase/session.json").replacingOccurrences(of: "\"expires_at\":1767229200,", with: "")
+  static let freshSession = Fixture.text("supabase/session.json").replacingOccurrences(
+    of: "\"expires_at\":1767229200,", with: "")
 
   /// As GoTrue answers a client that sends `X-Supabase-Api-Version: 2024-01-01` (echoed on errors).
   static func json(_ status: Int, _ fixture: String) -> ServerResponse {
@@ -26,7 +28,9 @@ import Testing
     ("error_reauthentication_needed.json", 400, .reauthenticationNeeded, "reauthentication_needed"),
     ("error_current_password_required.json", 400, .reauthenticationNeeded, "current_password_required"),
   ])
-  func passwordChangeRefusedAfterVerify(_ fixture: String, _ status: Int, _ code: ErrorCode, _ providerCode: String) async throws {
+  func passwordChangeRefusedAfterVerify(_ fixture: String, _ status: Int, _ code: ErrorCode, _ providerCode: String)
+    async throws
+  {
     let harness = try await Harness(.supabase)
     defer { Task { await harness.stop() } }
     harness.server.on("POST", Self.verify) { _ in Self.json(200, Self.freshSession) }
@@ -38,7 +42,8 @@ import Testing
     #expect(error.status == status)
     #expect(ExitStatus.oneShot(result) == 1)
     if code == .samePassword {
-      #expect(error.message == "The new password must be different from the current one. This reset link has now been used.")
+      #expect(
+        error.message == "The new password must be different from the current one. This reset link has now been used.")
       #expect(error.hint == "Request a new link with `authsh reset ada@example.com` and choose a different password.")
     } else if providerCode == "reauthentication_needed" {
       #expect(error.message == "Changing the password needs a recent sign-in. Log in again, then retry.")
@@ -54,7 +59,8 @@ import Testing
     try harness.signedIn(expiresIn: 3600)
     let calls = CallCounter()
     harness.server.on("POST", "/auth/v1/token") { _ in
-      calls.next() == 0 ? Self.json(409, Fixture.text("supabase/error_conflict.json")) : Self.json(200, Self.freshSession)
+      calls.next() == 0
+        ? Self.json(409, Fixture.text("supabase/error_conflict.json")) : Self.json(200, Self.freshSession)
     }
     let result = try await harness.run("refresh")
     #expect(result.ok, "\(String(describing: result.error))")
@@ -73,7 +79,8 @@ import Testing
     #expect(error.providerCode == "conflict")
     #expect(ExitStatus.oneShot(result) == 3)
     #expect(harness.server.requests.count == 2, "one retry, not more")
-    #expect(try harness.store.load(profile: harness.backendKey).session != nil, "a busy server does not end the session")
+    #expect(
+      try harness.store.load(profile: harness.backendKey).session != nil, "a busy server does not end the session")
   }
 
   /// bcrypt reads 72 bytes: Supabase refuses longer passwords, so they are not sent. Bytes, not
@@ -102,7 +109,8 @@ import Testing
     defer { Task { await harness.stop() } }
     harness.server.on("POST", "/auth/v1/signup") { _ in Self.json(200, Self.freshSession) }
     // 36 "é": 36 characters, exactly 72 bytes.
-    let result = try await harness.run("signup ada@example.com --name Ada --password '\(String(repeating: "é", count: 36))'")
+    let result = try await harness.run(
+      "signup ada@example.com --name Ada --password '\(String(repeating: "é", count: 36))'")
     #expect(result.ok, "\(String(describing: result.error))")
     #expect(harness.server.requests.count == 1)
   }
@@ -113,7 +121,8 @@ import Testing
     harness.server.on("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp") { _ in
       Self.json(400, Fixture.text("firebase/error_EMAIL_EXISTS.json"))
     }
-    let result = try await harness.run("signup ada@example.com --name Ada --password '\(String(repeating: "x", count: 100))'")
+    let result = try await harness.run(
+      "signup ada@example.com --name Ada --password '\(String(repeating: "x", count: 100))'")
     #expect(result.error?.code == .userAlreadyExists, "the request was sent")
   }
 }

@@ -1,6 +1,6 @@
 import AuthCore
-import CurlTransport
 import AuthTestSupport
+import CurlTransport
 import Foundation
 import HTTPServerKit
 import JSONKit

@@ -58,7 +58,9 @@ import Testing
       Field(provider: .supabase, name: "refresh expires_in", line: "refresh", path: token, signedIn: true) {
         splice(session, ["expires_in"], $0, removing: ["expires_at"])
       },
-      Field(provider: .supabase, name: "user.created_at", line: login, path: token) { splice(session, ["user", "created_at"], $0) },
+      Field(provider: .supabase, name: "user.created_at", line: login, path: token) {
+        splice(session, ["user", "created_at"], $0)
+      },
       Field(provider: .supabase, name: "user.last_sign_in_at", line: login, path: token) {
         splice(session, ["user", "last_sign_in_at"], $0)
       },
@@ -68,19 +70,24 @@ import Testing
       Field(provider: .supabase, name: "whoami created_at", line: "whoami", path: "/auth/v1/user", signedIn: true) {
         splice(user, ["created_at"], $0)
       },
-      Field(provider: .supabase, name: "whoami last_sign_in_at", line: "whoami", path: "/auth/v1/user", signedIn: true) {
+      Field(provider: .supabase, name: "whoami last_sign_in_at", line: "whoami", path: "/auth/v1/user", signedIn: true)
+      {
         splice(user, ["last_sign_in_at"], $0)
       },
-      Field(provider: .supabase, name: "whoami code", line: "whoami", path: "/auth/v1/user", signedIn: true,
-            body: { #"{"code":"# + $0 + #","error_code":"unexpected_failure","msg":"x"}"# }, status: 500),
-      Field(provider: .supabase, name: "429 Retry-After", line: login, path: token,
-            body: { _ in #"{"code":429,"error_code":"over_request_rate_limit","msg":"Request rate limit reached"}"# },
-            status: 429, headers: { [("Retry-After", headerText($0))] }),
-      Field(provider: .supabase, name: "429 message seconds", line: login, path: token,
-            body: {
-              let message = "For security purposes, you can only request this after \(headerText($0)) seconds."
-              return #"{"code":429,"error_code":"over_email_send_rate_limit","msg":"# + JSON.string(message).compactText + "}"
-            }, status: 429),
+      Field(
+        provider: .supabase, name: "whoami code", line: "whoami", path: "/auth/v1/user", signedIn: true,
+        body: { #"{"code":"# + $0 + #","error_code":"unexpected_failure","msg":"x"}"# }, status: 500),
+      Field(
+        provider: .supabase, name: "429 Retry-After", line: login, path: token,
+        body: { _ in #"{"code":429,"error_code":"over_request_rate_limit","msg":"Request rate limit reached"}"# },
+        status: 429, headers: { [("Retry-After", headerText($0))] }),
+      Field(
+        provider: .supabase, name: "429 message seconds", line: login, path: token,
+        body: {
+          let message = "For security purposes, you can only request this after \(headerText($0)) seconds."
+          return #"{"code":429,"error_code":"over_email_send_rate_limit","msg":"# + JSON.string(message).compactText
+            + "}"
+        }, status: 429),
     ]
   }()
 
@@ -92,15 +99,20 @@ import Testing
     let lookupPath = "/identitytoolkit.googleapis.com/v1/accounts:lookup"
     let tokenPath = "/securetoken.googleapis.com/v1/token"
     return [
-      Field(provider: .firebase, name: "idToken exp", line: login, path: signInPath) { spliceClaim(signIn, ["idToken"], "exp", $0) },
+      Field(provider: .firebase, name: "idToken exp", line: login, path: signInPath) {
+        spliceClaim(signIn, ["idToken"], "exp", $0)
+      },
       Field(provider: .firebase, name: "expiresIn (idToken without exp)", line: login, path: signInPath) {
         spliceClaim(splice(signIn, ["expiresIn"], $0), ["idToken"], "exp", nil)
       },
-      Field(provider: .firebase, name: "idToken iat", line: login, path: signInPath) { spliceClaim(signIn, ["idToken"], "iat", $0) },
+      Field(provider: .firebase, name: "idToken iat", line: login, path: signInPath) {
+        spliceClaim(signIn, ["idToken"], "iat", $0)
+      },
       Field(provider: .firebase, name: "refresh id_token exp", line: "refresh", path: tokenPath, signedIn: true) {
         spliceClaim(token, ["id_token"], "exp", $0)
       },
-      Field(provider: .firebase, name: "refresh expires_in (no exp)", line: "refresh", path: tokenPath, signedIn: true) {
+      Field(provider: .firebase, name: "refresh expires_in (no exp)", line: "refresh", path: tokenPath, signedIn: true)
+      {
         spliceClaim(splice(token, ["expires_in"], $0), ["id_token"], "exp", nil)
       },
       Field(provider: .firebase, name: "lookup createdAt", line: "whoami", path: lookupPath, signedIn: true) {
@@ -112,11 +124,13 @@ import Testing
       Field(provider: .firebase, name: "lookup passwordUpdatedAt", line: "whoami", path: lookupPath, signedIn: true) {
         splice(lookup, ["users", "0", "passwordUpdatedAt"], $0)
       },
-      Field(provider: .firebase, name: "error code", line: login, path: signInPath,
-            body: { #"{"error":{"code":"# + $0 + #","message":"INVALID_LOGIN_CREDENTIALS","errors":[]}}"# }, status: 400),
-      Field(provider: .firebase, name: "429 Retry-After", line: login, path: signInPath,
-            body: { _ in #"{"error":{"code":429,"message":"TOO_MANY_ATTEMPTS_TRY_LATER","errors":[]}}"# },
-            status: 429, headers: { [("Retry-After", headerText($0))] }),
+      Field(
+        provider: .firebase, name: "error code", line: login, path: signInPath,
+        body: { #"{"error":{"code":"# + $0 + #","message":"INVALID_LOGIN_CREDENTIALS","errors":[]}}"# }, status: 400),
+      Field(
+        provider: .firebase, name: "429 Retry-After", line: login, path: signInPath,
+        body: { _ in #"{"error":{"code":429,"message":"TOO_MANY_ATTEMPTS_TRY_LATER","errors":[]}}"# },
+        status: 429, headers: { [("Retry-After", headerText($0))] }),
     ]
   }()
 
@@ -139,8 +153,12 @@ import Testing
           let body = Array(field.body(literal).utf8)
           let headers = [("Content-Type", "application/json")] + field.headers(literal)
           let status = field.status
-          harness.server.on("POST", field.path) { _ in ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body) }
-          harness.server.on("GET", field.path) { _ in ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body) }
+          harness.server.on("POST", field.path) { _ in
+            ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body)
+          }
+          harness.server.on("GET", field.path) { _ in
+            ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body)
+          }
           let result = try await harness.run(field.line)
           let stored = try harness.store.load(profile: "default").session
           let context = "\(field) = \(literal)"
@@ -174,7 +192,9 @@ import Testing
   }
 
   /// `text` with claim `claim` of the JWT at `path` set to `literal` (nil: removed).
-  static func spliceClaim(_ text: String, _ path: [String], _ claim: String, _ literal: String?, removing: [String] = []) -> String {
+  static func spliceClaim(
+    _ text: String, _ path: [String], _ claim: String, _ literal: String?, removing: [String] = []
+  ) -> String {
     guard var json = try? JSON.parse(text), let token = get(json, path)?.string else { return text }
     let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     guard parts.count == 3, let payload = base64URLDecode(parts[1]) else { return text }
@@ -221,7 +241,9 @@ import Testing
   }
 
   static func base64URLEncode(_ text: String) -> String {
-    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+      of: "/", with: "_"
+    )
+    .replacingOccurrences(of: "=", with: "")
   }
 }

@@ -12,7 +12,12 @@ import Testing
     let harness = try await Harness(.supabase)
     let other = FixtureServer()
     try await other.start()
-    defer { Task { await harness.stop(); await other.stop() } }
+    defer {
+      Task {
+        await harness.stop()
+        await other.stop()
+      }
+    }
     let clock = ManualClock()
     harness.clock = clock
     for server in [harness.server, other] { server.on("POST", "/auth/v1/recover", status: 200, json: "{}") }

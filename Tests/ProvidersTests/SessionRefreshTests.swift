@@ -11,9 +11,11 @@ import Testing
 @Suite struct SessionRefreshTests {
   static let userPath = "/auth/v1/user"
   static let tokenPath = "/auth/v1/token"
-  static let badJWT = #"{"code":"bad_jwt","message":"invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired"}"#
+  static let badJWT =
+    #"{"code":"bad_jwt","message":"invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired"}"#
   static let userGone = #"{"code":"user_not_found","message":"User from sub claim in JWT does not exist"}"#
-  static let sessionGone = #"{"code":"session_not_found","message":"Session from session_id claim in JWT does not exist"}"#
+  static let sessionGone =
+    #"{"code":"session_not_found","message":"Session from session_id claim in JWT does not exist"}"#
 
   func bearer(_ request: ServerRequest) -> String? {
     request.headers.first { $0.name.lowercased() == "authorization" }?.value
@@ -57,7 +59,9 @@ import Testing
     ("signed out elsewhere", 403, sessionGone, false, SessionEnd.revokedMessage),
     ("revoked although the refresh worked", 403, sessionGone, true, SessionEnd.revokedMessage),
   ])
-  func sessionEndsWithTheRightMessage(_ name: String, _ status: Int, _ body: String, _ refreshWorks: Bool, _ message: String)
+  func sessionEndsWithTheRightMessage(
+    _ name: String, _ status: Int, _ body: String, _ refreshWorks: Bool, _ message: String
+  )
     async throws
   {
     let harness = try await Harness(.supabase)
@@ -67,7 +71,8 @@ import Testing
     if refreshWorks {
       harness.server.on("POST", Self.tokenPath, status: 200, json: Fixture.text("supabase/session.json"))
     } else {
-      harness.server.on("POST", Self.tokenPath, status: 400, json: Fixture.text("supabase/error_refresh_token_not_found.json"))
+      harness.server.on(
+        "POST", Self.tokenPath, status: 400, json: Fixture.text("supabase/error_refresh_token_not_found.json"))
     }
     let result = try await harness.run("whoami")
     let error = try #require(result.error, "\(name)")
@@ -82,12 +87,18 @@ import Testing
     for (lookupError, refreshError, message) in [
       ("error_USER_NOT_FOUND.json", "error_INVALID_REFRESH_TOKEN.json", SessionEnd.userDeletedMessage),
       ("error_INVALID_ID_TOKEN.json", "error_TOKEN_EXPIRED.json", SessionEnd.revokedMessage),
-      ("error_INVALID_ID_TOKEN.json", "error_INVALID_REFRESH_TOKEN.json", "You were logged out due to inactivity. Please log in again."),
+      (
+        "error_INVALID_ID_TOKEN.json", "error_INVALID_REFRESH_TOKEN.json",
+        "You were logged out due to inactivity. Please log in again."
+      ),
     ] {
       let harness = try await Harness(.firebase)
       try harness.signedIn()
-      harness.server.on("POST", "/identitytoolkit.googleapis.com/v1/accounts:lookup", status: 400, json: Fixture.text("firebase/" + lookupError))
-      harness.server.on("POST", "/securetoken.googleapis.com/v1/token", status: 400, json: Fixture.text("firebase/" + refreshError))
+      harness.server.on(
+        "POST", "/identitytoolkit.googleapis.com/v1/accounts:lookup", status: 400,
+        json: Fixture.text("firebase/" + lookupError))
+      harness.server.on(
+        "POST", "/securetoken.googleapis.com/v1/token", status: 400, json: Fixture.text("firebase/" + refreshError))
       let result = try await harness.run("whoami")
       #expect(result.error?.message == message, "\(lookupError) + \(refreshError)")
       #expect(harness.server.requests.filter { $0.uri.hasPrefix("/securetoken.googleapis.com/v1/token") }.count == 1)

@@ -12,7 +12,10 @@ import Testing
   func slowAnswerPastTimeoutIsTimeout(_ provider: ProviderKind, _ transport: TransportKind) async throws {
     let harness = try await Harness(provider, transport: transport)
     defer { Task { await harness.stop() } }
-    harness.server.on("POST", provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword") { _ in
+    harness.server.on(
+      "POST",
+      provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+    ) { _ in
       try? await Task.sleep(nanoseconds: 4_000_000_000)
       return .text(200, "{}")
     }
@@ -31,9 +34,11 @@ import Testing
     let port = reserved.port
     defer { withExtendedLifetime(reserved) {} }
     let result = try await harness.run(
-      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://127.0.0.1:\(port)"))
+      "login ada@example.com --password correct-horse-battery",
+      context: harness.context(url: "http://127.0.0.1:\(port)"))
     #expect(result.error?.code == .networkUnreachable)
-    #expect(result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
+    #expect(
+      result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
     #expect(ExitStatus.oneShot(result) == 3)
   }
 
@@ -46,9 +51,11 @@ import Testing
     let port = reserved.port
     defer { withExtendedLifetime(reserved) {} }
     let result = try await harness.run(
-      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "https://127.0.0.1:\(port)"))
+      "login ada@example.com --password correct-horse-battery",
+      context: harness.context(url: "https://127.0.0.1:\(port)"))
     #expect(result.error?.code == .networkUnreachable)
-    #expect(result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
+    #expect(
+      result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
     #expect(ExitStatus.oneShot(result) == 3)
   }
 
@@ -60,9 +67,13 @@ import Testing
   func urlWithoutSchemeSuggestsOne(_ url: String, _ hint: String) async throws {
     let harness = try await Harness(.supabase)
     defer { Task { await harness.stop() } }
-    let result = try await harness.run("login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
+    let result = try await harness.run(
+      "login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
     #expect(result.error?.code == .configError)
-    #expect(result.error?.message == "The Supabase URL '\(url.hasSuffix("/") ? String(url.dropLast()) : url)' does not start with http:// or https://.")
+    #expect(
+      result.error?.message
+        == "The Supabase URL '\(url.hasSuffix("/") ? String(url.dropLast()) : url)' does not start with http:// or https://."
+    )
     #expect(result.error?.hint == hint)
     #expect(ExitStatus.oneShot(result) == ExitStatus.configuration, "a configuration problem found before sending")
   }
@@ -72,7 +83,8 @@ import Testing
     let harness = try await Harness(.supabase, transport: transport)
     defer { Task { await harness.stop() } }
     let url = "ftp://127.0.0.1:\(harness.server.port)"
-    let result = try await harness.run("login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
+    let result = try await harness.run(
+      "login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
     #expect(result.error?.code == .configError)
     #expect(result.error?.message == "The Supabase URL '\(url)' uses the unsupported scheme 'ftp'.")
     #expect(result.error?.hint == "authsh speaks http:// (local emulators) and https:// (hosted projects).")
@@ -84,7 +96,10 @@ import Testing
   func droppedConnectionIsAnError(_ provider: ProviderKind, _ transport: TransportKind) async throws {
     let harness = try await Harness(provider, transport: transport)
     defer { Task { await harness.stop() } }
-    harness.server.on("POST", provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword") { _ in
+    harness.server.on(
+      "POST",
+      provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+    ) { _ in
       .dropConnection
     }
     let result = try await harness.run("login ada@example.com --password correct-horse-battery")
@@ -98,7 +113,9 @@ import Testing
     let harness = try await Harness(.supabase, transport: transport)
     defer { Task { await harness.stop() } }
     let junk = [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
-    harness.server.on("POST", "/auth/v1/token") { _ in ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: junk) }
+    harness.server.on("POST", "/auth/v1/token") { _ in
+      ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: junk)
+    }
     let result = try await harness.run("login ada@example.com --password correct-horse-battery")
     #expect(result.error?.code == .malformedResponse)
   }
@@ -122,7 +139,9 @@ import Testing
     defer { Task { await harness.stop() } }
     let clock = ManualClock()
     harness.clock = clock
-    harness.server.on("POST", provider == .supabase ? "/auth/v1/recover" : "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode", status: 200, json: "{}")
+    harness.server.on(
+      "POST", provider == .supabase ? "/auth/v1/recover" : "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+      status: 200, json: "{}")
     #expect(try await harness.run("reset ada@example.com").ok)
     clock.advance(17)
     let again = try await harness.run("reset ADA@example.com")
@@ -141,9 +160,12 @@ import Testing
     let harness = try await Harness(provider)
     defer { Task { await harness.stop() } }
     let result = try await harness.run(
-      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://auth.example.com"))
+      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://auth.example.com")
+    )
     #expect(result.error?.code == .insecureURL)
-    #expect(result.error?.message == "Refusing to send credentials over plain HTTP to auth.example.com (use https, or --allow-insecure-http)")
+    #expect(
+      result.error?.message
+        == "Refusing to send credentials over plain HTTP to auth.example.com (use https, or --allow-insecure-http)")
   }
 
   @Test func nothingConfiguredSaysWhatToSet() async throws {
@@ -151,7 +173,10 @@ import Testing
       resolver: ConfigResolver(environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]), configFile: nil),
       makeProvider: { _, _ in fatalError("no provider without a target") }, sessionStore: InMemorySessionStore())
     let words = try WordSplitter.split("login ada@example.com --password correct-horse-battery")
-    guard case .success(let invocation) = InvocationParser.parse(words, surface: .script) else { Issue.record("parse"); return }
+    guard case .success(let invocation) = InvocationParser.parse(words, surface: .script) else {
+      Issue.record("parse")
+      return
+    }
     let result = await CommandRunner().run(invocation, in: context)
     #expect(result.error?.code == .configError)
     #expect(result.error?.hint?.contains("SUPABASE_URL") == true)
@@ -175,10 +200,12 @@ import Testing
   }
 
   @Test(arguments: [
-    ("X-Test", "a\r\nX-Injected: 1"), ("X-Test", "a\nb"), ("X-Test", "a\u{0}b"), ("X Test", "a"), ("", "a"), ("X-Test:", "a"),
+    ("X-Test", "a\r\nX-Injected: 1"), ("X-Test", "a\nb"), ("X-Test", "a\u{0}b"), ("X Test", "a"), ("", "a"),
+    ("X-Test:", "a"),
   ])
   func eachTransportRefusesWhatHTTPCannotCarry(_ name: String, _ value: String) async throws {
-    let request = HTTPRequest(method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [(name, value)])
+    let request = HTTPRequest(
+      method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [(name, value)])
     #expect(request.unsendableHeader == name)
     for transport in TransportKind.allCases {
       await #expect(throws: TransportFailure.unsendableHeader(name)) { _ = try await transport.make().send(request) }
@@ -192,11 +219,13 @@ import Testing
       for position in 0..<40 {
         var characters = Array(repeating: "a", count: 40)
         characters[position] = bad
-        let request = HTTPRequest(method: "GET", url: url, headers: [("Authorization", "Bearer " + characters.joined())])
+        let request = HTTPRequest(
+          method: "GET", url: url, headers: [("Authorization", "Bearer " + characters.joined())])
         #expect(request.unsendableHeader == "Authorization", "\(position)")
       }
     }
-    let fine = HTTPRequest(method: "GET", url: url, headers: [("Authorization", "Bearer é\t~ÿ" + String(repeating: "x~\u{80}", count: 30))])
+    let fine = HTTPRequest(
+      method: "GET", url: url, headers: [("Authorization", "Bearer é\t~ÿ" + String(repeating: "x~\u{80}", count: 30))])
     #expect(fine.unsendableHeader == nil)
   }
 
@@ -221,7 +250,8 @@ import Testing
     ("[::1]", true), ("::1", true), ("localhost.example.com", false), ("notlocalhost", false), ("api.localhost", false),
     ("API.LOCALHOST", false), ("127.evil.test", false), ("127.0.0.1.evil.test", false), ("127.0.0.1.", false),
     ("127.1", false), ("127.0.0.01", false), ("127.0.0.256", false), ("127.0.0.-1", false), ("127..0.1", false),
-    ("[[::1]]", false), ("[localhost]", false), ("128.0.0.1", false), ("1270.0.0.1", false), ("::2", false), ("", false),
+    ("[[::1]]", false), ("[localhost]", false), ("128.0.0.1", false), ("1270.0.0.1", false), ("::2", false),
+    ("", false),
     ("example.com", false), ("127", false),
   ])
   func onlyThisMachineIsLoopback(_ host: String, _ loopback: Bool) {
@@ -238,7 +268,8 @@ import Testing
 
   @Test func tabsAndTextBeyondASCIIGoAsTheyAre() throws {
     let request = HTTPRequest(
-      method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")), headers: [("X-Test", "a\tb é"), ("x_y.z~", "1")])
+      method: "GET", url: try #require(URL(string: "http://127.0.0.1:9/x")),
+      headers: [("X-Test", "a\tb é"), ("x_y.z~", "1")])
     #expect(request.unsendableHeader == nil)
   }
 }

@@ -16,7 +16,8 @@ struct FailingTransport: HTTPTransport {
 /// Client-side validation: every failing field at once, under its name, and no request.
 @Suite struct ValidationTests {
   func context(_ provider: ProviderKind, prompter: (any PasswordPrompter)? = nil) -> ShellContext {
-    let env = provider == .supabase
+    let env =
+      provider == .supabase
       ? ["SUPABASE_URL": "https://abcd.supabase.co", "SUPABASE_ANON_KEY": "k"]
       : ["FIREBASE_API_KEY": "k"]
     let context = ShellContext(
@@ -35,14 +36,36 @@ struct FailingTransport: HTTPTransport {
   }
 
   static let rows: [(line: String, fields: [(Field, String, String)])] = [
-    ("signup", [(.email, "email_required", "Email is required"), (.password, "password_required", "Password is required"), (.name, "name_required", "Name is required")]),
-    ("signup not-an-email --name ' ' --password short", [(.email, "invalid_email", "Invalid email address"), (.password, "password_too_short", "Password must be at least 8 characters"), (.name, "name_required", "Name is required")]),
+    (
+      "signup",
+      [
+        (.email, "email_required", "Email is required"), (.password, "password_required", "Password is required"),
+        (.name, "name_required", "Name is required"),
+      ]
+    ),
+    (
+      "signup not-an-email --name ' ' --password short",
+      [
+        (.email, "invalid_email", "Invalid email address"),
+        (.password, "password_too_short", "Password must be at least 8 characters"),
+        (.name, "name_required", "Name is required"),
+      ]
+    ),
     ("signup a@b.c --name Ada --password 12345678", [(.email, "invalid_email", "Invalid email address")]),
-    ("signup ada@example.com --name Ada --password \(String(repeating: "x", count: 256))", [(.password, "password_too_long", "Password must be at most 255 characters")]),
+    (
+      "signup ada@example.com --name Ada --password \(String(repeating: "x", count: 256))",
+      [(.password, "password_too_long", "Password must be at most 255 characters")]
+    ),
     ("login --password x", [(.email, "email_required", "Email is required")]),
-    ("login 'ada@example' --password ''", [(.email, "invalid_email", "Invalid email address"), (.password, "password_required", "Password is required")]),
+    (
+      "login 'ada@example' --password ''",
+      [(.email, "invalid_email", "Invalid email address"), (.password, "password_required", "Password is required")]
+    ),
     ("reset ''", [(.email, "email_required", "Email is required")]),
-    ("reset confirm CODE --password short", [(.password, "password_too_short", "Password must be at least 8 characters")]),
+    (
+      "reset confirm CODE --password short",
+      [(.password, "password_too_short", "Password must be at least 8 characters")]
+    ),
   ]
 
   @Test(arguments: ProviderKind.allCases)
@@ -74,7 +97,8 @@ struct FailingTransport: HTTPTransport {
   @Test func mismatchedConfirmationAtThePrompt() async throws {
     // Asked three times, mistyped each time (each miss asks again).
     let answers = Array(repeating: ["correct-horse-1", "correct-horse-2"], count: 3).flatMap { $0 }
-    let result = try await run("signup ada@example.com --name Ada", context(.supabase, prompter: Prompter(answers: answers)))
+    let result = try await run(
+      "signup ada@example.com --name Ada", context(.supabase, prompter: Prompter(answers: answers)))
     #expect(result.error?.fields.map(\.code) == ["passwords_mismatch"])
     #expect(result.error?.field(.confirm)?.message == "Passwords do not match")
   }
@@ -85,8 +109,14 @@ struct FailingTransport: HTTPTransport {
   }
 
   @Test func emailRule() {
-    for good in ["a@b.co", "ada.lovelace+x@mail.example.com", " ada@example.com ", "A_B%c-d@x-y.io", "o'brien@example.com", "a!#$&*/=?^`{|}~@b.co"] { #expect(Validator.isValidEmail(good), "\(good)") }
-    for bad in ["", "a@b", "a@b.c", "@b.co", "a b@c.co", "a\"b@c.co", "a,b@c.co", "a(b)@c.co", "<a>@b.co", "a@b.c0", "a@@b.co", "ada@exämple.com", String(repeating: "a", count: 251) + "@b.co"] {
+    for good in [
+      "a@b.co", "ada.lovelace+x@mail.example.com", " ada@example.com ", "A_B%c-d@x-y.io", "o'brien@example.com",
+      "a!#$&*/=?^`{|}~@b.co",
+    ] { #expect(Validator.isValidEmail(good), "\(good)") }
+    for bad in [
+      "", "a@b", "a@b.c", "@b.co", "a b@c.co", "a\"b@c.co", "a,b@c.co", "a(b)@c.co", "<a>@b.co", "a@b.c0", "a@@b.co",
+      "ada@exämple.com", String(repeating: "a", count: 251) + "@b.co",
+    ] {
       #expect(!Validator.isValidEmail(bad), "\(bad)")
     }
   }

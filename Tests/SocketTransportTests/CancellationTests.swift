@@ -20,7 +20,8 @@ import Testing
     func get(_ query: String) -> Task<HTTPResponse, any Error> {
       Task {
         try await ThreadTaskExecutor.onOwnThread {
-          try await transport.send(HTTPRequest(method: "GET", url: URL(string: "\(server.baseURL)/n?\(query)")!, timeout: 30))
+          try await transport.send(
+            HTTPRequest(method: "GET", url: URL(string: "\(server.baseURL)/n?\(query)")!, timeout: 30))
         }
       }
     }

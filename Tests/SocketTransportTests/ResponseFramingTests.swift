@@ -7,17 +7,21 @@ import Testing
 /// How `SocketHTTPTransport` reads answers off the wire, against a raw server writing exact bytes:
 /// every way HTTP/1.1 frames a body, and the answers it must refuse.
 @Suite struct ResponseFramingTests {
-  private func get(_ answer: String, close: Bool = true, method: String = "GET", maxBytes: Int = 4 << 20) async throws -> HTTPResponse {
+  private func get(_ answer: String, close: Bool = true, method: String = "GET", maxBytes: Int = 4 << 20) async throws
+    -> HTTPResponse
+  {
     let server = try RawServer(answer: answer, close: close)
     let transport = SocketHTTPTransport(maxResponseBytes: maxBytes)
     return try await ThreadTaskExecutor.onOwnThread {
-      try await transport.send(HTTPRequest(method: method, url: URL(string: "http://127.0.0.1:\(server.port)/x")!, timeout: 5))
+      try await transport.send(
+        HTTPRequest(method: method, url: URL(string: "http://127.0.0.1:\(server.port)/x")!, timeout: 5))
     }
   }
 
   /// Expects `body` to fail with a `TransportFailure` that `kind` accepts.
   private func expectFailure(
-    _ kind: (TransportFailure) -> Bool, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> HTTPResponse
+    _ kind: (TransportFailure) -> Bool, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> HTTPResponse
   ) async {
     do {
       let response = try await body()
@@ -36,7 +40,8 @@ import Testing
 
   @Test func aChunkedBodyIsJoinedAndItsTrailersDropped() async throws {
     let response = try await get(
-      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nTrailer: x\r\n\r\n")
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nTrailer: x\r\n\r\n"
+    )
     #expect(response.bodyText == "hello, world")
   }
 
@@ -46,7 +51,9 @@ import Testing
   }
 
   @Test func interimHeadsAreSkipped() async throws {
-    let response = try await get("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: x\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+    let response = try await get(
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: x\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+    )
     #expect(response.status == 200)
     #expect(response.bodyText == "ok")
   }
@@ -106,9 +113,13 @@ import Testing
     let transport = SocketHTTPTransport()
     let url = URL(string: "http://127.0.0.1:\(server.port)/auth/v1/user?a=b%20c")!
     _ = try await transport.send(
-      HTTPRequest(method: "POST", url: url, headers: [("apikey", "k"), ("content-length", "99")], body: Array("{}".utf8)))
+      HTTPRequest(
+        method: "POST", url: url, headers: [("apikey", "k"), ("content-length", "99")], body: Array("{}".utf8)))
     // The body follows the head; the server records the head.
-    #expect(server.requests == ["POST /auth/v1/user?a=b%20c HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\napikey: k\r\nContent-Length: 2\r\n\r\n"])
+    #expect(
+      server.requests == [
+        "POST /auth/v1/user?a=b%20c HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\napikey: k\r\nContent-Length: 2\r\n\r\n"
+      ])
   }
 
   @Test func aClosedPortIsRefused() async throws {
@@ -116,19 +127,22 @@ import Testing
     let port = reserved.port
     defer { withExtendedLifetime(reserved) {} }
     await expectFailure({ if case .refused = $0 { true } else { false } }) {
-      try await SocketHTTPTransport().send(HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!, timeout: 2))
+      try await SocketHTTPTransport().send(
+        HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!, timeout: 2))
     }
   }
 
   @Test func aNameThatDoesNotResolveIsHostNotFound() async throws {
     await expectFailure({ if case .hostNotFound = $0 { true } else { false } }) {
-      try await SocketHTTPTransport().send(HTTPRequest(method: "GET", url: URL(string: "http://no-such-host.invalid/")!, timeout: 5))
+      try await SocketHTTPTransport().send(
+        HTTPRequest(method: "GET", url: URL(string: "http://no-such-host.invalid/")!, timeout: 5))
     }
   }
 
   @Test func aHeaderWithALineBreakIsNotSent() async throws {
     let server = try RawServer(answer: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
-    let request = HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(server.port)/")!, headers: [("apikey", "a\r\nX: y")])
+    let request = HTTPRequest(
+      method: "GET", url: URL(string: "http://127.0.0.1:\(server.port)/")!, headers: [("apikey", "a\r\nX: y")])
     await #expect(throws: TransportFailure.unsendableHeader("apikey")) { try await SocketHTTPTransport().send(request) }
     #expect(server.requests.isEmpty)
   }

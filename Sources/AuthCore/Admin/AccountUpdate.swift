@@ -13,7 +13,10 @@ public struct AccountUpdate: Sendable, Equatable {
   /// Firebase custom claims (`customAttributes`); on Supabase, keys of `app_metadata`.
   public var claims: JSONObject
 
-  public init(name: String? = nil, metadata: JSONObject = JSONObject(), appMetadata: JSONObject = JSONObject(), claims: JSONObject = JSONObject()) {
+  public init(
+    name: String? = nil, metadata: JSONObject = JSONObject(), appMetadata: JSONObject = JSONObject(),
+    claims: JSONObject = JSONObject()
+  ) {
     self.name = name
     self.metadata = metadata
     self.appMetadata = appMetadata

@@ -38,7 +38,9 @@ public struct ServiceAccount: Sendable, Equatable {
   /// The file it came from (for messages).
   public var path: String
 
-  public init(projectId: String, clientEmail: String, privateKeyId: String, privateKeyPEM: String, tokenURI: String, path: String) {
+  public init(
+    projectId: String, clientEmail: String, privateKeyId: String, privateKeyPEM: String, tokenURI: String, path: String
+  ) {
     self.projectId = projectId
     self.clientEmail = clientEmail
     self.privateKeyId = privateKeyId

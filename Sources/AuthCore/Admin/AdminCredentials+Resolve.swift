@@ -74,13 +74,15 @@ extension AdminCredential {
         throw AuthError(
           .configError,
           message: "service_key_env = \"\(name)\" in \(source) names an environment variable that is not set.",
-          hint: "Export \(name) (e.g. export \(name)=…) with the project's service_role or secret key, or fix the name.")
+          hint: "Export \(name) (e.g. export \(name)=…) with the project's service_role or secret key, or fix the name."
+        )
       }
       return try SupabaseAdminKey.classify(key, source: "\(name) (named by service_key_env in \(source))")
     }
     if let name = admin.serviceKeyKeyring {
       let key = try keyringSecret(name, key: "service_key_keyring", source: source, keyring: keyring).trimmingWhitespace
-      return try SupabaseAdminKey.classify(key, source: "the keyring secret '\(name)' (named by service_key_keyring in \(source))")
+      return try SupabaseAdminKey.classify(
+        key, source: "the keyring secret '\(name)' (named by service_key_keyring in \(source))")
     }
     if let key = admin.serviceKey?.trimmingWhitespace, !key.isEmpty {
       return try SupabaseAdminKey.classify(key, source: "service_key in \(source)")
@@ -91,7 +93,8 @@ extension AdminCredential {
       message: "Admin commands need the project's service_role key or secret key (sb_secret_…).",
       hint: ignored.isEmpty
         ? "Set SUPABASE_SERVICE_ROLE_KEY or SUPABASE_SECRET_KEY, or service_key_env in the profile of config.toml."
-        : "\(ignored.joined(separator: " and ")) is set but not used: the profile was chosen explicitly. Add service_key_env = \"\(ignored[0])\" to \(admin.profileSource ?? "the profile").")
+        : "\(ignored.joined(separator: " and ")) is set but not used: the profile was chosen explicitly. Add service_key_env = \"\(ignored[0])\" to \(admin.profileSource ?? "the profile")."
+    )
   }
 
   static func firebase(_ target: Target, environment: [String: String], keyring: (any SecretStore)? = nil) throws
@@ -106,7 +109,9 @@ extension AdminCredential {
       let source = admin.profileSource ?? "the profile"
       let json = try keyringSecret(name, key: "credentials_keyring", source: source, keyring: keyring)
       return .firebaseServiceAccount(
-        try ServiceAccountFile.parse(Array(json.utf8), path: "keyring secret '\(name)'", what: "The service account in the keyring secret '\(name)'"))
+        try ServiceAccountFile.parse(
+          Array(json.utf8), path: "keyring secret '\(name)'",
+          what: "The service account in the keyring secret '\(name)'"))
     } else if let path = admin.credentialsFile, !path.isEmpty {
       choice = (path, "credentials_file in \(admin.profileSource ?? "the profile")")
     } else {
@@ -120,7 +125,8 @@ extension AdminCredential {
       .configError, message: "Admin commands on Firebase need a Google service account.",
       hint: admin.profileChosen && fromEnvironment != nil
         ? "GOOGLE_APPLICATION_CREDENTIALS is set but not used: the profile was chosen explicitly. Set credentials_file in \(admin.profileSource ?? "the profile")."
-        : "Set GOOGLE_APPLICATION_CREDENTIALS to the service-account JSON file (Firebase console › Project settings › Service accounts › Generate new private key), or credentials_file in the profile of config.toml.")
+        : "Set GOOGLE_APPLICATION_CREDENTIALS to the service-account JSON file (Firebase console › Project settings › Service accounts › Generate new private key), or credentials_file in the profile of config.toml."
+    )
   }
 }
 
@@ -132,18 +138,22 @@ public enum SupabaseAdminKey {
     if key.hasPrefix("sb_publishable_") {
       throw AuthError(
         .configError, message: "The key in \(source) is a publishable key (sb_publishable_…), not an admin key.",
-        hint: "Use the project's secret key (sb_secret_…) or service_role key: Supabase dashboard › Project Settings › API Keys.")
+        hint:
+          "Use the project's secret key (sb_secret_…) or service_role key: Supabase dashboard › Project Settings › API Keys."
+      )
     }
     if let claims = JWTClaims.decode(key) {
       let role = claims["role"]?.string
       if role == "service_role" { return .supabaseServiceRole(key) }
       throw AuthError(
         .configError,
-        message: "The key in \(source) is \(role == "anon" ? "the anon key" : "a JWT with role '\(role ?? "none")'"), not an admin key.",
+        message:
+          "The key in \(source) is \(role == "anon" ? "the anon key" : "a JWT with role '\(role ?? "none")'"), not an admin key.",
         hint: "Use the project's service_role key (a JWT with role service_role) or secret key (sb_secret_…).")
     }
     throw AuthError(
-      .configError, message: "The key in \(source) is neither a service_role key (a JWT) nor a secret key (sb_secret_…).",
+      .configError,
+      message: "The key in \(source) is neither a service_role key (a JWT) nor a secret key (sb_secret_…).",
       hint: "Copy the service_role or secret key again from the Supabase dashboard › Project Settings › API Keys.")
   }
 }

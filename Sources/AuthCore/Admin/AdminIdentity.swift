@@ -12,7 +12,10 @@ public struct AdminIdentity: Sendable, Equatable, Hashable {
   public var createdAt: String?
   public var lastSignInAt: String?
 
-  public init(provider: String, subject: String? = nil, email: String? = nil, createdAt: String? = nil, lastSignInAt: String? = nil) {
+  public init(
+    provider: String, subject: String? = nil, email: String? = nil, createdAt: String? = nil,
+    lastSignInAt: String? = nil
+  ) {
     self.provider = provider
     self.subject = subject
     self.email = email
@@ -42,7 +45,10 @@ public struct AccountEvent: Sendable, Equatable {
   public var ipAddress: String?
   public var traits: JSON?
 
-  public init(time: String, action: String, type: String? = nil, actor: String? = nil, ipAddress: String? = nil, traits: JSON? = nil) {
+  public init(
+    time: String, action: String, type: String? = nil, actor: String? = nil, ipAddress: String? = nil,
+    traits: JSON? = nil
+  ) {
     self.time = time
     self.action = action
     self.type = type

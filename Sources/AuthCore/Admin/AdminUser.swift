@@ -110,7 +110,10 @@ public struct AdminUser: Sendable, Equatable {
     ])
     let mail: JSON? = pendingMail.map { pending in
       let mail = revealTokens ? pending : pending.redacted
-      return ["kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link), "email": .string(mail.email)]
+      return [
+        "kind": .string(mail.kind), "code": .string(mail.code), "link": .string(mail.link),
+        "email": .string(mail.email),
+      ]
     }
     object["pending_mail"] = mail ?? .null
     return .object(object)

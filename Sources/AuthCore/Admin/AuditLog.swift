@@ -63,7 +63,9 @@ public struct FileAuditLog: AuditLog {
     self.stateDirectory = stateDirectory
   }
 
-  public init(paths: Paths) { self.init(path: paths.stateDirectory + "/audit.jsonl", stateDirectory: paths.stateDirectory) }
+  public init(paths: Paths) {
+    self.init(path: paths.stateDirectory + "/audit.jsonl", stateDirectory: paths.stateDirectory)
+  }
 
   public func checkWritable() throws {
     let fd = try openForAppend()
@@ -126,7 +128,8 @@ public struct FileAuditLog: AuditLog {
         try PrivateDirectory.create(parentDirectory(of: path))
       }
     } catch let error as AuthError {
-      throw AuthError(.auditUnavailable, message: "Cannot use the audit log \(path): \(error.message)", hint: error.hint)
+      throw AuthError(
+        .auditUnavailable, message: "Cannot use the audit log \(path): \(error.message)", hint: error.hint)
     }
     let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
@@ -165,19 +168,22 @@ public struct FileAuditLog: AuditLog {
     }
     guard info.st_uid == geteuid() else {
       throw AuthError(
-        .auditUnavailable, message: "Refusing to use the audit log \(path): it is owned by uid \(info.st_uid), not by you.",
+        .auditUnavailable,
+        message: "Refusing to use the audit log \(path): it is owned by uid \(info.st_uid), not by you.",
         hint: "Move it away and let authsh create it: mv \(path) \(path).old")
     }
     guard info.st_mode & 0o077 == 0 else {
       throw AuthError(
         .auditUnavailable,
-        message: "Refusing to use the audit log \(path): other users can read it (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
+        message:
+          "Refusing to use the audit log \(path): other users can read it (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
         hint: "Run: chmod 600 \(path)")
     }
   }
 
   func failed(_ action: String, errno code: Int32) -> AuthError {
-    AuthError(.auditUnavailable, message: "Could not \(action) the audit log \(path): \(String(cString: strerror(code))).")
+    AuthError(
+      .auditUnavailable, message: "Could not \(action) the audit log \(path): \(String(cString: strerror(code))).")
   }
 }
 

@@ -1,5 +1,5 @@
-import HostedLimits
 import Essentials
+import HostedLimits
 
 extension Diagnosis {
   /// How long a mailed link stays usable when the backend does not say: hosted Supabase projects'
@@ -22,7 +22,8 @@ extension Diagnosis {
     var findings: [Finding] = []
     if settings?.passwordSignInEnabled == false {
       findings.append(
-        Finding(code: "password_sign_in_disabled", message: "E-mail/password sign-in is turned off for the whole project."))
+        Finding(
+          code: "password_sign_in_disabled", message: "E-mail/password sign-in is turned off for the whole project."))
     }
     let wayIn = wayInFinding(user, quoted: quoted)
     if let wayIn { findings.append(wayIn) }
@@ -46,7 +47,8 @@ extension Diagnosis {
         findings.append(
           Finding(
             code: "email_unconfirmed",
-            message: "The e-mail address is not verified. Firebase still lets the user sign in; an app that checks it will not.",
+            message:
+              "The e-mail address is not verified. Firebase still lets the user sign in; an app that checks it will not.",
             fix: "authsh user confirm \(quoted)", blocking: false))
       }
     }
@@ -54,7 +56,8 @@ extension Diagnosis {
       findings.append(
         Finding(
           code: "email_change_pending",
-          message: "A change of address to \(pending) is waiting for confirmation\(user.emailChangeSentAt.map { " (mail sent at \($0))" } ?? ""); until it is confirmed the account signs in as \(user.email).",
+          message:
+            "A change of address to \(pending) is waiting for confirmation\(user.emailChangeSentAt.map { " (mail sent at \($0))" } ?? ""); until it is confirmed the account signs in as \(user.email).",
           fix: "authsh user set-email \(quoted) \(Self.quoted(pending)) --confirmed", blocking: false))
     }
     if user.disabled {
@@ -69,7 +72,8 @@ extension Diagnosis {
       findings.append(
         Finding(
           code: "recovery_pending",
-          message: "A recovery link or mail was issued at \(user.recoverySentAt ?? ""); it works until about \(Self.iso(sent + linkLifetime)) (links last \(linkLifetime / 60) minutes on hosted projects). If no mail arrived, hand over a new link.",
+          message:
+            "A recovery link or mail was issued at \(user.recoverySentAt ?? ""); it works until about \(Self.iso(sent + linkLifetime)) (links last \(linkLifetime / 60) minutes on hosted projects). If no mail arrived, hand over a new link.",
           fix: "authsh user link recovery \(quoted)", blocking: false))
     } else if user.pendingMail?.kind.contains("recover") == true || user.pendingMail?.kind == "PASSWORD_RESET" {
       findings.append(
@@ -82,7 +86,9 @@ extension Diagnosis {
     // confirmation mail, nor the other way round.
     let interval = settings?.mailInterval ?? ProductionLimits.Supabase.mailInterval
     let windows: [(sent: Int?, kind: String, what: String)] = [
-      (user.confirmed ? nil : user.confirmationSentAt.flatMap(Self.unixTime), "confirm", "A confirmation mail went out"),
+      (
+        user.confirmed ? nil : user.confirmationSentAt.flatMap(Self.unixTime), "confirm", "A confirmation mail went out"
+      ),
       (user.recoverySentAt.flatMap(Self.unixTime), "recovery", "A recovery link or mail was issued"),
     ]
     for window in windows {
@@ -91,7 +97,8 @@ extension Diagnosis {
       findings.append(
         Finding(
           code: "resend_window_closed",
-          message: "\(window.what) \(now - sent) s ago; the backend sends the next \(kindName) mail after \(interval - (now - sent)) s more.",
+          message:
+            "\(window.what) \(now - sent) s ago; the backend sends the next \(kindName) mail after \(interval - (now - sent)) s more.",
           fix: "authsh user link \(window.kind) \(quoted)", blocking: false))
     }
     if let limits, limits.enforced, !limits.limited.isEmpty, provider == .supabase {
@@ -100,7 +107,8 @@ extension Diagnosis {
       findings.append(
         Finding(
           code: "rate_limited",
-          message: "Sign-in is rate-limited right now on this emulator for \(clients) (429 over_request_rate_limit): the next attempt is allowed in \(wait) s, \(Self.signInBurst) again after \(Self.refillSeconds) s. The password may well be right.",
+          message:
+            "Sign-in is rate-limited right now on this emulator for \(clients) (429 over_request_rate_limit): the next attempt is allowed in \(wait) s, \(Self.signInBurst) again after \(Self.refillSeconds) s. The password may well be right.",
           fix: nil))
     }
     let canSignIn = !findings.contains(where: \.blocking)
@@ -108,7 +116,8 @@ extension Diagnosis {
       findings.append(
         Finding(
           code: "ok",
-          message: "The account looks able to sign in with a password. If it still fails and no rate limit applies (below), the password is wrong: hand over a recovery link.",
+          message:
+            "The account looks able to sign in with a password. If it still fails and no rate limit applies (below), the password is wrong: hand over a recovery link.",
           fix: "authsh user link recovery \(quoted)", blocking: false))
       findings.append(rateLimitNote(provider, limits: limits))
     }
@@ -126,7 +135,8 @@ extension Diagnosis {
 
   static let signInBurst = ProductionLimits.Supabase.burst
   /// Seconds for an empty sign-in bucket to fill again.
-  static let refillSeconds = Int(Double(ProductionLimits.Supabase.burst) * 300 / ProductionLimits.Supabase.tokenPerFiveMinutes)
+  static let refillSeconds = Int(
+    Double(ProductionLimits.Supabase.burst) * 300 / ProductionLimits.Supabase.tokenPerFiveMinutes)
 
   /// When nothing in the account blocks sign-in: the rate limit that could, with the project's numbers.
   static func rateLimitNote(_ provider: ProviderKind, limits: SignInLimitState?) -> Finding {
@@ -135,15 +145,22 @@ extension Diagnosis {
       let perFive = Int(ProductionLimits.Supabase.tokenPerFiveMinutes)
       let every = Int(300 / ProductionLimits.Supabase.tokenPerFiveMinutes)
       var now = ""
-      if let limits { now = limits.enforced ? " This emulator's limiter says no client is limited now." : " This emulator does not limit sign-ins (only with --like-production)." }
+      if let limits {
+        now =
+          limits.enforced
+          ? " This emulator's limiter says no client is limited now."
+          : " This emulator does not limit sign-ins (only with --like-production)."
+      }
       return Finding(
         code: "rate_limit_possible",
-        message: "If sign-in answers \"rate limited\" (429 over_request_rate_limit), the person's network made more than \(signInBurst) attempts at once or \(perFive) in 5 minutes (hosted defaults, per client address, not per account): one more is allowed every \(every) s, \(signInBurst) again after \(refillSeconds) s.\(now)",
+        message:
+          "If sign-in answers \"rate limited\" (429 over_request_rate_limit), the person's network made more than \(signInBurst) attempts at once or \(perFive) in 5 minutes (hosted defaults, per client address, not per account): one more is allowed every \(every) s, \(signInBurst) again after \(refillSeconds) s.\(now)",
         blocking: false)
     case .firebase:
       return Finding(
         code: "rate_limit_possible",
-        message: "If sign-in answers TOO_MANY_ATTEMPTS_TRY_LATER, Firebase has locked the account for a while after many failed attempts (Google does not publish the numbers); the lock lifts by itself, and a new password ends it at once.",
+        message:
+          "If sign-in answers TOO_MANY_ATTEMPTS_TRY_LATER, Firebase has locked the account for a while after many failed attempts (Google does not publish the numbers); the lock lifts by itself, and a new password ends it at once.",
         fix: nil, blocking: false)
     }
   }
@@ -156,7 +173,8 @@ extension Diagnosis {
       findings.append(
         Finding(
           code: "account_deleted",
-          message: "There is no account for \(email): it was deleted at \(deletion.time)\(who) with authsh (`\(deletion.command)`, profile \(deletion.profile)).",
+          message:
+            "There is no account for \(email): it was deleted at \(deletion.time)\(who) with authsh (`\(deletion.command)`, profile \(deletion.profile)).",
           fix: "authsh audit \(Self.quoted(email))"))
     } else if let best = similar.first {
       let others = similar.dropFirst().prefix(2)
@@ -168,7 +186,9 @@ extension Diagnosis {
     } else {
       findings.append(
         Finding(
-          code: "no_account", message: "There is no account for \(email), nor one with a similar address at the same domain. Check the spelling.",
+          code: "no_account",
+          message:
+            "There is no account for \(email), nor one with a similar address at the same domain. Check the spelling.",
           fix: "authsh user list --filter \(Self.quoted(Self.filterHint(email)))"))
     }
     return Diagnosis(email: email, findings: findings, canSignIn: false)
@@ -199,7 +219,8 @@ extension Diagnosis {
       findings: [
         Finding(
           code: "email_change_pending",
-          message: "No account has \(email) yet: \(owner.email) asked to change to it and has not confirmed the change\(sent). Until then the person signs in as \(owner.email); the link in the mail to \(email) completes the change.",
+          message:
+            "No account has \(email) yet: \(owner.email) asked to change to it and has not confirmed the change\(sent). Until then the person signs in as \(owner.email); the link in the mail to \(email) completes the change.",
           fix: "authsh user set-email \(Self.quoted(owner.email)) \(Self.quoted(email)) --confirmed")
       ], canSignIn: false)
   }

@@ -67,7 +67,8 @@ public struct AuditEntry: Sendable, Equatable {
   public var note: String?
 
   public init(
-    time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?, outcome: String,
+    time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?,
+    outcome: String,
     operatorName: String? = nil, note: String? = nil
   ) {
     self.time = time
@@ -90,7 +91,8 @@ public struct AuditEntry: Sendable, Equatable {
   public var json: JSON {
     var object = JSONObject()
     for (key, value) in [
-      ("time", JSON.string(time)), ("profile", .string(profile)), ("backend", .string(backend)), ("command", .string(command)),
+      ("time", JSON.string(time)), ("profile", .string(profile)), ("backend", .string(backend)),
+      ("command", .string(command)),
       ("target_id", .optional(targetId)), ("target_email", .optional(targetEmail)), ("outcome", .string(outcome)),
       ("operator", .optional(operatorName)),
     ] {

@@ -46,7 +46,8 @@ public struct ImpersonatedServiceAccount: Sendable, Equatable {
   public var path: String
 
   public init(
-    source: Source, impersonationURL: String, targetPrincipal: String, delegates: [String] = [], quotaProjectId: String? = nil,
+    source: Source, impersonationURL: String, targetPrincipal: String, delegates: [String] = [],
+    quotaProjectId: String? = nil,
     path: String
   ) {
     self.source = source
@@ -59,7 +60,9 @@ public struct ImpersonatedServiceAccount: Sendable, Equatable {
 
   /// The principal named in `…/serviceAccounts/EMAIL:generateAccessToken`, as google-auth reads it.
   public static func principal(fromURL url: String) -> String? {
-    guard let slash = url.lastIndex(of: "/"), let end = url.firstRange(of: ":generateAccessToken"), slash < end.lowerBound else {
+    guard let slash = url.lastIndex(of: "/"), let end = url.firstRange(of: ":generateAccessToken"),
+      slash < end.lowerBound
+    else {
       return nil
     }
     let principal = String(url[url.index(after: slash)..<end.lowerBound])

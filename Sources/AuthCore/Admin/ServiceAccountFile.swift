@@ -48,7 +48,8 @@ public enum ServiceAccountFile {
       return value
     }
     return AuthorizedUser(
-      clientId: try field("client_id"), clientSecret: try field("client_secret"), refreshToken: try field("refresh_token"),
+      clientId: try field("client_id"), clientSecret: try field("client_secret"),
+      refreshToken: try field("refresh_token"),
       quotaProjectId: json["quota_project_id"]?.string.flatMap { $0.isEmpty ? nil : $0 },
       tokenURI: json["token_uri"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? defaultTokenURI, path: path)
   }
@@ -56,11 +57,14 @@ public enum ServiceAccountFile {
   static func impersonated(_ json: JSON, path: String) throws -> ImpersonatedServiceAccount {
     let hint = "Write the file again: gcloud auth application-default login --impersonate-service-account=EMAIL"
     guard let url = json["service_account_impersonation_url"]?.string, !url.isEmpty else {
-      throw AuthError(.configError, message: "The impersonation file \(path) has no service_account_impersonation_url.", hint: hint)
+      throw AuthError(
+        .configError, message: "The impersonation file \(path) has no service_account_impersonation_url.", hint: hint)
     }
     guard let principal = ImpersonatedServiceAccount.principal(fromURL: url) else {
       throw AuthError(
-        .configError, message: "The impersonation URL in \(path) does not name a service account (…/serviceAccounts/EMAIL:generateAccessToken).",
+        .configError,
+        message:
+          "The impersonation URL in \(path) does not name a service account (…/serviceAccounts/EMAIL:generateAccessToken).",
         hint: hint)
     }
     guard let sourceJSON = json["source_credentials"], sourceJSON.object != nil else {
@@ -72,7 +76,9 @@ public enum ServiceAccountFile {
     case "service_account": source = .serviceAccount(try parse(sourceJSON.bytes, path: path))
     case let other:
       throw AuthError(
-        .configError, message: "The source credentials in \(path) are of type '\(other ?? "missing")'; authsh takes authorized_user or service_account there.",
+        .configError,
+        message:
+          "The source credentials in \(path) are of type '\(other ?? "missing")'; authsh takes authorized_user or service_account there.",
         hint: hint)
     }
     return ImpersonatedServiceAccount(
@@ -99,7 +105,8 @@ public enum ServiceAccountFile {
     if info.st_mode & 0o077 != 0 {
       throw AuthError(
         .configError,
-        message: "Refusing to use the service-account file \(path): it is readable by group or others (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
+        message:
+          "Refusing to use the service-account file \(path): it is readable by group or others (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
         hint: "It holds a private key. Run: chmod 600 \(path)")
     }
     guard info.st_size <= maximumFileSize else {
@@ -126,34 +133,47 @@ public enum ServiceAccountFile {
     guard let json = try? JSON.parse(bytes: bytes), json.object != nil else {
       throw AuthError(
         .configError, message: "\(subject) is not JSON.",
-        hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
+        hint:
+          "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
     }
     let type = json["type"]?.string
     guard type == "service_account" else {
       if type == "authorized_user" {
         // Only where a service account is the one kind taken (a keyring secret).
         throw AuthError(
-          .configError, message: "\(what ?? "The file \(path)") holds user credentials (gcloud auth application-default login).",
-          hint: "Give their file as credentials_file or GOOGLE_APPLICATION_CREDENTIALS, or store a service-account key here.")
+          .configError,
+          message: "\(what ?? "The file \(path)") holds user credentials (gcloud auth application-default login).",
+          hint:
+            "Give their file as credentials_file or GOOGLE_APPLICATION_CREDENTIALS, or store a service-account key here."
+        )
       }
       throw AuthError(
-        .configError, message: "\(what ?? "The file \(path)") is not a Google credentials file authsh knows (type is '\(type ?? "missing")').",
-        hint: "Use a service-account key (Firebase console › Project settings › Service accounts › Generate new private key), "
-          + "or user credentials from `gcloud auth application-default login` (with --impersonate-service-account=EMAIL to impersonate one).")
+        .configError,
+        message:
+          "\(what ?? "The file \(path)") is not a Google credentials file authsh knows (type is '\(type ?? "missing")').",
+        hint:
+          "Use a service-account key (Firebase console › Project settings › Service accounts › Generate new private key), "
+          + "or user credentials from `gcloud auth application-default login` (with --impersonate-service-account=EMAIL to impersonate one)."
+      )
     }
     func field(_ name: String) throws -> String {
       guard let value = json[name]?.string, !value.isEmpty else {
         throw AuthError(
           .configError, message: "\(subject) has no \(name).",
-          hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
+          hint:
+            "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key."
+        )
       }
       return value
     }
     let key = try field("private_key")
     guard key.contains("-----BEGIN PRIVATE KEY-----") || key.contains("-----BEGIN RSA PRIVATE KEY-----") else {
       throw AuthError(
-        .configError, message: "The private_key in \(what.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "the service-account file \(path)") is not a PEM private key.",
-        hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
+        .configError,
+        message:
+          "The private_key in \(what.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "the service-account file \(path)") is not a PEM private key.",
+        hint:
+          "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
     }
     return ServiceAccount(
       projectId: json["project_id"]?.string ?? "", clientEmail: try field("client_email"),

@@ -15,7 +15,8 @@ public struct ConfigDocument: Sendable {
     // The parser reads a C string: it would stop at a NUL and silently ignore the rest.
     if let nul = text.firstIndex(of: "\0") {
       let line = text[..<nul].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
-      throw AuthError(.configError, message: "\(path):\(line): contains a NUL byte", hint: "config.toml must be UTF-8 text.")
+      throw AuthError(
+        .configError, message: "\(path):\(line): contains a NUL byte", hint: "config.toml must be UTF-8 text.")
     }
     if let line = lineWithADeepKey(text) {
       throw AuthError(
@@ -127,20 +128,25 @@ struct ConfigChecker {
         checkProfiles(value, report: report)
       } else {
         let what = value.type == .table ? "table [\(key)]" : "key '\(key)'"
-        report([key], "unknown \(what)" + Self.didYouMean(key, among: topNames), hint: "Known: \(topNames.joined(separator: ", ")).")
+        report(
+          [key], "unknown \(what)" + Self.didYouMean(key, among: topNames),
+          hint: "Known: \(topNames.joined(separator: ", ")).")
       }
     }
     // A misspelt [profiles] table would make every default_profile look undefined: report the typo.
     if problems.isEmpty, let name = table["default_profile"]?.string, document.profile(name) == nil {
       let known = document.profileNames
       report(
-        ["default_profile"], "default_profile = \"\(name)\" is not a profile in this file" + Self.didYouMean(name, among: known),
+        ["default_profile"],
+        "default_profile = \"\(name)\" is not a profile in this file" + Self.didYouMean(name, among: known),
         hint: known.isEmpty ? "Add a [profiles.\(name)] table." : "Defined profiles: \(known.joined(separator: ", ")).")
     }
     return problems.min { $0.line < $1.line }?.error
   }
 
-  private func checkEmulator(_ value: any TOMLValueConvertible, report: (_ keyPath: [String], _ message: String, _ hint: String?) -> Void) {
+  private func checkEmulator(
+    _ value: any TOMLValueConvertible, report: (_ keyPath: [String], _ message: String, _ hint: String?) -> Void
+  ) {
     guard let table = value.table else {
       report(["emulator"], "emulator must be a table ([emulator]), not \(Self.article(value.type))", nil)
       return
@@ -149,16 +155,21 @@ struct ConfigChecker {
     for key in table.keys {
       guard let value = table[key] else { continue }
       guard let schema = ConfigSchema.emulatorKeys.first(where: { $0.name == key }) else {
-        report(["emulator", key], "unknown key '\(key)' in [emulator]" + Self.didYouMean(key, among: known), "Keys: \(known.joined(separator: ", ")).")
+        report(
+          ["emulator", key], "unknown key '\(key)' in [emulator]" + Self.didYouMean(key, among: known),
+          "Keys: \(known.joined(separator: ", ")).")
         continue
       }
       if let problem = Self.problem(with: value, for: schema) { report(["emulator", key], problem, nil) }
     }
   }
 
-  private func checkProfiles(_ value: any TOMLValueConvertible, report: (_ keyPath: [String], _ message: String, _ hint: String?) -> Void) {
+  private func checkProfiles(
+    _ value: any TOMLValueConvertible, report: (_ keyPath: [String], _ message: String, _ hint: String?) -> Void
+  ) {
     guard let profiles = value.table else {
-      report(["profiles"], "profiles must be a table of profiles ([profiles.NAME]), not \(Self.article(value.type))", nil)
+      report(
+        ["profiles"], "profiles must be a table of profiles ([profiles.NAME]), not \(Self.article(value.type))", nil)
       return
     }
     let known = ConfigSchema.profileKeys.map(\.name)
@@ -188,7 +199,8 @@ struct ConfigChecker {
     case .string: kindMatches = value.type == .string
     case .number: kindMatches = value.type == .int || value.type == .double
     case .boolean: kindMatches = value.type == .bool
-    case .strings: kindMatches = value.type == .array && (value.array.map { $0.allSatisfy { $0.type == .string } } ?? false)
+    case .strings:
+      kindMatches = value.type == .array && (value.array.map { $0.allSatisfy { $0.type == .string } } ?? false)
     }
     guard kindMatches else {
       let expected: String
@@ -213,7 +225,9 @@ struct ConfigChecker {
       if text.contains("://") {
         return "\(key.name) takes host:port without a scheme; did you mean '\(Target.hostAndPort(text))'?"
       }
-      guard let port = text.split(separator: ":").last.flatMap({ Int($0) }), text.contains(":"), (1...65535).contains(port) else {
+      guard let port = text.split(separator: ":").last.flatMap({ Int($0) }), text.contains(":"),
+        (1...65535).contains(port)
+      else {
         return "\(key.name) = \"\(text)\" must be host:port, e.g. 127.0.0.1:9099"
       }
       return nil

@@ -44,7 +44,9 @@ struct ConfigPrecedence {
       return try profileKey()
     }
     if let fromEnvironment {
-      if !profileNamesIt, let fromProfile = try? profileKey(), fromProfile != fromEnvironment { noteOverride(name, key: "key") }
+      if !profileNamesIt, let fromProfile = try? profileKey(), fromProfile != fromEnvironment {
+        noteOverride(name, key: "key")
+      }
       return fromEnvironment
     }
     return try profileKey()
@@ -58,7 +60,8 @@ struct ConfigPrecedence {
     let keyPath = ["profiles", profileName, "key_env"]
     // Only a near miss (`STAGING_ANON_KY`): among a whole environment, two edits make `NOPE` `HOME`.
     let suggestion = Suggest.choice(for: name, among: environment.keys.filter { variable($0) != nil }.sorted())
-    let message = "key_env = \"\(name)\" in [profiles.\(profileName)] names an environment variable that is not set"
+    let message =
+      "key_env = \"\(name)\" in [profiles.\(profileName)] names an environment variable that is not set"
       + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     let hint = "Export \(name) (e.g. export \(name)=…), or fix the name."
     throw document?.error(at: keyPath, message, hint: hint) ?? AuthError(.configError, message: message, hint: hint)
@@ -70,7 +73,9 @@ struct ConfigPrecedence {
   }
 
   mutating func noteOverride(_ name: String, key: String) {
-    notes.append("environment: \(name) overrides \(key) of profile '\(profileName)' (--profile \(profileName) or `use \(profileName)` would use the profile's).")
+    notes.append(
+      "environment: \(name) overrides \(key) of profile '\(profileName)' (--profile \(profileName) or `use \(profileName)` would use the profile's)."
+    )
   }
 
   mutating func noteIgnored(_ name: String) {

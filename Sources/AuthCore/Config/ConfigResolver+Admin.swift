@@ -8,21 +8,24 @@ extension ConfigResolver {
     guard profile?["service_key"] != nil, let mode = configFile?.mode, mode & 0o077 != 0 else { return }
     throw AuthError(
       .configError,
-      message: "Refusing to use \(paths.configFile): it holds a service_key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
+      message:
+        "Refusing to use \(paths.configFile): it holds a service_key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
       hint: "Run: chmod 600 \(paths.configFile), or use service_key_env instead of service_key.")
   }
 
   func adminSettings(_ profile: JSON?, profileName: String, explicit: Bool) -> AdminSettings {
     guard let profile else { return AdminSettings() }
-    let named = ["service_key_env", "service_key", "credentials_file", "service_key_keyring", "credentials_keyring"].contains {
-      profile[$0] != nil
-    }
+    let named = ["service_key_env", "service_key", "credentials_file", "service_key_keyring", "credentials_keyring"]
+      .contains {
+        profile[$0] != nil
+      }
     guard named || explicit else { return AdminSettings() }
     return AdminSettings(
       serviceKeyEnv: profile["service_key_env"]?.string, serviceKey: profile["service_key"]?.string,
       credentialsFile: profile["credentials_file"]?.string.map { Self.expandingTilde($0, home: environment["HOME"]) },
       profileChosen: explicit, profileSource: "[profiles.\(profileName)] of \(paths.configFile)",
-      serviceKeyKeyring: profile["service_key_keyring"]?.string, credentialsKeyring: profile["credentials_keyring"]?.string)
+      serviceKeyKeyring: profile["service_key_keyring"]?.string,
+      credentialsKeyring: profile["credentials_keyring"]?.string)
   }
 
   /// `--credential-store`, else `AUTHSH_CREDENTIAL_STORE`, else the profile's `credential_store`,
@@ -53,7 +56,9 @@ extension ConfigResolver {
     guard let mode = CredentialStoreMode(rawValue: value) else {
       throw AuthError(
         .configError, message: "\(variable) must be auto, keyring or file, not '\(value)'.",
-        hint: Suggest.closest(to: value, among: CredentialStoreMode.allCases.map(\.rawValue)).map { "Did you mean '\($0)'?" }
+        hint: Suggest.closest(to: value, among: CredentialStoreMode.allCases.map(\.rawValue)).map {
+          "Did you mean '\($0)'?"
+        }
           ?? "Unset it to use auto.")
     }
     return CredentialStoreChoice(mode, source: source)

@@ -52,7 +52,8 @@ public struct ConfigResolver: Sendable {
       throw AuthError(.configError, message: "Cannot read \(paths.configFile): \(problem).")
     }
     if let untrusted = configFile.untrusted {
-      throw AuthError(.configError, message: "Refusing to use \(paths.configFile): \(untrusted.reason).", hint: untrusted.hint)
+      throw AuthError(
+        .configError, message: "Refusing to use \(paths.configFile): \(untrusted.reason).", hint: untrusted.hint)
     }
     try checkWritableByOthers(configFile)
     let path = paths.configFile
@@ -106,12 +107,14 @@ public struct ConfigResolver: Sendable {
       throw AuthError(
         .configError,
         message: "Profile '\(chosen)' is not defined in \(paths.configFile).",
-        hint: known.isEmpty ? "Add a [profiles.\(chosen)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
+        hint: known.isEmpty
+          ? "Add a [profiles.\(chosen)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
     }
     if profile?["key"] != nil, let mode = configFile?.mode, mode & 0o077 != 0 {
       throw AuthError(
         .configError,
-        message: "\(paths.configFile) holds a key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
+        message:
+          "\(paths.configFile) holds a key and is readable by group or others (mode 0\(String(mode & 0o777, radix: 8))).",
         hint: "Run: chmod 600 \(paths.configFile), or use key_env instead of key.")
     }
     try checkServiceKeyMode(profile)
@@ -138,7 +141,8 @@ public struct ConfigResolver: Sendable {
           .configError, message: "No Supabase URL is set.",
           hint: settings.explicit
             ? "Set url in [profiles.\(profileName)] of \(paths.configFile), or pass --url."
-            : "Set SUPABASE_URL (e.g. https://abcd.supabase.co), pass --url, or set url in [profiles.\(profileName)] of \(paths.configFile).")
+            : "Set SUPABASE_URL (e.g. https://abcd.supabase.co), pass --url, or set url in [profiles.\(profileName)] of \(paths.configFile)."
+        )
       }
       guard let key = try settings.key(flag: flags.key, env: "SUPABASE_ANON_KEY") else {
         throw AuthError(
@@ -150,25 +154,33 @@ public struct ConfigResolver: Sendable {
       if flags.tenant != nil || profile?["tenant"] != nil {
         throw AuthError(
           .configError, message: "A tenant is a Firebase (Identity Platform) setting; Supabase has none.",
-          hint: flags.tenant != nil ? "Drop --tenant." : "Remove tenant from [profiles.\(profileName)] of \(paths.configFile).")
+          hint: flags.tenant != nil
+            ? "Drop --tenant." : "Remove tenant from [profiles.\(profileName)] of \(paths.configFile).")
       }
       target = Target(
         provider: .supabase, profile: profileName, url: Target.supabaseAuthBase(url), key: key,
         timeout: timeout, allowInsecureHTTP: insecure)
     case .firebase:
-      if let url = flags.url, url.contains("://"), let problem = EndpointCheck.problem(url, what: "The Firebase emulator URL") {
+      if let url = flags.url, url.contains("://"),
+        let problem = EndpointCheck.problem(url, what: "The Firebase emulator URL")
+      {
         throw problem
       }
-      let emulatorHost = flags.url.map(Target.hostAndPort)
+      let emulatorHost =
+        flags.url.map(Target.hostAndPort)
         ?? settings.value(flag: nil, env: "FIREBASE_AUTH_EMULATOR_HOST", key: "emulator_host")
-      guard let key = try settings.key(flag: flags.key, env: "FIREBASE_API_KEY") ?? (emulatorHost != nil ? "fake-api-key" : nil) else {
+      guard
+        let key = try settings.key(flag: flags.key, env: "FIREBASE_API_KEY")
+          ?? (emulatorHost != nil ? "fake-api-key" : nil)
+      else {
         throw AuthError(
           .configError, message: "No Firebase API key is set.",
           hint: settings.explicit
             ? "Set key_env in [profiles.\(profileName)] of \(paths.configFile), or pass --key."
             : "Set FIREBASE_API_KEY, pass --key, or set key_env in [profiles.\(profileName)] of \(paths.configFile).")
       }
-      let base = emulatorHost.map { "http://\($0)/identitytoolkit.googleapis.com/v1" }
+      let base =
+        emulatorHost.map { "http://\($0)/identitytoolkit.googleapis.com/v1" }
         ?? "https://identitytoolkit.googleapis.com/v1"
       target = Target(
         provider: .firebase, profile: profileName, url: base, key: key,
@@ -191,7 +203,9 @@ public struct ConfigResolver: Sendable {
     if settings.explicit {
       throw AuthError(
         .configError, message: "Profile '\(settings.profileName)' has no provider.",
-        hint: "Add provider = \"supabase\" or provider = \"firebase\" to [profiles.\(settings.profileName)] of \(paths.configFile).")
+        hint:
+          "Add provider = \"supabase\" or provider = \"firebase\" to [profiles.\(settings.profileName)] of \(paths.configFile)."
+      )
     }
     if env("SUPABASE_URL") != nil { return .supabase }
     if env("FIREBASE_API_KEY") != nil || env("FIREBASE_AUTH_EMULATOR_HOST") != nil { return .firebase }

@@ -30,7 +30,8 @@ public struct AdminSettings: Sendable, Equatable {
   /// Where the profile is written (`[profiles.NAME] of PATH`), for messages; nil without a profile.
   public var profileSource: String?
   public init(
-    serviceKeyEnv: String? = nil, serviceKey: String? = nil, credentialsFile: String? = nil, profileChosen: Bool = false,
+    serviceKeyEnv: String? = nil, serviceKey: String? = nil, credentialsFile: String? = nil,
+    profileChosen: Bool = false,
     profileSource: String? = nil, serviceKeyKeyring: String? = nil, credentialsKeyring: String? = nil
   ) {
     self.serviceKeyEnv = serviceKeyEnv

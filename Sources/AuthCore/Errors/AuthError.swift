@@ -77,7 +77,8 @@ public struct AuthError: Error, Sendable, Equatable {
     case .auditUnavailable: return "The audit log cannot be written; the change was not sent."
     case .sessionNotSaved: return "Signed in, but the session could not be saved."
     case .mfaRequired:
-      return "This account needs a code from an authenticator app (use --code, --code-env VAR, --totp-secret-env VAR, or a terminal)."
+      return
+        "This account needs a code from an authenticator app (use --code, --code-env VAR, --totp-secret-env VAR, or a terminal)."
     case .mfaInvalidCode: return "The code from the authenticator app is wrong or has expired."
     case .outputNotWritten: return "The output file could not be written; nothing was left half-written."
     case .keyringUnavailable: return "The keyring that holds the session cannot be reached here; nothing was changed."

@@ -21,7 +21,9 @@ public enum TrustedPath {
     guard lstat(path, &info) == 0 else { return nil }
     if info.st_mode & S_IFMT == S_IFLNK {
       if let owner = foreignOwner(info) {
-        return Problem(reason: "it is a symbolic link owned by \(owner), not by you or root", hint: "Remove the link and put your own file there: rm \(path)")
+        return Problem(
+          reason: "it is a symbolic link owned by \(owner), not by you or root",
+          hint: "Remove the link and put your own file there: rm \(path)")
       }
       if let problem = directories(above: path, home: home) { return problem }
       guard let target = realPath(path) else { return nil }
@@ -35,12 +37,17 @@ public enum TrustedPath {
 
   private static func file(_ info: stat, _ path: String, _ name: String) -> Problem? {
     if let owner = foreignOwner(info) {
-      return Problem(reason: "\(name) is owned by \(owner), not by you or root, so they could choose where your keys are sent", hint: "Run: chown \(myName()) \(path) (as root), or replace it with a file of yours")
+      return Problem(
+        reason: "\(name) is owned by \(owner), not by you or root, so they could choose where your keys are sent",
+        hint: "Run: chown \(myName()) \(path) (as root), or replace it with a file of yours")
     }
     let mode = info.st_mode & 0o777
     guard mode & 0o022 == 0 else {
       let to = name == "it" ? "it" : name
-      return Problem(reason: "group or others can write to \(to) (mode 0\(String(mode, radix: 8))), so they could choose where your keys are sent", hint: "Run: chmod go-w \(path)")
+      return Problem(
+        reason:
+          "group or others can write to \(to) (mode 0\(String(mode, radix: 8))), so they could choose where your keys are sent",
+        hint: "Run: chmod go-w \(path)")
     }
     return nil
   }
@@ -54,11 +61,18 @@ public enum TrustedPath {
       guard stat(directory, &info) == 0 else { return nil }
       let sticky = info.st_mode & S_ISVTX != 0 && info.st_uid == 0
       if let owner = foreignOwner(info) {
-        return Problem(reason: "the directory \(directory) is owned by \(owner), not by you or root, so they could replace the file", hint: "Keep config.toml in a directory of yours (AUTHSH_CONFIG_DIR), or run: chown \(myName()) \(directory) (as root)")
+        return Problem(
+          reason: "the directory \(directory) is owned by \(owner), not by you or root, so they could replace the file",
+          hint:
+            "Keep config.toml in a directory of yours (AUTHSH_CONFIG_DIR), or run: chown \(myName()) \(directory) (as root)"
+        )
       }
       let mode = info.st_mode & 0o777
       if mode & 0o022 != 0, !sticky {
-        return Problem(reason: "group or others can write to the directory \(directory) (mode 0\(String(mode, radix: 8))), so they could replace the file", hint: "Run: chmod go-w \(directory)")
+        return Problem(
+          reason:
+            "group or others can write to the directory \(directory) (mode 0\(String(mode, radix: 8))), so they could replace the file",
+          hint: "Run: chmod go-w \(directory)")
       }
       if directory == "/" || directory == stop { return nil }
       directory = parent(of: directory)
@@ -72,7 +86,9 @@ public enum TrustedPath {
 
   private static func foreignOwner(_ info: stat) -> String? {
     guard info.st_uid != geteuid(), info.st_uid != 0 else { return nil }
-    if let entry = getpwuid(info.st_uid), let name = entry.pointee.pw_name { return "\(String(cString: name)) (uid \(info.st_uid))" }
+    if let entry = getpwuid(info.st_uid), let name = entry.pointee.pw_name {
+      return "\(String(cString: name)) (uid \(info.st_uid))"
+    }
     return "uid \(info.st_uid)"
   }
 

@@ -8,7 +8,9 @@ public struct HTTPRequest: Sendable {
   /// Whole-request deadline in seconds.
   public var timeout: Double
 
-  public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double = 30) {
+  public init(
+    method: String, url: URL, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double = 30
+  ) {
     self.method = method
     self.url = url
     self.headers = headers
@@ -38,10 +40,13 @@ public struct HTTPRequest: Sendable {
     !name.isEmpty
       && name.utf8.allSatisfy { byte in
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"):
           return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-          UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+          UInt8(ascii: "'"),
+          UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+          UInt8(ascii: "_"),
           UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
           return true
         default:

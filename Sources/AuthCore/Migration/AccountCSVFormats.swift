@@ -79,7 +79,9 @@ enum AccountCSVFormats {
     account.bannedUntil = column["banned_until"].flatMap(rfc3339)
     func object(_ name: String) throws -> JSONObject? {
       guard let text = column[name] else { return nil }
-      guard let object = (try? JSON.parse(text))?.object else { throw PortableAccountError("\(name) is not a JSON object") }
+      guard let object = (try? JSON.parse(text))?.object else {
+        throw PortableAccountError("\(name) is not a JSON object")
+      }
       return object
     }
     account.userMetadata = try object("raw_user_meta_data")

@@ -24,7 +24,8 @@ public struct ImportOutcome: Sendable, Equatable {
       case .imported, .skippedExisting, .wouldImport: return true
       case .unknown, .notStarted, .heldBack: return false
       case .failed:
-        return !["rate_limited", "timeout", "network_unreachable", "server_error", "malformed_response", "cancelled"].contains(code ?? "")
+        return !["rate_limited", "timeout", "network_unreachable", "server_error", "malformed_response", "cancelled"]
+          .contains(code ?? "")
       }
     }
   }
@@ -81,7 +82,8 @@ public struct ImportOutcome: Sendable, Equatable {
     var changed = outcome
     changed.status = sent ? .unknown : .notStarted
     changed.errorCode = error?.code.rawValue
-    changed.message = sent
+    changed.message =
+      sent
       ? "Sent, but no answer came back (\(error?.message ?? "interrupted")): the account may have been created; --resume sends it again."
       : "Not started: the import was stopped first."
     changed.withoutPassword = nil
@@ -113,13 +115,16 @@ public enum AccountImportPlan {
   public static let disabledBan = "876000h"
 
   /// The body of `POST /admin/users`, and why the account will have no working password (nil: it will).
-  public static func supabaseBody(_ account: PortableAccount, now: Int) -> (body: JSONObject, withoutPassword: String?) {
+  public static func supabaseBody(_ account: PortableAccount, now: Int) -> (body: JSONObject, withoutPassword: String?)
+  {
     var body = JSONObject()
     if let id = account.id, isUUID(id) { body["id"] = .string(id.lowercased()) }
     body["email"] = .optional(account.email)
     body["email_confirm"] = .bool(account.emailVerified ?? false)
     var userMetadata = account.userMetadata ?? JSONObject()
-    if let name = account.displayName, !name.isEmpty, userMetadata["full_name"] == nil { userMetadata["full_name"] = .string(name) }
+    if let name = account.displayName, !name.isEmpty, userMetadata["full_name"] == nil {
+      userMetadata["full_name"] = .string(name)
+    }
     if !userMetadata.isEmpty { body["user_metadata"] = .object(userMetadata) }
     var appMetadata = account.appMetadata ?? JSONObject()
     // GoTrue manages these itself (the sign-in methods of the account).
@@ -162,7 +167,8 @@ public enum AccountImportPlan {
       case .bcrypt: return JSONObject([("hashAlgorithm", "BCRYPT")])
       case .scrypt(let config):
         return JSONObject([
-          ("hashAlgorithm", "SCRYPT"), ("signerKey", .string(config.signerKey)), ("saltSeparator", .string(config.saltSeparator)),
+          ("hashAlgorithm", "SCRYPT"), ("signerKey", .string(config.signerKey)),
+          ("saltSeparator", .string(config.saltSeparator)),
           ("rounds", .int(config.rounds)), ("memoryCost", .int(config.memoryCost)),
         ])
       }
@@ -176,12 +182,20 @@ public enum AccountImportPlan {
     var entry = JSONObject([("localId", .string(localId))])
     entry["email"] = .optional(account.email)
     if let verified = account.emailVerified { entry["emailVerified"] = .bool(verified) }
-    if let name = account.displayName ?? account.userMetadata?["full_name"]?.string, !name.isEmpty { entry["displayName"] = .string(name) }
+    if let name = account.displayName ?? account.userMetadata?["full_name"]?.string, !name.isEmpty {
+      entry["displayName"] = .string(name)
+    }
     if let phone = account.phone.flatMap(PortableAccount.e164) { entry["phoneNumber"] = .string(phone) }
     if account.disabled == true || account.bannedUntil != nil { entry["disabled"] = true }
-    if let created = account.createdAt.flatMap(UnixTime.parseISO) { entry["createdAt"] = .string(String(created * 1000)) }
-    if let last = account.lastSignInAt.flatMap(UnixTime.parseISO) { entry["lastLoginAt"] = .string(String(last * 1000)) }
-    if let claims = customClaims(account), let text = String(bytes: JSON.object(claims).bytes, encoding: .utf8), text.utf8.count <= 1000 {
+    if let created = account.createdAt.flatMap(UnixTime.parseISO) {
+      entry["createdAt"] = .string(String(created * 1000))
+    }
+    if let last = account.lastSignInAt.flatMap(UnixTime.parseISO) {
+      entry["lastLoginAt"] = .string(String(last * 1000))
+    }
+    if let claims = customClaims(account), let text = String(bytes: JSON.object(claims).bytes, encoding: .utf8),
+      text.utf8.count <= 1000
+    {
       entry["customAttributes"] = .string(text)
     }
     guard let hash = account.passwordHash else {

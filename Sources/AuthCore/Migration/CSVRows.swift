@@ -98,7 +98,9 @@ public struct CSVRecordReader {
       }
       size += more.utf8.count + 1
       guard size <= maxRecordBytes else {
-        throw CSVReadError(line: start, message: "the record that starts here is longer than \(maxRecordBytes) bytes (a quote never closed?)")
+        throw CSVReadError(
+          line: start,
+          message: "the record that starts here is longer than \(maxRecordBytes) bytes (a quote never closed?)")
       }
       field.append(lineEnd)
       line = more
@@ -133,16 +135,21 @@ public enum CSVRows {
   }
 
   /// The records with their line numbers.
-  public static func records(_ text: String, maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit) throws(ParseError) -> [CSVRecord] {
+  public static func records(_ text: String, maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit)
+    throws(ParseError) -> [CSVRecord]
+  {
     // Split on the byte: "\r\n" is one Character, and CRLF lines lose their CR in the reader.
     var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
     if lines.last?.isEmpty == true { lines.removeLast() }
-    var reader = CSVRecordReader(maxRecordBytes: maxRecordBytes) { lines.popFirst().map { String(decoding: $0, as: UTF8.self) } }
+    var reader = CSVRecordReader(maxRecordBytes: maxRecordBytes) {
+      lines.popFirst().map { String(decoding: $0, as: UTF8.self) }
+    }
     var records: [CSVRecord] = []
     do {
       while let record = try reader.next() { records.append(record) }
     } catch let error as CSVReadError {
-      throw ParseError(message: error.message.contains("never closed") ? "the CSV ends inside a quoted field (\(error))" : "\(error)")
+      throw ParseError(
+        message: error.message.contains("never closed") ? "the CSV ends inside a quoted field (\(error))" : "\(error)")
     } catch {
       throw ParseError(message: "\(error)")
     }
@@ -154,7 +161,10 @@ extension CSVRows {
   /// The column names of a header line, trimmed and lowercased; empty when the line is no CSV.
   public static func header(_ line: String) -> [String] {
     var once: String? = line
-    var reader = CSVRecordReader { defer { once = nil }; return once }
+    var reader = CSVRecordReader {
+      defer { once = nil }
+      return once
+    }
     guard let record = try? reader.next() else { return [] }
     return record.fields.map { $0.trimmingWhitespace.lowercased() }
   }

@@ -66,12 +66,16 @@ public struct ImportCheck: Sendable {
   public var heldBack: String?
 
   /// `requiresConfirmation`: the target (Supabase) asks new addresses to be confirmed before sign-in.
-  public init(_ given: PortableAccount, target: ProviderKind, requiresConfirmation: Bool, consent: ImportConsent, now: Int) {
+  public init(
+    _ given: PortableAccount, target: ProviderKind, requiresConfirmation: Bool, consent: ImportConsent, now: Int
+  ) {
     var account = given
     var losses: Set<ImportLoss> = []
-    let hadPassword = given.passwordHash != nil || given.passwordNote != nil
+    let hadPassword =
+      given.passwordHash != nil || given.passwordNote != nil
       || given.providers.contains { ["email", "password"].contains($0) }
-    let withoutPassword = target == .firebase
+    let withoutPassword =
+      target == .firebase
       ? AccountImportPlan.firebaseEntry(given, localId: given.id ?? "").withoutPassword
       : AccountImportPlan.supabaseBody(given, now: now).withoutPassword
     if hadPassword, withoutPassword != nil { losses.insert(.password) }
@@ -86,7 +90,9 @@ public struct ImportCheck: Sendable {
     let otherWays = Set(given.providers).subtracting(["email", "password", "phone", "anonymous"])
     if !otherWays.isEmpty { losses.insert(.identities) }
     if target == .firebase {
-      let own = (given.userMetadata ?? JSONObject()).pairs.map(\.0).filter { !["full_name", "name", "email_verified", "email", "sub", "phone_verified"].contains($0) }
+      let own = (given.userMetadata ?? JSONObject()).pairs.map(\.0).filter {
+        !["full_name", "name", "email_verified", "email", "sub", "phone_verified"].contains($0)
+      }
       if !own.isEmpty { losses.insert(.metadata) }
       if given.disabled != true, given.bannedUntil != nil { losses.insert(.banEnd) }
     }
@@ -98,11 +104,13 @@ public struct ImportCheck: Sendable {
 
   static func reason(_ loss: ImportLoss, _ account: PortableAccount, _ withoutPassword: String?) -> String {
     switch loss {
-    case .password: return "would arrive without its password (\(withoutPassword ?? "no hash")): --without-passwords accepts that"
+    case .password:
+      return "would arrive without its password (\(withoutPassword ?? "no hash")): --without-passwords accepts that"
     case .secondFactors:
       return "would arrive without its \(account.factors?.count ?? 0) second factor(s): --drop-factors accepts that"
     case .verified:
-      return "its address is unconfirmed and the target asks for confirmation before sign-in: --confirm-unverified imports it confirmed"
+      return
+        "its address is unconfirmed and the target asks for confirmation before sign-in: --confirm-unverified imports it confirmed"
     default: return loss.rawValue
     }
   }

@@ -6,7 +6,9 @@ import JSONKit
 public enum ImportSummary {
   public static let listed = 20
 
-  public static func text(_ outcomes: [ImportOutcome], total: Int, format: AccountFileFormat, source: String, backend: String) -> String {
+  public static func text(
+    _ outcomes: [ImportOutcome], total: Int, format: AccountFileFormat, source: String, backend: String
+  ) -> String {
     let imported = outcomes.filter { $0.status == .imported }
     let skipped = outcomes.filter { $0.status == .skippedExisting }
     let failed = outcomes.filter { $0.status == .failed }
@@ -27,7 +29,9 @@ public enum ImportSummary {
     if !notStarted.isEmpty { lines.append("  not started:           \(notStarted.count)") }
     lines.append("  held back:             \(heldBack.count)")
     lines += lossLines(outcomes.filter { $0.status == .imported })
-    section(&lines, "New ids (the target would not take the old one)", renamed) { "\(who($0)): \($0.sourceId ?? "") → \($0.newId ?? "")" }
+    section(&lines, "New ids (the target would not take the old one)", renamed) {
+      "\(who($0)): \($0.sourceId ?? "") → \($0.newId ?? "")"
+    }
     section(&lines, "Imported without a password", withoutPassword) { "\(who($0)): \($0.withoutPassword ?? "")" }
     section(&lines, "Skipped (an account with this address or id is there; not changed)", skipped) { who($0) }
     section(&lines, "Failed", failed) { "\(who($0)): \($0.errorCode ?? "error"): \($0.message ?? "")" }
@@ -69,8 +73,10 @@ public enum ImportSummary {
 
   /// `--dry-run`: what would be sent, held back and lost, from the file and the target's settings
   /// (accounts already there are not known: nothing is asked of them).
-  public static func dryRun(_ checks: [ImportCheck], format: AccountFileFormat, source: String, backend: String,
-                            provider: ProviderKind, now: Int) -> String {
+  public static func dryRun(
+    _ checks: [ImportCheck], format: AccountFileFormat, source: String, backend: String,
+    provider: ProviderKind, now: Int
+  ) -> String {
     var kinds: [String: Int] = [:]
     var without: [(String, String)] = []
     var newIds = 0
@@ -92,7 +98,9 @@ public enum ImportSummary {
       }
     }
     let held = checks.filter { $0.heldBack != nil }
-    var lines = ["Dry run: nothing was sent. \(checks.count) accounts from \(source) (\(format.rawValue)) into \(backend): \(sent.count) would be imported:"]
+    var lines = [
+      "Dry run: nothing was sent. \(checks.count) accounts from \(source) (\(format.rawValue)) into \(backend): \(sent.count) would be imported:"
+    ]
     let described = kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     lines.append("  with a password hash:  \(kinds.values.reduce(0, +))" + (described.isEmpty ? "" : " (\(described))"))
     lines.append("  without a password:    \(without.count)")
@@ -112,7 +120,9 @@ public enum ImportSummary {
     }
     if !held.isEmpty {
       lines.append("Held back (they would arrive weaker than they left):")
-      for check in held.prefix(listed) { lines.append("  \(check.account.email ?? check.account.id ?? "?"): \(check.heldBack ?? "")") }
+      for check in held.prefix(listed) {
+        lines.append("  \(check.account.email ?? check.account.id ?? "?"): \(check.heldBack ?? "")")
+      }
       if held.count > listed { lines.append("  … and \(held.count - listed) more") }
     }
     return lines.joined(separator: "\n")
@@ -127,12 +137,18 @@ public enum ImportSummary {
     }
   }
 
-  static func who(_ outcome: ImportOutcome) -> String { outcome.email ?? outcome.sourceId ?? outcome.newId ?? "#\(outcome.index + 1)" }
+  static func who(_ outcome: ImportOutcome) -> String {
+    outcome.email ?? outcome.sourceId ?? outcome.newId ?? "#\(outcome.index + 1)"
+  }
 
-  static func section(_ lines: inout [String], _ title: String, _ outcomes: [ImportOutcome], _ line: (ImportOutcome) -> String) {
+  static func section(
+    _ lines: inout [String], _ title: String, _ outcomes: [ImportOutcome], _ line: (ImportOutcome) -> String
+  ) {
     guard !outcomes.isEmpty else { return }
     lines.append(title + ":")
     for outcome in outcomes.prefix(listed) { lines.append("  " + line(outcome)) }
-    if outcomes.count > listed { lines.append("  … and \(outcomes.count - listed) more (--report FILE lists every account)") }
+    if outcomes.count > listed {
+      lines.append("  … and \(outcomes.count - listed) more (--report FILE lists every account)")
+    }
   }
 }

@@ -26,7 +26,8 @@ public struct FirebaseHashConfig: Sendable, Hashable {
     guard let key = object["signerKey"]?.string.flatMap(PasswordHashString.standardBase64), !key.isEmpty else {
       throw PortableAccountError("the hash config has no signerKey (base64)")
     }
-    guard let rounds = object["rounds"]?.int, let memoryCost = object["memoryCost"]?.int, rounds > 0, memoryCost > 0 else {
+    guard let rounds = object["rounds"]?.int, let memoryCost = object["memoryCost"]?.int, rounds > 0, memoryCost > 0
+    else {
       throw PortableAccountError("the hash config needs rounds and memoryCost (positive numbers)")
     }
     signerKey = key
@@ -57,7 +58,8 @@ public enum PasswordHashString {
   /// reads `n` as log2 of scrypt's N, which is Firebase's memoryCost.
   public static func firebaseScrypt(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
     guard let salt = standardBase64(salt), let hash = standardBase64(hash), !hash.isEmpty else { return nil }
-    return "$fbscrypt$v=1,n=\(config.memoryCost),r=\(config.rounds),p=1,ss=\(config.saltSeparator),sk=\(config.signerKey)$\(salt)$\(hash)"
+    return
+      "$fbscrypt$v=1,n=\(config.memoryCost),r=\(config.rounds),p=1,ss=\(config.saltSeparator),sk=\(config.signerKey)$\(salt)$\(hash)"
   }
 
   private static func parseFirebaseScrypt(_ text: String) -> Kind? {

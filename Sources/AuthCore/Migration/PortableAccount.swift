@@ -76,10 +76,14 @@ public struct PortableAccount: Sendable, Equatable {
     appMetadata = try dictionary("app_metadata")
     providers = (object["providers"]?.array ?? []).compactMap(\.string)
     identities = object["identities"]?.array?.compactMap { item in
-      item["provider"]?.string.map { PortableIdentity(provider: $0, id: item["id"]?.string, email: item["email"]?.string) }
+      item["provider"]?.string.map {
+        PortableIdentity(provider: $0, id: item["id"]?.string, email: item["email"]?.string)
+      }
     }
     factors = object["factors"]?.array?.compactMap { item in
-      item["id"]?.string.map { PortableFactor(id: $0, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string) }
+      item["id"]?.string.map {
+        PortableFactor(id: $0, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string)
+      }
     }
     source = try string("source")
     passwordHash = try string("password_hash").flatMap { $0.isEmpty ? nil : $0 }

@@ -18,13 +18,18 @@ public enum PortableAccountReader {
 
   /// Reads every account of `text`. `hashConfig` turns the Firebase format's `passwordHash` and
   /// `salt` into `$fbscrypt$` strings; without it those accounts have no hash and a note why.
-  public static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (AccountFileFormat, [PortableAccount]) {
+  public static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (
+    AccountFileFormat, [PortableAccount]
+  ) {
     // A byte-order mark (what some Windows editors save) is not content: with it, JSON read as CSV.
     let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     let trimmed = text.drop { $0.isWhitespace }
     if trimmed.hasPrefix("{"), let whole = try? JSON.parse(String(trimmed)), let users = whole["users"] {
       guard let users = users.array else { throw PortableAccountError("\"users\" is not a list of accounts") }
-      return (.firebase, try users.enumerated().map { try firebaseAccount($0.element, index: $0.offset, hashConfig: hashConfig) })
+      return (
+        .firebase,
+        try users.enumerated().map { try firebaseAccount($0.element, index: $0.offset, hashConfig: hashConfig) }
+      )
     }
     if trimmed.hasPrefix("{") { return (.jsonl, try jsonl(text)) }
     if trimmed.isEmpty { return (.jsonl, []) }
@@ -37,14 +42,17 @@ public enum PortableAccountReader {
     // Foundation's trimming) cost more than parsing them.
     let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A || $0 == 0x0B || $0 == 0x0C }
     for (index, line) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-      guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) }) else { continue }
+      guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) })
+      else { continue }
       do {
         accounts.append(try PortableAccount(json: try JSON.parse(bytes: line[first...last])))
       } catch let error as PortableAccountError {
         throw PortableAccountError("line \(index + 1): \(error.message)")
       } catch let error as JSONParseError {
         // Where the parser stopped says more than "not JSON" (a line cut short, a stray comma).
-        throw PortableAccountError("line \(index + 1): not valid JSON (\(error.reason) at column \(line.distance(from: line.startIndex, to: first) + error.offset + 1))")
+        throw PortableAccountError(
+          "line \(index + 1): not valid JSON (\(error.reason) at column \(line.distance(from: line.startIndex, to: first) + error.offset + 1))"
+        )
       } catch {
         throw PortableAccountError("line \(index + 1): not a JSON object")
       }
@@ -65,7 +73,8 @@ public enum PortableAccountReader {
     account.phone = json["phoneNumber"]?.string
     account.disabled = json["disabled"]?.bool
     account.createdAt = try time(json, "createdAt", label: label)
-    account.lastSignInAt = try time(json, json["lastSignedInAt"] == nil ? "lastLoginAt" : "lastSignedInAt", label: label)
+    account.lastSignInAt = try time(
+      json, json["lastSignedInAt"] == nil ? "lastLoginAt" : "lastSignedInAt", label: label)
     if let claims = json["customAttributes"]?.string, case .object(let object)? = try? JSON.parse(claims) {
       account.appMetadata = JSONObject([("claims", .object(object))])
     }
@@ -73,7 +82,8 @@ public enum PortableAccountReader {
     account.source = "firebase"
     if let hash = json["passwordHash"]?.string, !hash.isEmpty {
       if let hashConfig {
-        account.passwordHash = PasswordHashString.firebaseScrypt(hashConfig, salt: json["salt"]?.string ?? "", hash: hash)
+        account.passwordHash = PasswordHashString.firebaseScrypt(
+          hashConfig, salt: json["salt"]?.string ?? "", hash: hash)
         if account.passwordHash == nil { throw PortableAccountError("\(label): passwordHash or salt is not base64") }
       } else {
         account.passwordNote = missingHashConfig
@@ -87,7 +97,8 @@ public enum PortableAccountReader {
   static func time(_ json: JSON, _ field: String, label: String) throws -> String? {
     guard let value = json[field], let milliseconds = value.int ?? value.string.flatMap({ Int($0) }) else { return nil }
     guard milliseconds >= 0, UnixTime.isPlausible(milliseconds / 1000) else {
-      throw PortableAccountError("\(label): \(field) \(milliseconds) is not a time between 1970 and 9999 (milliseconds)")
+      throw PortableAccountError(
+        "\(label): \(field) \(milliseconds) is not a time between 1970 and 9999 (milliseconds)")
     }
     return CivilTime.iso8601(milliseconds: milliseconds)
   }
@@ -142,7 +153,8 @@ public enum PortableAccountReader {
 
   static func fieldCount(_ record: CSVRecord, header: [String]) -> PortableAccountError {
     PortableAccountError(
-      "line \(record.line): \(record.fields.count) fields where the header names \(header.count); every row needs exactly the header's fields")
+      "line \(record.line): \(record.fields.count) fields where the header names \(header.count); every row needs exactly the header's fields"
+    )
   }
 
   static func portableRows(_ rows: [CSVRecord], header: [String]) throws -> [PortableAccount] {
@@ -154,7 +166,9 @@ public enum PortableAccountReader {
       var object = JSONObject()
       for (column, cell) in zip(header, row) where !cell.isEmpty {
         if jsonColumns.contains(column) {
-          guard let value = try? JSON.parse(cell) else { throw PortableAccountError("line \(record.line): \(column) is not JSON") }
+          guard let value = try? JSON.parse(cell) else {
+            throw PortableAccountError("line \(record.line): \(column) is not JSON")
+          }
           object[column] = value
         } else if boolColumns.contains(column) {
           object[column] = .bool(cell.lowercased() == "true")

@@ -47,7 +47,8 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
     guard let id = json["id"]?.string else { return nil }
     self.init(
       id: id, kind: json["kind"]?.string.flatMap(Kind.init(rawValue:)) ?? .other, name: json["name"]?.string,
-      status: json["status"]?.string.flatMap(Status.init(rawValue:)) ?? .verified, createdAt: json["created_at"]?.string)
+      status: json["status"]?.string.flatMap(Status.init(rawValue:)) ?? .verified, createdAt: json["created_at"]?.string
+    )
   }
 
   /// How a person refers to it: its name, else its id.
@@ -68,7 +69,8 @@ extension Array where Element == AuthFactor {
     let named = filter { $0.matches(text) }
     guard named.count <= 1 else {
       throw AuthError(
-        .usage, message: "\(named.count) factors are named \(text): give the id (\(named.map(\.id).joined(separator: ", "))).")
+        .usage,
+        message: "\(named.count) factors are named \(text): give the id (\(named.map(\.id).joined(separator: ", "))).")
     }
     return named.first
   }

@@ -152,7 +152,8 @@ public struct CommandResult: Sendable {
     if let enrollment {
       let shown = revealTokens ? enrollment : enrollment.redacted
       object["enrollment"] = [
-        "id": .optional(shown.factorID), "name": .optional(shown.name), "uri": .string(shown.uri), "secret": .string(shown.secret),
+        "id": .optional(shown.factorID), "name": .optional(shown.name), "uri": .string(shown.uri),
+        "secret": .string(shown.secret),
         "qr_code": qrCode.map { revealTokens ? JSON.array($0.map(JSON.string)) : .string(Redactor.mask) } ?? JSON.null,
       ]
     }

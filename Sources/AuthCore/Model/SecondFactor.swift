@@ -1,5 +1,5 @@
-import JSONKit
 import Essentials
+import JSONKit
 
 extension AuthSession {
   /// The assurance level of the tokens (`session.aal`): `aal2` after a second factor, else
@@ -90,7 +90,8 @@ extension AuthProvider {
     .signedIn(try await signIn(email: email, password: password))
   }
 
-  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession {
+  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession
+  {
     throw AuthError(.notSupported, message: "This backend has no second-factor sign-in here.")
   }
 
@@ -98,7 +99,9 @@ extension AuthProvider {
     throw AuthError(.notSupported, message: "This backend cannot enrol second factors here.")
   }
 
-  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession {
+  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
+    -> AuthSession
+  {
     throw AuthError(.notSupported, message: "This backend cannot enrol second factors here.")
   }
 

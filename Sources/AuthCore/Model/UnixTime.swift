@@ -45,8 +45,10 @@ extension UnixTime {
       }
       return value
     }
-    let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
-    guard b.count >= 20, b[4] == dash, b[7] == dash, [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(b[10]),
+    let dash = UInt8(ascii: "-")
+    let colon = UInt8(ascii: ":")
+    guard b.count >= 20, b[4] == dash, b[7] == dash,
+      [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(b[10]),
       b[13] == colon, b[16] == colon, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
       let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month),
       (1...31).contains(day), hour < 24, minute < 60, second < 61

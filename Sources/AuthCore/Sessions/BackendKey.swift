@@ -51,7 +51,9 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
       readable = words[0] + "-" + endpoint.host
       if !endpoint.defaultPort { readable += "-\(endpoint.port)" }
     }
-    let safe = readable.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" }
+    let safe = readable.map {
+      $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_"
+    }
     var stem = String(safe.prefix(80))
     while stem.hasPrefix(".") { stem = "_" + stem.dropFirst() }
     return stem + "-" + shortHash(canonical)

@@ -48,7 +48,8 @@ extension FileSessionStore {
     }
     guard info.st_size <= Self.maximumFileSize else {
       throw AuthError(
-        .configError, message: "The session file \(path) is too large to be one.", hint: "Remove it and log in again: rm \(path)")
+        .configError, message: "The session file \(path) is too large to be one.",
+        hint: "Remove it and log in again: rm \(path)")
     }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16_384)

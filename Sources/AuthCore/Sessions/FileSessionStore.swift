@@ -21,17 +21,27 @@ public final class FileSessionStore: SessionStore, Sendable {
   let beforeRename: (@Sendable () throws -> Void)?
   /// Why the keyring is not used (`credential_store = "file"`, or no keyring is reachable), for
   /// the message about a session whose tokens are in the keyring; nil: the keyring's own files.
-  public var keyringAbsence: String? { get { hooks[\.keyringAbsence] } set { hooks[\.keyringAbsence] = newValue } }
+  public var keyringAbsence: String? {
+    get { hooks[\.keyringAbsence] }
+    set { hooks[\.keyringAbsence] = newValue }
+  }
   /// Told, with the sentence to show, when a file starts to hold a session's tokens because no
   /// keyring is reachable (`credential_store = "auto"`): once per backend, not on every refresh.
   public var onTokensInFile: (@Sendable (String) -> Void)? {
-    get { hooks[\.onTokensInFile] } set { hooks[\.onTokensInFile] = newValue }
+    get { hooks[\.onTokensInFile] }
+    set { hooks[\.onTokensInFile] = newValue }
   }
   /// Why the keyring cannot be reached, when `credential_store = "auto"` fell back to this file
   /// (nil: the file was chosen, or the keyring is in use).
-  public var keyringUnreachable: String? { get { hooks[\.keyringUnreachable] } set { hooks[\.keyringUnreachable] = newValue } }
+  public var keyringUnreachable: String? {
+    get { hooks[\.keyringUnreachable] }
+    set { hooks[\.keyringUnreachable] = newValue }
+  }
   /// Whether `credential_store = "file"` was chosen (a session saved is pinned to the file).
-  public var chosenExplicitly: Bool { get { hooks[\.chosenExplicitly] } set { hooks[\.chosenExplicitly] = newValue } }
+  public var chosenExplicitly: Bool {
+    get { hooks[\.chosenExplicitly] }
+    set { hooks[\.chosenExplicitly] = newValue }
+  }
   private let hooks = Guarded<Hooks>(Hooks())
 
   private struct Hooks: Sendable {
@@ -76,10 +86,14 @@ public final class FileSessionStore: SessionStore, Sendable {
         // credential_store = "auto" already: the keyring is wanted but out of reach from here.
         problem = AuthError(
           .keyringUnavailable,
-          message: "The session saved in \(path) keeps its tokens in the keyring, and the keyring cannot be reached here: \(reason).",
-          hint: "Run it where the keyring can be reached (your desktop session), or log in again to keep a new session in the file.")
+          message:
+            "The session saved in \(path) keeps its tokens in the keyring, and the keyring cannot be reached here: \(reason).",
+          hint:
+            "Run it where the keyring can be reached (your desktop session), or log in again to keep a new session in the file."
+        )
       } else if state.keyringSession != nil {
-        problem.message = "The session saved in \(path) keeps its tokens in the keyring, which is not used here"
+        problem.message =
+          "The session saved in \(path) keeps its tokens in the keyring, which is not used here"
           + (keyringAbsence.map { " (\($0))" } ?? "") + "."
         problem.hint =
           "Use the keyring (credential_store = \"auto\", or --credential-store auto), or log in again to keep a new session in the file."
@@ -118,9 +132,11 @@ public final class FileSessionStore: SessionStore, Sendable {
   public func location(profile key: String) -> SessionLocation {
     if let state = try? load(profile: key), state.keyringSession != nil {
       // The file keeps only the record: the tokens are in a keyring this run does not read.
-      let why = keyringUnreachable.map { "the keyring cannot be reached here: \($0)" }
+      let why =
+        keyringUnreachable.map { "the keyring cannot be reached here: \($0)" }
         ?? "the keyring is not used here" + (keyringAbsence.map { " (\($0))" } ?? "")
-      var location = SessionLocation(.keyring, "the keyring (service=\(SecretItem.service)); \(path(for: key)) keeps the rest")
+      var location = SessionLocation(
+        .keyring, "the keyring (service=\(SecretItem.service)); \(path(for: key)) keeps the rest")
       location.unreadable = why
       return location
     }

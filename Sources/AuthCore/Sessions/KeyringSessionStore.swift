@@ -77,9 +77,13 @@ public final class KeyringSessionStore: SessionStore, Sendable {
 
   public func location(profile key: String) -> SessionLocation {
     if (try? files.load(profile: key))?.pinnedStore == CredentialStoreMode.file.rawValue {
-      return SessionLocation(.file, "\(files.path(for: key)) (0600; saved with credential_store = \"file\": authsh secret migrate --to keyring moves it)")
+      return SessionLocation(
+        .file,
+        "\(files.path(for: key)) (0600; saved with credential_store = \"file\": authsh secret migrate --to keyring moves it)"
+      )
     }
-    return SessionLocation(.keyring, "\(keyring.name) (service=\(SecretItem.service)); \(files.path(for: key)) keeps the rest")
+    return SessionLocation(
+      .keyring, "\(keyring.name) (service=\(SecretItem.service)); \(files.path(for: key)) keeps the rest")
   }
 }
 

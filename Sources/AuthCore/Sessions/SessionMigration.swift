@@ -27,7 +27,8 @@ extension SessionStores {
       throw AuthError(.notSupported, message: "There is no keyring here: sessions can only be kept in files.")
     }
     if let reason = keyringUnavailable() {
-      throw AuthError(.keyringUnavailable, message: "No keyring is reachable: \(reason). Nothing was moved.", hint: Self.keyringHint)
+      throw AuthError(
+        .keyringUnavailable, message: "No keyring is reachable: \(reason). Nothing was moved.", hint: Self.keyringHint)
     }
     let files = FileSessionStore(directory: directory, stateDirectory: stateDirectory)
     let keyed = KeyringSessionStore(files: files, keyring: keyring)

@@ -26,7 +26,8 @@ public struct ProfileState: Sendable, Equatable {
   public var pinnedStore: String?
 
   public init(
-    session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:], backend: String? = nil
+    session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:],
+    backend: String? = nil
   ) {
     self.backend = backend
     self.session = session

@@ -30,7 +30,8 @@ public enum Suggest {
 
   /// Levenshtein distance with adjacent transposition counted as one edit.
   public static func editDistance(_ a: String, _ b: String) -> Int {
-    let x = Array(a), y = Array(b)
+    let x = Array(a)
+    let y = Array(b)
     if x.isEmpty { return y.count }
     if y.isEmpty { return x.count }
     var previous2 = [Int](repeating: 0, count: y.count + 1)

@@ -1,5 +1,5 @@
-import JSONKit
 import Essentials
+import JSONKit
 
 /// How `user export` writes the records: the text before the first, each record, between two, after the last.
 public enum ExportFormat: String, Sendable, CaseIterable {
@@ -24,7 +24,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
   public func record(_ account: PortableAccount, first: Bool) -> String {
     switch self {
     case .jsonl: return account.json.compactText + "\n"
-    case .csv: return PortableAccount.keys.map { CSVField.quote(CSVField.text(account.value(of: $0))) }.joined(separator: ",") + "\n"
+    case .csv:
+      return PortableAccount.keys.map { CSVField.quote(CSVField.text(account.value(of: $0))) }.joined(separator: ",")
+        + "\n"
     case .firebase: return (first ? "" : ",\n") + FirebaseImportRecord.json(account).compactText
     }
   }
@@ -43,7 +45,9 @@ public enum CSVField {
 
   /// Quoted when it holds a comma, a quote, a line break or leading/trailing spaces.
   public static func quote(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.hasPrefix(" ") || text.hasSuffix(" ")
+    guard
+      text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.hasPrefix(" ")
+        || text.hasSuffix(" ")
     else { return text }
     return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
   }
@@ -70,7 +74,9 @@ public enum FirebaseImportRecord {
     object["disabled"] = .bool(account.disabled ?? false)
     if let created = account.createdAt.flatMap(UnixMillis.from) { object["createdAt"] = .string(created) }
     if let last = account.lastSignInAt.flatMap(UnixMillis.from) { object["lastSignedInAt"] = .string(last) }
-    if let claims = account.appMetadata?["claims"] ?? account.appMetadata.map(JSON.object), claims.object?.isEmpty == false {
+    if let claims = account.appMetadata?["claims"] ?? account.appMetadata.map(JSON.object),
+      claims.object?.isEmpty == false
+    {
       object["customAttributes"] = .string(claims.compactText)
     }
     let infos = (account.identities ?? []).compactMap { identity -> JSON? in

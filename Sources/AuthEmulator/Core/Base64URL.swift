@@ -17,8 +17,10 @@ public enum Base64URL {
     var index = 0
     while index + 3 <= input.count {
       let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-      out += [alphabet[Int(chunk >> 18 & 63)], alphabet[Int(chunk >> 12 & 63)], alphabet[Int(chunk >> 6 & 63)],
-              alphabet[Int(chunk & 63)]]
+      out += [
+        alphabet[Int(chunk >> 18 & 63)], alphabet[Int(chunk >> 12 & 63)], alphabet[Int(chunk >> 6 & 63)],
+        alphabet[Int(chunk & 63)],
+      ]
       index += 3
     }
     switch input.count - index {

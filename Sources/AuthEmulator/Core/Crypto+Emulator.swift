@@ -43,7 +43,8 @@ public enum EmulatorJWT {
   public static func signHS256(_ claims: JSON, secret: String) -> String {
     let header: JSON = ["alg": "HS256", "typ": "JWT"]
     let signingInput = Base64URL.encode(header.bytes) + "." + Base64URL.encode(claims.bytes)
-    let mac = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+    let mac = HMAC<SHA256>.authenticationCode(
+      for: Array(signingInput.utf8), using: SymmetricKey(data: Array(secret.utf8)))
     return signingInput + "." + Base64URL.encode(Data(mac))
   }
 
@@ -58,10 +59,14 @@ public enum EmulatorJWT {
           header["alg"]?.string == "HS256"
         else { return nil }
       }
-      guard let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])) else { return nil }
+      guard let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])) else {
+        return nil
+      }
       let signingInput = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<secondDot])
       let key = SymmetricKey(data: Array(secret.utf8))
-      guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else { return nil }
+      guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
+        return nil
+      }
       return payload(UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot]))
     }
   }

@@ -39,8 +39,10 @@ public final class EmulatorMode: Sendable {
   let firebaseMailQuotas: [FirebaseMailQuota: IntervalLimiter]
 
   public init(likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false) {
-    settings = Mutex(Settings(likeProduction: likeProduction, smtp: smtp, team: Self.normalizedTeam(team), captcha: captcha))
-    emailQuota = IntervalLimiter(events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom), interval: 3600)
+    settings = Mutex(
+      Settings(likeProduction: likeProduction, smtp: smtp, team: Self.normalizedTeam(team), captcha: captcha))
+    emailQuota = IntervalLimiter(
+      events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom), interval: 3600)
     func perAddress(_ rate: Double, per interval: Double, burst: Int) -> TokenBucketLimiter {
       TokenBucketLimiter(perSecond: rate / interval, burst: burst)
     }
@@ -55,10 +57,12 @@ public final class EmulatorMode: Sendable {
     userLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
     anonymousLimiter = perAddress(limits.anonymousPerHour, per: 3600, burst: Int(limits.anonymousPerHour))
     let firebase = ProductionLimits.Firebase.self
-    firebaseSignUpLimiter = perAddress(Double(firebase.accountsPerAddressHour), per: 3600, burst: firebase.accountsPerAddressHour)
-    firebaseMailQuotas = Dictionary(uniqueKeysWithValues: FirebaseMailQuota.allCases.map {
-      ($0, IntervalLimiter(events: $0.perDay, interval: 86400))
-    })
+    firebaseSignUpLimiter = perAddress(
+      Double(firebase.accountsPerAddressHour), per: 3600, burst: firebase.accountsPerAddressHour)
+    firebaseMailQuotas = Dictionary(
+      uniqueKeysWithValues: FirebaseMailQuota.allCases.map {
+        ($0, IntervalLimiter(events: $0.perDay, interval: 86400))
+      })
   }
 
   /// The mode and settings `config` starts with.
@@ -93,8 +97,10 @@ public final class EmulatorMode: Sendable {
 
   func resetLimits() {
     emailQuota.reset()
-    for limiter in [tokenLimiter, verifyLimiter, signupLimiter, anonymousLimiter, recoverLimiter, resendLimiter,
-                    otpLimiter, magicLinkLimiter, userLimiter, firebaseSignUpLimiter] {
+    for limiter in [
+      tokenLimiter, verifyLimiter, signupLimiter, anonymousLimiter, recoverLimiter, resendLimiter,
+      otpLimiter, magicLinkLimiter, userLimiter, firebaseSignUpLimiter,
+    ] {
       limiter.reset()
     }
     firebaseMailQuotas.values.forEach { $0.reset() }

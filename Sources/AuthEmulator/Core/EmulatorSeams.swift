@@ -1,7 +1,7 @@
 import EmulatorFaults
 import Essentials
-import HostedLimits
 import HTTPServerKit
+import HostedLimits
 import JSONKit
 
 /// Settings of one emulator process (`authsh emulator` flags; tests build them directly).
@@ -65,7 +65,9 @@ public struct EmulatorConfig: Sendable {
   public var anonymousSignIns = false
   /// GoTrue `URI_ALLOW_LIST`: where mail links may send the browser besides the site URL and
   /// loopback addresses (globs: `*` within a host label or path segment, `**` across them).
-  public var redirectAllowList = ["http://localhost", "http://localhost:*", "http://localhost/**", "http://localhost:*/**"]
+  public var redirectAllowList = [
+    "http://localhost", "http://localhost:*", "http://localhost/**", "http://localhost:*/**",
+  ]
 
   public init() {}
 }

@@ -16,7 +16,10 @@ extension EmulatorSeedAccount {
       bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
       bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
       let hex = NumberText.hex(bytes)
-      let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+      let parts = [
+        hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
+        hex.dropFirst(20),
+      ]
       return parts.joined(separator: "-")
     case .firebase:
       let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
@@ -41,7 +44,8 @@ extension EmulatorSeed {
 
   static func stringList(_ object: JSONObject, _ key: String) throws -> [String]? {
     guard let value = object[key], !value.isNull else { return nil }
-    guard let items = value.array, let strings = Optional(items.compactMap(\.string)), strings.count == items.count else {
+    guard let items = value.array, let strings = Optional(items.compactMap(\.string)), strings.count == items.count
+    else {
       throw EmulatorSeedError("\"\(key)\" must be a list of strings, e.g. [\"google\"]")
     }
     return strings

@@ -51,7 +51,8 @@ public enum EmulatorSeed {
   public static func load(path: String) throws -> [EmulatorSeedAccount] {
     guard let data = FileManager.default.contents(atPath: path) else {
       let directory = isDirectory(path)
-      throw EmulatorSeedError("\(path): " + (directory == true ? "is a directory" : directory != nil ? "cannot be read" : "no such file"))
+      throw EmulatorSeedError(
+        "\(path): " + (directory == true ? "is a directory" : directory != nil ? "cannot be read" : "no such file"))
     }
     guard let text = String(data: data, encoding: .utf8) else { throw EmulatorSeedError("\(path): not UTF-8 text") }
     return try parse(text, file: path)
@@ -140,22 +141,30 @@ public enum EmulatorSeed {
       account.password = password
     }
     if let email = try string(object, "email") {
-      guard GoTrueRules.isValidEmailFormat(email) else { throw EmulatorSeedError("\"email\" is not an e-mail address: \(email)") }
+      guard GoTrueRules.isValidEmailFormat(email) else {
+        throw EmulatorSeedError("\"email\" is not an e-mail address: \(email)")
+      }
       account.email = email.lowercased()
     }
 
     // Backend-only kinds of account.
     let supabaseOnly = [("invited", invited), ("sso", sso), ("deleted", account.softDeleted)]
     for (field, set) in supabaseOnly where set && backend == .firebase {
-      throw EmulatorSeedError("\"\(field)\" is a Supabase kind of account; Firebase has none (use \"backend\": \"supabase\")")
+      throw EmulatorSeedError(
+        "\"\(field)\" is a Supabase kind of account; Firebase has none (use \"backend\": \"supabase\")")
     }
     if emailLinkOnly && backend == .supabase {
-      throw EmulatorSeedError("\"email_link_only\" is a Firebase kind of account (Supabase magic links work for every account)")
+      throw EmulatorSeedError(
+        "\"email_link_only\" is a Firebase kind of account (Supabase magic links work for every account)")
     }
-    let kinds = [("anonymous", anonymous), ("sso", sso), ("invited", invited), ("email_link_only", emailLinkOnly)].filter(\.1)
-    if kinds.count > 1 { throw EmulatorSeedError("\(kinds.map { "\"\($0.0)\"" }.joined(separator: " and ")) do not go together") }
+    let kinds = [("anonymous", anonymous), ("sso", sso), ("invited", invited), ("email_link_only", emailLinkOnly)]
+      .filter(\.1)
+    if kinds.count > 1 {
+      throw EmulatorSeedError("\(kinds.map { "\"\($0.0)\"" }.joined(separator: " and ")) do not go together")
+    }
     if let kind = kinds.first?.0, account.password != nil {
-      throw EmulatorSeedError("a\(kind == "invited" ? "n" : "") \(kind) account has no password: give \"password\": null")
+      throw EmulatorSeedError(
+        "a\(kind == "invited" ? "n" : "") \(kind) account has no password: give \"password\": null")
     }
     if anonymous {
       if account.email != nil { throw EmulatorSeedError("an anonymous account has no e-mail") }
@@ -163,7 +172,9 @@ public enum EmulatorSeed {
     } else if account.email == nil {
       throw EmulatorSeedError("\"email\" is missing (only anonymous accounts have none)")
     }
-    if sso && given != nil { throw EmulatorSeedError("an SSO account's provider is its identity provider: leave out \"providers\"") }
+    if sso && given != nil {
+      throw EmulatorSeedError("an SSO account's provider is its identity provider: leave out \"providers\"")
+    }
     if invited, try bool(object, "confirmed") == true {
       throw EmulatorSeedError("an invited account is not confirmed until it accepts: leave out \"confirmed\"")
     }
@@ -176,7 +187,9 @@ public enum EmulatorSeed {
         guard GoTrueRules.isUUID(id.lowercased()) else { throw EmulatorSeedError("\"id\" must be a UUID on Supabase") }
         account.id = id.lowercased()
       case .firebase:
-        guard (1...128).contains(id.count), !id.contains("/") else { throw EmulatorSeedError("\"id\" must be 1 to 128 characters, no /") }
+        guard (1...128).contains(id.count), !id.contains("/") else {
+          throw EmulatorSeedError("\"id\" must be 1 to 128 characters, no /")
+        }
       }
     }
     return account
@@ -203,19 +216,23 @@ public enum EmulatorSeed {
       case .supabase:
         mapped = name == "password" ? "email" : name.hasSuffix(".com") ? String(name.dropLast(4)) : name
         guard supabaseProviders.contains(mapped) else {
-          throw EmulatorSeedError("unknown Supabase provider \"\(raw)\" (known: \(supabaseProviders.sorted().joined(separator: ", ")))")
+          throw EmulatorSeedError(
+            "unknown Supabase provider \"\(raw)\" (known: \(supabaseProviders.sorted().joined(separator: ", ")))")
         }
       case .firebase:
         mapped = name == "email" ? "password" : firebaseProviders.contains(name + ".com") ? name + ".com" : name
         guard firebaseProviders.contains(mapped) || mapped.hasPrefix("oidc.") || mapped.hasPrefix("saml.") else {
-          throw EmulatorSeedError("unknown Firebase provider \"\(raw)\" (known: \(firebaseProviders.sorted().joined(separator: ", ")), oidc.*, saml.*)")
+          throw EmulatorSeedError(
+            "unknown Firebase provider \"\(raw)\" (known: \(firebaseProviders.sorted().joined(separator: ", ")), oidc.*, saml.*)"
+          )
         }
       }
       if !names.contains(mapped) { names.append(mapped) }
     }
     let passwordProvider = backend == .supabase ? "email" : "password"
     if hasPassword && !names.contains(passwordProvider) {
-      throw EmulatorSeedError("a password needs the \"\(passwordProvider)\" provider in \"providers\" (or \"password\": null)")
+      throw EmulatorSeedError(
+        "a password needs the \"\(passwordProvider)\" provider in \"providers\" (or \"password\": null)")
     }
     if backend == .firebase, names.contains("password"), !hasPassword, !account.emailLinkOnly {
       throw EmulatorSeedError("the \"password\" provider needs a password, or \"email_link_only\": true")
@@ -225,7 +242,8 @@ public enum EmulatorSeed {
   }
 
   static let supabaseProviders: Set<String> = [
-    "email", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "kakao",
+    "email", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google",
+    "kakao",
     "keycloak", "linkedin_oidc", "notion", "slack_oidc", "snapchat", "spotify", "twitch", "twitter", "workos", "zoom",
   ]
   static let firebaseProviders: Set<String> = [
@@ -236,8 +254,12 @@ public enum EmulatorSeed {
     -> [EmulatorSeedAccount.Factor]
   {
     guard let value, !value.isNull else { return [] }
-    guard let items = value.array else { throw EmulatorSeedError("\"factors\" must be a list of {\"name\", \"secret\", \"verified\"}") }
-    if !items.isEmpty && account.anonymous { throw EmulatorSeedError("an anonymous account cannot have second factors") }
+    guard let items = value.array else {
+      throw EmulatorSeedError("\"factors\" must be a list of {\"name\", \"secret\", \"verified\"}")
+    }
+    if !items.isEmpty && account.anonymous {
+      throw EmulatorSeedError("an anonymous account cannot have second factors")
+    }
     if !items.isEmpty && backend == .firebase && !account.confirmed {
       throw EmulatorSeedError("Firebase needs a verified e-mail before a second factor (\"confirmed\": true)")
     }
@@ -251,7 +273,9 @@ public enum EmulatorSeed {
       guard let rawSecret = try string(object, "secret") else {
         throw EmulatorSeedError("\(label): \"secret\" is missing (the base32 TOTP secret, e.g. JBSWY3DPEHPK3PXP)")
       }
-      guard let secret = TOTP.normalisedSecret(rawSecret) else { throw EmulatorSeedError("\(label): \"secret\" is not base32") }
+      guard let secret = TOTP.normalisedSecret(rawSecret) else {
+        throw EmulatorSeedError("\(label): \"secret\" is not base32")
+      }
       let name = try string(object, "name") ?? ""
       let verified = try bool(object, "verified") ?? true
       if backend == .firebase && !verified {
@@ -262,7 +286,9 @@ public enum EmulatorSeed {
       }
       var id = try string(object, "id")
       if backend == .supabase, let given = id {
-        guard GoTrueRules.isUUID(given.lowercased()) else { throw EmulatorSeedError("\(label): \"id\" must be a UUID on Supabase") }
+        guard GoTrueRules.isUUID(given.lowercased()) else {
+          throw EmulatorSeedError("\(label): \"id\" must be a UUID on Supabase")
+        }
         id = given.lowercased()
       }
       factors.append(.init(name: name, secret: secret, verified: verified, id: id))

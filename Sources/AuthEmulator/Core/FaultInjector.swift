@@ -82,9 +82,11 @@ extension EmulatorFault.Preset {
         """
       return .text(502, page, contentType: "text/html")
     case .truncatedJSON:
-      let whole = #"{"access_token":"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0cnVuY2F0ZWQifQ.c2lnbmF0dXJl","token_type":"bearer","expires_in":3600,"refresh_token":"abcdefghijkl","user":{"id":"00000000-0000-4000-8000-000000000000"}}"#
+      let whole =
+        #"{"access_token":"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0cnVuY2F0ZWQifQ.c2lnbmF0dXJl","token_type":"bearer","expires_in":3600,"refresh_token":"abcdefghijkl","user":{"id":"00000000-0000-4000-8000-000000000000"}}"#
       let bytes = Array(whole.utf8)
-      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(bytes.prefix(bytes.count / 2)))
+      return ServerResponse(
+        status: 200, headers: [("Content-Type", "application/json")], body: Array(bytes.prefix(bytes.count / 2)))
     case .rateLimit:
       if onSupabase {
         return GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
@@ -101,7 +103,8 @@ extension EmulatorFault.Preset {
     }
   }
 
-  static let tooManyAttempts = "TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled due "
+  static let tooManyAttempts =
+    "TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled due "
     + "to many failed login attempts. You can immediately restore it by resetting your password or you can try again later."
 
   private func googleError(_ code: Int, message: String, status: String?) -> ServerResponse {
@@ -111,6 +114,7 @@ extension EmulatorFault.Preset {
     error["errors"] = [["message": .string(message), "domain": "global", "reason": "invalid"]]
     if let status { error["status"] = .string(status) }
     let body: JSON = ["error": .object(error)]
-    return ServerResponse(status: code, headers: [("Content-Type", "application/json; charset=UTF-8")], body: body.bytes)
+    return ServerResponse(
+      status: code, headers: [("Content-Type", "application/json; charset=UTF-8")], body: body.bytes)
   }
 }

@@ -26,11 +26,14 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
   public static let emulatorMemoryCost = 8
 
   /// A new project's parameters: a random 64-byte signer key and a random one-byte separator.
-  public static func random(rounds: Int = emulatorRounds, memoryCost: Int = emulatorMemoryCost) -> FirebaseScryptParameters {
+  public static func random(rounds: Int = emulatorRounds, memoryCost: Int = emulatorMemoryCost)
+    -> FirebaseScryptParameters
+  {
     var generator = SystemRandomNumberGenerator()
     let key = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    return FirebaseScryptParameters(signerKey: key, saltSeparator: [UInt8.random(in: 0...255, using: &generator)],
-                                    rounds: rounds, memoryCost: memoryCost)
+    return FirebaseScryptParameters(
+      signerKey: key, saltSeparator: [UInt8.random(in: 0...255, using: &generator)],
+      rounds: rounds, memoryCost: memoryCost)
   }
 
   /// Parameters this emulator computes: scrypt's memory (128·r·2^memoryCost bytes) at most 256 MiB,
@@ -45,8 +48,9 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
     let passwordBytes = Array(password.utf8)
     let saltBytes = salt + saltSeparator
     guard isComputable, !passwordBytes.isEmpty, !saltBytes.isEmpty,
-      let key = try? KDF.Scrypt.deriveKey(from: passwordBytes, salt: saltBytes, outputByteCount: 32,
-                                           rounds: 1 << memoryCost, blockSize: rounds, parallelism: 1),
+      let key = try? KDF.Scrypt.deriveKey(
+        from: passwordBytes, salt: saltBytes, outputByteCount: 32,
+        rounds: 1 << memoryCost, blockSize: rounds, parallelism: 1),
       let nonce = try? AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16)),
       let encrypted = try? AES._CTR.encrypt(signerKey, using: key, nonce: nonce)
     else { return nil }
@@ -86,7 +90,8 @@ public struct FirebaseScryptHash: Equatable, Sendable {
   /// GoTrue's `ParseFirebaseScryptHash`: the reason it refuses a string, or the parsed hash.
   public static func parse(_ text: String) -> Result<FirebaseScryptHash, FirebaseScryptFormatError> {
     guard text.hasPrefix("$fbscrypt$") else { return .failure(.format) }
-    let sections = text.dropFirst("$fbscrypt$".count).split(separator: "$", maxSplits: 2, omittingEmptySubsequences: false)
+    let sections = text.dropFirst("$fbscrypt$".count).split(
+      separator: "$", maxSplits: 2, omittingEmptySubsequences: false)
     guard sections.count == 3, !sections[1].isEmpty, !sections[2].isEmpty else { return .failure(.format) }
     var fields: [String: String] = [:]
     var order: [String] = []
@@ -97,7 +102,9 @@ public struct FirebaseScryptHash: Equatable, Sendable {
       fields[name] = String(field[field.index(after: equals)...])
     }
     // The parameter list is `v,n,r,p` then optional `ss`, then optional `sk`, in that order.
-    let allowed = [["v", "n", "r", "p"], ["v", "n", "r", "p", "ss"], ["v", "n", "r", "p", "sk"], ["v", "n", "r", "p", "ss", "sk"]]
+    let allowed = [
+      ["v", "n", "r", "p"], ["v", "n", "r", "p", "ss"], ["v", "n", "r", "p", "sk"], ["v", "n", "r", "p", "ss", "sk"],
+    ]
     guard allowed.contains(order) else { return .failure(.format) }
     let digits: (String) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     guard let v = fields["v"], let n = fields["n"], let r = fields["r"], let p = fields["p"],
@@ -136,8 +143,10 @@ public enum FirebaseScryptFormatError: Error, Equatable, Sendable {
   public var message: String {
     switch self {
     case .format: return "crypto: incorrect scrypt hash format"
-    case .version(let v): return "crypto: Firebase scrypt hash uses unsupported version \"\(v)\" only version 1 is supported"
-    case .parameter(let name, let value): return "crypto: Firebase scrypt hash has invalid \(name) parameter \"\(value)\""
+    case .version(let v):
+      return "crypto: Firebase scrypt hash uses unsupported version \"\(v)\" only version 1 is supported"
+    case .parameter(let name, let value):
+      return "crypto: Firebase scrypt hash has invalid \(name) parameter \"\(value)\""
     case .zero(let name): return "crypto: Firebase scrypt hash has invalid \(name)=0"
     case .base64(let part): return "crypto: Firebase scrypt hash has invalid base64 in the \(part) section"
     }

@@ -91,7 +91,9 @@ struct OrderedIndex<Key: Comparable & Sendable>: Sendable {
 
   /// Keys `>= lower` (or `> lower` when `inclusive` is false) in ascending order, while `accept`
   /// holds and at most `limit` of them (nil: no limit).
-  func keys(from lower: Key, inclusive: Bool = true, limit: Int? = nil, while accept: (Key) -> Bool = { _ in true }) -> [Key] {
+  func keys(from lower: Key, inclusive: Bool = true, limit: Int? = nil, while accept: (Key) -> Bool = { _ in true })
+    -> [Key]
+  {
     var result: [Key] = []
     if let limit, limit <= 0 { return result }
     var chunk = chunkIndex(atLeast: lower)

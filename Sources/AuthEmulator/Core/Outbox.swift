@@ -11,13 +11,14 @@ public final class Outbox: Sendable {
   public init(store: any DocumentStore = NullDocumentStore()) {
     self.store = store
     let loaded = (try? store.loadAll(Self.table)) ?? []
-    messages = Mutex(loaded.compactMap { row in
-      guard let message = Self.decode(row.document) else {
-        store.noteUnreadable(Self.table, key: row.key)
-        return nil
-      }
-      return message
-    }.sorted { $0.time < $1.time })
+    messages = Mutex(
+      loaded.compactMap { row in
+        guard let message = Self.decode(row.document) else {
+          store.noteUnreadable(Self.table, key: row.key)
+          return nil
+        }
+        return message
+      }.sorted { $0.time < $1.time })
   }
 
   public func record(_ message: OutboxMessage) {
@@ -50,7 +51,8 @@ public final class Outbox: Sendable {
       let kind = json["kind"]?.string, let email = json["email"]?.string,
       let code = json["code"]?.string, let link = json["link"]?.string, let time = json["time"]?.double
     else { return nil }
-    return OutboxMessage(side: side, kind: kind, email: email, code: code, link: link,
-                         time: Date(timeIntervalSince1970: time))
+    return OutboxMessage(
+      side: side, kind: kind, email: email, code: code, link: link,
+      time: Date(timeIntervalSince1970: time))
   }
 }

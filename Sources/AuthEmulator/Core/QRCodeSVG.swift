@@ -25,7 +25,8 @@ enum QRCodeSVG {
       for (column, dark) in line.enumerated() where dark {
         let x = (column + 4) * moduleSize
         let y = (row + 4) * moduleSize
-        out += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(moduleSize)\" height=\"\(moduleSize)\" style=\"fill:black;stroke:none\" />\n"
+        out +=
+          "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(moduleSize)\" height=\"\(moduleSize)\" style=\"fill:black;stroke:none\" />\n"
       }
     }
     out += "</svg>\n"

@@ -20,14 +20,17 @@ enum SHA224 {
     let bitLength = UInt64(message.count) &* 8
     padded.append(0x80)
     while padded.count % 64 != 56 { padded.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
 
     var h = initial
     var w = [UInt32](repeating: 0, count: 64)
     for chunk in stride(from: 0, to: padded.count, by: 64) {
       for i in 0..<16 {
         let j = chunk + i * 4
-        w[i] = UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8 | UInt32(padded[j + 3])
+        w[i] =
+          UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8 | UInt32(padded[j + 3])
       }
       for i in 16..<64 {
         let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
@@ -44,12 +47,21 @@ enum SHA224 {
         let t2 = s0 &+ maj
         (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
       }
-      h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-      h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
+      h[0] = h[0] &+ a
+      h[1] = h[1] &+ b
+      h[2] = h[2] &+ c
+      h[3] = h[3] &+ d
+      h[4] = h[4] &+ e
+      h[5] = h[5] &+ f
+      h[6] = h[6] &+ g
+      h[7] = h[7] &+ hh
     }
     var digest: [UInt8] = []
     for word in h.prefix(7) {
-      digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+      digest += [
+        UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+        UInt8(truncatingIfNeeded: word),
+      ]
     }
     return digest
   }

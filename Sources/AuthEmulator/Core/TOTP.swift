@@ -1,6 +1,6 @@
 import Crypto
-import ExtrasBase64
 import Essentials
+import ExtrasBase64
 
 /// RFC 6238 time-based one-time passwords (RFC 4226 HOTP over a 30-second counter), as both
 /// products verify second factors: HMAC-SHA1, 6 digits, 30-second steps.
@@ -21,7 +21,8 @@ public enum TOTP {
     case .sha512: mac = Array(HMAC<SHA512>.authenticationCode(for: message, using: symmetricKey))
     }
     let offset = Int(mac[mac.count - 1] & 0x0F)
-    let binary = (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
+    let binary =
+      (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
       | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
     var modulus: UInt32 = 1
     for _ in 0..<min(max(digits, 1), 9) { modulus *= 10 }
@@ -42,7 +43,8 @@ public enum TOTP {
   /// True when `code` is the code of the current step or of one of the `window` steps either side
   /// (GoTrue: pquerna/otp `Skew: 1`, so the previous, current and next step).
   public static func verify(_ code: String, secret: String, at time: Date, window: Int = 1) -> Bool {
-    guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let key = decodeSecret(secret) else {
+    guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let key = decodeSecret(secret)
+    else {
       return false
     }
     let now = counter(at: time)

@@ -16,7 +16,9 @@ extension FirebaseAPI {
         for email in body.strings("email") { add(project.user(email: FirebaseRules.canonicalEmail(email))) }
         for phone in body.strings("phoneNumber") { add(project.user(phoneNumber: phone)) }
         for federated in body["federatedUserId"]?.array ?? [] {
-          guard let providerId = federated["providerId"]?.string, let rawId = federated["rawId"]?.string else { continue }
+          guard let providerId = federated["providerId"]?.string, let rawId = federated["rawId"]?.string else {
+            continue
+          }
           switch providerId {
           case "password": add(project.user(email: rawId).flatMap { $0.passwordHash == nil ? nil : $0 })
           case "phone": add(project.user(phoneNumber: rawId))
@@ -31,7 +33,8 @@ extension FirebaseAPI {
       response["kind"] = "identitytoolkit#GetAccountInfoResponse"
       // No match: no `users` key at all (the Node Admin SDK depends on it).
       if !users.isEmpty {
-        response["users"] = .array(users.map { call.privileged ? $0.adminJSON(project) : $0.publicJSON(tenantId: project.tenantId) })
+        response["users"] = .array(
+          users.map { call.privileged ? $0.adminJSON(project) : $0.publicJSON(tenantId: project.tenantId) })
       }
       return .object(response)
     }

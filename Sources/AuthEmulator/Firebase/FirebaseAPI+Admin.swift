@@ -1,6 +1,6 @@
 import Essentials
-import JSONKit
 import HTTPServerKit
+import JSONKit
 
 /// Admin-only operations (`Bearer owner`): listing, batch deletion, queries, session cookies and
 /// the v2 project config (`operations.ts` `batchGet`, `batchDelete`, `queryAccounts`,
@@ -38,8 +38,10 @@ extension FirebaseAPI {
       for (index, localId) in localIds.enumerated() {
         guard let user = project.user(localId: localId) else { continue }
         if user.disabled != true && !force {
-          errors.append(["index": .int(index), "localId": .string(localId),
-                         "message": "NOT_DISABLED : Disable the account before batch deletion."])
+          errors.append([
+            "index": .int(index), "localId": .string(localId),
+            "message": "NOT_DISABLED : Disable the account before batch deletion.",
+          ])
         } else {
           try project.delete(localId)
         }
@@ -97,8 +99,10 @@ extension FirebaseAPI {
   /// the official emulator does.
   static func adminConfig(_ project: FirebaseProject) -> JSON {
     [
-      "signIn": ["email": project.emailSignIn.json, "hashConfig": hashConfigJSON(project.storedHashConfig()),
-                 "allowDuplicateEmails": .bool(project.allowDuplicateEmails)],
+      "signIn": [
+        "email": project.emailSignIn.json, "hashConfig": hashConfigJSON(project.storedHashConfig()),
+        "allowDuplicateEmails": .bool(project.allowDuplicateEmails),
+      ],
       "blockingFunctions": [:],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
     ]
@@ -106,9 +110,11 @@ extension FirebaseAPI {
 
   /// `signIn.hashConfig` as production shows it (and as `user import --hash-config` reads it).
   static func hashConfigJSON(_ config: FirebaseScryptParameters) -> JSON {
-    ["algorithm": "SCRYPT", "signerKey": .string(Data(config.signerKey).base64EncodedString()),
-     "saltSeparator": .string(Data(config.saltSeparator).base64EncodedString()),
-     "rounds": .int(config.rounds), "memoryCost": .int(config.memoryCost)]
+    [
+      "algorithm": "SCRYPT", "signerKey": .string(Data(config.signerKey).base64EncodedString()),
+      "saltSeparator": .string(Data(config.saltSeparator).base64EncodedString()),
+      "rounds": .int(config.rounds), "memoryCost": .int(config.memoryCost),
+    ]
   }
 
   static func emulatorConfig(_ project: FirebaseProject) -> JSON {
@@ -131,14 +137,20 @@ extension FirebaseAPI {
   static func applyConfig(_ body: FirebaseBody, mask: [String], to project: FirebaseProject) throws {
     let signIn = body["signIn"]?.object ?? JSONObject()
     let privacyConfig = body["emailPrivacyConfig"]?.object ?? JSONObject()
-    for (path, value) in [("/signIn/allowDuplicateEmails", signIn["allowDuplicateEmails"]),
-                          ("/emailPrivacyConfig/enableImprovedEmailPrivacy", privacyConfig["enableImprovedEmailPrivacy"])] {
+    for (path, value) in [
+      ("/signIn/allowDuplicateEmails", signIn["allowDuplicateEmails"]),
+      ("/emailPrivacyConfig/enableImprovedEmailPrivacy", privacyConfig["enableImprovedEmailPrivacy"]),
+    ] {
       if let value, value.bool == nil { throw FirebaseError.invalidArgument("\(path) should be boolean") }
     }
     let emailObject = signIn["email"]?.object
-    if signIn["email"] != nil, emailObject == nil { throw FirebaseError.invalidArgument("/signIn/email should be object") }
+    if signIn["email"] != nil, emailObject == nil {
+      throw FirebaseError.invalidArgument("/signIn/email should be object")
+    }
     for field in ["enabled", "passwordRequired"] {
-      if let value = emailObject?[field], value.bool == nil { throw FirebaseError.invalidArgument("/signIn/email/\(field) should be boolean") }
+      if let value = emailObject?[field], value.bool == nil {
+        throw FirebaseError.invalidArgument("/signIn/email/\(field) should be boolean")
+      }
     }
     let newAllow = signIn["allowDuplicateEmails"]?.bool
     let newPrivacy = privacyConfig["enableImprovedEmailPrivacy"]?.bool
@@ -148,8 +160,9 @@ extension FirebaseAPI {
     // A whole `signIn.email` replaces both fields (absent = false, Google's default).
     func replaceEmail() {
       guard let emailObject else { return }
-      email = FirebaseEmailSignIn(enabled: emailObject["enabled"]?.bool ?? false,
-                                  passwordRequired: emailObject["passwordRequired"]?.bool ?? false)
+      email = FirebaseEmailSignIn(
+        enabled: emailObject["enabled"]?.bool ?? false,
+        passwordRequired: emailObject["passwordRequired"]?.bool ?? false)
     }
     if mask.isEmpty {
       allow = newAllow ?? false

@@ -20,7 +20,9 @@ extension FirebaseAPI {
     // Hashing happens before the state lock is taken.
     let hashConfig = entries.contains { $0["rawPassword"]?.string != nil } ? state.hashConfig(call.projectId) : nil
     let hashes: [Result<String?, FirebaseError>] = entries.map { entry in
-      if let raw = entry["rawPassword"]?.string, let hashConfig { return .success(Self.nativeHash(raw, config: hashConfig)) }
+      if let raw = entry["rawPassword"]?.string, let hashConfig {
+        return .success(Self.nativeHash(raw, config: hashConfig))
+      }
       return importer.storedHash(entry)
     }
     let uploadTime = now
@@ -41,8 +43,9 @@ extension FirebaseAPI {
       var errors: [JSON] = []
       for (index, entry) in entries.enumerated() {
         do {
-          let user = try Self.importedUser(entry, hash: hashes[index].get(), project: project, uploadTime: uploadTime,
-                                           sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
+          let user = try Self.importedUser(
+            entry, hash: hashes[index].get(), project: project, uploadTime: uploadTime,
+            sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
           try project.save(user)
         } catch let error as FirebaseError {
           errors.append(["index": .int(index), "message": .string(error.message)])
@@ -52,9 +55,13 @@ extension FirebaseAPI {
     }
   }
 
-  private static func importedUser(_ entry: JSON, hash: String?, project: FirebaseProject, uploadTime: Date,
-                                   sanityCheck: Bool, allowOverwrite: Bool) throws -> FirebaseUser {
-    guard let localId = entry["localId"]?.string, !localId.isEmpty else { throw FirebaseError.bad("localId is missing") }
+  private static func importedUser(
+    _ entry: JSON, hash: String?, project: FirebaseProject, uploadTime: Date,
+    sanityCheck: Bool, allowOverwrite: Bool
+  ) throws -> FirebaseUser {
+    guard let localId = entry["localId"]?.string, !localId.isEmpty else {
+      throw FirebaseError.bad("localId is missing")
+    }
     let createdAt = entry["createdAt"].flatMap(Self.integer) ?? FirebaseTime.milliseconds(uploadTime)
     var user = FirebaseUser(localId: localId, createdAt: createdAt)
     user.displayName = entry["displayName"]?.string
@@ -82,9 +89,10 @@ extension FirebaseAPI {
       try require(FirebaseRules.isValidEmail(email), "email is invalid")
       let canonical = FirebaseRules.canonicalEmail(email)
       if let other = project.user(email: canonical), other.localId != localId {
-        throw FirebaseError.bad(sanityCheck && !project.allowDuplicateEmails
-          ? "email exists in other account in database"
-          : "((Auth Emulator does not support importing duplicate email: \(email)))")
+        throw FirebaseError.bad(
+          sanityCheck && !project.allowDuplicateEmails
+            ? "email exists in other account in database"
+            : "((Auth Emulator does not support importing duplicate email: \(email)))")
       }
       user.email = canonical
     }

@@ -34,7 +34,9 @@ enum FirebaseRules {
 
   /// Roughly WHATWG `new URL(text)` without a base: a scheme, and a host for the special schemes.
   static func isAbsoluteURI(_ text: String) -> Bool {
-    guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else { return false }
+    guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else {
+      return false
+    }
     let scheme = text[..<colon].lowercased()
     guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return false }
     guard ["http", "https", "ws", "wss", "ftp"].contains(scheme) else { return true }
@@ -48,8 +50,10 @@ enum FirebaseRules {
 extension FirebaseAPI {
   private typealias Field = (String, FirebaseBody.FieldType)
 
-  func run(_ operation: FirebaseOperation, request: ServerRequest, privileged: Bool, pathProject: String?,
-           pathTenant: String? = nil) throws -> JSON {
+  func run(
+    _ operation: FirebaseOperation, request: ServerRequest, privileged: Bool, pathProject: String?,
+    pathTenant: String? = nil
+  ) throws -> JSON {
     if case .unimplemented(let name) = operation {
       throw FirebaseError.notImplemented("\(name) is not implemented in the authsh emulator.")
     }
@@ -65,8 +69,9 @@ extension FirebaseAPI {
     if let tenantId, ![.getTenant, .updateTenant, .deleteTenant].contains(operation) {
       try requireTenant(projectId: projectId, tenantId: tenantId)
     }
-    let call = FirebaseCall(request: request, body: body, privileged: privileged,
-                            projectId: FirebaseProject.stateKey(projectId: projectId, tenantId: tenantId), tenantId: tenantId)
+    let call = FirebaseCall(
+      request: request, body: body, privileged: privileged,
+      projectId: FirebaseProject.stateKey(projectId: projectId, tenantId: tenantId), tenantId: tenantId)
     switch operation {
     case .signUp: return try signUp(call)
     case .signInWithPassword: return try signInWithPassword(call)
@@ -111,11 +116,15 @@ extension FirebaseAPI {
     case .signUp:
       return common + profile + [("localId", .string), ("disabled", .bool)]
     case .signInWithPassword:
-      return common + [("email", .string), ("password", .string), ("returnSecureToken", .bool),
-                       ("captchaResponse", .string), ("captchaChallenge", .string), ("pendingIdToken", .string)]
+      return common + [
+        ("email", .string), ("password", .string), ("returnSecureToken", .bool),
+        ("captchaResponse", .string), ("captchaChallenge", .string), ("pendingIdToken", .string),
+      ]
     case .sendOobCode:
-      return common + [("email", .string), ("newEmail", .string), ("requestType", .enumeration(oobRequestTypes)),
-                       ("continueUrl", .string), ("canHandleCodeInApp", .bool), ("returnOobLink", .bool)]
+      return common + [
+        ("email", .string), ("newEmail", .string), ("requestType", .enumeration(oobRequestTypes)),
+        ("continueUrl", .string), ("canHandleCodeInApp", .bool), ("returnOobLink", .bool),
+      ]
     case .resetPassword:
       return common + [("oobCode", .string), ("newPassword", .string), ("email", .string)]
     case .update:
@@ -125,36 +134,53 @@ extension FirebaseAPI {
         ("deleteAttribute", .enumerationArray(userAttributes)), ("deleteProvider", .stringArray), ("mfa", .object),
       ]
     case .lookup:
-      return common + [("localId", .stringArray), ("email", .stringArray), ("phoneNumber", .stringArray),
-                       ("initialEmail", .stringArray)]
+      return common + [
+        ("localId", .stringArray), ("email", .stringArray), ("phoneNumber", .stringArray),
+        ("initialEmail", .stringArray),
+      ]
     case .delete:
       return common + [("localId", .string)]
     case .createAuthUri:
-      return common + [("identifier", .string), ("continueUri", .string), ("providerId", .string), ("sessionId", .string)]
+      return common + [
+        ("identifier", .string), ("continueUri", .string), ("providerId", .string), ("sessionId", .string),
+      ]
     case .batchDelete:
       return common + [("localIds", .stringArray), ("force", .bool)]
     case .batchCreate:
-      return common + [("sanityCheck", .bool), ("allowOverwrite", .bool), ("hashAlgorithm", .string),
-                       ("signerKey", .string), ("saltSeparator", .string), ("rounds", .integer), ("memoryCost", .integer)]
+      return common + [
+        ("sanityCheck", .bool), ("allowOverwrite", .bool), ("hashAlgorithm", .string),
+        ("signerKey", .string), ("saltSeparator", .string), ("rounds", .integer), ("memoryCost", .integer),
+      ]
     case .query:
-      return common + [("returnUserInfo", .bool), ("limit", .string), ("offset", .string),
-                       ("order", .enumeration(["ORDER_UNSPECIFIED", "ASC", "DESC"])),
-                       ("sortBy", .enumeration(["SORT_BY_FIELD_UNSPECIFIED", "USER_ID", "NAME", "CREATED_AT",
-                                                "LAST_LOGIN_AT", "USER_EMAIL"]))]
+      return common + [
+        ("returnUserInfo", .bool), ("limit", .string), ("offset", .string),
+        ("order", .enumeration(["ORDER_UNSPECIFIED", "ASC", "DESC"])),
+        (
+          "sortBy",
+          .enumeration([
+            "SORT_BY_FIELD_UNSPECIFIED", "USER_ID", "NAME", "CREATED_AT",
+            "LAST_LOGIN_AT", "USER_EMAIL",
+          ])
+        ),
+      ]
     case .createSessionCookie:
       return common + [("validDuration", .string)]
     case .updateConfig:
       return [("signIn", .object), ("emailPrivacyConfig", .object)]
     case .createTenant, .updateTenant:
-      return [("displayName", .string), ("allowPasswordSignup", .bool), ("enableEmailLinkSignin", .bool),
-              ("enableAnonymousUser", .bool), ("disableAuth", .bool), ("mfaConfig", .object), ("name", .string),
-              ("tenantId", .string), ("testPhoneNumbers", .object)]
+      return [
+        ("displayName", .string), ("allowPasswordSignup", .bool), ("enableEmailLinkSignin", .bool),
+        ("enableAnonymousUser", .bool), ("disableAuth", .bool), ("mfaConfig", .object), ("name", .string),
+        ("tenantId", .string), ("testPhoneNumbers", .object),
+      ]
     case .signInWithEmailLink:
       return common + [("email", .string), ("oobCode", .string)]
     case .signInWithIdp:
-      return common + [("requestUri", .string), ("postBody", .string), ("returnSecureToken", .bool),
-                       ("returnIdpCredential", .bool), ("returnRefreshToken", .bool), ("pendingIdToken", .string),
-                       ("sessionId", .string)]
+      return common + [
+        ("requestUri", .string), ("postBody", .string), ("returnSecureToken", .bool),
+        ("returnIdpCredential", .bool), ("returnRefreshToken", .bool), ("pendingIdToken", .string),
+        ("sessionId", .string),
+      ]
     case .mfaEnrollmentStart:
       return common + [("totpEnrollmentInfo", .object), ("phoneEnrollmentInfo", .object)]
     case .mfaEnrollmentFinalize:
@@ -164,8 +190,10 @@ extension FirebaseAPI {
     case .mfaSignInStart:
       return common + [("mfaPendingCredential", .string), ("mfaEnrollmentId", .string), ("phoneSignInInfo", .object)]
     case .mfaSignInFinalize:
-      return common + [("mfaPendingCredential", .string), ("mfaEnrollmentId", .string),
-                       ("totpVerificationInfo", .object), ("phoneVerificationInfo", .object)]
+      return common + [
+        ("mfaPendingCredential", .string), ("mfaEnrollmentId", .string),
+        ("totpVerificationInfo", .object), ("phoneVerificationInfo", .object),
+      ]
     case .batchGet, .getProjects, .getConfig, .listTenants, .getTenant, .deleteTenant, .unimplemented:
       return []
     }
@@ -187,7 +215,9 @@ extension FirebaseAPI {
 
   /// `parseIdToken`: undecodable → `INVALID_ID_TOKEN`; unknown user → `USER_NOT_FOUND`;
   /// `iat < validSince` → `TOKEN_EXPIRED`; disabled → `USER_DISABLED`. No signature or `exp` check.
-  func parseIdToken(_ project: FirebaseProject, _ token: String) throws -> (user: FirebaseUser, token: FirebaseTokens.DecodedIdToken) {
+  func parseIdToken(_ project: FirebaseProject, _ token: String) throws -> (
+    user: FirebaseUser, token: FirebaseTokens.DecodedIdToken
+  ) {
     guard let decoded = FirebaseTokens.decodeIdToken(token) else { throw FirebaseError.bad("INVALID_ID_TOKEN") }
     try require(decoded.payload["firebase"]?["tenant"]?.string == project.tenantId, "TENANT_ID_MISMATCH")
     guard let user = project.user(localId: decoded.userId) else { throw FirebaseError.bad("USER_NOT_FOUND") }
@@ -197,22 +227,28 @@ extension FirebaseAPI {
   }
 
   /// `issueTokens`: records the refresh time, then mints an ID token and a refresh token.
-  func issueTokens(_ project: FirebaseProject, _ user: FirebaseUser, provider: String,
-                   extraClaims: JSONObject = JSONObject(), secondFactor: FirebaseSecondFactor? = nil) throws
-    -> (user: FirebaseUser, tokens: JSONObject) {
+  func issueTokens(
+    _ project: FirebaseProject, _ user: FirebaseUser, provider: String,
+    extraClaims: JSONObject = JSONObject(), secondFactor: FirebaseSecondFactor? = nil
+  ) throws
+    -> (user: FirebaseUser, tokens: JSONObject)
+  {
     var user = user
     let issuedAt = now
     user.lastRefreshAt = issuedAt
     try project.save(user)
-    let claims = FirebaseTokens.idTokenClaims(for: user, projectId: project.projectId, provider: provider, now: issuedAt,
-                                              lifetime: config.tokenLifetime, extraClaims: extraClaims,
-                                              secondFactor: secondFactor, tenantId: project.tenantId)
+    let claims = FirebaseTokens.idTokenClaims(
+      for: user, projectId: project.projectId, provider: provider, now: issuedAt,
+      lifetime: config.tokenLifetime, extraClaims: extraClaims,
+      secondFactor: secondFactor, tenantId: project.tenantId)
     var tokens = JSONObject()
     tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
-    tokens["refreshToken"] = .string(FirebaseTokens.refreshToken(localId: user.localId, provider: provider,
-                                                                  projectId: project.projectId,
-                                                                  issuedAtMs: FirebaseTime.milliseconds(issuedAt),
-                                                                  secondFactor: secondFactor, tenantId: project.tenantId))
+    tokens["refreshToken"] = .string(
+      FirebaseTokens.refreshToken(
+        localId: user.localId, provider: provider,
+        projectId: project.projectId,
+        issuedAtMs: FirebaseTime.milliseconds(issuedAt),
+        secondFactor: secondFactor, tenantId: project.tenantId))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)
   }

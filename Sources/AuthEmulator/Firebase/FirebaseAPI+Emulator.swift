@@ -32,8 +32,9 @@ extension FirebaseAPI {
       guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
       try require(user.disabled != true, "USER_DISABLED")
       if mode.likeProduction { try require(!Self.isRevoked(record, user), "TOKEN_EXPIRED") }
-      let issued = try issueTokens(project, user, provider: record.provider, extraClaims: record.extraClaims,
-                                   secondFactor: record.secondFactor)
+      let issued = try issueTokens(
+        project, user, provider: record.provider, extraClaims: record.extraClaims,
+        secondFactor: record.secondFactor)
       let idToken = issued.tokens["idToken"] ?? .null
       var response = JSONObject()
       response["id_token"] = idToken
@@ -57,7 +58,9 @@ extension FirebaseAPI {
     return false
   }
 
-  func emulatorEndpoint(_ endpoint: FirebaseRoute.EmulatorEndpoint, projectId: String, request: ServerRequest) throws -> JSON {
+  func emulatorEndpoint(_ endpoint: FirebaseRoute.EmulatorEndpoint, projectId: String, request: ServerRequest) throws
+    -> JSON
+  {
     switch endpoint {
     case .deleteAccounts:
       try state.with(projectId) { try $0.deleteAllAccounts() }

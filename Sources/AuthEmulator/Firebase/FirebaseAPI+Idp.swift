@@ -9,24 +9,31 @@ import JSONKit
 extension FirebaseAPI {
   func signInWithIdp(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
-    if body.bool("returnRefreshToken") == true { throw FirebaseError.notImplemented("returnRefreshToken is not implemented yet.") }
+    if body.bool("returnRefreshToken") == true {
+      throw FirebaseError.notImplemented("returnRefreshToken is not implemented yet.")
+    }
     if body.isTruthy("pendingIdToken") { throw FirebaseError.notImplemented("pendingIdToken is not implemented yet.") }
     let params = try Self.normalizedIdpParams(body)
     guard let providerId = params["providerId"]?.lowercased(), !providerId.isEmpty else {
-      throw FirebaseError.bad("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(body.string("requestUri") ?? "")")
+      throw FirebaseError.bad(
+        "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(body.string("requestUri") ?? "")")
     }
     let idToken = params["id_token"].flatMap { $0.isEmpty ? nil : $0 }
     let accessToken = params["access_token"].flatMap { $0.isEmpty ? nil : $0 }
     guard let claims = try Self.idpClaims(idToken) ?? Self.idpClaims(accessToken) else {
       if let idToken {
-        throw FirebaseError.bad("INVALID_IDP_RESPONSE : Unable to parse id_token: \(idToken) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
+        throw FirebaseError.bad(
+          "INVALID_IDP_RESPONSE : Unable to parse id_token: \(idToken) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+        )
       }
       if accessToken != nil {
-        throw FirebaseError.notImplemented(["google.com", "apple.com"].contains(providerId)
-          ? "The Auth Emulator only support sign-in with \(providerId) using id_token, not access_token. Please update your code to use id_token."
-          : "The Auth Emulator does not support \(providerId) sign-in with credentials.")
+        throw FirebaseError.notImplemented(
+          ["google.com", "apple.com"].contains(providerId)
+            ? "The Auth Emulator only support sign-in with \(providerId) using id_token, not access_token. Please update your code to use id_token."
+            : "The Auth Emulator does not support \(providerId) sign-in with credentials.")
       }
-      throw FirebaseError.notImplemented("The Auth Emulator only supports sign-in with credentials (id_token required).")
+      throw FirebaseError.notImplemented(
+        "The Auth Emulator only supports sign-in with credentials (id_token required).")
     }
     let rawId = claims["sub"]?.string ?? ""
     var response = Self.fakeIdpUserInfo(providerId: providerId, rawId: rawId, claims: claims)
@@ -47,7 +54,9 @@ extension FirebaseAPI {
           try require(project.user(email: email).map { $0.localId == fromIdToken.localId } ?? true, "EMAIL_EXISTS")
         }
         user = fromIdToken
-        if !project.allowDuplicateEmails, let email, user.email == nil { (user.email, user.emailVerified) = (email, emailVerified) }
+        if !project.allowDuplicateEmails, let email, user.email == nil {
+          (user.email, user.emailVerified) = (email, emailVerified)
+        }
         if let email, emailVerified, user.email == email { user.emailVerified = true }
       } else if let matchingProvider {
         user = matchingProvider
@@ -116,7 +125,9 @@ extension FirebaseAPI {
     let claims: JSONObject
     if token.hasPrefix("{") {
       guard let parsed = try? JSON.parse(token), let object = parsed.object else {
-        throw FirebaseError.bad("INVALID_IDP_RESPONSE : Unable to parse id_token: \(token) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
+        throw FirebaseError.bad(
+          "INVALID_IDP_RESPONSE : Unable to parse id_token: \(token) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
+        )
       }
       claims = object
     } else {
@@ -124,10 +135,13 @@ extension FirebaseAPI {
       claims = object
     }
     guard let sub = claims["sub"], !sub.isNull else {
-      throw FirebaseError.bad("INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. "
-        + "((Missing \"sub\" field. This field is required and must be a unique identifier.))")
+      throw FirebaseError.bad(
+        "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. "
+          + "((Missing \"sub\" field. This field is required and must be a unique identifier.))")
     }
-    guard sub.string != nil else { throw FirebaseError.bad("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))") }
+    guard sub.string != nil else {
+      throw FirebaseError.bad("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))")
+    }
     return claims
   }
 
@@ -153,8 +167,9 @@ extension FirebaseAPI {
       if let given = claims["given_name"]?.string { response["firstName"] = .string(given) }
       if let family = claims["family_name"]?.string { response["lastName"] = .string(family) }
       var info = JSONObject()
-      info["granted_scopes"] = .string("openid https://www.googleapis.com/auth/userinfo.profile"
-        + (email != nil ? " https://www.googleapis.com/auth/userinfo.email" : ""))
+      info["granted_scopes"] = .string(
+        "openid https://www.googleapis.com/auth/userinfo.profile"
+          + (email != nil ? " https://www.googleapis.com/auth/userinfo.email" : ""))
       info["id"] = .string(rawId)
       for (key, claim) in [("name", "name"), ("given_name", "given_name"), ("family_name", "family_name")] {
         if let value = claims[claim], !value.isNull { info[key] = value }

@@ -30,11 +30,13 @@ extension FirebaseAPI {
         sessionInfo: FirebaseRandom.base64URL(96), localId: user.localId, secret: TOTP.newSecret(),
         expiresAt: timestamp.addingTimeInterval(Self.totpEnrollmentLifetime))
       try project.saveTotpSession(session)
-      return ["totpSessionInfo": [
-        "sharedSecretKey": .string(session.secret), "verificationCodeLength": 6, "hashingAlgorithm": "SHA1",
-        "periodSec": 30, "sessionInfo": .string(session.sessionInfo),
-        "finalizeEnrollmentTime": .string(FirebaseTime.iso8601(session.expiresAt)),
-      ]]
+      return [
+        "totpSessionInfo": [
+          "sharedSecretKey": .string(session.secret), "verificationCodeLength": 6, "hashingAlgorithm": "SHA1",
+          "periodSec": 30, "sessionInfo": .string(session.sessionInfo),
+          "finalizeEnrollmentTime": .string(FirebaseTime.iso8601(session.expiresAt)),
+        ]
+      ]
     }
   }
 
@@ -60,17 +62,23 @@ extension FirebaseAPI {
         try project.deleteTotpSession(sessionInfo)
         throw FirebaseError.bad("SESSION_EXPIRED")
       }
-      try require(TOTP.verify(code, secret: session.secret, at: timestamp, window: Self.totpAdjacentIntervals), "INVALID_CODE")
+      try require(
+        TOTP.verify(code, secret: session.secret, at: timestamp, window: Self.totpAdjacentIntervals), "INVALID_CODE")
       try require(user.mfaInfo.count < Self.maxSecondFactors, Self.limitExceeded)
       var enrollmentId = FirebaseRandom.alphanumeric(28)
-      while user.mfaInfo.contains(where: { $0.mfaEnrollmentId == enrollmentId }) { enrollmentId = FirebaseRandom.alphanumeric(28) }
-      user.mfaInfo.append(FirebaseMfaEnrollment(
-        mfaEnrollmentId: enrollmentId, displayName: body.string("displayName"), enrolledAt: FirebaseTime.iso8601(timestamp),
-        secret: session.secret))
+      while user.mfaInfo.contains(where: { $0.mfaEnrollmentId == enrollmentId }) {
+        enrollmentId = FirebaseRandom.alphanumeric(28)
+      }
+      user.mfaInfo.append(
+        FirebaseMfaEnrollment(
+          mfaEnrollmentId: enrollmentId, displayName: body.string("displayName"),
+          enrolledAt: FirebaseTime.iso8601(timestamp),
+          secret: session.secret))
       try project.save(user)
       try project.deleteTotpSession(sessionInfo)
-      let issued = try issueTokens(project, user, provider: token.provider,
-                                   secondFactor: FirebaseSecondFactor(identifier: enrollmentId, provider: "totp"))
+      let issued = try issueTokens(
+        project, user, provider: token.provider,
+        secondFactor: FirebaseSecondFactor(identifier: enrollmentId, provider: "totp"))
       return ["idToken": issued.tokens["idToken"] ?? .null, "refreshToken": issued.tokens["refreshToken"] ?? .null]
     }
   }
@@ -94,15 +102,18 @@ extension FirebaseAPI {
     "SECOND_FACTOR_LIMIT_EXCEEDED : The maximum number of allowed second factors on a user has been exceeded."
 
   private func requireEligible(_ user: FirebaseUser, provider: String) throws {
-    try require(!Self.ineligibleFirstFactors.contains(provider),
-                "UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
-    try require(user.emailVerified == true, "UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
+    try require(
+      !Self.ineligibleFirstFactors.contains(provider),
+      "UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
+    try require(
+      user.emailVerified == true, "UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
   }
 
   // MARK: - Sign-in
 
   /// The "second step due" answer of a first-factor sign-in (`mfaPending`): 200, no tokens.
-  func mfaPendingResponse(_ project: FirebaseProject, _ user: FirebaseUser, provider: String, base: JSONObject) -> JSON {
+  func mfaPendingResponse(_ project: FirebaseProject, _ user: FirebaseUser, provider: String, base: JSONObject) -> JSON
+  {
     var record = JSONObject()
     record["_AuthEmulatorMfaPendingCredential"] = "DO NOT MODIFY"
     record["localId"] = .string(user.localId)
@@ -115,12 +126,15 @@ extension FirebaseAPI {
   }
 
   /// `parsePendingCredential`.
-  private func pendingUser(_ project: FirebaseProject, _ credential: String) throws -> (user: FirebaseUser, provider: String) {
+  private func pendingUser(_ project: FirebaseProject, _ credential: String) throws -> (
+    user: FirebaseUser, provider: String
+  ) {
     guard let data = Data(base64Encoded: credential), let record = try? JSON.parse(bytes: Array(data)),
       record["_AuthEmulatorMfaPendingCredential"]?.string != nil, let localId = record["localId"]?.string
     else { throw FirebaseError.bad("INVALID_MFA_PENDING_CREDENTIAL") }
-    try require(record["projectId"]?.string == project.projectId,
-                "INVALID_PROJECT_ID : Project ID does not match MFA pending credential.")
+    try require(
+      record["projectId"]?.string == project.projectId,
+      "INVALID_PROJECT_ID : Project ID does not match MFA pending credential.")
     guard let user = project.user(localId: localId) else { throw FirebaseError.bad("INVALID_MFA_PENDING_CREDENTIAL") }
     return (user, record["signInProvider"]?.string ?? FirebaseTokens.passwordProvider)
   }
@@ -160,11 +174,13 @@ extension FirebaseAPI {
       guard let enrollment = user.mfaInfo.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
         throw FirebaseError.bad("MFA_ENROLLMENT_NOT_FOUND")
       }
-      try require(TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: Self.totpAdjacentIntervals), "INVALID_CODE")
+      try require(
+        TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: Self.totpAdjacentIntervals), "INVALID_CODE")
       try require(user.disabled != true, "USER_DISABLED")
       user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
-      let issued = try issueTokens(project, user, provider: provider,
-                                   secondFactor: FirebaseSecondFactor(identifier: enrollmentId, provider: "totp"))
+      let issued = try issueTokens(
+        project, user, provider: provider,
+        secondFactor: FirebaseSecondFactor(identifier: enrollmentId, provider: "totp"))
       return ["idToken": issued.tokens["idToken"] ?? .null, "refreshToken": issued.tokens["refreshToken"] ?? .null]
     }
   }
@@ -200,16 +216,23 @@ struct FirebaseTotpSession: Sendable {
   var expiresAt: Date
 
   func storageJSON(projectId: String) -> JSON {
-    ["projectId": .string(projectId), "sessionInfo": .string(sessionInfo), "localId": .string(localId),
-     "secret": .string(secret), "expiresAt": .double(expiresAt.timeIntervalSince1970)]
+    [
+      "projectId": .string(projectId), "sessionInfo": .string(sessionInfo), "localId": .string(localId),
+      "secret": .string(secret), "expiresAt": .double(expiresAt.timeIntervalSince1970),
+    ]
   }
 
   static func fromStorage(_ json: JSON) -> (projectId: String, session: FirebaseTotpSession)? {
     guard let projectId = json["projectId"]?.string, let sessionInfo = json["sessionInfo"]?.string,
-      let localId = json["localId"]?.string, let secret = json["secret"]?.string, let expiresAt = json["expiresAt"]?.double
+      let localId = json["localId"]?.string, let secret = json["secret"]?.string,
+      let expiresAt = json["expiresAt"]?.double
     else { return nil }
-    return (projectId, FirebaseTotpSession(sessionInfo: sessionInfo, localId: localId, secret: secret,
-                                           expiresAt: Date(timeIntervalSince1970: expiresAt)))
+    return (
+      projectId,
+      FirebaseTotpSession(
+        sessionInfo: sessionInfo, localId: localId, secret: secret,
+        expiresAt: Date(timeIntervalSince1970: expiresAt))
+    )
   }
 }
 
@@ -218,10 +241,16 @@ extension FirebaseProject {
 
   /// Stores a started enrolment; the expired ones go at the same time.
   func saveTotpSession(_ session: FirebaseTotpSession) throws {
-    let expired = totpSessions.values.filter { $0.expiresAt < session.expiresAt.addingTimeInterval(-FirebaseAPI.totpEnrollmentLifetime) }
-    var changes: [DocumentChange] = expired.map { .delete(table: Self.totpSessionsTable, key: storageKey($0.sessionInfo)) }
-    changes.append(.put(table: Self.totpSessionsTable, key: storageKey(session.sessionInfo),
-                        document: session.storageJSON(projectId: stateKey)))
+    let expired = totpSessions.values.filter {
+      $0.expiresAt < session.expiresAt.addingTimeInterval(-FirebaseAPI.totpEnrollmentLifetime)
+    }
+    var changes: [DocumentChange] = expired.map {
+      .delete(table: Self.totpSessionsTable, key: storageKey($0.sessionInfo))
+    }
+    changes.append(
+      .put(
+        table: Self.totpSessionsTable, key: storageKey(session.sessionInfo),
+        document: session.storageJSON(projectId: stateKey)))
     try store.apply(changes)
     for old in expired { totpSessions[old.sessionInfo] = nil }
     totpSessions[session.sessionInfo] = session

@@ -12,8 +12,9 @@ extension FirebaseAPI {
     if returnOobLink { try require(call.privileged, "INSUFFICIENT_PERMISSION") }
     let continueUrl = body.truthy("continueUrl")
     if let continueUrl {
-      try require(FirebaseRules.isAbsoluteURI(continueUrl),
-                  "INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
+      try require(
+        FirebaseRules.isAbsoluteURI(continueUrl),
+        "INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
     }
     return try state.with(call.projectId) { project in
       var email: String
@@ -56,8 +57,9 @@ extension FirebaseAPI {
       default:
         throw FirebaseError.notImplemented(requestType)
       }
-      let oob = try createOob(project, request: call.request, email: email, newEmail: newEmail,
-                              requestType: requestType, continueUrl: continueUrl, mail: !returnOobLink)
+      let oob = try createOob(
+        project, request: call.request, email: email, newEmail: newEmail,
+        requestType: requestType, continueUrl: continueUrl, mail: !returnOobLink)
       var response = JSONObject()
       response["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
       response["email"] = .string(email)
@@ -72,14 +74,20 @@ extension FirebaseAPI {
   /// Stores a code with its action link and, unless the link is returned to an admin, "sends" the
   /// mail: a record in the shared outbox (the official emulator logs the link instead).
   @discardableResult
-  func createOob(_ project: FirebaseProject, request: ServerRequest, email: String, newEmail: String?,
-                 requestType: String, continueUrl: String? = nil, mail: Bool = true) throws -> FirebaseOob {
+  func createOob(
+    _ project: FirebaseProject, request: ServerRequest, email: String, newEmail: String?,
+    requestType: String, continueUrl: String? = nil, mail: Bool = true
+  ) throws -> FirebaseOob {
     if mail { try takeMailQuota(requestType) }
     let origin = emulatorOrigin(request)
-    let oob = try project.createOob(email: email, newEmail: newEmail, requestType: requestType,
-                                    createdAt: FirebaseTime.milliseconds(now)) { code in
-      var items = [("mode", FirebaseOob.mode(for: requestType)), ("lang", "en"), ("oobCode", code),
-                   ("apiKey", "fake-api-key")]
+    let oob = try project.createOob(
+      email: email, newEmail: newEmail, requestType: requestType,
+      createdAt: FirebaseTime.milliseconds(now)
+    ) { code in
+      var items = [
+        ("mode", FirebaseOob.mode(for: requestType)), ("lang", "en"), ("oobCode", code),
+        ("apiKey", "fake-api-key"),
+      ]
       if let continueUrl { items.append(("continueUrl", continueUrl)) }
       if let tenantId = project.tenantId { items.append(("tenantId", tenantId)) }
       return origin + "/emulator/action?" + items.map { $0.0 + "=" + Self.formEncode($0.1) }.joined(separator: "&")
@@ -87,8 +95,10 @@ extension FirebaseAPI {
     if mail {
       // A verify-and-change mail goes to the new address.
       let recipient = requestType == "VERIFY_AND_CHANGE_EMAIL" ? (newEmail ?? email) : email
-      outbox.record(OutboxMessage(side: .firebase, kind: requestType, email: recipient, code: oob.oobCode,
-                                  link: oob.oobLink, time: now))
+      outbox.record(
+        OutboxMessage(
+          side: .firebase, kind: requestType, email: recipient, code: oob.oobCode,
+          link: oob.oobLink, time: now))
     }
     return oob
   }

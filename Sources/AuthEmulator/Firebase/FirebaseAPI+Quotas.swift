@@ -8,10 +8,12 @@ extension FirebaseAPI {
   /// `X-Forwarded-For` value, else this machine. Admin calls are not counted.
   func limitNewAccount(_ request: ServerRequest) throws {
     guard mode.likeProduction else { return }
-    let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
+    let forwarded =
+      request.header("X-Forwarded-For")?.split(separator: ",").first
       .map { $0.trimmingSpaces } ?? ""
-    try require(mode.firebaseSignUpLimiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: now),
-                "TOO_MANY_ATTEMPTS_TRY_LATER")
+    try require(
+      mode.firebaseSignUpLimiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: now),
+      "TOO_MANY_ATTEMPTS_TRY_LATER")
   }
 
   /// The no-cost plan's mails a day, by kind (`QUOTA_EXCEEDED : Exceeded daily quota for …`). Links

@@ -13,12 +13,15 @@ extension FirebaseAPI {
       var users: [FirebaseUser] = []
       var skipped = 0
       for (account, hash) in zip(accounts, hashes) {
-        let taken = account.email.map { email in project.user(email: email) != nil || users.contains { $0.email == email } } ?? false
+        let taken =
+          account.email.map { email in project.user(email: email) != nil || users.contains { $0.email == email } }
+          ?? false
         if taken || account.stableID.map({ project.user(localId: $0) != nil }) == true {
           skipped += 1
           continue
         }
-        users.append(Self.seededUser(account, hash: hash, localId: account.stableID ?? project.newLocalId(), at: timestamp))
+        users.append(
+          Self.seededUser(account, hash: hash, localId: account.stableID ?? project.newLocalId(), at: timestamp))
       }
       try project.saveAll(users)
       return (users.map(\.localId), skipped)
@@ -29,7 +32,9 @@ extension FirebaseAPI {
     state.with(state.defaultProjectId) { project in for localId in localIds { try? project.delete(localId) } }
   }
 
-  static func seededUser(_ account: EmulatorSeedAccount, hash: String?, localId: String, at timestamp: Date) -> FirebaseUser {
+  static func seededUser(_ account: EmulatorSeedAccount, hash: String?, localId: String, at timestamp: Date)
+    -> FirebaseUser
+  {
     var user = FirebaseUser(localId: localId, createdAt: FirebaseTime.milliseconds(timestamp))
     user.displayName = account.name
     if account.anonymous { return user }
@@ -44,13 +49,16 @@ extension FirebaseAPI {
     if account.disabled { user.disabled = true }
     for provider in account.providers where provider != FirebaseTokens.passwordProvider {
       let rawId = SupabaseAPI.fakeSubject(provider: provider, email: account.email ?? localId)
-      user.federated.append(FirebaseProviderInfo(providerId: provider, rawId: rawId, email: account.email,
-                                                 displayName: account.name))
+      user.federated.append(
+        FirebaseProviderInfo(
+          providerId: provider, rawId: rawId, email: account.email,
+          displayName: account.name))
     }
     user.mfaInfo = account.factors.map { factor in
-      FirebaseMfaEnrollment(mfaEnrollmentId: factor.id ?? FirebaseRandom.alphanumeric(28),
-                            displayName: factor.name.isEmpty ? nil : factor.name,
-                            enrolledAt: FirebaseTime.iso8601(timestamp), secret: factor.secret)
+      FirebaseMfaEnrollment(
+        mfaEnrollmentId: factor.id ?? FirebaseRandom.alphanumeric(28),
+        displayName: factor.name.isEmpty ? nil : factor.name,
+        enrolledAt: FirebaseTime.iso8601(timestamp), secret: factor.secret)
     }
     return user
   }

@@ -15,7 +15,9 @@ extension FirebaseAPI {
       var disabled: Bool?
       if call.privileged {
         if body.isTruthy("idToken") { try require(!body.isTruthy("localId"), "UNEXPECTED_PARAMETER : User ID") }
-        if let localId = body.truthy("localId") { try require(project.user(localId: localId) == nil, "DUPLICATE_LOCAL_ID") }
+        if let localId = body.truthy("localId") {
+          try require(project.user(localId: localId) == nil, "DUPLICATE_LOCAL_ID")
+        }
         displayName = body.string("displayName")
         emailVerified = body.bool("emailVerified") ?? false
         if let phone = body.truthy("phoneNumber") {
@@ -52,8 +54,11 @@ extension FirebaseAPI {
       if let idToken = body.truthy("idToken") { existing = try parseIdToken(project, idToken).user }
       if existing == nil, !call.privileged { try limitNewAccount(call.request) }
 
-      var user = existing ?? FirebaseUser(localId: body.truthy("localId") ?? project.newLocalId(),
-                                          createdAt: FirebaseTime.milliseconds(timestamp))
+      var user =
+        existing
+        ?? FirebaseUser(
+          localId: body.truthy("localId") ?? project.newLocalId(),
+          createdAt: FirebaseTime.milliseconds(timestamp))
       // An account the admin API creates has never signed in: production leaves `lastLoginAt` out
       // (the Admin SDKs' `lastSignInTime` is null). firebase-tools' emulator sets it to the creation
       // time; authsh's does what production does. A sign-up signs in, so it is set there.
@@ -119,7 +124,8 @@ extension FirebaseAPI {
     // An imported hash (bcrypt, or scrypt with other parameters) is replaced by the project's own
     // scrypt on the first sign-in, as production does.
     let hashConfig = state.hashConfig(call.projectId)
-    let rehashed = hash.hasPrefix(FirebaseScryptHash.prefix) && (try? FirebaseScryptHash.parse(hash).get())?.parameters == hashConfig
+    let rehashed =
+      hash.hasPrefix(FirebaseScryptHash.prefix) && (try? FirebaseScryptHash.parse(hash).get())?.parameters == hashConfig
       ? nil : Self.nativeHash(password, config: hashConfig)
     return try state.with(call.projectId) { project in
       // The account may have changed while the hash was checked.
@@ -140,7 +146,9 @@ extension FirebaseAPI {
       // Production always names the display name, empty when there is none.
       if mode.likeProduction { response["displayName"] = .string(user.displayName ?? "") }
       // A second factor is due: 200 with a pending credential and no tokens (`FirebaseAPI+Mfa.swift`).
-      if !user.mfaInfo.isEmpty { return mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response) }
+      if !user.mfaInfo.isEmpty {
+        return mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response)
+      }
       user.lastLoginAt = FirebaseTime.milliseconds(now)
       let issued = try issueTokens(project, user, provider: FirebaseTokens.passwordProvider)
       response.merge(issued.tokens)

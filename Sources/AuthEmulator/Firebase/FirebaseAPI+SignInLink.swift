@@ -13,7 +13,9 @@ extension FirebaseAPI {
       guard let given = body.truthy("email") else { throw FirebaseError.bad("MISSING_EMAIL") }
       let email = FirebaseRules.canonicalEmail(given)
       guard let code = body.truthy("oobCode") else { throw FirebaseError.bad("MISSING_OOB_CODE") }
-      guard let oob = project.oob(code), oob.requestType == "EMAIL_SIGNIN" else { throw FirebaseError.bad("INVALID_OOB_CODE") }
+      guard let oob = project.oob(code), oob.requestType == "EMAIL_SIGNIN" else {
+        throw FirebaseError.bad("INVALID_OOB_CODE")
+      }
       try require(email == oob.email, "INVALID_EMAIL : The email provided does not match the sign-in email address.")
       try project.deleteOob(code)
       let fromEmail = project.user(email: email)
@@ -35,7 +37,9 @@ extension FirebaseAPI {
       response["email"] = .string(email)
       response["localId"] = .string(user.localId)
       response["isNewUser"] = .bool(isNewUser)
-      if !user.mfaInfo.isEmpty { return mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response) }
+      if !user.mfaInfo.isEmpty {
+        return mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response)
+      }
       user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
       response.merge(try issueTokens(project, user, provider: FirebaseTokens.passwordProvider).tokens)
       return .object(response)

@@ -1,6 +1,6 @@
 import Essentials
-import JSONKit
 import HTTPServerKit
+import JSONKit
 
 /// Identity Platform tenants: the v2 management API (`projects/{p}/tenants`), and which tenant's
 /// user store a call goes to. A tenant's accounts, codes and tokens are its own: a project-level
@@ -42,7 +42,9 @@ extension FirebaseAPI {
     if let start { tenants = tenants.filter { $0.tenantId > start } }
     var response = JSONObject()
     response["tenants"] = .array(tenants.prefix(pageSize).map { $0.resourceJSON(projectId: projectId) })
-    if tenants.count > pageSize, let last = tenants.prefix(pageSize).last { response["nextPageToken"] = .string(last.tenantId) }
+    if tenants.count > pageSize, let last = tenants.prefix(pageSize).last {
+      response["nextPageToken"] = .string(last.tenantId)
+    }
     return .object(response)
   }
 
@@ -84,7 +86,8 @@ extension FirebaseAPI {
       try require(!tenant.disableAuth, "PROJECT_DISABLED")
       try require(tenant.allowPasswordSignup, signUp ? "OPERATION_NOT_ALLOWED" : "PASSWORD_LOGIN_DISABLED")
     }
-    try require(project.emailSignIn.enabled || project.tenant != nil,
-                signUp ? "OPERATION_NOT_ALLOWED" : "OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project")
+    try require(
+      project.emailSignIn.enabled || project.tenant != nil,
+      signUp ? "OPERATION_NOT_ALLOWED" : "OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project")
   }
 }

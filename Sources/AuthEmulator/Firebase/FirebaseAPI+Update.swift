@@ -12,7 +12,8 @@ extension FirebaseAPI {
     if call.privileged {
       try require(body.isTruthy("localId"), "MISSING_LOCAL_ID")
     } else {
-      try require(body.isTruthy("idToken") || body.isTruthy("oobCode"), "INVALID_REQ_TYPE : Unsupported request parameters.")
+      try require(
+        body.isTruthy("idToken") || body.isTruthy("oobCode"), "INVALID_REQ_TYPE : Unsupported request parameters.")
       try require(!body.has("customAttributes"), "INSUFFICIENT_PERMISSION")
     }
     if let claims = body.truthy("customAttributes") { try Self.validateCustomClaims(claims) }
@@ -33,7 +34,9 @@ extension FirebaseAPI {
         (user, provider) = (parsed.user, parsed.token.provider)
         try require(!body.has("disableUser"), "OPERATION_NOT_ALLOWED")
       } else {
-        guard let found = project.user(localId: body.truthy("localId") ?? "") else { throw FirebaseError.bad("USER_NOT_FOUND") }
+        guard let found = project.user(localId: body.truthy("localId") ?? "") else {
+          throw FirebaseError.bad("USER_NOT_FOUND")
+        }
         user = found
       }
       var newEmail: String?
@@ -166,7 +169,9 @@ extension FirebaseAPI {
   /// `validateSerializedCustomClaims`: ≤ 1000 characters, a JSON object, no reserved claim.
   static func validateCustomClaims(_ text: String) throws {
     try require(text.utf16.count <= 1000, "CLAIMS_TOO_LARGE")
-    guard let parsed = try? JSON.parse(text), let object = parsed.object else { throw FirebaseError.bad("INVALID_CLAIMS") }
+    guard let parsed = try? JSON.parse(text), let object = parsed.object else {
+      throw FirebaseError.bad("INVALID_CLAIMS")
+    }
     for reserved in reservedClaims where object[reserved] != nil {
       throw FirebaseError.bad("FORBIDDEN_CLAIM : \(reserved)")
     }

@@ -12,8 +12,10 @@ public final class FirebaseAPI: EmulatorAPI {
   let state: FirebaseState
   let mode: EmulatorMode
 
-  public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
-              mode: EmulatorMode? = nil) throws {
+  public init(
+    config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
+    mode: EmulatorMode? = nil
+  ) throws {
     self.config = config
     self.mode = mode ?? EmulatorMode(config: config)
     self.clock = clock
@@ -40,11 +42,16 @@ public final class FirebaseAPI: EmulatorAPI {
   private func perform(_ route: FirebaseRoute, _ request: ServerRequest) throws -> JSON {
     switch route {
     case .readiness:
-      return ["authEmulator": ["ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
-                               "apiSpec": "/emulator/openapi.json"]]
+      return [
+        "authEmulator": [
+          "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
+          "apiSpec": "/emulator/openapi.json",
+        ]
+      ]
     case .identityToolkit(let operation, let pathProject, let pathTenant):
       let privileged = try authenticate(request, apiKeyAllowed: operation.acceptsAPIKey)
-      return try run(operation, request: request, privileged: privileged, pathProject: pathProject, pathTenant: pathTenant)
+      return try run(
+        operation, request: request, privileged: privileged, pathProject: pathProject, pathTenant: pathTenant)
     case .secureToken:
       guard apiKey(request) != nil else { throw FirebaseError.missingAPIKey }
       return try grantToken(FirebaseBody.parse(request, allowForm: true))
@@ -91,7 +98,8 @@ public final class FirebaseAPI: EmulatorAPI {
   private func preflight(_ request: ServerRequest) -> ServerResponse {
     var headers: [(name: String, value: String)] = [
       ("Access-Control-Allow-Origin", request.header("Origin") ?? "*"),
-      ("Access-Control-Allow-Methods", "GET,HEAD,PUT,PATCH,POST,DELETE"), ("Vary", "Origin, Access-Control-Request-Headers"),
+      ("Access-Control-Allow-Methods", "GET,HEAD,PUT,PATCH,POST,DELETE"),
+      ("Vary", "Origin, Access-Control-Request-Headers"),
     ]
     if let requested = request.header("Access-Control-Request-Headers") {
       headers.append(("Access-Control-Allow-Headers", requested))

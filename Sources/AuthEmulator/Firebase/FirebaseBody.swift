@@ -95,13 +95,18 @@ struct FirebaseBody {
     case (.stringArray, .array(let items)):
       return .array(try items.enumerated().map { try check($0.element, as: .string, path: "\(path)/\($0.offset)") })
     case (.enumeration(let names), .string(let name)):
-      guard names.contains(name) else { throw FirebaseError.invalidArgument("\(path) should be equal to one of the allowed values") }
+      guard names.contains(name) else {
+        throw FirebaseError.invalidArgument("\(path) should be equal to one of the allowed values")
+      }
       return value
     case (.enumeration(let names), .int(let index)):
-      guard names.indices.contains(index) else { throw FirebaseError.invalidArgument("\(path) should be equal to one of the allowed values") }
+      guard names.indices.contains(index) else {
+        throw FirebaseError.invalidArgument("\(path) should be equal to one of the allowed values")
+      }
       return .string(names[index])
     case (.enumerationArray(let names), .array(let items)):
-      return .array(try items.enumerated().map { try check($0.element, as: .enumeration(names), path: "\(path)/\($0.offset)") })
+      return .array(
+        try items.enumerated().map { try check($0.element, as: .enumeration(names), path: "\(path)/\($0.offset)") })
     default:
       throw FirebaseError.invalidArgument("\(path) should be \(type.name)")
     }

@@ -22,8 +22,9 @@ struct FirebaseError: Error, Equatable {
   /// `Invalid JSON payload received. …` (schema or parse failures).
   static func invalidArgument(_ detail: String, reason: String = "invalid") -> FirebaseError {
     let message = "Invalid JSON payload received. " + detail
-    return FirebaseError(httpStatus: 400, message: message, status: "INVALID_ARGUMENT",
-                         items: [item(message, reason: reason)])
+    return FirebaseError(
+      httpStatus: 400, message: message, status: "INVALID_ARGUMENT",
+      items: [item(message, reason: reason)])
   }
 
   static let missingAPIKey = FirebaseError(
@@ -31,7 +32,8 @@ struct FirebaseError: Error, Equatable {
     items: [item("The request is missing a valid API key.", reason: "forbidden")])
 
   static let invalidCredentials: FirebaseError = {
-    let message = "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or "
+    let message =
+      "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or "
       + "other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
     let item: JSON = [
       "message": "Invalid Credentials", "domain": "global", "reason": "authError",
@@ -41,7 +43,8 @@ struct FirebaseError: Error, Equatable {
   }()
 
   static let missingCredentials: FirebaseError = {
-    let message = "Request is missing required authentication credential. Expected OAuth 2 access token, login "
+    let message =
+      "Request is missing required authentication credential. Expected OAuth 2 access token, login "
       + "cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
     let item: JSON = [
       "message": "Login Required.", "domain": "global", "reason": "required",
@@ -54,19 +57,22 @@ struct FirebaseError: Error, Equatable {
     httpStatus: 404, message: "Not Found", status: "NOT_FOUND", items: [["message": "Not Found", "reason": "notFound"]])
 
   static func notImplemented(_ message: String) -> FirebaseError {
-    FirebaseError(httpStatus: 501, message: message, status: "NOT_IMPLEMENTED",
-                  items: [["message": .string(message), "reason": "unimplemented"]])
+    FirebaseError(
+      httpStatus: 501, message: message, status: "NOT_IMPLEMENTED",
+      items: [["message": .string(message), "reason": "unimplemented"]])
   }
 
   static func internalError(_ message: String) -> FirebaseError {
-    FirebaseError(httpStatus: 500, message: message, status: "INTERNAL",
-                  items: [["message": .string(message), "reason": "internal"]])
+    FirebaseError(
+      httpStatus: 500, message: message, status: "INTERNAL",
+      items: [["message": .string(message), "reason": "internal"]])
   }
 
   static let bodyTooLarge: FirebaseError = {
     let message = "Request payload size exceeds the limit: 1048576 bytes."
-    return FirebaseError(httpStatus: 413, message: message, status: "INVALID_ARGUMENT",
-                         items: [item(message, reason: "badRequest")])
+    return FirebaseError(
+      httpStatus: 413, message: message, status: "INVALID_ARGUMENT",
+      items: [item(message, reason: "badRequest")])
   }()
 
   private static func item(_ message: String, reason: String) -> JSON {

@@ -29,10 +29,13 @@ struct FirebaseImportHash {
       let memoryCost = body["memoryCost"].flatMap(FirebaseAPI.integer) ?? 0
       try require((1...8).contains(rounds), "INVALID_ROUNDS")
       try require((1...14).contains(memoryCost), "INVALID_MEMORY_COST")
-      algorithm = .scrypt(FirebaseScryptParameters(signerKey: key, saltSeparator: separator, rounds: rounds,
-                                                    memoryCost: memoryCost))
+      algorithm = .scrypt(
+        FirebaseScryptParameters(
+          signerKey: key, saltSeparator: separator, rounds: rounds,
+          memoryCost: memoryCost))
     case let other?:
-      throw FirebaseError.bad("((hashAlgorithm \(other) is not supported by the authsh emulator: use SCRYPT or BCRYPT))")
+      throw FirebaseError.bad(
+        "((hashAlgorithm \(other) is not supported by the authsh emulator: use SCRYPT or BCRYPT))")
     }
   }
 

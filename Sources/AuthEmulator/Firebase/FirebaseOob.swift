@@ -37,9 +37,10 @@ struct FirebaseOob: Equatable, Sendable {
       let email = json["email"]?.string, let requestType = json["requestType"]?.string,
       let link = json["oobLink"]?.string, let sequence = json["sequence"]?.int
     else { return nil }
-    let oob = FirebaseOob(oobCode: code, email: email, newEmail: json["newEmail"]?.string,
-                          requestType: requestType, oobLink: link, sequence: sequence,
-                          createdAt: json["createdAt"]?.int)
+    let oob = FirebaseOob(
+      oobCode: code, email: email, newEmail: json["newEmail"]?.string,
+      requestType: requestType, oobLink: link, sequence: sequence,
+      createdAt: json["createdAt"]?.int)
     return (projectId, oob)
   }
 

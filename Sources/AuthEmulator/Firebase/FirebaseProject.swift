@@ -90,7 +90,10 @@ final class FirebaseProject {
 
   /// Creates or replaces several accounts: all stored in one write, or none.
   func saveAll(_ users: [FirebaseUser]) throws {
-    try store.apply(users.map { .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: stateKey)) })
+    try store.apply(
+      users.map {
+        .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: stateKey))
+      })
     users.forEach(apply)
   }
 
@@ -114,7 +117,8 @@ final class FirebaseProject {
 
   /// Accounts ordered by localId, after `startToken` when given, at most `limit` (nil: all).
   func usersByLocalId(after startToken: String? = nil, limit: Int? = nil) -> [FirebaseUser] {
-    let localIds = startToken.map { localIdOrder.keys(from: $0, inclusive: false, limit: limit) }
+    let localIds =
+      startToken.map { localIdOrder.keys(from: $0, inclusive: false, limit: limit) }
       ?? localIdOrder.ascending(offset: 0, limit: limit ?? localIdOrder.count)
     return localIds.compactMap { users[$0] }
   }
@@ -142,12 +146,15 @@ final class FirebaseProject {
   // MARK: - Out-of-band codes
 
   /// Stores a new code; `link` builds the action link from the code.
-  func createOob(email: String, newEmail: String?, requestType: String, createdAt: Int? = nil,
-                 link: (String) -> String) throws -> FirebaseOob {
+  func createOob(
+    email: String, newEmail: String?, requestType: String, createdAt: Int? = nil,
+    link: (String) -> String
+  ) throws -> FirebaseOob {
     var code = FirebaseRandom.base64URL(54)
     while oobs[code] != nil { code = FirebaseRandom.base64URL(54) }
-    let oob = FirebaseOob(oobCode: code, email: email, newEmail: newEmail, requestType: requestType,
-                          oobLink: link(code), sequence: nextOobSequence, createdAt: createdAt)
+    let oob = FirebaseOob(
+      oobCode: code, email: email, newEmail: newEmail, requestType: requestType,
+      oobLink: link(code), sequence: nextOobSequence, createdAt: createdAt)
     try store.put(Self.oobTable, key: storageKey(code), oob.storageJSON(projectId: stateKey))
     nextOobSequence += 1
     oobs[code] = oob
@@ -216,8 +223,9 @@ final class FirebaseProject {
       let separator = config["hashSaltSeparator"]?.string.flatMap({ Data(base64Encoded: $0) }),
       let rounds = config["hashRounds"]?.int, let memoryCost = config["hashMemoryCost"]?.int
     {
-      hashConfig = FirebaseScryptParameters(signerKey: Array(key), saltSeparator: Array(separator), rounds: rounds,
-                                            memoryCost: memoryCost)
+      hashConfig = FirebaseScryptParameters(
+        signerKey: Array(key), saltSeparator: Array(separator), rounds: rounds,
+        memoryCost: memoryCost)
       hashConfigStored = true
     }
   }

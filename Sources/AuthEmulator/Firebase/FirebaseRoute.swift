@@ -61,13 +61,15 @@ enum FirebaseRoute: Equatable {
     } else if path.hasPrefix(Self.legacyV3) {
       let name = String(path.dropFirst(Self.legacyV3.count))
       guard let target = Self.legacyNames[name] else {
-        self = Self.legacyUnimplemented.contains(name) ? .identityToolkit(.unimplemented(name), project: nil) : .notFound
+        self =
+          Self.legacyUnimplemented.contains(name) ? .identityToolkit(.unimplemented(name), project: nil) : .notFound
         return
       }
       let wanted = target == .getProjects ? "GET" : "POST"
       self = method == wanted || preflight ? .identityToolkit(target, project: nil) : .notFound
     } else if path.hasPrefix(Self.emulatorProjects) {
-      self = Self.emulatorRoute(String(path.dropFirst(Self.emulatorProjects.count)), method: method, preflight: preflight)
+      self = Self.emulatorRoute(
+        String(path.dropFirst(Self.emulatorProjects.count)), method: method, preflight: preflight)
     } else if path.hasPrefix("/identitytoolkit.googleapis.com/") || path.hasPrefix("/securetoken.googleapis.com/") {
       self = .notFound
     } else {
@@ -88,7 +90,9 @@ enum FirebaseRoute: Equatable {
       if let operation = clientOperations[name] { return post(operation, nil) }
       return unimplementedClientOperations.contains(name) ? post(.unimplemented(name), nil) : .notFound
     }
-    if rest == "projects" { return method == "GET" || preflight ? .identityToolkit(.getProjects, project: nil) : .notFound }
+    if rest == "projects" {
+      return method == "GET" || preflight ? .identityToolkit(.getProjects, project: nil) : .notFound
+    }
     guard rest.hasPrefix("projects/") else {
       return rest == "recaptchaParams" || rest.hasPrefix("accounts/") ? post(.unimplemented(rest), nil) : .notFound
     }
@@ -100,7 +104,9 @@ enum FirebaseRoute: Equatable {
     var tenant: String?
     if remainder.hasPrefix("/tenants/") {
       let afterTenants = remainder.dropFirst("/tenants/".count)
-      guard let tenantEnd = afterTenants.firstIndex(where: { $0 == "/" || $0 == ":" }), tenantEnd > afterTenants.startIndex else {
+      guard let tenantEnd = afterTenants.firstIndex(where: { $0 == "/" || $0 == ":" }),
+        tenantEnd > afterTenants.startIndex
+      else {
         return .notFound
       }
       tenant = decode(afterTenants[..<tenantEnd])
@@ -158,7 +164,8 @@ enum FirebaseRoute: Equatable {
       return method == "POST" || preflight ? .identityToolkit(operation, project: nil) : .notFound
     }
     let known = ["accounts/", "projects/", "passwordPolicy", "recaptchaConfig", "defaultSupportedIdps"]
-    return known.contains(where: { rest.hasPrefix($0) }) ? .identityToolkit(.unimplemented(rest), project: nil) : .notFound
+    return known.contains(where: { rest.hasPrefix($0) })
+      ? .identityToolkit(.unimplemented(rest), project: nil) : .notFound
   }
 
   private static func emulatorRoute(_ rest: String, method: String, preflight: Bool) -> FirebaseRoute {
@@ -206,6 +213,7 @@ enum FirebaseRoute: Equatable {
   ]
 
   private static let legacyUnimplemented: Set<String> = [
-    "getRecaptchaParam", "publicKeys", "sendVerificationCode", "setProjectConfig", "verifyCustomToken", "verifyPhoneNumber", "signOutUser", "downloadAccount", "uploadAccount",
+    "getRecaptchaParam", "publicKeys", "sendVerificationCode", "setProjectConfig", "verifyCustomToken",
+    "verifyPhoneNumber", "signOutUser", "downloadAccount", "uploadAccount",
   ]
 }

@@ -59,8 +59,10 @@ final class FirebaseState: Sendable {
   /// Runs `body` with the project's state while holding the lock. Keep slow work (bcrypt) outside.
   func with<T: Sendable, E: Error>(_ projectId: String, _ body: (FirebaseProject) throws(E) -> T) throws(E) -> T {
     try projects.withLock { projects throws(E) in
-      try body(Self.project(projectId, in: &projects, store: store, defaultProjectId: defaultProjectId,
-                            emailPrivacy: defaultEmailPrivacy))
+      try body(
+        Self.project(
+          projectId, in: &projects, store: store, defaultProjectId: defaultProjectId,
+          emailPrivacy: defaultEmailPrivacy))
     }
   }
 
@@ -69,8 +71,10 @@ final class FirebaseState: Sendable {
 
   /// The store of `PROJECT` or `PROJECT/tenants/TENANT`, created empty on first use. A tenant's
   /// store shares the project's e-mail privacy setting only through `FirebaseAPI`.
-  private static func project(_ key: String, in projects: inout [String: FirebaseProject], store: any DocumentStore,
-                              defaultProjectId: String, emailPrivacy: Bool) -> FirebaseProject {
+  private static func project(
+    _ key: String, in projects: inout [String: FirebaseProject], store: any DocumentStore,
+    defaultProjectId: String, emailPrivacy: Bool
+  ) -> FirebaseProject {
     if let existing = projects[key] { return existing }
     let (projectId, tenantId) = FirebaseProject.parse(stateKey: key)
     let created = FirebaseProject(
@@ -83,6 +87,8 @@ final class FirebaseState: Sendable {
   /// The tenants of `projectId` that exist (created, or used in the default mode), by tenant id.
   func tenants(of projectId: String) -> [FirebaseTenant] {
     let prefix = projectId + FirebaseProject.tenantInfix
-    return projects.withLock { projects in projects.filter { $0.key.hasPrefix(prefix) }.compactMap(\.value.tenant).sorted { $0.tenantId < $1.tenantId } }
+    return projects.withLock { projects in
+      projects.filter { $0.key.hasPrefix(prefix) }.compactMap(\.value.tenant).sorted { $0.tenantId < $1.tenantId }
+    }
   }
 }

@@ -12,7 +12,8 @@ struct FirebaseTenant: Equatable, Sendable {
 
   /// What the official emulator gives a tenant it creates on first use (everything on).
   static func implicit(_ tenantId: String) -> FirebaseTenant {
-    FirebaseTenant(tenantId: tenantId, allowPasswordSignup: true, enableEmailLinkSignin: true, enableAnonymousUser: true)
+    FirebaseTenant(
+      tenantId: tenantId, allowPasswordSignup: true, enableEmailLinkSignin: true, enableAnonymousUser: true)
   }
 
   /// The resource as the v2 API answers it; like Google's APIs, false booleans are left out.
@@ -33,9 +34,13 @@ struct FirebaseTenant: Equatable, Sendable {
   mutating func apply(_ body: JSONObject, mask: [String]) throws {
     let fields = ["displayName", "allowPasswordSignup", "enableEmailLinkSignin", "enableAnonymousUser", "disableAuth"]
     for field in fields.dropFirst() {
-      if let value = body[field], value.bool == nil { throw FirebaseError.invalidArgument("\(field) should be boolean") }
+      if let value = body[field], value.bool == nil {
+        throw FirebaseError.invalidArgument("\(field) should be boolean")
+      }
     }
-    if let value = body["displayName"], value.string == nil { throw FirebaseError.invalidArgument("displayName should be string") }
+    if let value = body["displayName"], value.string == nil {
+      throw FirebaseError.invalidArgument("displayName should be string")
+    }
     let paths = mask.isEmpty ? fields : mask
     for path in paths {
       switch path {

@@ -8,9 +8,11 @@ enum FirebaseTokens {
 
   /// The claims of `operations.ts` `generateJwt`: profile, custom claims, reserved claims, then
   /// `iat`/`exp`/`aud`/`iss`/`sub`.
-  static func idTokenClaims(for user: FirebaseUser, projectId: String, provider: String, now: Date,
-                            lifetime: Int, extraClaims: JSONObject = JSONObject(),
-                            secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil) -> JSONObject {
+  static func idTokenClaims(
+    for user: FirebaseUser, projectId: String, provider: String, now: Date,
+    lifetime: Int, extraClaims: JSONObject = JSONObject(),
+    secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil
+  ) -> JSONObject {
     var identities = JSONObject()
     if let email = user.email { identities["email"] = [.string(email)] }
     for info in user.federated {
@@ -74,8 +76,10 @@ enum FirebaseTokens {
     var tenantId: String? = nil
   }
 
-  static func refreshToken(localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil,
-                           secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil) -> String {
+  static func refreshToken(
+    localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil,
+    secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil
+  ) -> String {
     var record = JSONObject()
     record["_AuthEmulatorRefreshToken"] = "DO NOT MODIFY"
     record["localId"] = .string(localId)
@@ -83,7 +87,9 @@ enum FirebaseTokens {
     record["extraClaims"] = .object(JSONObject())
     record["projectId"] = .string(projectId)
     if let secondFactor {
-      record["secondFactor"] = ["identifier": .string(secondFactor.identifier), "provider": .string(secondFactor.provider)]
+      record["secondFactor"] = [
+        "identifier": .string(secondFactor.identifier), "provider": .string(secondFactor.provider),
+      ]
     }
     if let issuedAtMs { record["issuedAtMs"] = .int(issuedAtMs) }
     if let tenantId { record["tenantId"] = .string(tenantId) }
@@ -99,11 +105,12 @@ enum FirebaseTokens {
       case .object(let object) = record, isTruthy(object["_AuthEmulatorRefreshToken"]),
       let localId = object["localId"]?.string, let provider = object["provider"]?.string
     else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
-    return RefreshRecord(localId: localId, provider: provider, projectId: object["projectId"]?.string ?? "",
-                         extraClaims: object["extraClaims"]?.object ?? JSONObject(),
-                         issuedAtMs: object["issuedAtMs"]?.int,
-                         secondFactor: FirebaseSecondFactor(json: object["secondFactor"]),
-                         tenantId: object["tenantId"]?.string.flatMap { $0.isEmpty ? nil : $0 })
+    return RefreshRecord(
+      localId: localId, provider: provider, projectId: object["projectId"]?.string ?? "",
+      extraClaims: object["extraClaims"]?.object ?? JSONObject(),
+      issuedAtMs: object["issuedAtMs"]?.int,
+      secondFactor: FirebaseSecondFactor(json: object["secondFactor"]),
+      tenantId: object["tenantId"]?.string.flatMap { $0.isEmpty ? nil : $0 })
   }
 
   private static func isTruthy(_ value: JSON?) -> Bool {
@@ -133,8 +140,9 @@ enum FirebaseTokens {
       let firebase = payload["firebase"]?.object
     else { return nil }
     // No `user_id`: decodable, but no account matches (USER_NOT_FOUND), as in the official emulator.
-    return DecodedIdToken(payload: payload, userId: payload["user_id"]?.string ?? "", issuedAt: payload["iat"]?.int ?? 0,
-                          provider: firebase["sign_in_provider"]?.string ?? passwordProvider)
+    return DecodedIdToken(
+      payload: payload, userId: payload["user_id"]?.string ?? "", issuedAt: payload["iat"]?.int ?? 0,
+      provider: firebase["sign_in_provider"]?.string ?? passwordProvider)
   }
 }
 

@@ -22,8 +22,10 @@ struct FirebaseProviderInfo: Equatable, Sendable {
     return .object(object)
   }
 
-  init(providerId: String, rawId: String, email: String? = nil, displayName: String? = nil, photoUrl: String? = nil,
-       screenName: String? = nil) {
+  init(
+    providerId: String, rawId: String, email: String? = nil, displayName: String? = nil, photoUrl: String? = nil,
+    screenName: String? = nil
+  ) {
     self.providerId = providerId
     self.rawId = rawId
     self.email = email
@@ -34,8 +36,9 @@ struct FirebaseProviderInfo: Equatable, Sendable {
 
   init?(json: JSON) {
     guard let providerId = json["providerId"]?.string, let rawId = json["rawId"]?.string else { return nil }
-    self.init(providerId: providerId, rawId: rawId, email: json["email"]?.string, displayName: json["displayName"]?.string,
-              photoUrl: json["photoUrl"]?.string, screenName: json["screenName"]?.string)
+    self.init(
+      providerId: providerId, rawId: rawId, email: json["email"]?.string, displayName: json["displayName"]?.string,
+      photoUrl: json["photoUrl"]?.string, screenName: json["screenName"]?.string)
   }
 }
 
@@ -59,8 +62,11 @@ struct FirebaseMfaEnrollment: Equatable, Sendable {
   }
 
   var storageJSON: JSON {
-    ["mfaEnrollmentId": .string(mfaEnrollmentId), "displayName": .optional(displayName), "enrolledAt": .string(enrolledAt),
-     "secret": .string(secret)]
+    [
+      "mfaEnrollmentId": .string(mfaEnrollmentId), "displayName": .optional(displayName),
+      "enrolledAt": .string(enrolledAt),
+      "secret": .string(secret),
+    ]
   }
 
   init(mfaEnrollmentId: String, displayName: String?, enrolledAt: String, secret: String) {

@@ -128,7 +128,9 @@ private struct Connection {
         "CREATE TABLE IF NOT EXISTS documents(tbl TEXT NOT NULL, key TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY(tbl, key))"
       )
       putStatement = try Self.prepare(
-        handle, "INSERT INTO documents(tbl, key, doc) VALUES(?1, ?2, ?3) ON CONFLICT(tbl, key) DO UPDATE SET doc = excluded.doc")
+        handle,
+        "INSERT INTO documents(tbl, key, doc) VALUES(?1, ?2, ?3) ON CONFLICT(tbl, key) DO UPDATE SET doc = excluded.doc"
+      )
       deleteStatement = try Self.prepare(handle, "DELETE FROM documents WHERE tbl = ?1 AND key = ?2")
       deleteAllStatement = try Self.prepare(handle, "DELETE FROM documents WHERE tbl = ?1")
       loadStatement = try Self.prepare(handle, "SELECT key, doc FROM documents WHERE tbl = ?1 ORDER BY rowid")
@@ -146,7 +148,8 @@ private struct Connection {
     let status = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
     if status != SQLITE_OK {
       // SQLite keeps the -wal file when its checkpoint fails: the data is there, not in the main file.
-      checkpointFailure = "the write-ahead log could not be copied into \(path) (\(message())); the data is in \(path)-wal, keep it beside \(path)"
+      checkpointFailure =
+        "the write-ahead log could not be copied into \(path) (\(message())); the data is in \(path)-wal, keep it beside \(path)"
     }
     sqlite3_close_v2(db)
   }

@@ -40,8 +40,10 @@ struct GoTrueError: Error, Sendable, Equatable {
     status: 401, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
   /// An argon2 `password_hash` is stored as GoTrue stores it, but this emulator cannot compute argon2.
   static let argon2Unverifiable = validation(
-    "The authsh emulator stores argon2 password hashes but cannot check them: set a new password for this user to sign in")
-  static let duplicateEmail = unprocessable("email_exists", "A user with this email address has already been registered")
+    "The authsh emulator stores argon2 password hashes but cannot check them: set a new password for this user to sign in"
+  )
+  static let duplicateEmail = unprocessable(
+    "email_exists", "A user with this email address has already been registered")
 
   /// The body shape depends on `X-Supabase-Api-Version` (`errors.go` `HandleResponseError`): a
   /// date on or after 2024-01-01 selects `{"code":"<error_code>","message":…}` and is echoed back;

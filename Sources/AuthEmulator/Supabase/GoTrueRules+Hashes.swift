@@ -29,7 +29,8 @@ extension GoTrueRules {
       values[String(field[..<equals])] = String(field[field.index(after: equals)...])
     }
     // keyid and data are refused by GoTrue.
-    guard names == ["m", "t", "p"], let m = values["m"].flatMap({ UInt32($0) }), let t = values["t"].flatMap({ UInt32($0) }),
+    guard names == ["m", "t", "p"], let m = values["m"].flatMap({ UInt32($0) }),
+      let t = values["t"].flatMap({ UInt32($0) }),
       let p = values["p"].flatMap({ UInt8($0) }), m <= 1024 * 1024, t <= 20, p <= 16
     else { return false }
     return isRawBase64(sections[4]) && isRawBase64(sections[5])

@@ -8,7 +8,8 @@ enum RedirectPolicy {
     // Go's url.Parse refuses a control character ("invalid control character in URL"), so GoTrue
     // falls back to the site URL; a CR LF must never reach a Location header either.
     guard !redirect.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
-    guard !redirect.isEmpty, let target = URLComponents(string: redirect), let site = URLComponents(string: siteURL) else {
+    guard !redirect.isEmpty, let target = URLComponents(string: redirect), let site = URLComponents(string: siteURL)
+    else {
       return false
     }
     let host = (target.host ?? "").trimming { $0 == "[" || $0 == "]" }

@@ -12,7 +12,8 @@ extension SupabaseAPI {
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
     // `{"users":[…],"aud":"authenticated"}` from the cached entries of the page.
     let (total, body) = state.read { data -> (Int, [UInt8]) in
-      let (total, pageUsers) = data.listUsers(filter: filter, ascending: ascending, offset: page.offset, limit: page.perPage)
+      let (total, pageUsers) = data.listUsers(
+        filter: filter, ascending: ascending, offset: page.offset, limit: page.perPage)
       var body = Array(#"{"users":["#.utf8)
       for (index, user) in pageUsers.enumerated() {
         if index > 0 { body.append(UInt8(ascii: ",")) }
@@ -37,7 +38,9 @@ extension SupabaseAPI {
   func adminGetUser(_ request: ServerRequest) throws -> ServerResponse {
     try requireAdmin(request)
     let id = try adminTarget(request)
-    guard let user = state.read({ $0.users[id] }) else { throw GoTrueError.notFound("user_not_found", "User not found") }
+    guard let user = state.read({ $0.users[id] }) else {
+      throw GoTrueError.notFound("user_not_found", "User not found")
+    }
     return json(.object(user.wireObject()))
   }
 
@@ -86,7 +89,9 @@ extension SupabaseAPI {
       guard GoTrueRules.isUUID(customID.lowercased()) else {
         throw GoTrueError.validation("ID must conform to the uuid v4 format")
       }
-      guard customID != "00000000-0000-0000-0000-000000000000" else { throw GoTrueError.validation("ID cannot be a nil uuid") }
+      guard customID != "00000000-0000-0000-0000-000000000000" else {
+        throw GoTrueError.validation("ID cannot be a nil uuid")
+      }
       id = customID.lowercased()
     }
     let banUntil = try banDeadline(params)
@@ -100,7 +105,8 @@ extension SupabaseAPI {
     } else {
       // No password, or an empty one: a random one nobody knows (GoTrue never stores "").
       let given = password.flatMap { $0.isEmpty ? nil : $0 }
-      hash = PasswordHasher.hash(given ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: config.bcryptCost)
+      hash = PasswordHasher.hash(
+        given ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: config.bcryptCost)
     }
     let now = self.now
     let user = try state.transaction { data -> SBUser in
@@ -113,7 +119,8 @@ extension SupabaseAPI {
       if let appMetadata { user.appMetadata = user.appMetadata.merging(appMetadata) }
       if emailConfirm { user.confirm(at: now) }
       if let banUntil { user.bannedUntil = banUntil(now) }
-      data.recordAudit("user_signedup", actor: .admin(role: adminRole), traits: Self.auditTraits(user, provider: "email"), at: now)
+      data.recordAudit(
+        "user_signedup", actor: .admin(role: adminRole), traits: Self.auditTraits(user, provider: "email"), at: now)
       data.saveUser(user)
       return user
     }
@@ -122,7 +129,9 @@ extension SupabaseAPI {
 
   /// The traits of GoTrue's admin audit entries.
   static func auditTraits(_ user: SBUser, provider: String? = nil) -> JSON {
-    var traits = JSONObject([("user_id", .string(user.id)), ("user_email", .string(user.email)), ("user_phone", .string(user.phone))])
+    var traits = JSONObject([
+      ("user_id", .string(user.id)), ("user_email", .string(user.email)), ("user_phone", .string(user.phone)),
+    ])
     if let provider { traits["provider"] = .string(provider) }
     return .object(traits)
   }
@@ -180,7 +189,8 @@ extension SupabaseAPI {
     guard !text.isEmpty else { return nil }
     if text == "none" { return { _ in nil } }
     guard let duration = GoTrueRules.parseGoDuration(text) else {
-      throw GoTrueError.validation("invalid format for ban duration: time: invalid duration \(JSON.string(text).compactText)")
+      throw GoTrueError.validation(
+        "invalid format for ban duration: time: invalid duration \(JSON.string(text).compactText)")
     }
     return { now in duration == 0 ? nil : now + duration }
   }

@@ -7,7 +7,9 @@ extension SupabaseAPI {
   func adminUser(id raw: String) throws -> SBUser {
     let id = raw.lowercased()
     guard GoTrueRules.isUUID(id) else { throw GoTrueError.notFound("validation_failed", "user_id must be an UUID") }
-    guard let user = state.read({ $0.users[id] }) else { throw GoTrueError.notFound("user_not_found", "User not found") }
+    guard let user = state.read({ $0.users[id] }) else {
+      throw GoTrueError.notFound("user_not_found", "User not found")
+    }
     return user
   }
 
@@ -28,8 +30,9 @@ extension SupabaseAPI {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
       }
       // GoTrue records this one with the user as the actor.
-      data.recordAudit("factor_deleted", user: user, ip: ip,
-                       traits: ["user_id": .string(user.id), "factor_id": .string(factorID)], at: now)
+      data.recordAudit(
+        "factor_deleted", user: user, ip: ip,
+        traits: ["user_id": .string(user.id), "factor_id": .string(factorID)], at: now)
       user.factors.removeAll { $0.id == factorID }
       data.saveUser(user)
       data.downgradeSessions(ofFactor: factorID, userID: user.id, now: now)
@@ -54,9 +57,12 @@ extension SupabaseAPI {
         user.factors[index].updatedAt = now
         data.saveUser(user)
       }
-      data.recordAudit("factor_updated", actor: .admin(role: role), traits: [
-        "user_id": .string(user.id), "factor_id": .string(factorID), "factor_type": .string(user.factors[index].factorType),
-      ], at: now)
+      data.recordAudit(
+        "factor_updated", actor: .admin(role: role),
+        traits: [
+          "user_id": .string(user.id), "factor_id": .string(factorID),
+          "factor_type": .string(user.factors[index].factorType),
+        ], at: now)
       return user.factors[index]
     }
     return json(factor.wire)

@@ -23,7 +23,9 @@ extension SupabaseAPI {
     let prefix = bytes.prefix(7).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }  // ASCII lower case
     guard prefix.elementsEqual("bearer ".utf8) else { throw GoTrueError.noAuthorization }
     let token = bytes.dropFirst(7)
-    guard !token.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else { throw GoTrueError.noAuthorization }
+    guard !token.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else {
+      throw GoTrueError.noAuthorization
+    }
     return String(decoding: token, as: UTF8.self)
   }
 
@@ -31,7 +33,8 @@ extension SupabaseAPI {
   func verifiedClaims(_ token: String) throws -> JSON {
     let prefix = "invalid JWT: unable to parse or verify signature, "
     guard token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else {
-      throw GoTrueError.forbidden("bad_jwt", prefix + "token is malformed: token contains an invalid number of segments")
+      throw GoTrueError.forbidden(
+        "bad_jwt", prefix + "token is malformed: token contains an invalid number of segments")
     }
     let claims: JSON
     if let cached = verifiedTokens.claims(of: token) {

@@ -44,7 +44,8 @@ extension SupabaseAPI {
     switch factorType {
     case "totp": break
     case "phone": throw GoTrueError.unprocessable("mfa_phone_enroll_not_enabled", "MFA enroll is disabled for Phone")
-    case "webauthn": throw GoTrueError.unprocessable("mfa_webauthn_enroll_not_enabled", "MFA enroll is disabled for WebAuthn")
+    case "webauthn":
+      throw GoTrueError.unprocessable("mfa_webauthn_enroll_not_enabled", "MFA enroll is disabled for WebAuthn")
     default: throw GoTrueError.validation("factor_type needs to be totp, phone, or webauthn")
     }
     if issuer.isEmpty {
@@ -67,17 +68,20 @@ extension SupabaseAPI {
       user.factors.removeAll { !$0.isVerified && $0.createdAt < now - Self.unverifiedFactorLifetime }
       if user.factors.contains(where: { $0.friendlyName == friendlyName }) {
         throw GoTrueError.unprocessable(
-          "mfa_factor_name_conflict", "A factor with the friendly name \(JSON.string(friendlyName).compactText) for this user already exists")
+          "mfa_factor_name_conflict",
+          "A factor with the friendly name \(JSON.string(friendlyName).compactText) for this user already exists")
       }
       let verified = user.factors.filter(\.isVerified).count
       if user.factors.count >= Self.maxFactors || verified >= Self.maxFactors {
-        throw GoTrueError.unprocessable("too_many_enrolled_mfa_factors", "Maximum number of verified factors reached, unenroll to continue")
+        throw GoTrueError.unprocessable(
+          "too_many_enrolled_mfa_factors", "Maximum number of verified factors reached, unenroll to continue")
       }
       if verified > 0, data.sessions[sessionID]?.aal != "aal2" {
         throw GoTrueError.forbidden("insufficient_aal", "AAL2 required to enroll a new factor")
       }
-      let factor = SBFactor(id: EmulatorRandom.uuid(), friendlyName: friendlyName, status: SBFactor.unverified,
-                            secret: secret, createdAt: now)
+      let factor = SBFactor(
+        id: EmulatorRandom.uuid(), friendlyName: friendlyName, status: SBFactor.unverified,
+        secret: secret, createdAt: now)
       user.factors.append(factor)
       data.saveUser(user)
       data.recordAudit("factor_in_progress", user: user, ip: ip, traits: ["factor_id": .string(factor.id)], at: now)
@@ -97,7 +101,8 @@ extension SupabaseAPI {
     // pquerna/otp's EncodeQuery: url.Values.Encode with url.PathEscape for keys and values, so a
     // space is %20 (`issuer=My%20App`), which authenticator apps read; `+` would show literally.
     let pairs = [("algorithm", "SHA1"), ("digits", "6"), ("issuer", issuer), ("period", "30"), ("secret", secret)]
-    let query = pairs.map { goPathEscape($0.0, segment: true) + "=" + goPathEscape($0.1, segment: true) }.joined(separator: "&")
+    let query = pairs.map { goPathEscape($0.0, segment: true) + "=" + goPathEscape($0.1, segment: true) }.joined(
+      separator: "&")
     return "otpauth://totp/" + goPathEscape(issuer + ":" + account) + "?" + query
   }
 
@@ -128,7 +133,8 @@ extension SupabaseAPI {
     let now = self.now
     let ip = clientIP(request)
     let challenge = try state.transaction { data -> SBChallenge in
-      guard var user = data.users[caller.user.id], let index = user.factors.firstIndex(where: { $0.id == factorID }) else {
+      guard var user = data.users[caller.user.id], let index = user.factors.firstIndex(where: { $0.id == factorID })
+      else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
       }
       let challenge = SBChallenge(id: EmulatorRandom.uuid(), createdAt: now, ipAddress: ip)
@@ -136,12 +142,15 @@ extension SupabaseAPI {
       user.factors[index].challenges.append(challenge)
       user.factors[index].lastChallengedAt = now
       data.saveUser(user)
-      data.recordAudit("challenge_created", user: user, ip: ip,
-                       traits: ["factor_id": .string(factorID), "factor_status": .string(user.factors[index].status)], at: now)
+      data.recordAudit(
+        "challenge_created", user: user, ip: ip,
+        traits: ["factor_id": .string(factorID), "factor_status": .string(user.factors[index].status)], at: now)
       return challenge
     }
-    return json(["id": .string(challenge.id), "type": "totp",
-                 "expires_at": .int(Int((challenge.createdAt + Self.challengeLifetime) / 1_000_000))])
+    return json([
+      "id": .string(challenge.id), "type": "totp",
+      "expires_at": .int(Int((challenge.createdAt + Self.challengeLifetime) / 1_000_000)),
+    ])
   }
 
   // MARK: - POST /factors/{id}/verify
@@ -154,14 +163,16 @@ extension SupabaseAPI {
     let code = try params.string("code")
     let challengeID = challengeRaw.lowercased()
     guard GoTrueRules.isUUID(challengeID) else {
-      throw RequestParams.badJSON("uuid: incorrect UUID length \(challengeRaw.utf8.count) in string \(JSON.string(challengeRaw).compactText)")
+      throw RequestParams.badJSON(
+        "uuid: incorrect UUID length \(challengeRaw.utf8.count) in string \(JSON.string(challengeRaw).compactText)")
     }
     if code.isEmpty { throw GoTrueError.validation("Code needs to be non-empty") }
     let now = self.now
     let time = clock.now()
     let ip = clientIP(request)
     let (user, session, refreshToken) = try state.transaction { data -> (SBUser, SBSession, String) in
-      guard var user = data.users[caller.user.id], let index = user.factors.firstIndex(where: { $0.id == factorID }) else {
+      guard var user = data.users[caller.user.id], let index = user.factors.firstIndex(where: { $0.id == factorID })
+      else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
       }
       guard let challengeIndex = user.factors[index].challenges.firstIndex(where: { $0.id == challengeID }) else {
@@ -184,9 +195,11 @@ extension SupabaseAPI {
       guard var session = data.sessions[sessionID] else {
         throw GoTrueError.forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
       }
-      data.recordAudit("verification_attempted", user: user, ip: ip, traits: [
-        "factor_id": .string(factorID), "challenge_id": .string(challengeID), "factor_type": "totp",
-      ], at: now)
+      data.recordAudit(
+        "verification_attempted", user: user, ip: ip,
+        traits: [
+          "factor_id": .string(factorID), "challenge_id": .string(challengeID), "factor_type": "totp",
+        ], at: now)
       user.factors[index].challenges[challengeIndex].verifiedAt = now
       if !user.factors[index].isVerified {
         user.factors[index].status = SBFactor.verified
@@ -208,7 +221,8 @@ extension SupabaseAPI {
       }
       return (user, session, issued)
     }
-    return json(bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+    return json(
+      bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
   }
 
   /// `GrantRefreshTokenSwap`: the session's active token is revoked and a child issued (the aal1
@@ -247,9 +261,11 @@ extension SupabaseAPI {
       user.factors.removeAll { $0.id == factorID }
       user.updatedAt = now
       data.saveUser(user)
-      data.recordAudit("factor_unenrolled", user: user, ip: ip, traits: [
-        "factor_id": .string(factorID), "factor_status": .string(factor.status), "session_id": .string(sessionID),
-      ], at: now)
+      data.recordAudit(
+        "factor_unenrolled", user: user, ip: ip,
+        traits: [
+          "factor_id": .string(factorID), "factor_status": .string(factor.status), "session_id": .string(sessionID),
+        ], at: now)
       data.downgradeSessions(ofFactor: factorID, userID: user.id, now: now)
     }
     return json(["id": .string(factorID)])

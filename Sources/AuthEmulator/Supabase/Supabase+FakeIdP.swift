@@ -13,8 +13,9 @@ extension SupabaseAPI {
     let params = try RequestParams(request)
     let provider = try params.string("provider").lowercased()
     guard EmulatorSeed.supabaseProviders.contains(provider), provider != "email" else {
-      throw GoTrueError.validation("Unsupported provider: \(JSON.string(provider).compactText) (one of "
-        + EmulatorSeed.supabaseProviders.subtracting(["email"]).sorted().joined(separator: ", ") + ")")
+      throw GoTrueError.validation(
+        "Unsupported provider: \(JSON.string(provider).compactText) (one of "
+          + EmulatorSeed.supabaseProviders.subtracting(["email"]).sorted().joined(separator: ", ") + ")")
     }
     let rawEmail = try params.string("email")
     let email = rawEmail.isEmpty ? "" : try GoTrueRules.validateEmail(rawEmail)
@@ -37,9 +38,11 @@ extension SupabaseAPI {
         existing.otherIdentities.append(identity)
         existing.appMetadata["providers"] = .array(existing.identityProviders.map(JSON.string))
         existing.appMetadata = existing.appMetadata.sortedByKey
-        data.recordAudit("identity_linked", user: existing, ip: clientIP(request), traits: [
-          "identity_id": .string(identity.identityID), "provider": .string(provider), "provider_id": .string(subject),
-        ], at: now)
+        data.recordAudit(
+          "identity_linked", user: existing, ip: clientIP(request),
+          traits: [
+            "identity_id": .string(identity.identityID), "provider": .string(provider), "provider_id": .string(subject),
+          ], at: now)
         if !existing.isConfirmed {
           if existing.invitedAt != nil { data.recordAudit("invite_accepted", user: existing, traits: traits, at: now) }
           existing.confirm(at: now)
@@ -49,8 +52,9 @@ extension SupabaseAPI {
         if !email.isEmpty, data.user(email: email) != nil {
           throw GoTrueError.unprocessable("email_exists", "A user with this email address has already been registered")
         }
-        user = SBUser(id: EmulatorRandom.uuid(), email: email, appMetadata: JSONObject(), userMetadata: JSONObject(),
-                      createdAt: now, updatedAt: now)
+        user = SBUser(
+          id: EmulatorRandom.uuid(), email: email, appMetadata: JSONObject(), userMetadata: JSONObject(),
+          createdAt: now, updatedAt: now)
         let identity = Self.externalIdentity(provider: provider, subject: subject, user: user, now: now, name: name)
         user.otherIdentities = [identity]
         user.appMetadata = JSONObject([("provider", .string(provider)), ("providers", [.string(provider)])])
@@ -59,8 +63,9 @@ extension SupabaseAPI {
           user.emailConfirmedAt = now
         } else {
           data.saveUser(user)
-          throw GoTrueError.badRequest("provider_email_needs_verification",
-                                       "Unverified email with \(provider). A confirmation email has been sent to your \(provider) email")
+          throw GoTrueError.badRequest(
+            "provider_email_needs_verification",
+            "Unverified email with \(provider). A confirmation email has been sent to your \(provider) email")
         }
         data.recordAudit("user_signedup", user: user, traits: traits, at: now)
       }
@@ -74,7 +79,9 @@ extension SupabaseAPI {
       }
       return started
     }
-    return json(bytes: sessionBody(user: started.user, session: started.session, refreshToken: started.refreshToken,
-                                   request: request, now: now))
+    return json(
+      bytes: sessionBody(
+        user: started.user, session: started.session, refreshToken: started.refreshToken,
+        request: request, now: now))
   }
 }

@@ -69,8 +69,9 @@ extension SupabaseAPI {
         user.confirmationSentAt = now
         if type == "invite" {
           user.invitedAt = now
-          data.recordAudit("user_invited", actor: .admin(role: role),
-                           traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
+          data.recordAudit(
+            "user_invited", actor: .admin(role: role),
+            traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
         }
       default:  // email_change_current, email_change_new
         if let other = data.user(email: newEmail), other.id != user.id { throw GoTrueError.duplicateEmail }
@@ -89,7 +90,8 @@ extension SupabaseAPI {
     }
     let linkType = type.hasPrefix("email_change") ? "email_change" : type
     var body = user.wireObject()
-    body["action_link"] = .string(actionLink(origin: origin(of: request), hash: tokenHash, type: linkType, redirectTo: redirectTo))
+    body["action_link"] = .string(
+      actionLink(origin: origin(of: request), hash: tokenHash, type: linkType, redirectTo: redirectTo))
     body["email_otp"] = .string(otp)
     body["hashed_token"] = .string(tokenHash)
     body["verification_type"] = .string(type)

@@ -1,6 +1,6 @@
+import Essentials
 import HTTPServerKit
 import JSONKit
-import Essentials
 
 /// Mails (`mail.go`): one live token per kind, the per-user frequency limit, and the outbox.
 extension SupabaseAPI {
@@ -38,9 +38,10 @@ extension SupabaseAPI {
 
   /// Stores a new token of `kind` on the user (checking the frequency unless `enforceLimit` is
   /// false) and returns the mail to record once the change is stored.
-  func prepareMail(_ kind: MailKind, user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros,
-                   enforceLimit: Bool = true) throws -> OutboxMessage
-  {
+  func prepareMail(
+    _ kind: MailKind, user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros,
+    enforceLimit: Bool = true
+  ) throws -> OutboxMessage {
     let address = kind == .emailChange ? user.newEmail : user.email
     switch kind {
     case .signup, .invite:
@@ -109,10 +110,12 @@ extension SupabaseAPI {
     guard !user.email.isEmpty else { return [toNew] }
     let code = Self.newCode(for: user.email)
     user.emailChangeTokenCurrent = code.hash
-    let link = actionLink(origin: origin(of: request), hash: code.hash, type: MailKind.emailChange.rawValue,
-                          redirectTo: redirectTo)
-    let toCurrent = OutboxMessage(side: .supabase, kind: MailKind.emailChange.rawValue, email: user.email,
-                                  code: code.otp, link: link, time: clock.now())
+    let link = actionLink(
+      origin: origin(of: request), hash: code.hash, type: MailKind.emailChange.rawValue,
+      redirectTo: redirectTo)
+    let toCurrent = OutboxMessage(
+      side: .supabase, kind: MailKind.emailChange.rawValue, email: user.email,
+      code: code.otp, link: link, time: clock.now())
     return [toCurrent, toNew]
   }
 

@@ -26,7 +26,9 @@ struct Pagination {
     }
     page = max(try number("page", default: 1), 1)
     perPage = try number("per_page", default: 50)
-    guard perPage > 0 else { throw GoTrueError.validation("Bad Pagination Parameters: per_page must be greater than 0") }
+    guard perPage > 0 else {
+      throw GoTrueError.validation("Bad Pagination Parameters: per_page must be greater than 0")
+    }
     let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
     guard !overflow else {
       throw GoTrueError.validation("Bad Pagination Parameters: page * per_page is out of range")
@@ -45,7 +47,11 @@ struct Pagination {
     var header = ""
     if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }  // page < totalPages ≤ total: no overflow
     header += link(totalPages) + "; rel=\"last\""
-    return ServerResponse(status: 200, headers: [("Content-Type", "application/json"), ("Link", header),
-                                                 ("X-Total-Count", String(total))], body: body)
+    return ServerResponse(
+      status: 200,
+      headers: [
+        ("Content-Type", "application/json"), ("Link", header),
+        ("X-Total-Count", String(total)),
+      ], body: body)
   }
 }

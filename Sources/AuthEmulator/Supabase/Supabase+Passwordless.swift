@@ -22,15 +22,18 @@ extension SupabaseAPI {
         user = existing
       } else {
         let id = EmulatorRandom.uuid()
-        user = SBUser(id: id, email: email, passwordHash: nil, appMetadata: SBUser.emailAppMetadata, userMetadata: metadata,
-                      createdAt: now, updatedAt: now)
+        user = SBUser(
+          id: id, email: email, passwordHash: nil, appMetadata: SBUser.emailAppMetadata, userMetadata: metadata,
+          createdAt: now, updatedAt: now)
         user.identity = SBIdentity.email(userID: id, email: email, data: JSONObject(), now: now)
       }
-      data.recordAudit("user_invited", actor: .admin(role: role),
-                       traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
+      data.recordAudit(
+        "user_invited", actor: .admin(role: role),
+        traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
       try checkMayReceiveMail(email)
       try checkEmailQuota()
-      mails.append(try prepareMail(.invite, user: &user, request: request, redirectTo: redirectTo, now: now, enforceLimit: false))
+      mails.append(
+        try prepareMail(.invite, user: &user, request: request, redirectTo: redirectTo, now: now, enforceLimit: false))
       data.saveUser(user)
       return user
     }
@@ -71,7 +74,8 @@ extension SupabaseAPI {
     }
     let email = try GoTrueRules.validateEmail(rawEmail)
     // A new address signs up with a password nobody knows (hashed outside the lock).
-    let temporaryHash = state.read({ $0.user(email: email) }) == nil
+    let temporaryHash =
+      state.read({ $0.user(email: email) }) == nil
       ? PasswordHasher.hash(EmulatorRandom.uuid() + EmulatorRandom.refreshToken(), cost: config.bcryptCost) : nil
     let redirectTo = redirectTarget(request)
     let now = self.now
@@ -83,8 +87,9 @@ extension SupabaseAPI {
       } else {
         guard let temporaryHash else { throw GoTrueError.internal("Database error finding user") }
         let id = EmulatorRandom.uuid()
-        user = SBUser(id: id, email: email, passwordHash: temporaryHash, appMetadata: SBUser.emailAppMetadata,
-                      userMetadata: metadata, createdAt: now, updatedAt: now)
+        user = SBUser(
+          id: id, email: email, passwordHash: temporaryHash, appMetadata: SBUser.emailAppMetadata,
+          userMetadata: metadata, createdAt: now, updatedAt: now)
         user.identity = SBIdentity.email(userID: id, email: email, data: metadata, now: now)
       }
       if !user.isConfirmed {
@@ -113,8 +118,9 @@ extension SupabaseAPI {
   func signupAnonymously(_ request: ServerRequest, metadata: JSONObject) throws -> ServerResponse {
     let now = self.now
     let started = try state.transaction { data -> (user: SBUser, session: SBSession, refreshToken: String) in
-      var user = SBUser(id: EmulatorRandom.uuid(), email: "", appMetadata: JSONObject(), userMetadata: metadata,
-                        createdAt: now, updatedAt: now)
+      var user = SBUser(
+        id: EmulatorRandom.uuid(), email: "", appMetadata: JSONObject(), userMetadata: metadata,
+        createdAt: now, updatedAt: now)
       user.isAnonymous = true
       data.saveUser(user)
       guard let started = startSession(userID: user.id, method: "anonymous", in: &data, now: now) else {
@@ -122,7 +128,9 @@ extension SupabaseAPI {
       }
       return started
     }
-    return json(bytes: sessionBody(user: started.user, session: started.session, refreshToken: started.refreshToken,
-                                   request: request, now: now))
+    return json(
+      bytes: sessionBody(
+        user: started.user, session: started.session, refreshToken: started.refreshToken,
+        request: request, now: now))
   }
 }

@@ -1,6 +1,6 @@
+import Essentials
 import HTTPServerKit
 import JSONKit
-import Essentials
 
 /// What GoTrue checks before a handler runs (`api.go` routes, `middleware.go`): the CAPTCHA token
 /// (`verifyCaptcha`, with `--captcha`) and, like production, the per-address token buckets
@@ -60,7 +60,8 @@ extension SupabaseAPI {
   /// Supabase's proxy (GoTrue's `RATE_LIMIT_HEADER`); else this machine.
   func limit(_ request: ServerRequest, _ limiter: TokenBucketLimiter) throws {
     guard mode.likeProduction else { return }
-    let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
+    let forwarded =
+      request.header("X-Forwarded-For")?.split(separator: ",").first
       .map { $0.trimmingSpaces } ?? ""
     guard !limiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: clock.now()) else { return }
     throw GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")

@@ -41,8 +41,9 @@ extension SupabaseAPI {
     let email = account.email ?? ""
     var metadata = JSONObject()
     if let name = account.name { metadata["full_name"] = .string(name) }
-    var user = SBUser(id: id, email: email, passwordHash: hash, appMetadata: JSONObject(), userMetadata: metadata,
-                      createdAt: now, updatedAt: now)
+    var user = SBUser(
+      id: id, email: email, passwordHash: hash, appMetadata: JSONObject(), userMetadata: metadata,
+      createdAt: now, updatedAt: now)
     if account.anonymous {
       user.isAnonymous = true
     } else if account.sso {
@@ -67,8 +68,10 @@ extension SupabaseAPI {
     }
     if !account.anonymous {
       let providers = user.identityProviders
-      user.appMetadata = JSONObject([("provider", .string(providers.first ?? "email")),
-                                     ("providers", .array(providers.map(JSON.string)))])
+      user.appMetadata = JSONObject([
+        ("provider", .string(providers.first ?? "email")),
+        ("providers", .array(providers.map(JSON.string))),
+      ])
     }
     if account.invited {
       // As `POST /invite` leaves it: a pending invite token, no confirmation, no password.
@@ -81,8 +84,9 @@ extension SupabaseAPI {
     }
     if account.disabled { user.bannedUntil = now + 876_000 * 3600 * 1_000_000 }  // `ban_duration: 876000h`
     user.factors = account.factors.map { factor in
-      SBFactor(id: factor.id ?? EmulatorRandom.uuid(), friendlyName: factor.name,
-               status: factor.verified ? SBFactor.verified : SBFactor.unverified, secret: factor.secret, createdAt: now)
+      SBFactor(
+        id: factor.id ?? EmulatorRandom.uuid(), friendlyName: factor.name,
+        status: factor.verified ? SBFactor.verified : SBFactor.unverified, secret: factor.secret, createdAt: now)
     }
     user.userMetadata = user.userMetadata.sortedByKey
     return user
@@ -104,8 +108,9 @@ extension SupabaseAPI {
     data["phone_verified"] = false
     data["provider_id"] = .string(subject)
     data["sub"] = .string(subject)
-    return SBIdentity(identityID: EmulatorRandom.uuid(), data: data.sortedByKey, lastSignInAt: nil, createdAt: now,
-                      updatedAt: now, provider: provider, providerID: subject)
+    return SBIdentity(
+      identityID: EmulatorRandom.uuid(), data: data.sortedByKey, lastSignInAt: nil, createdAt: now,
+      updatedAt: now, provider: provider, providerID: subject)
   }
 
   /// A stable, provider-looking subject for a seeded social account (21 digits, like Google's).

@@ -48,9 +48,10 @@ extension SupabaseAPI {
   }
 
   /// `AccessTokenResponse`; `weakPassword` only for the password grant (where null is sent).
-  func sessionBody(user: SBUser, session: SBSession, refreshToken: String, request: ServerRequest, now: Micros,
-                   weakPassword: JSON? = nil) -> [UInt8]
-  {
+  func sessionBody(
+    user: SBUser, session: SBSession, refreshToken: String, request: ServerRequest, now: Micros,
+    weakPassword: JSON? = nil
+  ) -> [UInt8] {
     let (token, expiresAt) = accessToken(user: user, session: session, issuer: issuer(for: request), now: now)
     var text = #"{"access_token":"# + JSON.string(token).compactText
     text += #","token_type":"bearer","expires_in":"# + String(expiresAt - Int(now / 1_000_000))
@@ -97,14 +98,16 @@ extension SupabaseAPI {
     }
     if !user.isConfirmed { throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed") }
     let now = self.now
-    guard let started = try state.transaction({ data in
-      data.recordAudit("login", user: user, traits: ["provider": "email"], at: now)
-      return startSession(userID: user.id, method: "password", in: &data, now: now)
-    })
+    guard
+      let started = try state.transaction({ data in
+        data.recordAudit("login", user: user, traits: ["provider": "email"], at: now)
+        return startSession(userID: user.id, method: "password", in: &data, now: now)
+      })
     else { throw GoTrueError.invalidCredentials }
-    return json(bytes: sessionBody(
-      user: started.user, session: started.session, refreshToken: started.refreshToken, request: request, now: now,
-      weakPassword: GoTrueRules.weakPasswordJSON(password)))
+    return json(
+      bytes: sessionBody(
+        user: started.user, session: started.session, refreshToken: started.refreshToken, request: request, now: now,
+        weakPassword: GoTrueRules.weakPasswordJSON(password)))
   }
 
   /// `RefreshTokenGrant` with rotation and reuse detection (GoTrue `tokens/service.go`: a used
@@ -112,7 +115,8 @@ extension SupabaseAPI {
   func refreshTokenGrant(_ request: ServerRequest) throws -> ServerResponse {
     let params = try RequestParams(request)
     let presented = try params.string("refresh_token")
-    let legacyShape = presented.utf8.count == 12
+    let legacyShape =
+      presented.utf8.count == 12
       && presented.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     guard legacyShape else { throw GoTrueError.validation("Refresh token is not valid") }
     let now = self.now

@@ -83,7 +83,8 @@ extension SupabaseAPI {
     case .user(let user, let identities):
       return json(.object(user.wireObject(identities: identities)))
     case .session(let user, let session, let refreshToken):
-      return json(bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+      return json(
+        bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
     }
   }
 

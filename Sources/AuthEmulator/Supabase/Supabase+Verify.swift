@@ -1,6 +1,6 @@
+import Essentials
 import HTTPServerKit
 import JSONKit
-import Essentials
 
 /// `POST /verify` and `GET /verify` (`verify.go`): mailed codes and links become a session.
 extension SupabaseAPI {
@@ -14,7 +14,9 @@ extension SupabaseAPI {
     let rawEmail = try params.string("email")
     let phone = try params.string("phone")
     if type.isEmpty { throw GoTrueError.validation("Verify requires a verification type") }
-    if token.isEmpty == tokenHash.isEmpty { throw GoTrueError.validation("Verify requires either a token or a token hash") }
+    if token.isEmpty == tokenHash.isEmpty {
+      throw GoTrueError.validation("Verify requires either a token or a token hash")
+    }
     var email: String?
     if !token.isEmpty {
       if !phone.isEmpty && rawEmail.isEmpty {
@@ -39,7 +41,8 @@ extension SupabaseAPI {
       return json(["msg": .string(EmailChangeHalfConfirmed.message), "code": "200"])
     }
     let (user, session, refreshToken) = verified
-    return json(bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+    return json(
+      bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
   }
 
   /// The mail link: success and failure are both 303 redirects with the data in the fragment.
@@ -64,9 +67,10 @@ extension SupabaseAPI {
       fragment = [("message", EmailChangeHalfConfirmed.message), ("sb", "")]
     } catch let error as GoTrueError {
       let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
-      fragment = (names[error.status].map { [("error", $0)] } ?? []) + [
-        ("error_code", error.code), ("error_description", error.message), ("sb", ""),
-      ]
+      fragment =
+        (names[error.status].map { [("error", $0)] } ?? []) + [
+          ("error_code", error.code), ("error_description", error.message), ("sb", ""),
+        ]
     }
     return ServerResponse(status: 303, headers: [("Location", target + "#" + Self.goQueryEncode(fragment))])
   }
@@ -86,7 +90,8 @@ extension SupabaseAPI {
       throw GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
     }
     guard Self.emailVerifyTypes.contains(type) else { throw GoTrueError.validation("Unsupported verification type") }
-    let invalid = email == nil
+    let invalid =
+      email == nil
       ? GoTrueError.forbidden("otp_expired", "Email link is invalid or has expired")
       : GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
     let lifetime = Micros(config.otpLifetime) * 1_000_000
@@ -96,23 +101,27 @@ extension SupabaseAPI {
     return try state.transaction { data in
       let candidates: [SBUser]
       if let email {
-        candidates = type == "email_change"
+        candidates =
+          type == "email_change"
           ? data.users.values.filter { $0.newEmail == email || $0.email == email }
           : data.user(email: email).map { [$0] } ?? []
       } else {
         candidates = Array(data.users.values)
       }
       var effective = type
-      guard var user = candidates.first(where: { user in
-        switch type {
-        case "signup", "invite": return live(user.confirmationToken, user.confirmationSentAt)
-        case "recovery", "magiclink": return live(user.recoveryToken, user.recoverySentAt)
-        case "email_change":
-          return live(user.emailChangeToken, user.emailChangeSentAt)
-            || live(user.emailChangeTokenCurrent, user.emailChangeSentAt)
-        default: return live(user.confirmationToken, user.confirmationSentAt) || live(user.recoveryToken, user.recoverySentAt)
-        }
-      })
+      guard
+        var user = candidates.first(where: { user in
+          switch type {
+          case "signup", "invite": return live(user.confirmationToken, user.confirmationSentAt)
+          case "recovery", "magiclink": return live(user.recoveryToken, user.recoverySentAt)
+          case "email_change":
+            return live(user.emailChangeToken, user.emailChangeSentAt)
+              || live(user.emailChangeTokenCurrent, user.emailChangeSentAt)
+          default:
+            return live(user.confirmationToken, user.confirmationSentAt)
+              || live(user.recoveryToken, user.recoverySentAt)
+          }
+        })
       else { throw invalid }
       if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
       if type == "email" { effective = live(user.confirmationToken, user.confirmationSentAt) ? "signup" : "magiclink" }
@@ -132,7 +141,11 @@ extension SupabaseAPI {
       default:  // email_change
         if confirmEmail, user.emailChangeConfirmStatus == 0, !user.emailChangeTokenCurrent.isEmpty {
           // Secure change with confirmation on: the first of the two links only counts.
-          if user.emailChangeTokenCurrent == tokenHash { user.emailChangeTokenCurrent = "" } else { user.emailChangeToken = "" }
+          if user.emailChangeTokenCurrent == tokenHash {
+            user.emailChangeTokenCurrent = ""
+          } else {
+            user.emailChangeToken = ""
+          }
           user.emailChangeConfirmStatus = 1
           data.saveUser(user)
           throw EmailChangeHalfConfirmed()

@@ -1,6 +1,6 @@
 import Essentials
-import HostedLimits
 import HTTPServerKit
+import HostedLimits
 import JSONKit
 import Synchronization
 
@@ -18,8 +18,10 @@ public final class SupabaseAPI: EmulatorAPI {
   /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
   let boundOrigin = Mutex<String?>(nil)
 
-  public init(config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
-              mode: EmulatorMode? = nil) throws {
+  public init(
+    config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
+    mode: EmulatorMode? = nil
+  ) throws {
     self.config = config
     self.mode = mode ?? EmulatorMode(config: config)
     self.clock = clock
@@ -37,7 +39,9 @@ public final class SupabaseAPI: EmulatorAPI {
     guard fullPath == Self.prefix || fullPath.hasPrefix(Self.prefix + "/") else { return nil }
     let path = String(fullPath.dropFirst(Self.prefix.count))
     let origin = request.header("Origin")
-    if request.method == "OPTIONS", let origin { return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true) }
+    if request.method == "OPTIONS", let origin {
+      return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true)
+    }
     let response: ServerResponse
     if let route = Self.route(method: request.method, path: path) {
       if let refused = protect(request, method: request.method, path: path) {
@@ -55,8 +59,10 @@ public final class SupabaseAPI: EmulatorAPI {
 
   private func serve(_ request: ServerRequest, with handler: Handler) -> ServerResponse {
     if request.bodyTooLarge {
-      return GoTrueError(status: 413, code: "request_entity_too_large", message: "Request body too large (max 1048576 bytes)")
-        .response(for: request)
+      return GoTrueError(
+        status: 413, code: "request_entity_too_large", message: "Request body too large (max 1048576 bytes)"
+      )
+      .response(for: request)
     }
     do {
       return try handler(self)(request)
@@ -78,8 +84,11 @@ public final class SupabaseAPI: EmulatorAPI {
     if preflight {
       response.headers += [
         ("Access-Control-Allow-Methods", "GET, POST, PATCH, PUT, DELETE"),
-        ("Access-Control-Allow-Headers", "Accept, Authorization, Content-Type, X-Client-IP, X-Client-Info, X-JWT-AUD, "
-          + "X-Supabase-Api-Version, apikey"),
+        (
+          "Access-Control-Allow-Headers",
+          "Accept, Authorization, Content-Type, X-Client-IP, X-Client-Info, X-JWT-AUD, "
+            + "X-Supabase-Api-Version, apikey"
+        ),
         ("Access-Control-Max-Age", "86400"),
       ]
     } else {
@@ -108,7 +117,8 @@ public final class SupabaseAPI: EmulatorAPI {
     case ("/admin/users", "GET"): return .some(SupabaseAPI.adminListUsers)
     case ("/admin/users", "POST"): return .some(SupabaseAPI.adminCreateUser)
     case ("/admin/generate_link", "POST"): return .some(SupabaseAPI.adminGenerateLink)
-    case ("/health", _), ("/settings", _), ("/.well-known/jwks.json", _), ("/signup", _), ("/token", _), ("/recover", _), ("/resend", _),
+    case ("/health", _), ("/settings", _), ("/.well-known/jwks.json", _), ("/signup", _), ("/token", _),
+      ("/recover", _), ("/resend", _),
       ("/verify", _), ("/user", _), ("/logout", _), ("/admin/users", _), ("/admin/generate_link", _):
       return .some(nil)
     default:
@@ -131,7 +141,9 @@ public final class SupabaseAPI: EmulatorAPI {
   // MARK: - Small endpoints
 
   func health(_ request: ServerRequest) throws -> ServerResponse {
-    json(["version": "v2.196.0", "name": "GoTrue", "description": "GoTrue is a user registration and authentication API"])
+    json([
+      "version": "v2.196.0", "name": "GoTrue", "description": "GoTrue is a user registration and authentication API",
+    ])
   }
 
   func settings(_ request: ServerRequest) throws -> ServerResponse {
@@ -142,9 +154,10 @@ public final class SupabaseAPI: EmulatorAPI {
     ]
     // Social providers count as enabled once an account has one (seeded, or the emulator's IdP sign-in).
     let social = state.read { $0.socialProviders }
-    let external = JSONObject(providers.map {
-      ($0, JSON.bool($0 == "email" || ($0 == "anonymous_users" && config.anonymousSignIns) || social.contains($0)))
-    })
+    let external = JSONObject(
+      providers.map {
+        ($0, JSON.bool($0 == "email" || ($0 == "anonymous_users" && config.anonymousSignIns) || social.contains($0)))
+      })
     return json([
       "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(!confirmEmail),
       "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,
@@ -183,7 +196,8 @@ public final class SupabaseAPI: EmulatorAPI {
   /// other address would be an open redirect.
   func redirectTarget(_ request: ServerRequest, body: String? = nil) -> String {
     for candidate in [request.query("redirect_to"), request.header("redirect_to"), body] {
-      if let candidate, RedirectPolicy.isValid(candidate, siteURL: config.siteURL, allowList: config.redirectAllowList) {
+      if let candidate, RedirectPolicy.isValid(candidate, siteURL: config.siteURL, allowList: config.redirectAllowList)
+      {
         return candidate
       }
     }

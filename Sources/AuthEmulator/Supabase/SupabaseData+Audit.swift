@@ -1,6 +1,6 @@
+import Essentials
 import HTTPServerKit
 import JSONKit
-import Essentials
 
 /// One row of `auth.audit_log_entries` (`models/audit_log_entry.go`).
 struct SBAuditEntry: Sendable {
@@ -14,13 +14,17 @@ struct SBAuditEntry: Sendable {
   var sequence: Int64
 
   var wire: JSON {
-    ["id": .string(id), "payload": .object(payload), "created_at": .string(GoTime.format(createdAt)),
-     "ip_address": .string(ipAddress)]
+    [
+      "id": .string(id), "payload": .object(payload), "created_at": .string(GoTime.format(createdAt)),
+      "ip_address": .string(ipAddress),
+    ]
   }
 
   var document: JSON {
-    ["id": .string(id), "payload": .object(payload), "created_at": micros(createdAt), "ip_address": .string(ipAddress),
-     "sequence": .int(Int(sequence))]
+    [
+      "id": .string(id), "payload": .object(payload), "created_at": micros(createdAt), "ip_address": .string(ipAddress),
+      "sequence": .int(Int(sequence)),
+    ]
   }
 
   init(id: String, payload: JSONObject, createdAt: Micros, ipAddress: String, sequence: Int64) {
@@ -32,11 +36,13 @@ struct SBAuditEntry: Sendable {
   }
 
   init?(document json: JSON) {
-    guard let id = json["id"]?.string, let payload = json["payload"]?.object, let createdAt = micros(json["created_at"]),
+    guard let id = json["id"]?.string, let payload = json["payload"]?.object,
+      let createdAt = micros(json["created_at"]),
       let sequence = json["sequence"]?.int
     else { return nil }
-    self.init(id: id, payload: payload, createdAt: createdAt, ipAddress: json["ip_address"]?.string ?? "",
-              sequence: Int64(sequence))
+    self.init(
+      id: id, payload: payload, createdAt: createdAt, ipAddress: json["ip_address"]?.string ?? "",
+      sequence: Int64(sequence))
   }
 }
 
@@ -49,8 +55,9 @@ struct SBAuditActor {
   var name: JSON?
 
   static func user(_ user: SBUser) -> SBAuditActor {
-    SBAuditActor(id: user.id, username: user.phone.isEmpty ? user.email : user.phone, viaSSO: user.isSSOUser,
-                 name: user.userMetadata["full_name"])
+    SBAuditActor(
+      id: user.id, username: user.phone.isEmpty ? user.email : user.phone, viaSSO: user.isSSOUser,
+      name: user.userMetadata["full_name"])
   }
 
   static func admin(role: String) -> SBAuditActor {
@@ -83,7 +90,11 @@ struct SupabaseAudit: Sendable {
   mutating func load(from store: any DocumentStore) throws {
     var loaded: [SBAuditEntry] = []
     for (key, document) in try store.loadAll(Self.table) {
-      if let entry = SBAuditEntry(document: document) { loaded.append(entry) } else { store.noteUnreadable(Self.table, key: key) }
+      if let entry = SBAuditEntry(document: document) {
+        loaded.append(entry)
+      } else {
+        store.noteUnreadable(Self.table, key: key)
+      }
     }
     entries = loaded.sorted { $0.sequence < $1.sequence }
     nextSequence = (entries.last?.sequence ?? 0) + 1
@@ -106,8 +117,10 @@ struct SupabaseAudit: Sendable {
 
 extension SupabaseData {
   /// `NewAuditLogEntry`: records `action` by `actor` (call inside the transaction that does it).
-  mutating func recordAudit(_ action: String, actor: SBAuditActor, ip: String = "", traits: JSON? = nil,
-                            at now: Micros) {
+  mutating func recordAudit(
+    _ action: String, actor: SBAuditActor, ip: String = "", traits: JSON? = nil,
+    at now: Micros
+  ) {
     var payload = JSONObject()
     payload["action"] = .string(action)
     payload["actor_id"] = .string(actor.id)
@@ -116,8 +129,9 @@ extension SupabaseData {
     payload["actor_via_sso"] = .bool(actor.viaSSO)
     payload["log_type"] = .string(SupabaseAudit.logTypes[action] ?? "")
     if let traits = traits?.object { payload["traits"] = .object(traits.sortedByKey) }
-    let entry = SBAuditEntry(id: EmulatorRandom.uuid(), payload: payload, createdAt: now, ipAddress: ip,
-                             sequence: audit.sequence)
+    let entry = SBAuditEntry(
+      id: EmulatorRandom.uuid(), payload: payload, createdAt: now, ipAddress: ip,
+      sequence: audit.sequence)
     for change in audit.append(entry) { note(change) }
   }
 
@@ -141,7 +155,8 @@ extension SupabaseData {
 extension SupabaseAPI {
   /// GoTrue's `utilities.GetIPAddress`: the first `X-Forwarded-For` address, else this machine.
   func clientIP(_ request: ServerRequest) -> String {
-    let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").first
+    let forwarded =
+      request.header("X-Forwarded-For")?.split(separator: ",").first
       .map { $0.trimmingSpaces } ?? ""
     return forwarded.isEmpty ? "127.0.0.1" : forwarded
   }

@@ -56,8 +56,9 @@ struct SBFactor: Sendable {
     guard let id = json["id"]?.string, let status = json["status"]?.string, let secret = json["secret"]?.string,
       let createdAt = micros(json["created_at"]), let updatedAt = micros(json["updated_at"])
     else { return nil }
-    self.init(id: id, friendlyName: json["friendly_name"]?.string ?? "", status: status, secret: secret,
-              createdAt: createdAt)
+    self.init(
+      id: id, friendlyName: json["friendly_name"]?.string ?? "", status: status, secret: secret,
+      createdAt: createdAt)
     self.updatedAt = updatedAt
     factorType = json["factor_type"]?.string ?? "totp"
     lastChallengedAt = micros(json["last_challenged_at"])
@@ -74,7 +75,10 @@ struct SBChallenge: Sendable {
   var ipAddress: String
 
   var document: JSON {
-    ["id": .string(id), "created_at": micros(createdAt), "verified_at": micros(verifiedAt), "ip_address": .string(ipAddress)]
+    [
+      "id": .string(id), "created_at": micros(createdAt), "verified_at": micros(verifiedAt),
+      "ip_address": .string(ipAddress),
+    ]
   }
 
   init(id: String, createdAt: Micros, ipAddress: String) {

@@ -95,9 +95,10 @@ extension SBSession {
       guard let method = entry["method"]?.string, let timestamp = entry["timestamp"]?.int else { return nil }
       return SBAuthMethod(method: method, timestamp: timestamp)
     }
-    self.init(id: id, userID: userID, createdAt: createdAt, updatedAt: updatedAt, amr: amr,
-              familyRevoked: json["family_revoked"]?.bool ?? false, aal: json["aal"]?.string ?? "aal1",
-              factorID: json["factor_id"]?.string)
+    self.init(
+      id: id, userID: userID, createdAt: createdAt, updatedAt: updatedAt, amr: amr,
+      familyRevoked: json["family_revoked"]?.bool ?? false, aal: json["aal"]?.string ?? "aal1",
+      factorID: json["factor_id"]?.string)
   }
 }
 
@@ -115,9 +116,10 @@ extension SBRefreshToken {
       let userID = json["user_id"]?.string, let createdAt = micros(json["created_at"]),
       let updatedAt = micros(json["updated_at"]), let sequence = json["sequence"]?.int
     else { return nil }
-    self.init(token: token, sessionID: sessionID, userID: userID, parent: json["parent"]?.string,
-              revoked: json["revoked"]?.bool ?? false, createdAt: createdAt, updatedAt: updatedAt,
-              sequence: Int64(sequence))
+    self.init(
+      token: token, sessionID: sessionID, userID: userID, parent: json["parent"]?.string,
+      revoked: json["revoked"]?.bool ?? false, createdAt: createdAt, updatedAt: updatedAt,
+      sequence: Int64(sequence))
   }
 }
 
@@ -134,8 +136,9 @@ extension SBIdentity {
     guard let identityID = json["identity_id"]?.string, let created = micros(json["created_at"]),
       let updated = micros(json["updated_at"])
     else { return nil }
-    self.init(identityID: identityID, data: json["data"]?.object ?? JSONObject(),
-              lastSignInAt: micros(json["last_sign_in_at"]), createdAt: created, updatedAt: updated,
-              provider: json["provider"]?.string ?? "email", providerID: json["provider_id"]?.string)
+    self.init(
+      identityID: identityID, data: json["data"]?.object ?? JSONObject(),
+      lastSignInAt: micros(json["last_sign_in_at"]), createdAt: created, updatedAt: updated,
+      provider: json["provider"]?.string ?? "email", providerID: json["provider_id"]?.string)
   }
 }

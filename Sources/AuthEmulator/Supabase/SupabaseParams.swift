@@ -11,7 +11,8 @@ struct RequestParams {
     do {
       parsed = try JSON.parse(bytes: request.body)
     } catch let error as JSONParseError {
-      let reason = request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+      let reason =
+        request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
         ? "unexpected end of JSON input" : error.description
       throw Self.badJSON(reason)
     }

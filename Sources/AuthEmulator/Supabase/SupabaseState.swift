@@ -41,7 +41,9 @@ struct SupabaseData: Sendable {
     }
     userIndex.update(old: users[user.id], new: user)
     users[user.id] = user
-    for identity in user.otherIdentities where !identity.provider.hasPrefix("sso:") { socialProviders.insert(identity.provider) }
+    for identity in user.otherIdentities where !identity.provider.hasPrefix("sso:") {
+      socialProviders.insert(identity.provider)
+    }
     if !user.email.isEmpty { userIDByEmail[user.email] = user.id }
     userJSONCache[user.id] = nil
     if persistent { changes.append(.put(table: Self.usersTable, key: user.id, document: user.document)) }
@@ -129,7 +131,11 @@ struct SupabaseData: Sendable {
 
   fileprivate mutating func load(from store: any DocumentStore) throws {
     for (key, document) in try store.loadAll(Self.usersTable) {
-      if let user = SBUser(document: document) { saveUser(user) } else { store.noteUnreadable(Self.usersTable, key: key) }
+      if let user = SBUser(document: document) {
+        saveUser(user)
+      } else {
+        store.noteUnreadable(Self.usersTable, key: key)
+      }
     }
     for (key, document) in try store.loadAll(Self.sessionsTable) {
       guard let session = SBSession(document: document) else {

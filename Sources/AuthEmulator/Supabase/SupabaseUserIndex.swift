@@ -57,8 +57,9 @@ struct SupabaseUserIndex: Sendable {
 
   static func emailKey(_ user: SBUser) -> EmailKey? {
     guard let at = user.email.firstIndex(of: "@") else { return nil }
-    return EmailKey(domain: String(user.email[user.email.index(after: at)...]),
-                    reversedLocal: reversed(user.email[..<at]), id: user.id)
+    return EmailKey(
+      domain: String(user.email[user.email.index(after: at)...]),
+      reversedLocal: reversed(user.email[..<at]), id: user.id)
   }
 
   static func fullName(_ user: SBUser) -> String? { user.userMetadata["full_name"]?.string }
@@ -78,7 +79,9 @@ struct SupabaseUserIndex: Sendable {
     while let key = next, key.domain.hasPrefix(domain) {
       let sameDomain = key.domain
       let start = EmailKey(domain: sameDomain, reversedLocal: reversedLocal, id: "")
-      for match in byEmail.keys(from: start, while: { $0.domain == sameDomain && $0.reversedLocal.hasPrefix(reversedLocal) }) {
+      for match in byEmail.keys(
+        from: start, while: { $0.domain == sameDomain && $0.reversedLocal.hasPrefix(reversedLocal) })
+      {
         ids.append(match.id)
       }
       // The next domain: the first key past every key of this one.
@@ -160,7 +163,8 @@ extension SupabaseData {
   /// `LIKE '%…%'` does in Postgres.
   func listUsers(filter: String, ascending: Bool, offset: Int, limit: Int) -> (total: Int, users: [SBUser]) {
     guard !filter.isEmpty else {
-      let keys = ascending
+      let keys =
+        ascending
         ? userIndex.byCreation.ascending(offset: offset, limit: limit)
         : userIndex.byCreation.descending(offset: offset, limit: limit)
       return (users.count, keys.compactMap { users[$0.id] })

@@ -1,6 +1,6 @@
 import AuthCore
-import ShellKit
 import Essentials
+import ShellKit
 
 /// Checks that need more than one statement or the shape of a value: duplicate test names and
 /// comparisons whose value can never match.
@@ -9,7 +9,8 @@ extension Checker {
   func duplicateTest(_ name: Template, range: SourceRange, seen: inout [String: Int]) -> Diagnostic.Partial? {
     guard let text = name.literalText?.trimmingSpaces, !text.isEmpty else { return nil }
     if let first = seen[text] {
-      return .init("duplicate test name \"\(text)\"", range: range, note: "the first test with this name is on line \(first)")
+      return .init(
+        "duplicate test name \"\(text)\"", range: range, note: "the first test with this name is on line \(first)")
     }
     seen[text] = range.start.line
     return nil

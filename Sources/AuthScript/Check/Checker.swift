@@ -30,7 +30,9 @@ public struct Checker: Sendable {
     var testNames: [String: Int] = [:]
     for (index, statement) in program.statements.enumerated() {
       var problems: [Diagnostic.Partial] = []
-      func use(_ refs: [VariableRef]) { problems += refs.compactMap { checkReference($0, defined: defined, sawCommand: sawCommand) } }
+      func use(_ refs: [VariableRef]) {
+        problems += refs.compactMap { checkReference($0, defined: defined, sawCommand: sawCommand) }
+      }
       switch statement.kind {
       case .command(let command):
         command.templates.forEach { use($0.variables) }
@@ -42,7 +44,8 @@ public struct Checker: Sendable {
         if !sawCommand { problems.append(needsCommand("expect", statement.keywordRange)) }
         if !ErrorCode.catalogue.contains(ErrorCode(code.text)) {
           let guess = Suggest.closest(to: code.text, among: ErrorCode.catalogue.map(\.rawValue))
-          problems.append(.init("unknown error code '\(code.text)'", range: code.range, note: guess.map { "did you mean '\($0)'?" }))
+          problems.append(
+            .init("unknown error code '\(code.text)'", range: code.range, note: guess.map { "did you mean '\($0)'?" }))
         }
       case .assert(let assertion):
         if !sawCommand { problems.append(needsCommand("assert", statement.keywordRange)) }
@@ -80,7 +83,9 @@ public struct Checker: Sendable {
   /// The table decides: unknown commands and flags, arity, choices. Words with holes are checked
   /// again after interpolation, so a choice like `provider {{p}}` is not judged here.
   func checkCommand(_ command: CommandStatement, parsed: inout ParsedCommand?) -> Diagnostic.Partial? {
-    let words = command.tokens.map { Word(text: $0.text, start: $0.range.start.column - 1, end: $0.range.end.column - 1, quoted: $0.quoted) }
+    let words = command.tokens.map {
+      Word(text: $0.text, start: $0.range.start.column - 1, end: $0.range.end.column - 1, quoted: $0.quoted)
+    }
     // `login --help` asks for the help: nothing to check.
     guard HelpRequest.command(in: words) == nil else { return nil }
     let result = InvocationParser.parse(words, surface: .script)
@@ -88,7 +93,8 @@ public struct Checker: Sendable {
     guard case .failure(let error) = result else { return nil }
     let token = error.wordIndex.flatMap { command.tokens.indices.contains($0) ? command.tokens[$0] : nil }
     if let token, token.text.contains("{{"), error.message.contains("must be one of") { return nil }
-    let range = token?.range ?? command.tokens.first.map { first in first.range.union(command.tokens.last?.range ?? first.range) }
+    let range =
+      token?.range ?? command.tokens.first.map { first in first.range.union(command.tokens.last?.range ?? first.range) }
     guard let range else { return nil }
     // An unknown first word: the closest of the statement keywords and the commands (`asert` is
     // `assert`, not the command `user`), else the parser's suggestion.
@@ -108,7 +114,9 @@ public struct Checker: Sendable {
 
   func checkDefinition(_ name: Name) -> Diagnostic.Partial? {
     if Checker.builtins.contains(name.text) || name.text == "env" || QuerySchema.root[name.text] != nil {
-      return .init("'\(name.text)' is a reserved name", range: name.range, note: "it already means something in {{…}}; pick another name")
+      return .init(
+        "'\(name.text)' is a reserved name", range: name.range,
+        note: "it already means something in {{…}}; pick another name")
     }
     return nil
   }
@@ -125,7 +133,9 @@ public struct Checker: Sendable {
       if environment[segments[1]] == nil {
         return .init(
           "environment variable '\(segments[1])' is not set", range: ref.range,
-          note: "export \(segments[1])=… before the run ({{env.NAME}} reads only the environment; --var NAME=… sets {{NAME}})")
+          note:
+            "export \(segments[1])=… before the run ({{env.NAME}} reads only the environment; --var NAME=… sets {{NAME}})"
+        )
       }
       return nil
     }

@@ -15,7 +15,8 @@ public enum QuerySchema {
   static let fields: Node = .object(["code": .leaf, "message": .leaf])
 
   public static let root: [String: Node] = [
-    "schema": .leaf, "ok": .leaf, "command": .leaf, "confirmation_required": .leaf, "elapsed_ms": .leaf, "output": .leaf, "notes": .any,
+    "schema": .leaf, "ok": .leaf, "command": .leaf, "confirmation_required": .leaf, "elapsed_ms": .leaf,
+    "output": .leaf, "notes": .any,
     "error": .object([
       "code": .leaf, "message": .leaf, "provider_code": .leaf, "status": .leaf, "retry_after_seconds": .leaf,
       "hint": .leaf, "fields": .object(["email": fields, "password": fields, "name": fields, "confirm": fields]),
@@ -23,7 +24,8 @@ public enum QuerySchema {
     // The signed-in user (`whoami`, `login`) and the admin view of an account (`user show`, …).
     "user": .object([
       "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
-      "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf, "confirmed": .leaf, "confirmed_at": .leaf, "disabled": .leaf,
+      "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf, "confirmed": .leaf, "confirmed_at": .leaf,
+      "disabled": .leaf,
       "disabled_until": .leaf, "methods": .any, "metadata": .any, "recovery_sent_at": .leaf,
       "confirmation_sent_at": .leaf, "deleted_at": .leaf,
       "invited_at": .leaf, "sso": .leaf, "anonymous": .leaf, "identities": .any, "factors": .any,
@@ -63,7 +65,9 @@ public enum QuerySchema {
       case .leaf: return ("'\(path)' has no fields", nil)
       case .object(let children):
         guard let child = children[segment] else {
-          return ("unknown field '\(segment)' in '\(path)'", Suggest.closest(to: segment, among: children.keys.sorted()))
+          return (
+            "unknown field '\(segment)' in '\(path)'", Suggest.closest(to: segment, among: children.keys.sorted())
+          )
         }
         node = child
         path += "." + segment

@@ -106,7 +106,9 @@ public struct ScriptLoader: Sendable {
     // Only `.auth` scripts are read: a parse error would echo a line of any other file.
     if let target = Self.linkTarget(path), !target.hasSuffix(".auth") {
       return .failure(
-        .init("cannot include '\(written)'", range: range, note: "it links to a file that is not an .auth script; it was not read"))
+        .init(
+          "cannot include '\(written)'", range: range,
+          note: "it links to a file that is not an .auth script; it was not read"))
     }
     do {
       let text = try readFile(path)

@@ -26,7 +26,9 @@ public enum SecretScan {
     return found.filter { !$0.isEmpty }
   }
 
-  static func scan(_ line: String, found: inout [String], letValues: inout [String: [String]], readsThroughVariable: inout [String]) {
+  static func scan(
+    _ line: String, found: inout [String], letValues: inout [String: [String]], readsThroughVariable: inout [String]
+  ) {
     guard let words = try? WordSplitter.split(line) else {
       found += unsplittable(line)
       return

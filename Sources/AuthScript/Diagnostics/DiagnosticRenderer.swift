@@ -1,6 +1,6 @@
 import AuthCore
-import ShellKit
 import Essentials
+import ShellKit
 
 /// The one place diagnostics become text, in the caret style:
 ///

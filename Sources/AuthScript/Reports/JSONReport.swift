@@ -8,7 +8,8 @@ public enum JSONReport {
   public static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
     let files: [JSON] = run.files.map { file in
       var object = JSONObject([
-        ("file", .string(file.file)), ("duration_ms", .int(Int(file.durationMs.rounded()))), ("passed", .int(file.passed)),
+        ("file", .string(file.file)), ("duration_ms", .int(Int(file.durationMs.rounded()))),
+        ("passed", .int(file.passed)),
         ("failed", .int(file.failed)), ("skipped", .int(file.skipped)), ("errors", .int(file.errors)),
       ])
       object["diagnostics"] = .array(file.diagnostics.map { diagnostic($0, renderer: renderer) })
@@ -18,7 +19,8 @@ public enum JSONReport {
     let report: JSON = [
       "version": .int(version), "tool": "authsh",
       "summary": [
-        "passed": .int(run.passed), "failed": .int(run.failed), "skipped": .int(run.skipped), "errors": .int(run.errors),
+        "passed": .int(run.passed), "failed": .int(run.failed), "skipped": .int(run.skipped),
+        "errors": .int(run.errors),
         "duration_ms": .int(Int(run.durationMs.rounded())), "exit_code": .int(Int(run.exitCode)),
       ],
       "files": .array(files),

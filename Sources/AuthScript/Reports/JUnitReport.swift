@@ -9,9 +9,11 @@ public enum JUnitReport {
   public static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let checkErrors = run.files.filter { !$0.diagnostics.isEmpty }.count
-    xml += "<testsuites name=\"authsh\"" + counts(
-      tests: run.passed + run.failed + run.skipped + checkErrors, failures: run.failed - run.errors,
-      errors: run.errors + checkErrors, skipped: run.skipped, ms: run.durationMs) + ">\n"
+    xml +=
+      "<testsuites name=\"authsh\""
+      + counts(
+        tests: run.passed + run.failed + run.skipped + checkErrors, failures: run.failed - run.errors,
+        errors: run.errors + checkErrors, skipped: run.skipped, ms: run.durationMs) + ">\n"
     for file in run.files {
       xml += suite(file, renderer: renderer)
     }
@@ -31,11 +33,14 @@ public enum JUnitReport {
         + "      <error message=\"\(escape(title))\" type=\"check\">\(escape(text))</error>\n"
         + "    </testcase>\n  </testsuite>\n"
     }
-    var xml = "  <testsuite name=\"\(name)\"" + counts(
-      tests: file.tests.count, failures: file.failed - file.errors, errors: file.errors, skipped: file.skipped,
-      ms: file.durationMs) + " timestamp=\"\(stamp)\">\n"
+    var xml =
+      "  <testsuite name=\"\(name)\""
+      + counts(
+        tests: file.tests.count, failures: file.failed - file.errors, errors: file.errors, skipped: file.skipped,
+        ms: file.durationMs) + " timestamp=\"\(stamp)\">\n"
     for test in file.tests {
-      let open = "    <testcase name=\"\(escape(test.name))\" classname=\"\(name)\" time=\"\(seconds(test.durationMs))\""
+      let open =
+        "    <testcase name=\"\(escape(test.name))\" classname=\"\(name)\" time=\"\(seconds(test.durationMs))\""
         + " file=\"\(name)\" line=\"\(test.line)\""
       switch test.status {
       case .passed:
@@ -48,7 +53,8 @@ public enum JUnitReport {
         let message = escape(failure?.diagnostic.title ?? "failed")
         let body = escape(failure.map { renderer.render($0.diagnostic) } ?? "")
         let type = failure?.kind.rawValue ?? "failure"
-        xml += open + ">\n      <\(element) message=\"\(message)\" type=\"\(type)\">\(body)</\(element)>\n    </testcase>\n"
+        xml +=
+          open + ">\n      <\(element) message=\"\(message)\" type=\"\(type)\">\(body)</\(element)>\n    </testcase>\n"
       }
     }
     return xml + "  </testsuite>\n"

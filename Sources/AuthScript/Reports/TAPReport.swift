@@ -1,5 +1,5 @@
-import JSONKit
 import Essentials
+import JSONKit
 
 /// TAP version 13: one test point per test (`file: name`), YAML diagnostics under failures, `# SKIP`
 /// for skipped tests, `# error` (and `severity: "error"`) after a test the backend failed rather than
@@ -13,10 +13,11 @@ public enum TAPReport {
       if !file.diagnostics.isEmpty {
         number += 1
         tap += "not ok \(number) - \(description(file.file + ": check"))\n"
-        tap += yaml([
-          ("message", .string("\(file.diagnostics.count) problem(s); nothing was run")), ("severity", "fail"),
-          ("file", .string(file.file)),
-        ], rendered: renderer.render(file.diagnostics))
+        tap += yaml(
+          [
+            ("message", .string("\(file.diagnostics.count) problem(s); nothing was run")), ("severity", "fail"),
+            ("file", .string(file.file)),
+          ], rendered: renderer.render(file.diagnostics))
         continue
       }
       for test in file.tests {
@@ -54,7 +55,9 @@ public enum TAPReport {
     for (key, value) in fields { out += "  \(key): \(value.compactText)\n" }
     if let rendered {
       out += "  rendered: |\n"
-      for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropLast(rendered.hasSuffix("\n") ? 1 : 0) {
+      for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropLast(
+        rendered.hasSuffix("\n") ? 1 : 0)
+      {
         out += "    " + line + "\n"
       }
     }

@@ -47,11 +47,15 @@ enum AssertionEvaluator {
       case (.string(let text), .string(let part)): return .success(text.contains(part))
       case (.array(let items), _): return .success(items.contains(expected))
       case (.object(let object), .string(let key)): return .success(object[key] != nil)
-      default: return .failure(TypeProblem(message: "'contains' needs a string, an array or an object, not \(actual.typeName)"))
+      default:
+        return .failure(
+          TypeProblem(message: "'contains' needs a string, an array or an object, not \(actual.typeName)"))
       }
     case .startsWith, .endsWith:
       guard case .string(let text) = actual, case .string(let part) = expected else {
-        return .failure(TypeProblem(message: "'\(predicate.rawValue)' compares strings, not \(actual.typeName) and \(expected.typeName)"))
+        return .failure(
+          TypeProblem(
+            message: "'\(predicate.rawValue)' compares strings, not \(actual.typeName) and \(expected.typeName)"))
       }
       return .success(predicate == .startsWith ? text.hasPrefix(part) : text.hasSuffix(part))
     case .matches:
@@ -73,7 +77,8 @@ enum AssertionEvaluator {
       case .string(let text): return .success(text.isEmpty)
       case .array(let items): return .success(items.isEmpty)
       case .object(let object): return .success(object.isEmpty)
-      default: return .failure(TypeProblem(message: "'isEmpty' needs a string, an array or an object, not \(actual.typeName)"))
+      default:
+        return .failure(TypeProblem(message: "'isEmpty' needs a string, an array or an object, not \(actual.typeName)"))
       }
     case .exists:
       return .success(!actual.isNull)
@@ -81,7 +86,9 @@ enum AssertionEvaluator {
   }
 
   static func compare(_ a: JSON, _ b: JSON) -> ComparisonResult? {
-    if case .string(let x) = a, case .string(let y) = b { return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending) }
+    if case .string(let x) = a, case .string(let y) = b {
+      return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+    }
     guard let x = a.double, let y = b.double else { return nil }
     return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
   }

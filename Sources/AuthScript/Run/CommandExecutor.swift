@@ -49,5 +49,7 @@ extension CommandExecutor {
   /// The product: `CommandRunner` runs, `HumanRenderer` shows.
   public static let standard = CommandExecutor(
     run: { invocation, context in await CommandRunner().run(invocation, in: context) },
-    render: { result, invocation, style, now in ResultText.render(result, invocation: invocation, style: style, now: now) })
+    render: { result, invocation, style, now in
+      ResultText.render(result, invocation: invocation, style: style, now: now)
+    })
 }

@@ -10,7 +10,8 @@ extension Interpreter {
     for (token, template) in zip(command.tokens, command.templates) {
       do {
         let text = try scope.render(template)
-        words.append(Word(text: text, start: token.range.start.column - 1, end: token.range.end.column - 1, quoted: token.quoted))
+        words.append(
+          Word(text: text, start: token.range.start.column - 1, end: token.range.end.column - 1, quoted: token.quoted))
       } catch {
         return runtimeFailure(error, in: statement)
       }
@@ -94,7 +95,11 @@ extension Interpreter {
         let values = ResultText.revealed(result, invocation: invocation)
         let events = self.events
         let write: (String, ShellKit.OutputStream) -> Void = { text, stream in
-          if !values.isEmpty, let revealing = events.revealing { revealing(text, stream, values) } else { events.output(text, stream) }
+          if !values.isEmpty, let revealing = events.revealing {
+            revealing(text, stream, values)
+          } else {
+            events.output(text, stream)
+          }
         }
         if !out.isEmpty { write(out, .standardOutput) }
         if !err.isEmpty { write(err, .standardError) }
@@ -131,7 +136,8 @@ extension Interpreter {
   func escalated(_ failure: TestFailure?, statement: Statement) -> TestFailure? {
     guard let failure, failure.kind != .backend, var outage = unexpectedBackendFailure else { return failure }
     let line = failure.diagnostic.range?.start.line ?? statement.range.start.line
-    let place = failure.diagnostic.fileName == outage.diagnostic.fileName ? "line \(line)" : "\(statement.file.name):\(line)"
+    let place =
+      failure.diagnostic.fileName == outage.diagnostic.fileName ? "line \(line)" : "\(statement.file.name):\(line)"
     var note = "\(place): \(failure.diagnostic.title)"
     if let expected = failure.expected { note += ", expected " + expected }
     outage.diagnostic.notes.append(note)
@@ -153,7 +159,8 @@ extension Interpreter {
     }
     if let hint = error.hint { notes.append(hint) }
     let diagnostic = Diagnostic(
-      "'\(invocation.spec.name)' failed: \(error.code.rawValue)", file: statement.file, range: range, note: error.message,
+      "'\(invocation.spec.name)' failed: \(error.code.rawValue)", file: statement.file, range: range,
+      note: error.message,
       notes: notes)
     return TestFailure(
       kind: error.isBackendFailure ? .backend : .command, diagnostic: diagnostic, errorCode: error.code.rawValue,
@@ -185,9 +192,11 @@ extension Interpreter {
     if let expression = assertion.expected {
       do { expected = try scope.evaluate(expression) } catch { return runtimeFailure(error, in: statement) }
     }
-    let outcome = AssertionEvaluator.evaluate(assertion.predicate, negated: assertion.negated, actual: actual, expected: expected)
+    let outcome = AssertionEvaluator.evaluate(
+      assertion.predicate, negated: assertion.negated, actual: actual, expected: expected)
     guard !outcome.passed else { return nil }
-    let expectation = AssertionEvaluator.describeExpectation(assertion.predicate, negated: assertion.negated, expected: expected)
+    let expectation = AssertionEvaluator.describeExpectation(
+      assertion.predicate, negated: assertion.negated, expected: expected)
     var failure = assertionFailure(
       statement, range: assertion.query.range, actual: Values.typed(actual), expected: expectation, code: nil)
     if let problem = outcome.problem, problem != "no value" { failure.diagnostic.notes.append(problem) }
@@ -198,7 +207,8 @@ extension Interpreter {
     -> TestFailure
   {
     let diagnostic = Diagnostic(
-      "assertion failed", file: statement.file, range: range, note: "actual:   " + actual, notes: ["expected: " + expected])
+      "assertion failed", file: statement.file, range: range, note: "actual:   " + actual,
+      notes: ["expected: " + expected])
     return TestFailure(kind: .assertion, diagnostic: diagnostic, errorCode: code, actual: actual, expected: expected)
   }
 }

@@ -89,7 +89,8 @@ public final class Interpreter {
       let line = statements[start].range.start.line
       switch statements[start].kind {
       case .test(let name): result.append(Segment(name: name, line: line, body: (start + 1)..<end, isSetup: false))
-      case .cleanup: cleanups.append(Segment(name: nil, line: line, body: (start + 1)..<end, isSetup: false, isCleanup: true))
+      case .cleanup:
+        cleanups.append(Segment(name: nil, line: line, body: (start + 1)..<end, isSetup: false, isCleanup: true))
       default: continue
       }
     }
@@ -165,7 +166,8 @@ public final class Interpreter {
     let elapsed = ContinuousClock.now - started
     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     return TestResult(
-      name: "cleanup", line: segment.line, status: failure == nil ? .passed : .failed, durationMs: ms, failure: failure, steps: steps)
+      name: "cleanup", line: segment.line, status: failure == nil ? .passed : .failed, durationMs: ms, failure: failure,
+      steps: steps)
   }
 
   func runSegment(_ segment: Segment) async -> TestResult {
@@ -173,7 +175,9 @@ public final class Interpreter {
     var name = staticName(segment)
     var failure: TestFailure?
     if let template = segment.name {
-      do { name = try scope.render(template) } catch { failure = runtimeFailure(error, in: program.statements[segment.body.lowerBound - 1]) }
+      do { name = try scope.render(template) } catch {
+        failure = runtimeFailure(error, in: program.statements[segment.body.lowerBound - 1])
+      }
     }
     var steps = 0
     var index = segment.body.lowerBound
@@ -192,7 +196,8 @@ public final class Interpreter {
     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     if failure == nil, index < segment.body.upperBound {
       // Interrupted before its last line: neither passed nor failed.
-      return TestResult(name: name, line: segment.line, status: .skipped, durationMs: ms, skipReason: "interrupted", steps: steps)
+      return TestResult(
+        name: name, line: segment.line, status: .skipped, durationMs: ms, skipReason: "interrupted", steps: steps)
     }
     return TestResult(
       name: name, line: segment.line, status: failure == nil ? .passed : .failed, durationMs: ms, failure: failure,
@@ -217,7 +222,9 @@ public final class Interpreter {
     case .capture(let name, let query):
       guard let previous = scope.previous else { return noPrevious(statement) }
       guard let value = Values.lookup(query.segments, in: previous) else {
-        let diagnostic = Diagnostic("nothing to capture", file: statement.file, range: query.range, note: "the result of '\(previousResult?.command ?? "the previous command")' has no \(query.text)")
+        let diagnostic = Diagnostic(
+          "nothing to capture", file: statement.file, range: query.range,
+          note: "the result of '\(previousResult?.command ?? "the previous command")' has no \(query.text)")
         return escalated(TestFailure(kind: .runtime, diagnostic: diagnostic), statement: statement)
       }
       scope.variables[name.text] = value
@@ -241,7 +248,9 @@ public final class Interpreter {
   /// Whether a statement looks at the previous result (a query, or a `{{user.id}}`-style hole).
   func readsPreviousResult(_ kind: StatementKind) -> Bool {
     func holes(_ templates: [Template]) -> Bool {
-      templates.contains { $0.variables.contains { QuerySchema.root[$0.root] != nil && scope.variables[$0.root] == nil } }
+      templates.contains {
+        $0.variables.contains { QuerySchema.root[$0.root] != nil && scope.variables[$0.root] == nil }
+      }
     }
     switch kind {
     case .assert, .capture: return true
@@ -260,10 +269,13 @@ public final class Interpreter {
   }
 
   func runtimeFailure(_ error: UnresolvedVariable, in statement: Statement) -> TestFailure {
-    TestFailure(kind: .runtime, diagnostic: Diagnostic(error.title, file: statement.file, range: error.range, note: error.note))
+    TestFailure(
+      kind: .runtime, diagnostic: Diagnostic(error.title, file: statement.file, range: error.range, note: error.note))
   }
 
   func noPrevious(_ statement: Statement) -> TestFailure {
-    TestFailure(kind: .runtime, diagnostic: Diagnostic("no command ran before this line", file: statement.file, range: statement.keywordRange))
+    TestFailure(
+      kind: .runtime,
+      diagnostic: Diagnostic("no command ran before this line", file: statement.file, range: statement.keywordRange))
   }
 }

@@ -43,14 +43,16 @@ struct Scope {
     case "random" where segments.count == 1: return .int(Int.random(in: 0..<1_000_000_000))
     case "env":
       guard segments.count == 2, let value = environment[segments[1]] else {
-        throw UnresolvedVariable(title: "environment variable '\(segments.dropFirst().joined(separator: "."))' is not set", range: ref.range)
+        throw UnresolvedVariable(
+          title: "environment variable '\(segments.dropFirst().joined(separator: "."))' is not set", range: ref.range)
       }
       return .string(value)
     default: break
     }
     if let value = variables[ref.root] {
       guard let found = Values.lookup(segments.dropFirst(), in: value) else {
-        throw UnresolvedVariable(title: "'\(ref.name)' has no value", range: ref.range, note: "\(ref.root) is \(Values.typed(value))")
+        throw UnresolvedVariable(
+          title: "'\(ref.name)' has no value", range: ref.range, note: "\(ref.root) is \(Values.typed(value))")
       }
       return found
     }
@@ -60,7 +62,8 @@ struct Scope {
       }
       guard let found = Values.lookup(segments, in: previous), !found.isNull else {
         let command = previous["command"]?.string ?? "the previous command"
-        throw UnresolvedVariable(title: "'\(ref.name)' has no value", range: ref.range, note: "the result of '\(command)' has no \(ref.name)")
+        throw UnresolvedVariable(
+          title: "'\(ref.name)' has no value", range: ref.range, note: "the result of '\(command)' has no \(ref.name)")
       }
       return found
     }

@@ -18,7 +18,9 @@ enum ScriptRegex {
 
   /// Why `pattern` does not compile, for the checker's note.
   static func reason(_ pattern: String) -> String {
-    if nesting(of: pattern) > maximumNesting { return "it nests groups or classes more than \(maximumNesting) levels deep" }
+    if nesting(of: pattern) > maximumNesting {
+      return "it nests groups or classes more than \(maximumNesting) levels deep"
+    }
     if pattern.contains("(?<=") || pattern.contains("(?<!") { return "lookbehind ((?<=…), (?<!…)) is not supported" }
     return "this pattern does not compile"
   }

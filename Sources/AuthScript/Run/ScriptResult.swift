@@ -19,7 +19,9 @@ public struct TestFailure: Sendable, Hashable {
   public var actual: String?
   public var expected: String?
 
-  public init(kind: Kind, diagnostic: Diagnostic, errorCode: String? = nil, actual: String? = nil, expected: String? = nil) {
+  public init(
+    kind: Kind, diagnostic: Diagnostic, errorCode: String? = nil, actual: String? = nil, expected: String? = nil
+  ) {
     self.kind = kind
     self.diagnostic = diagnostic
     self.errorCode = errorCode
@@ -70,7 +72,10 @@ public struct FileResult: Sendable, Hashable {
   /// Epoch seconds when the file started (JUnit `timestamp`).
   public var startedAt: Double
 
-  public init(file: String, tests: [TestResult] = [], durationMs: Double = 0, diagnostics: [Diagnostic] = [], startedAt: Double = 0) {
+  public init(
+    file: String, tests: [TestResult] = [], durationMs: Double = 0, diagnostics: [Diagnostic] = [],
+    startedAt: Double = 0
+  ) {
     self.file = file
     self.tests = tests
     self.durationMs = durationMs

@@ -20,15 +20,18 @@ public struct ConsoleReporter: Sendable {
     let name = TerminalText.escape(test.name)
     switch test.status {
     case .passed:
-      return "  " + style.green(style.check) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")") + "\n"
+      return "  " + style.green(style.check) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")")
+        + "\n"
     case .failed:
-      var line = "  " + style.red(style.cross) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")")
+      var line =
+        "  " + style.red(style.cross) + " " + name + " " + style.dim("(" + Self.duration(test.durationMs) + ")")
       if let failure = test.failure, failure.kind == .backend {
         line += " " + style.red("error" + (failure.errorCode.map { ": " + $0 } ?? ""))
       }
       return line + "\n"
     case .skipped:
-      return "  " + style.yellow("-") + " " + name + " " + style.dim("(skipped: " + TerminalText.escape(test.skipReason ?? "skipped") + ")") + "\n"
+      return "  " + style.yellow("-") + " " + name + " "
+        + style.dim("(skipped: " + TerminalText.escape(test.skipReason ?? "skipped") + ")") + "\n"
     }
   }
 

@@ -20,12 +20,14 @@ public struct DataTable: Sendable, Equatable {
   }
 
   public static func load(path: String, text: String) throws(LoadError) -> DataTable {
-    let rows = path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
+    let rows =
+      path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
       ? try jsonLines(text, path: path) : try csv(text, path: path)
     guard !rows.isEmpty else { throw LoadError(message: "--data \(path) has no rows") }
     // Each row is a run of the file with a session of its own, prepared before the first starts.
     guard rows.count <= maximumRows else {
-      throw LoadError(message: "--data \(path) has \(rows.count) rows; at most \(maximumRows) run in one go: split the table")
+      throw LoadError(
+        message: "--data \(path) has \(rows.count) rows; at most \(maximumRows) run in one go: split the table")
     }
     return DataTable(rows: rows.enumerated().map { Row(number: $0.offset + 1, variables: $0.element) })
   }
@@ -34,13 +36,16 @@ public struct DataTable: Sendable, Equatable {
     let table: [[String]]
     do { table = try CSVRows.parse(text) } catch { throw LoadError(message: "--data \(path) is not CSV: \(error)") }
     let header = (table.first ?? []).map { $0.trimmingSpaces }
-    guard !header.isEmpty, header != [""] else { throw LoadError(message: "--data \(path) has no header row (the variable names)") }
+    guard !header.isEmpty, header != [""] else {
+      throw LoadError(message: "--data \(path) has no header row (the variable names)")
+    }
     try checkNames(header, path: path)
     var rows: [[String: JSON]] = []
     for fields in table.dropFirst() {
       if fields.count == 1, fields[0].isEmpty { continue }
       guard fields.count == header.count else {
-        throw LoadError(message: "--data \(path): row \(rows.count + 1) has \(fields.count) fields, the header \(header.count)")
+        throw LoadError(
+          message: "--data \(path): row \(rows.count + 1) has \(fields.count) fields, the header \(header.count)")
       }
       var row: [String: JSON] = [:]
       for (name, value) in zip(header, fields) { row[name] = RunOptions.typed(value) }
@@ -65,7 +70,8 @@ public struct DataTable: Sendable, Equatable {
 
   static func checkNames(_ names: [String], path: String) throws(LoadError) {
     for name in names where RunOptions.parseVariable(name + "=") == nil {
-      throw LoadError(message: "--data \(path): '\(name)' is not a variable name (letters, digits and _, not first a digit)")
+      throw LoadError(
+        message: "--data \(path): '\(name)' is not a variable name (letters, digits and _, not first a digit)")
     }
   }
 }

@@ -16,7 +16,8 @@ extension RunOptions {
       guard !path.isEmpty else { return "\(flag) needs a file name" }
       if let refusal = ReportFile.refusal(path) { return "\(flag) \(path): \(refusal)" }
       if isDirectory(path) == true {
-        return "\(flag) \(path) is a directory; give a file name such as \(path.hasSuffix("/") ? path : path + "/")report"
+        return
+          "\(flag) \(path) is a directory; give a file name such as \(path.hasSuffix("/") ? path : path + "/")report"
       }
       let parent = parentDirectory(of: path)
       guard !parent.isEmpty else { continue }
@@ -42,7 +43,8 @@ extension RunOptions {
 enum ReportFile {
   struct WriteError: Error { let reason: String }
 
-  static let linkRefused = "it is a symbolic link in a directory others may write to, which authsh does not follow; give the file's own path"
+  static let linkRefused =
+    "it is a symbolic link in a directory others may write to, which authsh does not follow; give the file's own path"
 
   /// Why `path` is not written to as a report (nil: it may be).
   static func refusal(_ path: String) -> String? {

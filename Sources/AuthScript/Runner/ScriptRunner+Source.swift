@@ -59,7 +59,9 @@ extension ScriptRunner {
       variables: scriptVariables, events: events, parsed: checked.parsed)
     let tests = await interpreter.run()
     let elapsed = started.duration(to: .now)
-    let run = RunResult(files: [FileResult(file: name, tests: tests, durationMs: milliseconds(elapsed))], durationMs: milliseconds(elapsed))
+    let run = RunResult(
+      files: [FileResult(file: name, tests: tests, durationMs: milliseconds(elapsed))],
+      durationMs: milliseconds(elapsed))
     if hasTests { sink.out("\n" + console.summary(run)) }
     // Without tests the input is a list of commands: end as a one-shot command with that
     // failure would (4 for "not signed in" / "session expired", 64 for a usage error such as a

@@ -32,7 +32,8 @@ public struct ScriptRunner: Sendable {
 
   public func run(files: [String]) async -> Int32 {
     let started = ContinuousClock.now
-    let prepared = options.data.map { table in files.flatMap { file in table.rows.map { prepare(file, row: $0) } } }
+    let prepared =
+      options.data.map { table in files.flatMap { file in table.rows.map { prepare(file, row: $0) } } }
       ?? files.map { prepare($0) }
     let redaction = Self.redaction(prepared.map(\.context.redactor))
     let console = ConsoleReporter(style: options.style, redactor: nil)
@@ -42,7 +43,9 @@ public struct ScriptRunner: Sendable {
       let renderer = DiagnosticRenderer(style: options.style, redaction: redaction)
       output.err(problems.map { renderer.render($0) + "\n" }.joined())
       output.err("\(problems.count) error\(problems.count == 1 ? "" : "s"); nothing was run\n")
-      results = prepared.map { FileResult(file: $0.name, diagnostics: $0.diagnostics, startedAt: Date().timeIntervalSince1970) }
+      results = prepared.map {
+        FileResult(file: $0.name, diagnostics: $0.diagnostics, startedAt: Date().timeIntervalSince1970)
+      }
     } else {
       results = await runAll(prepared)
     }
@@ -63,8 +66,10 @@ public struct ScriptRunner: Sendable {
       text = try options.readFile(path)
     } catch {
       let diagnostic = Diagnostic("cannot read '\(path)'", note: ScriptReadError.reason(of: error))
-      let empty = Program(main: Script(file: SourceFile(name: path, path: path, text: ""), statements: []), statements: [])
-      return Prepared(name: path, program: empty, context: context, variables: variables, diagnostics: [diagnostic], row: row?.number)
+      let empty = Program(
+        main: Script(file: SourceFile(name: path, path: path, text: ""), statements: []), statements: [])
+      return Prepared(
+        name: path, program: empty, context: context, variables: variables, diagnostics: [diagnostic], row: row?.number)
     }
     let file = SourceFile(name: path, path: path, text: text)
     let loader = ScriptLoader(readFile: options.readFile)
@@ -159,7 +164,8 @@ public struct ScriptRunner: Sendable {
     let renderer = DiagnosticRenderer(style: .plain, redaction: redaction)
     var code = run.exitCode
     let reports: [(String?, (RunResult, DiagnosticRenderer) -> String)] = [
-      (options.reportJUnit, JUnitReport.render), (options.reportTAP, TAPReport.render), (options.reportJSON, JSONReport.render),
+      (options.reportJUnit, JUnitReport.render), (options.reportTAP, TAPReport.render),
+      (options.reportJSON, JSONReport.render),
     ]
     for case (let path?, let render) in reports {
       do {

@@ -18,7 +18,9 @@ public struct ScriptReadError: Error, Sendable, CustomStringConvertible {
     if let error = error as? ScriptReadError { return error.reason }
     if let error = error as? SystemError { return ScriptFileReader.describe(error.code) }
     if let error = error as? InputTooLarge { return error.description }
-    if let error = error as? CocoaError, [.fileNoSuchFile, .fileReadNoSuchFile].contains(error.code) { return "no such file" }
+    if let error = error as? CocoaError, [.fileNoSuchFile, .fileReadNoSuchFile].contains(error.code) {
+      return "no such file"
+    }
     return "not readable"
   }
 }

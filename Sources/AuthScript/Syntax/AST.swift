@@ -27,7 +27,8 @@ public struct Query: Sendable, Hashable {
     var rest = Substring(text)
     while let open = rest.firstIndex(of: "[") {
       let after = rest[rest.index(after: open)...]
-      guard let close = after.firstIndex(of: "]"), !after[..<close].isEmpty, after[..<close].allSatisfy(\.isNumber) else {
+      guard let close = after.firstIndex(of: "]"), !after[..<close].isEmpty, after[..<close].allSatisfy(\.isNumber)
+      else {
         break
       }
       normalized += rest[..<open] + "." + after[..<close]

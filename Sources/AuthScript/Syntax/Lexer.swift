@@ -36,7 +36,8 @@ public enum Lexer {
         let column = max(0, error.column)
         let length = max(1, text.count - column)
         diagnostics.append(
-          Diagnostic(error.message, file: file, range: logical.range(column, column + length), note: hint(for: error.message)))
+          Diagnostic(
+            error.message, file: file, range: logical.range(column, column + length), note: hint(for: error.message)))
       }
     }
     return (lines, diagnostics)

@@ -29,17 +29,22 @@ extension Parser {
   /// (also written `notes[0]`: `diagnosis.findings[0].code`).
   static func parseQuery(_ token: Token) -> Result<Query, Diagnostic.Partial> {
     guard !token.quoted else {
-      return .failure(.init("a query is not quoted", range: token.range, note: "write a dotted path such as user.email"))
+      return .failure(
+        .init("a query is not quoted", range: token.range, note: "write a dotted path such as user.email"))
     }
     if token.text.contains("{{") {
-      return .failure(.init("a query cannot contain variables", range: token.range, note: "write a dotted path such as user.email"))
+      return .failure(
+        .init("a query cannot contain variables", range: token.range, note: "write a dotted path such as user.email"))
     }
     let segments = Query.pathSegments(token.text)
     let valid = segments.allSatisfy { segment in
       !segment.isEmpty && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-:$".contains($0)) }
     }
     guard valid, let first = segments.first?.first, first.isLetter || first == "_" else {
-      return .failure(.init("invalid query '\(token.text)'", range: token.range, note: "a query is a dotted path such as user.email or error.code"))
+      return .failure(
+        .init(
+          "invalid query '\(token.text)'", range: token.range,
+          note: "a query is a dotted path such as user.email or error.code"))
     }
     return .success(Query(segments: segments, range: token.range))
   }
@@ -89,7 +94,9 @@ extension Parser {
   }
 
   static func isValidName(_ token: Token) -> Bool {
-    guard !token.quoted, let first = token.text.first, first.isASCII, first.isLetter || first == "_" else { return false }
+    guard !token.quoted, let first = token.text.first, first.isASCII, first.isLetter || first == "_" else {
+      return false
+    }
     return token.text.allSatisfy(Template.isNameCharacter)
   }
 }

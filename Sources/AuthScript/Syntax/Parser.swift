@@ -19,7 +19,9 @@ public enum Parser {
       case .failure(let problem): diagnostics.append(problem.diagnostic(in: file))
       }
     }
-    diagnostics.sort { ($0.range?.start ?? SourceLocation(line: 0, column: 0)) < ($1.range?.start ?? SourceLocation(line: 0, column: 0)) }
+    diagnostics.sort {
+      ($0.range?.start ?? SourceLocation(line: 0, column: 0)) < ($1.range?.start ?? SourceLocation(line: 0, column: 0))
+    }
     return (Script(file: file, statements: statements), diagnostics)
   }
 
@@ -62,7 +64,9 @@ public enum Parser {
     }
     if let extra = reader.peek() {
       return .failure(
-        .init("unexpected '\(extra.text)' after the test name", range: extra.range, note: "quote a name with spaces: test \"\(([name] + reader.rest).map(\.text).joined(separator: " "))\""))
+        .init(
+          "unexpected '\(extra.text)' after the test name", range: extra.range,
+          note: "quote a name with spaces: test \"\(([name] + reader.rest).map(\.text).joined(separator: " "))\""))
     }
     return Template.parse(name).map { .test($0) }
   }
@@ -70,7 +74,10 @@ public enum Parser {
   static func parseCleanup(_ reader: inout TokenReader) -> Result<StatementKind, Diagnostic.Partial> {
     let keyword = reader.keyword
     if let extra = reader.peek() {
-      return .failure(.init("unexpected '\(extra.text)' after 'cleanup'", range: extra.range, note: "'cleanup' stands alone; its commands follow on the next lines"))
+      return .failure(
+        .init(
+          "unexpected '\(extra.text)' after 'cleanup'", range: extra.range,
+          note: "'cleanup' stands alone; its commands follow on the next lines"))
     }
     return .success(.cleanup(keyword.range))
   }
@@ -78,23 +85,34 @@ public enum Parser {
   static func parseExpect(_ reader: inout TokenReader) -> Result<StatementKind, Diagnostic.Partial> {
     let keyword = reader.keyword
     guard let word = reader.next() else {
-      return .failure(.init("missing expectation", range: keyword.range, note: "write 'expect ok' or 'expect error CODE'"))
+      return .failure(
+        .init("missing expectation", range: keyword.range, note: "write 'expect ok' or 'expect error CODE'"))
     }
     if word.isKeyword("ok") {
-      if let extra = reader.peek() { return .failure(.init("unexpected '\(extra.text)' after 'expect ok'", range: extra.range)) }
+      if let extra = reader.peek() {
+        return .failure(.init("unexpected '\(extra.text)' after 'expect ok'", range: extra.range))
+      }
       return .success(.expectOK(word.range))
     }
     guard word.isKeyword("error") else {
       let guess = Suggest.closest(to: word.text, among: ["ok", "error"])
       return .failure(
-        .init("unknown expectation '\(word.text)'", range: word.range, note: guess.map { "did you mean '\($0)'?" } ?? "write 'expect ok' or 'expect error CODE'"))
+        .init(
+          "unknown expectation '\(word.text)'", range: word.range,
+          note: guess.map { "did you mean '\($0)'?" } ?? "write 'expect ok' or 'expect error CODE'"))
     }
     guard let code = reader.next() else {
-      return .failure(.init("missing error code", range: word.range, note: "write 'expect error CODE', e.g. expect error invalid_credentials"))
+      return .failure(
+        .init(
+          "missing error code", range: word.range,
+          note: "write 'expect error CODE', e.g. expect error invalid_credentials"))
     }
-    if let extra = reader.peek() { return .failure(.init("unexpected '\(extra.text)' after the error code", range: extra.range)) }
+    if let extra = reader.peek() {
+      return .failure(.init("unexpected '\(extra.text)' after the error code", range: extra.range))
+    }
     guard !code.quoted, code.text.allSatisfy(Template.isNameCharacter), !code.text.isEmpty else {
-      return .failure(.init("invalid error code '\(code.text)'", range: code.range, note: "codes are words like invalid_credentials"))
+      return .failure(
+        .init("invalid error code '\(code.text)'", range: code.range, note: "codes are words like invalid_credentials"))
     }
     return .success(.expectError(Name(code.text, range: code.range)))
   }
@@ -107,7 +125,10 @@ public enum Parser {
       _ = reader.next()
     }
     guard let queryToken = reader.next() else {
-      return .failure(.init("missing query", range: keyword.range, note: "write assert QUERY PREDICATE [VALUE], e.g. assert user.email == \"a@example.com\""))
+      return .failure(
+        .init(
+          "missing query", range: keyword.range,
+          note: "write assert QUERY PREDICATE [VALUE], e.g. assert user.email == \"a@example.com\""))
     }
     let query: Query
     switch parseQuery(queryToken) {
@@ -115,21 +136,29 @@ public enum Parser {
     case .failure(let problem): return .failure(problem)
     }
     guard let predicateToken = reader.next() else {
-      return .failure(.init("missing predicate after '\(query.text)'", range: queryToken.range, note: "one of \(predicateList)"))
+      return .failure(
+        .init("missing predicate after '\(query.text)'", range: queryToken.range, note: "one of \(predicateList)"))
     }
     if predicateToken.isKeyword("not") {
-      return .failure(.init("'not' goes before the query", range: predicateToken.range, note: "write assert not \(query.text) …"))
+      return .failure(
+        .init("'not' goes before the query", range: predicateToken.range, note: "write assert not \(query.text) …"))
     }
     guard !predicateToken.quoted, let predicate = Predicate(rawValue: predicateToken.text) else {
-      let guess = Suggest.closest(to: predicateToken.text, among: Predicate.allCases.map(\.rawValue))
+      let guess =
+        Suggest.closest(to: predicateToken.text, among: Predicate.allCases.map(\.rawValue))
         ?? (predicateToken.text == "=" ? "==" : nil)
       return .failure(
-        .init("unknown predicate '\(predicateToken.text)'", range: predicateToken.range, note: guess.map { "did you mean '\($0)'?" } ?? "one of \(predicateList)"))
+        .init(
+          "unknown predicate '\(predicateToken.text)'", range: predicateToken.range,
+          note: guess.map { "did you mean '\($0)'?" } ?? "one of \(predicateList)"))
     }
     var expected: ValueExpr?
     if predicate.takesValue {
       guard let valueToken = reader.next() else {
-        return .failure(.init("'\(predicate.rawValue)' needs a value", range: predicateToken.range, note: "e.g. assert \(query.text) \(predicate.rawValue) \"text\""))
+        return .failure(
+          .init(
+            "'\(predicate.rawValue)' needs a value", range: predicateToken.range,
+            note: "e.g. assert \(query.text) \(predicate.rawValue) \"text\""))
       }
       switch parseValue(valueToken) {
       case .success(let value): expected = value
@@ -141,7 +170,10 @@ public enum Parser {
       return .failure(.init("unexpected '\(extra.text)'", range: extra.range, note: note))
     }
     return .success(
-      .assert(Assertion(negated: negated, query: query, predicate: predicate, predicateRange: predicateToken.range, expected: expected)))
+      .assert(
+        Assertion(
+          negated: negated, query: query, predicate: predicate, predicateRange: predicateToken.range, expected: expected
+        )))
   }
 
   static var predicateList: String { Predicate.allCases.map(\.rawValue).joined(separator: " ") }
@@ -168,10 +200,15 @@ public enum Parser {
       return .failure(.init("missing spaces around '='", range: nameToken.range, note: "write \(usage)"))
     }
     guard isValidName(nameToken) else {
-      return .failure(.init("invalid name '\(nameToken.text)'", range: nameToken.range, note: "names are letters, digits, '_' and '-', starting with a letter or '_'"))
+      return .failure(
+        .init(
+          "invalid name '\(nameToken.text)'", range: nameToken.range,
+          note: "names are letters, digits, '_' and '-', starting with a letter or '_'"))
     }
     guard let equals = reader.next(), equals.isKeyword("=") else {
-      return .failure(.init("expected '=' after '\(nameToken.text)'", range: reader.lastRange ?? nameToken.range, note: "write \(usage)"))
+      return .failure(
+        .init(
+          "expected '=' after '\(nameToken.text)'", range: reader.lastRange ?? nameToken.range, note: "write \(usage)"))
     }
     guard let value = reader.next() else {
       return .failure(.init("missing value after '='", range: equals.range, note: "write \(usage)"))
@@ -187,13 +224,19 @@ public enum Parser {
     guard let path = reader.next() else {
       return .failure(.init("missing file after 'include'", range: keyword.range, note: "write include FILE.auth"))
     }
-    if let extra = reader.peek() { return .failure(.init("unexpected '\(extra.text)'", range: extra.range, note: "include takes one file")) }
+    if let extra = reader.peek() {
+      return .failure(.init("unexpected '\(extra.text)'", range: extra.range, note: "include takes one file"))
+    }
     guard !path.text.isEmpty, !path.text.contains("{{") else {
-      return .failure(.init("include needs a plain file path", range: path.range, note: "variables are not allowed in include paths"))
+      return .failure(
+        .init("include needs a plain file path", range: path.range, note: "variables are not allowed in include paths"))
     }
     guard path.text.hasSuffix(".auth") else {
       // Not read at all: a parse error on its first line would show that line (`include /etc/shadow`).
-      return .failure(.init("include needs an .auth script", range: path.range, note: "other files are not read; write include FILE.auth"))
+      return .failure(
+        .init(
+          "include needs an .auth script", range: path.range, note: "other files are not read; write include FILE.auth")
+      )
     }
     let resolved = PathText.join(file.directory, path.text)
     return .success(.include(written: path.text, resolved: ScriptLoader.normalize(resolved), range: path.range))

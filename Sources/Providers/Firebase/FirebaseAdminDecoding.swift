@@ -9,7 +9,8 @@ enum FirebaseAdminDecoding {
     let identities = (json["providerUserInfo"]?.array ?? []).compactMap(identity)
     // "Has a password" is a password hash (or the time one was set), not the provider list: an
     // e-mail-link user is listed with the `password` provider and has no hash.
-    let passwordSet = json["passwordHash"]?.string?.isEmpty == false || json["passwordUpdatedAt"].map { !$0.isNull } == true
+    let passwordSet =
+      json["passwordHash"]?.string?.isEmpty == false || json["passwordUpdatedAt"].map { !$0.isNull } == true
     var methods: [String] = []
     func add(_ method: String) { if !methods.contains(method) { methods.append(method) } }
     if passwordSet { add("password") }
@@ -85,28 +86,36 @@ enum FirebaseAdminErrors {
     let message = envelope?["message"]?.string ?? envelope?.string ?? ""
     let (code, _) = IdentityToolkitErrorMapping.split(message)
     let status = envelope?["status"]?.string ?? ""
-    let denied = response.status == 401 || response.status == 403 || permissionCodes.contains(code)
+    let denied =
+      response.status == 401 || response.status == 403 || permissionCodes.contains(code)
       || message.hasPrefix("Request had invalid authentication credentials")
     if denied, response.status < 500 {
-      return permission(code: code.isEmpty ? status : code, message: message, httpStatus: response.status,
-                        principal: principal, projectId: projectId)
+      return permission(
+        code: code.isEmpty ? status : code, message: message, httpStatus: response.status,
+        principal: principal, projectId: projectId)
     }
     switch code {
     case "USER_NOT_FOUND", "EMAIL_NOT_FOUND":
-      return AuthError(.userNotFound, message: "No such account (it may have been deleted meanwhile).", providerCode: code, status: response.status)
+      return AuthError(
+        .userNotFound, message: "No such account (it may have been deleted meanwhile).", providerCode: code,
+        status: response.status)
     default:
       return IdentityToolkitErrorMapping.error(from: response, call: .other)
     }
   }
 
-  static func permission(code: String, message: String, httpStatus: Int, principal: String, projectId: String) -> AuthError {
+  static func permission(code: String, message: String, httpStatus: Int, principal: String, projectId: String)
+    -> AuthError
+  {
     let reason: String
     let hint: String
-    let unauthenticated = code == "UNAUTHENTICATED" || httpStatus == 401
+    let unauthenticated =
+      code == "UNAUTHENTICATED" || httpStatus == 401
       || message.hasPrefix("Request had invalid authentication credentials")
     if code == "CREDENTIAL_MISMATCH" {
       reason = "the credential belongs to another project"
-      hint = "Use a service-account file of project '\(projectId)', or set FIREBASE_PROJECT_ID to the project of the file."
+      hint =
+        "Use a service-account file of project '\(projectId)', or set FIREBASE_PROJECT_ID to the project of the file."
     } else if unauthenticated {
       reason = "the access token was not accepted"
       hint = "Check GOOGLE_APPLICATION_CREDENTIALS / credentials_file: the key may have been deleted or disabled."
@@ -115,7 +124,8 @@ enum FirebaseAdminErrors {
       hint = "Grant it the Firebase Authentication Admin role (roles/firebaseauth.admin) in project '\(projectId)'."
     }
     return AuthError(
-      .configError, message: "Firebase refused the admin request for project '\(projectId)' sent as \(principal): \(reason).",
+      .configError,
+      message: "Firebase refused the admin request for project '\(projectId)' sent as \(principal): \(reason).",
       providerCode: code.isEmpty ? nil : code, status: httpStatus, detail: message.isEmpty ? nil : message, hint: hint)
   }
 }

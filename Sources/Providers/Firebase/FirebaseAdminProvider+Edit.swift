@@ -36,7 +36,8 @@ extension FirebaseAdminProvider {
   func withPendingChange(_ user: AdminUser, _ codes: [JSON]) -> AdminUser {
     var user = user
     if let code = codes.last(where: {
-      $0["requestType"]?.string == "VERIFY_AND_CHANGE_EMAIL" && $0["email"]?.string?.lowercased() == user.email.lowercased()
+      $0["requestType"]?.string == "VERIFY_AND_CHANGE_EMAIL"
+        && $0["email"]?.string?.lowercased() == user.email.lowercased()
     }) {
       user.pendingEmail = code["newEmail"]?.string
     }
@@ -47,9 +48,11 @@ extension FirebaseAdminProvider {
     guard emulatorHost != nil else { return (nil, false) }
     let wanted = email.trimmingWhitespace.lowercased()
     let codes = await pendingCodes()
-    guard let code = codes.last(where: {
-      $0["requestType"]?.string == "VERIFY_AND_CHANGE_EMAIL" && $0["newEmail"]?.string?.lowercased() == wanted
-    }), let old = code["email"]?.string, let found = try await user(.email(old)) else { return (nil, true) }
+    guard
+      let code = codes.last(where: {
+        $0["requestType"]?.string == "VERIFY_AND_CHANGE_EMAIL" && $0["newEmail"]?.string?.lowercased() == wanted
+      }), let old = code["email"]?.string, let found = try await user(.email(old))
+    else { return (nil, true) }
     return (found, true)
   }
 
@@ -58,7 +61,8 @@ extension FirebaseAdminProvider {
   func pendingCodes() async -> [JSON] {
     guard let host = emulatorHost, let project = projectId else { return [] }
     let tenantPath = tenantId.map { "/tenants/" + Self.pathSegment($0) } ?? ""
-    guard let url = URL(string: "http://\(host)/emulator/v1/projects/\(Self.pathSegment(project))\(tenantPath)/oobCodes")
+    guard
+      let url = URL(string: "http://\(host)/emulator/v1/projects/\(Self.pathSegment(project))\(tenantPath)/oobCodes")
     else { return [] }
     let client = self.client
     let read: @Sendable () async throws -> JSON = {
@@ -68,7 +72,11 @@ extension FirebaseAdminProvider {
     }
     // In a batch of lookups the codes are read once, not once per account.
     let json: JSON?
-    if let snapshot = MailSnapshot.current { json = try? await snapshot.json(url, read) } else { json = try? await read() }
+    if let snapshot = MailSnapshot.current {
+      json = try? await snapshot.json(url, read)
+    } else {
+      json = try? await read()
+    }
     return json?["oobCodes"]?.array ?? []
   }
 }

@@ -18,7 +18,9 @@ extension FirebaseAdminProvider: AccountExporting {
     do {
       (json, _) = try await send("GET", try configURL(), body: nil, as: .settings)
     } catch let error as AuthError {
-      return (nil, "the project's password-hash parameters could not be read (\(error.message)); pass --hash-config FILE")
+      return (
+        nil, "the project's password-hash parameters could not be read (\(error.message)); pass --hash-config FILE"
+      )
     } catch {
       return (nil, "the project's password-hash parameters could not be read; pass --hash-config FILE")
     }
@@ -26,7 +28,10 @@ extension FirebaseAdminProvider: AccountExporting {
       let partial = json["signIn"]?["hashConfig"] ?? json["hashConfig"]
       if partial?["rounds"] != nil, partial?["signerKey"] == nil {
         // Production leaves the keys out for a caller that may not read them.
-        return (nil, "the project config left out the signer key and salt separator (the credential may not read them); pass --hash-config FILE")
+        return (
+          nil,
+          "the project config left out the signer key and salt separator (the credential may not read them); pass --hash-config FILE"
+        )
       }
       return (nil, "the project config has no password-hash parameters (signIn.hashConfig); pass --hash-config FILE")
     }
@@ -37,7 +42,8 @@ extension FirebaseAdminProvider: AccountExporting {
   func batchGetRecords(maxResults: Int, pageToken: String?) async throws -> (records: [JSON], next: String?) {
     var items = [URLQueryItem(name: "maxResults", value: String(maxResults))]
     if let pageToken { items.append(URLQueryItem(name: "nextPageToken", value: pageToken)) }
-    let (json, response) = try await send("GET", try projectURL("accounts:batchGet", query: items), body: nil, as: .list)
+    let (json, response) = try await send(
+      "GET", try projectURL("accounts:batchGet", query: items), body: nil, as: .list)
     guard let users = json["users"] else { return ([], nil) }
     guard let records = users.array else { throw WireBody.missing("users", in: response) }
     for record in records where record["localId"]?.string?.isEmpty != false {
@@ -68,20 +74,29 @@ actor FirebaseAccountReader: AccountReader {
 
   var notices: [String] {
     guard let missingConfig, hashesWithoutConfig > 0 else { return [] }
-    return ["Firebase returned password hashes, but \(missingConfig): the records have password_hash null (see password_note)."]
+    return [
+      "Firebase returned password hashes, but \(missingConfig): the records have password_hash null (see password_note)."
+    ]
   }
 
   func page(after token: String?, size: Int) async throws -> AccountPage {
     let (records, next) = try await provider.batchGetRecords(maxResults: min(max(size, 1), 1000), pageToken: token)
     if let next, !seenTokens.insert(next).inserted {
       throw AuthError(
-        .malformedResponse, message: "The server repeated a page token after \(seenTokens.count + 1) pages of accounts; stopped the export.")
+        .malformedResponse,
+        message: "The server repeated a page token after \(seenTokens.count + 1) pages of accounts; stopped the export."
+      )
     }
-    let accounts = records.map { FirebaseExportDecoding.account($0, hashConfig: hashConfig, missingConfig: missingConfig) }
+    let accounts = records.map {
+      FirebaseExportDecoding.account($0, hashConfig: hashConfig, missingConfig: missingConfig)
+    }
     if hashConfig == nil {
-      hashesWithoutConfig += records.filter { record in
-        FirebaseExportDecoding.nonEmpty(record["passwordHash"]?.string).map { $0 != FirebaseExportDecoding.redactedHash } ?? false
-      }.count
+      hashesWithoutConfig +=
+        records.filter { record in
+          FirebaseExportDecoding.nonEmpty(record["passwordHash"]?.string).map {
+            $0 != FirebaseExportDecoding.redactedHash
+          } ?? false
+        }.count
     }
     return AccountPage(accounts: accounts, next: records.isEmpty ? nil : next)
   }
@@ -110,14 +125,19 @@ enum FirebaseExportDecoding {
     if let hash, let salt, let hashConfig {
       passwordHash = hashConfig.passwordHash(hash: hash, salt: salt)
     } else if hash != nil {
-      note = "Firebase returned the hash, but " + (missingConfig ?? "the project's password-hash parameters are unknown; pass --hash-config FILE")
+      note =
+        "Firebase returned the hash, but "
+        + (missingConfig ?? "the project's password-hash parameters are unknown; pass --hash-config FILE")
     } else if redacted {
-      note = "Firebase returned the hash as REDACTED: the credential may not read password hashes (the Firebase Authentication Admin role can)"
+      note =
+        "Firebase returned the hash as REDACTED: the credential may not read password hashes (the Firebase Authentication Admin role can)"
     } else if hasPassword {
       note = "Firebase returned no password hash for this account (the credential may not be allowed to read hashes)"
     }
     let claims = json["customAttributes"]?.string.flatMap { text -> JSON? in
-      guard !text.trimmingWhitespace.isEmpty, let parsed = try? JSON.parse(text), parsed.object?.isEmpty == false else { return nil }
+      guard !text.trimmingWhitespace.isEmpty, let parsed = try? JSON.parse(text), parsed.object?.isEmpty == false else {
+        return nil
+      }
       return parsed
     }
     let factors = (json["mfaInfo"]?.array ?? []).compactMap { info -> PortableFactor? in
@@ -126,7 +146,8 @@ enum FirebaseExportDecoding {
       return PortableFactor(id: id, type: type, friendlyName: nonEmpty(info["displayName"]?.string))
     }
     return PortableAccount(
-      id: json["localId"]?.string ?? "", email: nonEmpty(json["email"]?.string), emailVerified: json["emailVerified"]?.bool ?? false,
+      id: json["localId"]?.string ?? "", email: nonEmpty(json["email"]?.string),
+      emailVerified: json["emailVerified"]?.bool ?? false,
       phone: nonEmpty(json["phoneNumber"]?.string), displayName: nonEmpty(json["displayName"]?.string),
       disabled: json["disabled"]?.bool ?? false, createdAt: json["createdAt"].flatMap(IdentityToolkitDecoding.millis),
       lastSignInAt: json["lastLoginAt"].flatMap(IdentityToolkitDecoding.millis),

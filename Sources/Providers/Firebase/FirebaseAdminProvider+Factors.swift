@@ -12,7 +12,8 @@ extension FirebaseAdminProvider {
         let known = user.factors.map { $0.id + ($0.name.map { " (\($0))" } ?? "") }
         throw AuthError(
           .invalidRequest, message: "\(user.email.isEmpty ? user.id : user.email) has no second factor '\(wanted)'.",
-          hint: known.isEmpty ? "It has no second factor at all." : "Its factors: " + known.joined(separator: ", ") + ".")
+          hint: known.isEmpty
+            ? "It has no second factor at all." : "Its factors: " + known.joined(separator: ", ") + ".")
       }
       // The enrolments listed are kept, the others removed.
       kept = user.factors.filter { $0.id != wanted && $0.name != wanted }.map { factor in
@@ -27,7 +28,9 @@ extension FirebaseAdminProvider {
   public func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
     throw AuthError(
       .notSupported, message: "Firebase keeps no per-account history that its API can read.",
-      hint: "Sign-ins and admin changes are in Cloud Logging when the project logs them (Identity Platform: user activity and admin "
-        + "activity audit logs). In the console under Logging, or `gcloud logging read 'resource.type=\"identitytoolkit_project\"'`.")
+      hint:
+        "Sign-ins and admin changes are in Cloud Logging when the project logs them (Identity Platform: user activity and admin "
+        + "activity audit logs). In the console under Logging, or `gcloud logging read 'resource.type=\"identitytoolkit_project\"'`."
+    )
   }
 }

@@ -26,7 +26,8 @@ extension FirebaseAdminProvider: AccountImporter {
     for index in accounts.indices {
       let email = accounts[index].email?.lowercased()
       if !seenIds.insert(localIds[index]).inserted || email.map({ !seenEmails.insert($0).inserted }) == true {
-        Self.fail(&outcomes[index], AuthError(.validationFailed, message: "the id or address is already earlier in the file"))
+        Self.fail(
+          &outcomes[index], AuthError(.validationFailed, message: "the id or address is already earlier in the file"))
       } else {
         pending.append(index)
       }
@@ -54,7 +55,8 @@ extension FirebaseAdminProvider: AccountImporter {
     let batches = calls
     let finished: [ImportOutcome] = await parallel(Array(batches.indices), jobs: jobs, stop: stop) { number, stopped in
       let call = batches[number]
-      let results = stopped
+      let results =
+        stopped
         ? call.items.map { ImportOutcome.interrupted(planned[$0.index], by: nil, sent: false) }
         : await self.batchCreate(call.group, call.items, planned: planned)
       progress(results)
@@ -73,7 +75,9 @@ extension FirebaseAdminProvider: AccountImporter {
     body["sanityCheck"] = true
     var results = items.map { planned[$0.index] }
     do {
-      let (json, _) = try await ImportRetry.run { try await self.post("accounts:batchCreate", .object(body), as: .create) }
+      let (json, _) = try await ImportRetry.run {
+        try await self.post("accounts:batchCreate", .object(body), as: .create)
+      }
       for error in json["error"]?.array ?? [] {
         guard let position = error["index"]?.int, items.indices.contains(position) else { continue }
         let message = error["message"]?.string ?? ""
@@ -106,7 +110,8 @@ extension FirebaseAdminProvider: AccountImporter {
   /// Runs `work` for each item, `jobs` at a time; what it returns, merged. Once `stop` is stopped
   /// the items not started yet are given to `work` with `stopped` true (it sends nothing).
   func parallel<Item: Sendable>(
-    _ items: [Item], jobs: Int, stop: BatchStop?, _ work: @escaping @Sendable (Item, _ stopped: Bool) async -> [ImportOutcome]
+    _ items: [Item], jobs: Int, stop: BatchStop?,
+    _ work: @escaping @Sendable (Item, _ stopped: Bool) async -> [ImportOutcome]
   ) async -> [ImportOutcome] {
     func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
     var merged: [ImportOutcome] = []

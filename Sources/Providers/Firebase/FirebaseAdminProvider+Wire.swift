@@ -48,7 +48,9 @@ extension FirebaseAdminProvider {
     try await send("POST", try projectURL(name), body: body, as: call)
   }
 
-  func send(_ method: String, _ url: URL, body: JSON?, as call: FirebaseAdminErrors.Call) async throws -> (JSON, HTTPResponse) {
+  func send(_ method: String, _ url: URL, body: JSON?, as call: FirebaseAdminErrors.Call) async throws -> (
+    JSON, HTTPResponse
+  ) {
     let token = try await tokens.accessToken()
     var headers = [("Authorization", "Bearer " + token), ("Accept", "application/json")]
     if let quotaProject = tokens.quotaProject { headers.append(("X-Goog-User-Project", quotaProject)) }
@@ -95,7 +97,9 @@ extension FirebaseAdminProvider {
     guard let projectId, !projectId.isEmpty else {
       throw AuthError(
         .configError, message: "Firebase admin commands need the project id.",
-        hint: "Set FIREBASE_PROJECT_ID (or project_id in the profile), or use a service-account file that names its project_id.")
+        hint:
+          "Set FIREBASE_PROJECT_ID (or project_id in the profile), or use a service-account file that names its project_id."
+      )
     }
     return projectId
   }
@@ -104,5 +108,7 @@ extension FirebaseAdminProvider {
     text.percentEncoded(keeping: "-._~")
   }
 
-  var invalidURL: AuthError { AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.") }
+  var invalidURL: AuthError {
+    AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.")
+  }
 }

@@ -29,13 +29,15 @@ public struct FirebaseAdminProvider: AdminProvider {
   ) {
     endpoint = target.url
     self.tokens = tokens
-    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
+    client = WireClient(
+      transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
     self.clock = clock
     let project = (target.projectId?.isEmpty == false ? target.projectId : nil) ?? projectId
     self.projectId = project
     tenantId = target.tenantId
     emulatorHost = target.firebaseEmulatorHost
-    self.principal = principal ?? (target.firebaseEmulatorHost != nil ? "the emulator's owner credential" : "the admin credential")
+    self.principal =
+      principal ?? (target.firebaseEmulatorHost != nil ? "the emulator's owner credential" : "the admin credential")
     var mailTarget = target
     mailTarget.projectId = project
     mailbox = FirebaseProvider(target: mailTarget, transport: transport, clock: clock, trace: trace)
@@ -86,7 +88,8 @@ public struct FirebaseAdminProvider: AdminProvider {
       var next = page.next
       // A full page comes with a token even when nothing follows it: look one account ahead, so
       // the last page does not promise another that is empty.
-      if let ahead = next, page.users.count >= limit, try await batchGet(maxResults: 1, pageToken: ahead).users.isEmpty {
+      if let ahead = next, page.users.count >= limit, try await batchGet(maxResults: 1, pageToken: ahead).users.isEmpty
+      {
         next = nil
       }
       return UserPage(users: page.users, total: await count(), nextPageToken: next)
@@ -133,7 +136,8 @@ public struct FirebaseAdminProvider: AdminProvider {
     guard let url = try? configURL(),
       let (json, _) = try? await send("GET", url, body: nil, as: .settings)
     else { return settings }
-    settings.passwordSignInEnabled = Self.passwordSignInEnabled(json, tenant: tenantId != nil, emulator: emulatorHost != nil)
+    settings.passwordSignInEnabled = Self.passwordSignInEnabled(
+      json, tenant: tenantId != nil, emulator: emulatorHost != nil)
     return settings
   }
 
@@ -183,8 +187,11 @@ public struct FirebaseAdminProvider: AdminProvider {
     case .resendConfirmation:
       return AuthError(
         .notSupported,
-        message: "Firebase sends a confirmation e-mail only when the user asks from the app; the admin API cannot send one.",
-        hint: "Run `user link confirm \(user.email)` and hand the link over, or `user confirm \(user.email)` to mark the e-mail confirmed.")
+        message:
+          "Firebase sends a confirmation e-mail only when the user asks from the app; the admin API cannot send one.",
+        hint:
+          "Run `user link confirm \(user.email)` and hand the link over, or `user confirm \(user.email)` to mark the e-mail confirmed."
+      )
     case .disable(seconds: .some):
       return AuthError(
         .notSupported, message: "Firebase has no timed disable: an account stays disabled until enabled again.",
@@ -226,7 +233,9 @@ public struct FirebaseAdminProvider: AdminProvider {
     if let password { body["password"] = .string(password) }
     if let name, !name.isEmpty { body["displayName"] = .string(name) }
     let (json, response) = try await post("accounts", .object(body), as: .create)
-    guard let localId = json["localId"]?.string, !localId.isEmpty else { throw WireBody.missing("localId", in: response) }
+    guard let localId = json["localId"]?.string, !localId.isEmpty else {
+      throw WireBody.missing("localId", in: response)
+    }
     guard let created = try await lookup(["localId": .array([.string(localId)])]) else {
       throw AuthError(.malformedResponse, detail: "the account \(localId) was created but a lookup did not find it")
     }
@@ -243,7 +252,8 @@ public struct FirebaseAdminProvider: AdminProvider {
   public func signOutEndsRefreshTokens() async -> Bool {
     guard let host = emulatorHost else { return true }
     guard let url = URL(string: "http://\(host)/emulator/v1/config"),
-      let response = try? await client.send("GET", url, headers: [("Accept", "application/json")]), response.status == 200,
+      let response = try? await client.send("GET", url, headers: [("Accept", "application/json")]),
+      response.status == 200,
       let json = try? JSON.parse(bytes: response.body)
     else { return false }
     return json["like_production"]?.bool ?? false
@@ -252,6 +262,7 @@ public struct FirebaseAdminProvider: AdminProvider {
   /// Sets `validSince` to now: every refresh token is revoked. ID tokens already issued stay valid
   /// until they expire (up to 1 h) unless the app verifies them with `checkRevoked`.
   public func signOut(_ user: AdminUser) async throws {
-    _ = try await post("accounts:update", ["localId": .string(user.id), "validSince": .string(String(clock.unixNow))], as: .update)
+    _ = try await post(
+      "accounts:update", ["localId": .string(user.id), "validSince": .string(String(clock.unixNow))], as: .update)
   }
 }

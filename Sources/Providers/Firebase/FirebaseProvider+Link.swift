@@ -23,7 +23,8 @@ extension FirebaseProvider {
     let json: JSON
     let response: HTTPResponse
     do {
-      (json, response) = try await accounts("signInWithEmailLink", ["email": .string(email), "oobCode": .string(code)], as: .signIn)
+      (json, response) = try await accounts(
+        "signInWithEmailLink", ["email": .string(email), "oobCode": .string(code)], as: .signIn)
     } catch var error as AuthError where error.code == .invalidCode {
       error.message = "This sign-in link is invalid or has expired."
       throw error

@@ -21,7 +21,8 @@ extension FirebaseProvider {
       pendingCredential: credential)
   }
 
-  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession {
+  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession
+  {
     guard let credential = pending.pendingCredential else { throw AuthError(.notAuthenticated) }
     let body: JSON = [
       "mfaPendingCredential": .string(credential), "mfaEnrollmentId": .string(factor.id),
@@ -45,7 +46,9 @@ extension FirebaseProvider {
     return TOTPEnrollment(handle: handle, secret: secret, uri: uri, name: name)
   }
 
-  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession {
+  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
+    -> AuthSession
+  {
     var body = JSONObject()
     body["idToken"] = .string(session.accessToken)
     body["totpVerificationInfo"] = ["sessionInfo": .string(enrollment.handle), "verificationCode": .string(code)]

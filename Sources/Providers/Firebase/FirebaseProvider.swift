@@ -22,12 +22,14 @@ public struct FirebaseProvider: AuthProvider {
   ) {
     endpoint = target.url
     emulatorHost = target.firebaseEmulatorHost
-    secureTokenBase = target.firebaseEmulatorHost.map { "http://\($0)/securetoken.googleapis.com/v1" }
+    secureTokenBase =
+      target.firebaseEmulatorHost.map { "http://\($0)/securetoken.googleapis.com/v1" }
       ?? "https://securetoken.googleapis.com/v1"
     projectId = target.projectId
     tenantId = target.tenantId
     apiKey = target.key
-    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace,
+    client = WireClient(
+      transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace,
       secrets: secrets)
     self.clock = clock
   }
@@ -37,10 +39,13 @@ public struct FirebaseProvider: AuthProvider {
     let (json, response) = try await accounts("signUp", body, as: .signUp)
     var session = try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)
     if let name, !name.isEmpty {
-      let update: JSON = ["idToken": .string(session.accessToken), "displayName": .string(name), "returnSecureToken": true]
+      let update: JSON = [
+        "idToken": .string(session.accessToken), "displayName": .string(name), "returnSecureToken": true,
+      ]
       let (updated, updateResponse) = try await accounts("update", update, as: .update)
       if updated["idToken"]?.string != nil {
-        session = try IdentityToolkitDecoding.session(updated, response: updateResponse, now: clock.unixNow, previous: session.user)
+        session = try IdentityToolkitDecoding.session(
+          updated, response: updateResponse, now: clock.unixNow, previous: session.user)
       }
       session.user.name = updated["displayName"]?.string ?? name
     }
@@ -59,7 +64,8 @@ public struct FirebaseProvider: AuthProvider {
     _ = try await accounts("sendOobCode", ["requestType": "PASSWORD_RESET", "email": .string(email)], as: .sendOobCode)
   }
 
-  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
+  {
     var code = codeOrLink
     if let components = URLComponents(string: codeOrLink), components.scheme != nil {
       guard let value = components.queryItems?.first(where: { $0.name == "oobCode" })?.value, !value.isEmpty else {
@@ -67,7 +73,8 @@ public struct FirebaseProvider: AuthProvider {
       }
       code = value
     }
-    let (json, _) = try await accounts("resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], as: .resetPassword)
+    let (json, _) = try await accounts(
+      "resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], as: .resetPassword)
     guard let address = json["email"]?.string ?? email else {
       throw AuthError(.malformedResponse, detail: "resetPassword did not say which account changed")
     }
@@ -107,10 +114,13 @@ public struct FirebaseProvider: AuthProvider {
   /// The official emulator's `GET /emulator/v1/projects/{id}/oobCodes`.
   func officialEmulatorCode(host: String, email: String) async throws -> InboxMessage? {
     guard let projectId else {
-      throw AuthError(.configError, message: "inbox needs the Firebase project id here.", hint: "Set FIREBASE_PROJECT_ID.")
+      throw AuthError(
+        .configError, message: "inbox needs the Firebase project id here.", hint: "Set FIREBASE_PROJECT_ID.")
     }
     let tenantPath = tenantId.map { "/tenants/" + FirebaseAdminProvider.pathSegment($0) } ?? ""
-    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)\(tenantPath)/oobCodes") else { throw invalidURL }
+    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)\(tenantPath)/oobCodes") else {
+      throw invalidURL
+    }
     let response = try await client.send("GET", url, headers: [("Accept", "application/json")])
     guard response.status == 200 else { throw WireBody.serverError(response) }
     let json = try WireBody.json(response)
@@ -124,7 +134,8 @@ public struct FirebaseProvider: AuthProvider {
   /// `POST {base}/accounts:NAME?key=KEY` with a JSON body (never a Bearer header: the emulator
   /// would treat it as an admin call), with `tenantId` when a tenant is set (as the client SDKs
   /// add it to every call).
-  func accounts(_ name: String, _ body: JSON, as call: IdentityToolkitErrorMapping.Call, base: String? = nil) async throws
+  func accounts(_ name: String, _ body: JSON, as call: IdentityToolkitErrorMapping.Call, base: String? = nil)
+    async throws
     -> (JSON, HTTPResponse)
   {
     let separator = base == nil ? "/accounts:" : "/accounts/"
@@ -146,6 +157,7 @@ public struct FirebaseProvider: AuthProvider {
     RequestURL.make(base, query: [URLQueryItem(name: "key", value: apiKey)])
   }
 
-  var invalidURL: AuthError { AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.") }
+  var invalidURL: AuthError {
+    AuthError(.configError, message: "The Firebase endpoint '\(endpoint)' is not a valid URL.")
+  }
 }
-

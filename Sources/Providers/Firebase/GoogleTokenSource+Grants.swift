@@ -11,7 +11,8 @@ extension GoogleTokenSource {
     let url = try tokenURL(account.tokenURI, file: account.path)
     let assertion = try ServiceAccountAssertion(account: account).signed(now: context.clock.now(), scopes: scopes)
     context.secret(assertion)
-    let body = "grant_type=" + FormEncoding.encode("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + assertion
+    let body =
+      "grant_type=" + FormEncoding.encode("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + assertion
     let response = try await context.client().send(
       "POST", url, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
       body: Array(body.utf8))
@@ -45,7 +46,8 @@ extension GoogleTokenSource {
   static func impersonate(_ impersonated: ImpersonatedServiceAccount, _ context: Context) async throws -> Token {
     let source: Token
     switch impersonated.source {
-    case .serviceAccount(let account): source = try await jwtBearer(account, scopes: ServiceAccountAssertion.cloudPlatform, context)
+    case .serviceAccount(let account):
+      source = try await jwtBearer(account, scopes: ServiceAccountAssertion.cloudPlatform, context)
     case .authorizedUser(let user): source = try await refreshTokenGrant(user, context)
     }
     guard let url = URL(string: impersonated.impersonationURL), url.host != nil else {
@@ -60,23 +62,33 @@ extension GoogleTokenSource {
     ]
     let response = try await context.client().send(
       "POST", url,
-      headers: [("Authorization", "Bearer " + source.value), ("Content-Type", "application/json"), ("Accept", "application/json")],
+      headers: [
+        ("Authorization", "Bearer " + source.value), ("Content-Type", "application/json"),
+        ("Accept", "application/json"),
+      ],
       body: body.bytes)
     guard response.status == 200 else {
       throw TokenEndpointErrors.mapImpersonation(response, impersonated: impersonated)
     }
     let json = try WireBody.json(response)
-    guard let token = json["accessToken"]?.string, !token.isEmpty else { throw WireBody.missing("accessToken", in: response) }
+    guard let token = json["accessToken"]?.string, !token.isEmpty else {
+      throw WireBody.missing("accessToken", in: response)
+    }
     context.secret(token)
     let now = context.clock.now()
-    guard let expiry = json["expireTime"]?.string.flatMap(Timestamps.parse) else { throw WireBody.missing("expireTime", in: response) }
-    return try cacheable(token, lifetime: expiry.timeIntervalSince(now), field: "expireTime", response: response, now: now)
+    guard let expiry = json["expireTime"]?.string.flatMap(Timestamps.parse) else {
+      throw WireBody.missing("expireTime", in: response)
+    }
+    return try cacheable(
+      token, lifetime: expiry.timeIntervalSince(now), field: "expireTime", response: response, now: now)
   }
 
   /// `{"access_token": …, "expires_in": 3599}` of a token endpoint.
   static func oauthToken(_ response: HTTPResponse, _ context: Context) throws -> Token {
     let json = try WireBody.json(response)
-    guard let token = json["access_token"]?.string, !token.isEmpty else { throw WireBody.missing("access_token", in: response) }
+    guard let token = json["access_token"]?.string, !token.isEmpty else {
+      throw WireBody.missing("access_token", in: response)
+    }
     context.secret(token)
     let lifetime = TimeInterval(json["expires_in"]?.intOrNumericString ?? ServiceAccountAssertion.lifetime)
     return try cacheable(token, lifetime: lifetime, field: "expires_in", response: response, now: context.clock.now())
@@ -84,7 +96,9 @@ extension GoogleTokenSource {
 
   /// A token that has already expired is no answer (0 or negative: every call would exchange
   /// again). A short one is renewed at half its life rather than after the usual margin.
-  static func cacheable(_ token: String, lifetime: TimeInterval, field: String, response: HTTPResponse, now: Date) throws -> Token {
+  static func cacheable(_ token: String, lifetime: TimeInterval, field: String, response: HTTPResponse, now: Date)
+    throws -> Token
+  {
     guard lifetime > 0 else { throw WireBody.missing(field, in: response) }
     let renewIn = max(lifetime - renewalMargin, lifetime / 2)
     return Token(value: token, renewAt: now.addingTimeInterval(renewIn))

@@ -28,9 +28,11 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     /// One source per credential in a process.
     var cacheKey: String {
       switch self {
-      case .serviceAccount(let a): return ["sa", a.clientEmail, a.privateKeyId, a.tokenURI, a.privateKeyPEM].joined(separator: "\u{0}")
+      case .serviceAccount(let a):
+        return ["sa", a.clientEmail, a.privateKeyId, a.tokenURI, a.privateKeyPEM].joined(separator: "\u{0}")
       case .authorizedUser(let u): return ["user", u.clientId, u.tokenURI, u.refreshToken].joined(separator: "\u{0}")
-      case .impersonated(let i): return ["imp", i.impersonationURL, i.path, i.delegates.joined(separator: ",")].joined(separator: "\u{0}")
+      case .impersonated(let i):
+        return ["imp", i.impersonationURL, i.path, i.delegates.joined(separator: ",")].joined(separator: "\u{0}")
       }
     }
 
@@ -98,7 +100,9 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     account: ServiceAccount, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) {
-    self.init(grant: .serviceAccount(account), transport: transport, clock: clock, timeout: timeout, trace: trace, secrets: secrets)
+    self.init(
+      grant: .serviceAccount(account), transport: transport, clock: clock, timeout: timeout, trace: trace,
+      secrets: secrets)
   }
 
   private static let registry = Guarded<[String: GoogleTokenSource]>([:])
@@ -127,7 +131,9 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     for account: ServiceAccount, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)?, secrets: (@Sendable (String) -> Void)? = nil
   ) -> GoogleTokenSource {
-    shared(for: .serviceAccount(account), transport: transport, clock: clock, timeout: timeout, trace: trace, secrets: secrets)
+    shared(
+      for: .serviceAccount(account), transport: transport, clock: clock, timeout: timeout, trace: trace,
+      secrets: secrets)
   }
 
   /// How many exchanges this source has made (for tests and `--verbose`).
@@ -186,16 +192,20 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     var trace: (@Sendable (String) -> Void)?
     var secrets: (@Sendable (String) -> Void)?
 
-    func client() -> WireClient { WireClient(transport: transport, timeout: timeout, allowInsecureHTTP: false, trace: trace) }
+    func client() -> WireClient {
+      WireClient(transport: transport, timeout: timeout, allowInsecureHTTP: false, trace: trace)
+    }
     func secret(_ value: String) { secrets?(value) }
   }
 
   func exchange() async throws -> Token {
     let context = mutable.update { mutable in
-      Context(transport: transport, clock: clock, timeout: mutable.timeout, trace: mutable.trace, secrets: mutable.secrets)
+      Context(
+        transport: transport, clock: clock, timeout: mutable.timeout, trace: mutable.trace, secrets: mutable.secrets)
     }
     switch grant {
-    case .serviceAccount(let account): return try await Self.jwtBearer(account, scopes: ServiceAccountAssertion.scopes, context)
+    case .serviceAccount(let account):
+      return try await Self.jwtBearer(account, scopes: ServiceAccountAssertion.scopes, context)
     case .authorizedUser(let user): return try await Self.refreshTokenGrant(user, context)
     case .impersonated(let impersonated): return try await Self.impersonate(impersonated, context)
     }

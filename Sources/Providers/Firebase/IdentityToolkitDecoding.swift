@@ -6,7 +6,9 @@ enum IdentityToolkitDecoding {
   /// or securetoken (`id_token`, `refresh_token`, `expires_in`). The user comes from the ID token's
   /// claims (no extra call), merged over `previous`.
   static func session(_ json: JSON, response: HTTPResponse, now: Int, previous: AuthUser? = nil) throws -> AuthSession {
-    guard let idToken = json["idToken"]?.string ?? json["id_token"]?.string else { throw WireBody.missing("idToken", in: response) }
+    guard let idToken = json["idToken"]?.string ?? json["id_token"]?.string else {
+      throw WireBody.missing("idToken", in: response)
+    }
     guard let refresh = json["refreshToken"]?.string ?? json["refresh_token"]?.string else {
       throw WireBody.missing("refreshToken", in: response)
     }
@@ -24,7 +26,8 @@ enum IdentityToolkitDecoding {
       }
       expiresAt = at
     }
-    let localId = json["localId"]?.string ?? json["user_id"]?.string ?? claims?["user_id"]?.string ?? claims?["sub"]?.string
+    let localId =
+      json["localId"]?.string ?? json["user_id"]?.string ?? claims?["user_id"]?.string ?? claims?["sub"]?.string
     guard let localId else { throw WireBody.missing("localId", in: response) }
     var user = previous ?? AuthUser(id: localId, email: "", emailConfirmed: false, provider: "password")
     user.id = localId
@@ -32,17 +35,21 @@ enum IdentityToolkitDecoding {
     user.emailConfirmed = claims?["email_verified"]?.bool ?? user.emailConfirmed
     if let name = json["displayName"]?.string ?? claims?["name"]?.string, !name.isEmpty { user.name = name }
     if let provider = claims?["firebase"]?["sign_in_provider"]?.string { user.provider = provider }
-    return AuthSession(accessToken: idToken, refreshToken: refresh, expiresAt: expiresAt, tokenType: "bearer", user: user)
+    return AuthSession(
+      accessToken: idToken, refreshToken: refresh, expiresAt: expiresAt, tokenType: "bearer", user: user)
   }
 
   /// One record of `accounts:lookup`.
   static func user(_ json: JSON, response: HTTPResponse) throws -> AuthUser {
-    guard let id = json["localId"]?.string, !id.isEmpty else { throw WireBody.missing("users[0].localId", in: response) }
+    guard let id = json["localId"]?.string, !id.isEmpty else {
+      throw WireBody.missing("users[0].localId", in: response)
+    }
     let provider = json["providerUserInfo"]?[0]?["providerId"]?.string ?? "password"
     return AuthUser(
       id: id, email: json["email"]?.string ?? "", emailConfirmed: json["emailVerified"]?.bool ?? false,
       name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-      createdAt: json["createdAt"].flatMap(millis), lastSignInAt: json["lastLoginAt"].flatMap(millis), provider: provider,
+      createdAt: json["createdAt"].flatMap(millis), lastSignInAt: json["lastLoginAt"].flatMap(millis),
+      provider: provider,
       factors: factors(json["mfaInfo"]))
   }
 

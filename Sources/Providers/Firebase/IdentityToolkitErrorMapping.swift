@@ -9,30 +9,42 @@ enum IdentityToolkitErrorMapping {
   static func error(from response: HTTPResponse, call: Call) -> AuthError {
     if response.status >= 500 { return WireBody.serverError(response) }
     guard let json = try? JSON.parse(bytes: response.body), let envelope = json["error"] else {
-      if response.status == 429 { return AuthError(.rateLimited, status: 429, retryAfterSeconds: WireBody.retryAfter(response)) }
-      return AuthError(.malformedResponse, status: response.status, detail: "error body is not the Google envelope: \(WireBody.snippet(response))")
+      if response.status == 429 {
+        return AuthError(.rateLimited, status: 429, retryAfterSeconds: WireBody.retryAfter(response))
+      }
+      return AuthError(
+        .malformedResponse, status: response.status,
+        detail: "error body is not the Google envelope: \(WireBody.snippet(response))")
     }
     // The OAuth-style error of securetoken: {"error":"invalid_grant","error_description":"…"}.
     let message = envelope["message"]?.string ?? envelope.string ?? json["error_description"]?.string ?? ""
     let (code, detail) = split(message)
-    var mapped = map(code: code, detail: detail, message: message, envelope: envelope, status: response.status, call: call)
+    var mapped = map(
+      code: code, detail: detail, message: message, envelope: envelope, status: response.status, call: call)
     mapped.providerCode = mapped.providerCode ?? code
     mapped.status = response.status
-    if response.status == 429, mapped.retryAfterSeconds == nil { mapped.retryAfterSeconds = WireBody.retryAfter(response) }
+    if response.status == 429, mapped.retryAfterSeconds == nil {
+      mapped.retryAfterSeconds = WireBody.retryAfter(response)
+    }
     return mapped
   }
 
   /// `"WEAK_PASSWORD : Password should be …"` → ("WEAK_PASSWORD", "Password should be …").
   static func split(_ message: String) -> (code: String, detail: String?) {
     guard let range = message.firstRange(of: " : ") else { return (message.trimmingWhitespace, nil) }
-    return (String(message[..<range.lowerBound]).trimmingWhitespace, String(message[range.upperBound...]).trimmingWhitespace)
+    return (
+      String(message[..<range.lowerBound]).trimmingWhitespace, String(message[range.upperBound...]).trimmingWhitespace
+    )
   }
 
-  private static func map(code: String, detail: String?, message: String, envelope: JSON, status: Int, call: Call) -> AuthError {
+  private static func map(code: String, detail: String?, message: String, envelope: JSON, status: Int, call: Call)
+    -> AuthError
+  {
     let reasons = (envelope["details"]?.array ?? []).compactMap { $0["reason"]?.string }
     if reasons.contains("API_KEY_INVALID") || message.hasPrefix("API key not valid") {
       return AuthError(
-        .configError, message: "The Firebase API key was rejected (API key not valid).", providerCode: "API_KEY_INVALID",
+        .configError, message: "The Firebase API key was rejected (API key not valid).",
+        providerCode: "API_KEY_INVALID",
         hint: "Check FIREBASE_API_KEY / --key: use the Web API key of the project.")
     }
     if status == 403, message.contains("missing a valid API key") {
@@ -48,7 +60,10 @@ enum IdentityToolkitErrorMapping {
     }
     if code.hasPrefix("MISSING_") { return AuthError(.invalidRequest, message: detail, detail: message) }
     if call == .refresh, status == 400 || status == 401 || status == 403 { return AuthError(.sessionExpired) }
-    return AuthError(.providerError, message: detail ?? (message.isEmpty ? "The server refused the request (HTTP \(status))." : message), providerCode: code.isEmpty ? nil : code)
+    return AuthError(
+      .providerError,
+      message: detail ?? (message.isEmpty ? "The server refused the request (HTTP \(status))." : message),
+      providerCode: code.isEmpty ? nil : code)
   }
 
   /// The codes authsh knows, whatever envelope they came in.
@@ -58,13 +73,16 @@ enum IdentityToolkitErrorMapping {
     case "INVALID_LOGIN_CREDENTIALS", "INVALID_PASSWORD": return AuthError(.invalidCredentials)
     case "EMAIL_NOT_FOUND": return AuthError(.userNotFound)
     case "USER_NOT_FOUND":
-      return call == .lookup || call == .refresh || call == .update ? AuthError(.sessionExpired) : AuthError(.userNotFound)
+      return call == .lookup || call == .refresh || call == .update
+        ? AuthError(.sessionExpired) : AuthError(.userNotFound)
     case "EMAIL_EXISTS": return AuthError(.userAlreadyExists)
-    case "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": return AuthError(.weakPassword, message: detail ?? message)
+    case "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS":
+      return AuthError(.weakPassword, message: detail ?? message)
     case "USER_DISABLED": return AuthError(.userDisabled)
     case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT", "QUOTA_EXCEEDED": return AuthError(.rateLimited)
     case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE": return AuthError(.invalidCode)
-    case "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "invalid_grant":
+    case "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN",
+      "invalid_grant":
       return AuthError(.sessionExpired)
     case "INVALID_ARGUMENT", "INVALID_EMAIL", "INVALID_REQ_TYPE", "INVALID_GRANT_TYPE":
       return AuthError(.invalidRequest, message: detail, detail: message)

@@ -16,7 +16,9 @@ enum IdentityToolkitProjectErrors {
     case "CONFIGURATION_NOT_FOUND":
       return AuthError(
         .configError, message: "Firebase Authentication is not set up for this project.",
-        hint: "Open Authentication in the Firebase console and click Get started; check that FIREBASE_API_KEY belongs to this project.")
+        hint:
+          "Open Authentication in the Firebase console and click Get started; check that FIREBASE_API_KEY belongs to this project."
+      )
     case "PROJECT_NOT_FOUND":
       return AuthError(
         .configError, message: "The Firebase project of this API key was not found.",

@@ -27,7 +27,8 @@ struct ServiceAccountAssertion {
       throw AuthError(
         .configError,
         message: "The private_key of \(account.clientEmail) in \(account.path) is not a usable RSA private key.",
-        hint: "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
+        hint:
+          "Download the key again: Firebase console › Project settings › Service accounts › Generate new private key.")
     }
   }
 
@@ -44,7 +45,8 @@ struct ServiceAccountAssertion {
     do {
       signature = try key.signature(for: Array(input.utf8), padding: .insecurePKCS1v1_5)
     } catch {
-      throw AuthError(.configError, message: "Could not sign with the private key of \(account.clientEmail) (\(account.path)).")
+      throw AuthError(
+        .configError, message: "Could not sign with the private key of \(account.clientEmail) (\(account.path)).")
     }
     return input + "." + Self.base64URL(Array(signature.rawRepresentation))
   }

@@ -11,7 +11,8 @@ enum TokenEndpointErrors {
     let (code, description) = parse(response)
     let lowered = description.lowercased()
     let who = "the service account \(account.clientEmail)"
-    let newKey = "Create a new key (Firebase console › Project settings › Service accounts › Generate new private key) and point GOOGLE_APPLICATION_CREDENTIALS or credentials_file at it."
+    let newKey =
+      "Create a new key (Firebase console › Project settings › Service accounts › Generate new private key) and point GOOGLE_APPLICATION_CREDENTIALS or credentials_file at it."
     func error(_ message: String, _ hint: String) -> AuthError {
       make(response, code: code, description: description, message: message, hint: hint)
     }
@@ -19,11 +20,14 @@ enum TokenEndpointErrors {
     case "invalid_grant":
       if lowered.contains("short-lived") || lowered.contains("timeframe") || lowered.contains("iat") {
         return error(
-          "Google refused the sign-in of \(who): the assertion's time is not accepted (clock skew)." + skew(response, now: now),
+          "Google refused the sign-in of \(who): the assertion's time is not accepted (clock skew)."
+            + skew(response, now: now),
           "Check this computer's clock (e.g. timedatectl; enable NTP) and retry.")
       }
       if lowered.contains("disabled") {
-        return error("Google refused the sign-in of \(who): the account or its key is disabled.", "Enable it in the Google Cloud console › IAM › Service accounts, or \(newKey)")
+        return error(
+          "Google refused the sign-in of \(who): the account or its key is disabled.",
+          "Enable it in the Google Cloud console › IAM › Service accounts, or \(newKey)")
       }
       if lowered.contains("not found") || lowered.contains("deleted") {
         return error("Google refused the sign-in of \(who): the account does not exist (deleted?).", newKey)
@@ -33,7 +37,8 @@ enum TokenEndpointErrors {
           + skew(response, now: now),
         newKey)
     case "invalid_client":
-      return error("Google does not know \(who) (invalid_client): the account or key was deleted, or the file is damaged.", newKey)
+      return error(
+        "Google does not know \(who) (invalid_client): the account or key was deleted, or the file is damaged.", newKey)
     case "unauthorized_client":
       return error(
         "Google refused \(who) (unauthorized_client): it may not get access tokens this way or for these scopes.",
@@ -60,12 +65,14 @@ enum TokenEndpointErrors {
     case "invalid_client", "unauthorized_client":
       return make(
         response, code: code, description: description,
-        message: "Google does not accept the OAuth client of the user credentials in \(user.path) (\(code ?? "")).", hint: again)
+        message: "Google does not accept the OAuth client of the user credentials in \(user.path) (\(code ?? "")).",
+        hint: again)
     default:
       if response.status >= 500 { return WireBody.serverError(response) }
       return make(
         response, code: code, description: description,
-        message: "Google's token endpoint refused the user credentials in \(user.path) (HTTP \(response.status)\(code.map { ": \($0)" } ?? "")).",
+        message:
+          "Google's token endpoint refused the user credentials in \(user.path) (HTTP \(response.status)\(code.map { ": \($0)" } ?? "")).",
         hint: again)
     }
   }
@@ -80,15 +87,21 @@ enum TokenEndpointErrors {
     let hint: String
     switch response.status {
     case 403:
-      hint = "Grant the source credential the Service Account Token Creator role (roles/iam.serviceAccountTokenCreator) on \(target)."
+      hint =
+        "Grant the source credential the Service Account Token Creator role (roles/iam.serviceAccountTokenCreator) on \(target)."
     case 404:
-      hint = "Check the service account \(target) exists, or write the file again with gcloud auth application-default login --impersonate-service-account=EMAIL."
+      hint =
+        "Check the service account \(target) exists, or write the file again with gcloud auth application-default login --impersonate-service-account=EMAIL."
     default:
-      hint = "Check \(impersonated.path), or write it again with gcloud auth application-default login --impersonate-service-account=EMAIL."
+      hint =
+        "Check \(impersonated.path), or write it again with gcloud auth application-default login --impersonate-service-account=EMAIL."
     }
     return AuthError(
-      .configError, message: "Google refused to let \(impersonated.path) impersonate \(target) (HTTP \(response.status)\(status.map { ": \($0)" } ?? "")).",
-      providerCode: status, status: response.status, detail: message.isEmpty ? nil : "iamcredentials: \(message)", hint: hint)
+      .configError,
+      message:
+        "Google refused to let \(impersonated.path) impersonate \(target) (HTTP \(response.status)\(status.map { ": \($0)" } ?? "")).",
+      providerCode: status, status: response.status, detail: message.isEmpty ? nil : "iamcredentials: \(message)",
+      hint: hint)
   }
 
   static func parse(_ response: HTTPResponse) -> (code: String?, description: String) {
@@ -96,7 +109,9 @@ enum TokenEndpointErrors {
     return (json?["error"]?.string, json?["error_description"]?.string ?? "")
   }
 
-  static func make(_ response: HTTPResponse, code: String?, description: String, message: String, hint: String) -> AuthError {
+  static func make(_ response: HTTPResponse, code: String?, description: String, message: String, hint: String)
+    -> AuthError
+  {
     AuthError(
       .configError, message: message, providerCode: code, status: response.status,
       detail: description.isEmpty ? nil : "token endpoint: \(code ?? "?"): \(description)", hint: hint)
@@ -106,7 +121,8 @@ enum TokenEndpointErrors {
   /// the header has whole seconds and the answer takes a moment to arrive).
   static func skew(_ response: HTTPResponse, now: Date) -> String {
     guard let seconds = skewSeconds(response, now: now), abs(seconds) >= 5 else { return "" }
-    return " Your clock is \(abs(seconds)) s \(seconds > 0 ? "ahead of" : "behind") Google's (its answer's Date header)."
+    return
+      " Your clock is \(abs(seconds)) s \(seconds > 0 ? "ahead of" : "behind") Google's (its answer's Date header)."
   }
 
   /// This computer's time minus the server's, from the `Date` header (RFC 7231 IMF-fixdate).

@@ -20,19 +20,25 @@ enum GoTrueErrorMapping {
           hint: "Check SUPABASE_URL / --url: it should be the project URL, e.g. https://abcd.supabase.co")
       }
       if response.status == 429 { return rateLimited(nil, response: response, providerCode: nil) }
-      return AuthError(.malformedResponse, status: response.status, detail: "error body is not JSON: \(WireBody.snippet(response))")
+      return AuthError(
+        .malformedResponse, status: response.status, detail: "error body is not JSON: \(WireBody.snippet(response))")
     }
     let providerCode = code(of: json)
-    let backendMessage = json["msg"]?.string ?? json["message"]?.string ?? json["error_description"]?.string
+    let backendMessage =
+      json["msg"]?.string ?? json["message"]?.string ?? json["error_description"]?.string
       ?? json["error"]?.string ?? ""
     // Servers before error codes (< v2.145) and the OAuth-style `invalid_grant` (≤ v2.158) say it in words.
-    let effectiveCode = providerCode == nil || providerCode == "invalid_grant"
+    let effectiveCode =
+      providerCode == nil || providerCode == "invalid_grant"
       ? GoTrueLegacyCodes.code(message: backendMessage, json: json) ?? providerCode
       : providerCode
-    var mapped = map(code: effectiveCode, message: backendMessage, status: response.status, call: call, response: response)
+    var mapped = map(
+      code: effectiveCode, message: backendMessage, status: response.status, call: call, response: response)
     mapped.providerCode = mapped.providerCode ?? providerCode
     mapped.status = response.status
-    if mapped.detail == nil, !backendMessage.isEmpty, mapped.message != backendMessage { mapped.detail = backendMessage }
+    if mapped.detail == nil, !backendMessage.isEmpty, mapped.message != backendMessage {
+      mapped.detail = backendMessage
+    }
     return mapped
   }
 
@@ -41,7 +47,8 @@ enum GoTrueErrorMapping {
     json["code"]?.string ?? json["error_code"]?.string ?? json["error"]?.string
   }
 
-  private static func map(code: String?, message: String, status: Int, call: Call, response: HTTPResponse) -> AuthError {
+  private static func map(code: String?, message: String, status: Int, call: Call, response: HTTPResponse) -> AuthError
+  {
     if let known = GoTrueProjectErrors.map(code: code, message: message) { return known }
     switch code {
     case "invalid_credentials": return AuthError(.invalidCredentials)
@@ -76,7 +83,8 @@ enum GoTrueErrorMapping {
     }
     if status == 401, message.lowercased().contains("invalid api key") || message.lowercased().contains("no api key") {
       return AuthError(
-        .configError, message: "The Supabase API key was rejected (\(message)).", providerCode: code ?? "invalid_api_key",
+        .configError, message: "The Supabase API key was rejected (\(message)).",
+        providerCode: code ?? "invalid_api_key",
         hint: "Check SUPABASE_ANON_KEY / --key: use the project's anon (publishable) key.")
     }
     if status == 429 { return rateLimited(message, response: response, providerCode: code) }

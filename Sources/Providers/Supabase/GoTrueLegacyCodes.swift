@@ -31,7 +31,9 @@ enum GoTrueLegacyCodes {
     if let hit = phrases.first(where: { text.contains($0.0) }) { return hit.1 }
     // Before weak_password reasons existed: 422 "Password should be at least 6 characters".
     if text.hasPrefix("password should") { return "weak_password" }
-    if text.hasPrefix("password cannot be longer") || text.hasPrefix("unable to validate email") { return "validation_failed" }
+    if text.hasPrefix("password cannot be longer") || text.hasPrefix("unable to validate email") {
+      return "validation_failed"
+    }
     // 401 "invalid JWT: unable to parse or verify signature, …" on /user and /logout.
     if text.hasPrefix("invalid jwt") { return "bad_jwt" }
     return nil

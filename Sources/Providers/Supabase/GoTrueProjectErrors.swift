@@ -14,7 +14,8 @@ enum GoTrueProjectErrors {
       return AuthError(
         .passwordSignInDisabled,
         hint: "Enable the Email provider in the Supabase dashboard (Authentication → Sign In / Providers), or set "
-          + "enable_signup = true under [auth.email] in supabase/config.toml (self-hosted: GOTRUE_EXTERNAL_EMAIL_ENABLED=true).")
+          + "enable_signup = true under [auth.email] in supabase/config.toml (self-hosted: GOTRUE_EXTERNAL_EMAIL_ENABLED=true)."
+      )
     case "same_password":
       return AuthError(.samePassword)
     case "reauthentication_needed":

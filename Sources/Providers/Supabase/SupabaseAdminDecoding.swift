@@ -9,7 +9,9 @@ enum SupabaseAdminDecoding {
   static let indefiniteBanSeconds: TimeInterval = 50 * 365 * 86400
 
   static func user(_ json: JSON, response: HTTPResponse, now: Date) throws -> AdminUser {
-    guard json.object != nil, let id = json["id"]?.string, !id.isEmpty else { throw WireBody.missing("user.id", in: response) }
+    guard json.object != nil, let id = json["id"]?.string, !id.isEmpty else {
+      throw WireBody.missing("user.id", in: response)
+    }
     let metadata = json["user_metadata"]
     let name = metadata?["full_name"]?.string ?? metadata?["name"]?.string
     // `email_confirmed_at`; `confirmed_at` is the earlier of the e-mail and phone confirmations.

@@ -27,7 +27,9 @@ enum SupabaseAdminErrors {
       response.status == 401 || code.map(credentialCodes.contains) == true
       || (response.status == 403 && lower.contains("user not allowed")) || lower.contains("invalid api key")
       || lower.hasPrefix("invalid jwt") || lower.contains("requires a valid bearer token")
-    if refusedKey, response.status < 500 { return keyRefused(credential, status: response.status, code: code, message: message) }
+    if refusedKey, response.status < 500 {
+      return keyRefused(credential, status: response.status, code: code, message: message)
+    }
     if code == "user_not_found" {
       return AuthError(.userNotFound, message: "No such account.", providerCode: code, status: response.status)
     }
@@ -45,17 +47,20 @@ enum SupabaseAdminErrors {
     switch credential {
     case .supabaseSecretKey:
       text = "The Supabase secret key was refused\(said)."
-      hint = "Admin commands send the project's secret key (sb_secret_…, Project Settings → API Keys) from "
+      hint =
+        "Admin commands send the project's secret key (sb_secret_…, Project Settings → API Keys) from "
         + "SUPABASE_SECRET_KEY, or the profile's service_key_env / service_key. A publishable key cannot be used."
     default:
       let role = credential.serviceRoleClaim
       if code == "not_admin" || role == "anon" || role == "authenticated" {
-        text = "The key given as the Supabase service_role key is not an admin key"
+        text =
+          "The key given as the Supabase service_role key is not an admin key"
           + (role.map { ": its role is \($0)" } ?? "") + "\(said). It looks like the anon key or a user's token."
       } else {
         text = "The Supabase service_role key was refused\(said)."
       }
-      hint = "Admin commands send the project's service_role key (Project Settings → API Keys; `supabase status` "
+      hint =
+        "Admin commands send the project's service_role key (Project Settings → API Keys; `supabase status` "
         + "prints it for a local stack) from SUPABASE_SERVICE_ROLE_KEY, or the profile's service_key_env / "
         + "service_key. It must be the key of this project, signed with its JWT secret."
     }

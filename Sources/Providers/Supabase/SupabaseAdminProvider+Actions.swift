@@ -53,7 +53,9 @@ extension SupabaseAdminProvider {
     let duration: String
     if let seconds {
       // `0s` would lift the ban instead of setting one.
-      guard seconds > 0 else { throw AuthError(.usage, message: "--until takes a duration longer than zero, such as 30m or 24h.") }
+      guard seconds > 0 else {
+        throw AuthError(.usage, message: "--until takes a duration longer than zero, such as 30m or 24h.")
+      }
       duration = seconds >= Self.longestBanSeconds ? Self.indefiniteBan : "\(seconds)s"
     } else {
       duration = Self.indefiniteBan

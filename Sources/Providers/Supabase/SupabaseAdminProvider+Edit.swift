@@ -37,7 +37,8 @@ extension SupabaseAdminProvider {
     var page = 1
     var read = 0
     while read < Self.pendingScanBudget {
-      let (json, response) = try await call("GET", "/admin/users", query: [("page", String(page)), ("per_page", String(perPage))])
+      let (json, response) = try await call(
+        "GET", "/admin/users", query: [("page", String(page)), ("per_page", String(perPage))])
       guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
       if let hit = users.first(where: { $0["new_email"]?.string?.lowercased() == wanted }) {
         var user = try SupabaseAdminDecoding.user(hit, response: response, now: clock.now())
@@ -58,7 +59,8 @@ extension SupabaseAdminProvider {
     guard let host = URL(string: endpoint)?.host, HostPolicy.isLoopback(host) else { return nil }
     let origin = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
     guard let url = URL(string: origin + "/emulator/v1/limits"),
-      let response = try? await client.send("GET", url, headers: [("Accept", "application/json")]), response.status == 200,
+      let response = try? await client.send("GET", url, headers: [("Accept", "application/json")]),
+      response.status == 200,
       let json = try? JSON.parse(bytes: response.body), let enforced = json["like_production"]?.bool
     else { return nil }
     var limited: [String: Int] = [:]

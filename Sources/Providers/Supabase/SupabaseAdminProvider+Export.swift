@@ -28,12 +28,14 @@ struct SupabaseAccountReader: AccountReader {
   func page(after token: String?, size: Int) async throws -> AccountPage {
     let page = token.flatMap(Int.init) ?? 1
     let perPage = min(max(size, 1), 1000)
-    let (json, response) = try await provider.call("GET", "/admin/users", query: [("page", String(page)), ("per_page", String(perPage))])
+    let (json, response) = try await provider.call(
+      "GET", "/admin/users", query: [("page", String(page)), ("per_page", String(perPage))])
     guard let users = json["users"]?.array else { throw WireBody.missing("users", in: response) }
     for user in users where user["id"]?.string?.isEmpty != false { throw WireBody.missing("users[].id", in: response) }
     let now = Date()
     let accounts = users.filter { $0["deleted_at"]?.string == nil }.map { SupabaseExportDecoding.account($0, now: now) }
-    let more = !users.isEmpty && SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: perPage, count: users.count)
+    let more =
+      !users.isEmpty && SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: perPage, count: users.count)
     return AccountPage(accounts: accounts, next: more ? String(page + 1) : nil)
   }
 
@@ -57,16 +59,19 @@ enum SupabaseExportDecoding {
     let factors = json["factors"]?.array?.compactMap { factor -> PortableFactor? in
       guard let id = factor["id"]?.string, !id.isEmpty, factor["status"]?.string != "unverified" else { return nil }
       return PortableFactor(
-        id: id, type: factor["factor_type"]?.string ?? "totp", friendlyName: factor["friendly_name"]?.string.flatMap { $0.isEmpty ? nil : $0 })
+        id: id, type: factor["factor_type"]?.string ?? "totp",
+        friendlyName: factor["friendly_name"]?.string.flatMap { $0.isEmpty ? nil : $0 })
     }
     let hasPassword = providers.contains("email") || providers.contains("phone")
     func time(_ key: String) -> String? { json[key]?.string.flatMap { $0.isEmpty ? nil : Timestamps.normalize($0) } }
     return PortableAccount(
       id: json["id"]?.string ?? "", email: json["email"]?.string.flatMap { $0.isEmpty ? nil : $0 },
       emailVerified: time("email_confirmed_at") != nil, phone: json["phone"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-      displayName: metadata?["full_name"]?.string ?? metadata?["name"]?.string, disabled: activeBan != nil, bannedUntil: activeBan,
+      displayName: metadata?["full_name"]?.string ?? metadata?["name"]?.string, disabled: activeBan != nil,
+      bannedUntil: activeBan,
       createdAt: time("created_at"), lastSignInAt: time("last_sign_in_at"), userMetadata: metadata,
-      appMetadata: SupabaseAdminDecoding.adminMetadata(json["app_metadata"]), providers: providers, identities: identities,
+      appMetadata: SupabaseAdminDecoding.adminMetadata(json["app_metadata"]), providers: providers,
+      identities: identities,
       factors: factors, source: .supabase, passwordNote: hasPassword ? SupabaseAccountReader.note : nil)
   }
 }

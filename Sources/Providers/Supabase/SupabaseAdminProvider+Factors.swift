@@ -56,7 +56,9 @@ extension SupabaseAdminProvider {
         }
         events.append(event)
       }
-      guard !older, SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: 100, count: json.count) else { break }
+      guard !older, SupabaseAdminDecoding.hasNextPage(response, page: page, perPage: 100, count: json.count) else {
+        break
+      }
       page += 1
     }
     return events
@@ -74,7 +76,8 @@ extension SupabaseAdminProvider {
     guard let payload = entry["payload"], let action = payload["action"]?.string,
       let time = SupabaseAdminDecoding.time(entry["created_at"])
     else { return nil }
-    let actor = payload["actor_username"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+    let actor =
+      payload["actor_username"]?.string.flatMap { $0.isEmpty ? nil : $0 }
       ?? payload["actor_name"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     let traits = payload["traits"].flatMap { $0.object == nil || $0.object?.isEmpty == true ? nil : $0 }
     return AccountEvent(

@@ -17,7 +17,9 @@ extension SupabaseAdminProvider: AccountImporter {
       func start() {
         let index = next
         next += 1
-        group.addTask(executorPreference: globalConcurrentExecutor) { await self.importOne(accounts[index], index: index, now: now) }
+        group.addTask(executorPreference: globalConcurrentExecutor) {
+          await self.importOne(accounts[index], index: index, now: now)
+        }
       }
       while next < min(max(jobs, 1), accounts.count), !stopping() { start() }
       for await outcome in group {
@@ -27,7 +29,8 @@ extension SupabaseAdminProvider: AccountImporter {
       }
       // Never sent: each still has its outcome.
       let unsent = (next..<accounts.count).map {
-        ImportOutcome.interrupted(ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: nil, sent: false)
+        ImportOutcome.interrupted(
+          ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: nil, sent: false)
       }
       if !unsent.isEmpty { progress(unsent) }
       for outcome in unsent { results[outcome.index] = outcome }
@@ -70,7 +73,9 @@ enum ImportRetry {
     while true {
       do {
         return try await body()
-      } catch let error as AuthError where attempt < attempts && (error.code == .rateLimited || [502, 503, 504].contains(error.status ?? 0)) {
+      } catch let error as AuthError
+        where attempt < attempts && (error.code == .rateLimited || [502, 503, 504].contains(error.status ?? 0))
+      {
         let wait = error.retryAfterSeconds.map(Double.init) ?? Double(1 << (attempt - 1))
         try await Task.sleep(nanoseconds: UInt64(min(wait, 30) * Double.random(in: 1...1.25) * 1_000_000_000))
         attempt += 1

@@ -22,7 +22,8 @@ public struct SupabaseAdminProvider: AdminProvider {
     endpoint = target.url
     self.credential = credential
     anonKey = target.key
-    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
+    client = WireClient(
+      transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace)
     self.clock = clock
   }
 
@@ -87,7 +88,8 @@ public struct SupabaseAdminProvider: AdminProvider {
         guard page < Self.lookupPageLimit, !users.isEmpty else {
           throw AuthError(
             .providerError,
-            message: "Could not determine whether \(email) has an account: more than \(page * Self.lookupPageSize) accounts contain the address and the server kept answering more.",
+            message:
+              "Could not determine whether \(email) has an account: more than \(page * Self.lookupPageSize) accounts contain the address and the server kept answering more.",
             status: response.status)
         }
         try Task.checkCancellation()
@@ -138,7 +140,8 @@ public struct SupabaseAdminProvider: AdminProvider {
     var page = 1
     if let token = query.pageToken?.trimmingWhitespace, !token.isEmpty {
       guard let number = Int(token), number >= 1, number <= 1_000_000_000 else {
-        throw AuthError(.usage, message: "--page-token takes the token `user list` printed (a page number), not '\(token)'.")
+        throw AuthError(
+          .usage, message: "--page-token takes the token `user list` printed (a page number), not '\(token)'.")
       }
       page = number
     }
@@ -172,7 +175,9 @@ public struct SupabaseAdminProvider: AdminProvider {
   }
 
   /// The same for an answer that is a JSON array (`/admin/audit`).
-  func callArray(_ method: String, _ path: String, query: [(String, String)] = []) async throws -> ([JSON], HTTPResponse) {
+  func callArray(_ method: String, _ path: String, query: [(String, String)] = []) async throws -> (
+    [JSON], HTTPResponse
+  ) {
     let (json, response) = try await send(method, path, query: query, body: nil, as: .admin)
     guard let array = json.array else { throw WireBody.missing("array", in: response) }
     return (array, response)
@@ -191,9 +196,12 @@ public struct SupabaseAdminProvider: AdminProvider {
       // `+` in an address must arrive as a plus, not a space.
       components.percentEncodedQuery = components.percentEncodedQuery?.replacingAll("+", with: "%2B")
     }
-    guard let url = components.url else { throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.") }
+    guard let url = components.url else {
+      throw AuthError(.configError, message: "The Supabase URL '\(endpoint)' is not a valid URL.")
+    }
     let anon = caller == .anon && !anonKey.isEmpty
-    var headers = anon ? [("apikey", anonKey), ("Authorization", "Bearer " + anonKey)] : SupabaseAdminErrors.headers(credential)
+    var headers =
+      anon ? [("apikey", anonKey), ("Authorization", "Bearer " + anonKey)] : SupabaseAdminErrors.headers(credential)
     headers += [
       ("X-Supabase-Api-Version", "2024-01-01"), ("X-Client-Info", "authsh/\(AuthshVersion.current)"),
       ("Accept", "application/json"),

@@ -14,7 +14,8 @@ extension SupabaseProvider {
     return .secondFactorDue(PendingSecondFactor(email: email, factors: verified, firstStep: session))
   }
 
-  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession {
+  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession
+  {
     guard let first = pending.firstStep else { throw AuthError(.notAuthenticated) }
     return try await challengeAndVerify(first, factorID: factor.id, code: code)
   }
@@ -22,7 +23,8 @@ extension SupabaseProvider {
   /// `POST /factors/{id}/challenge`, then `/verify` with its id: the `aal2` session.
   func challengeAndVerify(_ session: AuthSession, factorID: String, code: String) async throws -> AuthSession {
     let path = "/factors/" + Self.pathSegment(factorID)
-    let (challenge, challengeResponse) = try await call("POST", path + "/challenge", body: .object(JSONObject()), bearer: session.accessToken, as: .mfa)
+    let (challenge, challengeResponse) = try await call(
+      "POST", path + "/challenge", body: .object(JSONObject()), bearer: session.accessToken, as: .mfa)
     let challengeID = try WireReader(json: challenge, response: challengeResponse).string("id")
     let body: JSON = ["challenge_id": .string(challengeID), "code": .string(code)]
     let (json, response) = try await call("POST", path + "/verify", body: body, bearer: session.accessToken, as: .mfa)
@@ -35,16 +37,20 @@ extension SupabaseProvider {
     var body = JSONObject()
     body["factor_type"] = "totp"
     if let name, !name.isEmpty { body["friendly_name"] = .string(name) }
-    let (json, response) = try await call("POST", "/factors", body: .object(body), bearer: session.accessToken, as: .mfa)
+    let (json, response) = try await call(
+      "POST", "/factors", body: .object(body), bearer: session.accessToken, as: .mfa)
     let reader = WireReader(json: json, response: response)
     let id = try reader.string("id")
     guard let secret = json["totp"]?["secret"]?.string, let uri = json["totp"]?["uri"]?.string else {
       throw WireBody.missing("totp.secret", in: response)
     }
-    return TOTPEnrollment(handle: id, secret: secret, uri: uri, name: json["friendly_name"]?.string ?? name, factorID: id)
+    return TOTPEnrollment(
+      handle: id, secret: secret, uri: uri, name: json["friendly_name"]?.string ?? name, factorID: id)
   }
 
-  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws -> AuthSession {
+  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
+    -> AuthSession
+  {
     try await challengeAndVerify(session, factorID: enrollment.handle, code: code)
   }
 

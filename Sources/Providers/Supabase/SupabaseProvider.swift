@@ -17,7 +17,8 @@ public struct SupabaseProvider: AuthProvider {
   ) {
     endpoint = target.url
     apiKey = target.key
-    client = WireClient(transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace,
+    client = WireClient(
+      transport: transport, timeout: target.timeout, allowInsecureHTTP: target.allowInsecureHTTP, trace: trace,
       secrets: secrets)
     self.clock = clock
   }
@@ -31,7 +32,9 @@ public struct SupabaseProvider: AuthProvider {
     }
     let body: JSON = ["email": .string(email), "password": .string(password), "data": .object(data)]
     let (json, response) = try await call("POST", "/signup", body: body, as: .signUp)
-    if GoTrueDecoding.isSession(json) { return .signedIn(try GoTrueDecoding.session(json, response: response, now: clock.unixNow)) }
+    if GoTrueDecoding.isSession(json) {
+      return .signedIn(try GoTrueDecoding.session(json, response: response, now: clock.unixNow))
+    }
     // A bare user: confirmation required. An empty `identities` array is GoTrue's obfuscated answer
     // for an address that already has a confirmed account (GoTrue hides that the address exists).
     let user = try GoTrueDecoding.user(json, response: response)
@@ -41,7 +44,8 @@ public struct SupabaseProvider: AuthProvider {
 
   public func signIn(email: String, password: String) async throws -> AuthSession {
     let body: JSON = ["email": .string(email), "password": .string(password)]
-    let (json, response) = try await call("POST", "/token", query: [("grant_type", "password")], body: body, as: .signIn)
+    let (json, response) = try await call(
+      "POST", "/token", query: [("grant_type", "password")], body: body, as: .signIn)
     return try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
   }
 
@@ -49,7 +53,8 @@ public struct SupabaseProvider: AuthProvider {
     _ = try await call("POST", "/recover", body: ["email": .string(email)], as: .recover)
   }
 
-  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
+  {
     try Self.checkBcryptLimit(newPassword)
     let body = try verifyBody(codeOrLink: codeOrLink, email: email)
     let (json, response) = try await call("POST", "/verify", body: body, as: .verify)
@@ -77,7 +82,8 @@ public struct SupabaseProvider: AuthProvider {
     let message = "Password must be at most \(bcryptLimitBytes) bytes"
     throw AuthError(
       .validationFailed, message: message, fields: [FieldError(.password, code: "password_too_long", message: message)],
-      hint: "Supabase stores passwords with bcrypt, which reads at most 72 bytes (accented letters take 2 bytes, emoji 4).")
+      hint:
+        "Supabase stores passwords with bcrypt, which reads at most 72 bytes (accented letters take 2 bytes, emoji 4).")
   }
 
   /// `{type: recovery, token_hash}` for a mailed link or hash; `{type, email, token}` for a typed code.
@@ -85,7 +91,8 @@ public struct SupabaseProvider: AuthProvider {
     if let components = URLComponents(string: codeOrLink), components.scheme != nil,
       let items = components.queryItems
     {
-      guard let hash = items.first(where: { $0.name == "token_hash" || $0.name == "token" })?.value, !hash.isEmpty else {
+      guard let hash = items.first(where: { $0.name == "token_hash" || $0.name == "token" })?.value, !hash.isEmpty
+      else {
         throw AuthError(.invalidCode)
       }
       return ["type": "recovery", "token_hash": .string(hash)]

@@ -19,7 +19,9 @@ struct EmulatorOutbox {
       let wanted = email.lowercased()
       messages = (all["messages"]?.array ?? []).filter { $0["email"]?.string?.lowercased() == wanted }
     } else {
-      guard let url = URL(string: origin + "/emulator/v1/outbox?email=" + FormEncoding.encode(email)) else { throw Self.badOrigin(origin) }
+      guard let url = URL(string: origin + "/emulator/v1/outbox?email=" + FormEncoding.encode(email)) else {
+        throw Self.badOrigin(origin)
+      }
       messages = try await Self.read(url, client: client)["messages"]?.array ?? []
     }
     guard let last = messages.last(where: { $0["side"]?.string == side }) else { return nil }
@@ -43,7 +45,9 @@ struct EmulatorOutbox {
   }
 
   static let notAnEmulator = AuthError(
-    .notSupported, message: "This backend has no outbox: `inbox` works with an emulator (`authsh emulator`, or the Firebase emulator).")
+    .notSupported,
+    message: "This backend has no outbox: `inbox` works with an emulator (`authsh emulator`, or the Firebase emulator)."
+  )
 }
 
 /// Mail kinds named the same on both providers, so scripts run on either.

@@ -23,7 +23,9 @@ struct WireClient: Sendable {
 
   private static let checked = Memo<URL, Checked>()
 
-  func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws -> HTTPResponse {
+  func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]? = nil) async throws
+    -> HTTPResponse
+  {
     let facts = Self.checked.value(for: url) {
       let usable = (url.hasScheme("http") || url.hasScheme("https")) && url.host?.isEmpty == false
       return Checked(usable: usable, insecure: HostPolicy.refusal(url))
@@ -73,15 +75,18 @@ struct WireClient: Sendable {
       // on the way) out of reach.
       return AuthError(
         .networkUnreachable,
-        message: "Could not reach \(hostAndPort(url)): \(reason(detail)). Check the URL, your network and any proxy setting (https_proxy).",
+        message:
+          "Could not reach \(hostAndPort(url)): \(reason(detail)). Check the URL, your network and any proxy setting (https_proxy).",
         detail: "\(url.host ?? "?"): \(detail)")
     case .refused(let detail):
       return AuthError(
-        .networkUnreachable, message: "Could not connect to \(hostAndPort(url)) (connection refused) — is the server running?",
+        .networkUnreachable,
+        message: "Could not connect to \(hostAndPort(url)) (connection refused) — is the server running?",
         detail: detail)
     case .hostNotFound(let detail):
       return AuthError(
-        .networkUnreachable, message: "Could not find the host \(url.host ?? "?") (DNS lookup failed). Check the URL and your network.",
+        .networkUnreachable,
+        message: "Could not find the host \(url.host ?? "?") (DNS lookup failed). Check the URL and your network.",
         detail: detail)
     case .timedOut:
       return AuthError(.timeout)
@@ -92,21 +97,25 @@ struct WireClient: Sendable {
     case .tls(let detail):
       return AuthError(
         .networkUnreachable,
-        message: "No trusted TLS connection to \(hostAndPort(url)): \(detail). If a proxy re-signs HTTPS traffic, set SSL_CERT_FILE to its CA bundle.",
+        message:
+          "No trusted TLS connection to \(hostAndPort(url)): \(detail). If a proxy re-signs HTTPS traffic, set SSL_CERT_FILE to its CA bundle.",
         detail: detail)
     case .clientMissing(let detail):
       return AuthError(
         .networkUnreachable,
-        message: "authsh reaches https:// servers through libcurl, which is not installed here. Install it (Debian, Ubuntu: apt install libcurl4).",
+        message:
+          "authsh reaches https:// servers through libcurl, which is not installed here. Install it (Debian, Ubuntu: apt install libcurl4).",
         detail: detail)
     case .tooLarge(let bytes):
       return AuthError(
         .malformedResponse,
-        message: "The server's answer is larger than \(bytes >> 20) MB, more than authsh reads; nothing was taken from it.",
+        message:
+          "The server's answer is larger than \(bytes >> 20) MB, more than authsh reads; nothing was taken from it.",
         detail: "response body over \(bytes) bytes from \(hostAndPort(url))")
     case .unsendableHeader(let name):
       return AuthError(
-        .configError, message: "The \(name) header would carry a line break or another control character, which HTTP does not allow.",
+        .configError,
+        message: "The \(name) header would carry a line break or another control character, which HTTP does not allow.",
         hint: "Check the key or token it comes from for a stray line end (a value pasted with its newline).")
     case .other(let detail):
       return AuthError(

@@ -35,7 +35,10 @@ enum WireTrace {
 
   static func describe(_ response: HTTPResponse, elapsed: TimeInterval) -> String {
     var lines = ["< HTTP \(response.status) (\(Int(elapsed * 1000)) ms)"]
-    for header in response.headers where ["content-type", "x-supabase-api-version", "retry-after", "x-sb-error-code"].contains(header.name.lowercased()) {
+    for header in response.headers
+    where ["content-type", "x-supabase-api-version", "retry-after", "x-sb-error-code"].contains(
+      header.name.lowercased())
+    {
       lines.append("< \(header.name): \(header.value)")
     }
     if !response.body.isEmpty { lines.append("< " + maskBody(response.body)) }
@@ -63,7 +66,8 @@ enum WireTrace {
       let valueStart = rest.index(after: equals)
       let valueEnd = rest[valueStart...].firstIndex(where: { "&#; \"".contains($0) }) ?? rest.endIndex
       out += name + "="
-      out += secretParameters.contains(name) && valueStart != valueEnd ? Redactor.mask : String(rest[valueStart..<valueEnd])
+      out +=
+        secretParameters.contains(name) && valueStart != valueEnd ? Redactor.mask : String(rest[valueStart..<valueEnd])
       rest = rest[valueEnd...]
     }
     return out + rest
@@ -76,7 +80,9 @@ enum WireTrace {
     if text.contains("=") && !text.contains(" ") {
       return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
         let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-        if name == "assertion" || secretFields.contains(name) || secretParameters.contains(name) { return "\(name)=\(Redactor.mask)" }
+        if name == "assertion" || secretFields.contains(name) || secretParameters.contains(name) {
+          return "\(name)=\(Redactor.mask)"
+        }
         return String(pair)
       }.joined(separator: "&")
     }

@@ -49,7 +49,8 @@ public enum Completer {
       return subcommandCandidates(after: rest, current: current, among: onSurface)
     }
     let args = Array(rest.dropFirst(spec.words.count))
-    let allowed = InvocationParser.flags(of: spec, surface: surface) + (surface == .oneShot ? CommandTable.connectionFlags : [])
+    let allowed =
+      InvocationParser.flags(of: spec, surface: surface) + (surface == .oneShot ? CommandTable.connectionFlags : [])
 
     let scan = LineScan(args, allowed: allowed)
     let (positionals, seen, flagsEnded) = (scan.positionals, scan.flagsGiven, scan.flagsEnded)
@@ -105,7 +106,9 @@ public enum Completer {
       }
     }
     guard var words else { return ([], "", length) }
-    if linePrefix.hasSuffix("\\ ") { return (words.dropLast().map(\.text), words.last?.text ?? "", words.last?.start ?? length) }
+    if linePrefix.hasSuffix("\\ ") {
+      return (words.dropLast().map(\.text), words.last?.text ?? "", words.last?.start ?? length)
+    }
     if endsInSpace || words.isEmpty { return (words.map(\.text), "", length) }
     let last = words.removeLast()
     return (words.map(\.text), last.text, last.start)
@@ -125,7 +128,8 @@ public enum Completer {
   ) -> [CompletionCandidate] {
     var names: Set<String> = []
     return flags.compactMap { flag in
-      guard flag.name.hasPrefix(current), flag.repeatable || !seen.contains(flag.name), names.insert(flag.name).inserted else {
+      guard flag.name.hasPrefix(current), flag.repeatable || !seen.contains(flag.name), names.insert(flag.name).inserted
+      else {
         return nil
       }
       return CompletionCandidate(flag.name, flag.summary)
@@ -156,7 +160,9 @@ public enum Completer {
   /// The words that can follow `rest` in longer commands (`reset` → `confirm`; `user` → `show`,
   /// `list`, `link`, …; `user link` → `recovery`, `confirm`), each once, with its summary when it
   /// ends a command.
-  static func subcommandCandidates(after rest: [String], current: String, among specs: [CommandSpec]) -> [CompletionCandidate] {
+  static func subcommandCandidates(after rest: [String], current: String, among specs: [CommandSpec])
+    -> [CompletionCandidate]
+  {
     var seen: Set<String> = []
     var result: [CompletionCandidate] = []
     for other in specs where other.words.count > rest.count && Array(other.words.prefix(rest.count)) == rest {
@@ -185,10 +191,13 @@ public enum Completer {
     return values(kind: argument.kind, choices: argument.choices, current: current, source: source)
   }
 
-  static func values(kind: ValueKind, choices: [String], current: String, source: CompletionSource) -> [CompletionCandidate] {
+  static func values(kind: ValueKind, choices: [String], current: String, source: CompletionSource)
+    -> [CompletionCandidate]
+  {
     if !choices.isEmpty { return choices.filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) } }
     switch kind {
-    case .provider: return ProviderKind.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) }
+    case .provider:
+      return ProviderKind.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }.map { CompletionCandidate($0) }
     case .profile: return source.profiles().filter { $0.hasPrefix(current) }.map { CompletionCandidate($0, "profile") }
     case .email:
       let lowered = current.lowercased()

@@ -53,7 +53,8 @@ public struct CompletionSource: Sendable {
         {
           emails.append(remembered)
         }
-        if let target = try? context.target(), let user = try? context.sessions(for: target).storedSession()?.user.email,
+        if let target = try? context.target(),
+          let user = try? context.sessions(for: target).storedSession()?.user.email,
           !emails.contains(user)
         {
           emails.append(user)

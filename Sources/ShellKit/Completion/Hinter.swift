@@ -9,7 +9,9 @@ public enum Hinter {
     let (before, current, _) = Completer.splitForCompletion(linePrefix)
     guard current.isEmpty, !before.isEmpty else { return nil }
     let onSurface = CommandTable.all.filter { !$0.surfaces.isDisjoint(with: surface) }
-    let matches = onSurface.filter { $0.words.count <= before.count && Array(before.prefix($0.words.count)) == $0.words }
+    let matches = onSurface.filter {
+      $0.words.count <= before.count && Array(before.prefix($0.words.count)) == $0.words
+    }
     guard let spec = matches.max(by: { $0.words.count < $1.words.count }) else {
       // A group with no command of its own (`user `, `user link `): the words that can follow.
       let next = Completer.subcommandCandidates(after: before, current: "", among: onSurface).map(\.value)

@@ -19,7 +19,9 @@ struct LineScan {
       if !flagsEnded, word.hasPrefix("--"), word.count > 2 {
         let name = Completer.flagName(word)
         flagsGiven.insert(name)
-        if let flag = allowed.first(where: { $0.name == name }), flag.takesValue, !word.contains("=") { pendingFlag = flag }
+        if let flag = allowed.first(where: { $0.name == name }), flag.takesValue, !word.contains("=") {
+          pendingFlag = flag
+        }
         continue
       }
       positionals.append(word)

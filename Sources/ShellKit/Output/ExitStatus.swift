@@ -28,11 +28,26 @@ public enum ExitStatus {
     (backend, "The backend was unreachable, timed out, or answered 5xx or malformed."),
     (notSignedIn, "Not signed in, or the session expired (whoami, logout, refresh)."),
     (usage, "Command-line usage error."),
-    (dataError, "A file to read is not what it should be: an account file of no known shape, a record with the wrong fields; nothing was sent."),
-    (unavailable, "A bulk change (--from) the backend cannot make for any account listed (not_supported); nothing was sent."),
-    (ioError, "Standard output, a script report, an export's --output file, the audit log or a session file could not be written (disk full, closed)."),
-    (temporaryFailure, "The keyring holding the session cannot be reached here (logout); nothing was changed, try again where it can."),
-    (configuration, "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."),
+    (
+      dataError,
+      "A file to read is not what it should be: an account file of no known shape, a record with the wrong fields; nothing was sent."
+    ),
+    (
+      unavailable,
+      "A bulk change (--from) the backend cannot make for any account listed (not_supported); nothing was sent."
+    ),
+    (
+      ioError,
+      "Standard output, a script report, an export's --output file, the audit log or a session file could not be written (disk full, closed)."
+    ),
+    (
+      temporaryFailure,
+      "The keyring holding the session cannot be reached here (logout); nothing was changed, try again where it can."
+    ),
+    (
+      configuration,
+      "A configuration problem found before sending: config.toml, a missing URL, key or profile, an unusable session file."
+    ),
     (interrupted, "Interrupted."),
   ]
 

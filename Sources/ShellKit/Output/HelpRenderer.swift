@@ -1,4 +1,5 @@
 import Essentials
+
 /// Help text, from the command table only.
 public enum HelpRenderer {
   public static func overview(surface: Surfaces) -> String {
@@ -48,7 +49,9 @@ public enum HelpRenderer {
   }
 
   public static func command(_ spec: CommandSpec, surface: Surfaces) -> String {
-    var lines = ["Usage: " + (surface.contains(.oneShot) ? "authsh " : "") + spec.usage(for: surface), "", spec.summary + "."]
+    var lines = [
+      "Usage: " + (surface.contains(.oneShot) ? "authsh " : "") + spec.usage(for: surface), "", spec.summary + ".",
+    ]
     if let note = availabilityNote(spec.surfaces) { lines += ["", note] }
     if !spec.discussion.isEmpty { lines += ["", spec.discussion] }
     if !spec.arguments.isEmpty {
@@ -76,10 +79,11 @@ public enum HelpRenderer {
   }
 
   static func usageHead(_ spec: CommandSpec) -> String {
-    ([spec.name] + spec.arguments.map { argument in
-      let text = argument.name + (argument.variadic ? "…" : "")
-      return argument.optional ? "[\(text)]" : text
-    }).joined(separator: " ")
+    ([spec.name]
+      + spec.arguments.map { argument in
+        let text = argument.name + (argument.variadic ? "…" : "")
+        return argument.optional ? "[\(text)]" : text
+      }).joined(separator: " ")
   }
 
   static func flagLines(_ flags: [FlagSpec]) -> [String] {

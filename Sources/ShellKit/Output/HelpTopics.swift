@@ -17,7 +17,10 @@ public enum HelpTopics {
     let group = CommandTable.group(words, on: surface)
     if !group.isEmpty {
       let short = group.map { spec in
-        ([spec.name] + spec.arguments.map { ($0.optional ? "[\($0.name)" : $0.name) + ($0.variadic ? "…" : "") + ($0.optional ? "]" : "") })
+        ([spec.name]
+          + spec.arguments.map {
+            ($0.optional ? "[\($0.name)" : $0.name) + ($0.variadic ? "…" : "") + ($0.optional ? "]" : "")
+          })
           .joined(separator: " ")
       }
       let width = short.map(\.count).max() ?? 0
@@ -85,11 +88,14 @@ public enum HelpTopics {
     .samePassword: "The new password equals the old one; the reset link is now used, ask for a new one.",
     .reauthenticationNeeded: "The backend wants the user to sign in again before changing the password.",
     .readonlyProfile: "A command that changes accounts was refused on a readonly profile; nothing was sent.",
-    .sessionNotSaved: "The server signed you in (signup: the account exists) but the session could not be written (a full disk).",
-    .auditUnavailable: "The audit log could not be written: the change was not sent (or was made but not recorded, as the message says).",
+    .sessionNotSaved:
+      "The server signed you in (signup: the account exists) but the session could not be written (a full disk).",
+    .auditUnavailable:
+      "The audit log could not be written: the change was not sent (or was made but not recorded, as the message says).",
     .mfaRequired: "The account has a second factor and there was no code: add --code, --code-env or --totp-secret-env.",
     .mfaInvalidCode: "The second-factor (authenticator app) code was refused.",
     .outputNotWritten: "user export --output FILE could not be written (a full disk): no half-written FILE is left.",
-    .keyringUnavailable: "The session's tokens are in a keyring that cannot be reached here (no D-Bus session, locked): logout changed nothing; run it where the keyring unlocks.",
+    .keyringUnavailable:
+      "The session's tokens are in a keyring that cannot be reached here (no D-Bus session, locked): logout changed nothing; run it where the keyring unlocks.",
   ]
 }

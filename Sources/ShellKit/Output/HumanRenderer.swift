@@ -5,7 +5,9 @@ import JSONKit
 /// Human text for a result: the default output of one-shot commands and the shell. Every value
 /// from the result (user data, server messages) goes through `TerminalText` here, before styling.
 public enum HumanRenderer {
-  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
+  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (
+    out: String, err: String
+  ) {
     // `user show` prints every account, the missing and failed ones included, under its error.
     let listsLookups = invocation.id == .userShow && !result.lookups.isEmpty
     // `user import` prints its summary (what was imported, skipped, failed) above its error.
@@ -18,18 +20,21 @@ public enum HumanRenderer {
       return (summary, renderError(error, style: style))
     }
     if let (out, err) = SupportRenderer.render(result, invocation: invocation, style: style) {
-      return (out.isEmpty ? "" : out.joined(separator: "\n") + "\n", err.isEmpty ? "" : err.joined(separator: "\n") + "\n")
+      return (
+        out.isEmpty ? "" : out.joined(separator: "\n") + "\n", err.isEmpty ? "" : err.joined(separator: "\n") + "\n"
+      )
     }
     var lines: [String] = []
     let safe = TerminalText.escape
     if let output = result.output { lines.append(TerminalText.escapeKeepingLines(output)) }
     lines += (result.secrets ?? []).map(safe)
     if let status = result.status {
-      lines += table([
-        ("provider", status.provider), ("profile", status.profile), ("url", status.url),
-        ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
-      ] + (status.sessionLocation.map { [("session", $0)] } ?? [])
-        + (status.sessionUnreadable.map { [("readable", "no: \($0)")] } ?? []))
+      lines += table(
+        [
+          ("provider", status.provider), ("profile", status.profile), ("url", status.url),
+          ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
+        ] + (status.sessionLocation.map { [("session", $0)] } ?? [])
+          + (status.sessionUnreadable.map { [("readable", "no: \($0)")] } ?? []))
     } else if let message = result.inbox {
       let inbox = invocation.output(.showTokens) ? message : message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
@@ -73,7 +78,9 @@ public enum HumanRenderer {
       lines.append("  \(field.field.rawValue): \(TerminalText.escape(field.message))")
     }
     var origin: [String] = [error.code.rawValue]
-    if let providerCode = error.providerCode, providerCode != error.code.rawValue { origin.append(TerminalText.escape(providerCode)) }
+    if let providerCode = error.providerCode, providerCode != error.code.rawValue {
+      origin.append(TerminalText.escape(providerCode))
+    }
     if let status = error.status { origin.append("HTTP \(status)") }
     lines.append(style.dim("  (" + origin.joined(separator: ", ") + ")"))
     if let hint = error.hint { lines.append("  " + TerminalText.escape(hint)) }
@@ -81,7 +88,9 @@ public enum HumanRenderer {
   }
 
   static func userRows(_ user: AuthUser, session: AuthSession?, now: Int) -> [(String, String)] {
-    var rows: [(String, String)] = [("email", user.email), ("id", user.id), ("email confirmed", user.emailConfirmed ? "yes" : "no")]
+    var rows: [(String, String)] = [
+      ("email", user.email), ("id", user.id), ("email confirmed", user.emailConfirmed ? "yes" : "no"),
+    ]
     if let name = user.name { rows.append(("name", name)) }
     if let created = user.createdAt { rows.append(("created", created)) }
     if let last = user.lastSignInAt { rows.append(("last sign-in", last)) }
@@ -117,4 +126,3 @@ public enum HumanRenderer {
     return rows.map { $0.0.padded(to: width) + "  " + TerminalText.escape($0.1) }
   }
 }
-

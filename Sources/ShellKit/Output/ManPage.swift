@@ -98,7 +98,8 @@ public enum ManPage {
   static func flags(_ flags: [FlagSpec], into page: inout Roff) {
     for flag in flags {
       page.macro("TP")
-      page.text("\\fB" + Roff.escape(flag.name) + "\\fR" + (flag.valueName.map { " \\fI" + Roff.escape($0) + "\\fR" } ?? ""))
+      page.text(
+        "\\fB" + Roff.escape(flag.name) + "\\fR" + (flag.valueName.map { " \\fI" + Roff.escape($0) + "\\fR" } ?? ""))
       let choices = flag.choices.isEmpty ? "" : " One of: " + flag.choices.joined(separator: ", ") + "."
       page.text(Roff.escape(flag.summary + "." + choices))
     }

@@ -52,7 +52,10 @@ enum ManPageText {
     let statements: [(String, String)] = [
       ("COMMAND ...", "any command above (signup, login, whoami, reset confirm, ...)"),
       ("expect ok | expect error CODE", "check the previous command's outcome"),
-      ("assert [not] QUERY PREDICATE [VALUE]", "check the previous result; predicates == != < <= > >= contains startsWith endsWith matches exists isEmpty; literals \"text\", 42, 1.5, true, false, null"),
+      (
+        "assert [not] QUERY PREDICATE [VALUE]",
+        "check the previous result; predicates == != < <= > >= contains startsWith endsWith matches exists isEmpty; literals \"text\", 42, 1.5, true, false, null"
+      ),
       ("capture NAME = QUERY", "keep a value of the previous result"),
       ("let NAME = VALUE", "define a variable"),
       ("secret NAME = VALUE", "define a variable that is masked everywhere"),
@@ -81,7 +84,10 @@ enum ManPageText {
     ("AUTHSH_PROFILE", "The profile of config.toml to use."),
     ("AUTHSH_CONFIG_DIR", "The directory holding config.toml and rc (default $XDG_CONFIG_HOME/authsh)."),
     ("AUTHSH_HISTFILE", "The shell's history file; /dev/null disables it."),
-    ("AUTHSH_CREDENTIAL_STORE", "Where sessions are kept: auto (the platform keyring, else the 0600 file), keyring or file."),
+    (
+      "AUTHSH_CREDENTIAL_STORE",
+      "Where sessions are kept: auto (the platform keyring, else the 0600 file), keyring or file."
+    ),
     ("AUTHSH_NO_HINTS", "Set to 1 to turn off the shell's grey argument hints."),
     ("AUTHSH_VAR_NAME", "A script variable NAME for authsh run."),
     ("XDG_CONFIG_HOME, XDG_STATE_HOME", "Base directories for configuration and state."),
@@ -89,9 +95,18 @@ enum ManPageText {
   ]
 
   static let files: [(String, String)] = [
-    ("$XDG_CONFIG_HOME/authsh/config.toml", "Profiles: provider, url, key_env or key, project_id, emulator_host (TOML; unknown keys are errors, exit 78)."),
+    (
+      "$XDG_CONFIG_HOME/authsh/config.toml",
+      "Profiles: provider, url, key_env or key, project_id, emulator_host (TOML; unknown keys are errors, exit 78)."
+    ),
     ("$XDG_CONFIG_HOME/authsh/rc", "Commands the interactive shell runs at start (--no-rc skips it)."),
-    ("$XDG_STATE_HOME/authsh/sessions/", "Saved sessions, one file per backend (provider, endpoint and Firebase project), mode 0600 in a 0700 directory owned by you. With a keyring (the Secret Service on Linux, the login Keychain on macOS) the tokens are kept there, items with service=authsh, and the file keeps the rest."),
-    ("$XDG_STATE_HOME/authsh/history", "The interactive shell's history, mode 0600; lines carrying a secret are never written."),
+    (
+      "$XDG_STATE_HOME/authsh/sessions/",
+      "Saved sessions, one file per backend (provider, endpoint and Firebase project), mode 0600 in a 0700 directory owned by you. With a keyring (the Secret Service on Linux, the login Keychain on macOS) the tokens are kept there, items with service=authsh, and the file keeps the rest."
+    ),
+    (
+      "$XDG_STATE_HOME/authsh/history",
+      "The interactive shell's history, mode 0600; lines carrying a secret are never written."
+    ),
   ]
 }

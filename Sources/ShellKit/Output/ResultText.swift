@@ -4,9 +4,12 @@ import JSONKit
 /// What a command's result prints, the same on every surface (one-shot, the shell, piped input,
 /// `source`): `--json` gives the result model, otherwise the human text.
 public enum ResultText {
-  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (out: String, err: String) {
+  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (
+    out: String, err: String
+  ) {
     if invocation.output(.json) {
-      let json = result.json(now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims))
+      let json = result.json(
+        now: now, revealTokens: invocation.output(.showTokens), includeClaims: invocation.given(.claims))
       return (json.prettyText + "\n", "")
     }
     return HumanRenderer.render(result, invocation: invocation, style: style, now: now)
@@ -17,7 +20,8 @@ public enum ResultText {
   /// one that only reads.
   public static func cancelledNote(_ invocation: Invocation) -> String? {
     guard invocation.mayChangeTheServer else { return nil }
-    return "The request may already have reached the server and been applied: check before trying '\(invocation.spec.name)' again."
+    return
+      "The request may already have reached the server and been applied: check before trying '\(invocation.spec.name)' again."
   }
 
   /// Values the output may show although the redactor knows them: a mail link's public values

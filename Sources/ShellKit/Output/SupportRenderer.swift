@@ -36,7 +36,8 @@ enum SupportRenderer {
         out.append(safe(link.url))
         if let code = link.code { err.append("one-time code: \(safe(code))") }
         err.append(
-          style.yellow("⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
+          style.yellow(
+            "⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
       }
     case .diagnosis:
       if let diagnosis = result.diagnosis { out = self.diagnosis(diagnosis, style: style) }
@@ -60,7 +61,9 @@ enum SupportRenderer {
         lines.append(style.bold(TerminalText.escape(user.email.isEmpty ? user.id : user.email)))
         lines += HumanRenderer.table(userRows(user, revealTokens: revealTokens)).map { "  " + $0 }
       } else if let error = lookup.error, error.code != .userNotFound {
-        lines.append(style.red("✗ \(TerminalText.escape(lookup.query)): ") + TerminalText.escape(error.message) + style.dim(" (\(error.code.rawValue))"))
+        lines.append(
+          style.red("✗ \(TerminalText.escape(lookup.query)): ") + TerminalText.escape(error.message)
+            + style.dim(" (\(error.code.rawValue))"))
       } else {
         lines.append(style.yellow("✗ \(TerminalText.escape(lookup.query)): no such account"))
       }
@@ -83,7 +86,11 @@ enum SupportRenderer {
   static func userRows(_ user: AdminUser, revealTokens: Bool = false) -> [(String, String)] {
     var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
     if let pending = user.pendingEmail {
-      rows.append(("pending e-mail", pending + " (not confirmed" + (user.emailChangeSentAt.map { "; mail sent at \($0)" } ?? "") + ")"))
+      rows.append(
+        (
+          "pending e-mail",
+          pending + " (not confirmed" + (user.emailChangeSentAt.map { "; mail sent at \($0)" } ?? "") + ")"
+        ))
     }
     if let deletedAt = user.deletedAt { rows.append(("deleted", "yes, at \(deletedAt) (soft delete: the row stays)")) }
     rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
@@ -162,7 +169,9 @@ enum SupportRenderer {
       [
         entry.time, entry.profile, entry.command, entry.targetEmail ?? entry.targetId ?? "—",
         entry.outcome + (entry.note.map { "; " + $0 } ?? ""), entry.operatorName ?? "—",
-      ].map { Self.clipped(TerminalText.escape($0)) } + [Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)]
+      ].map { Self.clipped(TerminalText.escape($0)) } + [
+        Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)
+      ]
     }
     return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows)
   }

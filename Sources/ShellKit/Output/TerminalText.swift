@@ -33,7 +33,8 @@ public enum TerminalText {
   static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1 (CSI, OSC, … as single characters)
-    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi marks, embeddings, overrides, isolates
+    // Bidi marks, embeddings, overrides, isolates.
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
     case 0x2028, 0x2029: return true  // line and paragraph separators: a line break inside one value
     default: return false
     }

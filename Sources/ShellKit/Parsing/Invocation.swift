@@ -11,7 +11,10 @@ public struct Invocation: Sendable, Equatable {
   /// The words as given (after the command words), for history and `retry`.
   public var words: [Word]
 
-  public init(spec: CommandSpec, arguments: [String: FlagValue] = [:], rest: [String] = [], flags: [String: [FlagValue]] = [:], words: [Word] = []) {
+  public init(
+    spec: CommandSpec, arguments: [String: FlagValue] = [:], rest: [String] = [], flags: [String: [FlagValue]] = [:],
+    words: [Word] = []
+  ) {
     self.spec = spec
     self.arguments = arguments
     self.rest = rest

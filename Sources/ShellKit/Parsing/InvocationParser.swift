@@ -3,7 +3,9 @@ import AuthCore
 /// Matches words against the command table: command words, flags (`--x v`, `--x=v`), positionals,
 /// choices. Every problem is a `UsageError` pointing at a word, with a suggestion when one is close.
 public enum InvocationParser {
-  public static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<Invocation, UsageError> {
+  public static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<
+    Invocation, UsageError
+  > {
     guard let first = words.first else { return .failure(UsageError("no command given")) }
     let texts = words.map(\.text)
     let commandWords = Array(texts.prefix { !$0.hasPrefix("-") }.prefix(2))
@@ -15,7 +17,8 @@ public enum InvocationParser {
       else { continue }
       let next = group.map { $0.words[length...].joined(separator: " ") }
       let word = texts.count > length ? texts[length] : nil
-      let message = word.map { "unknown subcommand '\($0)' of '\(prefix.joined(separator: " "))'" }
+      let message =
+        word.map { "unknown subcommand '\($0)' of '\(prefix.joined(separator: " "))'" }
         ?? "'\(prefix.joined(separator: " "))' needs a subcommand"
       return .failure(
         UsageError(
@@ -25,7 +28,8 @@ public enum InvocationParser {
     guard let (spec, consumed) = CommandTable.match(texts) else {
       let known = CommandTable.firstWords(on: surface)
       return .failure(
-        UsageError("unknown command '\(first.text)'", wordIndex: 0, suggestion: Suggest.closest(to: first.text, among: known)))
+        UsageError(
+          "unknown command '\(first.text)'", wordIndex: 0, suggestion: Suggest.closest(to: first.text, among: known)))
     }
     guard !spec.surfaces.isDisjoint(with: surface) else {
       return .failure(UsageError(availability(of: spec, on: surface), wordIndex: 0))
@@ -52,7 +56,8 @@ public enum InvocationParser {
       guard let flag = allowed.first(where: { $0.name == name }) else {
         let suggestion = Suggest.closest(to: name, among: allowed.map(\.name))
         let known = (flags(of: spec, surface: .all) + CommandTable.globalFlags).contains { $0.name == name }
-        let message = known ? "\(name) cannot be used with '\(spec.name)' here" : "unknown flag '\(name)' for '\(spec.name)'"
+        let message =
+          known ? "\(name) cannot be used with '\(spec.name)' here" : "unknown flag '\(name)' for '\(spec.name)'"
         return .failure(UsageError(message, wordIndex: index, suggestion: known ? nil : suggestion))
       }
       var value = FlagValue.on
@@ -86,10 +91,13 @@ public enum InvocationParser {
 
   /// Flags a command accepts on a surface.
   public static func flags(of spec: CommandSpec, surface: Surfaces) -> [FlagSpec] {
-    spec.flags.filter { !$0.surfaces.isDisjoint(with: surface) } + (spec.takesOutputFlags ? CommandTable.outputFlags : [])
+    spec.flags.filter { !$0.surfaces.isDisjoint(with: surface) }
+      + (spec.takesOutputFlags ? CommandTable.outputFlags : [])
   }
 
-  private static func assign(_ positionals: [(value: String, index: Int)], to base: Invocation) -> Result<Invocation, UsageError> {
+  private static func assign(_ positionals: [(value: String, index: Int)], to base: Invocation) -> Result<
+    Invocation, UsageError
+  > {
     var invocation = base
     let spec = invocation.spec
     var remaining = positionals[...]
@@ -120,7 +128,9 @@ public enum InvocationParser {
   }
 
   static func availability(of spec: CommandSpec, on surface: Surfaces) -> String {
-    if spec.id == .run, surface.contains(.repl) { return "'run' works from a shell (authsh run FILE…); in this shell use 'source FILE'" }
+    if spec.id == .run, surface.contains(.repl) {
+      return "'run' works from a shell (authsh run FILE…); in this shell use 'source FILE'"
+    }
     if spec.surfaces == .repl { return "'\(spec.name)' works only in the interactive shell" }
     if spec.surfaces == .oneShot { return "'\(spec.name)' works only as `authsh \(spec.name) …` from a shell" }
     if spec.surfaces == .interactive { return "'\(spec.name)' works only in the shell and in .auth scripts" }

@@ -21,7 +21,8 @@ extension FlagSpec {
     case .number?:
       let range = bounds ?? 0...Double(Int.max)
       guard let number = Int(text.trimmingWhitespace), range.contains(Double(number)) else {
-        return .failure(UsageError("\(name) takes a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"))
+        return .failure(
+          UsageError("\(name) takes a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"))
       }
       return .success(.number(number, text))
     case .duration?:

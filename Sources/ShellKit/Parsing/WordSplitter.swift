@@ -44,7 +44,9 @@ public enum WordSplitter {
     var words: [Word] = []
     var index = 0
     while index < chars.count {
-      while index < chars.count, chars[index] == .space || chars[index] == .tab || chars[index] == .carriageReturn { index += 1 }
+      while index < chars.count, chars[index] == .space || chars[index] == .tab || chars[index] == .carriageReturn {
+        index += 1
+      }
       guard index < chars.count else { break }
       if chars[index] == .hash { break }
       let start = index
@@ -73,7 +75,9 @@ public enum WordSplitter {
               index += 1
               break
             }
-            if d == .backslash, index + 1 < chars.count, chars[index + 1] == .doubleQuote || chars[index + 1] == .backslash {
+            if d == .backslash, index + 1 < chars.count,
+              chars[index + 1] == .doubleQuote || chars[index + 1] == .backslash
+            {
               text.append(chars[index + 1])
               index += 2
               continue
@@ -89,7 +93,9 @@ public enum WordSplitter {
         case .openBrace where index + 1 < chars.count && chars[index + 1] == .openBrace:
           // Keep a whole `{{ … }}` in the word, spaces included.
           var close = index + 2
-          while close + 1 < chars.count, !(chars[close] == .closeBrace && chars[close + 1] == .closeBrace) { close += 1 }
+          while close + 1 < chars.count, !(chars[close] == .closeBrace && chars[close + 1] == .closeBrace) {
+            close += 1
+          }
           guard close + 1 < chars.count else { throw SplitError(message: "unterminated '{{'", column: index) }
           text += chars[index...(close + 1)]
           index = close + 2

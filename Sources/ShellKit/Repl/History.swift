@@ -38,7 +38,8 @@ public enum HistoryPolicy {
 
   static func mentionsSecret(_ words: [Word]) -> Bool {
     let namesSecretFlag = words.contains { word in
-      !word.quoted && secretFlags.contains(word.text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word.text)
+      !word.quoted
+        && secretFlags.contains(word.text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word.text)
     }
     return namesSecretFlag || !secretArgumentPositions(words).isEmpty || words.contains { isRecoveryLink($0.text) }
       || mistypedFlagMayCarrySecret(words)
@@ -66,7 +67,9 @@ public enum HistoryPolicy {
 
   /// A link that carries a one-time credential (a reset e-mail's link pasted on its own).
   static func isRecoveryLink(_ text: String) -> Bool {
-    guard text.contains("://"), let query = text.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
+    guard text.contains("://"), let query = text.split(separator: "?", maxSplits: 1).dropFirst().first else {
+      return false
+    }
     let names = query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" }
     return names.contains { ["token", "token_hash", "code", "oobCode"].contains($0) }
   }
@@ -75,7 +78,8 @@ public enum HistoryPolicy {
   public static func masked(_ line: String) -> String {
     guard let words = try? WordSplitter.split(line) else { return line.trimmingWhitespace.isEmpty ? line : "***" }
     let secretArguments = secretArgumentPositions(words)
-    let secretWords = words.contains { secretFlags.contains(flagName($0.text)) || isRecoveryLink($0.text) }
+    let secretWords =
+      words.contains { secretFlags.contains(flagName($0.text)) || isRecoveryLink($0.text) }
       || mistypedFlagMayCarrySecret(words)
     guard secretArguments.isEmpty, !secretWords else {
       return maskedWords(words, secretArguments: secretArguments)
@@ -93,7 +97,8 @@ public enum HistoryPolicy {
         continue
       }
       let name = flagName(word.text)
-      let unknown = word.text.hasPrefix("-") && word.text.count > 1 && name != "--" && name != "-h" && !knownFlags.contains(name)
+      let unknown =
+        word.text.hasPrefix("-") && word.text.count > 1 && name != "--" && name != "-h" && !knownFlags.contains(name)
       if !word.quoted, unknown, !name.hasPrefix("--"), name.count > 2 {
         parts.append(Redactor.mask)  // `-phunter2`
         continue
@@ -115,7 +120,9 @@ public enum HistoryPolicy {
   /// The error with the word it quotes masked when that word may be a secret: `unexpected
   /// argument 'hunter2' for 'login'` (a password typed where no argument goes).
   public static func masked(_ error: UsageError, words: [Word]) -> UsageError {
-    guard let index = error.wordIndex, index < words.count, secretArgumentPositions(words).contains(index) else { return error }
+    guard let index = error.wordIndex, index < words.count, secretArgumentPositions(words).contains(index) else {
+      return error
+    }
     var masked = error
     masked.message = error.message.replacingAll("'\(words[index].text)'", with: "'\(Redactor.mask)'")
     return masked
@@ -226,7 +233,8 @@ public struct HistoryFile: Sendable {
       }
     }
     close(fd)
-    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(
+      String.init)
     if lines.count > limit * 2 { rewrite(Array(lines.suffix(limit))) }
     return Array(lines.suffix(limit))
   }

@@ -19,9 +19,10 @@ public struct InterpolationError: Error, Sendable, Equatable {
 
 /// Fills the `{{…}}` holes of a line's words (the script engine, injected by the executable):
 /// `previous` is the last command's result model, tokens included (output is redacted later).
-public typealias LineInterpolator = @Sendable (_ words: [Word], _ line: String, _ previous: JSON?) -> Result<
-  [Word], InterpolationError
->
+public typealias LineInterpolator =
+  @Sendable (_ words: [Word], _ line: String, _ previous: JSON?) -> Result<
+    [Word], InterpolationError
+  >
 
 extension ReplRendering {
   /// `error: undefined variable 'x'`, the line with a caret under the hole, and the note.
@@ -34,7 +35,9 @@ extension ReplRendering {
       let end = max(start, min(error.end, chars.count))
       let width = max(1, safe(String(chars[start..<end])).count)
       lines.append("  " + safe(line))
-      let caret = "  " + String(repeating: " ", count: safe(String(chars[0..<start])).count) + style.red(String(repeating: "^", count: width))
+      let caret =
+        "  " + String(repeating: " ", count: safe(String(chars[0..<start])).count)
+        + style.red(String(repeating: "^", count: width))
       lines.append(caret + (error.note.map { " " + safe($0) } ?? ""))
     } else if let note = error.note {
       lines.append("  " + safe(note))

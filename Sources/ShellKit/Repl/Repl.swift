@@ -156,7 +156,9 @@ public final class Repl {
     if streams {
       let out = sink
       let reveal = invocation.output(.showTokens)
-      context.lookupStream = { lookup in out.out(CommandResult.lookupJSON(lookup, revealTokens: reveal).compactText + "\n") }
+      context.lookupStream = { lookup in
+        out.out(CommandResult.lookupJSON(lookup, revealTokens: reveal).compactText + "\n")
+      }
     }
     if let loading, !streams { spinner?.start(loading) }
     let execute = options.execute
@@ -279,7 +281,8 @@ private final class ResumeOnce<T: Sendable>: Sendable {
   }
 
   func resume(with value: T) {
-    let taken = state.update { state -> (continuation: CheckedContinuation<T, Never>?, cancel: (@Sendable () -> Void)?)? in
+    let taken = state.update {
+      state -> (continuation: CheckedContinuation<T, Never>?, cancel: (@Sendable () -> Void)?)? in
       guard !state.done else { return nil }
       state.done = true
       guard let continuation = state.continuation else {

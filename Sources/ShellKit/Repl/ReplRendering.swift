@@ -1,5 +1,5 @@
-import Essentials
 import AuthCore
+import Essentials
 
 /// Text the shell prints itself: usage errors with a caret under the word, the `history`
 /// listing, the warning about `--password VALUE`. Typed text is shown through `TerminalText`
@@ -30,7 +30,9 @@ enum ReplRendering {
       let width = max(1, safe(String(chars[start..<end])).count)
       let note = error.suggestion.map { " did you mean '\(safe($0))'?" } ?? ""
       lines.append("  " + safe(line))
-      lines.append("  " + String(repeating: " ", count: safe(String(chars[0..<start])).count) + style.red(String(repeating: "^", count: width)) + note)
+      lines.append(
+        "  " + String(repeating: " ", count: safe(String(chars[0..<start])).count)
+          + style.red(String(repeating: "^", count: width)) + note)
     } else if let suggestion = error.suggestion {
       lines.append("  did you mean '\(safe(suggestion))'?")
     }

@@ -22,7 +22,10 @@ public final class TerminalSpinner: Spinner, Sendable {
   }
   private let state = Guarded(State())
 
-  public init(output: any OutputSink, unicode: Bool = true, delay: Duration = .milliseconds(150), interval: Duration = .milliseconds(90)) {
+  public init(
+    output: any OutputSink, unicode: Bool = true, delay: Duration = .milliseconds(150),
+    interval: Duration = .milliseconds(90)
+  ) {
     self.output = output
     self.frames = unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
     self.delay = delay

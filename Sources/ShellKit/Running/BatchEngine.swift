@@ -31,7 +31,10 @@ public enum BatchOutcome: String, Sendable, CaseIterable {
 
   /// Failures that may go through when tried again later.
   static let retryableCodes = Set(
-    [ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled, .auditUnavailable].map(\.rawValue))
+    [
+      ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled,
+      .auditUnavailable,
+    ].map(\.rawValue))
 }
 
 /// A retry that a stopped batch did not make; `after` is the error of the last attempt.
@@ -50,7 +53,9 @@ public struct BatchRecord: Sendable, Equatable {
   public var code: String?
   public var message: String
 
-  public init(input: String, email: String? = nil, id: String? = nil, outcome: BatchOutcome, code: String? = nil, message: String) {
+  public init(
+    input: String, email: String? = nil, id: String? = nil, outcome: BatchOutcome, code: String? = nil, message: String
+  ) {
     self.input = input
     self.email = email
     self.id = id
@@ -104,7 +109,9 @@ public actor BatchBackOff {
   public private(set) var pausedSeconds = 0.0
 
   /// `jitter` answers a number in 0..<1.
-  public init(clock: any BatchClock, policy: BatchPolicy, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+  public init(
+    clock: any BatchClock, policy: BatchPolicy, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+  ) {
     self.clock = clock
     self.policy = policy
     self.jitter = jitter
@@ -156,7 +163,8 @@ public struct BatchRetrier: Sendable {
   }
 
   /// `body` gets the attempt number (1 for the first).
-  public func run<T: Sendable>(retryTransient: Bool = true, _ body: @Sendable (Int) async throws -> T) async throws -> T {
+  public func run<T: Sendable>(retryTransient: Bool = true, _ body: @Sendable (Int) async throws -> T) async throws -> T
+  {
     var limited = 0
     var transient = 0
     var attempt = 0
@@ -215,7 +223,9 @@ public struct BatchTally: Sendable, Equatable {
   public mutating func add(_ record: BatchRecord, error: AuthError?) {
     total += 1
     counts[record.outcome, default: 0] += 1
-    if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) { codes[code, default: 0] += 1 }
+    if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) {
+      codes[code, default: 0] += 1
+    }
     if record.outcome == .failed, firstFailure == nil { firstFailure = error }
   }
 
@@ -223,7 +233,9 @@ public struct BatchTally: Sendable, Equatable {
   public mutating func remove(_ record: BatchRecord) {
     total -= 1
     counts[record.outcome, default: 0] -= 1
-    if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) { codes[code, default: 0] -= 1 }
+    if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) {
+      codes[code, default: 0] -= 1
+    }
     codes = codes.filter { $0.value > 0 }
   }
 
@@ -238,7 +250,8 @@ public struct BatchTally: Sendable, Equatable {
 /// request blocks the thread until its answer (the entries would go one at a time).
 public enum BatchRunner {
   public static func run<Entry: Sendable>(
-    _ entries: [Entry], jobs: Int, stop: BatchStop? = nil, work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
+    _ entries: [Entry], jobs: Int, stop: BatchStop? = nil,
+    work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
     notStarted: (Entry) -> BatchRecord, finished: (BatchRecord, AuthError?) -> Void
   ) async {
     func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }

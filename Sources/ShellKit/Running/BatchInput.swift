@@ -92,14 +92,16 @@ public enum BatchInput {
         try checkSize(list, name: name)
       }
     } catch let error as CSVReadError {
-      throw AuthError(.usage, message: "Line \(error.line + firstNumber) of \(name): \(error.message); nothing was sent.")
+      throw AuthError(
+        .usage, message: "Line \(error.line + firstNumber) of \(name): \(error.message); nothing was sent.")
     }
     return list
   }
 
   static func checkSize(_ list: BatchList, name: String) throws {
     if list.entries.count > maximumEntries {
-      throw AuthError(.usage, message: "\(name) names more than \(maximumEntries) accounts: split it into smaller batches.")
+      throw AuthError(
+        .usage, message: "\(name) names more than \(maximumEntries) accounts: split it into smaller batches.")
     }
   }
 
@@ -122,7 +124,8 @@ public enum BatchInput {
       let fields = record.fields
       guard fields.count == count else {
         return BatchEntry(
-          input: "line \(line)", problem: "Line \(line) has \(fields.count) fields where the header names \(count): skipped.")
+          input: "line \(line)",
+          problem: "Line \(line) has \(fields.count) fields where the header names \(count): skipped.")
       }
       let email = self.email.map { fields[$0].trimmingWhitespace } ?? ""
       let id = self.id.map { fields[$0].trimmingWhitespace } ?? ""
@@ -139,7 +142,9 @@ public enum BatchInput {
       return Validator.isValidEmail(value)
         ? BatchEntry(input: value) : BatchEntry(input: value, problem: "'\(shown(value))' is not an e-mail address.")
     }
-    let idCharacters = value.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0)) }
+    let idCharacters = value.unicodeScalars.allSatisfy {
+      $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0))
+    }
     guard !value.isEmpty, value.count <= 128, idCharacters else {
       return BatchEntry(input: value, problem: "'\(shown(value))' is not an e-mail address or a user id.")
     }
@@ -177,7 +182,10 @@ struct PhysicalLines {
       number += 1
       return (line, number)
     } catch let long as InputLineTooLong {
-      throw AuthError(.usage, message: "Line \(long.line) of \(name) is longer than \(long.limit) bytes: it is not an account; nothing was sent.")
+      throw AuthError(
+        .usage,
+        message:
+          "Line \(long.line) of \(name) is longer than \(long.limit) bytes: it is not an account; nothing was sent.")
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }

@@ -50,7 +50,8 @@ public final class BatchReportFile: BatchReportSink, Sendable {
 
   public static func open(_ path: String, append: Bool = false) throws -> any BatchReportSink {
     do {
-      return BatchReportFile(descriptor: try append ? Descriptor.openForAppending(path) : Descriptor.create(path, mode: 0o600))
+      return BatchReportFile(
+        descriptor: try append ? Descriptor.openForAppending(path) : Descriptor.create(path, mode: 0o600))
     } catch {
       throw AuthError(.usage, message: "Cannot write the report \(path): \(error).")
     }
@@ -84,7 +85,8 @@ extension BatchTally {
     var byCode = JSONObject()
     for (code, count) in codes.sorted(by: { $0.key < $1.key }) { byCode[code] = .int(count) }
     return [
-      "total": .int(total), "dry_run": .bool(dryRun), "outcomes": .object(outcomes), "codes": .object(byCode), "duplicates": .int(duplicates),
+      "total": .int(total), "dry_run": .bool(dryRun), "outcomes": .object(outcomes), "codes": .object(byCode),
+      "duplicates": .int(duplicates),
       "rate_limit_pauses": .int(pauses), "paused_seconds": .double((pausedSeconds * 10).rounded() / 10),
     ]
   }
@@ -100,7 +102,9 @@ extension BatchTally {
     parts.append("\(self[.unchanged]) unchanged")
     parts.append("\(self[.notFound]) not found")
     // The outcomes of a batch that met the backend's limits or was stopped, only when they happen.
-    for (outcome, words) in [(BatchOutcome.notSupported, "not supported")] where self[outcome] > 0 { parts.append("\(self[outcome]) \(words)") }
+    for (outcome, words) in [(BatchOutcome.notSupported, "not supported")] where self[outcome] > 0 {
+      parts.append("\(self[outcome]) \(words)")
+    }
     parts.append("\(self[.failed]) failed")
     for (outcome, words) in [(BatchOutcome.unknown, "unknown"), (.notStarted, "not started")] where self[outcome] > 0 {
       parts.append("\(self[outcome]) \(words)")
@@ -115,12 +119,14 @@ extension BatchTally {
     }
     if self[.unknown] > 0 {
       lines.append(
-        "\(self[.unknown]) account\(self[.unknown] == 1 ? "" : "s") got no answer: the change may have been applied. Check them before trying again.")
+        "\(self[.unknown]) account\(self[.unknown] == 1 ? "" : "s") got no answer: the change may have been applied. Check them before trying again."
+      )
     }
     if dryRun { lines.append("Dry run: nothing was changed.") }
     if pauses > 0 {
       lines.append(
-        "Rate limits slowed the batch down \(pauses) time\(pauses == 1 ? "" : "s") (\(NumberText.fixed(pausedSeconds, places: 1)) s in all).")
+        "Rate limits slowed the batch down \(pauses) time\(pauses == 1 ? "" : "s") (\(NumberText.fixed(pausedSeconds, places: 1)) s in all)."
+      )
     }
     return lines
   }

@@ -4,7 +4,8 @@ import JSONKit
 extension BatchRecord {
   /// A `--report` line read back; nil for a line that is not one.
   public init?(json: JSON) {
-    guard let input = json["input"]?.string, let outcome = json["outcome"]?.string.flatMap(BatchOutcome.init(rawValue:)) else {
+    guard let input = json["input"]?.string, let outcome = json["outcome"]?.string.flatMap(BatchOutcome.init(rawValue:))
+    else {
       return nil
     }
     self.init(
@@ -55,12 +56,17 @@ public struct BatchResume: Sendable {
         resume.records.append(record)
       }
       if resume.records.count > BatchInput.maximumEntries {
-        throw AuthError(.usage, message: "\(name) names more than \(BatchInput.maximumEntries) accounts: it is no report of one batch.")
+        throw AuthError(
+          .usage,
+          message: "\(name) names more than \(BatchInput.maximumEntries) accounts: it is no report of one batch.")
       }
     }
     guard resume.malformed.isEmpty || !resume.records.isEmpty else {
       throw AuthError(
-        .usage, message: "\(name) is not a --report file: line \(resume.malformed[0].line) is no JSON line with an input and an outcome.")
+        .usage,
+        message:
+          "\(name) is not a --report file: line \(resume.malformed[0].line) is no JSON line with an input and an outcome."
+      )
     }
     return resume
   }

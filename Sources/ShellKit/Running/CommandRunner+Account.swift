@@ -48,7 +48,8 @@ extension CommandRunner {
       result.notes.append("Check \(email.trimmingWhitespace) for a confirmation link.")
       if obfuscated {
         result.notes.append(
-          "Supabase answered with a placeholder user: this address may already have an account (it hides existing accounts), so no new e-mail may arrive.")
+          "Supabase answered with a placeholder user: this address may already have an account (it hides existing accounts), so no new e-mail may arrive."
+        )
       }
     }
     return result
@@ -79,7 +80,9 @@ extension CommandRunner {
     case .signedIn(let signedIn): session = signedIn
     case .secondFactorDue(let pending):
       session = try await secondStep(pending, provider: provider, invocation, context) {
-        if case .secondFactorDue(let fresh) = try await provider.beginSignIn(email: address, password: password) { return fresh }
+        if case .secondFactorDue(let fresh) = try await provider.beginSignIn(email: address, password: password) {
+          return fresh
+        }
         return nil
       }
     }
@@ -115,7 +118,8 @@ extension CommandRunner {
     let now = context.clock.unixNow
     // state() holds only the reset holds still in their window (sent <= now, within the hold).
     if let sent = try sessions.state().resetSentAt[key] {
-      throw AuthError(.resetCooldown, retryAfterSeconds: SessionManager.resetHoldSeconds - UnixTime.difference(now, sent))
+      throw AuthError(
+        .resetCooldown, retryAfterSeconds: SessionManager.resetHoldSeconds - UnixTime.difference(now, sent))
     }
     context.noteEmail(email)
     do {
@@ -165,7 +169,8 @@ extension CommandRunner {
     do {
       try save()
     } catch let error as AuthError {
-      throw AuthError(.sessionNotSaved, message: "\(done), but the session could not be saved: \(error.message)", hint: error.hint)
+      throw AuthError(
+        .sessionNotSaved, message: "\(done), but the session could not be saved: \(error.message)", hint: error.hint)
     }
   }
 

@@ -45,7 +45,8 @@ extension CommandRunner {
     return false
   }
 
-  func bulkChange(_ invocation: Invocation, _ context: ShellContext, _ action: BulkAction) async throws -> CommandResult {
+  func bulkChange(_ invocation: Invocation, _ context: ShellContext, _ action: BulkAction) async throws -> CommandResult
+  {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
     // Before the input is read and before anything is sent.
@@ -65,20 +66,27 @@ extension CommandRunner {
     }
     // A change the backend cannot make for anyone: every account is not_supported, nothing is
     // sent (not even a look-up), in a dry run too.
-    if let requires = action.requires, let refusal = provider.unsupported(requires, for: AdminUser(id: "", email: "EMAIL", confirmed: false)) {
+    if let requires = action.requires,
+      let refusal = provider.unsupported(requires, for: AdminUser(id: "", email: "EMAIL", confirmed: false))
+    {
       let report = try openReport(invocation, context, plan: plan)
       defer { report?.close() }
       var reportError: AuthError?
       for entry in entries {
-        let record = entry.problem.map { BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0) }
-          ?? BatchRecord(input: entry.input, outcome: .notSupported, code: refusal.code.rawValue, message: refusal.message)
+        let record =
+          entry.problem.map {
+            BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0)
+          }
+          ?? BatchRecord(
+            input: entry.input, outcome: .notSupported, code: refusal.code.rawValue, message: refusal.message)
         tally.add(record, error: nil)
         Self.write(record, to: report, failure: &reportError)
       }
       result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       result.notes = tally.summaryLines(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       var error = refusal
-      error.message = "\(refusal.message) Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
+      error.message =
+        "\(refusal.message) Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
       result.error = reportError ?? error
       return result
     }
@@ -97,17 +105,26 @@ extension CommandRunner {
     var reportError: AuthError?
     let progress = context.batchProgress
     let total = tally.total + entries.count
-    await BatchRunner.run(entries, jobs: jobs, stop: stop, work: { entry in
-      await Self.changeOne(entry, provider: provider, action: action, retrier: retrier, guardRails: guardRails, dryRun: dryRun, stop: stop)
-    }, notStarted: { entry in
-      entry.problem.map { BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0) }
-        ?? BatchRecord(input: entry.input, outcome: .notStarted, message: "Not started: the batch was stopped first.")
-    }) { record, error in
+    await BatchRunner.run(
+      entries, jobs: jobs, stop: stop,
+      work: { entry in
+        await Self.changeOne(
+          entry, provider: provider, action: action, retrier: retrier, guardRails: guardRails, dryRun: dryRun,
+          stop: stop)
+      },
+      notStarted: { entry in
+        entry.problem.map {
+          BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0)
+        }
+          ?? BatchRecord(input: entry.input, outcome: .notStarted, message: "Not started: the batch was stopped first.")
+      }
+    ) { record, error in
       tally.add(record, error: error)
       Self.write(record, to: report, failure: &reportError)
       progress?(
         BatchProgress(
-          record: record, done: tally.total, total: total, failures: tally.problems, dryRun: dryRun, carried: plan.carried.count))
+          record: record, done: tally.total, total: total, failures: tally.problems, dryRun: dryRun,
+          carried: plan.carried.count))
     }
 
     let pauses = await backOff.pauses
@@ -119,7 +136,9 @@ extension CommandRunner {
         let unknown = tally[.unknown] > 0 ? " (it looks the unknown ones up first)" : ""
         result.notes.append("To finish the batch: the same command with --resume \(report)\(unknown).")
       } else {
-        result.notes.append("Without --report there is no list to --resume from: give --report FILE to finish an interrupted batch later.")
+        result.notes.append(
+          "Without --report there is no list to --resume from: give --report FILE to finish an interrupted batch later."
+        )
       }
     }
     // This run's own work decides the exit status; what an earlier run did is only counted.
@@ -161,10 +180,14 @@ extension CommandRunner {
     }
     if tally[.unknown] > 0 {
       return AuthError(
-        .timeout, message: "\(tally[.unknown]) of \(tally.total) accounts got no answer: the change may have been applied; check them (--resume looks them up again).")
+        .timeout,
+        message:
+          "\(tally[.unknown]) of \(tally.total) accounts got no answer: the change may have been applied; check them (--resume looks them up again)."
+      )
     }
     if tally[.failed] > 0 {
-      return AuthError(.validationFailed, message: "\(tally[.failed]) of \(tally.total) lines are not an address or id.")
+      return AuthError(
+        .validationFailed, message: "\(tally[.failed]) of \(tally.total) lines are not an address or id.")
     }
     return AuthError(.userNotFound, message: "\(tally[.notFound]) of \(tally.total) accounts not found.")
   }
@@ -176,12 +199,15 @@ extension CommandRunner {
       let resume = try BatchResume.read(try openBulkLines(path, context), name: path == "-" ? "standard input" : path)
       var list = BatchList()
       for entry in resume.pending(dryRun: dryRun) { list.add(entry) }
-      return BulkPlan(list: list, carried: resume.done(dryRun: dryRun), nothingToDo: "Nothing left to do: every account in \(path) has its outcome.")
+      return BulkPlan(
+        list: list, carried: resume.done(dryRun: dryRun),
+        nothingToDo: "Nothing left to do: every account in \(path) has its outcome.")
     }
     let path = invocation[.bulkFrom] ?? "-"
     let name = path == "-" ? "standard input" : path
     let arguments = [invocation[.bulkUser]].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
-    let list = try BatchInput.read(arguments: arguments, lines: try openBulkLines(path, context), name: name, onlyFailed: invocation[.onlyFailed])
+    let list = try BatchInput.read(
+      arguments: arguments, lines: try openBulkLines(path, context), name: name, onlyFailed: invocation[.onlyFailed])
     // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
     guard !list.entries.isEmpty || invocation[.onlyFailed] else {
       throw AuthError(.usage, message: "\(path == "-" ? "Standard input" : path) has no addresses (one per line).")
@@ -203,7 +229,8 @@ extension CommandRunner {
   /// One account: looked up, then changed unless it is already as asked; its audit lines around
   /// it (none in a dry run: nothing is sent).
   static func changeOne(
-    _ entry: BatchEntry, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, guardRails: SupportGuard,
+    _ entry: BatchEntry, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier,
+    guardRails: SupportGuard,
     dryRun: Bool, stop: BatchStop? = nil
   ) async -> (BatchRecord, AuthError?) {
     if let problem = entry.problem {
@@ -218,17 +245,22 @@ extension CommandRunner {
         return (BatchRecord(input: input, outcome: .failed, code: error.code.rawValue, message: error.message), error)
       } catch {
         let failure = AuthError(.auditUnavailable)
-        return (BatchRecord(input: input, outcome: .failed, code: failure.code.rawValue, message: failure.message), failure)
+        return (
+          BatchRecord(input: input, outcome: .failed, code: failure.code.rawValue, message: failure.message), failure
+        )
       }
     }
     var user: AdminUser?
-    var (record, error) = await decide(entry, provider: provider, action: action, retrier: retrier, dryRun: dryRun, stop: stop, user: &user)
+    var (record, error) = await decide(
+      entry, provider: provider, action: action, retrier: retrier, dryRun: dryRun, stop: stop, user: &user)
     if !dryRun {
       do {
         try guardRails.record(user: user, email: input, error: error)
       } catch let failure as AuthError {
         if error == nil {
-          error = AuthError(.auditUnavailable, message: "Applied, but the outcome could not be recorded in the audit log: \(failure.message)")
+          error = AuthError(
+            .auditUnavailable,
+            message: "Applied, but the outcome could not be recorded in the audit log: \(failure.message)")
           record.outcome = .failed
           record.code = error?.code.rawValue
           record.message = error?.message ?? ""
@@ -239,7 +271,8 @@ extension CommandRunner {
   }
 
   private static func decide(
-    _ entry: BatchEntry, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, dryRun: Bool, stop: BatchStop?,
+    _ entry: BatchEntry, provider: any AdminProvider, action: BulkAction, retrier: BatchRetrier, dryRun: Bool,
+    stop: BatchStop?,
     user: inout AdminUser?
   ) async -> (BatchRecord, AuthError?) {
     let input = entry.input
@@ -253,7 +286,11 @@ extension CommandRunner {
       guard let found = try await retrier.run(lookup), found.deletedAt == nil else {
         if entry.previous == .unknown, action.goneMeansDone {
           // `--resume`: the earlier run's delete got no answer, and it did go through.
-          return (BatchRecord(input: input, outcome: .unchanged, message: "No account for \(input) any more: the earlier run's change went through."), nil)
+          return (
+            BatchRecord(
+              input: input, outcome: .unchanged,
+              message: "No account for \(input) any more: the earlier run's change went through."), nil
+          )
         }
         let error = AuthError(.userNotFound, message: "No account for \(input).")
         return (BatchRecord(input: input, outcome: .notFound, code: error.code.rawValue, message: error.message), error)
@@ -261,18 +298,24 @@ extension CommandRunner {
       user = found
       let who = found.email.isEmpty ? found.id : found.email
       func record(_ outcome: BatchOutcome, _ message: String, code: String? = nil) -> BatchRecord {
-        BatchRecord(input: input, email: found.email.isEmpty ? nil : found.email, id: found.id, outcome: outcome, code: code, message: message)
+        BatchRecord(
+          input: input, email: found.email.isEmpty ? nil : found.email, id: found.id, outcome: outcome, code: code,
+          message: message)
       }
       if let requires = action.requires, let refusal = provider.unsupported(requires, for: found) {
         return (record(.notSupported, refusal.message, code: refusal.code.rawValue), refusal)
       }
       if let already = action.already(found) { return (record(.unchanged, already), nil) }
-      if dryRun { return (record(.wouldChange, "Would \(action.verb) \(who).") , nil) }
+      if dryRun { return (record(.wouldChange, "Would \(action.verb) \(who)."), nil) }
       if stop?.stopped == true || Task.isCancelled {
-        return (record(.notStarted, "Not started: the batch was stopped before the change was sent."), AuthError(.cancelled))
+        return (
+          record(.notStarted, "Not started: the batch was stopped before the change was sent."), AuthError(.cancelled)
+        )
       }
       sent = true
-      try await retrier.run(retryTransient: action.retryTransient) { attempt in try await action.apply(provider, found, attempt) }
+      try await retrier.run(retryTransient: action.retryTransient) { attempt in
+        try await action.apply(provider, found, attempt)
+      }
       return (record(.changed, "\(action.done) \(who)."), nil)
     } catch {
       let failure: AuthError
@@ -291,7 +334,9 @@ extension CommandRunner {
         outcome = error is CancellationError ? (sent ? .unknown : .notStarted) : .failed
       }
       var message = failure.message
-      if outcome == .unknown { message = "Sent, but no answer came back (\(failure.message)): the change may have been applied." }
+      if outcome == .unknown {
+        message = "Sent, but no answer came back (\(failure.message)): the change may have been applied."
+      }
       if outcome == .notStarted { message = "Not started: the batch was stopped before the change was sent." }
       return (
         BatchRecord(

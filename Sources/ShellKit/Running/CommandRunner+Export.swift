@@ -8,10 +8,15 @@ extension CommandRunner {
 
   func exportUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     guard var output = context.exportOutput else {
-      throw AuthError(.usage, message: "user export writes to standard output or a file: run it as `authsh user export --output users.jsonl`.")
+      throw AuthError(
+        .usage,
+        message: "user export writes to standard output or a file: run it as `authsh user export --output users.jsonl`."
+      )
     }
     if invocation.output(.json) {
-      throw AuthError(.usage, message: "user export writes its records to standard output; --json does not apply (--format jsonl is JSON).")
+      throw AuthError(
+        .usage,
+        message: "user export writes its records to standard output; --json does not apply (--format jsonl is JSON).")
     }
     let file = try invocation[.exportOutputFile].map { try ExportFile.open($0, replace: invocation[.exportForce]) }
     if let file {
@@ -26,7 +31,8 @@ extension CommandRunner {
       guard let answer = prompter.readLine(prompt: prompt) else { throw AuthError(.cancelled) }
       guard ["y", "yes"].contains(answer.trimmingWhitespace.lowercased()) else {
         throw AuthError(
-          .cancelled, message: "Not printed: nothing was exported.", hint: "Write it to a file instead: authsh user export --output users.jsonl")
+          .cancelled, message: "Not printed: nothing was exported.",
+          hint: "Write it to a file instead: authsh user export --output users.jsonl")
       }
     } else if output.toTerminal, !invocation[.exportYes] {
       throw AuthError(
@@ -51,7 +57,9 @@ extension CommandRunner {
       if let file, summary.stopped != nil {
         throw AuthError(.outputNotWritten, message: summary.sentence + " Nothing was left in \(file.path).")
       }
-      output.note(summary.sentence + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
+      output.note(
+        summary.sentence
+          + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
       var result = CommandResult(command: invocation.spec.name)
       if Task.isCancelled { result.error = AuthError(.cancelled) }
       return result
@@ -63,7 +71,9 @@ extension CommandRunner {
   }
 
   /// The database (`--db`) or the backend's admin API.
-  func openReader(_ invocation: Invocation, _ context: ShellContext, output: ExportOutput) async throws -> any AccountReader {
+  func openReader(_ invocation: Invocation, _ context: ShellContext, output: ExportOutput) async throws
+    -> any AccountReader
+  {
     let hashConfig = try invocation[.hashConfig].map { try Self.readHashConfig($0) }
     if let url = try Self.databaseURL(invocation, context) {
       // The database is all --db needs: no Supabase URL or key has to be set.
@@ -74,10 +84,16 @@ extension CommandRunner {
         timeout = target.timeout
       }
       guard provider != .firebase else {
-        throw AuthError(.usage, message: "--db reads a Supabase project's database (auth.users); add --provider supabase.")
+        throw AuthError(
+          .usage, message: "--db reads a Supabase project's database (auth.users); add --provider supabase.")
       }
-      guard hashConfig == nil else { throw AuthError(.usage, message: "--hash-config is for Firebase exports; --db reads Supabase's hashes as they are.") }
-      guard let open = output.openDatabase else { throw AuthError(.notSupported, message: "This build of authsh cannot read databases (--db).") }
+      guard hashConfig == nil else {
+        throw AuthError(
+          .usage, message: "--hash-config is for Firebase exports; --db reads Supabase's hashes as they are.")
+      }
+      guard let open = output.openDatabase else {
+        throw AuthError(.notSupported, message: "This build of authsh cannot read databases (--db).")
+      }
       return try await open(url, timeout)
     }
     let target = try target(invocation, context)
@@ -94,7 +110,9 @@ extension CommandRunner {
   /// `--db URL`, or `--db-env VAR`'s value; nil: neither was given.
   static func databaseURL(_ invocation: Invocation, _ context: ShellContext) throws -> String? {
     guard let variable = invocation[.databaseURLEnv] else { return invocation[.databaseURL] }
-    guard invocation[.databaseURL] == nil else { throw AuthError(.usage, message: "Give --db URL or --db-env VAR, not both.") }
+    guard invocation[.databaseURL] == nil else {
+      throw AuthError(.usage, message: "Give --db URL or --db-env VAR, not both.")
+    }
     guard let url = context.environment[variable], !url.trimmingWhitespace.isEmpty else {
       throw AuthError(.usage, message: "Environment variable \(variable) is not set (--db-env).")
     }
@@ -105,14 +123,17 @@ extension CommandRunner {
   static func readHashConfig(_ path: String) throws -> FirebaseHashConfig {
     let text: String
     do {
-      text = try ShellContext.readFile(path, limit: ShellContext.InputCaps.parameters.limit, lineLimit: ShellContext.InputCaps.parameters.line)
+      text = try ShellContext.readFile(
+        path, limit: ShellContext.InputCaps.parameters.limit, lineLimit: ShellContext.InputCaps.parameters.line)
     } catch {
       throw AuthError(.usage, message: "Cannot read \(path): \(reason(error)).")
     }
     guard let json = try? JSON.parse(text), let config = FirebaseHashConfig.from(projectConfig: json) else {
       throw AuthError(
         .usage,
-        message: "\(path) is not a Firebase hash config: {\"algorithm\":\"SCRYPT\",\"signerKey\":\"…\",\"saltSeparator\":\"…\",\"rounds\":8,\"memoryCost\":14}.")
+        message:
+          "\(path) is not a Firebase hash config: {\"algorithm\":\"SCRYPT\",\"signerKey\":\"…\",\"saltSeparator\":\"…\",\"rounds\":8,\"memoryCost\":14}."
+      )
     }
     return config
   }
@@ -135,7 +156,9 @@ extension CommandRunner {
   }
 
   /// Reads every page and writes each record as it comes; notes on standard error once.
-  static func export(from reader: any AccountReader, format: ExportFormat, filter: String?, output: ExportOutput) async throws -> ExportSummary {
+  static func export(from reader: any AccountReader, format: ExportFormat, filter: String?, output: ExportOutput)
+    async throws -> ExportSummary
+  {
     var summary = ExportSummary()
     var token: String?
     var first = true
@@ -155,7 +178,11 @@ extension CommandRunner {
         chunk += format.record(account, first: first)
         first = false
         counted.written += 1
-        if account.passwordHash != nil { counted.withHash += 1 } else if account.passwordNote != nil { counted.withoutHash += 1 }
+        if account.passwordHash != nil {
+          counted.withHash += 1
+        } else if account.passwordNote != nil {
+          counted.withoutHash += 1
+        }
       }
       // A page counts once it is out: the count at the end is what the output holds.
       if !chunk.isEmpty, let reason = output.write(chunk) {
@@ -165,7 +192,9 @@ extension CommandRunner {
       summary = counted
       output.progress?(summary.written)
       if let next = page.next, next == token {
-        throw AuthError(.malformedResponse, message: "The server repeated a page token; stopped the export after \(summary.written) accounts.")
+        throw AuthError(
+          .malformedResponse,
+          message: "The server repeated a page token; stopped the export after \(summary.written) accounts.")
       }
       token = page.next
     } while token != nil

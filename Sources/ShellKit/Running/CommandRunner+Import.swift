@@ -11,7 +11,9 @@ extension CommandRunner {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
     let path = (invocation[.importFile] ?? "").trimmingWhitespace
-    guard !path.isEmpty else { throw AuthError(.usage, message: "Which file? `user import FILE` (- for standard input).") }
+    guard !path.isEmpty else {
+      throw AuthError(.usage, message: "Which file? `user import FILE` (- for standard input).")
+    }
     let name = path == "-" ? "standard input" : path
     // A dry run sends nothing, so a readonly profile may make one.
     if !invocation[.importDryRun] { try guardRails.checkWritable() }
@@ -25,13 +27,16 @@ extension CommandRunner {
     }
     let checks = try await checkAccounts(accounts, invocation, context, target: target)
     if invocation[.importDryRun] {
-      result.output = ImportSummary.dryRun(checks, format: format, source: name, backend: backend, provider: target.provider,
-                                           now: context.clock.unixNow)
+      result.output = ImportSummary.dryRun(
+        checks, format: format, source: name, backend: backend, provider: target.provider,
+        now: context.clock.unixNow)
       return result
     }
     // `--resume REPORT`: only the accounts the earlier run did not finish.
     let resume = try invocation[.bulkResume].map { try readImportReport($0, context) }
-    let pending = resume.map { done in checks.filter { ImportOutcome.key(of: $0.account).map { !done.contains($0) } ?? true } } ?? checks
+    let pending =
+      resume.map { done in checks.filter { ImportOutcome.key(of: $0.account).map { !done.contains($0) } ?? true } }
+      ?? checks
     let todo = pending.filter { $0.heldBack == nil }.map(\.account)
     let held = pending.enumerated().filter { $0.element.heldBack != nil }.map { offset, check in
       var outcome = ImportOutcome(index: offset, account: check.account, status: .heldBack)
@@ -39,9 +44,12 @@ extension CommandRunner {
       outcome.losses = check.losses
       return outcome
     }
-    let lossesOf = Dictionary(pending.compactMap { check in ImportOutcome.key(of: check.account).map { ($0, check.losses) } }) { a, _ in a }
+    let lossesOf = Dictionary(
+      pending.compactMap { check in ImportOutcome.key(of: check.account).map { ($0, check.losses) } }
+    ) { a, _ in a }
     guard !todo.isEmpty || !held.isEmpty else {
-      result.output = "Nothing left to do: every account of \(name) has its outcome in \(invocation[.bulkResume] ?? "the report")."
+      result.output =
+        "Nothing left to do: every account of \(name) has its outcome in \(invocation[.bulkResume] ?? "the report")."
       result.importCounts = ImportSummary.counts([], total: 0)
       return result
     }
@@ -65,11 +73,20 @@ extension CommandRunner {
     defer { report?.close() }
     let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
     sink.take(held, audit: false)
-    let sent = todo.isEmpty ? [] : await importer.importAccounts(todo, jobs: invocation[.importJobs] ?? 8, stop: context.batchStop) { sink.take($0) }
+    let sent =
+      todo.isEmpty
+      ? []
+      : await importer.importAccounts(todo, jobs: invocation[.importJobs] ?? 8, stop: context.batchStop) {
+        sink.take($0)
+      }
     let outcomes = sent.map(sink.withLosses) + held
     let total = todo.count + held.count
     result.output = ImportSummary.text(outcomes, total: total, format: format, source: name, backend: backend)
-    if let resume { result.notes.append("\(accounts.count - pending.count) accounts of \(name) were done in the earlier run (\(resume.count) in the report) and were left as they are.") }
+    if let resume {
+      result.notes.append(
+        "\(accounts.count - pending.count) accounts of \(name) were done in the earlier run (\(resume.count) in the report) and were left as they are."
+      )
+    }
     result.importCounts = ImportSummary.counts(outcomes, total: total)
     let failed = outcomes.filter { $0.status == .failed || $0.status == .unknown }.count
     let stopped = outcomes.contains { $0.status == .notStarted || $0.status == .unknown }
@@ -79,11 +96,14 @@ extension CommandRunner {
     if let failure = sink.failure {
       result.error = failure
     } else if failed > 0 {
-      result.error = AuthError(.providerError, message: "\(failed) of \(total) accounts could not be imported (listed above).")
+      result.error = AuthError(
+        .providerError, message: "\(failed) of \(total) accounts could not be imported (listed above).")
     } else if !held.isEmpty {
       let flags = Set(held.flatMap(\.losses).filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
       result.error = AuthError(
-        .validationFailed, message: "\(held.count) of \(total) accounts were held back: they would arrive weaker than they left (listed above).",
+        .validationFailed,
+        message:
+          "\(held.count) of \(total) accounts were held back: they would arrive weaker than they left (listed above).",
         hint: "Fix the file (--db exports the hashes and factors), or accept the loss by name: \(flags).")
     }
     if Task.isCancelled || context.batchStop?.stopped == true { result.error = AuthError(.cancelled) }
@@ -97,7 +117,8 @@ extension CommandRunner {
     var status: [String: Bool] = [:]
     while let (line, number) = try lines.nextContent() {
       guard let json = try? JSON.parse(line), let (key, done) = ImportOutcome.reported(json) else {
-        throw AuthError(.usage, message: "\(name) is not a report of user import: line \(number) has no id or email and status.")
+        throw AuthError(
+          .usage, message: "\(name) is not a report of user import: line \(number) has no id or email and status.")
       }
       // The last line about an account is its outcome (a resumed run appends).
       status[key] = done
@@ -109,20 +130,27 @@ extension CommandRunner {
   func confirmBatch(_ invocation: Invocation, _ context: ShellContext, count: Int, backend: String) throws {
     guard !invocation[.yes], !context.confirmedByScript else { return }
     guard let prompter = context.linePrompter else {
-      throw AuthError(.usage, message: "'user import' creates \(count) accounts on \(backend) and needs confirmation: add --yes (there is no terminal to ask).")
+      throw AuthError(
+        .usage,
+        message:
+          "'user import' creates \(count) accounts on \(backend) and needs confirmation: add --yes (there is no terminal to ask)."
+      )
     }
-    guard let answer = prompter.readLine(prompt: "Import \(count) accounts into \(backend). Type \(count) to confirm: ") else {
+    guard let answer = prompter.readLine(prompt: "Import \(count) accounts into \(backend). Type \(count) to confirm: ")
+    else {
       throw AuthError(.cancelled)
     }
     guard answer.trimmingWhitespace == String(count) else {
-      throw AuthError(.cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was sent.")
+      throw AuthError(
+        .cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was sent.")
     }
   }
 
   func readHashConfig(_ path: String) throws -> FirebaseHashConfig {
     let text: String
     do {
-      text = try ShellContext.readFile(path, limit: ShellContext.InputCaps.parameters.limit, lineLimit: ShellContext.InputCaps.parameters.line)
+      text = try ShellContext.readFile(
+        path, limit: ShellContext.InputCaps.parameters.limit, lineLimit: ShellContext.InputCaps.parameters.line)
     } catch {
       throw AuthError(.usage, message: "Cannot read the hash config \(path): \(Self.reason(error)).")
     }

@@ -19,7 +19,10 @@ extension CommandRunner {
         let bytes = try Descriptor.readFile(path, limit: caps.limit, lineLimit: caps.line)
         guard let valid = String(validating: bytes, as: UTF8.self) else {
           throw AuthError(
-            .invalidFile, message: "\(name) is not UTF-8 text: line \(Self.firstInvalidUTF8Line(bytes)) has bytes no text has; nothing was sent.")
+            .invalidFile,
+            message:
+              "\(name) is not UTF-8 text: line \(Self.firstInvalidUTF8Line(bytes)) has bytes no text has; nothing was sent."
+          )
         }
         text = valid
       }
@@ -38,8 +41,10 @@ extension CommandRunner {
     if unhashed > 0 {
       throw AuthError(
         .usage,
-        message: "\(unhashed) account\(unhashed == 1 ? "" : "s") of \(name) carry Firebase scrypt hashes without their parameters; nothing was sent.",
-        hint: "Give --hash-config FILE: the project's password hash parameters (Firebase console → Authentication → Users → ⋮ → "
+        message:
+          "\(unhashed) account\(unhashed == 1 ? "" : "s") of \(name) carry Firebase scrypt hashes without their parameters; nothing was sent.",
+        hint:
+          "Give --hash-config FILE: the project's password hash parameters (Firebase console → Authentication → Users → ⋮ → "
           + "Password hash parameters), as {\"algorithm\":\"SCRYPT\",\"signerKey\":…,\"saltSeparator\":…,\"rounds\":8,\"memoryCost\":14}. "
           + "`authsh user export --provider firebase` writes hashes with their parameters.")
     }
@@ -60,7 +65,8 @@ extension CommandRunner {
 
   /// Each account against the target: what it loses, and whether it is held back. A Supabase
   /// target is asked whether it wants addresses confirmed (assumed so when it cannot be asked).
-  func checkAccounts(_ accounts: [PortableAccount], _ invocation: Invocation, _ context: ShellContext, target: Target) async throws
+  func checkAccounts(_ accounts: [PortableAccount], _ invocation: Invocation, _ context: ShellContext, target: Target)
+    async throws
     -> [ImportCheck]
   {
     var requiresConfirmation = true
@@ -73,6 +79,8 @@ extension CommandRunner {
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
     let now = context.clock.unixNow
-    return accounts.map { ImportCheck($0, target: target.provider, requiresConfirmation: requiresConfirmation, consent: consent, now: now) }
+    return accounts.map {
+      ImportCheck($0, target: target.provider, requiresConfirmation: requiresConfirmation, consent: consent, now: now)
+    }
   }
 }

@@ -5,7 +5,9 @@ extension CommandRunner {
   func logInWithLink(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let source = PasswordSource(invocation: invocation, context: context)
     guard !source.isExplicit else {
-      throw AuthError(.usage, message: "login --link signs in without a password: leave out --password, --password-env and --password-stdin.")
+      throw AuthError(
+        .usage,
+        message: "login --link signs in without a password: leave out --password, --password-env and --password-stdin.")
     }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
@@ -28,7 +30,9 @@ extension CommandRunner {
   }
 
   /// Pasted on a terminal; without one, read from an emulator's outbox.
-  private func mailedLinkOrCode(to email: String, provider: any AuthProvider, _ context: ShellContext) async throws -> String {
+  private func mailedLinkOrCode(to email: String, provider: any AuthProvider, _ context: ShellContext) async throws
+    -> String
+  {
     if let prompter = context.passwordPrompter, prompter.readsText {
       guard let typed = prompter.readPassword(prompt: "Paste the link or code mailed to \(email): ") else {
         throw AuthError(.cancelled)
@@ -42,7 +46,9 @@ extension CommandRunner {
       message = try await provider.latestMail(to: email)
     } catch let error as AuthError where error.code == .notSupported || error.code == .configError {
       throw AuthError(
-        .notSupported, message: "login --link needs a terminal to paste the mailed link into (only an emulator's outbox can be read instead).",
+        .notSupported,
+        message:
+          "login --link needs a terminal to paste the mailed link into (only an emulator's outbox can be read instead).",
         detail: error.message)
     }
     guard let message, !(message.link.isEmpty && message.code.isEmpty) else {

@@ -9,7 +9,9 @@ extension CommandRunner {
     guard selfVerify || context.passwordPrompter != nil else {
       throw AuthError(
         .mfaRequired,
-        message: "mfa enroll asks for the first code from the authenticator app on a terminal; without one, add --self-verify.")
+        message:
+          "mfa enroll asks for the first code from the authenticator app on a terminal; without one, add --self-verify."
+      )
     }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
@@ -17,7 +19,8 @@ extension CommandRunner {
       // Checked before enrolling, on both backends: a second factor of the same name could not
       // be told apart later (mfa remove, login --factor would have to ask for ids).
       let (user, _) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }
-      if let taken = user.factors.first(where: { $0.status == .verified && $0.name?.lowercased() == name.lowercased() }) {
+      if let taken = user.factors.first(where: { $0.status == .verified && $0.name?.lowercased() == name.lowercased() })
+      {
         throw AuthError(
           .usage, message: "A verified factor is already named \(name) (\(taken.id)): nothing was enrolled.",
           hint: "Choose another --name, or remove that factor first: authsh mfa remove \(taken.id)")
@@ -64,7 +67,8 @@ extension CommandRunner {
 
   /// The first code, typed (three tries: a mistyped code asks again).
   private func verifyTyped(
-    _ enrollment: TOTPEnrollment, session: AuthSession, provider: any AuthProvider, _ context: ShellContext, intro: [String]
+    _ enrollment: TOTPEnrollment, session: AuthSession, provider: any AuthProvider, _ context: ShellContext,
+    intro: [String]
   ) async throws -> AuthSession {
     guard let prompter = context.passwordPrompter else { throw AuthError(.mfaRequired) }
     var prompt = intro.joined(separator: "\n") + "\n" + SecondFactorSource.prompt
@@ -83,12 +87,16 @@ extension CommandRunner {
 
   func listFactors(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
-    let (user, session) = try await context.sessions(for: target).authorized(provider: provider) { try await provider.user(of: $0) }
+    let (user, session) = try await context.sessions(for: target).authorized(provider: provider) {
+      try await provider.user(of: $0)
+    }
     var result = CommandResult(command: invocation.spec.name)
     result.factors = user.factors
     result.session = session
     result.user = user
-    if user.factors.isEmpty { result.notes.append("No second factors. Add an authenticator app with `authsh mfa enroll`.") }
+    if user.factors.isEmpty {
+      result.notes.append("No second factors. Add an authenticator app with `authsh mfa enroll`.")
+    }
     return result
   }
 
@@ -100,19 +108,28 @@ extension CommandRunner {
     guard let factor = try user.factors.factor(named: wanted) else {
       let listed = user.factors.map { "\($0.label) (\($0.id))" }.joined(separator: ", ")
       throw AuthError(
-        .usage, message: "No second factor '\(wanted)'" + (listed.isEmpty ? "; the account has none." : "; the account has: \(listed)."))
+        .usage,
+        message: "No second factor '\(wanted)'"
+          + (listed.isEmpty ? "; the account has none." : "; the account has: \(listed)."))
     }
     if !invocation[.yes] {
       guard let prompter = context.linePrompter else {
-        throw AuthError(.usage, message: "'mfa remove' removes the factor '\(factor.label)' and needs confirmation: add --yes (there is no terminal to ask).")
+        throw AuthError(
+          .usage,
+          message:
+            "'mfa remove' removes the factor '\(factor.label)' and needs confirmation: add --yes (there is no terminal to ask)."
+        )
       }
-      let question = "Remove the second factor '\(TerminalText.escape(factor.label))' (\(factor.kind.rawValue), \(factor.id)) of \(TerminalText.escape(user.email))? [y/N] "
+      let question =
+        "Remove the second factor '\(TerminalText.escape(factor.label))' (\(factor.kind.rawValue), \(factor.id)) of \(TerminalText.escape(user.email))? [y/N] "
       guard let answer = prompter.readLine(prompt: question) else { throw AuthError(.cancelled) }
       guard ["y", "yes"].contains(answer.trimmingWhitespace.lowercased()) else {
         throw AuthError(.cancelled, message: "Not removed.")
       }
     }
-    let (renewed, used) = try await sessions.authorized(provider: provider) { try await provider.removeFactor($0, id: factor.id) }
+    let (renewed, used) = try await sessions.authorized(provider: provider) {
+      try await provider.removeFactor($0, id: factor.id)
+    }
     var session = renewed ?? used
     if let renewed { try sessions.save(session: renewed) }
     session.user.factors = user.factors.filter { $0.id != factor.id }

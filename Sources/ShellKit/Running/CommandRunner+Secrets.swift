@@ -13,7 +13,9 @@ extension CommandRunner {
     let keyring = try reachableKeyring(context)
     let value: String
     if let prompter = context.passwordPrompter {
-      guard let typed = prompter.readPassword(prompt: "Value of \(name) (not shown): ") else { throw AuthError(.cancelled) }
+      guard let typed = prompter.readPassword(prompt: "Value of \(name) (not shown): ") else {
+        throw AuthError(.cancelled)
+      }
       value = typed
     } else if let read = context.readStdinText {
       value = try read()
@@ -29,7 +31,8 @@ extension CommandRunner {
       throw AuthError(.usage, message: "No value for \(name): it is empty.", hint: "Nothing was stored.")
     }
     guard trimmed.utf8.count <= Self.maximumSecretSize else {
-      throw AuthError(.usage, message: "The value for \(name) is larger than 64 KiB: not an admin key.", hint: "Nothing was stored.")
+      throw AuthError(
+        .usage, message: "The value for \(name) is larger than 64 KiB: not an admin key.", hint: "Nothing was stored.")
     }
     try keyring.write(trimmed, to: .serviceKey(name))
     var result = CommandResult(command: invocation.spec.name)
@@ -59,7 +62,8 @@ extension CommandRunner {
       let known = (try? keyring.names(of: .serviceKey)) ?? []
       throw AuthError(
         .configError, message: "No secret named \(name) in \(keyring.name).",
-        hint: Suggest.closest(to: name, among: known).map { "Did you mean '\($0)'?" } ?? "authsh secret list shows the names.")
+        hint: Suggest.closest(to: name, among: known).map { "Did you mean '\($0)'?" }
+          ?? "authsh secret list shows the names.")
     }
     var result = CommandResult(command: invocation.spec.name)
     result.notes.append("Deleted \(name) from \(keyring.name).")
@@ -81,7 +85,9 @@ extension CommandRunner {
           ? "Moved the session of \(move.backend) into the keyring; \(move.file) keeps the rest."
           : "Moved the session of \(move.backend) out of the keyring into \(move.file) (0600); it stays there.")
     }
-    if moved.isEmpty { result.notes.append("No saved session to move to the \(to.rawValue == "file" ? "files" : "keyring").") }
+    if moved.isEmpty {
+      result.notes.append("No saved session to move to the \(to.rawValue == "file" ? "files" : "keyring").")
+    }
     return result
   }
 
@@ -91,7 +97,9 @@ extension CommandRunner {
     let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
     guard !name.isEmpty, name.count <= 100, allowed else {
       throw AuthError(
-        .usage, message: "A secret's name is 1 to 100 letters, digits, '.', '_' or '-'\(name.isEmpty ? "" : ", not '\(name)'").")
+        .usage,
+        message: "A secret's name is 1 to 100 letters, digits, '.', '_' or '-'\(name.isEmpty ? "" : ", not '\(name)'")."
+      )
     }
     return name
   }

@@ -38,8 +38,10 @@ extension CommandRunner {
         message: "Not signed out: "
           + (state.sessionProblem?.message ?? "the session's tokens are in the keyring, which cannot be reached here.")
           + " The session on the server and its tokens in the keyring are unchanged.",
-        hint: "Run authsh logout where the keyring can be reached (your desktop session, with credential_store = \"auto\"),"
-          + " or end the account's sessions with an admin key: authsh user signout \(state.keyringSession?.user.email ?? "EMAIL").")
+        hint:
+          "Run authsh logout where the keyring can be reached (your desktop session, with credential_store = \"auto\"),"
+          + " or end the account's sessions with an admin key: authsh user signout \(state.keyringSession?.user.email ?? "EMAIL")."
+      )
     }
     if state.sessionProblem != nil, scope != .others {
       // Unusable (out-of-range expiry, missing token): nothing to send, only the file to clear.
@@ -62,11 +64,13 @@ extension CommandRunner {
       result.notes.append("Signed out everywhere: every session of this account has ended.")
     case (.local, .supabase):
       try sessions.save(session: nil)
-      result.notes.append("Signed out of this session only; other sessions stay signed in (--scope global ends them all).")
+      result.notes.append(
+        "Signed out of this session only; other sessions stay signed in (--scope global ends them all).")
     case (.local, .firebase):
       try sessions.save(session: nil)
       result.notes.append(
-        "Signed out: the session is forgotten here. Firebase has no sign-out call, so tokens already issued stay valid until they expire.")
+        "Signed out: the session is forgotten here. Firebase has no sign-out call, so tokens already issued stay valid until they expire."
+      )
     }
     return result
   }

@@ -8,7 +8,8 @@ extension CommandRunner {
     guard known.contains(name) else {
       throw AuthError(
         .configError, message: "Profile '\(name)' is not defined in \(context.resolver.paths.configFile).",
-        hint: known.isEmpty ? "Add a [profiles.\(name)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
+        hint: known.isEmpty
+          ? "Add a [profiles.\(name)] table to it." : "Defined profiles: \(known.joined(separator: ", ")).")
     }
     var connection = ConnectionFlags()
     connection.profile = name

@@ -6,11 +6,13 @@ import Essentials
 /// confirmation, audit: `SupportGuard`, from the row's `access`) in `+SupportChange`.
 extension CommandRunner {
   /// The admin provider for `target`, with the credential's secrets registered with the redactor.
-  func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext, target: Target) throws -> any AdminProvider {
+  func makeAdminProvider(_ invocation: Invocation, _ context: ShellContext, target: Target) throws -> any AdminProvider
+  {
     guard let make = context.makeAdminProvider else {
       throw AuthError(.notSupported, message: "Admin commands are not available here.")
     }
-    let credential = try AdminCredential.resolve(for: target, environment: context.environment, keyring: context.secretStore)
+    let credential = try AdminCredential.resolve(
+      for: target, environment: context.environment, keyring: context.secretStore)
     for secret in credential.secrets { context.redactor.register(secret) }
     return make(target, credential, trace(invocation, context))
   }
@@ -29,13 +31,16 @@ extension CommandRunner {
 
   /// The account named by the EMAIL argument, or `user_not_found` (also for a soft-deleted
   /// account, which nothing can change, unless `allowDeleted`).
-  func requireUser(_ invocation: Invocation, _ provider: any AdminProvider, allowDeleted: Bool = false) async throws -> AdminUser {
+  func requireUser(_ invocation: Invocation, _ provider: any AdminProvider, allowDeleted: Bool = false) async throws
+    -> AdminUser
+  {
     let text = try accountArgument(invocation)
     guard let user = try await provider.user(UserReference(text)) else {
       throw AuthError(.userNotFound, message: "No account for \(text).")
     }
     if let deletedAt = user.deletedAt, !allowDeleted {
-      throw AuthError(.userNotFound, message: "The account \(text) was deleted at \(deletedAt) (soft delete); it cannot be changed.")
+      throw AuthError(
+        .userNotFound, message: "The account \(text) was deleted at \(deletedAt) (soft delete); it cannot be changed.")
     }
     return user
   }
@@ -59,7 +64,9 @@ extension CommandRunner {
       let backend = BackendKey(target).canonical
       var unnamed: AuditEntry?
       try? context.auditLog?.scanNewestFirst { entry, _ in
-        guard let entry, entry.command == "user delete", entry.outcome == "ok", entry.concerns(email) else { return true }
+        guard let entry, entry.command == "user delete", entry.outcome == "ok", entry.concerns(email) else {
+          return true
+        }
         if entry.backend == backend {
           deletion = entry
           return false
@@ -70,7 +77,8 @@ extension CommandRunner {
       if deletion == nil, let old = unnamed {
         notes.append(
           "note: an audit line written by an older authsh, which names no backend, records `\(old.command)` of \(email) at \(old.time); "
-            + "it may be about another backend, so it is not taken as this account's fate (authsh audit --all-backends shows it).")
+            + "it may be about another backend, so it is not taken as this account's fate (authsh audit --all-backends shows it)."
+        )
       }
       if deletion == nil { similar = await Self.similarAddresses(to: email, provider: provider) }
     }
@@ -83,7 +91,8 @@ extension CommandRunner {
     var result = CommandResult(.diagnose)
     result.notes = notes
     result.diagnosis = Diagnosis.evaluate(
-      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow, changingTo: owner,
+      email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow,
+      changingTo: owner,
       similar: similar, deletion: deletion, limits: limits, history: history)
     if let found = user ?? owner {
       result.lookups = [UserLookup(query: email, user: found)]
@@ -101,7 +110,8 @@ extension CommandRunner {
     var candidates: [String] = []
     var token: String?
     for _ in 0..<5 {
-      guard let page = try? await provider.listUsers(UserListQuery(filter: domain, limit: 1000, pageToken: token)) else { break }
+      guard let page = try? await provider.listUsers(UserListQuery(filter: domain, limit: 1000, pageToken: token))
+      else { break }
       candidates += page.users.filter { !$0.deleted }.map(\.email)
       guard let next = page.nextPageToken else { break }
       token = next
@@ -143,13 +153,15 @@ extension CommandRunner {
       let unnamed = wanted.filter(\.backend.isEmpty).count
       let older = unnamed == 0 ? "" : " (\(unnamed) of them written by an older authsh, which names no backend)"
       result.notes.append(
-        "\(others) line\(others == 1 ? "" : "s") about other backends \(others == 1 ? "is" : "are") not shown\(older): only \(backend)'s are; --all-backends shows every line.")
+        "\(others) line\(others == 1 ? "" : "s") about other backends \(others == 1 ? "is" : "are") not shown\(older): only \(backend)'s are; --all-backends shows every line."
+      )
     }
     if !read.unreadableLines.isEmpty {
       let count = read.unreadableLines.count
       let numbers = read.unreadableLines.prefix(10).map(String.init).joined(separator: ", ") + (count > 10 ? ", …" : "")
       result.notes.append(
-        "warning: \(count) line\(count == 1 ? "" : "s") of the audit log could not be read and \(count == 1 ? "is" : "are") not shown (line\(count == 1 ? "" : "s") \(numbers))")
+        "warning: \(count) line\(count == 1 ? "" : "s") of the audit log could not be read and \(count == 1 ? "is" : "are") not shown (line\(count == 1 ? "" : "s") \(numbers))"
+      )
     }
     return result
   }

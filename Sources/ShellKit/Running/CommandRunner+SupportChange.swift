@@ -57,7 +57,8 @@ extension CommandRunner {
         // The change was made but its outcome is not in the log: a failure the caller sees.
         result.error = AuthError(
           .auditUnavailable,
-          message: "'\(invocation.spec.name)' was applied, but its outcome could not be recorded in the audit log: \(error.message)",
+          message:
+            "'\(invocation.spec.name)' was applied, but its outcome could not be recorded in the audit log: \(error.message)",
           hint: error.hint)
       }
       return result
@@ -95,24 +96,30 @@ extension CommandRunner {
 
   func confirmEmail(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if try isBulk(invocation) {
-      return try await bulkChange(invocation, context, BulkAction(
-        verb: "confirm the e-mail address of", done: "Confirmed the e-mail address of",
-        already: { $0.confirmed ? "Already confirmed; nothing changed." : nil },
-        apply: { provider, user, _ in _ = try await provider.confirmEmail(user) }))
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: "confirm the e-mail address of", done: "Confirmed the e-mail address of",
+          already: { $0.confirmed ? "Already confirmed; nothing changed." : nil },
+          apply: { provider, user, _ in _ = try await provider.confirmEmail(user) }))
     }
     return try await change(invocation, context) { step, result in
       let changed = try await step.provider.confirmEmail(step.user)
       result.notes.append(
-        step.user.confirmed ? "\(step.who) was already confirmed; nothing changed." : "Confirmed the e-mail address of \(step.who).")
+        step.user.confirmed
+          ? "\(step.who) was already confirmed; nothing changed." : "Confirmed the e-mail address of \(step.who).")
       return changed
     }
   }
 
   func resendConfirmation(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if try isBulk(invocation) {
-      return try await bulkChange(invocation, context, BulkAction(
-        verb: "send the confirmation e-mail again to", done: "Sent the confirmation e-mail again to", requires: .resendConfirmation,
-        retryTransient: false, apply: { provider, user, _ in try await provider.resendConfirmation(user) }))
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: "send the confirmation e-mail again to", done: "Sent the confirmation e-mail again to",
+          requires: .resendConfirmation,
+          retryTransient: false, apply: { provider, user, _ in try await provider.resendConfirmation(user) }))
     }
     return try await change(invocation, context, requires: .resendConfirmation) { step, result in
       try await step.provider.resendConfirmation(step.user)
@@ -123,18 +130,24 @@ extension CommandRunner {
 
   func disable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if try isBulk(invocation) {
-      return try await bulkChange(invocation, context, BulkAction(
-        verb: "disable", done: "Disabled", requires: .disable(seconds: invocation[.until]?.seconds),
-        // A ban for a time is set again (from now); one for ever is kept as it is.
-        already: { [seconds = invocation[.until]?.seconds] user in
-          seconds == nil && user.disabled && user.disabledUntil == nil ? "Already disabled; nothing changed." : nil
-        },
-        apply: { [seconds = invocation[.until]?.seconds] provider, user, _ in _ = try await provider.disable(user, forSeconds: seconds) }))
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: "disable", done: "Disabled", requires: .disable(seconds: invocation[.until]?.seconds),
+          // A ban for a time is set again (from now); one for ever is kept as it is.
+          already: { [seconds = invocation[.until]?.seconds] user in
+            seconds == nil && user.disabled && user.disabledUntil == nil ? "Already disabled; nothing changed." : nil
+          },
+          apply: { [seconds = invocation[.until]?.seconds] provider, user, _ in
+            _ = try await provider.disable(user, forSeconds: seconds)
+          }))
     }
-    return try await change(invocation, context, requires: .disable(seconds: invocation[.until]?.seconds)) { step, result in
+    return try await change(invocation, context, requires: .disable(seconds: invocation[.until]?.seconds)) {
+      step, result in
       let seconds = invocation[.until]?.seconds
       let changed = try await step.provider.disable(step.user, forSeconds: seconds)
-      let until = changed.disabledUntil.map { " until \($0)" } ?? (seconds.map { " for \(Durations.describe($0))" } ?? "")
+      let until =
+        changed.disabledUntil.map { " until \($0)" } ?? (seconds.map { " for \(Durations.describe($0))" } ?? "")
       result.notes.append("Disabled \(step.who)\(until): it cannot sign in.")
       return changed
     }
@@ -142,14 +155,17 @@ extension CommandRunner {
 
   func enable(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if try isBulk(invocation) {
-      return try await bulkChange(invocation, context, BulkAction(
-        verb: "enable", done: "Enabled", already: { $0.disabled ? nil : "Not disabled; nothing changed." },
-        apply: { provider, user, _ in _ = try await provider.enable(user) }))
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: "enable", done: "Enabled", already: { $0.disabled ? nil : "Not disabled; nothing changed." },
+          apply: { provider, user, _ in _ = try await provider.enable(user) }))
     }
     return try await change(invocation, context) { step, result in
       let changed = try await step.provider.enable(step.user)
       result.notes.append(
-        step.user.disabled ? "Enabled \(step.who): it can sign in again." : "\(step.who) was not disabled; it can sign in.")
+        step.user.disabled
+          ? "Enabled \(step.who): it can sign in again." : "\(step.who) was not disabled; it can sign in.")
       return changed
     }
   }
@@ -157,7 +173,8 @@ extension CommandRunner {
   func setPassword(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     try await change(invocation, context) { step, result in
       guard let (password, _) = try PasswordSource(invocation: invocation, context: context).read(confirm: true) else {
-        throw AuthError(.passwordRequired, message: "Give the new password with --password-env, --password-stdin or at the prompt.")
+        throw AuthError(
+          .passwordRequired, message: "Give the new password with --password-env, --password-stdin or at the prompt.")
       }
       context.redactor.register(password)
       let changed = try await step.provider.setPassword(step.user, to: password)
@@ -169,16 +186,18 @@ extension CommandRunner {
 
   func delete(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if try isBulk(invocation) {
-      return try await bulkChange(invocation, context, BulkAction(
-        verb: invocation[.soft] ? "soft-delete" : "delete", done: invocation[.soft] ? "Soft-deleted" : "Deleted",
-        requires: .delete(soft: invocation[.soft]), goneMeansDone: true,
-        apply: { [soft = invocation[.soft]] provider, user, attempt in
-          do {
-            try await provider.delete(user, soft: soft)
-          } catch let error as AuthError where error.code == .userNotFound && attempt > 1 {
-            // The attempt that timed out went through: the account is gone, as asked.
-          }
-        }))
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: invocation[.soft] ? "soft-delete" : "delete", done: invocation[.soft] ? "Soft-deleted" : "Deleted",
+          requires: .delete(soft: invocation[.soft]), goneMeansDone: true,
+          apply: { [soft = invocation[.soft]] provider, user, attempt in
+            do {
+              try await provider.delete(user, soft: soft)
+            } catch let error as AuthError where error.code == .userNotFound && attempt > 1 {
+              // The attempt that timed out went through: the account is gone, as asked.
+            }
+          }))
     }
     return try await change(invocation, context, requires: .delete(soft: invocation[.soft])) { step, result in
       let soft = invocation[.soft]
@@ -193,9 +212,11 @@ extension CommandRunner {
 
   func signOutUser(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if try isBulk(invocation) {
-      return try await bulkChange(invocation, context, BulkAction(
-        verb: "end every session of", done: "Ended every session of", requires: .signOut,
-        apply: { provider, user, _ in try await provider.signOut(user) }))
+      return try await bulkChange(
+        invocation, context,
+        BulkAction(
+          verb: "end every session of", done: "Ended every session of", requires: .signOut,
+          apply: { provider, user, _ in try await provider.signOut(user) }))
     }
     return try await change(invocation, context, requires: .signOut) { step, result in
       try await step.provider.signOut(step.user)
@@ -204,10 +225,12 @@ extension CommandRunner {
         result.notes.append("Ended every session of \(step.who); it must sign in again.")
       } else if await step.provider.signOutEndsRefreshTokens() {
         result.notes.append(
-          "Revoked every refresh token of \(step.who): it must sign in again. ID tokens already issued stay valid up to 1 h unless the app checks revocation (verifyIdToken with checkRevoked).")
+          "Revoked every refresh token of \(step.who): it must sign in again. ID tokens already issued stay valid up to 1 h unless the app checks revocation (verifyIdToken with checkRevoked)."
+        )
       } else {
         result.notes.append(
-          "Set the revocation time of \(step.who), but this emulator keeps its refresh tokens working (as the official Firebase emulator does); authsh's emulator ends them only with --like-production. Production ends them: the user must sign in again there.")
+          "Set the revocation time of \(step.who), but this emulator keeps its refresh tokens working (as the official Firebase emulator does); authsh's emulator ends them only with --like-production. Production ends them: the user must sign in again there."
+        )
       }
       return step.user
     }

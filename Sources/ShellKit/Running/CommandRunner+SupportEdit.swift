@@ -18,7 +18,9 @@ extension CommandRunner {
       let changed = try await step.provider.setEmail(step.user, to: newEmail, confirmed: confirmed)
       context.noteEmail(changed.email)
       let state = changed.confirmed ? "confirmed" : "not confirmed yet"
-      result.notes.append("Changed the e-mail address of \(step.who) to \(changed.email) (\(state)); it signs in with the new address now.")
+      result.notes.append(
+        "Changed the e-mail address of \(step.who) to \(changed.email) (\(state)); it signs in with the new address now."
+      )
       return changed
     }
   }
@@ -39,7 +41,9 @@ extension CommandRunner {
       var what: [String] = []
       if changes.name != nil { what.append("the name") }
       if !changes.metadata.isEmpty { what.append("metadata " + changes.metadata.keys.joined(separator: ", ")) }
-      if !changes.appMetadata.isEmpty { what.append("app metadata " + changes.appMetadata.keys.joined(separator: ", ")) }
+      if !changes.appMetadata.isEmpty {
+        what.append("app metadata " + changes.appMetadata.keys.joined(separator: ", "))
+      }
       if !changes.claims.isEmpty { what.append("claims " + changes.claims.keys.joined(separator: ", ")) }
       result.notes.append("Updated \(what.joined(separator: "; ")) of \(step.who).")
       if !changes.claims.isEmpty || !changes.appMetadata.isEmpty {
@@ -67,7 +71,8 @@ extension CommandRunner {
       update.claims = object
     }
     guard !update.isEmpty else {
-      throw AuthError(.usage, message: "Nothing to change: give --name, --meta KEY=VALUE, --app-meta KEY=VALUE or --claims JSON.")
+      throw AuthError(
+        .usage, message: "Nothing to change: give --name, --meta KEY=VALUE, --app-meta KEY=VALUE or --claims JSON.")
     }
     return update
   }

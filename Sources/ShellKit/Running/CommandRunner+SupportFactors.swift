@@ -11,10 +11,12 @@ extension CommandRunner {
         BulkAction(
           verb: "remove the second factors of", done: "Removed the second factors of", wholeAccount: true,
           already: { user in
-            user.factors.contains { factor in factorId.map { factor.matches($0) } ?? true } ? nil : "No such second factor; nothing changed."
+            user.factors.contains { factor in factorId.map { factor.matches($0) } ?? true }
+              ? nil : "No such second factor; nothing changed."
           },
           apply: { provider, user, _ in
-            _ = try await provider.resetFactors(user, factorId: try factorId.flatMap { try user.factors.factor(named: $0)?.id } ?? factorId)
+            _ = try await provider.resetFactors(
+              user, factorId: try factorId.flatMap { try user.factors.factor(named: $0)?.id } ?? factorId)
           }))
     }
     return try await change(invocation, context) { step, result in
@@ -28,7 +30,8 @@ extension CommandRunner {
       let changed = try await step.provider.resetFactors(step.user, factorId: factorId)
       let removed = step.user.factors.filter { old in !changed.factors.contains { $0.id == old.id } }
       let names = removed.map { $0.kind.rawValue + ($0.name.map { " \"\($0)\"" } ?? "") + " (\($0.id))" }
-      let left = changed.verifiedFactors.isEmpty
+      let left =
+        changed.verifiedFactors.isEmpty
         ? "it signs in with the password alone and can enrol a new authenticator"
         : "\(changed.verifiedFactors.count) factor(s) left"
       result.notes.append(
@@ -49,7 +52,8 @@ extension CommandRunner {
       let window = invocation.text(of: .since).map { " in the last \($0)" } ?? ""
       result.notes.append(
         "No entries for \(user.email.isEmpty ? user.id : user.email) in the audit trail\(window). Hosted projects may send the trail"
-          + " to their logs only (Logs Explorer, auth logs), which leaves it empty; failed password attempts are never in it.")
+          + " to their logs only (Logs Explorer, auth logs), which leaves it empty; failed password attempts are never in it."
+      )
     }
     return result
   }

@@ -25,7 +25,8 @@ extension CommandRunner {
     }
     // Many accounts: an emulator's mail is read once for all of them, not once per account.
     let many = invocation[.from] != nil || invocation.all(.lookupUsers).count > 1
-    let outcome = many ? try await MailSnapshot.$current.withValue(MailSnapshot(), operation: lookUp) : try await lookUp()
+    let outcome =
+      many ? try await MailSnapshot.$current.withValue(MailSnapshot(), operation: lookUp) : try await lookUp()
     result.lookups = outcome.lookups
     if streaming { result.streamedLookups = outcome.tally.total }
     for lookup in result.lookups.prefix(100) { if let email = lookup.user?.email { context.noteEmail(email) } }
@@ -127,7 +128,9 @@ extension CommandRunner {
           queries.append(query)
         }
         // On the runtime's pool, not on a script's own thread (where requests block it): lookups run in parallel.
-        group.addTask(executorPreference: globalConcurrentExecutor) { (position, await lookUp(query, provider: provider)) }
+        group.addTask(executorPreference: globalConcurrentExecutor) {
+          (position, await lookUp(query, provider: provider))
+        }
         index += 1
       }
       func refill() {
@@ -180,7 +183,8 @@ extension CommandRunner {
     let filter = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(.userList)
-    var query = UserListQuery(filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
+    var query = UserListQuery(
+      filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
     query.scanProgress = context.scanProgress
     let page = try await provider.listUsers(query)
     result.userPage = page

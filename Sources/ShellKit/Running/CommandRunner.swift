@@ -87,7 +87,8 @@ public struct CommandRunner: Sendable {
       throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")
     case .run, .emulator, .emulatorFaultsClear, .completion:
       // The executable runs these itself (`authsh run …`).
-      throw AuthError(.usage, message: "'\(invocation.spec.name)' works only as `authsh \(invocation.spec.name) …` from a shell")
+      throw AuthError(
+        .usage, message: "'\(invocation.spec.name)' works only as `authsh \(invocation.spec.name) …` from a shell")
     }
   }
 
@@ -98,7 +99,9 @@ public struct CommandRunner: Sendable {
     if context.verbose || invocation.output(.verbose), let sink = context.traceSink {
       for note in target.environmentNotes { sink(context.redactor.redact("* " + note)) }
       if [.account, .session].contains(invocation.spec.group), invocation.id != .inbox {
-        sink(TerminalText.escape(context.redactor.redact("* session kept in " + context.sessions(for: target).location.place)))
+        sink(
+          TerminalText.escape(
+            context.redactor.redact("* session kept in " + context.sessions(for: target).location.place)))
       }
     }
     return target

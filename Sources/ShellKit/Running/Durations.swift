@@ -28,7 +28,9 @@ public enum Durations {
   /// (days), `w` (weeks) and `y` (years of 365 days), up to 100 years, whole seconds of at least 1.
   public static func longSeconds(_ text: String) -> Int? {
     let trimmed = text.trimmingWhitespace.lowercased()
-    let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800), ("y", 31_536_000)]
+    let units: [(String, Double)] = [
+      ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800), ("y", 31_536_000),
+    ]
     guard let unit = units.first(where: { trimmed.hasSuffix($0.0) }) else { return nil }
     let number = trimmed.dropLast()
     guard number.contains(where: \.isNumber), number.allSatisfy({ "0123456789.".contains($0) }),

@@ -28,7 +28,10 @@ final class ExportFile: Sendable {
     if exists, kind != S_IFREG, kind != S_IFLNK {
       // --force renames over the name: a device or a FIFO (as root, /dev/full) would be replaced.
       throw AuthError(
-        .usage, message: "--output \(path) is not a regular file (a device, a FIFO or a socket): leave --output out to write to standard output.")
+        .usage,
+        message:
+          "--output \(path) is not a regular file (a device, a FIFO or a socket): leave --output out to write to standard output."
+      )
     }
     if exists, !replace {
       let what = kind == S_IFLNK ? "is a symbolic link" : "exists already"

@@ -19,7 +19,8 @@ final class ImportOutcomeSink: Sendable {
 
   /// `outcome` with the losses of its account (an imported one carries them).
   func withLosses(_ outcome: ImportOutcome) -> ImportOutcome {
-    guard outcome.losses.isEmpty, let key = outcome.sourceId ?? outcome.email?.lowercased(), let found = losses[key] else { return outcome }
+    guard outcome.losses.isEmpty, let key = outcome.sourceId ?? outcome.email?.lowercased(), let found = losses[key]
+    else { return outcome }
     var changed = outcome
     changed.losses = found
     return changed
@@ -34,13 +35,18 @@ final class ImportOutcomeSink: Sendable {
     do {
       for outcome in outcomes { try report?.write(json: outcome.json) }
     } catch {
-      keep(AuthError(.usage, message: "The report could not be written: \(CommandRunner.reason(error)); the audit log has every outcome."))
+      keep(
+        AuthError(
+          .usage,
+          message: "The report could not be written: \(CommandRunner.reason(error)); the audit log has every outcome."))
     }
     guard audit else { return }
     do {
       try guardRails.recordAll(outcomes.map { ($0.email ?? $0.newId ?? $0.sourceId, Self.auditError($0)) })
     } catch let error as AuthError {
-      keep(AuthError(.auditUnavailable, message: "The import ran, but not every outcome is in the audit log: \(error.message)"))
+      keep(
+        AuthError(
+          .auditUnavailable, message: "The import ran, but not every outcome is in the audit log: \(error.message)"))
     } catch {
       keep(AuthError(.auditUnavailable))
     }
@@ -54,7 +60,8 @@ final class ImportOutcomeSink: Sendable {
     switch outcome.status {
     case .imported, .wouldImport: return nil
     case .skippedExisting: return AuthError(.userAlreadyExists, message: "skipped: already there")
-    case .failed: return AuthError(ErrorCode(rawValue: outcome.errorCode ?? "provider_error"), message: outcome.message ?? "")
+    case .failed:
+      return AuthError(ErrorCode(rawValue: outcome.errorCode ?? "provider_error"), message: outcome.message ?? "")
     case .unknown: return AuthError(.cancelled, message: outcome.message ?? "")
     case .notStarted: return AuthError(.cancelled, message: "not started")
     case .heldBack: return AuthError(.validationFailed, message: "held back: " + (outcome.message ?? ""))

@@ -28,14 +28,17 @@ struct SecondFactorSource {
       context.redactor.register(secret)
       guard let code = AuthenticatorCode.code(secret: secret, at: context.clock.unixNow) else {
         throw AuthError(
-          .usage, message: "Environment variable \(variable) does not hold a base32 TOTP secret (letters A–Z and digits 2–7).")
+          .usage,
+          message: "Environment variable \(variable) does not hold a base32 TOTP secret (letters A–Z and digits 2–7).")
       }
       return remember(code)
     }
     guard let prompter = context.passwordPrompter else {
       throw AuthError(
         .mfaRequired,
-        message: "\(email) has a second factor: add --code CODE, --code-env VAR or --totp-secret-env VAR (there is no terminal to ask for the code).")
+        message:
+          "\(email) has a second factor: add --code CODE, --code-env VAR or --totp-secret-env VAR (there is no terminal to ask for the code)."
+      )
     }
     guard let typed = prompter.readPassword(prompt: Self.prompt) else { throw AuthError(.cancelled) }
     return remember(typed.trimmingWhitespace.replacingAll(" ", with: ""))
@@ -59,17 +62,22 @@ struct SecondFactorSource {
     if totp.isEmpty { throw phoneOnly(first) }
     if let prompter = context.passwordPrompter, prompter.readsText {
       let names = totp.map(\.label).joined(separator: ", ")
-      guard let answer = prompter.readText(prompt: "Which authenticator (\(names))? ") else { throw AuthError(.cancelled) }
+      guard let answer = prompter.readText(prompt: "Which authenticator (\(names))? ") else {
+        throw AuthError(.cancelled)
+      }
       if let factor = try totp.factor(named: answer.trimmingWhitespace) { return factor }
       throw AuthError(.usage, message: "No authenticator '\(answer.trimmingWhitespace)'; the account has: \(listed).")
     }
-    throw AuthError(.mfaRequired, message: "The account has several authenticator factors: add --factor ID|NAME (\(listed)).")
+    throw AuthError(
+      .mfaRequired, message: "The account has several authenticator factors: add --factor ID|NAME (\(listed)).")
   }
 
   private func phoneOnly(_ factor: AuthFactor) -> AuthError {
     AuthError(
       .notSupported,
-      message: "The second factor '\(factor.label)' is \(factor.kind.rawValue), not an authenticator app; authsh answers TOTP factors only.")
+      message:
+        "The second factor '\(factor.label)' is \(factor.kind.rawValue), not an authenticator app; authsh answers TOTP factors only."
+    )
   }
 
   private func remember(_ value: String) -> String {

@@ -47,105 +47,170 @@ public final class ShellContext: Sendable {
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
   public var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
 
-  public var resolver: ConfigResolver { get { state[\.resolver] } set { state[\.resolver] = newValue } }
+  public var resolver: ConfigResolver {
+    get { state[\.resolver] }
+    set { state[\.resolver] = newValue }
+  }
   /// Connection flags from the command line (one-shot) or the last `provider` command.
-  public var connection: ConnectionFlags { get { state[\.connection] } set { state[\.connection] = newValue } }
+  public var connection: ConnectionFlags {
+    get { state[\.connection] }
+    set { state[\.connection] = newValue }
+  }
   /// nil where admin commands cannot run (tests that do not need them).
   public var makeAdminProvider: AdminProviderMaker? {
-    get { state[\.makeAdminProvider] } set { state[\.makeAdminProvider] = newValue }
+    get { state[\.makeAdminProvider] }
+    set { state[\.makeAdminProvider] = newValue }
   }
   /// Picks the store by the target's `credential_store` (keyring, file); nil: the given store
   /// for every target (memory for `--emulator` and scripts, tests).
-  public var sessionStores: SessionStores? { get { state[\.sessionStores] } set { state[\.sessionStores] = newValue } }
+  public var sessionStores: SessionStores? {
+    get { state[\.sessionStores] }
+    set { state[\.sessionStores] = newValue }
+  }
   /// The platform keyring for `secret set|list|delete` and `service_key_keyring`; nil: none here.
-  public var secretStore: (any SecretStore)? { get { state[\.secretStore] } set { state[\.secretStore] = newValue } }
+  public var secretStore: (any SecretStore)? {
+    get { state[\.secretStore] }
+    set { state[\.secretStore] = newValue }
+  }
   public var passwordPrompter: (any PasswordPrompter)? {
-    get { state[\.passwordPrompter] } set { state[\.passwordPrompter] = newValue }
+    get { state[\.passwordPrompter] }
+    set { state[\.passwordPrompter] = newValue }
   }
   /// Asks for a line on a terminal (confirmations); nil without one.
-  public var linePrompter: (any LinePrompter)? { get { state[\.linePrompter] } set { state[\.linePrompter] = newValue } }
+  public var linePrompter: (any LinePrompter)? {
+    get { state[\.linePrompter] }
+    set { state[\.linePrompter] = newValue }
+  }
   /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
-  public var auditLog: (any AuditLog)? { get { state[\.auditLog] } set { state[\.auditLog] = newValue } }
+  public var auditLog: (any AuditLog)? {
+    get { state[\.auditLog] }
+    set { state[\.auditLog] = newValue }
+  }
   /// Who runs authsh, for the audit log: the OS user and host (`ada@laptop`); nil: not known.
-  public var operatorName: String? { get { state[\.operatorName] } set { state[\.operatorName] = newValue } }
+  public var operatorName: String? {
+    get { state[\.operatorName] }
+    set { state[\.operatorName] = newValue }
+  }
   /// `--password-stdin`: the first line of standard input (one-shot only).
   public var readStdinLine: (@Sendable () -> String?)? {
-    get { state[\.readStdinLine] } set { state[\.readStdinLine] = newValue }
+    get { state[\.readStdinLine] }
+    set { state[\.readStdinLine] = newValue }
   }
   /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
   public var readStdinText: (@Sendable () throws -> String)? {
-    get { state[\.readStdinText] } set { state[\.readStdinText] = newValue }
+    get { state[\.readStdinText] }
+    set { state[\.readStdinText] = newValue }
   }
-  public var environment: [String: String] { get { state[\.environment] } set { state[\.environment] = newValue } }
+  public var environment: [String: String] {
+    get { state[\.environment] }
+    set { state[\.environment] = newValue }
+  }
   /// Where `--verbose` traces go (already redacted).
-  public var traceSink: (@Sendable (String) -> Void)? { get { state[\.traceSink] } set { state[\.traceSink] = newValue } }
+  public var traceSink: (@Sendable (String) -> Void)? {
+    get { state[\.traceSink] }
+    set { state[\.traceSink] = newValue }
+  }
   /// Targets of an in-process emulator, used by `provider X` without `--url` (`--emulator`).
   public var emulatorTargets: [ProviderKind: Target] {
-    get { state[\.emulatorTargets] } set { state[\.emulatorTargets] = newValue }
+    get { state[\.emulatorTargets] }
+    set { state[\.emulatorTargets] = newValue }
   }
   /// E-mail addresses used in this session (completion).
   public var knownEmails: [String] { state[\.knownEmails] }
   /// The last command that failed (`retry`).
-  public var lastFailed: Invocation? { get { state[\.lastFailed] } set { state[\.lastFailed] = newValue } }
+  public var lastFailed: Invocation? {
+    get { state[\.lastFailed] }
+    set { state[\.lastFailed] = newValue }
+  }
   /// The previous command's result model in the shell (what `{{…}}` reads), for completion.
-  public var previousResult: JSON? { get { state[\.previousResult] } set { state[\.previousResult] = newValue } }
+  public var previousResult: JSON? {
+    get { state[\.previousResult] }
+    set { state[\.previousResult] = newValue }
+  }
   /// Output flags given for the whole run (`… | authsh --json`): every line that takes output
   /// flags and does not give one itself gets them.
   public var outputDefaults: [String: [FlagValue]] {
-    get { state[\.outputDefaults] } set { state[\.outputDefaults] = newValue }
+    get { state[\.outputDefaults] }
+    set { state[\.outputDefaults] = newValue }
   }
   /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
-  public var confirmedByScript: Bool { get { state[\.confirmedByScript] } set { state[\.confirmedByScript] = newValue } }
+  public var confirmedByScript: Bool {
+    get { state[\.confirmedByScript] }
+    set { state[\.confirmedByScript] = newValue }
+  }
   /// Whether what a command prints reaches a person at a terminal (standard output and error are
   /// one): a
   /// new TOTP secret and its QR code are drawn only there (or with `--show-tokens`), never into a
   /// pipe or a CI log.
-  public var outputToPerson: Bool { get { state[\.outputToPerson] } set { state[\.outputToPerson] = newValue } }
+  public var outputToPerson: Bool {
+    get { state[\.outputToPerson] }
+    set { state[\.outputToPerson] = newValue }
+  }
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
-  public var verbose: Bool { get { state[\.verbose] } set { state[\.verbose] = newValue } }
+  public var verbose: Bool {
+    get { state[\.verbose] }
+    set { state[\.verbose] = newValue }
+  }
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the
   /// executable prints it; nil: the lookups are only in the result).
   public var lookupStream: (@Sendable (UserLookup) -> Void)? {
-    get { state[\.lookupStream] } set { state[\.lookupStream] = newValue }
+    get { state[\.lookupStream] }
+    set { state[\.lookupStream] = newValue }
   }
   /// `user show` of many accounts: (done, total) after each lookup, for a progress line; the
   /// total is nil while the input is still being read.
   public var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? {
-    get { state[\.lookupProgress] } set { state[\.lookupProgress] = newValue }
+    get { state[\.lookupProgress] }
+    set { state[\.lookupProgress] = newValue }
   }
   /// A bulk change (`user confirm --from FILE` …): each account as it finishes, with the counts so
   /// far, for the progress line or the line per account (the executable draws them).
   public var batchProgress: (@Sendable (BatchProgress) -> Void)? {
-    get { state[\.batchProgress] } set { state[\.batchProgress] = newValue }
+    get { state[\.batchProgress] }
+    set { state[\.batchProgress] = newValue }
   }
   /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600), or
   /// `--resume REPORT` to append to it.
   public var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
-    get { state[\.openBatchReport] } set { state[\.openBatchReport] = newValue }
+    get { state[\.openBatchReport] }
+    set { state[\.openBatchReport] = newValue }
   }
   /// Set by the executable for a bulk change: its first Ctrl-C or SIGTERM stops the batch from
   /// starting more accounts (what is in flight finishes and the report is written).
-  public var batchStop: BatchStop? { get { state[\.batchStop] } set { state[\.batchStop] = newValue } }
+  public var batchStop: BatchStop? {
+    get { state[\.batchStop] }
+    set { state[\.batchStop] = newValue }
+  }
   /// `user list --filter` on Firebase: after each page the scan reads, for a progress line.
   public var scanProgress: (@Sendable (ScanProgress) -> Void)? {
-    get { state[\.scanProgress] } set { state[\.scanProgress] = newValue }
+    get { state[\.scanProgress] }
+    set { state[\.scanProgress] = newValue }
   }
   /// The time a bulk change waits on when a rate limit slows it down.
-  public var batchClock: any BatchClock { get { state[\.batchClock] } set { state[\.batchClock] = newValue } }
+  public var batchClock: any BatchClock {
+    get { state[\.batchClock] }
+    set { state[\.batchClock] = newValue }
+  }
   /// How hard a bulk change retries (tests shorten the delays).
-  public var batchPolicy: BatchPolicy { get { state[\.batchPolicy] } set { state[\.batchPolicy] = newValue } }
+  public var batchPolicy: BatchPolicy {
+    get { state[\.batchPolicy] }
+    set { state[\.batchPolicy] = newValue }
+  }
   /// Whether `user show --jsonl` should stop reading its input (its reader went away).
   public var lookupShouldStop: (@Sendable () -> Bool)? {
-    get { state[\.lookupShouldStop] } set { state[\.lookupShouldStop] = newValue }
+    get { state[\.lookupShouldStop] }
+    set { state[\.lookupShouldStop] = newValue }
   }
   /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
   /// with the reason when it cannot.
   public var openInputLines: @Sendable (String) throws -> any InputLines {
-    get { state[\.openInputLines] } set { state[\.openInputLines] = newValue }
+    get { state[\.openInputLines] }
+    set { state[\.openInputLines] = newValue }
   }
   /// Where `user export` writes (nil: it cannot run here, e.g. in the shell or a script).
   public var exportOutput: ExportOutput? {
-    get { state[\.exportOutput] } set { state[\.exportOutput] = newValue }
+    get { state[\.exportOutput] }
+    set { state[\.exportOutput] = newValue }
   }
 
   public init(

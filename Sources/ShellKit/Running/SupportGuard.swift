@@ -36,13 +36,19 @@ public struct SupportGuard: Sendable {
       let what = invocation.access == .grant ? "gives access to" : "changes"
       throw AuthError(
         .usage,
-        message: "'\(invocation.spec.name)' \(what) \(user.email) and needs confirmation: add --yes (there is no terminal to ask).")
+        message:
+          "'\(invocation.spec.name)' \(what) \(user.email) and needs confirmation: add --yes (there is no terminal to ask)."
+      )
     }
     let action = invocation.spec.name
-    guard let answer = prompter.readLine(prompt: "\(action) \(user.email) (\(user.id)) on \(target.profile). Type the e-mail address to confirm: ")
+    guard
+      let answer = prompter.readLine(
+        prompt: "\(action) \(user.email) (\(user.id)) on \(target.profile). Type the e-mail address to confirm: ")
     else { throw AuthError(.cancelled) }
     guard answer.trimmingWhitespace.lowercased() == user.email.lowercased() else {
-      throw AuthError(.cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(user.email)); nothing was changed.")
+      throw AuthError(
+        .cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(user.email)); nothing was changed."
+      )
     }
   }
 
@@ -54,12 +60,15 @@ public struct SupportGuard: Sendable {
     guard let prompter = context.linePrompter else {
       throw AuthError(
         .usage,
-        message: "'\(invocation.spec.name)' changes \(accounts) and needs confirmation: add --yes (there is no terminal to ask).")
+        message:
+          "'\(invocation.spec.name)' changes \(accounts) and needs confirmation: add --yes (there is no terminal to ask)."
+      )
     }
     let prompt = "\(invocation.spec.name) \(accounts) on \(target.profile). Type \(count) to confirm: "
     guard let answer = prompter.readLine(prompt: prompt) else { throw AuthError(.cancelled) }
     guard answer.trimmingWhitespace == String(count) else {
-      throw AuthError(.cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was changed.")
+      throw AuthError(
+        .cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was changed.")
     }
   }
 
@@ -69,7 +78,8 @@ public struct SupportGuard: Sendable {
     do {
       try log.checkWritable()
     } catch let error as AuthError {
-      throw AuthError(.auditUnavailable, message: "'\(invocation.spec.name)' was not sent: \(error.message)", hint: error.hint)
+      throw AuthError(
+        .auditUnavailable, message: "'\(invocation.spec.name)' was not sent: \(error.message)", hint: error.hint)
     }
   }
 
@@ -126,7 +136,8 @@ public struct SupportGuard: Sendable {
 
   private func entry(user: AdminUser?, email: String?, outcome: String) -> AuditEntry {
     AuditEntry(
-      time: CivilTime.iso8601(seconds: context.clock.unixNow), profile: target.profile, backend: BackendKey(target).canonical,
+      time: CivilTime.iso8601(seconds: context.clock.unixNow), profile: target.profile,
+      backend: BackendKey(target).canonical,
       command: invocation.spec.name, targetId: user?.id, targetEmail: (user?.email ?? email).map(Self.capped),
       outcome: outcome, operatorName: context.operatorName, note: nil)
   }

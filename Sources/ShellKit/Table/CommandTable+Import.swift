@@ -2,7 +2,8 @@ extension FlagKey where Value == String {
   public static let importHashConfig = text(
     FlagSpec(
       "--hash-config", value: "FILE", kind: .path,
-      "Firebase's hash parameters for --format firebase input (JSON: algorithm, signerKey, saltSeparator, rounds, memoryCost)"))
+      "Firebase's hash parameters for --format firebase input (JSON: algorithm, signerKey, saltSeparator, rounds, memoryCost)"
+    ))
   public static let importReport = text(
     FlagSpec("--report", value: "FILE", kind: .path, "Write one JSON line per account (status, new id, error) to FILE"))
 }
@@ -13,23 +14,29 @@ extension FlagKey where Value == Int {
 }
 
 extension FlagKey where Value == Bool {
-  public static let importDryRun = toggle(FlagSpec("--dry-run", "Say what would be imported, held back and lost; send nothing"))
+  public static let importDryRun = toggle(
+    FlagSpec("--dry-run", "Say what would be imported, held back and lost; send nothing"))
   public static let withoutPasswords = toggle(
-    FlagSpec("--without-passwords", "Import accounts whose password cannot go to the target without it (else they are held back)"))
+    FlagSpec(
+      "--without-passwords",
+      "Import accounts whose password cannot go to the target without it (else they are held back)"))
   public static let dropFactors = toggle(
     FlagSpec("--drop-factors", "Import accounts with second factors without them (else they are held back)"))
   public static let confirmUnverified = toggle(
     FlagSpec(
       "--confirm-unverified",
-      "Import Firebase accounts with an unconfirmed address as confirmed into a Supabase project that asks for confirmation (else they are held back)"))
+      "Import Firebase accounts with an unconfirmed address as confirmed into a Supabase project that asks for confirmation (else they are held back)"
+    ))
 }
 
 extension CommandTable {
   static let importCommands: [CommandSpec] = [
     CommandSpec(
       .userImport, group: .support, arguments: [ArgumentKey.importFile],
-      flags: [FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume,
-        FlagKey.withoutPasswords, FlagKey.dropFactors, FlagKey.confirmUnverified, FlagKey.yes],
+      flags: [
+        FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume,
+        FlagKey.withoutPasswords, FlagKey.dropFactors, FlagKey.confirmUnverified, FlagKey.yes,
+      ],
       loading: Loading("Importing…"), access: .change, output: .account,
       summary: "Create accounts from an export, with their password hashes (Supabase ⇄ Firebase)",
       discussion: changeDiscussion
@@ -52,6 +59,6 @@ extension CommandTable {
       examples: [
         "authsh user import users.jsonl --yes --jobs 16 --report import-report.jsonl",
         "authsh user import users.json --hash-config hash.json --dry-run",
-      ]),
+      ])
   ]
 }

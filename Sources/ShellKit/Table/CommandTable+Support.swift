@@ -16,14 +16,17 @@ extension CommandTable {
     lines (started, then its outcome).
     """
 
-  static let changeDiscussion = supportDiscussion
+  static let changeDiscussion =
+    supportDiscussion
     + " A readonly profile (readonly = true) refuses it before anything is sent; each use is"
     + " recorded in the audit log (authsh audit)."
-  static let destructiveDiscussion = changeDiscussion
+  static let destructiveDiscussion =
+    changeDiscussion
     + " On a terminal it shows the account and asks you to type its e-mail address to confirm;"
     + " without a terminal it needs --yes (or exits 64)."
 
-  static let linkDiscussion = supportDiscussion
+  static let linkDiscussion =
+    supportDiscussion
     + " One account at a time (no --from): each link is a secret for one person."
     + " The link alone goes to standard output (for the clipboard), the notes to standard error."
     + " Whoever opens it is signed in as the user: hand it only to the account's owner. So it is"
@@ -59,7 +62,8 @@ extension CommandTable {
       .userShow, group: .support,
       arguments: [ArgumentKey.lookupUsers],
       flags: [FlagKey.from, FlagKey.jsonl, FlagKey.lookupJobs],
-      loading: Loading("Looking up…"), access: .read, output: .lookups, summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
+      loading: Loading("Looking up…"), access: .read, output: .lookups,
+      summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
       discussion: supportDiscussion
         + " FILE has one address or id per line; blank lines and lines starting with # are skipped."
         + " Results are in input order (--jsonl: in the order the lookups complete). Missing accounts are"
@@ -70,50 +74,65 @@ extension CommandTable {
       examples: ["authsh user show ada@example.com", "authsh user show --from ticket.txt --json"]),
     CommandSpec(
       .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken, FlagKey.maxPages],
-      loading: Loading("Listing…"), access: .read, output: .userPage, summary: "List accounts, a page at a time, newest first where the backend allows",
-      discussion: supportDiscussion + " Shows how many accounts there are when the backend says, and the command for the next page."
+      loading: Loading("Listing…"), access: .read, output: .userPage,
+      summary: "List accounts, a page at a time, newest first where the backend allows",
+      discussion: supportDiscussion
+        + " Shows how many accounts there are when the backend says, and the command for the next page."
         + " Firebase's list API has no filter: --filter reads pages of accounts and keeps the matches, up to"
         + " 10,000 accounts per call (a terminal shows how far the scan has got); --max-pages N stops sooner and"
         + " says how far it got, with the command to go on. A server that repeats a page token stops the scan"
-        + " with an error. Supabase filters on the server.", examples: ["authsh user list --filter @example.com --limit 20"]),
+        + " with an error. Supabase filters on the server.",
+      examples: ["authsh user list --filter @example.com --limit 20"]),
     CommandSpec(
-      .userLinkRecovery, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      .userLinkRecovery, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
+      loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make a password-recovery link to hand over (no mail is sent)", discussion: linkDiscussion,
       examples: ["authsh user link recovery ada@example.com", "authsh user link recovery ada@example.com --yes"]),
     CommandSpec(
-      .userLinkConfirm, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      .userLinkConfirm, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
+      loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make a sign-up confirmation link to hand over (no mail is sent)", discussion: linkDiscussion),
     CommandSpec(
-      .userLinkInvite, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes], loading: Loading("Generating…"),
+      .userLinkInvite, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
+      loading: Loading("Generating…"),
       access: .grant, output: .link,
       summary: "Make an invitation link to hand over for an invite not yet accepted (Supabase; no mail is sent)",
       discussion: linkDiscussion + " Following it accepts the invitation and lets the person set a password."
         + " Firebase has no invitations: use user link recovery.",
       examples: ["authsh user link invite new@example.com --yes"]),
     CommandSpec(
-      .userConfirm, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes], loading: Loading("Confirming…"), access: .change,
+      .userConfirm, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes],
+      loading: Loading("Confirming…"), access: .change,
       output: .lookups,
       summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion + bulkDiscussion,
       examples: ["authsh user confirm ada@example.com", "authsh user confirm --from signups.txt --yes"]),
     CommandSpec(
-      .userResend, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes], loading: Loading("Sending…"), access: .change,
+      .userResend, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes],
+      loading: Loading("Sending…"), access: .change,
       output: .lookups,
-      summary: "Send the confirmation e-mail again (the backend's resend limits apply)", discussion: changeDiscussion + bulkDiscussion
+      summary: "Send the confirmation e-mail again (the backend's resend limits apply)",
+      discussion: changeDiscussion + bulkDiscussion
         + " A resend is not retried after a timeout (the mail may have gone out); only after a rate limit."),
     CommandSpec(
-      .userDisable, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.until, FlagKey.yes] + bulkFlags,
+      .userDisable, group: .support, arguments: [ArgumentKey.bulkUser],
+      flags: [FlagKey.until, FlagKey.yes] + bulkFlags,
       loading: Loading("Disabling…"), access: .destroy, output: .lookups, summary: "Stop the account from signing in",
       discussion: destructiveDiscussion + bulkDiscussion,
-      examples: ["authsh user disable mallory@example.com --until 24h", "authsh user disable mallory@example.com --until 7d --yes"]),
+      examples: [
+        "authsh user disable mallory@example.com --until 24h",
+        "authsh user disable mallory@example.com --until 7d --yes",
+      ]),
     CommandSpec(
-      .userEnable, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes], loading: Loading("Enabling…"), access: .change,
+      .userEnable, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes],
+      loading: Loading("Enabling…"), access: .change,
       output: .lookups,
       summary: "Let a disabled account sign in again", discussion: changeDiscussion + bulkDiscussion),
     CommandSpec(
       .userSetPassword, group: .support, arguments: [ArgumentKey.user], flags: passwordFlags + [FlagKey.yes],
-      loading: Loading("Saving…"), access: .grant, output: .lookups, summary: "Set the account's password (asked twice without echo)",
+      loading: Loading("Saving…"), access: .grant, output: .lookups,
+      summary: "Set the account's password (asked twice without echo)",
       discussion: destructiveDiscussion
         + " One account at a time (no --from): one password for many accounts would be a shared secret;"
         + " for many accounts use user link recovery per person, or user disable --from."),
@@ -143,18 +162,22 @@ extension CommandTable {
     CommandSpec(
       .userCreate, group: .support, arguments: [ArgumentKey.user],
       flags: [FlagKey.confirmed, FlagKey.accountName] + passwordFlags,
-      loading: Loading("Creating account…"), access: .change, output: .lookups, summary: "Create an account through the admin API",
+      loading: Loading("Creating account…"), access: .change, output: .lookups,
+      summary: "Create an account through the admin API",
       discussion: changeDiscussion, examples: ["authsh user create ada@example.com --confirmed --password-env PW"]),
     CommandSpec(
       .userDelete, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.soft, FlagKey.yes] + bulkFlags,
-      loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account", discussion: destructiveDiscussion + bulkDiscussion,
+      loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account",
+      discussion: destructiveDiscussion + bulkDiscussion,
       examples: ["authsh user delete ada@example.com", "authsh user delete --from smoke-accounts.txt --dry-run"]),
     CommandSpec(
-      .userSignout, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.yes] + bulkFlags, loading: Loading("Signing out…"),
+      .userSignout, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.yes] + bulkFlags,
+      loading: Loading("Signing out…"),
       access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
       discussion: destructiveDiscussion + bulkDiscussion),
     CommandSpec(
-      .userMfaReset, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.resetFactor, FlagKey.yes] + bulkFlags,
+      .userMfaReset, group: .support, arguments: [ArgumentKey.bulkUser],
+      flags: [FlagKey.resetFactor, FlagKey.yes] + bulkFlags,
       loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
       summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
       discussion: destructiveDiscussion + bulkDiscussion
@@ -163,9 +186,11 @@ extension CommandTable {
         + " authenticator after signing in.",
       examples: ["authsh user mfa reset ada@example.com", "authsh user mfa reset ada@example.com --factor phone --yes"]),
     CommandSpec(
-      .userHistory, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.since], loading: Loading("Reading the audit trail…"),
+      .userHistory, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.since],
+      loading: Loading("Reading the audit trail…"),
       access: .read, output: .history,
-      summary: "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
+      summary:
+        "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
       discussion: supportDiscussion
         + " Supabase: GoTrue's audit trail (GET /admin/audit; failed password attempts are not recorded"
         + " there, and hosted projects may send the trail to their logs only). Firebase keeps none in"
@@ -193,6 +218,8 @@ extension CommandTable {
         throwaway accounts of an in-process emulator (--emulator, run --emulator) are not written \
         there; `audit` in such a session shows them.
         """,
-      examples: ["authsh audit", "authsh audit --since 7d", "authsh audit ada@example.com", "authsh audit --all-backends"]),
+      examples: [
+        "authsh audit", "authsh audit --since 7d", "authsh audit ada@example.com", "authsh audit --all-backends",
+      ]),
   ]
 }

@@ -15,13 +15,15 @@ extension CommandTable {
     CommandSpec(
       .emulator, group: .tools, surfaces: .oneShot,
       flags: [
-        FlagKey.emulatorHost, FlagKey.emulatorPort, FlagKey.project, FlagKey.state, FlagKey.confirmEmail, FlagKey.emailPrivacy,
+        FlagKey.emulatorHost, FlagKey.emulatorPort, FlagKey.project, FlagKey.state, FlagKey.confirmEmail,
+        FlagKey.emailPrivacy,
         FlagKey.emulatorLikeProduction, FlagKey.jwtSecret, FlagKey.bcryptCost, FlagKey.refreshReuseInterval,
         FlagKey.mailFrequency, FlagKey.idleTimeout, FlagKey.sessionTimebox, FlagKey.sessionInactivityTimeout,
         FlagKey.latency, FlagKey.fault, FlagKey.printEnv, FlagKey.readyJSON, FlagKey.seed, FlagKey.anonymousSignIns,
         FlagKey.smtp, FlagKey.team, FlagKey.captcha,
       ],
-      takesOutputFlags: false, output: .none, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
+      takesOutputFlags: false, output: .none,
+      summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
       discussion: """
         Supabase Auth is served under /auth/v1, the Firebase Auth emulator API (Identity Toolkit, \
         Secure Token, /emulator/v1/projects/ID/…) beside it; GET /emulator/v1/outbox?email=ADDRESS \
@@ -93,8 +95,11 @@ extension CommandTable {
     CommandSpec(
       .emulatorFaultsClear, group: .tools, surfaces: .oneShot,
       flags: [FlagKey.faultsHost, FlagKey.faultsPort, FlagKey.faultsURL],
-      takesOutputFlags: false, output: .none, summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
-      examples: ["authsh emulator faults clear --port 54321", "authsh emulator faults clear --url \"$AUTHSH_EMULATOR_URL\""]),
+      takesOutputFlags: false, output: .none,
+      summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
+      examples: [
+        "authsh emulator faults clear --port 54321", "authsh emulator faults clear --url \"$AUTHSH_EMULATOR_URL\"",
+      ]),
     CommandSpec(
       .version, group: .tools, takesOutputFlags: false, summary: "Show authsh's version (also --version, -V)",
       examples: ["authsh version"]),
@@ -102,7 +107,9 @@ extension CommandTable {
       .completion, group: .tools, surfaces: .oneShot,
       arguments: [ArgumentKey.completionShell],
       takesOutputFlags: false, output: .none, summary: "Print a shell completion script",
-      examples: ["eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish"]),
+      examples: [
+        "eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish",
+      ]),
   ]
 
   /// Admin keys in the platform keyring, for `service_key_keyring` / `credentials_keyring`.
@@ -138,19 +145,23 @@ extension CommandTable {
   ]
 
   /// Flags accepted before or after any one-shot command.
-  public static let connectionFlags: [FlagSpec] = ([
-    FlagKey.profile, FlagKey.tenant, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP, FlagKey.emulator,
-    FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC, FlagKey.credentialStore,
-  ] as [any DeclaredFlag]).map(\.spec)
+  public static let connectionFlags: [FlagSpec] =
+    ([
+      FlagKey.profile, FlagKey.tenant, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP,
+      FlagKey.emulator,
+      FlagKey.likeProduction, FlagKey.emulatorSeed, FlagKey.noRC, FlagKey.credentialStore,
+    ] as [any DeclaredFlag]).map(\.spec)
 
   /// Flags any command that talks to a backend accepts, on every surface.
-  public static let outputFlags: [FlagSpec] = ([
-    FlagKey.json, FlagKey.verbose, FlagKey.showTokens, FlagKey.timeout, FlagKey.color,
-  ] as [any DeclaredFlag]).map(\.spec)
+  public static let outputFlags: [FlagSpec] =
+    ([
+      FlagKey.json, FlagKey.verbose, FlagKey.showTokens, FlagKey.timeout, FlagKey.color,
+    ] as [any DeclaredFlag]).map(\.spec)
 
   public static let globalFlags: [FlagSpec] = connectionFlags + outputFlags + [FlagKey.help.spec, FlagKey.version.spec]
 
   /// Flag names whose value is a secret, on any command or globally: history keeps their lines in
   /// memory only, the script checker refuses them written out, a script's redactor learns them.
-  public static let secretFlagNames: Set<String> = Set((all.flatMap(\.flags) + globalFlags).filter(\.isSecret).map(\.name))
+  public static let secretFlagNames: Set<String> = Set(
+    (all.flatMap(\.flags) + globalFlags).filter(\.isSecret).map(\.name))
 }

@@ -4,11 +4,13 @@ extension CommandTable {
     CommandSpec(
       .userExport, group: .support, surfaces: .oneShot,
       flags: [
-        FlagKey.exportFormat, FlagKey.filter, FlagKey.exportOutputFile, FlagKey.exportForce, FlagKey.hashConfig, FlagKey.databaseURL,
+        FlagKey.exportFormat, FlagKey.filter, FlagKey.exportOutputFile, FlagKey.exportForce, FlagKey.hashConfig,
+        FlagKey.databaseURL,
         FlagKey.databaseURLEnv, FlagKey.exportYes,
       ],
       loading: Loading("Exporting…"), access: .read, output: .none,
-      summary: "Write every account to standard output or --output FILE, with password hashes where the backend gives them",
+      summary:
+        "Write every account to standard output or --output FILE, with password hashes where the backend gives them",
       discussion: supportDiscussion
         + " Reads the accounts a page at a time and writes each as it comes (memory stays small whatever"
         + " the number): --format jsonl (default) writes one JSON record per line — id, email,"
@@ -33,6 +35,6 @@ extension CommandTable {
         "PGPASSWORD=… authsh user export --provider supabase --db postgres://postgres@db.abcd.supabase.co:5432/postgres --output users.jsonl",
         "authsh user export --provider firebase --format firebase > firebase-users.json",
         "authsh user export --filter @example.com --format csv > users.csv",
-      ]),
+      ])
   ]
 }

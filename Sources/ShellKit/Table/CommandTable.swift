@@ -2,12 +2,14 @@
 /// script checker all read this.
 public enum CommandTable {
   public static let all: [CommandSpec] =
-    accountCommands + sessionCommands + mfaCommands + supportCommands + transferCommands + importCommands + backendCommands + shellCommands + toolCommands + secretCommands
+    accountCommands + sessionCommands + mfaCommands + supportCommands + transferCommands + importCommands
+    + backendCommands + shellCommands + toolCommands + secretCommands
 
   /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
   public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]
 
-  private static let byID: [CommandID: CommandSpec] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  private static let byID: [CommandID: CommandSpec] = Dictionary(
+    all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
   /// The row of a command (every `CommandID` has one; a test checks it).
   public static func spec(_ id: CommandID) -> CommandSpec {
@@ -26,7 +28,8 @@ public enum CommandTable {
     var bestLength = 0
     for row in rowsByFirstWord[aliases[typed] ?? typed] ?? [] {
       let length = all[row].words.count
-      guard length <= words.count, length > bestLength, all[row].words.dropFirst().elementsEqual(words[1..<length]) else { continue }
+      guard length <= words.count, length > bestLength, all[row].words.dropFirst().elementsEqual(words[1..<length])
+      else { continue }
       best = row
       bestLength = length
     }
@@ -58,13 +61,17 @@ public enum CommandTable {
     CommandSpec(
       .signup, group: .account, arguments: [ArgumentKey.accountEmail],
       flags: [FlagKey.signupName] + passwordFlags,
-      loading: Loading("Creating account…", host: "Creating account on %@…"), changesOwnAccount: true, summary: "Create an account",
+      loading: Loading("Creating account…", host: "Creating account on %@…"), changesOwnAccount: true,
+      summary: "Create an account",
       discussion: """
         Creates the account and, when the backend signs the new user in at once, stores the session. \
         With no password source on a terminal, asks for the password twice (no echo), again if the \
         two differ; a missing e-mail or name is asked for too.
         """,
-      examples: ["authsh signup ada@example.com --name 'Ada Lovelace'", "authsh signup ada@example.com --name Ada --password-env PW"]),
+      examples: [
+        "authsh signup ada@example.com --name 'Ada Lovelace'",
+        "authsh signup ada@example.com --name Ada --password-env PW",
+      ]),
     CommandSpec(
       .login, group: .account, arguments: [ArgumentKey.accountEmail],
       flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags + [FlagKey.link],
@@ -80,13 +87,15 @@ public enum CommandTable {
         """,
       examples: [
         "authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json",
-        "authsh login ada@example.com --password-env PW --totp-secret-env TOTP_SECRET", "authsh login --link ada@example.com",
+        "authsh login ada@example.com --password-env PW --totp-secret-env TOTP_SECRET",
+        "authsh login --link ada@example.com",
       ]),
     CommandSpec(
       .reset, group: .account, arguments: [ArgumentKey.resetAddress],
       loading: Loading("Sending…", host: "Requesting a reset e-mail from %@…"), changesOwnAccount: true,
       summary: "Request a password-reset e-mail",
-      discussion: "Sends the reset e-mail (on a terminal, asks for the address if none is given). The same address can be sent another one after 60 seconds.",
+      discussion:
+        "Sends the reset e-mail (on a terminal, asks for the address if none is given). The same address can be sent another one after 60 seconds.",
       examples: ["authsh reset ada@example.com"]),
     CommandSpec(
       .resetConfirm, group: .account,
@@ -94,32 +103,41 @@ public enum CommandTable {
       flags: [FlagKey.resetEmail] + passwordFlags,
       loading: Loading("Saving…", host: "Saving the new password on %@…"), changesOwnAccount: true,
       summary: "Set a new password from the e-mailed link or code",
-      discussion: "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo), again if the two differ.",
-      examples: ["authsh reset confirm 'http://127.0.0.1:54321/auth/v1/verify?token=…&type=recovery'", "authsh reset confirm 123456 --email ada@example.com"]),
+      discussion:
+        "Sets the new password and signs in. With no password source on a terminal, asks twice (no echo), again if the two differ.",
+      examples: [
+        "authsh reset confirm 'http://127.0.0.1:54321/auth/v1/verify?token=…&type=recovery'",
+        "authsh reset confirm 123456 --email ada@example.com",
+      ]),
   ]
 
   static let sessionCommands: [CommandSpec] = [
     CommandSpec(
       .whoami, group: .session, flags: [FlagKey.claims],
-      loading: Loading("Loading…", host: "Loading the user from %@…"), summary: "Show the signed-in user, fresh from the server",
+      loading: Loading("Loading…", host: "Loading the user from %@…"),
+      summary: "Show the signed-in user, fresh from the server",
       examples: ["authsh whoami", "authsh whoami --claims --json"]),
     CommandSpec(
       .logout, group: .session,
       flags: [FlagKey.scope],
-      loading: Loading("Signing out…", host: "Signing out of %@…"), changesOwnAccount: true, summary: "Sign out and forget the session",
+      loading: Loading("Signing out…", host: "Signing out of %@…"), changesOwnAccount: true,
+      summary: "Sign out and forget the session",
       discussion: """
         Ends only the session authsh holds unless --scope says otherwise, so signing out never ends \
         the person's sessions on their phone or laptop by surprise. The message says which sessions \
         ended. Firebase has no sign-out call: the session is forgotten here, and its tokens stay \
         valid until they expire (revoke them with `authsh user signout EMAIL`).
         """),
-    CommandSpec(.refresh, group: .session, loading: Loading("Refreshing…", host: "Refreshing the session with %@…"), summary: "Exchange the refresh token for new tokens"),
+    CommandSpec(
+      .refresh, group: .session, loading: Loading("Refreshing…", host: "Refreshing the session with %@…"),
+      summary: "Exchange the refresh token for new tokens"),
     CommandSpec(
       .status, group: .session, summary: "Show provider, profile, endpoint, signed-in user and token expiry",
       discussion: "Local only: nothing is sent. Like psql's \\conninfo."),
     CommandSpec(
       .inbox, group: .session, arguments: [ArgumentKey.inboxAddress],
-      loading: Loading("Checking…", host: "Checking the mail at %@…"), summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
+      loading: Loading("Checking…", host: "Checking the mail at %@…"),
+      summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
       discussion: "Reads the emulator's outbox (the official Firebase emulator's oobCodes work too)."),
   ]
 
@@ -144,13 +162,17 @@ public enum CommandTable {
     CommandSpec(
       .echo, group: .shell, surfaces: .interactive, arguments: [ArgumentKey.echoText],
       takesOutputFlags: false, summary: "Print text"),
-    CommandSpec(.retry, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Run the last failed command again"),
-    CommandSpec(.history, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "List this session's commands"),
+    CommandSpec(
+      .retry, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Run the last failed command again"),
+    CommandSpec(
+      .history, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "List this session's commands"),
     CommandSpec(
       .source, group: .shell, surfaces: .repl, arguments: [ArgumentKey.sourceFile],
       takesOutputFlags: false, summary: "Run a .auth script in this shell"),
-    CommandSpec(.quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
-    CommandSpec(.exit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
+    CommandSpec(
+      .quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
+    CommandSpec(
+      .exit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also quit, Ctrl-D)"),
   ]
 }
 

@@ -83,7 +83,8 @@ extension FlagKey where Value == Bool {
 extension FlagKey where Value == String {
   /// A value used as written (checked against `choices` when there are any).
   static func text(_ spec: FlagSpec) -> Self {
-    precondition(spec.takesValue && ![ValueKind.number, .duration, .span].contains(spec.kind), "\(spec.name) is not text")
+    precondition(
+      spec.takesValue && ![ValueKind.number, .duration, .span].contains(spec.kind), "\(spec.name) is not text")
     return Self(spec) { value in value.text }
   }
 }
@@ -105,7 +106,8 @@ extension FlagKey {
 extension FlagKey where Value == String {
   /// Text that may not be empty (`--state ""` names no file).
   static func nonEmpty(_ spec: FlagSpec) -> Self {
-    decoded(spec) { text in text.isEmpty ? .failure(UsageError("\(spec.name) needs a non-empty value")) : .success(text) }
+    decoded(spec) { text in text.isEmpty ? .failure(UsageError("\(spec.name) needs a non-empty value")) : .success(text)
+    }
   }
 }
 

@@ -11,7 +11,8 @@ extension FlagKey where Value == String {
       "Compute the authenticator code from the base32 TOTP secret in environment variable VAR (CI)"))
   public static let factor = text(
     FlagSpec("--factor", value: "ID|NAME", kind: .text, "Which second factor to use when the account has several"))
-  public static let factorName = text(FlagSpec("--name", value: "NAME", kind: .name, "A name for the factor (e.g. phone)"))
+  public static let factorName = text(
+    FlagSpec("--name", value: "NAME", kind: .name, "A name for the factor (e.g. phone)"))
 }
 
 extension FlagKey where Value == Bool {
@@ -20,8 +21,11 @@ extension FlagKey where Value == Bool {
   public static let selfVerify = toggle(
     FlagSpec(
       "--self-verify",
-      "Confirm the new factor with a code authsh computes from its secret (no terminal, CI; keep the secret from --json --show-tokens)"))
+      "Confirm the new factor with a code authsh computes from its secret (no terminal, CI; keep the secret from --json --show-tokens)"
+    ))
 }
 
 /// Where `login`'s second-step code comes from, in the order commands list them.
-public let secondFactorFlags: [any DeclaredFlag] = [FlagKey.mfaCode, FlagKey.mfaCodeEnv, FlagKey.totpSecretEnv, FlagKey.factor]
+public let secondFactorFlags: [any DeclaredFlag] = [
+  FlagKey.mfaCode, FlagKey.mfaCodeEnv, FlagKey.totpSecretEnv, FlagKey.factor,
+]

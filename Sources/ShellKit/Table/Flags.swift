@@ -18,18 +18,23 @@ extension FlagKey where Value == Double {
 
 extension FlagKey where Value == String {
   public static let color = text(
-    FlagSpec("--color", value: "WHEN", kind: .text, choices: ["auto", "always", "never"], "Colour: auto, always or never"))
+    FlagSpec(
+      "--color", value: "WHEN", kind: .text, choices: ["auto", "always", "never"], "Colour: auto, always or never"))
 }
 
 // MARK: Passwords, accounts, sessions
 
 extension FlagKey where Value == String {
   public static let password = text(
-    FlagSpec("--password", value: "VALUE", kind: .password, secret: true, "The password (kept out of shell history; prefer the prompt or --password-env)"))
+    FlagSpec(
+      "--password", value: "VALUE", kind: .password, secret: true,
+      "The password (kept out of shell history; prefer the prompt or --password-env)"))
   public static let passwordEnv = text(
     FlagSpec("--password-env", value: "VAR", kind: .variable, "Read the password from environment variable VAR"))
   public static let signupName = text(
-    FlagSpec("--name", value: "NAME", kind: .name, required: true, "The user's name (stored as first_name/full_name or displayName)"))
+    FlagSpec(
+      "--name", value: "NAME", kind: .name, required: true,
+      "The user's name (stored as first_name/full_name or displayName)"))
   public static let resetEmail = text(
     FlagSpec("--email", value: "EMAIL", kind: .email, "The e-mail address (needed with a 6-digit Supabase code)"))
   public static let scope = text(
@@ -38,14 +43,19 @@ extension FlagKey where Value == String {
       "Which sessions end: local (default: only this one), global (every session of the account) or others (Supabase)"))
   public static let providerURL = text(
     FlagSpec("--url", value: "URL", kind: .url, "The backend URL (Supabase project URL, or a Firebase emulator URL)"))
-  public static let providerKey = text(FlagSpec("--key", value: "KEY", kind: .key, secret: true, "The anon key or Firebase API key"))
+  public static let providerKey = text(
+    FlagSpec("--key", value: "KEY", kind: .key, secret: true, "The anon key or Firebase API key"))
 }
 
 extension FlagKey where Value == Bool {
   public static let passwordStdin = toggle(
-    FlagSpec("--password-stdin", surfaces: .oneShot, "Read the password from the first line of standard input (a pipe, not a terminal)"))
-  public static let remember = toggle(FlagSpec("--remember", "Remember the e-mail as this profile's default for the next login"))
-  public static let noSave = toggle(FlagSpec("--no-save", "Keep the session in memory only (one-shot: it is not written to disk)"))
+    FlagSpec(
+      "--password-stdin", surfaces: .oneShot,
+      "Read the password from the first line of standard input (a pipe, not a terminal)"))
+  public static let remember = toggle(
+    FlagSpec("--remember", "Remember the e-mail as this profile's default for the next login"))
+  public static let noSave = toggle(
+    FlagSpec("--no-save", "Keep the session in memory only (one-shot: it is not written to disk)"))
   public static let claims = toggle(FlagSpec("--claims", "Also show the decoded access-token claims"))
 }
 
@@ -55,12 +65,17 @@ public let passwordFlags: [any DeclaredFlag] = [FlagKey.password, FlagKey.passwo
 // MARK: Support commands
 
 extension FlagKey where Value == String {
-  public static let from = text(FlagSpec("--from", value: "FILE", kind: .path, "Read addresses from FILE, one per line (- for standard input)"))
-  public static let filter = text(FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"))
-  public static let pageToken = text(FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"))
+  public static let from = text(
+    FlagSpec("--from", value: "FILE", kind: .path, "Read addresses from FILE, one per line (- for standard input)"))
+  public static let filter = text(
+    FlagSpec("--filter", value: "TEXT", kind: .text, "Only accounts whose e-mail or name contains TEXT"))
+  public static let pageToken = text(
+    FlagSpec("--page-token", value: "TOKEN", kind: .text, "The page to show, as the previous page printed"))
   public static let accountName = text(FlagSpec("--name", value: "NAME", kind: .name, "The user's name"))
   public static let updateName = text(
-    FlagSpec("--name", value: "NAME", kind: .name, "The display name (Supabase user_metadata.full_name, Firebase displayName)"))
+    FlagSpec(
+      "--name", value: "NAME", kind: .name, "The display name (Supabase user_metadata.full_name, Firebase displayName)")
+  )
   public static let meta = text(
     FlagSpec(
       "--meta", value: "KEY=VALUE", kind: .text, repeatable: true,
@@ -74,13 +89,17 @@ extension FlagKey where Value == String {
       "--claims", value: "JSON", kind: .text, access: .grant,
       "Merge a JSON object into the custom claims (Firebase customAttributes, Supabase app_metadata)"))
   public static let resetFactor = text(
-    FlagSpec("--factor", value: "ID", kind: .text, "Only this factor (its id or name, as `user show` lists them); default: every one"))
+    FlagSpec(
+      "--factor", value: "ID", kind: .text,
+      "Only this factor (its id or name, as `user show` lists them); default: every one"))
 }
 
 extension FlagKey where Value == Int {
   public static let lookupJobs = number(
-    FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "Look up N accounts at a time (default 8, at most 64)"))
-  public static let limit = number(FlagSpec("--limit", value: "N", kind: .number, bounds: 1...1000, "Accounts per page (default 50)"))
+    FlagSpec(
+      "--jobs", value: "N", kind: .number, bounds: 1...64, "Look up N accounts at a time (default 8, at most 64)"))
+  public static let limit = number(
+    FlagSpec("--limit", value: "N", kind: .number, bounds: 1...1000, "Accounts per page (default 50)"))
   public static let maxPages = number(
     FlagSpec(
       "--max-pages", value: "N", kind: .number, bounds: 1...1_000_000,
@@ -91,7 +110,8 @@ extension FlagKey where Value == Bool {
   public static let jsonl = toggle(FlagSpec("--jsonl", "One JSON result per line, printed as each lookup completes"))
   public static let yes = toggle(FlagSpec("--yes", "Do it without asking (needed without a terminal)"))
   public static let confirmed = toggle(FlagSpec("--confirmed", "Create the account with its e-mail already confirmed"))
-  public static let newConfirmed = toggle(FlagSpec("--confirmed", "Mark the new address confirmed (no mail is sent either way)"))
+  public static let newConfirmed = toggle(
+    FlagSpec("--confirmed", "Mark the new address confirmed (no mail is sent either way)"))
   public static let soft = toggle(FlagSpec("--soft", "Supabase: soft delete (the account is kept, its e-mail freed)"))
   public static let allBackends = toggle(
     FlagSpec("--all-backends", "Lines about every backend, and lines that name none, not only the backend in use"))
@@ -99,8 +119,11 @@ extension FlagKey where Value == Bool {
 
 extension FlagKey where Value == Span {
   public static let until = span(
-    FlagSpec("--until", value: "DURATION", kind: .span, "Re-enable by itself after DURATION (Supabase only), e.g. 24h, 7d or 2w"))
-  public static let since = span(FlagSpec("--since", value: "DURATION", kind: .span, "Only entries newer than DURATION, e.g. 24h or 7d"))
+    FlagSpec(
+      "--until", value: "DURATION", kind: .span,
+      "Re-enable by itself after DURATION (Supabase only), e.g. 24h, 7d or 2w"))
+  public static let since = span(
+    FlagSpec("--since", value: "DURATION", kind: .span, "Only entries newer than DURATION, e.g. 24h or 7d"))
 }
 
 // MARK: Bulk changes (`user confirm --from FILE` …)
@@ -109,23 +132,31 @@ extension FlagKey where Value == String {
   public static let bulkFrom = text(
     FlagSpec(
       "--from", value: "FILE", kind: .path,
-      "Change every account in FILE instead of one: an address or id per line, a CSV with an email or id column, or a --report file (- for standard input)"))
+      "Change every account in FILE instead of one: an address or id per line, a CSV with an email or id column, or a --report file (- for standard input)"
+    ))
   public static let bulkReport = text(
-    FlagSpec("--report", value: "FILE", kind: .path, "With --from: write one JSON line per account (input, email, id, outcome, code, message)"))
+    FlagSpec(
+      "--report", value: "FILE", kind: .path,
+      "With --from: write one JSON line per account (input, email, id, outcome, code, message)"))
   public static let bulkResume = text(
     FlagSpec(
       "--resume", value: "REPORT", kind: .path,
-      "Finish an earlier run from its --report file: only the accounts not done yet (not_started, unknown, a failure that may pass); the new lines are appended to REPORT unless --report names another file"))
+      "Finish an earlier run from its --report file: only the accounts not done yet (not_started, unknown, a failure that may pass); the new lines are appended to REPORT unless --report names another file"
+    ))
 }
 
 extension FlagKey where Value == Int {
   public static let bulkJobs = number(
-    FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "With --from: change N accounts at a time (default 4, at most 64)"))
+    FlagSpec(
+      "--jobs", value: "N", kind: .number, bounds: 1...64,
+      "With --from: change N accounts at a time (default 4, at most 64)"))
 }
 
 extension FlagKey where Value == Bool {
-  public static let dryRun = toggle(FlagSpec("--dry-run", "With --from: show what would change for each account; nothing is sent but the lookups"))
-  public static let onlyFailed = toggle(FlagSpec("--only-failed", "With --from REPORT.jsonl: only the accounts whose outcome was failed"))
+  public static let dryRun = toggle(
+    FlagSpec("--dry-run", "With --from: show what would change for each account; nothing is sent but the lookups"))
+  public static let onlyFailed = toggle(
+    FlagSpec("--only-failed", "With --from REPORT.jsonl: only the accounts whose outcome was failed"))
 }
 
 /// The flags every change command takes for many accounts at once.

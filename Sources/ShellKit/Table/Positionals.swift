@@ -10,7 +10,8 @@ import AuthCore
 extension ArgumentKey where Value == String {
   public static let accountEmail = text(ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address"))
   public static let resetAddress = text(ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail"))
-  public static let codeOrLink = text(ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail"))
+  public static let codeOrLink = text(
+    ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail"))
   public static let inboxAddress = text(ArgumentSpec("EMAIL", .email, "The address whose latest mail to show"))
   public static let mfaFactor = text(ArgumentSpec("FACTOR", .text, "The factor's id or name"))
 }
@@ -21,8 +22,10 @@ extension ArgumentKey where Value == String {
   public static let user = text(ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)"))
   /// The account of a change command that also takes `--from FILE` for many accounts.
   public static let bulkUser = text(
-    ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address (or its user id); --from FILE for many"))
-  public static let lookupUsers = text(ArgumentSpec("EMAIL", .email, optional: true, variadic: true, "E-mail addresses or user ids"))
+    ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address (or its user id); --from FILE for many")
+  )
+  public static let lookupUsers = text(
+    ArgumentSpec("EMAIL", .email, optional: true, variadic: true, "E-mail addresses or user ids"))
   public static let newEmail = text(ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address"))
   public static let auditUser = text(
     ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)"))
@@ -33,7 +36,8 @@ extension ArgumentKey where Value == String {
 
 extension ArgumentKey where Value == String {
   public static let profileName = text(ArgumentSpec("PROFILE", .profile, "A profile of config.toml"))
-  public static let helpTopic = text(ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain"))
+  public static let helpTopic = text(
+    ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain"))
   public static let echoText = text(ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print"))
   public static let sourceFile = text(ArgumentSpec("FILE", .authFile, "A .auth script"))
 }
@@ -52,6 +56,7 @@ extension ArgumentKey where Value == Double {
 
 extension ArgumentKey where Value == String {
   public static let runFiles = text(ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run"))
-  public static let completionShell = text(ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish"))
+  public static let completionShell = text(
+    ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish"))
   public static let secretName = text(ArgumentSpec("NAME", .name, "The secret's name (letters, digits, . _ -)"))
 }

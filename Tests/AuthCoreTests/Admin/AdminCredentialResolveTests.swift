@@ -14,10 +14,13 @@ import Testing
 
   static func jwt(role: String) -> String {
     func part(_ text: String) -> String {
-      Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+      Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+        of: "/", with: "_"
+      )
+      .replacingOccurrences(of: "=", with: "")
     }
-    return part(#"{"alg":"HS256","typ":"JWT"}"#) + "." + part(#"{"iss":"supabase","role":"\#(role)","exp":4102444800}"#) + ".c2ln"
+    return part(#"{"alg":"HS256","typ":"JWT"}"#) + "." + part(#"{"iss":"supabase","role":"\#(role)","exp":4102444800}"#)
+      + ".c2ln"
   }
   static let serviceRole = jwt(role: "service_role")
   static let anon = jwt(role: "anon")
@@ -52,12 +55,15 @@ import Testing
   func target(_ env: [String: String], profile: String? = nil, mode: UInt32 = 0o600) throws -> Target {
     var flags = ConnectionFlags()
     flags.profile = profile
-    let resolver = ConfigResolver(environment: env.merging(["HOME": "/home/ada", "STAGE_ANON": "anon"]) { old, _ in old }, paths: paths, configFile: .init(text: Self.toml, mode: mode))
+    let resolver = ConfigResolver(
+      environment: env.merging(["HOME": "/home/ada", "STAGE_ANON": "anon"]) { old, _ in old }, paths: paths,
+      configFile: .init(text: Self.toml, mode: mode))
     return try resolver.resolve(flags)
   }
 
   func credential(_ env: [String: String], profile: String? = nil) throws -> AdminCredential {
-    try AdminCredential.resolve(for: try target(env, profile: profile), environment: env.merging(["STAGE_ANON": "anon"]) { old, _ in old })
+    try AdminCredential.resolve(
+      for: try target(env, profile: profile), environment: env.merging(["STAGE_ANON": "anon"]) { old, _ in old })
   }
 
   @Test func configKeysFillTheTarget() throws {
@@ -72,16 +78,23 @@ import Testing
 
   @Test func genericEnvironmentVariables() throws {
     let env = ["SUPABASE_URL": "https://x.supabase.co", "SUPABASE_ANON_KEY": "anon"]
-    #expect(try credential(env.merging(["SUPABASE_SERVICE_ROLE_KEY": Self.serviceRole]) { $1 }) == .supabaseServiceRole(Self.serviceRole))
+    #expect(
+      try credential(env.merging(["SUPABASE_SERVICE_ROLE_KEY": Self.serviceRole]) { $1 })
+        == .supabaseServiceRole(Self.serviceRole))
     #expect(try credential(env.merging(["SUPABASE_SECRET_KEY": Self.secret]) { $1 }) == .supabaseSecretKey(Self.secret))
     // The kind comes from the value, not the variable's name.
-    #expect(try credential(env.merging(["SUPABASE_SERVICE_ROLE_KEY": Self.secret]) { $1 }) == .supabaseSecretKey(Self.secret))
+    #expect(
+      try credential(env.merging(["SUPABASE_SERVICE_ROLE_KEY": Self.secret]) { $1 }) == .supabaseSecretKey(Self.secret))
   }
 
   @Test func explicitProfileUsesItsOwnKeyAndIgnoresTheGenericVariable() throws {
-    let env = ["PROD_ANON": "a", "PROD_SERVICE_KEY": Self.serviceRole, "SUPABASE_SECRET_KEY": "sb_secret_other_project_key"]
+    let env = [
+      "PROD_ANON": "a", "PROD_SERVICE_KEY": Self.serviceRole, "SUPABASE_SECRET_KEY": "sb_secret_other_project_key",
+    ]
     #expect(try credential(env, profile: "prod") == .supabaseServiceRole(Self.serviceRole))
-    #expect(try credential(["SUPABASE_SECRET_KEY": "sb_secret_other_project_key"], profile: "stage") == .supabaseSecretKey(Self.secret))
+    #expect(
+      try credential(["SUPABASE_SECRET_KEY": "sb_secret_other_project_key"], profile: "stage")
+        == .supabaseSecretKey(Self.secret))
     // Without --profile (default_profile / AUTHSH_PROFILE), the environment beats the profile, as for key.
     #expect(
       try credential(["AUTHSH_PROFILE": "stage", "SUPABASE_SECRET_KEY": "sb_secret_from_env_0001"])
@@ -128,7 +141,9 @@ import Testing
   @Test func embeddedEmulatorKeyBeatsExportedVariables() throws {
     var target = Target(provider: .supabase, profile: "emulator", url: "http://127.0.0.1:1/auth/v1", key: "anon")
     target.admin.serviceKey = Self.serviceRole
-    #expect(try AdminCredential.resolve(for: target, environment: ["SUPABASE_SECRET_KEY": "sb_secret_real_project_key"]) == .supabaseServiceRole(Self.serviceRole))
+    #expect(
+      try AdminCredential.resolve(for: target, environment: ["SUPABASE_SECRET_KEY": "sb_secret_real_project_key"])
+        == .supabaseServiceRole(Self.serviceRole))
   }
 
   @Test func supabaseWithNoAdminKeyAtAll() throws {

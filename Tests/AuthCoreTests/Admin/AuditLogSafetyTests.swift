@@ -22,7 +22,8 @@ import Testing
 
   @Test func aLinkedLogIsRefusedAndItsTargetStaysUnchanged() throws {
     let state = directory + "/state/authsh"
-    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let victim = directory + "/victim.txt"
     try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
     chmod(victim, 0o600)
@@ -69,7 +70,11 @@ import Testing
     // The waiting append on a thread of its own, not the test pool's (others share that pool).
     let finished = DispatchSemaphore(value: 0)
     let entry2 = entry(2)
-    #expect(startThread { try? log.append(entry2); finished.signal() })
+    #expect(
+      startThread {
+        try? log.append(entry2)
+        finished.signal()
+      })
     #expect(finished.wait(timeout: .now() + 0.3) == .timedOut, "waiting for the lock")
     #expect(try String(contentsOfFile: log.path, encoding: .utf8).contains("id-2") == false)
     #expect(flock(other, LOCK_UN) == 0)

@@ -27,12 +27,15 @@ import Testing
 
   @Test func everyBlockerIsReportedInOrderWithItsFix() {
     let d = Diagnosis.evaluate(
-      email: "ada@example.com", user: user(confirmed: false, disabled: true, until: "2026-11-24T00:00:00Z", methods: ["google"]),
+      email: "ada@example.com",
+      user: user(confirmed: false, disabled: true, until: "2026-11-24T00:00:00Z", methods: ["google"]),
       provider: .supabase, settings: ProjectSettings(requiresEmailConfirmation: true), now: now)
     #expect(codes(d) == ["no_password", "email_unconfirmed", "disabled"])
-    #expect(d.findings.map(\.fix) == [
-      "authsh user link recovery ada@example.com", "authsh user confirm ada@example.com", "authsh user enable ada@example.com",
-    ])
+    #expect(
+      d.findings.map(\.fix) == [
+        "authsh user link recovery ada@example.com", "authsh user confirm ada@example.com",
+        "authsh user enable ada@example.com",
+      ])
     #expect(d.findings[0].message.contains("signed up with Google. Ask them to use that button"))
     #expect(d.findings[2].message.contains("until 2026-11-24T00:00:00Z"))
     #expect(!d.canSignIn)
@@ -44,7 +47,8 @@ import Testing
       settings: ProjectSettings(requiresEmailConfirmation: false), now: now)
     #expect(!supabase.canSignIn, "GoTrue refuses unconfirmed addresses whatever the setting")
     #expect(codes(supabase) == ["email_unconfirmed"])
-    let firebase = Diagnosis.evaluate(email: "ada@example.com", user: user(confirmed: false), provider: .firebase, settings: nil, now: now)
+    let firebase = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(confirmed: false), provider: .firebase, settings: nil, now: now)
     #expect(firebase.canSignIn, "Firebase lets unverified users sign in")
     #expect(codes(firebase) == ["email_unconfirmed", "ok", "rate_limit_possible"])
   }
@@ -58,14 +62,17 @@ import Testing
     #expect(d.findings[0].fix == "authsh user link recovery ada@example.com")
     #expect(d.findings[1].message.contains("30 s more"))
     let old = Diagnosis.evaluate(
-      email: "ada@example.com", user: user(recovery: "2026-11-23T09:00:00Z"), provider: .supabase, settings: nil, now: now)
+      email: "ada@example.com", user: user(recovery: "2026-11-23T09:00:00Z"), provider: .supabase, settings: nil,
+      now: now)
     #expect(codes(old) == ["ok", "rate_limit_possible"], "a recovery link older than an hour has expired")
   }
 
-  @Test("after `user link recovery` (generate_link sets recovery_sent_at) no mail is claimed: a link or mail was issued")
+  @Test(
+    "after `user link recovery` (generate_link sets recovery_sent_at) no mail is claimed: a link or mail was issued")
   func recoveryLinkOrMail() {
     let d = Diagnosis.evaluate(
-      email: "ada@example.com", user: user(recovery: "2026-11-23T11:30:00Z"), provider: .supabase, settings: nil, now: now)
+      email: "ada@example.com", user: user(recovery: "2026-11-23T11:30:00Z"), provider: .supabase, settings: nil,
+      now: now)
     let message = d.findings[0].message
     #expect(message.hasPrefix("A recovery link or mail was issued at 2026-11-23T11:30:00Z"))
     #expect(!message.contains("went out"))
@@ -82,7 +89,8 @@ import Testing
   func perKindWindows() {
     // Confirmation mail 10 min ago (window over), recovery link 20 s ago (window open).
     let recent = Diagnosis.evaluate(
-      email: "ada@example.com", user: user(confirmed: false, recovery: "2026-11-23T11:59:40Z", confirmation: "2026-11-23T11:50:00Z"),
+      email: "ada@example.com",
+      user: user(confirmed: false, recovery: "2026-11-23T11:59:40Z", confirmation: "2026-11-23T11:50:00Z"),
       provider: .supabase, settings: ProjectSettings(mailInterval: 60), now: now)
     let windows = recent.findings.filter { $0.code == "resend_window_closed" }
     #expect(windows.count == 1)
@@ -90,7 +98,8 @@ import Testing
     #expect(windows[0].fix == "authsh user link recovery ada@example.com")
     // Both open: one note each, each with its own remaining time.
     let both = Diagnosis.evaluate(
-      email: "ada@example.com", user: user(confirmed: false, recovery: "2026-11-23T11:59:40Z", confirmation: "2026-11-23T11:59:10Z"),
+      email: "ada@example.com",
+      user: user(confirmed: false, recovery: "2026-11-23T11:59:40Z", confirmation: "2026-11-23T11:59:10Z"),
       provider: .supabase, settings: ProjectSettings(mailInterval: 60), now: now)
     let notes = both.findings.filter { $0.code == "resend_window_closed" }.map(\.message)
     #expect(notes.count == 2)
@@ -105,7 +114,8 @@ import Testing
 
   @Test("an account with no way in at all (Firebase, created without a password) has no password")
   func noMethodsIsNoPassword() {
-    let d = Diagnosis.evaluate(email: "ada@example.com", user: user(methods: []), provider: .firebase, settings: nil, now: now)
+    let d = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(methods: []), provider: .firebase, settings: nil, now: now)
     #expect(codes(d) == ["no_password"])
     #expect(!d.canSignIn)
   }
@@ -128,8 +138,10 @@ import Testing
     #expect(UnixTime.parseISO("2024-02-29t10:34:56-0200") == 1_709_210_096)
     #expect(UnixTime.parseISO("2024-02-29T12:34:56z") == 1_709_210_096)
     // No zone, other separators, a zone past 23 hours, trailing text, year 0: refused.
-    for text in ["2024-02-29T12:34:56", "2024/02/29T12:34:56Z", "2024-02-29T12:34:56+25:00", "2024-02-29T12:34:56Zjunk",
-      "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z"] {
+    for text in [
+      "2024-02-29T12:34:56", "2024/02/29T12:34:56Z", "2024-02-29T12:34:56+25:00", "2024-02-29T12:34:56Zjunk",
+      "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z",
+    ] {
       #expect(UnixTime.parseISO(text) == nil, "\(text)")
     }
     // Times of day across eight years (leap days included) round-trip through the parser.
@@ -154,7 +166,8 @@ import Testing
     #expect(!limited.canSignIn)
     #expect(codes(limited) == ["rate_limited"])
     #expect(limited.findings[0].message.contains("rate-limited right now on this emulator for this machine"))
-    let firebase = Diagnosis.evaluate(email: "ada@example.com", user: user(), provider: .firebase, settings: nil, now: now)
+    let firebase = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(), provider: .firebase, settings: nil, now: now)
     #expect(firebase.findings.last?.message.contains("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
   }
 }

@@ -1,13 +1,15 @@
 import AuthCore
-import Testing
 import JSONKit
+import Testing
 
 /// `diagnose` names the ways an account signs in other than a password, and what they need.
 @Suite struct DiagnosisWaysInTests {
   let now = UnixTime.parseISO("2026-11-23T12:00:00Z") ?? 0
 
   func evaluate(_ user: AdminUser, _ provider: ProviderKind = .supabase, history: [AccountEvent]? = nil) -> Diagnosis {
-    Diagnosis.evaluate(email: user.email.isEmpty ? user.id : user.email, user: user, provider: provider, settings: nil, now: now, history: history)
+    Diagnosis.evaluate(
+      email: user.email.isEmpty ? user.id : user.email, user: user, provider: provider, settings: nil, now: now,
+      history: history)
   }
 
   func codes(_ diagnosis: Diagnosis) -> [String] { diagnosis.findings.map(\.code) }
@@ -44,13 +46,21 @@ import JSONKit
     let anon = evaluate(anonymous)
     #expect(codes(anon) == ["anonymous"])
     #expect(anon.email == "a11e")
-    let deleted = evaluate(account(["password"]) { $0.deletedAt = "2026-11-22T08:00:00Z"; $0.disabled = true })
+    let deleted = evaluate(
+      account(["password"]) {
+        $0.deletedAt = "2026-11-22T08:00:00Z"
+        $0.disabled = true
+      })
     #expect(codes(deleted) == ["soft_deleted"], "nothing else matters for a deleted account")
     #expect(!deleted.canSignIn)
   }
 
   @Test func aSecondFactorIsANoteWithTheResetCommand() {
-    let user = account(["password"]) { $0.factors = [AuthFactor(id: "f1", kind: .totp, name: "phone"), AuthFactor(id: "f2", kind: .totp, status: .unverified)] }
+    let user = account(["password"]) {
+      $0.factors = [
+        AuthFactor(id: "f1", kind: .totp, name: "phone"), AuthFactor(id: "f2", kind: .totp, status: .unverified),
+      ]
+    }
     let d = evaluate(user)
     #expect(codes(d) == ["mfa_enrolled", "ok", "rate_limit_possible"])
     #expect(d.canSignIn)

@@ -31,7 +31,8 @@ import Testing
     let resolver = try resolver(name, env: ["STAGING_ANON_KEY": "anon"])
     #expect(resolver.profileNames() == ["mobile", "staging"])
     let staging = try resolver.resolve(ConnectionFlags())
-    #expect(staging == Target(provider: .supabase, profile: "staging", url: "https://abcd.supabase.co/auth/v1", key: "anon"))
+    #expect(
+      staging == Target(provider: .supabase, profile: "staging", url: "https://abcd.supabase.co/auth/v1", key: "anon"))
     var flags = ConnectionFlags()
     flags.profile = "mobile"
     let mobile = try resolver.resolve(flags)
@@ -45,7 +46,8 @@ import Testing
   @Test func aCRLFFileIsReadToTheEnd() throws {
     let error = try failure("crlf-typo.toml")
     #expect(error.code == .configError)
-    #expect(error.message == "\(Self.configPath):5: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?")
+    #expect(
+      error.message == "\(Self.configPath):5: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?")
   }
 
   @Test(arguments: [
@@ -54,9 +56,18 @@ import Testing
     ("typo-table.toml", ":3: unknown table [profile]; did you mean 'profiles'?"),
     ("typo-top-key.toml", ":1: unknown key 'default-profile'; did you mean 'default_profile'?"),
     ("unknown-profile-table.toml", ":5: unknown table [profiles.staging.headers]"),
-    ("undefined-default-profile.toml", ":1: default_profile = \"stagin\" is not a profile in this file; did you mean 'staging'?"),
-    ("url-without-scheme.toml", ":3: url = \"abcd.supabase.co\" has no scheme; did you mean 'https://abcd.supabase.co'?"),
-    ("provider-typo.toml", ":2: provider = \"supabse\" must be one of \"supabase\", \"firebase\"; did you mean 'supabase'?"),
+    (
+      "undefined-default-profile.toml",
+      ":1: default_profile = \"stagin\" is not a profile in this file; did you mean 'staging'?"
+    ),
+    (
+      "url-without-scheme.toml",
+      ":3: url = \"abcd.supabase.co\" has no scheme; did you mean 'https://abcd.supabase.co'?"
+    ),
+    (
+      "provider-typo.toml",
+      ":2: provider = \"supabse\" must be one of \"supabase\", \"firebase\"; did you mean 'supabase'?"
+    ),
     ("multiline-array.toml", ":4: unknown key 'scopes' in [profiles.staging]"),
     ("wrong-type.toml", ":4: timeout must be a number, not a string"),
   ])
@@ -71,12 +82,15 @@ import Testing
     #expect(error.code == .configError)
     #expect(
       error.message == Self.configPath
-        + ":4: key_env = \"STAGING_ANON_KY\" in [profiles.staging] names an environment variable that is not set; did you mean 'STAGING_ANON_KEY'?")
+        + ":4: key_env = \"STAGING_ANON_KY\" in [profiles.staging] names an environment variable that is not set; did you mean 'STAGING_ANON_KEY'?"
+    )
     #expect(!error.message.contains("anon\""), "the variable's value never shows")
     // No far-fetched guess from the rest of the environment (two edits make NOPE HOME).
     let resolver = ConfigResolver(
       environment: ["HOME": "/home/ada"], paths: Paths(environment: ["HOME": "/home/ada"]),
-      configFile: .init(text: "[profiles.a]\nprovider = \"supabase\"\nurl = \"https://x.supabase.co\"\nkey_env = \"NOPE\"\n", mode: 0o600))
+      configFile: .init(
+        text: "[profiles.a]\nprovider = \"supabase\"\nurl = \"https://x.supabase.co\"\nkey_env = \"NOPE\"\n",
+        mode: 0o600))
     var flags = ConnectionFlags()
     flags.profile = "a"
     let unrelated = try #require(throws: AuthError.self) { try resolver.resolve(flags) }
@@ -103,7 +117,9 @@ import Testing
 
   /// A table 10,000 dotted keys deep ran the conversion out of stack (no output, exit 139); below
   /// the line check's limit, the conversion stops at depth and the table is refused by name.
-  @Test(arguments: ["[" + String(repeating: "a.", count: 999) + "b]\n", String(repeating: "a.", count: 999) + "b = 1\n"])
+  @Test(arguments: [
+    "[" + String(repeating: "a.", count: 999) + "b]\n", String(repeating: "a.", count: 999) + "b = 1\n",
+  ])
   func aTableNestedThousandsDeepIsAnUnknownTable(_ text: String) throws {
     let resolver = ConfigResolver(
       environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]), configFile: .init(text: text, mode: 0o600))
@@ -113,7 +129,10 @@ import Testing
   }
 
   /// 30,000 levels ran toml++ itself out of stack: refused by line before it reads the file.
-  @Test(arguments: ["[" + String(repeating: "a.", count: 30_000) + "b]\n", "x = 1\n" + String(repeating: "a.", count: 30_000) + "b = 1\n"])
+  @Test(arguments: [
+    "[" + String(repeating: "a.", count: 30_000) + "b]\n",
+    "x = 1\n" + String(repeating: "a.", count: 30_000) + "b = 1\n",
+  ])
   func aKeyNestedTensOfThousandsDeepIsRefusedByLine(_ text: String) throws {
     let resolver = ConfigResolver(
       environment: [:], paths: Paths(environment: ["HOME": "/home/ada"]), configFile: .init(text: text, mode: 0o600))

@@ -26,7 +26,8 @@ import Testing
 
   @Test func profileFromFile() throws {
     let target = try resolver(["STAGING_ANON_KEY": "anon"], toml: Self.toml).resolve(ConnectionFlags())
-    #expect(target == Target(provider: .supabase, profile: "staging", url: "https://abcd.supabase.co/auth/v1", key: "anon"))
+    #expect(
+      target == Target(provider: .supabase, profile: "staging", url: "https://abcd.supabase.co/auth/v1", key: "anon"))
   }
 
   @Test func environmentBeatsProfileAndFlagsBeatEnvironment() throws {
@@ -67,7 +68,9 @@ import Testing
     #expect(BackendKey(plain).canonical.hasSuffix("project=my-app"), "no tenant: the key is as before")
     var supabase = ConnectionFlags()
     supabase.tenant = "t1"
-    let refused = #expect(throws: AuthError.self) { try resolver(["STAGING_ANON_KEY": "anon"], toml: Self.toml).resolve(supabase) }
+    let refused = #expect(throws: AuthError.self) {
+      try resolver(["STAGING_ANON_KEY": "anon"], toml: Self.toml).resolve(supabase)
+    }
     #expect(refused?.code == .configError && refused?.message.contains("Firebase") == true)
   }
 
@@ -75,13 +78,17 @@ import Testing
     var flags = ConnectionFlags()
     flags.provider = .firebase
     flags.url = "ftp://127.0.0.1:9099"
-    #expect(throws: AuthError(
-      .configError, message: "The Firebase emulator URL 'ftp://127.0.0.1:9099' uses the unsupported scheme 'ftp'.",
-      hint: "authsh speaks http:// (local emulators) and https:// (hosted projects).")) {
+    #expect(
+      throws: AuthError(
+        .configError, message: "The Firebase emulator URL 'ftp://127.0.0.1:9099' uses the unsupported scheme 'ftp'.",
+        hint: "authsh speaks http:// (local emulators) and https:// (hosted projects).")
+    ) {
       try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags)
     }
     flags.url = "127.0.0.1:9099"
-    #expect(try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags).firebaseEmulatorHost == "127.0.0.1:9099", "host:port is what the emulator variable holds")
+    #expect(
+      try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags).firebaseEmulatorHost == "127.0.0.1:9099",
+      "host:port is what the emulator variable holds")
   }
 
   @Test func keyInALooseFileIsRefused() throws {
@@ -93,14 +100,18 @@ import Testing
   }
 
   /// Issue 20 item 3: whoever can write the file (or its directory) chooses where keys go.
-  @Test(arguments: [(0o666 as UInt32, 0o700 as UInt32, "/home/ada/.config/authsh/config.toml"), (0o620, 0o700, "/home/ada/.config/authsh/config.toml"), (0o600, 0o777, "/home/ada/.config/authsh")])
+  @Test(arguments: [
+    (0o666 as UInt32, 0o700 as UInt32, "/home/ada/.config/authsh/config.toml"),
+    (0o620, 0o700, "/home/ada/.config/authsh/config.toml"), (0o600, 0o777, "/home/ada/.config/authsh"),
+  ])
   func aConfigOthersCanWriteIsRefused(_ mode: UInt32, _ directoryMode: UInt32, _ fixed: String) throws {
     var file = ConfigResolver.ConfigFileContents(text: Self.toml, mode: mode)
     file.directoryMode = directoryMode
     let resolver = ConfigResolver(environment: [:], paths: paths, configFile: file)
     let error = try #require(throws: AuthError.self) { try resolver.resolve(ConnectionFlags()) }
     #expect(error.code == .configError)
-    #expect(error.message.hasPrefix("Refusing to use /home/ada/.config/authsh/config.toml: group or others can write to"))
+    #expect(
+      error.message.hasPrefix("Refusing to use /home/ada/.config/authsh/config.toml: group or others can write to"))
     #expect(error.hint == "Run: chmod go-w \(fixed)")
     var tight = ConfigResolver.ConfigFileContents(text: Self.toml, mode: 0o644)
     tight.directoryMode = 0o755
@@ -116,7 +127,9 @@ import Testing
   }
 
   @Test func missingPiecesSayWhatToSet() throws {
-    let noKey = try #require(throws: AuthError.self) { try resolver(["SUPABASE_URL": "https://x.supabase.co"]).resolve(ConnectionFlags()) }
+    let noKey = try #require(throws: AuthError.self) {
+      try resolver(["SUPABASE_URL": "https://x.supabase.co"]).resolve(ConnectionFlags())
+    }
     #expect(noKey.message == "No Supabase anon key is set.")
     #expect(noKey.hint?.hasPrefix("Set SUPABASE_ANON_KEY") == true)
     let nothing = try #require(throws: AuthError.self) { try resolver([:]).resolve(ConnectionFlags()) }
@@ -130,14 +143,17 @@ import Testing
     flags.url = "https://abcd.supabase.co"
     flags.key = "anon-key"
     let target = try resolver([:]).resolve(flags)
-    #expect(target.provider == .supabase && target.key == "anon-key" && target.url.hasPrefix("https://abcd.supabase.co"))
+    #expect(
+      target.provider == .supabase && target.key == "anon-key" && target.url.hasPrefix("https://abcd.supabase.co"))
     // An emulator's address for Firebase, when Firebase is what the environment sets.
     flags.url = "127.0.0.1:9099"
     #expect(try resolver(["FIREBASE_API_KEY": "k"]).resolve(flags).provider == .firebase)
   }
 
   @Test func badTOMLPointsAtTheLine() throws {
-    let error = try #require(throws: AuthError.self) { try resolver([:], toml: "[profiles.x]\nurl = https://no-quotes").resolve(ConnectionFlags()) }
+    let error = try #require(throws: AuthError.self) {
+      try resolver([:], toml: "[profiles.x]\nurl = https://no-quotes").resolve(ConnectionFlags())
+    }
     #expect(error.message.hasPrefix("/home/ada/.config/authsh/config.toml:2:"))
   }
 
@@ -155,24 +171,28 @@ import Testing
   let paths = Paths(environment: ["HOME": "/home/ada"])
   static let emulatorEnvironment = [
     "STAGING_ANON_KEY": "staging-anon", "SUPABASE_URL": "http://127.0.0.1:54321", "SUPABASE_ANON_KEY": "anon-key",
-    "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:54321", "FIREBASE_API_KEY": "fake-api-key", "FIREBASE_PROJECT_ID": "demo-authsh",
+    "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:54321", "FIREBASE_API_KEY": "fake-api-key",
+    "FIREBASE_PROJECT_ID": "demo-authsh",
   ]
 
   func resolve(_ env: [String: String], profile: String? = nil) throws -> Target {
     var flags = ConnectionFlags()
     flags.profile = profile
-    return try ConfigResolver(environment: env, paths: paths, configFile: .init(text: ConfigResolverTests.toml, mode: 0o600))
-      .resolve(flags)
+    return try ConfigResolver(
+      environment: env, paths: paths, configFile: .init(text: ConfigResolverTests.toml, mode: 0o600)
+    )
+    .resolve(flags)
   }
 
   @Test func explicitProfileBeatsTheEnvironment() throws {
     let staging = try resolve(Self.emulatorEnvironment, profile: "staging")
     #expect(staging.url == "https://abcd.supabase.co/auth/v1")
     #expect(staging.key == "staging-anon")
-    #expect(staging.environmentNotes == [
-      "environment: SUPABASE_URL is set but not used: profile 'staging' was chosen explicitly.",
-      "environment: SUPABASE_ANON_KEY is set but not used: profile 'staging' was chosen explicitly.",
-    ])
+    #expect(
+      staging.environmentNotes == [
+        "environment: SUPABASE_URL is set but not used: profile 'staging' was chosen explicitly.",
+        "environment: SUPABASE_ANON_KEY is set but not used: profile 'staging' was chosen explicitly.",
+      ])
     let mobile = try resolve(Self.emulatorEnvironment, profile: "mobile")
     #expect(mobile.firebaseEmulatorHost == "127.0.0.1:9099")
     #expect(mobile.key == "literal-key")
@@ -184,10 +204,11 @@ import Testing
     #expect(target.profile == "staging")
     #expect(target.url == "http://127.0.0.1:54321/auth/v1")
     #expect(target.key == "anon-key")
-    #expect(target.environmentNotes == [
-      "environment: SUPABASE_URL overrides url of profile 'staging' (--profile staging or `use staging` would use the profile's).",
-      "environment: SUPABASE_ANON_KEY overrides key of profile 'staging' (--profile staging or `use staging` would use the profile's).",
-    ])
+    #expect(
+      target.environmentNotes == [
+        "environment: SUPABASE_URL overrides url of profile 'staging' (--profile staging or `use staging` would use the profile's).",
+        "environment: SUPABASE_ANON_KEY overrides key of profile 'staging' (--profile staging or `use staging` would use the profile's).",
+      ])
     #expect(!target.environmentNotes.joined().contains("anon-key"), "notes name variables, never values")
   }
 

@@ -1,6 +1,7 @@
-@testable import AuthCore
 import Foundation
 import Testing
+
+@testable import AuthCore
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +33,8 @@ import Testing
     chmod(state, loose)
     let error = try #require(throws: AuthError.self) { try StateDirectory.check(state, create: true) }
     #expect(error.code == .configError)
-    #expect(error.message.hasPrefix("Refusing to use authsh's state directory \(state): group or others can write to it"))
+    #expect(
+      error.message.hasPrefix("Refusing to use authsh's state directory \(state): group or others can write to it"))
     #expect(error.hint == "Run: chmod 700 \(state)")
   }
 
@@ -50,14 +52,18 @@ import Testing
 
   @Test(.enabled(if: geteuid() == 0, "only root can give a directory to another user"))
   func someoneElsesStateDirectoryIsRefused() throws {
-    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     #expect(chown(state, 65534, 65534) == 0)
     let error = try #require(throws: AuthError.self) { try StateDirectory.check(state, create: true) }
-    #expect(error.message == "Refusing to use authsh's state directory \(state): it is owned by uid 65534, not by you (uid 0).")
+    #expect(
+      error.message
+        == "Refusing to use authsh's state directory \(state): it is owned by uid 65534, not by you (uid 0).")
   }
 
   @Test func theSessionStoreChecksTheStateDirectoryFirst() throws {
-    try FileManager.default.createDirectory(atPath: state + "/sessions", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: state + "/sessions", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     chmod(state, 0o777)
     let store = FileSessionStore(directory: state + "/sessions", stateDirectory: state)
     let key = BackendKey(Target(provider: .supabase, profile: "p", url: "https://abcd.supabase.co", key: "k")).canonical

@@ -11,7 +11,8 @@ import Testing
 
   @Test func firebaseToolsCSVIsReadByPositionWithoutAHeader() throws {
     let ada = Self.firebaseRow([
-      0: "uid-ada", 1: "ada@example.com", 2: "true", 5: "\"Lovelace, Ada\"", 7: "g-1", 8: "ada@gmail.com", 23: "1700000000000",
+      0: "uid-ada", 1: "ada@example.com", 2: "true", 5: "\"Lovelace, Ada\"", 7: "g-1", 8: "ada@gmail.com",
+      23: "1700000000000",
       24: "1700000100000", 25: "+15551234567", 26: "false", 27: "\"{\"\"tier\"\":\"\"gold\"\"}\"",
     ])
     let bob = Self.firebaseRow([0: "uid-bob", 1: "bob@example.com", 2: "false", 26: "true"])
@@ -28,7 +29,8 @@ import Testing
   }
 
   @Test func aCopyOfAuthUsersIsReadAndItsDeletedAccountsStayBehind() throws {
-    let header = "instance_id,id,aud,role,email,encrypted_password,email_confirmed_at,created_at,raw_app_meta_data,raw_user_meta_data,phone,banned_until,deleted_at"
+    let header =
+      "instance_id,id,aud,role,email,encrypted_password,email_confirmed_at,created_at,raw_app_meta_data,raw_user_meta_data,phone,banned_until,deleted_at"
     let rows = [
       #",11111111-1111-4111-8111-111111111111,authenticated,authenticated,ada@example.com,$2a$04$abcdefghijklmnopqrstuu1234567890123456789012345678901,2024-01-02 03:04:05.123456+00,2024-01-01 00:00:00+00,"{""provider"":""email"",""providers"":[""email""]}","{""full_name"":""Ada""}",15551234567,,"#,
       #",22222222-2222-4222-8222-222222222222,authenticated,authenticated,gone@example.com,,,2024-01-01 00:00:00+00,{},{},,,2024-06-01 00:00:00+00"#,
@@ -48,7 +50,10 @@ import Testing
       ("garbage\n", "line 1: 'garbage' is no header authsh reads"),
       ("email,notes\nada@example.com,hi\n", "line 1: 'email,notes' is no header authsh reads"),
       ("email,email_verified,display_name\nada@example.com,Ada\n", "line 2: 2 fields where the header names 3"),
-      (Self.firebaseRow([0: "uid", 1: "a@example.com", 2: "true"]).dropLast(3) + "\n", "or firebase-tools' CSV (no header, 28 fields a row)"),
+      (
+        Self.firebaseRow([0: "uid", 1: "a@example.com", 2: "true"]).dropLast(3) + "\n",
+        "or firebase-tools' CSV (no header, 28 fields a row)"
+      ),
     ]
     for (text, message) in cases {
       #expect {
@@ -64,22 +69,34 @@ import Testing
     argon.passwordHash = "$argon2id$v=19$m=16,t=2,p=1$c2FsdA$aGFzaA"
     let held = ImportCheck(argon, target: .firebase, requiresConfirmation: true, consent: ImportConsent(), now: 0)
     #expect(held.losses == [.password] && held.heldBack?.contains("--without-passwords") == true)
-    let allowed = ImportCheck(argon, target: .firebase, requiresConfirmation: true, consent: ImportConsent(withoutPasswords: true), now: 0)
+    let allowed = ImportCheck(
+      argon, target: .firebase, requiresConfirmation: true, consent: ImportConsent(withoutPasswords: true), now: 0)
     #expect(allowed.heldBack == nil)
 
     var factored = PortableAccount(id: "f", email: "f@example.com")
     factored.passwordHash = "$2a$04$abcdefghijklmnopqrstuu1234567890123456789012345678901"
     factored.factors = [PortableFactor(id: "x", type: "totp")]
-    #expect(ImportCheck(factored, target: .supabase, requiresConfirmation: false, consent: ImportConsent(), now: 0).heldBack != nil)
-    #expect(ImportCheck(factored, target: .supabase, requiresConfirmation: false, consent: ImportConsent(dropFactors: true), now: 0).heldBack == nil)
+    #expect(
+      ImportCheck(factored, target: .supabase, requiresConfirmation: false, consent: ImportConsent(), now: 0).heldBack
+        != nil)
+    #expect(
+      ImportCheck(
+        factored, target: .supabase, requiresConfirmation: false, consent: ImportConsent(dropFactors: true), now: 0
+      ).heldBack == nil)
 
     var unverified = PortableAccount(id: "u", email: "u@example.com")
     unverified.source = "firebase"
     unverified.emailVerified = false
     unverified.passwordHash = factored.passwordHash
-    #expect(ImportCheck(unverified, target: .supabase, requiresConfirmation: true, consent: ImportConsent(), now: 0).losses == [.verified])
-    #expect(ImportCheck(unverified, target: .supabase, requiresConfirmation: false, consent: ImportConsent(), now: 0).losses.isEmpty)
-    let confirmed = ImportCheck(unverified, target: .supabase, requiresConfirmation: true, consent: ImportConsent(confirmUnverified: true), now: 0)
+    #expect(
+      ImportCheck(unverified, target: .supabase, requiresConfirmation: true, consent: ImportConsent(), now: 0).losses
+        == [.verified])
+    #expect(
+      ImportCheck(unverified, target: .supabase, requiresConfirmation: false, consent: ImportConsent(), now: 0).losses
+        .isEmpty)
+    let confirmed = ImportCheck(
+      unverified, target: .supabase, requiresConfirmation: true, consent: ImportConsent(confirmUnverified: true), now: 0
+    )
     #expect(confirmed.heldBack == nil && confirmed.account.emailVerified == true)
 
     // Losses that weaken nothing are counted, never held back.

@@ -7,18 +7,21 @@ import Testing
 @Suite("user import: hash strings and what each backend is sent")
 struct AccountImportPlanTests {
   static let bcrypt = "$2a$10$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxy"
-  static let fbscrypt = "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=ou9tdYTGyYm8kuR6Dt0Bp0kDuAYoXrK16mbZO4yGwAn3oLspjnN0/c41v8xZnO1n14J3MjKj1b2g6AUCAlFwMw==$C0sHCg9ek77hsg==$zKVTMvnWVw5BBOZNUdnsalx4c4c7y/w7IS5p6Ut2+CfEFFlz37J9huyQfov4iizN8dbjvEJlM5tQaJP84+hfTw=="
+  static let fbscrypt =
+    "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=ou9tdYTGyYm8kuR6Dt0Bp0kDuAYoXrK16mbZO4yGwAn3oLspjnN0/c41v8xZnO1n14J3MjKj1b2g6AUCAlFwMw==$C0sHCg9ek77hsg==$zKVTMvnWVw5BBOZNUdnsalx4c4c7y/w7IS5p6Ut2+CfEFFlz37J9huyQfov4iizN8dbjvEJlM5tQaJP84+hfTw=="
 
   @Test func hashKinds() {
     #expect(PasswordHashString.kind(of: Self.bcrypt) == .bcrypt)
     #expect(PasswordHashString.kind(of: "$argon2id$v=19$m=16,t=2,p=1$c2FsdA$aGFzaA") == .argon2)
     #expect(PasswordHashString.kind(of: "md5:abc") == .unknown)
-    #expect(PasswordHashString.kind(of: "$fbscrypt$v=1,n=14,r=8,p=2,ss=Bw==,sk=AA==$AA==$AA==") == .unknown, "p must be 1")
+    #expect(
+      PasswordHashString.kind(of: "$fbscrypt$v=1,n=14,r=8,p=2,ss=Bw==,sk=AA==$AA==$AA==") == .unknown, "p must be 1")
     guard case .firebaseScrypt(let config, let salt, let hash) = PasswordHashString.kind(of: Self.fbscrypt) else {
       Issue.record("not read as Firebase scrypt")
       return
     }
-    #expect(config.rounds == 8 && config.memoryCost == 14 && config.saltSeparator == "Bw==" && salt == "C0sHCg9ek77hsg==")
+    #expect(
+      config.rounds == 8 && config.memoryCost == 14 && config.saltSeparator == "Bw==" && salt == "C0sHCg9ek77hsg==")
     // And back: the same string.
     #expect(PasswordHashString.firebaseScrypt(config, salt: salt, hash: hash) == Self.fbscrypt)
     #expect(PasswordHashString.standardBase64("-_8") == "+/8=")
@@ -53,12 +56,15 @@ struct AccountImportPlanTests {
       Issue.record("not grouped as SCRYPT")
       return
     }
-    #expect(scrypt.group.fields["memoryCost"] == 14 && scrypt.group.fields["rounds"] == 8 && config.saltSeparator == "Bw==")
+    #expect(
+      scrypt.group.fields["memoryCost"] == 14 && scrypt.group.fields["rounds"] == 8 && config.saltSeparator == "Bw==")
     #expect(scrypt.entry["salt"] == "C0sHCg9ek77hsg==")
 
     account.passwordHash = "$argon2id$v=19$m=16,t=2,p=1$c2FsdA$aGFzaA"
     let argon = AccountImportPlan.firebaseEntry(account, localId: "x")
-    #expect(argon.group == .none && argon.withoutPassword == "Firebase cannot import argon2 hashes" && argon.entry["passwordHash"] == nil)
+    #expect(
+      argon.group == .none && argon.withoutPassword == "Firebase cannot import argon2 hashes"
+        && argon.entry["passwordHash"] == nil)
   }
 
   @Test func supabaseBodies() {

@@ -17,7 +17,9 @@ import Testing
     }.joined(separator: lineEnd) + lineEnd
   }
 
-  static let alphabet: [String] = ["a", "@", ",", "\"", "\n", "\r\n", " ", "é", "\u{FEFF}", "x,y", "\"\"", "#", "e@x.io"]
+  static let alphabet: [String] = [
+    "a", "@", ",", "\"", "\n", "\r\n", " ", "é", "\u{FEFF}", "x,y", "\"\"", "#", "e@x.io",
+  ]
 
   @Test func randomRecordsReadBackFieldForField() throws {
     var random = SplitMix64(seed: 0x5EED)
@@ -38,8 +40,12 @@ import Testing
   }
 
   @Test func aQuotedLineBreakStaysInsideItsField() throws {
-    let records = try CSVRows.records("id,email,name\n1,a@example.com,\"Evil\nB,ada@example.com,C\"\n2,b@example.com,Bob\n")
-    #expect(records.map(\.fields) == [["id", "email", "name"], ["1", "a@example.com", "Evil\nB,ada@example.com,C"], ["2", "b@example.com", "Bob"]])
+    let records = try CSVRows.records(
+      "id,email,name\n1,a@example.com,\"Evil\nB,ada@example.com,C\"\n2,b@example.com,Bob\n")
+    #expect(
+      records.map(\.fields) == [
+        ["id", "email", "name"], ["1", "a@example.com", "Evil\nB,ada@example.com,C"], ["2", "b@example.com", "Bob"],
+      ])
     #expect(records.map(\.line) == [1, 2, 4])
   }
 
@@ -50,11 +56,17 @@ import Testing
       lines.append(String(repeating: "z", count: 100))
       return lines.removeFirst()
     }
-    #expect(throws: CSVReadError(line: 1, message: "the record that starts here is longer than 1000 bytes (a quote never closed?)")) {
+    #expect(
+      throws: CSVReadError(
+        line: 1, message: "the record that starts here is longer than 1000 bytes (a quote never closed?)")
+    ) {
       try endless.next()
     }
     var once: String? = String(repeating: "z", count: 2000)
-    var long = CSVRecordReader(maxRecordBytes: 1000) { defer { once = nil }; return once }
+    var long = CSVRecordReader(maxRecordBytes: 1000) {
+      defer { once = nil }
+      return once
+    }
     #expect(throws: CSVReadError(line: 1, message: "the line is longer than 1000 bytes")) { try long.next() }
   }
 

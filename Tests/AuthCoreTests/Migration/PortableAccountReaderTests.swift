@@ -27,7 +27,9 @@ struct PortableAccountReaderTests {
     #expect(throws: PortableAccountError("line 2: email_verified is not true or false")) {
       try PortableAccountReader.read("{\"email\":\"a@x.io\"}\n{\"email_verified\":\"yes\"}\n")
     }
-    #expect(throws: PortableAccountError("line 1: not valid JSON (expected a string key at column 2)")) { try PortableAccountReader.read("{oops\n") }
+    #expect(throws: PortableAccountError("line 1: not valid JSON (expected a string key at column 2)")) {
+      try PortableAccountReader.read("{oops\n")
+    }
     // A line cut short says where it ended (column counts from the line's first byte).
     #expect(throws: PortableAccountError("line 2: not valid JSON (unterminated string at column 17)")) {
       try PortableAccountReader.read(#"{"email":"a@example.com"}"# + "\n" + #"  {"email":"b@ex"#)
@@ -41,8 +43,10 @@ struct PortableAccountReaderTests {
     let config = FirebaseHashConfig(signerKey: "c2s=", saltSeparator: "Bw==", rounds: 8, memoryCost: 14)
     let (format, accounts) = try PortableAccountReader.read(text, hashConfig: config)
     #expect(format == .firebase)
-    #expect(accounts[0].passwordHash
-      == "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=c2s=$42xEC+ixf3L2lw==$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==")
+    #expect(
+      accounts[0].passwordHash
+        == "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=c2s=$42xEC+ixf3L2lw==$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="
+    )
     #expect(accounts[0].createdAt == "2017-10-25T01:12:05.000Z")
     #expect(accounts[0].appMetadata?["claims"]?["admin"] == true && accounts[0].providers == ["password"])
     let (_, unhashed) = try PortableAccountReader.read(text)
@@ -52,8 +56,12 @@ struct PortableAccountReaderTests {
   /// A timestamp no clock could have written is refused by name, not sent on (nor trapped on).
   @Test(arguments: ["\"-9223372036854775808\"", "9223372036854775807", "-1", "253402300800000"])
   func anImpossibleTimeNamesTheRecord(_ value: String) {
-    let text = #"{"users":[{"localId":"u1","email":"a@x.io"},{"localId":"u2","email":"b@x.io","lastLoginAt":\#(value)}]}"#
-    #expect(throws: PortableAccountError("users[1]: lastLoginAt \(value.filter { $0 != "\"" }) is not a time between 1970 and 9999 (milliseconds)")) {
+    let text =
+      #"{"users":[{"localId":"u1","email":"a@x.io"},{"localId":"u2","email":"b@x.io","lastLoginAt":\#(value)}]}"#
+    #expect(
+      throws: PortableAccountError(
+        "users[1]: lastLoginAt \(value.filter { $0 != "\"" }) is not a time between 1970 and 9999 (milliseconds)")
+    ) {
       try PortableAccountReader.read(text)
     }
   }
@@ -62,13 +70,17 @@ struct PortableAccountReaderTests {
   @Test func aByteOrderMarkIsSkipped() throws {
     let (jsonlFormat, records) = try PortableAccountReader.read("\u{FEFF}{\"email\":\"a@b.co\"}\n")
     #expect(jsonlFormat == .jsonl && records.map(\.email) == ["a@b.co"])
-    let (firebaseFormat, users) = try PortableAccountReader.read("\u{FEFF}{\"users\":[{\"localId\":\"x\",\"email\":\"a@b.co\"}]}")
+    let (firebaseFormat, users) = try PortableAccountReader.read(
+      "\u{FEFF}{\"users\":[{\"localId\":\"x\",\"email\":\"a@b.co\"}]}")
     #expect(firebaseFormat == .firebase && users.map(\.email) == ["a@b.co"])
-    #expect(throws: PortableAccountError("\"users\" is not a list of accounts")) { try PortableAccountReader.read("{\"users\":{}}") }
+    #expect(throws: PortableAccountError("\"users\" is not a list of accounts")) {
+      try PortableAccountReader.read("{\"users\":{}}")
+    }
   }
 
   @Test func csvWithQuotedJSONColumns() throws {
-    let text = "id,email,email_verified,user_metadata,password_hash\r\n"
+    let text =
+      "id,email,email_verified,user_metadata,password_hash\r\n"
       + "u1,a@x.io,true,\"{\"\"plan\"\":\"\"pro\"\"}\",$2b$04$0123456789012345678901uVWXYZabcdefghijklmnopqrstuvwxy\r\n"
       + "u2,\"b,c@x.io\",false,,\r\n"
     let (format, accounts) = try PortableAccountReader.read(text)
@@ -79,10 +91,16 @@ struct PortableAccountReaderTests {
   }
 
   @Test func hashConfigFileShapes() throws {
-    let plain = try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"SCRYPT","signerKey":"c2s-","saltSeparator":"Bw","rounds":8,"memoryCost":14}"#))
+    let plain = try FirebaseHashConfig(
+      json: try JSON.parse(
+        #"{"algorithm":"SCRYPT","signerKey":"c2s-","saltSeparator":"Bw","rounds":8,"memoryCost":14}"#))
     #expect(plain == FirebaseHashConfig(signerKey: "c2s+", saltSeparator: "Bw==", rounds: 8, memoryCost: 14))
-    let v2 = try FirebaseHashConfig(json: try JSON.parse(#"{"signIn":{"hashConfig":{"algorithm":"SCRYPT","signerKey":"c2s+","rounds":4,"memoryCost":8}}}"#))
+    let v2 = try FirebaseHashConfig(
+      json: try JSON.parse(
+        #"{"signIn":{"hashConfig":{"algorithm":"SCRYPT","signerKey":"c2s+","rounds":4,"memoryCost":8}}}"#))
     #expect(v2.rounds == 4 && v2.saltSeparator == "")
-    #expect(throws: PortableAccountError.self) { try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"HMAC_SHA256","signerKey":"c2s="}"#)) }
+    #expect(throws: PortableAccountError.self) {
+      try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"HMAC_SHA256","signerKey":"c2s="}"#))
+    }
   }
 }

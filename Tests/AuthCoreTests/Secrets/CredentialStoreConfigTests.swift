@@ -29,7 +29,9 @@ import Testing
     credentials_keyring = "fb-admin"
     """
 
-  func target(_ env: [String: String] = [:], profile: String? = nil, flag: CredentialStoreMode? = nil, toml: String = Self.toml) throws
+  func target(
+    _ env: [String: String] = [:], profile: String? = nil, flag: CredentialStoreMode? = nil, toml: String = Self.toml
+  ) throws
     -> Target
   {
     var flags = ConnectionFlags()
@@ -44,8 +46,12 @@ import Testing
 
   @Test func flagBeatsEnvironmentBeatsProfile() throws {
     #expect(try target(profile: "ci").credentialStore.mode == .file)
-    #expect(try target(["AUTHSH_CREDENTIAL_STORE": "keyring"]).credentialStore == CredentialStoreChoice(.keyring, source: "AUTHSH_CREDENTIAL_STORE"))
-    #expect(try target(["AUTHSH_CREDENTIAL_STORE": "keyring"], flag: .file).credentialStore == CredentialStoreChoice(.file, source: "--credential-store"))
+    #expect(
+      try target(["AUTHSH_CREDENTIAL_STORE": "keyring"]).credentialStore
+        == CredentialStoreChoice(.keyring, source: "AUTHSH_CREDENTIAL_STORE"))
+    #expect(
+      try target(["AUTHSH_CREDENTIAL_STORE": "keyring"], flag: .file).credentialStore
+        == CredentialStoreChoice(.file, source: "--credential-store"))
     // A profile chosen explicitly that sets it wins over the variable, and says so.
     let ci = try target(["AUTHSH_CREDENTIAL_STORE": "keyring"], profile: "ci")
     #expect(ci.credentialStore.mode == .file)
@@ -63,7 +69,10 @@ import Testing
     #expect(error.message == "AUTHSH_CREDENTIAL_STORE must be auto, keyring or file, not 'keyrnig'.")
     #expect(error.hint == "Did you mean 'keyring'?")
     let file = try #require(throws: AuthError.self) {
-      try target(toml: "[profiles.x]\nprovider = \"supabase\"\nurl = \"https://a.supabase.co\"\nkey = \"k\"\ncredential_store = \"vault\"\n")
+      try target(
+        toml:
+          "[profiles.x]\nprovider = \"supabase\"\nurl = \"https://a.supabase.co\"\nkey = \"k\"\ncredential_store = \"vault\"\n"
+      )
     }
     #expect(file.message.contains("credential_store"))
     #expect(file.message.contains(":5"))
@@ -82,7 +91,8 @@ import Testing
     #expect(missing.message.contains("service_key_keyring = \"ci-admin\""))
     #expect(missing.hint == "Store it: authsh secret set ci-admin")
     let locked = try #require(throws: AuthError.self) {
-      try AdminCredential.resolve(for: ci, environment: [:], keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"))
+      try AdminCredential.resolve(
+        for: ci, environment: [:], keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"))
     }
     #expect(locked.message.contains("no D-Bus session bus"))
     #expect(!locked.message.contains(key) && !missing.message.contains(key))
@@ -96,7 +106,9 @@ import Testing
        "client_email": "admin@demo-authsh.iam.gserviceaccount.com"}
       """
     try keyring.write(account, to: .serviceKey("fb-admin"))
-    guard case .firebaseServiceAccount(let parsed) = try AdminCredential.resolve(for: target(profile: "fb"), environment: [:], keyring: keyring)
+    guard
+      case .firebaseServiceAccount(let parsed) = try AdminCredential.resolve(
+        for: target(profile: "fb"), environment: [:], keyring: keyring)
     else {
       Issue.record("not a service account")
       return
@@ -106,6 +118,9 @@ import Testing
     let wrong = try #require(throws: AuthError.self) {
       try AdminCredential.resolve(for: target(profile: "fb"), environment: [:], keyring: keyring)
     }
-    #expect(wrong.message == "The service account in the keyring secret 'fb-admin' holds user credentials (gcloud auth application-default login).")
+    #expect(
+      wrong.message
+        == "The service account in the keyring secret 'fb-admin' holds user credentials (gcloud auth application-default login)."
+    )
   }
 }

@@ -16,12 +16,15 @@ import Testing
     #expect(base.canonical == "supabase https://abcd.supabase.co:443/auth/v1")
     #expect(supabase("https://ABCD.supabase.co/").canonical == base.canonical)
     #expect(supabase("https://abcd.supabase.co:443/auth/v1/").canonical == base.canonical)
-    #expect(supabase("https://abcd.supabase.co", profile: "work").canonical == base.canonical, "the profile name does not matter")
+    #expect(
+      supabase("https://abcd.supabase.co", profile: "work").canonical == base.canonical,
+      "the profile name does not matter")
   }
 
   @Test func anyDifferenceInProviderEndpointOrProjectIsAnotherBackend() {
     let keys = [
-      supabase("https://abcd.supabase.co"), supabase("http://abcd.supabase.co"), supabase("https://abcd.supabase.co:8443"),
+      supabase("https://abcd.supabase.co"), supabase("http://abcd.supabase.co"),
+      supabase("https://abcd.supabase.co:8443"),
       supabase("https://efgh.supabase.co"), supabase("https://abcd.supabase.co/proxy"),
       firebase("https://identitytoolkit.googleapis.com/v1", project: "a"),
       firebase("https://identitytoolkit.googleapis.com/v1", project: "b"),

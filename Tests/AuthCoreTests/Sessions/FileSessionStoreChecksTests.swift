@@ -1,7 +1,8 @@
-@testable import AuthCore
 import Foundation
-import Testing
 import JSONKit
+import Testing
+
+@testable import AuthCore
 
 #if canImport(Glibc)
   import Glibc
@@ -18,7 +19,8 @@ import JSONKit
   func signedIn() -> ProfileState {
     let user = AuthUser(id: "u1", email: "ada@example.com", emailConfirmed: true, provider: "email")
     return ProfileState(
-      session: AuthSession(accessToken: "access", refreshToken: "refresh", expiresAt: 1_767_229_200, user: user), backend: key)
+      session: AuthSession(accessToken: "access", refreshToken: "refresh", expiresAt: 1_767_229_200, user: user),
+      backend: key)
   }
 
   func mode(_ path: String) -> mode_t {
@@ -35,7 +37,8 @@ import JSONKit
     for action in [{ _ = try store.load(profile: key) }, { try store.save(signedIn(), profile: key) }] {
       let error = try #require(throws: AuthError.self) { try action() }
       #expect(error.code == .configError)
-      #expect(error.message.contains("Refusing to use the sessions directory \(directory): group or others can write to it"))
+      #expect(
+        error.message.contains("Refusing to use the sessions directory \(directory): group or others can write to it"))
       #expect(error.hint == "Run: chmod 700 \(directory)")
     }
   }
@@ -50,7 +53,8 @@ import JSONKit
 
   @Test func symlinkedDirectoryIsRefused() throws {
     let real = root + "/elsewhere"
-    try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     try FileManager.default.createDirectory(atPath: root + "/state/authsh", withIntermediateDirectories: true)
     #expect(symlink(real, directory) == 0)
     let store = FileSessionStore(directory: directory)
@@ -68,7 +72,9 @@ import JSONKit
     try store.save(signedIn(), profile: key)
     #expect(chown(directory, 65534, 65534) == 0)
     let error = try #require(throws: AuthError.self) { try store.load(profile: key) }
-    #expect(error.message == "Refusing to use the sessions directory \(directory): it is owned by uid 65534, not by you (uid 0).")
+    #expect(
+      error.message
+        == "Refusing to use the sessions directory \(directory): it is owned by uid 65534, not by you (uid 0).")
     #expect(error.hint?.contains("chown 0 \(directory)") == true)
   }
 
@@ -113,10 +119,13 @@ import JSONKit
 
   @Test func fileWithoutItsBackendIsNotTrusted() throws {
     let store = FileSessionStore(directory: directory)
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     var old = signedIn()
     old.backend = nil
-    #expect(FileManager.default.createFile(atPath: store.path(for: key), contents: Data(old.json.prettyText.utf8), attributes: [.posixPermissions: 0o600]))
+    #expect(
+      FileManager.default.createFile(
+        atPath: store.path(for: key), contents: Data(old.json.prettyText.utf8), attributes: [.posixPermissions: 0o600]))
     #expect(try store.load(profile: key).backend == "")
   }
 }

@@ -1,6 +1,7 @@
-@testable import AuthCore
 import Foundation
 import Testing
+
+@testable import AuthCore
 
 #if canImport(Glibc)
   import Glibc
@@ -9,9 +10,13 @@ import Testing
 #endif
 
 @Suite struct FileSessionStoreTests {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-store-\(UUID().uuidString)/state/authsh/sessions").path
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "authsh-store-\(UUID().uuidString)/state/authsh/sessions"
+  ).path
 
-  static let backend = BackendKey(Target(provider: .supabase, profile: "default", url: "https://abcd.supabase.co/auth/v1", key: "k")).canonical
+  static let backend = BackendKey(
+    Target(provider: .supabase, profile: "default", url: "https://abcd.supabase.co/auth/v1", key: "k")
+  ).canonical
   let key = Self.backend
   var fileName: String { BackendKey.fileStem(key) + ".json" }
 
@@ -50,7 +55,8 @@ import Testing
     // A stray temp file from a killed writer (partial content) must not be read or break saving.
     let store = FileSessionStore(directory: directory)
     try store.save(state("old"), profile: key)
-    _ = FileManager.default.createFile(atPath: store.path(for: key) + ".tmp-999-1", contents: Data("{\"session\":{\"acc".utf8))
+    _ = FileManager.default.createFile(
+      atPath: store.path(for: key) + ".tmp-999-1", contents: Data("{\"session\":{\"acc".utf8))
     #expect(try store.load(profile: key) == state("old"))
     try store.save(state("new"), profile: key)
     #expect(try store.load(profile: key) == state("new"))

@@ -1,15 +1,20 @@
-@testable import AuthCore
 import Foundation
 import JSONKit
 import Testing
+
+@testable import AuthCore
 
 /// The keyring store over a keyring in memory: tokens in the item, the rest in the file;
 /// migration of today's files; cleanup; the choice of store by `credential_store`. The real
 /// Secret Service is exercised by Tests/python/keyring.
 @Suite struct KeyringSessionStoreTests {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-keyring-\(UUID().uuidString)/sessions").path
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "authsh-keyring-\(UUID().uuidString)/sessions"
+  ).path
   let keyring = InMemorySecretStore()
-  static let key = BackendKey(Target(provider: .supabase, profile: "default", url: "https://abcd.supabase.co/auth/v1", key: "k")).canonical
+  static let key = BackendKey(
+    Target(provider: .supabase, profile: "default", url: "https://abcd.supabase.co/auth/v1", key: "k")
+  ).canonical
   let key = Self.key
 
   var files: FileSessionStore { FileSessionStore(directory: directory) }
@@ -19,7 +24,8 @@ import Testing
   func state(_ token: String) -> ProfileState {
     let user = AuthUser(id: "u1", email: "ada@example.com", emailConfirmed: true, provider: "email")
     return ProfileState(
-      session: AuthSession(accessToken: "access-\(token)", refreshToken: "refresh-\(token)", expiresAt: 1_767_229_200, user: user),
+      session: AuthSession(
+        accessToken: "access-\(token)", refreshToken: "refresh-\(token)", expiresAt: 1_767_229_200, user: user),
       rememberedEmail: "ada@example.com", backend: key)
   }
 
@@ -31,7 +37,8 @@ import Testing
     #expect(secret.contains("refresh-1") && secret.contains("access-1"))
     let text = try fileText()
     #expect(!text.contains("refresh-1") && !text.contains("access-1"))
-    #expect(text.contains("\"tokens_in\": \"keyring\"") && text.contains("ada@example.com") && text.contains("1767229200"))
+    #expect(
+      text.contains("\"tokens_in\": \"keyring\"") && text.contains("ada@example.com") && text.contains("1767229200"))
     #expect(try store.load(profile: key) == state("1"))
   }
 
@@ -80,7 +87,10 @@ import Testing
   }
 
   @Test func twoBackendsTwoItems() throws {
-    let other = BackendKey(Target(provider: .firebase, profile: "m", url: "https://identitytoolkit.googleapis.com/v1", key: "k", projectId: "p")).canonical
+    let other = BackendKey(
+      Target(
+        provider: .firebase, profile: "m", url: "https://identitytoolkit.googleapis.com/v1", key: "k", projectId: "p")
+    ).canonical
     try store.save(state("1"), profile: key)
     var second = state("2")
     second.backend = other
@@ -108,7 +118,8 @@ import Testing
 
   @Test func autoWithoutAKeyringKeepsTheFileAndSaysSoOnce() throws {
     let notices = Notices()
-    let stores = SessionStores(directory: directory, keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"), notice: notices.append)
+    let stores = SessionStores(
+      directory: directory, keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"), notice: notices.append)
     let auto = stores.store(for: CredentialStoreChoice())
     try auto.save(state("1"), profile: key)
     try auto.save(state("2"), profile: key)
@@ -118,7 +129,8 @@ import Testing
   }
 
   @Test func keyringWithoutOneFailsNamingWhatIsMissing() throws {
-    let stores = SessionStores(directory: directory, keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"), notice: { _ in })
+    let stores = SessionStores(
+      directory: directory, keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"), notice: { _ in })
     let strict = stores.store(for: CredentialStoreChoice(.keyring, source: "--credential-store"))
     let error = try #require(throws: AuthError.self) { try strict.checkAvailable() }
     #expect(error.code == .configError)
@@ -128,7 +140,8 @@ import Testing
   }
 
   @Test func autoWithAKeyringUsesIt() throws {
-    let stores = SessionStores(directory: directory, keyring: keyring, notice: { _ in Issue.record("no notice with a keyring") })
+    let stores = SessionStores(
+      directory: directory, keyring: keyring, notice: { _ in Issue.record("no notice with a keyring") })
     let auto = stores.store(for: CredentialStoreChoice())
     try auto.save(state("1"), profile: key)
     #expect(keyring.all.count == 1)

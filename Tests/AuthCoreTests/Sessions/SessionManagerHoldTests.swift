@@ -1,12 +1,15 @@
-@testable import AuthCore
 import Foundation
 import Testing
+
+@testable import AuthCore
 
 /// Issue 11 item 6: reset holds past their window are dropped from the store.
 @Suite struct SessionManagerHoldTests {
   /// A file with nothing left but expired holds is removed, not kept with the addresses in it.
   @Test func storeWithOnlyExpiredHoldsIsRemoved() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-hold-\(UUID().uuidString)/sessions").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "authsh-hold-\(UUID().uuidString)/sessions"
+    ).path
     let store = FileSessionStore(directory: directory)
     let clock = ManualClock()
     let key = "supabase https://abcd.supabase.co:443/auth/v1"

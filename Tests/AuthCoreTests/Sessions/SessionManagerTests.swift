@@ -9,10 +9,14 @@ final class ScriptedProvider: AuthProvider, @unchecked Sendable {
   var refreshResult: Result<AuthSession, AuthError>
   var refreshCalls = 0
   init(_ refreshResult: Result<AuthSession, AuthError>) { self.refreshResult = refreshResult }
-  func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome { throw AuthError(.notSupported) }
+  func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+    throw AuthError(.notSupported)
+  }
   func signIn(email: String, password: String) async throws -> AuthSession { throw AuthError(.notSupported) }
   func sendPasswordReset(email: String) async throws {}
-  func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession { throw AuthError(.notSupported) }
+  func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+    throw AuthError(.notSupported)
+  }
   func user(of session: AuthSession) async throws -> AuthUser { session.user }
   func refresh(_ session: AuthSession) async throws -> AuthSession {
     refreshCalls += 1
@@ -48,7 +52,8 @@ final class ScriptedProvider: AuthProvider, @unchecked Sendable {
   }
 
   @Test func refusedRefreshRemovesTheSession() async throws {
-    try store.save(ProfileState(session: session("a", expiresIn: -10), rememberedEmail: "ada@example.com"), profile: "p")
+    try store.save(
+      ProfileState(session: session("a", expiresIn: -10), rememberedEmail: "ada@example.com"), profile: "p")
     let provider = ScriptedProvider(.failure(AuthError(.sessionExpired)))
     await #expect(throws: AuthError(.sessionExpired)) {
       try await SessionManager(store: store, profile: "p", clock: clock).activeSession(provider: provider)
@@ -68,7 +73,8 @@ final class ScriptedProvider: AuthProvider, @unchecked Sendable {
 
   @Test func noSessionIsNotAuthenticated() async {
     await #expect(throws: AuthError(.notAuthenticated)) {
-      try await SessionManager(store: store, profile: "p", clock: clock).activeSession(provider: ScriptedProvider(.failure(AuthError(.serverError))))
+      try await SessionManager(store: store, profile: "p", clock: clock).activeSession(
+        provider: ScriptedProvider(.failure(AuthError(.serverError))))
     }
   }
 }

@@ -1,12 +1,14 @@
-@testable import AuthCore
 import Foundation
 import JSONKit
 import Testing
 
+@testable import AuthCore
+
 /// A saved session whose expiry is out of range (written by an older version, or edited by hand)
 /// is reported with the file and the fix; nothing does arithmetic on it.
 @Suite struct UnusableSessionTests {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-unusable-\(UUID().uuidString)").path
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-unusable-\(UUID().uuidString)")
+    .path
 
   func write(_ store: FileSessionStore, expiresAt: String, resetSentAt: String = "1767225600") throws {
     let text = """
@@ -38,7 +40,9 @@ import Testing
   @Test func plausibleExpiryStillLoads() throws {
     let store = FileSessionStore(directory: directory)
     try write(store, expiresAt: "1767229200")
-    #expect(try SessionManager(store: store, profile: "default", clock: ManualClock()).storedSession()?.expiresAt == 1_767_229_200)
+    #expect(
+      try SessionManager(store: store, profile: "default", clock: ManualClock()).storedSession()?.expiresAt
+        == 1_767_229_200)
   }
 
   @Test(arguments: ["-9223372036854775808", "9223372036854775807", "1e300"])
@@ -50,8 +54,11 @@ import Testing
 
   @Test func arithmeticSaturates() {
     let user = AuthUser(id: "u", email: "e", emailConfirmed: false, provider: "email")
-    #expect(AuthSession(accessToken: "a", refreshToken: "r", expiresAt: Int.min + 1, user: user).expiresIn(now: 1_767_225_600) == Int.min)
-    #expect(AuthSession(accessToken: "a", refreshToken: "r", expiresAt: Int.max, user: user).expiresIn(now: -5) == Int.max)
+    #expect(
+      AuthSession(accessToken: "a", refreshToken: "r", expiresAt: Int.min + 1, user: user).expiresIn(now: 1_767_225_600)
+        == Int.min)
+    #expect(
+      AuthSession(accessToken: "a", refreshToken: "r", expiresAt: Int.max, user: user).expiresIn(now: -5) == Int.max)
     #expect(UnixTime.adding(Int.max, to: 1_767_225_600) == nil)
     #expect(UnixTime.adding(-1, to: 1_767_225_600) == nil)
     #expect(UnixTime.adding(3600, to: 1_767_225_600) == 1_767_229_200)

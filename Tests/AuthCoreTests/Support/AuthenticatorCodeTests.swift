@@ -5,8 +5,10 @@ import Testing
 @Suite struct AuthenticatorCodeTests {
   static let seed = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 
-  @Test(arguments: [(59, "287082"), (1_111_111_109, "081804"), (1_111_111_111, "050471"), (1_234_567_890, "005924"),
-    (2_000_000_000, "279037")])
+  @Test(arguments: [
+    (59, "287082"), (1_111_111_109, "081804"), (1_111_111_111, "050471"), (1_234_567_890, "005924"),
+    (2_000_000_000, "279037"),
+  ])
   func matchesTheRFCVectors(_ time: Int, _ code: String) {
     #expect(AuthenticatorCode.code(secret: Self.seed, at: time) == code)
   }

@@ -5,7 +5,8 @@ import Testing
 /// The portable record's three encodings and the `$fbscrypt$` layout GoTrue parses.
 @Suite struct ExportFormatTests {
   static let account = PortableAccount(
-    id: "u1", email: "ada@example.com", emailVerified: true, displayName: "Ada, \"the\" first", createdAt: "2024-03-01T00:00:00.5Z",
+    id: "u1", email: "ada@example.com", emailVerified: true, displayName: "Ada, \"the\" first",
+    createdAt: "2024-03-01T00:00:00.5Z",
     userMetadata: ["plan": "pro"], appMetadata: ["claims": ["role": "admin"]], providers: ["password", "google.com"],
     identities: [PortableIdentity(provider: "google.com", id: "g-1", email: "ada@example.com")], source: .firebase,
     passwordHash: "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=c2s=$c2FsdA==$aGFzaA==")
@@ -26,7 +27,9 @@ import Testing
   }
 
   @Test func firebaseImportRecordSplitsTheScryptHash() throws {
-    let text = ExportFormat.firebase.header + ExportFormat.firebase.record(Self.account, first: true) + ExportFormat.firebase.footer
+    let text =
+      ExportFormat.firebase.header + ExportFormat.firebase.record(Self.account, first: true)
+      + ExportFormat.firebase.footer
     let user = try #require(try JSON.parse(text)["users"]?[0])
     #expect(user["passwordHash"] == "aGFzaA==" && user["salt"] == "c2FsdA==")
     #expect(user["createdAt"] == "1709251200500")
@@ -42,10 +45,21 @@ import Testing
   @Test func fbscryptHasGoTruesLayout() {
     let config = FirebaseHashConfig(signerKey: "c2s-_w", saltSeparator: "Bw", rounds: 8, memoryCost: 14)
     // n is the memory cost as GoTrue reads it (a power of two: 2^14), base64 in the standard alphabet.
-    #expect(config.passwordHash(hash: "aGFz_-", salt: "c2F") == "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=c2s+/w==$c2F=$aGFz/+==")
-    #expect(FirebaseHashConfig.from(projectConfig: ["signIn": ["hashConfig": ["algorithm": "SCRYPT", "rounds": 8, "memoryCost": 14]]]) == nil)
-    #expect(FirebaseHashConfig.from(projectConfig: ["algorithm": "HMAC_SHA256", "signerKey": "a2V5", "rounds": 8, "memoryCost": 14]) == nil)
+    #expect(
+      config.passwordHash(hash: "aGFz_-", salt: "c2F") == "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=c2s+/w==$c2F=$aGFz/+=="
+    )
+    #expect(
+      FirebaseHashConfig.from(projectConfig: [
+        "signIn": ["hashConfig": ["algorithm": "SCRYPT", "rounds": 8, "memoryCost": 14]]
+      ]) == nil)
+    #expect(
+      FirebaseHashConfig.from(projectConfig: [
+        "algorithm": "HMAC_SHA256", "signerKey": "a2V5", "rounds": 8, "memoryCost": 14,
+      ]) == nil)
     // A tenant's config has it at the top.
-    #expect(FirebaseHashConfig.from(projectConfig: ["hashConfig": ["signerKey": "a2V5", "saltSeparator": "", "rounds": 8, "memoryCost": 14]])?.memoryCost == 14)
+    #expect(
+      FirebaseHashConfig.from(projectConfig: [
+        "hashConfig": ["signerKey": "a2V5", "saltSeparator": "", "rounds": 8, "memoryCost": 14]
+      ])?.memoryCost == 14)
   }
 }

@@ -1,16 +1,21 @@
 import Essentials
+import JSONKit
 import Testing
 
 @testable import AuthEmulator
-import JSONKit
 
 @Suite("SHA-224, keys, time format")
 struct CryptoTests {
-  @Test("SHA-224 test vectors (FIPS 180-4)", arguments: [
-    ("abc", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
-    ("", "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"),
-    ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525"),
-  ])
+  @Test(
+    "SHA-224 test vectors (FIPS 180-4)",
+    arguments: [
+      ("abc", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
+      ("", "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"),
+      (
+        "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+        "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525"
+      ),
+    ])
   func sha224(input: String, digest: String) {
     #expect(EmulatorJWT.sha224Hex(input) == digest)
   }
@@ -18,19 +23,25 @@ struct CryptoTests {
   @Test("the default secret gives the Supabase CLI's well-known demo keys")
   func demoKeys() {
     let secret = EmulatorConfig().jwtSecret
-    #expect(Emulator.key(role: "anon", secret: secret)
-      == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0")
-    #expect(Emulator.key(role: "service_role", secret: secret)
-      == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU")
+    #expect(
+      Emulator.key(role: "anon", secret: secret)
+        == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0"
+    )
+    #expect(
+      Emulator.key(role: "service_role", secret: secret)
+        == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"
+    )
   }
 
-  @Test("Go time format: trailing zeros dropped, none on whole seconds", arguments: [
-    (Int64(0), "1970-01-01T00:00:00Z"),
-    (Int64(1_770_653_450_527_320), "2026-02-09T16:10:50.52732Z"),
-    (Int64(951_782_400_100_000), "2000-02-29T00:00:00.1Z"),
-    (Int64(4_102_444_799_000_001), "2099-12-31T23:59:59.000001Z"),
-    (Int64(-1), "1969-12-31T23:59:59.999999Z"),
-  ])
+  @Test(
+    "Go time format: trailing zeros dropped, none on whole seconds",
+    arguments: [
+      (Int64(0), "1970-01-01T00:00:00Z"),
+      (Int64(1_770_653_450_527_320), "2026-02-09T16:10:50.52732Z"),
+      (Int64(951_782_400_100_000), "2000-02-29T00:00:00.1Z"),
+      (Int64(4_102_444_799_000_001), "2099-12-31T23:59:59.000001Z"),
+      (Int64(-1), "1969-12-31T23:59:59.999999Z"),
+    ])
   func goTime(micros: Int64, text: String) {
     #expect(GoTime.format(micros) == text)
   }
@@ -52,7 +63,9 @@ struct CryptoTests {
     #expect(otp.count == 6 && otp.allSatisfy(\.isNumber))
   }
 
-  @Test("Go durations", arguments: [("24h", Int64(86_400_000_000)), ("1h30m", 5_400_000_000), ("1.5s", 1_500_000), ("0", 0)])
+  @Test(
+    "Go durations",
+    arguments: [("24h", Int64(86_400_000_000)), ("1h30m", 5_400_000_000), ("1.5s", 1_500_000), ("0", 0)])
   func goDuration(text: String, micros: Int64) {
     #expect(GoTrueRules.parseGoDuration(text) == micros)
   }

@@ -6,18 +6,22 @@ import Testing
 
 @Suite("faults")
 struct FaultTests {
-  @Test("--fault specs", arguments: [
-    ("POST /auth/v1/token 429", EmulatorFault(method: "POST", path: "/auth/v1/token", times: 1, status: 429)),
-    ("post /auth/v1/token 429x3", EmulatorFault(method: "POST", path: "/auth/v1/token", times: 3, status: 429)),
-    ("* /auth/v1/user html502", EmulatorFault(path: "/auth/v1/user", preset: .html502)),
-    ("ANY /x dropx0", EmulatorFault(path: "/x", times: 0, preset: .drop)),
-    ("GET /y truncated_jsonx2", EmulatorFault(method: "GET", path: "/y", times: 2, preset: .truncatedJSON)),
-  ])
+  @Test(
+    "--fault specs",
+    arguments: [
+      ("POST /auth/v1/token 429", EmulatorFault(method: "POST", path: "/auth/v1/token", times: 1, status: 429)),
+      ("post /auth/v1/token 429x3", EmulatorFault(method: "POST", path: "/auth/v1/token", times: 3, status: 429)),
+      ("* /auth/v1/user html502", EmulatorFault(path: "/auth/v1/user", preset: .html502)),
+      ("ANY /x dropx0", EmulatorFault(path: "/x", times: 0, preset: .drop)),
+      ("GET /y truncated_jsonx2", EmulatorFault(method: "GET", path: "/y", times: 2, preset: .truncatedJSON)),
+    ])
   func parseSpec(spec: String, fault: EmulatorFault) throws {
     #expect(try EmulatorFault.parse(spec: spec) == fault)
   }
 
-  @Test("bad --fault specs", arguments: ["POST /x", "POST x 429", "POST /x teapot", "POST /x 999", "P0ST /x 429", "a b c d"])
+  @Test(
+    "bad --fault specs",
+    arguments: ["POST /x", "POST x 429", "POST /x teapot", "POST /x 999", "P0ST /x 429", "a b c d"])
   func badSpec(spec: String) {
     #expect(throws: EmulatorFaultError.self) { try EmulatorFault.parse(spec: spec) }
   }
@@ -39,9 +43,11 @@ struct FaultTests {
   @Test("PUT/POST/GET/DELETE /emulator/v1/faults, counting and presets through handle")
   func controlAndInjection() async throws {
     let emu = try TestEmulator()
-    let put = await emu.send("PUT", "/emulator/v1/faults", json: [
-      "faults": [["method": "GET", "path": "/auth/v1/health", "times": 2, "status": 503, "body": "down"]],
-    ])
+    let put = await emu.send(
+      "PUT", "/emulator/v1/faults",
+      json: [
+        "faults": [["method": "GET", "path": "/auth/v1/health", "times": 2, "status": 503, "body": "down"]]
+      ])
     #expect(put.status == 200)
     let first = await emu.send("GET", "health")
     #expect(first.status == 503)
@@ -51,7 +57,8 @@ struct FaultTests {
     #expect(await emu.send("GET", "health").status == 200)
     #expect(await emu.send("GET", "/emulator/v1/faults").json == ["faults": []])
 
-    _ = await emu.send("POST", "/emulator/v1/faults", json: ["path": "/auth/v1/token", "preset": "rate_limit", "times": 0])
+    _ = await emu.send(
+      "POST", "/emulator/v1/faults", json: ["path": "/auth/v1/token", "preset": "rate_limit", "times": 0])
     for _ in 0..<3 {
       let limited = await emu.signIn("x@example.com")
       #expect(limited.status == 429)
@@ -60,11 +67,16 @@ struct FaultTests {
     #expect(await emu.send("DELETE", "/emulator/v1/faults").json == ["faults": []])
     #expect(await emu.signIn("x@example.com").status == 400)
 
-    _ = await emu.send("POST", "/emulator/v1/faults", json: ["faults": [
-      ["path": "/auth/v1/health", "preset": "drop"], ["path": "/auth/v1/health", "preset": "html502"],
-      ["path": "/auth/v1/health", "preset": "truncated_json"], ["path": "/auth/v1/health", "preset": "server_error"],
-      ["path": "/auth/v1/health", "headers": ["X-Extra": "1"]],
-    ]])
+    _ = await emu.send(
+      "POST", "/emulator/v1/faults",
+      json: [
+        "faults": [
+          ["path": "/auth/v1/health", "preset": "drop"], ["path": "/auth/v1/health", "preset": "html502"],
+          ["path": "/auth/v1/health", "preset": "truncated_json"],
+          ["path": "/auth/v1/health", "preset": "server_error"],
+          ["path": "/auth/v1/health", "headers": ["X-Extra": "1"]],
+        ]
+      ])
     let dropped = await emu.emulator.handle(ServerRequestFactory.make("GET", "/auth/v1/health"))
     #expect(dropped.drop)
     let html = await emu.send("GET", "health")

@@ -7,19 +7,24 @@ import Testing
 struct FirebaseScryptTests {
   /// The sample project parameters published with Firebase's scrypt tool.
   static let sample = FirebaseScryptParameters(
-    signerKey: Array(Data(base64Encoded: "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==") ?? Data()),
+    signerKey: Array(
+      Data(base64Encoded: "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==")
+        ?? Data()),
     saltSeparator: [0x07], rounds: 8, memoryCost: 14)
 
   @Test func publishedKnownValues() {
     let salt = Array(Data(base64Encoded: "42xEC+ixf3L2lw==") ?? Data())
-    #expect(Self.sample.hash("user1password", salt: salt).map { Data($0).base64EncodedString() }
-      == "lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==")
-    #expect(Self.sample.hash("hunter2", salt: salt).map { Data($0).base64EncodedString() }
-      == "70k8Vg5B3/OrvJOiqusnasv0dLcBHoDAqJrJr7TRLBfMw4MitWx51YXJYFdGiyMbMeKtWtLf5HiBDcN0SUOm4A==")
+    #expect(
+      Self.sample.hash("user1password", salt: salt).map { Data($0).base64EncodedString() }
+        == "lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==")
+    #expect(
+      Self.sample.hash("hunter2", salt: salt).map { Data($0).base64EncodedString() }
+        == "70k8Vg5B3/OrvJOiqusnasv0dLcBHoDAqJrJr7TRLBfMw4MitWx51YXJYFdGiyMbMeKtWtLf5HiBDcN0SUOm4A==")
   }
 
   /// GoTrue's own test string (password `mytestpassword`).
-  static let goTrueExample = "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=ou9tdYTGyYm8kuR6Dt0Bp0kDuAYoXrK16mbZO4yGwAn3oLspjnN0/c41v8xZnO1n14J3MjKj1b2g6AUCAlFwMw==$C0sHCg9ek77hsg==$zKVTMvnWVw5BBOZNUdnsalx4c4c7y/w7IS5p6Ut2+CfEFFlz37J9huyQfov4iizN8dbjvEJlM5tQaJP84+hfTw=="
+  static let goTrueExample =
+    "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=ou9tdYTGyYm8kuR6Dt0Bp0kDuAYoXrK16mbZO4yGwAn3oLspjnN0/c41v8xZnO1n14J3MjKj1b2g6AUCAlFwMw==$C0sHCg9ek77hsg==$zKVTMvnWVw5BBOZNUdnsalx4c4c7y/w7IS5p6Ut2+CfEFFlz37J9huyQfov4iizN8dbjvEJlM5tQaJP84+hfTw=="
 
   @Test func goTrueStringsVerifyAndRoundTrip() throws {
     #expect(StoredPasswordHash.check("mytestpassword", against: Self.goTrueExample) == .match)
@@ -61,7 +66,10 @@ struct FirebaseScryptTests {
     #expect(StoredPasswordHash.check("test-pw", against: bcrypt) == .match)
     #expect(StoredPasswordHash.check("test-px", against: bcrypt) == .mismatch)
     // GoTrue's bcrypt test string (password `test`), $2y$.
-    #expect(StoredPasswordHash.check("test", against: "$2y$04$mIJxfrCaEI3GukZe11CiXublhEFanu5.ododkll1WphfSp6pn4zIu") == .match)
-    #expect(StoredPasswordHash.check("x", against: "$argon2id$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g") == .unverifiable)
+    #expect(
+      StoredPasswordHash.check("test", against: "$2y$04$mIJxfrCaEI3GukZe11CiXublhEFanu5.ododkll1WphfSp6pn4zIu")
+        == .match)
+    #expect(
+      StoredPasswordHash.check("x", against: "$argon2id$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g") == .unverifiable)
   }
 }

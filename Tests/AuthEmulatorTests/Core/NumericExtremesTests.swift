@@ -22,7 +22,8 @@ import Testing
     "253402300799999", "999999999999",
   ]
   /// `(JSON text for a body, plain text for a query)` per value.
-  static let values: [(json: String, text: String)] = numbers.map { ($0, $0) } + strings.map { (JSON.string($0).compactText, $0) }
+  static let values: [(json: String, text: String)] =
+    numbers.map { ($0, $0) } + strings.map { (JSON.string($0).compactText, $0) }
 
   static func query(_ text: String) -> String {
     var allowed = CharacterSet.alphanumerics
@@ -38,7 +39,8 @@ import Testing
     let supabase = try TestEmulator()
     let admin = supabase.serviceRoleKey
     for email in ["a@example.com", "b@example.com", "c@example.com"] { await supabase.signUp(email) }
-    let someone = await supabase.send("POST", "admin/users", json: ["email": "d@example.com", "password": "hunter22"], bearer: admin)
+    let someone = await supabase.send(
+      "POST", "admin/users", json: ["email": "d@example.com", "password": "hunter22"], bearer: admin)
     let id = someone.json["id"]?.string ?? ""
     for value in Self.values {
       let q = Self.query(value.text)
@@ -46,7 +48,9 @@ import Testing
         await supabase.send("GET", "admin/users?page=\(q)&per_page=2", bearer: admin),
         await supabase.send("GET", "admin/users?page=1&per_page=\(q)", bearer: admin),
         await supabase.send("GET", "admin/users?page=\(q)&per_page=\(q)", bearer: admin),
-        await supabase.send("POST", "admin/users", raw: #"{"email":"x\#(sent)@example.com","ban_duration":\#(value.json)}"#, bearer: admin),
+        await supabase.send(
+          "POST", "admin/users", raw: #"{"email":"x\#(sent)@example.com","ban_duration":\#(value.json)}"#, bearer: admin
+        ),
         await supabase.send("PUT", "admin/users/\(id)", raw: #"{"ban_duration":\#(value.json)}"#, bearer: admin),
         await supabase.send("POST", "/emulator/v1/faults", raw: #"{"path":"/nowhere","times":\#(value.json)}"#),
         await supabase.send("POST", "/emulator/v1/faults", raw: #"{"path":"/nowhere","latency_ms":\#(value.json)}"#),
@@ -54,8 +58,12 @@ import Testing
       ]
       _ = await supabase.send("DELETE", "/emulator/v1/faults")
       for (index, answer) in answers.enumerated() {
-        #expect([200, 201, 400, 422].contains(answer.status), "supabase #\(index) \(value.json): \(answer.status) \(answer.text)")
-        if answer.status >= 400, index < 3 { #expect(answer.errorCode == "validation_failed", "#\(index) \(value.json): \(answer.text)") }
+        #expect(
+          [200, 201, 400, 422].contains(answer.status),
+          "supabase #\(index) \(value.json): \(answer.status) \(answer.text)")
+        if answer.status >= 400, index < 3 {
+          #expect(answer.errorCode == "validation_failed", "#\(index) \(value.json): \(answer.text)")
+        }
         sent += 1
       }
     }
@@ -67,7 +75,9 @@ import Testing
     let created = await firebase.signUp("ada@example.com")
     let idToken = created.string("idToken")
     let localId = created.string("localId")
-    let owner: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Authorization", "Bearer owner")]
+    let owner: [(name: String, value: String)] = [
+      ("Content-Type", "application/json"), ("Authorization", "Bearer owner"),
+    ]
     let base = FirebaseHarness.toolkit + "projects/\(firebase.project)/"
     for value in Self.values {
       let q = Self.query(value.text)
@@ -80,12 +90,14 @@ import Testing
       for field in ["createdAt", "lastLoginAt", "validSince"] {
         answers.append(
           await firebase.send(
-            "POST", base + "accounts:update", body: Array(#"{"localId":"\#(localId)","\#(field)":\#(value.json)}"#.utf8),
+            "POST", base + "accounts:update",
+            body: Array(#"{"localId":"\#(localId)","\#(field)":\#(value.json)}"#.utf8),
             headers: owner))
       }
       answers.append(await firebase.admin("accounts:lookup", ["localId": [.string(localId)]]))
       for (index, answer) in answers.enumerated() {
-        #expect([200, 400].contains(answer.status), "firebase #\(index) \(value.json): \(answer.status) \(answer.text)")
+        #expect(
+          [200, 400].contains(answer.status), "firebase #\(index) \(value.json): \(answer.status) \(answer.text)")
         if answer.status == 400 { #expect(answer.json["error"]?["code"]?.int == 400, "\(answer.text)") }
         sent += 1
       }
@@ -114,10 +126,13 @@ import Testing
     #expect(hugePerPage.header("X-Total-Count") == "1")
   }
 
-  @Test("createSessionCookie validDuration as operations.ts reads it", arguments: [
-    ("1e300", 400), ("-1e300", 400), ("9223372036854775808", 400), ("Infinity", 400), ("-Infinity", 400),
-    ("299", 400), ("1209601", 400), ("inf", 200), ("nan", 200), ("", 200), ("300", 200), ("0x12c", 200), ("1209600", 200),
-  ])
+  @Test(
+    "createSessionCookie validDuration as operations.ts reads it",
+    arguments: [
+      ("1e300", 400), ("-1e300", 400), ("9223372036854775808", 400), ("Infinity", 400), ("-Infinity", 400),
+      ("299", 400), ("1209601", 400), ("inf", 200), ("nan", 200), ("", 200), ("300", 200), ("0x12c", 200),
+      ("1209600", 200),
+    ])
   func sessionCookieDuration(_ text: String, _ status: Int) async throws {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("ada@example.com")
@@ -143,8 +158,13 @@ import Testing
       bearer: first.serviceRoleKey)
     let id = try #require(created.json["id"]?.string)
     let table = "supabase_users"
-    guard case .object(var document)? = store.documents(table).first else { Issue.record("nothing stored"); return }
-    for key in ["banned_until", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at"] { document[key] = JSON.int(value) }
+    guard case .object(var document)? = store.documents(table).first else {
+      Issue.record("nothing stored")
+      return
+    }
+    for key in ["banned_until", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at"] {
+      document[key] = JSON.int(value)
+    }
     try store.put(table, key: id, .object(document))
     let reloaded = try TestEmulator(store: store)
     let user = await reloaded.send("GET", "admin/users/\(id)", bearer: reloaded.serviceRoleKey)
@@ -156,7 +176,8 @@ import Testing
   func banDurationOverflow() async throws {
     let emu = try TestEmulator()
     let reply = await emu.send(
-      "POST", "admin/users", json: ["email": "b@example.com", "ban_duration": "99999999999999999999h"], bearer: emu.serviceRoleKey)
+      "POST", "admin/users", json: ["email": "b@example.com", "ban_duration": "99999999999999999999h"],
+      bearer: emu.serviceRoleKey)
     #expect(reply.status == 400)
     #expect(reply.errorCode == "validation_failed")
   }

@@ -32,7 +32,8 @@ struct OrderedIndexTests {
         for lower in [-1, 0, 57, 200, 399, 400] {
           #expect(index.keys(from: lower, limit: 5) == Array(sorted.filter { $0 >= lower }.prefix(5)))
           #expect(index.keys(from: lower, inclusive: false, limit: 5) == Array(sorted.filter { $0 > lower }.prefix(5)))
-          #expect(index.keys(from: lower, while: { $0 < lower + 30 }) == sorted.filter { $0 >= lower && $0 < lower + 30 })
+          #expect(
+            index.keys(from: lower, while: { $0 < lower + 30 }) == sorted.filter { $0 >= lower && $0 < lower + 30 })
           #expect(index.first(atLeast: lower) == sorted.first { $0 >= lower })
           #expect(index.contains(lower) == model.contains(lower))
         }

@@ -17,29 +17,62 @@ struct SeedTests {
     }
   }
 
-  @Test("a line that does not fit names FILE:LINE and says what is wrong", arguments: [
-    (#"{"backend":"supabase","email":"a@example.com"} trailing"#, "accounts.jsonl:2: not a JSON object"),
-    (#"["supabase"]"#, "accounts.jsonl:2: expected one JSON object per line, got array"),
-    (#"{"email":"a@example.com"}"#, #"accounts.jsonl:2: "backend" is missing (supabase, firebase or both)"#),
-    (#"{"backend":"aws","email":"a@example.com"}"#, #"accounts.jsonl:2: "backend" must be supabase, firebase or both, not "aws""#),
-    (#"{"backend":"supabase","email":"a@example.com","pasword":"x"}"#, #"accounts.jsonl:2: unknown field "pasword""#),
-    (#"{"backend":"supabase","email":"not-an-address"}"#, #"accounts.jsonl:2: "email" is not an e-mail address"#),
-    (#"{"backend":"supabase","email":"a@example.com","password":"12345"}"#, #""password" must be 6 to 72 characters"#),
-    (#"{"backend":"supabase","email":"a@example.com","password":42}"#, #""password" must be a string or null"#),
-    (#"{"backend":"firebase","email":"a@example.com","invited":true}"#, #""invited" is a Supabase kind of account"#),
-    (#"{"backend":"supabase","email":"a@example.com","email_link_only":true}"#, #""email_link_only" is a Firebase kind of account"#),
-    (#"{"backend":"supabase","email":"a@example.com","password":"secret-1","invited":true}"#, #"an invited account has no password"#),
-    (#"{"backend":"supabase","email":"a@example.com","anonymous":true}"#, "an anonymous account has no e-mail"),
-    (#"{"backend":"supabase","password":null}"#, #""email" is missing"#),
-    (#"{"backend":"supabase","email":"a@example.com","providers":["myspace"]}"#, #"unknown Supabase provider "myspace""#),
-    (#"{"backend":"supabase","email":"a@example.com","password":"secret-1","providers":["google"]}"#, #"a password needs the "email" provider"#),
-    (#"{"backend":"firebase","email":"a@example.com","providers":["password"]}"#, #"the "password" provider needs a password"#),
-    (#"{"backend":"both","email":"a@example.com","factors":[{"name":"phone"}]}"#, #"factors[0]: "secret" is missing"#),
-    (#"{"backend":"both","email":"a@example.com","factors":[{"secret":"not base32!"}]}"#, #"factors[0]: "secret" is not base32"#),
-    (#"{"backend":"firebase","email":"a@example.com","confirmed":false,"factors":[{"secret":"JBSWY3DPEHPK3PXP"}]}"#, "Firebase needs a verified e-mail"),
-    (#"{"backend":"supabase","email":"b@example.com","deleted":"hard"}"#, #""deleted" can only be "soft""#),
-    (#"{"backend":"both","email":"A@example.com"}"#, "accounts.jsonl:2: the supabase account with email a@example.com is already on line 1"),
-  ])
+  @Test(
+    "a line that does not fit names FILE:LINE and says what is wrong",
+    arguments: [
+      (#"{"backend":"supabase","email":"a@example.com"} trailing"#, "accounts.jsonl:2: not a JSON object"),
+      (#"["supabase"]"#, "accounts.jsonl:2: expected one JSON object per line, got array"),
+      (#"{"email":"a@example.com"}"#, #"accounts.jsonl:2: "backend" is missing (supabase, firebase or both)"#),
+      (
+        #"{"backend":"aws","email":"a@example.com"}"#,
+        #"accounts.jsonl:2: "backend" must be supabase, firebase or both, not "aws""#
+      ),
+      (#"{"backend":"supabase","email":"a@example.com","pasword":"x"}"#, #"accounts.jsonl:2: unknown field "pasword""#),
+      (#"{"backend":"supabase","email":"not-an-address"}"#, #"accounts.jsonl:2: "email" is not an e-mail address"#),
+      (
+        #"{"backend":"supabase","email":"a@example.com","password":"12345"}"#, #""password" must be 6 to 72 characters"#
+      ),
+      (#"{"backend":"supabase","email":"a@example.com","password":42}"#, #""password" must be a string or null"#),
+      (#"{"backend":"firebase","email":"a@example.com","invited":true}"#, #""invited" is a Supabase kind of account"#),
+      (
+        #"{"backend":"supabase","email":"a@example.com","email_link_only":true}"#,
+        #""email_link_only" is a Firebase kind of account"#
+      ),
+      (
+        #"{"backend":"supabase","email":"a@example.com","password":"secret-1","invited":true}"#,
+        #"an invited account has no password"#
+      ),
+      (#"{"backend":"supabase","email":"a@example.com","anonymous":true}"#, "an anonymous account has no e-mail"),
+      (#"{"backend":"supabase","password":null}"#, #""email" is missing"#),
+      (
+        #"{"backend":"supabase","email":"a@example.com","providers":["myspace"]}"#,
+        #"unknown Supabase provider "myspace""#
+      ),
+      (
+        #"{"backend":"supabase","email":"a@example.com","password":"secret-1","providers":["google"]}"#,
+        #"a password needs the "email" provider"#
+      ),
+      (
+        #"{"backend":"firebase","email":"a@example.com","providers":["password"]}"#,
+        #"the "password" provider needs a password"#
+      ),
+      (
+        #"{"backend":"both","email":"a@example.com","factors":[{"name":"phone"}]}"#, #"factors[0]: "secret" is missing"#
+      ),
+      (
+        #"{"backend":"both","email":"a@example.com","factors":[{"secret":"not base32!"}]}"#,
+        #"factors[0]: "secret" is not base32"#
+      ),
+      (
+        #"{"backend":"firebase","email":"a@example.com","confirmed":false,"factors":[{"secret":"JBSWY3DPEHPK3PXP"}]}"#,
+        "Firebase needs a verified e-mail"
+      ),
+      (#"{"backend":"supabase","email":"b@example.com","deleted":"hard"}"#, #""deleted" can only be "soft""#),
+      (
+        #"{"backend":"both","email":"A@example.com"}"#,
+        "accounts.jsonl:2: the supabase account with email a@example.com is already on line 1"
+      ),
+    ])
   func errors(_ line: String, _ expected: String) throws {
     let message = try #require(Self.error(#"{"backend":"both","email":"a@example.com"}"# + "\n" + line))
     #expect(message.contains(expected), "\(message)")
@@ -63,7 +96,8 @@ struct SeedTests {
 
   @Test("blank lines and # comments are skipped; both makes one account a side with each side's provider names")
   func parse() throws {
-    let accounts = try EmulatorSeed.parse("""
+    let accounts = try EmulatorSeed.parse(
+      """
       # comment
 
       {"backend":"both","email":"G@example.com","password":null,"providers":["google"],"factors":[{"name":"phone","secret":"jbsw y3dp ehpk 3pxp"}]}
@@ -84,7 +118,8 @@ struct SeedTests {
     #expect(result.alreadyThere == 0)
     let key = emu.serviceRoleKey
     func user(_ email: String) async -> JSON {
-      let listed = await emu.send("GET", "admin/users?filter=\(email)", bearer: key).json["users"]?[0]?["id"]?.string ?? ""
+      let listed =
+        await emu.send("GET", "admin/users?filter=\(email)", bearer: key).json["users"]?[0]?["id"]?.string ?? ""
       return await emu.send("GET", "admin/users/\(listed)", bearer: key).json
     }
     #expect(await emu.signIn("ada@example.com", "correct-horse-1").status == 200)
@@ -104,7 +139,9 @@ struct SeedTests {
     #expect(await emu.signIn("sso@example.com", "correct-horse-1").errorCode == "invalid_credentials")
     let anonymous = await emu.send("GET", "admin/users/00000000-0000-4000-8000-00000000a11e", bearer: key).json
     #expect(anonymous["is_anonymous"] == true)
-    #expect(await emu.send("GET", "admin/users?filter=deleted@example.com", bearer: key).json["users"] == [], "soft-deleted: the address is gone")
+    #expect(
+      await emu.send("GET", "admin/users?filter=deleted@example.com", bearer: key).json["users"] == [],
+      "soft-deleted: the address is gone")
     // Firebase.
     let fb = FirebaseHarness(emulator: emu.emulator)
     #expect(await fb.signIn("mfa@example.com", "correct-horse-1")["mfaPendingCredential"] != nil)
@@ -136,7 +173,9 @@ final class TableFailingStore: DocumentStore, @unchecked Sendable {
   let inner = FullDiskStore()
   let failing: String
   init(failing: String) { self.failing = failing }
-  func put(_ table: String, key: String, _ document: JSON) throws { try apply([.put(table: table, key: key, document: document)]) }
+  func put(_ table: String, key: String, _ document: JSON) throws {
+    try apply([.put(table: table, key: key, document: document)])
+  }
   func delete(_ table: String, key: String) throws { try apply([.delete(table: table, key: key)]) }
   func deleteAll(_ table: String) throws { try inner.deleteAll(table) }
   func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { try inner.loadAll(table) }
@@ -153,7 +192,8 @@ extension SeedTests {
   func atomic() async throws {
     let store = TableFailingStore(failing: FirebaseProject.usersTable)
     let emu = try TestEmulator(store: store)
-    let accounts = try EmulatorSeed.parse(#"{"backend":"both","email":"a@example.com","password":"secret-1"}"#, file: "f")
+    let accounts = try EmulatorSeed.parse(
+      #"{"backend":"both","email":"a@example.com","password":"secret-1"}"#, file: "f")
     #expect(throws: FullDiskStore.DiskFull.self) { try emu.emulator.seed(accounts) }
     #expect(emu.emulator.supabase.state.read { $0.users.count } == 0)
     #expect(try store.loadAll(SupabaseData.usersTable).isEmpty)

@@ -58,7 +58,9 @@ struct TOTPTests {
     #expect(secret.count == 32)
     #expect(TOTP.decodeSecret(secret)?.count == 20)
     #expect(TOTP.newSecret() != secret)
-    #expect(TOTP.decodeSecret("jbsw y3dp ehpk 3pxp") == Array("Hello!\u{DE}\u{AD}\u{BE}\u{EF}".unicodeScalars.map { UInt8($0.value) }))
+    #expect(
+      TOTP.decodeSecret("jbsw y3dp ehpk 3pxp")
+        == Array("Hello!\u{DE}\u{AD}\u{BE}\u{EF}".unicodeScalars.map { UInt8($0.value) }))
     #expect(TOTP.normalisedSecret("jbswy3dpehpk3pxp====") == "JBSWY3DPEHPK3PXP")
     #expect(TOTP.decodeSecret("") == nil)
     #expect(TOTP.decodeSecret("ABC1") == nil, "1 is not in the alphabet")
@@ -67,11 +69,18 @@ struct TOTPTests {
 
   @Test("the QR code is a real symbol: finder patterns in three corners, an SVG of its modules")
   func qrCode() throws {
-    let uri = SupabaseAPI.otpauthURI(issuer: "127.0.0.1:3000", account: "ada+mfa@example.com", secret: "JBSWY3DPEHPK3PXP")
-    #expect(uri == "otpauth://totp/127.0.0.1:3000:ada+mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000&period=30&secret=JBSWY3DPEHPK3PXP")
+    let uri = SupabaseAPI.otpauthURI(
+      issuer: "127.0.0.1:3000", account: "ada+mfa@example.com", secret: "JBSWY3DPEHPK3PXP")
+    #expect(
+      uri
+        == "otpauth://totp/127.0.0.1:3000:ada+mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000&period=30&secret=JBSWY3DPEHPK3PXP"
+    )
     // pquerna/otp path-escapes the query: a space is %20, which authenticator apps read (not +).
     let spaced = SupabaseAPI.otpauthURI(issuer: "My App", account: "a@example.com", secret: "JBSWY3DPEHPK3PXP")
-    #expect(spaced == "otpauth://totp/My%20App:a@example.com?algorithm=SHA1&digits=6&issuer=My%20App&period=30&secret=JBSWY3DPEHPK3PXP")
+    #expect(
+      spaced
+        == "otpauth://totp/My%20App:a@example.com?algorithm=SHA1&digits=6&issuer=My%20App&period=30&secret=JBSWY3DPEHPK3PXP"
+    )
     let modules = try #require(QRCodeSVG.modules(uri))
     let width = modules.count
     #expect(width >= 21 && (width - 21) % 4 == 0, "QR versions are 21 + 4k modules wide")

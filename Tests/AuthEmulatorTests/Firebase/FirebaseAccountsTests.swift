@@ -22,8 +22,11 @@ struct FirebaseAccountsTests {
     #expect(user["validSince"]?.string != nil)
     #expect(user["passwordUpdatedAt"]?.int != nil)
     #expect(user["lastRefreshAt"]?.string?.hasSuffix("Z") == true)
-    #expect(user["providerUserInfo"]?[0] == ["providerId": "password", "email": "a@x.io", "federatedId": "a@x.io",
-                                             "rawId": "a@x.io", "displayName": "Alice"])
+    #expect(
+      user["providerUserInfo"]?[0] == [
+        "providerId": "password", "email": "a@x.io", "federatedId": "a@x.io",
+        "rawId": "a@x.io", "displayName": "Alice",
+      ])
     #expect(!reply.text.contains("super-secret"))
   }
 
@@ -40,7 +43,8 @@ struct FirebaseAccountsTests {
   @Test func adminLookupByIdentifiers() async throws {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("a@x.io")
-    let byEmail = await harness.admin("accounts:lookup", ["email": ["A@X.IO"], "localId": created["localId"].map { [$0] } ?? []])
+    let byEmail = await harness.admin(
+      "accounts:lookup", ["email": ["A@X.IO"], "localId": created["localId"].map { [$0] } ?? []])
     #expect(byEmail["users"]?.array?.count == 1, "duplicates are removed")
     let none = await harness.admin("accounts:lookup", ["email": ["nobody@x.io"]])
     #expect(none.status == 200 && none["users"] == nil)
@@ -71,10 +75,12 @@ struct FirebaseAccountsTests {
     #expect(unknown["registered"]?.bool == false && unknown["allProviders"] == [])
     #expect(await harness.call("createAuthUri", ["continueUri": "http://localhost/"]).error == "MISSING_IDENTIFIER")
     #expect(await harness.call("createAuthUri", ["identifier": "a@x.io"]).error == "MISSING_CONTINUE_URI")
-    #expect(await harness.call("createAuthUri", ["identifier": "ax.io", "continueUri": "http://l/"]).error
-      == "INVALID_IDENTIFIER")
-    #expect(await harness.call("createAuthUri", ["identifier": "a@x.io", "continueUri": "nope"]).error
-      == "INVALID_CONTINUE_URI")
+    #expect(
+      await harness.call("createAuthUri", ["identifier": "ax.io", "continueUri": "http://l/"]).error
+        == "INVALID_IDENTIFIER")
+    #expect(
+      await harness.call("createAuthUri", ["identifier": "a@x.io", "continueUri": "nope"]).error
+        == "INVALID_CONTINUE_URI")
     _ = await harness.patchConfig(["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]])
     let hidden = await harness.call("createAuthUri", ["identifier": "a@x.io", "continueUri": "http://localhost/"])
     #expect(hidden.json.object?.keys == ["kind", "sessionId"])

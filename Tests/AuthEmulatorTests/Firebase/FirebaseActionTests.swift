@@ -26,7 +26,8 @@ struct FirebaseActionTests {
 
     let done = await harness.send("GET", target(link) + "&newPassword=secret2")
     #expect(done.status == 200)
-    #expect(done.json == ["authEmulator": ["success": "The password has been successfully updated.", "email": "a@x.io"]])
+    #expect(
+      done.json == ["authEmulator": ["success": "The password has been successfully updated.", "email": "a@x.io"]])
     #expect(await harness.signIn("a@x.io", "secret2").status == 200)
     let again = await harness.send("GET", target(link) + "&newPassword=secret3")
     #expect(again.status == 400)
@@ -35,8 +36,12 @@ struct FirebaseActionTests {
   @Test func verifyLinkAppliesTheCodeAndRedirects() async throws {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("a@x.io")
-    _ = await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": created["idToken"] ?? "",
-                                           "continueUrl": "https://app.example/done"])
+    _ = await harness.call(
+      "sendOobCode",
+      [
+        "requestType": "VERIFY_EMAIL", "idToken": created["idToken"] ?? "",
+        "continueUrl": "https://app.example/done",
+      ])
     let link = try #require(await harness.oobCodes().first?["oobLink"]?.string)
     #expect(link.contains("continueUrl=https%3A%2F%2Fapp.example%2Fdone"))
     let reply = await harness.send("GET", target(link))
@@ -45,14 +50,18 @@ struct FirebaseActionTests {
     let user = await harness.call("lookup", ["idToken": created["idToken"] ?? ""])
     #expect(user["users"]?[0]?["emailVerified"]?.bool == true)
     let used = await harness.send("GET", target(link))
-    #expect(used.json["authEmulator"]?["error"]?.string == "Your request to verify your email has expired or the link has already been used.")
+    #expect(
+      used.json["authEmulator"]?["error"]?.string
+        == "Your request to verify your email has expired or the link has already been used.")
   }
 
   @Test func badLinks() async throws {
     let harness = try FirebaseHarness()
-    #expect(await harness.send("GET", "/emulator/action?mode=resetPassword&oobCode=x").json["authEmulator"]?["error"]?.string
-      == "missing apiKey query parameter")
-    #expect(await harness.send("GET", "/emulator/action?mode=nope&oobCode=x&apiKey=k").json["authEmulator"]?["error"]?.string
-      == "Invalid mode")
+    #expect(
+      await harness.send("GET", "/emulator/action?mode=resetPassword&oobCode=x").json["authEmulator"]?["error"]?.string
+        == "missing apiKey query parameter")
+    #expect(
+      await harness.send("GET", "/emulator/action?mode=nope&oobCode=x&apiKey=k").json["authEmulator"]?["error"]?.string
+        == "Invalid mode")
   }
 }

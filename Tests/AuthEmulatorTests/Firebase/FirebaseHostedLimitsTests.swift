@@ -9,18 +9,21 @@ import Testing
 /// mode, in production's envelope; what stays within them passes.
 @Suite("Firebase hosted quotas")
 struct FirebaseHostedQuotaTests {
-  @Test("100 new accounts an hour per address, then TOO_MANY_ATTEMPTS_TRY_LATER; another address, admins and the next hour are fine")
+  @Test(
+    "100 new accounts an hour per address, then TOO_MANY_ATTEMPTS_TRY_LATER; another address, admins and the next hour are fine"
+  )
   func accountsPerAddress() async throws {
     let harness = try await FirebaseLikeProductionTests.harness()
     for index in 0..<ProductionLimits.Firebase.accountsPerAddressHour { await harness.signUp("n\(index)@x.io") }
     let refused = await harness.call("signUp", ["email": "n100@x.io", "password": "secret1"])
     #expect(refused.status == 400)
-    #expect(refused.json == [
-      "error": [
-        "code": 400, "message": "TOO_MANY_ATTEMPTS_TRY_LATER",
-        "errors": [["message": "TOO_MANY_ATTEMPTS_TRY_LATER", "domain": "global", "reason": "invalid"]],
-      ],
-    ])
+    #expect(
+      refused.json == [
+        "error": [
+          "code": 400, "message": "TOO_MANY_ATTEMPTS_TRY_LATER",
+          "errors": [["message": "TOO_MANY_ATTEMPTS_TRY_LATER", "domain": "global", "reason": "invalid"]],
+        ]
+      ])
     // A failed sign-up (an existing address) is not a new account and does not count.
     #expect(await harness.call("signUp", ["email": "n1@x.io", "password": "secret1"]).error == "EMAIL_EXISTS")
     let elsewhere = await harness.send(
@@ -43,7 +46,8 @@ struct FirebaseHostedQuotaTests {
     let over = await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "r@x.io"])
     #expect(over.status == 400)
     #expect(over.error == "QUOTA_EXCEEDED : Exceeded daily quota for password reset.")
-    let link = await harness.admin("accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "r@x.io", "returnOobLink": true])
+    let link = await harness.admin(
+      "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "r@x.io", "returnOobLink": true])
     #expect(link.status == 200)
     harness.clock.advance(86400)
     #expect(await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "r@x.io"]).status == 200)
@@ -56,7 +60,8 @@ struct FirebaseHostedQuotaTests {
     for _ in 0..<5 { #expect(await harness.call("sendOobCode", body).status == 200) }
     #expect(await harness.call("sendOobCode", body).error == "QUOTA_EXCEEDED : Exceeded daily quota for email sign-in.")
     let idToken = await harness.signUp("v@x.io").string("idToken")
-    #expect(await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken)]).status == 200)
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken)]).status == 200)
   }
 
   @Test("the default mode has none of these quotas")
@@ -72,7 +77,8 @@ struct FirebaseHostedQuotaTests {
 /// it turns off.
 @Suite("Firebase signIn.email config")
 struct FirebaseEmailSignInConfigTests {
-  func v2(_ harness: FirebaseHarness, _ method: String, query: String = "", _ body: JSON? = nil) async -> FirebaseReply {
+  func v2(_ harness: FirebaseHarness, _ method: String, query: String = "", _ body: JSON? = nil) async -> FirebaseReply
+  {
     await harness.send(
       method, "/identitytoolkit.googleapis.com/v2/projects/\(harness.project)/config" + query, body: body?.bytes ?? [],
       headers: [("Content-Type", "application/json"), ("Authorization", "Bearer owner")])
@@ -83,7 +89,8 @@ struct FirebaseEmailSignInConfigTests {
     let harness = try FirebaseHarness()
     #expect(await v2(harness, "GET").json["signIn"]?["email"] == ["enabled": true, "passwordRequired": true])
     let linkToo = await v2(
-      harness, "PATCH", query: "?updateMask=signIn.email.passwordRequired", ["signIn": ["email": ["passwordRequired": false]]])
+      harness, "PATCH", query: "?updateMask=signIn.email.passwordRequired",
+      ["signIn": ["email": ["passwordRequired": false]]])
     #expect(linkToo.json["signIn"]?["email"] == ["enabled": true])
     // Passwords still work: passwordRequired false only lets e-mail links sign in too.
     await harness.signUp("p@x.io")
@@ -96,7 +103,8 @@ struct FirebaseEmailSignInConfigTests {
     await harness.signUp("p@x.io")
     let off = await v2(harness, "PATCH", query: "?updateMask=signIn.email", ["signIn": ["email": ["enabled": false]]])
     #expect(off.json["signIn"]?["email"] == [:])
-    #expect(await harness.signIn("p@x.io").error == "OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project")
+    #expect(
+      await harness.signIn("p@x.io").error == "OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project")
     #expect(await harness.call("signUp", ["email": "q@x.io", "password": "secret1"]).error == "OPERATION_NOT_ALLOWED")
     let back = await harness.patchConfig(["signIn": ["email": ["enabled": true]]])
     #expect(back.json["signIn"]?["email"]?["enabled"] == true)

@@ -9,7 +9,8 @@ import Testing
 struct FirebaseLikeProductionTests {
   static func harness(likeProduction: Bool = true) async throws -> FirebaseHarness {
     let harness = try FirebaseHarness()
-    _ = await harness.send("PUT", "/emulator/v1/config", body: (["like_production": .bool(likeProduction)] as JSON).bytes)
+    _ = await harness.send(
+      "PUT", "/emulator/v1/config", body: (["like_production": .bool(likeProduction)] as JSON).bytes)
     return harness
   }
 
@@ -91,11 +92,15 @@ struct FirebaseLikeProductionTests {
   @Test("the rate_limit preset answers production's TOO_MANY_ATTEMPTS_TRY_LATER: HTTP 400, no status")
   func rateLimitPreset() async throws {
     let harness = try FirebaseHarness()
-    let fault: JSON = ["path": "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword", "preset": "rate_limit"]
+    let fault: JSON = [
+      "path": "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword", "preset": "rate_limit",
+    ]
     _ = await harness.send("POST", "/emulator/v1/faults", body: fault.bytes)
     let limited = await harness.signIn("a@x.io")
     #expect(limited.status == 400)
-    #expect(limited.error?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled") == true)
+    #expect(
+      limited.error?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled")
+        == true)
     #expect(limited.json["error"]?["status"] == nil)
     #expect(limited.json["error"]?["errors"]?[0]?["reason"] == "invalid")
   }

@@ -19,8 +19,9 @@ struct FirebaseOobTests {
     #expect(code.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
     #expect(codes.first?["requestType"]?.string == "PASSWORD_RESET")
     #expect(codes.first?["email"]?.string == "a@x.io")
-    #expect(codes.first?["oobLink"]?.string
-      == "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=\(code)&apiKey=fake-api-key")
+    #expect(
+      codes.first?["oobLink"]?.string
+        == "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=\(code)&apiKey=fake-api-key")
     let mail = try #require(harness.emulator.outbox.messages(to: "a@x.io", side: .firebase).last)
     #expect(mail.kind == "PASSWORD_RESET" && mail.code == code && mail.link == codes.first?["oobLink"]?.string)
   }
@@ -32,19 +33,24 @@ struct FirebaseOobTests {
     let code = try #require(await harness.oobCodes().first?["oobCode"])
 
     let verified = await harness.call("resetPassword", ["oobCode": code])
-    #expect(verified.json == ["kind": "identitytoolkit#ResetPasswordResponse", "requestType": "PASSWORD_RESET",
-                              "email": "a@x.io"])
+    #expect(
+      verified.json == [
+        "kind": "identitytoolkit#ResetPasswordResponse", "requestType": "PASSWORD_RESET",
+        "email": "a@x.io",
+      ])
     #expect(await harness.oobCodes().count == 1)
 
-    #expect(await harness.call("resetPassword", ["oobCode": code, "newPassword": "123"]).error
-      == "WEAK_PASSWORD : Password should be at least 6 characters")
+    #expect(
+      await harness.call("resetPassword", ["oobCode": code, "newPassword": "123"]).error
+        == "WEAK_PASSWORD : Password should be at least 6 characters")
     #expect(await harness.oobCodes().count == 1, "WEAK_PASSWORD keeps the code")
 
     harness.clock.advance(2)
     let confirmed = await harness.call("resetPassword", ["oobCode": code, "newPassword": "secret2"])
     #expect(confirmed.string("requestType") == "PASSWORD_RESET")
     #expect(await harness.oobCodes().isEmpty)
-    #expect(await harness.call("resetPassword", ["oobCode": code, "newPassword": "secret2"]).error == "INVALID_OOB_CODE")
+    #expect(
+      await harness.call("resetPassword", ["oobCode": code, "newPassword": "secret2"]).error == "INVALID_OOB_CODE")
 
     #expect(await harness.signIn("a@x.io").error == "INVALID_PASSWORD")
     let signedIn = await harness.signIn("a@x.io", "secret2")
@@ -56,17 +62,20 @@ struct FirebaseOobTests {
     let harness = try FirebaseHarness()
     #expect(await harness.call("resetPassword", [:]).error == "MISSING_OOB_CODE")
     #expect(await harness.call("resetPassword", ["oobCode": "nope"]).error == "INVALID_OOB_CODE")
-    #expect(await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "no@x.io"]).error
-      == "EMAIL_NOT_FOUND")
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "no@x.io"]).error
+        == "EMAIL_NOT_FOUND")
     #expect(await harness.call("sendOobCode", ["email": "no@x.io"]).error == "MISSING_REQ_TYPE")
     #expect(await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET"]).error == "MISSING_EMAIL")
     let unknown = await harness.call("sendOobCode", ["requestType": "NOPE", "email": "a@x.io"])
     #expect(unknown.status == 400 && unknown.error?.hasPrefix("Invalid JSON payload received.") == true)
     #expect(unknown.json["error"]?["status"]?.string == "INVALID_ARGUMENT")
-    #expect(await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "a@x.io", "continueUrl": "nope"])
-      .error == "INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
-    #expect(await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "a@x.io", "returnOobLink": true])
-      .error == "INSUFFICIENT_PERMISSION")
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "a@x.io", "continueUrl": "nope"])
+        .error == "INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "a@x.io", "returnOobLink": true])
+        .error == "INSUFFICIENT_PERMISSION")
   }
 
   @Test func privacyOnHidesUnknownAddresses() async throws {
@@ -80,7 +89,8 @@ struct FirebaseOobTests {
   @Test func verifyEmailNeedsTheIdTokenAndIsAppliedWithUpdate() async throws {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("a@x.io")
-    #expect(await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "email": "a@x.io"]).error == "INVALID_ID_TOKEN")
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "email": "a@x.io"]).error == "INVALID_ID_TOKEN")
     let sent = await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": created["idToken"] ?? ""])
     #expect(sent.string("email") == "a@x.io")
     let oob = try #require(await harness.oobCodes().first)
@@ -93,8 +103,9 @@ struct FirebaseOobTests {
     #expect(applied["idToken"] == nil)
     #expect(await harness.oobCodes().isEmpty)
     let anonymous = await harness.call("signUp")
-    #expect(await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": anonymous["idToken"] ?? ""]).error
-      == "MISSING_EMAIL")
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": anonymous["idToken"] ?? ""]).error
+        == "MISSING_EMAIL")
   }
 
   @Test func verifyAndChangeEmailMovesTheAddress() async throws {
@@ -102,13 +113,22 @@ struct FirebaseOobTests {
     let created = await harness.signUp("a@x.io")
     await harness.signUp("taken@x.io")
     let idToken = created["idToken"] ?? ""
-    #expect(await harness.call("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken]).error
-      == "MISSING_NEW_EMAIL")
-    #expect(await harness.call("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "newEmail": "n@x.io"]).error
-      == "MISSING_ID_TOKEN")
-    #expect(await harness.call("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken,
-                                               "newEmail": "taken@x.io"]).error == "EMAIL_EXISTS")
-    _ = await harness.call("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken, "newEmail": "N@x.io"])
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken]).error
+        == "MISSING_NEW_EMAIL")
+    #expect(
+      await harness.call("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "newEmail": "n@x.io"]).error
+        == "MISSING_ID_TOKEN")
+    #expect(
+      await harness.call(
+        "sendOobCode",
+        [
+          "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken,
+          "newEmail": "taken@x.io",
+        ]
+      ).error == "EMAIL_EXISTS")
+    _ = await harness.call(
+      "sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken, "newEmail": "N@x.io"])
     let oob = try #require(await harness.oobCodes().first)
     #expect(oob["newEmail"]?.string == "n@x.io")
     let checked = await harness.call("resetPassword", ["oobCode": oob["oobCode"] ?? ""])
@@ -125,6 +145,7 @@ struct FirebaseOobTests {
     let cleared = await harness.send("DELETE", "/emulator/v1/projects/demo-test/accounts")
     #expect(cleared.status == 200 && cleared.json == [:])
     let code = try #require(await harness.oobCodes().first?["oobCode"])
-    #expect(await harness.call("resetPassword", ["oobCode": code, "newPassword": "secret2"]).error == "INVALID_OOB_CODE")
+    #expect(
+      await harness.call("resetPassword", ["oobCode": code, "newPassword": "secret2"]).error == "INVALID_OOB_CODE")
   }
 }

@@ -1,8 +1,8 @@
+import FoundationEssentials
 import JSONKit
 import Testing
 
 @testable import AuthEmulator
-import FoundationEssentials
 
 @Suite("Firebase revocation, OAuth bearers and the localId index")
 struct FirebaseRevokeTests {
@@ -14,7 +14,8 @@ struct FirebaseRevokeTests {
     harness.clock.advance(2)
     // What the Admin SDK's revokeRefreshTokens sends: validSince = now in seconds.
     let now = Int(harness.clock.now().timeIntervalSince1970)
-    let revoked = await harness.admin("accounts:update", ["localId": .string(localId), "validSince": .string(String(now))])
+    let revoked = await harness.admin(
+      "accounts:update", ["localId": .string(localId), "validSince": .string(String(now))])
     #expect(revoked.status == 200)
     // ID tokens are checked against validSince; refresh tokens stay stateless in the default mode,
     // as in the official emulator (--like-production ends them: FirebaseLikeProductionTests).

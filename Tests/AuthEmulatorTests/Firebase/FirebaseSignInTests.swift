@@ -38,14 +38,16 @@ struct FirebaseSignInTests {
     let harness = try FirebaseHarness()
     await harness.signUp("a@x.io")
     #expect(await harness.call("signUp", ["email": "a@x.io", "password": "123"]).error == "EMAIL_EXISTS")
-    #expect(await harness.call("signUp", ["email": "b@x.io", "password": "123"]).error
-      == "WEAK_PASSWORD : Password should be at least 6 characters")
+    #expect(
+      await harness.call("signUp", ["email": "b@x.io", "password": "123"]).error
+        == "WEAK_PASSWORD : Password should be at least 6 characters")
     #expect(await harness.call("signUp", ["email": "not-an-email", "password": "123"]).error == "INVALID_EMAIL")
     #expect(await harness.call("signUp", ["password": "secret1"]).error == "MISSING_EMAIL")
     #expect(await harness.call("signUp", ["email": "c@x.io"]).error == "MISSING_PASSWORD")
     #expect(await harness.call("signUp", ["email": "", "password": ""]).error == "INVALID_EMAIL")
-    #expect(await harness.call("signUp", ["localId": "x", "email": "d@x.io", "password": "secret1"]).error
-      == "UNEXPECTED_PARAMETER : User ID")
+    #expect(
+      await harness.call("signUp", ["localId": "x", "email": "d@x.io", "password": "secret1"]).error
+        == "UNEXPECTED_PARAMETER : User ID")
     let weak = await harness.call("signUp", ["email": "e@x.io", "password": "12345"])
     #expect(weak.status == 400)
     #expect(weak.json["error"]?["status"] == nil)
@@ -67,7 +69,8 @@ struct FirebaseSignInTests {
   @Test func anonymousUserCanLinkAPassword() async throws {
     let harness = try FirebaseHarness()
     let anonymous = await harness.call("signUp")
-    let linked = await harness.call("signUp", ["idToken": anonymous["idToken"] ?? "", "email": "l@x.io", "password": "secret1"])
+    let linked = await harness.call(
+      "signUp", ["idToken": anonymous["idToken"] ?? "", "email": "l@x.io", "password": "secret1"])
     #expect(linked.string("localId") == anonymous.string("localId"))
     #expect(firebaseClaims(linked.string("idToken"))["firebase"]?["sign_in_provider"]?.string == "password")
     #expect(await harness.signIn("l@x.io").status == 200)

@@ -18,12 +18,18 @@ struct FirebaseStateTests {
   }
 
   @Test func routesRecogniseOnlyFirebasePaths() {
-    func route(_ method: String, _ uri: String) -> FirebaseRoute? { FirebaseRoute(ServerRequest(method: method, uri: uri)) }
-    #expect(route("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k") == .identityToolkit(.signUp, project: nil))
-    #expect(route("POST", "/identitytoolkit.googleapis.com/v1/projects/p%2D1/accounts")
-      == .identityToolkit(.signUp, project: "p-1"))
-    #expect(route("GET", "/identitytoolkit.googleapis.com/v1/projects/p/accounts:batchGet?maxResults=2")
-      == .identityToolkit(.batchGet, project: "p"))
+    func route(_ method: String, _ uri: String) -> FirebaseRoute? {
+      FirebaseRoute(ServerRequest(method: method, uri: uri))
+    }
+    #expect(
+      route("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k")
+        == .identityToolkit(.signUp, project: nil))
+    #expect(
+      route("POST", "/identitytoolkit.googleapis.com/v1/projects/p%2D1/accounts")
+        == .identityToolkit(.signUp, project: "p-1"))
+    #expect(
+      route("GET", "/identitytoolkit.googleapis.com/v1/projects/p/accounts:batchGet?maxResults=2")
+        == .identityToolkit(.batchGet, project: "p"))
     #expect(route("GET", "/identitytoolkit.googleapis.com/v1/accounts:signUp") == .notFound)
     #expect(route("DELETE", "/emulator/v1/projects/p/accounts") == .emulator(.deleteAccounts, project: "p"))
     #expect(route("GET", "/emulator/v1/outbox") == nil)
@@ -52,7 +58,9 @@ struct FirebaseStateTests {
     let second = try FirebaseHarness(store: store, clock: clock)
     #expect(await second.oobCodes() == codesBefore, "codes keep their creation order")
     #expect(await second.signIn("nobody@x.io").error == "INVALID_LOGIN_CREDENTIALS", "config persisted")
-    #expect(await second.call("lookup", ["idToken": created["idToken"] ?? ""])["users"]?[0]?["displayName"]?.string == "Alice")
+    #expect(
+      await second.call("lookup", ["idToken": created["idToken"] ?? ""])["users"]?[0]?["displayName"]?.string == "Alice"
+    )
     #expect(await second.refresh(created.string("refreshToken")).status == 200)
     let code = try #require(codesBefore.first?["oobCode"])
     #expect(await second.call("resetPassword", ["oobCode": code, "newPassword": "secret2"]).status == 200)

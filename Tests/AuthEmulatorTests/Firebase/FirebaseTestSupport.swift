@@ -19,7 +19,9 @@ final class FirebaseMemoryStore: DocumentStore, @unchecked Sendable {
   private let lock = NSLock()
   private var tables: [String: [String: JSON]] = [:]
 
-  func put(_ table: String, key: String, _ document: JSON) throws { lock.withLock { tables[table, default: [:]][key] = document } }
+  func put(_ table: String, key: String, _ document: JSON) throws {
+    lock.withLock { tables[table, default: [:]][key] = document }
+  }
   func delete(_ table: String, key: String) throws { lock.withLock { tables[table]?[key] = nil } }
   func deleteAll(_ table: String) throws { lock.withLock { tables[table] = [:] } }
   func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
@@ -47,7 +49,10 @@ struct FirebaseHarness {
   let project = "demo-test"
   static let toolkit = "/identitytoolkit.googleapis.com/v1/"
 
-  init(emailPrivacy: Bool = false, store: any DocumentStore = NullDocumentStore(), clock: FirebaseTestClock = FirebaseTestClock()) throws {
+  init(
+    emailPrivacy: Bool = false, store: any DocumentStore = NullDocumentStore(),
+    clock: FirebaseTestClock = FirebaseTestClock()
+  ) throws {
     var config = EmulatorConfig()
     config.project = project
     config.emailPrivacy = emailPrivacy
@@ -61,26 +66,30 @@ struct FirebaseHarness {
     let request = ServerRequest(method: method, uri: uri, headers: [("Host", "127.0.0.1:9099")] + headers, body: body)
     let response = await emulator.handle(request)
     let text = String(decoding: response.body, as: UTF8.self)
-    return FirebaseReply(status: response.status, json: (try? JSON.parse(text)) ?? .null, headers: response.headers,
-                         text: text)
+    return FirebaseReply(
+      status: response.status, json: (try? JSON.parse(text)) ?? .null, headers: response.headers,
+      text: text)
   }
 
   /// A client call: `POST …/v1/accounts:<operation>?key=fake-api-key` with a JSON body.
   func call(_ operation: String, _ body: JSON = [:]) async -> FirebaseReply {
-    await send("POST", Self.toolkit + "accounts:\(operation)?key=fake-api-key", body: body.bytes,
-               headers: [("Content-Type", "application/json")])
+    await send(
+      "POST", Self.toolkit + "accounts:\(operation)?key=fake-api-key", body: body.bytes,
+      headers: [("Content-Type", "application/json")])
   }
 
   /// An admin call with `Authorization: Bearer owner` under `/v1/projects/<project>/`.
   func admin(_ path: String, _ body: JSON = [:], method: String = "POST") async -> FirebaseReply {
-    await send(method, Self.toolkit + "projects/\(project)/\(path)", body: method == "GET" ? [] : body.bytes,
-               headers: [("Content-Type", "application/json"), ("Authorization", "Bearer owner")])
+    await send(
+      method, Self.toolkit + "projects/\(project)/\(path)", body: method == "GET" ? [] : body.bytes,
+      headers: [("Content-Type", "application/json"), ("Authorization", "Bearer owner")])
   }
 
   func refresh(_ refreshToken: String) async -> FirebaseReply {
     let form = FormCoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-    return await send("POST", "/securetoken.googleapis.com/v1/token?key=fake-api-key", body: Array(form.utf8),
-                      headers: [("Content-Type", "application/x-www-form-urlencoded")])
+    return await send(
+      "POST", "/securetoken.googleapis.com/v1/token?key=fake-api-key", body: Array(form.utf8),
+      headers: [("Content-Type", "application/x-www-form-urlencoded")])
   }
 
   func oobCodes() async -> [JSON] {
@@ -88,8 +97,9 @@ struct FirebaseHarness {
   }
 
   func patchConfig(_ body: JSON) async -> FirebaseReply {
-    await send("PATCH", "/emulator/v1/projects/\(project)/config", body: body.bytes,
-               headers: [("Content-Type", "application/json")])
+    await send(
+      "PATCH", "/emulator/v1/projects/\(project)/config", body: body.bytes,
+      headers: [("Content-Type", "application/json")])
   }
 
   /// Signs up and returns the reply (expects success).
@@ -106,7 +116,8 @@ struct FirebaseHarness {
   }
 
   func signIn(_ email: String, _ password: String = "secret1") async -> FirebaseReply {
-    await call("signInWithPassword", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
+    await call(
+      "signInWithPassword", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
   }
 }
 

@@ -9,8 +9,12 @@ struct FirebaseUpdateTests {
   @Test func profileChangesReturnNoTokens() async throws {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("a@x.io")
-    let reply = await harness.call("update", ["idToken": created["idToken"] ?? "", "displayName": "Alice",
-                                              "photoUrl": "http://x.io/a.png", "returnSecureToken": true])
+    let reply = await harness.call(
+      "update",
+      [
+        "idToken": created["idToken"] ?? "", "displayName": "Alice",
+        "photoUrl": "http://x.io/a.png", "returnSecureToken": true,
+      ])
     #expect(reply.status == 200)
     #expect(reply.string("kind") == "identitytoolkit#SetAccountInfoResponse")
     #expect(reply.string("displayName") == "Alice")
@@ -20,7 +24,8 @@ struct FirebaseUpdateTests {
     #expect(reply["providerUserInfo"]?[0]?["providerId"]?.string == "password")
     #expect(await harness.call("lookup", ["idToken": created["idToken"] ?? ""]).status == 200, "old token still valid")
 
-    let removed = await harness.call("update", ["idToken": created["idToken"] ?? "", "deleteAttribute": ["DISPLAY_NAME"]])
+    let removed = await harness.call(
+      "update", ["idToken": created["idToken"] ?? "", "deleteAttribute": ["DISPLAY_NAME"]])
     #expect(removed["displayName"] == nil)
     #expect(removed.string("photoUrl") == "http://x.io/a.png")
   }
@@ -39,8 +44,9 @@ struct FirebaseUpdateTests {
     // The official emulator's refresh tokens are stateless (--like-production revokes them).
     #expect(await harness.refresh(created.string("refreshToken")).status == 200)
     #expect(await harness.refresh(reply.string("refreshToken")).status == 200)
-    #expect(await harness.call("update", ["idToken": .string(newToken), "password": "123"]).error
-      == "WEAK_PASSWORD : Password should be at least 6 characters")
+    #expect(
+      await harness.call("update", ["idToken": .string(newToken), "password": "123"]).error
+        == "WEAK_PASSWORD : Password should be at least 6 characters")
   }
 
   @Test func tokensMintedInTheSameSecondSurvive() async throws {
@@ -73,8 +79,10 @@ struct FirebaseUpdateTests {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("a@x.io")
     let idToken = created["idToken"] ?? ""
-    #expect(await harness.call("update", ["displayName": "x"]).error == "INVALID_REQ_TYPE : Unsupported request parameters.")
-    #expect(await harness.call("update", ["idToken": idToken, "customAttributes": "{}"]).error == "INSUFFICIENT_PERMISSION")
+    #expect(
+      await harness.call("update", ["displayName": "x"]).error == "INVALID_REQ_TYPE : Unsupported request parameters.")
+    #expect(
+      await harness.call("update", ["idToken": idToken, "customAttributes": "{}"]).error == "INSUFFICIENT_PERMISSION")
     #expect(await harness.call("update", ["idToken": idToken, "disableUser": true]).error == "OPERATION_NOT_ALLOWED")
     #expect(await harness.call("update", ["idToken": "garbage", "displayName": "x"]).error == "INVALID_ID_TOKEN")
     #expect(await harness.call("update", ["oobCode": "nope"]).error == "INVALID_OOB_CODE")
@@ -95,25 +103,32 @@ struct FirebaseUpdateTests {
     let harness = try FirebaseHarness()
     let created = await harness.signUp("a@x.io")
     let localId = created["localId"] ?? ""
-    let reply = await harness.admin("accounts:update", [
-      "localId": localId, "emailVerified": true, "displayName": "Boss", "customAttributes": #"{"admin":true}"#,
-    ])
+    let reply = await harness.admin(
+      "accounts:update",
+      [
+        "localId": localId, "emailVerified": true, "displayName": "Boss", "customAttributes": #"{"admin":true}"#,
+      ])
     #expect(reply.status == 200 && reply["emailVerified"]?.bool == true)
     let claims = firebaseClaims(await harness.signIn("a@x.io").string("idToken"))
     #expect(claims["admin"]?.bool == true && claims["name"]?.string == "Boss")
 
-    #expect(await harness.admin("accounts:update", ["localId": localId, "customAttributes": #"{"sub":"x"}"#]).error
-      == "FORBIDDEN_CLAIM : sub")
-    #expect(await harness.admin("accounts:update", ["localId": localId, "customAttributes": "[1]"]).error == "INVALID_CLAIMS")
+    #expect(
+      await harness.admin("accounts:update", ["localId": localId, "customAttributes": #"{"sub":"x"}"#]).error
+        == "FORBIDDEN_CLAIM : sub")
+    #expect(
+      await harness.admin("accounts:update", ["localId": localId, "customAttributes": "[1]"]).error == "INVALID_CLAIMS")
     #expect(await harness.admin("accounts:update", ["displayName": "x"]).error == "MISSING_LOCAL_ID")
-    #expect(await harness.admin("accounts:update", ["localId": "nosuch", "validSince": 1_611_780_718]).error
-      == "USER_NOT_FOUND")
+    #expect(
+      await harness.admin("accounts:update", ["localId": "nosuch", "validSince": 1_611_780_718]).error
+        == "USER_NOT_FOUND")
 
     let issued = await harness.signIn("a@x.io")
     harness.clock.advance(5)
-    let revoke = await harness.admin("accounts:update", [
-      "localId": localId, "validSince": .int(Int(harness.clock.now().timeIntervalSince1970)),
-    ])
+    let revoke = await harness.admin(
+      "accounts:update",
+      [
+        "localId": localId, "validSince": .int(Int(harness.clock.now().timeIntervalSince1970)),
+      ])
     #expect(revoke.status == 200 && revoke["idToken"] == nil)
     #expect(await harness.call("lookup", ["idToken": issued["idToken"] ?? ""]).error == "TOKEN_EXPIRED")
 

@@ -7,7 +7,9 @@ import Testing
 struct AdminIndexTests {
   func create(_ emu: TestEmulator, _ email: String, name: String? = nil) async -> String {
     var body: JSON = ["email": .string(email), "password": "hunter22"]
-    if let name { body = ["email": .string(email), "password": "hunter22", "user_metadata": ["full_name": .string(name)]] }
+    if let name {
+      body = ["email": .string(email), "password": "hunter22", "user_metadata": ["full_name": .string(name)]]
+    }
     let created = await emu.send("POST", "admin/users", json: body, bearer: emu.serviceRoleKey)
     emu.clock.advance(seconds: 1)
     return created.json["id"]?.string ?? ""
@@ -35,8 +37,9 @@ struct AdminIndexTests {
     #expect(await list(emu, query("bob%uk")).emails == ["bob@x.io.uk"])
     #expect(await list(emu, query("@y.io")).emails == ["bob@y.io"])
     #expect(await list(emu, query("bob")).total == "6")
-    #expect(await list(emu, query("bob@x.io") + "&sort=created_at.asc").emails
-      == ["bob@x.io", "jimbob@x.io", "bob@x.io.uk", "named@z.io"])
+    #expect(
+      await list(emu, query("bob@x.io") + "&sort=created_at.asc").emails
+        == ["bob@x.io", "jimbob@x.io", "bob@x.io.uk", "named@z.io"])
     #expect(await list(emu, query("bob@x.io") + "&page=2&per_page=3") == ("4", ["bob@x.io"]))
   }
 
@@ -51,7 +54,8 @@ struct AdminIndexTests {
     }
     // Move some addresses and delete others: the index must follow.
     for (offset, id) in ids.enumerated() where offset % 5 == 0 {
-      _ = await emu.send("PUT", "admin/users/" + id, json: ["email": .string("moved\(offset)b@x.io")], bearer: emu.serviceRoleKey)
+      _ = await emu.send(
+        "PUT", "admin/users/" + id, json: ["email": .string("moved\(offset)b@x.io")], bearer: emu.serviceRoleKey)
     }
     for (offset, id) in ids.enumerated() where offset % 7 == 3 {
       _ = await emu.send("DELETE", "admin/users/" + id, bearer: emu.serviceRoleKey)
@@ -85,18 +89,26 @@ struct AdminIndexTests {
     let secret = await emu.send("GET", "admin/users", headers: [("apikey", SupabaseAPIKeys.secret)])
     #expect(secret.status == 200)
     #expect(secret.header("X-Total-Count") == "1")
-    let bearer = await emu.send("GET", "admin/users", bearer: SupabaseAPIKeys.secret, headers: [("apikey", SupabaseAPIKeys.secret)])
+    let bearer = await emu.send(
+      "GET", "admin/users", bearer: SupabaseAPIKeys.secret, headers: [("apikey", SupabaseAPIKeys.secret)])
     #expect(bearer.status == 403)
-    #expect(bearer.json == ["code": "bad_jwt", "message":
-      "invalid JWT: unable to parse or verify signature, token is malformed: token contains an invalid number of segments"])
+    #expect(
+      bearer.json == [
+        "code": "bad_jwt",
+        "message":
+          "invalid JWT: unable to parse or verify signature, token is malformed: token contains an invalid number of segments",
+      ])
     let publishable = await emu.send("GET", "admin/users", headers: [("apikey", SupabaseAPIKeys.publishable)])
     #expect(publishable.status == 403 && publishable.errorCode == "not_admin")
     let unknown = await emu.send("GET", "admin/users", headers: [("apikey", "sb_secret_not-this-one")])
     #expect(unknown.status == 401)
     // The service_role JWT still works beside it; the publishable key is an anon key for sign-up.
-    #expect(await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey, headers: [("apikey", SupabaseAPIKeys.secret)]).status == 200)
-    let signup = await emu.send("POST", "signup", json: ["email": "p@x.io", "password": "hunter22"],
-                                headers: [("apikey", SupabaseAPIKeys.publishable)])
+    #expect(
+      await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey, headers: [("apikey", SupabaseAPIKeys.secret)])
+        .status == 200)
+    let signup = await emu.send(
+      "POST", "signup", json: ["email": "p@x.io", "password": "hunter22"],
+      headers: [("apikey", SupabaseAPIKeys.publishable)])
     #expect(signup.status == 200)
     #expect(emu.emulator.banner().contains(SupabaseAPIKeys.secret))
   }
@@ -110,12 +122,15 @@ struct AdminIndexTests {
       let users = emu.emulator.supabase.state.read { data in
         data.users.values.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
       }
-      let body: JSON = ["users": .array(users.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated"]
+      let body: JSON = [
+        "users": .array(users.map { .object($0.wireObject(identities: .null)) }), "aud": "authenticated",
+      ]
       return body.bytes
     }
     let first = await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey)
     #expect(first.body == expected())
-    _ = await emu.send("PUT", "admin/users/" + id, json: ["user_metadata": ["full_name": "Anna"]], bearer: emu.serviceRoleKey)
+    _ = await emu.send(
+      "PUT", "admin/users/" + id, json: ["user_metadata": ["full_name": "Anna"]], bearer: emu.serviceRoleKey)
     let second = await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey)
     #expect(second.body == expected())
     #expect(second.json["users"]?[1]?["user_metadata"]?["full_name"]?.string == "Anna")
@@ -128,7 +143,8 @@ struct AdminIndexTests {
     let id = signedUp.json["user"]?["id"]?.string ?? ""
     let session = await emu.signIn("soft@x.io")
     let token = session.json["access_token"]?.string ?? ""
-    let deleted = await emu.send("DELETE", "admin/users/" + id, json: ["should_soft_delete": true], bearer: emu.serviceRoleKey)
+    let deleted = await emu.send(
+      "DELETE", "admin/users/" + id, json: ["should_soft_delete": true], bearer: emu.serviceRoleKey)
     #expect(deleted.status == 200 && deleted.json == [:])
     let user = await emu.send("GET", "admin/users/" + id, bearer: emu.serviceRoleKey)
     #expect(user.status == 200)
@@ -140,7 +156,8 @@ struct AdminIndexTests {
     #expect(after.errorCode == "session_not_found", "\(after.json)")
     #expect(await list(emu, "filter=soft@x.io").total == "0")
     // The address is free again; a hard delete removes the row.
-    #expect(await emu.send("POST", "admin/users", json: ["email": "soft@x.io"], bearer: emu.serviceRoleKey).status == 200)
+    #expect(
+      await emu.send("POST", "admin/users", json: ["email": "soft@x.io"], bearer: emu.serviceRoleKey).status == 200)
     #expect(await emu.send("DELETE", "admin/users/" + id, bearer: emu.serviceRoleKey).status == 200)
     #expect(await emu.send("GET", "admin/users/" + id, bearer: emu.serviceRoleKey).errorCode == "user_not_found")
   }
@@ -152,7 +169,8 @@ extension String {
     var result = ""
     for byte in utf8 {
       switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"),
         UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
         result.append(Character(Unicode.Scalar(byte)))
       default:

@@ -30,7 +30,10 @@ struct AdminTests {
     let page = await emu.send("GET", "admin/users?page=2&per_page=2", bearer: emu.serviceRoleKey)
     #expect(page.status == 200)
     #expect(page.header("X-Total-Count") == "5")
-    #expect(page.header("Link") == #"</auth/v1/admin/users?page=3&per_page=2>; rel="next", </auth/v1/admin/users?page=3&per_page=2>; rel="last""#)
+    #expect(
+      page.header("Link")
+        == #"</auth/v1/admin/users?page=3&per_page=2>; rel="next", </auth/v1/admin/users?page=3&per_page=2>; rel="last""#
+    )
     let emails = page.json["users"]?.array?.compactMap { $0["email"]?.string }
     #expect(emails == ["user3@example.com", "user2@example.com"])
     #expect(page.json["aud"] == "authenticated")
@@ -51,8 +54,12 @@ struct AdminTests {
     let id = try #require(created.json["id"]?.string)
     #expect(created.json["email"] == "admin.made@example.com")
     #expect(created.json["email_confirmed_at"] != nil)
-    let duplicate = await emu.send("POST", "admin/users", json: ["email": "admin.made@example.com"], bearer: emu.serviceRoleKey)
-    #expect(duplicate.json == ["code": "email_exists", "message": "A user with this email address has already been registered"])
+    let duplicate = await emu.send(
+      "POST", "admin/users", json: ["email": "admin.made@example.com"], bearer: emu.serviceRoleKey)
+    #expect(
+      duplicate.json == [
+        "code": "email_exists", "message": "A user with this email address has already been registered",
+      ])
     let fetched = await emu.send("GET", "admin/users/\(id)", bearer: emu.serviceRoleKey)
     #expect(fetched.json["id"]?.string == id)
     #expect(fetched.json["identities"]?.array?.count == 1)
@@ -60,14 +67,16 @@ struct AdminTests {
     let weak = await emu.send("PUT", "admin/users/\(id)", json: ["password": "abc"], bearer: emu.serviceRoleKey)
     #expect(weak.errorCode == "weak_password")
     let updated = await emu.send(
-      "PUT", "admin/users/\(id)", json: ["password": "long-enough", "user_metadata": ["m": 2]], bearer: emu.serviceRoleKey)
+      "PUT", "admin/users/\(id)", json: ["password": "long-enough", "user_metadata": ["m": 2]],
+      bearer: emu.serviceRoleKey)
     #expect(updated.json["user_metadata"] == ["email_verified": true, "m": 2, "n": 1])
     #expect(await emu.send("GET", "user", bearer: session.accessToken).errorCode == "session_not_found")
     #expect(await emu.signIn("admin.made@example.com", "long-enough").status == 200)
     let badID = await emu.send("GET", "admin/users/not-a-uuid", bearer: emu.serviceRoleKey)
     #expect(badID.status == 404)
     #expect(badID.json == ["code": "validation_failed", "message": "user_id must be an UUID"])
-    let deleted = await emu.send("DELETE", "admin/users/\(id)", json: ["should_soft_delete": false], bearer: emu.serviceRoleKey)
+    let deleted = await emu.send(
+      "DELETE", "admin/users/\(id)", json: ["should_soft_delete": false], bearer: emu.serviceRoleKey)
     #expect(deleted.status == 200)
     #expect(deleted.text == "{}")
     let missing = await emu.send("GET", "admin/users/\(id)", bearer: emu.serviceRoleKey)
@@ -89,14 +98,19 @@ struct AdminTests {
     #expect(hash == EmulatorJWT.sha224Hex("gl@example.com" + otp))
     #expect(body["verification_type"] == "recovery")
     #expect(body["redirect_to"] == "http://localhost:3000")
-    #expect(body["action_link"]?.string == "http://emulator.test/auth/v1/verify?token=\(hash)&type=recovery&redirect_to=http://localhost:3000")
+    #expect(
+      body["action_link"]?.string
+        == "http://emulator.test/auth/v1/verify?token=\(hash)&type=recovery&redirect_to=http://localhost:3000")
     #expect(body["email"] == "gl@example.com")
     #expect(emu.outbox("gl@example.com").isEmpty)
     #expect(await emu.send("POST", "verify", json: ["type": "recovery", "token_hash": .string(hash)]).status == 200)
 
-    let unknown = await emu.send("POST", "admin/generate_link", json: ["type": "recovery", "email": "no@example.com"], bearer: emu.serviceRoleKey)
+    let unknown = await emu.send(
+      "POST", "admin/generate_link", json: ["type": "recovery", "email": "no@example.com"], bearer: emu.serviceRoleKey)
     #expect(unknown.json == ["code": "user_not_found", "message": "User with this email not found"])
-    let magic = await emu.send("POST", "admin/generate_link", json: ["type": "magiclink", "email": "new@example.com"], bearer: emu.serviceRoleKey)
+    let magic = await emu.send(
+      "POST", "admin/generate_link", json: ["type": "magiclink", "email": "new@example.com"], bearer: emu.serviceRoleKey
+    )
     #expect(magic.json["verification_type"] == "signup")
     let signup = await emu.send(
       "POST", "admin/generate_link", json: ["type": "signup", "email": "gl@example.com", "password": "hunter22"],
@@ -114,19 +128,29 @@ struct AdminTests {
     #expect(created.status == 200)
     #expect(await emu.signIn("imp@example.com", "imported-pw").status == 200)
     // GoTrue answers a hash it cannot parse with a 500 "Error creating user".
-    for bad in ["md5:abc", "$fbscrypt$v=2,n=14,r=8,p=1,ss=Bw==,sk=AAAA$AAAA$AAAA", "$argon2id$v=19$m=2000000,t=2,p=1$c2FsdA$aGFzaA"] {
+    for bad in [
+      "md5:abc", "$fbscrypt$v=2,n=14,r=8,p=1,ss=Bw==,sk=AAAA$AAAA$AAAA",
+      "$argon2id$v=19$m=2000000,t=2,p=1$c2FsdA$aGFzaA",
+    ] {
       let refused = await emu.send(
-        "POST", "admin/users", json: ["email": "bad@example.com", "password_hash": .string(bad)], bearer: emu.serviceRoleKey)
-      #expect(refused.status == 500 && refused.errorCode == "unexpected_failure" && (refused.json["msg"] ?? refused.json["message"])?.string == "Error creating user")
+        "POST", "admin/users", json: ["email": "bad@example.com", "password_hash": .string(bad)],
+        bearer: emu.serviceRoleKey)
+      #expect(
+        refused.status == 500 && refused.errorCode == "unexpected_failure"
+          && (refused.json["msg"] ?? refused.json["message"])?.string == "Error creating user")
     }
   }
 
-  @Test("a Firebase scrypt password_hash signs in (not rehashed); argon2 is stored and sign-in says the emulator cannot check it")
+  @Test(
+    "a Firebase scrypt password_hash signs in (not rehashed); argon2 is stored and sign-in says the emulator cannot check it"
+  )
   func importFirebaseScryptAndArgon2() async throws {
     let emu = try TestEmulator()
     let created = await emu.send(
       "POST", "admin/users",
-      json: ["email": "fb@example.com", "password_hash": .string(FirebaseScryptTests.goTrueExample), "email_confirm": true],
+      json: [
+        "email": "fb@example.com", "password_hash": .string(FirebaseScryptTests.goTrueExample), "email_confirm": true,
+      ],
       bearer: emu.serviceRoleKey)
     #expect(created.status == 200)
     #expect(await emu.signIn("fb@example.com", "mytestpassword1").errorCode == "invalid_credentials")
@@ -134,16 +158,22 @@ struct AdminTests {
     #expect(await emu.signIn("fb@example.com", "mytestpassword").status == 200)
     let argon = await emu.send(
       "POST", "admin/users",
-      json: ["email": "ar@example.com", "password_hash": "$argon2id$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo", "email_confirm": true],
+      json: [
+        "email": "ar@example.com", "password_hash": "$argon2id$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo",
+        "email_confirm": true,
+      ],
       bearer: emu.serviceRoleKey)
     #expect(argon.status == 200)
     let refused = await emu.signIn("ar@example.com", "whatever")
-    #expect(refused.errorCode == "validation_failed" && (refused.json["msg"] ?? refused.json["message"])?.string?.contains("argon2") == true)
+    #expect(
+      refused.errorCode == "validation_failed"
+        && (refused.json["msg"] ?? refused.json["message"])?.string?.contains("argon2") == true)
     // A cost scrypt refuses (n=40: N is 2^40) parses and is stored; at sign-in GoTrue's
     // must(scrypt.Key(…)) panics and its recoverer answers 500, not invalid_credentials.
     let costly = FirebaseScryptTests.goTrueExample.replacingAll("n=14", with: "n=40")
     let stored = await emu.send(
-      "POST", "admin/users", json: ["email": "cost@example.com", "password_hash": .string(costly), "email_confirm": true],
+      "POST", "admin/users",
+      json: ["email": "cost@example.com", "password_hash": .string(costly), "email_confirm": true],
       bearer: emu.serviceRoleKey)
     #expect(stored.status == 200)
     let failed = await emu.signIn("cost@example.com", "mytestpassword")

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("Supabase /admin/audit")
 struct AuditTests {
-  func actions(_ reply: TestResponse) -> [String] { reply.json.array?.compactMap { $0["payload"]?["action"]?.string } ?? [] }
+  func actions(_ reply: TestResponse) -> [String] {
+    reply.json.array?.compactMap { $0["payload"]?["action"]?.string } ?? []
+  }
 
   @Test("what happens is recorded as GoTrue records it, newest first; failed passwords are not")
   func trail() async throws {
@@ -23,10 +25,12 @@ struct AuditTests {
     _ = await emu.send("POST", "logout", bearer: session.accessToken)
     let all = await emu.send("GET", "admin/audit", bearer: key)
     #expect(all.status == 200)
-    #expect(actions(all) == [
-      "logout", "user_modified", "user_updated_password", "user_recovery_requested", "token_revoked", "token_refreshed",
-      "login", "login", "user_signedup",
-    ])
+    #expect(
+      actions(all) == [
+        "logout", "user_modified", "user_updated_password", "user_recovery_requested", "token_revoked",
+        "token_refreshed",
+        "login", "login", "user_signedup",
+      ])
     #expect(all.header("X-Total-Count") == "9")
     let entry = try #require(all.json[0])
     #expect(entry.object?.keys == ["id", "payload", "created_at", "ip_address"])
@@ -52,7 +56,10 @@ struct AuditTests {
     let page = await emu.send("GET", "admin/audit?per_page=2&page=2", bearer: key)
     #expect(page.json.array?.count == 2)
     #expect(page.header("X-Total-Count") == "5")
-    #expect(page.header("Link") == #"</auth/v1/admin/audit?page=3&per_page=2>; rel="next", </auth/v1/admin/audit?page=3&per_page=2>; rel="last""#)
+    #expect(
+      page.header("Link")
+        == #"</auth/v1/admin/audit?page=3&per_page=2>; rel="next", </auth/v1/admin/audit?page=3&per_page=2>; rel="last""#
+    )
     let bad = await emu.send("GET", "admin/audit?query=who:ada", bearer: key)
     #expect(bad.status == 400)
     #expect(bad.json == ["code": "validation_failed", "message": "Invalid query scope: who:ada"])
@@ -66,7 +73,8 @@ struct AuditTests {
     let key = emu.serviceRoleKey
     _ = try await rig.enroll()
     try await rig.verifyNow()
-    let created = await emu.send("POST", "admin/users", json: ["email": "made@example.com", "password": "secret-1"], bearer: key)
+    let created = await emu.send(
+      "POST", "admin/users", json: ["email": "made@example.com", "password": "secret-1"], bearer: key)
     let id = try #require(created.json["id"]?.string)
     _ = await emu.send("PUT", "admin/users/\(id)", json: ["email_confirm": true], bearer: key)
     _ = await emu.send("DELETE", "admin/users/\(id)", bearer: key)
@@ -80,10 +88,13 @@ struct AuditTests {
     #expect(actions(factors) == ["verification_attempted", "challenge_created", "factor_in_progress"])
     #expect(factors.json[0]?["ip_address"] == "127.0.0.1")
     #expect(factors.json[0]?["payload"]?["traits"]?["factor_type"] == "totp")
-    let forwarded = await emu.send("POST", "factors/\(rig.factorID)/challenge", json: [:], bearer: rig.token,
-                                   headers: [("X-Forwarded-For", "203.0.113.9, 10.0.0.1")])
+    let forwarded = await emu.send(
+      "POST", "factors/\(rig.factorID)/challenge", json: [:], bearer: rig.token,
+      headers: [("X-Forwarded-For", "203.0.113.9, 10.0.0.1")])
     #expect(forwarded.status == 200)
-    #expect(await emu.send("GET", "admin/audit?query=action:challenge_created", bearer: key).json[0]?["ip_address"] == "203.0.113.9")
+    #expect(
+      await emu.send("GET", "admin/audit?query=action:challenge_created", bearer: key).json[0]?["ip_address"]
+        == "203.0.113.9")
   }
 
   @Test("entries survive a restart with --state")
@@ -95,7 +106,10 @@ struct AuditTests {
     emu.emulator.store.close()
     let reopened = try TestEmulator(store: try SQLiteDocumentStore(path: path))
     _ = await reopened.signIn("ada@example.com")
-    #expect(actions(await reopened.send("GET", "admin/audit", bearer: reopened.serviceRoleKey)) == ["login", "login", "user_signedup"])
+    #expect(
+      actions(await reopened.send("GET", "admin/audit", bearer: reopened.serviceRoleKey)) == [
+        "login", "login", "user_signedup",
+      ])
     reopened.emulator.store.close()
   }
 
@@ -106,7 +120,9 @@ struct AuditTests {
       for index in 0..<10_999 { data.recordAudit("login", actor: .admin(role: "r\(index)"), at: Micros(index)) }
     }
     #expect(emu.emulator.supabase.state.read { $0.audit.entries.count } == 10_999)
-    try emu.emulator.supabase.state.transaction { data in data.recordAudit("logout", actor: .admin(role: "last"), at: 11_000) }
+    try emu.emulator.supabase.state.transaction { data in
+      data.recordAudit("logout", actor: .admin(role: "last"), at: 11_000)
+    }
     let entries = emu.emulator.supabase.state.read { $0.audit.entries }
     #expect(entries.count == 10_000)
     #expect(entries.first?.payload["actor_username"] == "r1000")

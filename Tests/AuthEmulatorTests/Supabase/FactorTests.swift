@@ -22,7 +22,8 @@ struct FactorRig {
   func code(offset: Double = 0) -> String { TOTP.code(secret: secret, at: emu.clock.now() + offset) ?? "" }
 
   mutating func enroll(_ name: String = "phone") async throws -> TestResponse {
-    let reply = await emu.send("POST", "factors", json: ["factor_type": "totp", "friendly_name": .string(name)], bearer: token)
+    let reply = await emu.send(
+      "POST", "factors", json: ["factor_type": "totp", "friendly_name": .string(name)], bearer: token)
     factorID = reply.json["id"]?.string ?? ""
     secret = reply.json["totp"]?["secret"]?.string ?? ""
     return reply
@@ -33,8 +34,9 @@ struct FactorRig {
   }
 
   func verify(_ challengeID: String, _ code: String, bearer: String? = nil) async -> TestResponse {
-    await emu.send("POST", "factors/\(factorID)/verify", json: ["challenge_id": .string(challengeID), "code": .string(code)],
-                   bearer: bearer ?? token)
+    await emu.send(
+      "POST", "factors/\(factorID)/verify", json: ["challenge_id": .string(challengeID), "code": .string(code)],
+      bearer: bearer ?? token)
   }
 
   /// Challenge and verify with the current code; keeps the aal2 session.
@@ -58,15 +60,22 @@ struct FactorTests {
     let totp = try #require(reply.json["totp"])
     #expect(totp["qr_code"]?.string?.hasPrefix("<?xml") == true)
     #expect(rig.secret.count == 32)
-    #expect(totp["uri"]?.string == "otpauth://totp/127.0.0.1:3000:mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000&period=30&secret=\(rig.secret)")
+    #expect(
+      totp["uri"]?.string
+        == "otpauth://totp/127.0.0.1:3000:mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000&period=30&secret=\(rig.secret)"
+    )
     let user = await rig.emu.send("GET", "user", bearer: rig.token).json
     let factor = try #require(user["factors"]?[0])
     #expect(factor["status"] == "unverified")
     #expect(factor["factor_type"] == "totp")
     #expect(factor["id"]?.string == rig.factorID)
-    #expect(factor.object?.keys == ["id", "created_at", "updated_at", "status", "friendly_name", "factor_type", "phone", "last_challenged_at"])
+    #expect(
+      factor.object?.keys == [
+        "id", "created_at", "updated_at", "status", "friendly_name", "factor_type", "phone", "last_challenged_at",
+      ])
     #expect(factor["last_challenged_at"] == .null)
-    let named = await rig.emu.send("POST", "factors", json: ["factor_type": "totp", "friendly_name": "phone"], bearer: rig.token)
+    let named = await rig.emu.send(
+      "POST", "factors", json: ["factor_type": "totp", "friendly_name": "phone"], bearer: rig.token)
     #expect(named.status == 422)
     #expect(named.errorCode == "mfa_factor_name_conflict")
     let phone = await rig.emu.send("POST", "factors", json: ["factor_type": "phone"], bearer: rig.token)
@@ -134,8 +143,9 @@ struct FactorTests {
     let refused = await rig.emu.send("DELETE", "factors/\(rig.factorID)", bearer: aal1.accessToken)
     #expect(refused.status == 422)
     #expect(refused.json == ["code": "insufficient_aal", "message": "AAL2 required to unenroll verified factor"])
-    let enrollMore = await rig.emu.send("POST", "factors", json: ["factor_type": "totp", "friendly_name": "laptop"],
-                                        bearer: aal1.accessToken)
+    let enrollMore = await rig.emu.send(
+      "POST", "factors", json: ["factor_type": "totp", "friendly_name": "laptop"],
+      bearer: aal1.accessToken)
     #expect(enrollMore.status == 403)
     #expect(enrollMore.errorCode == "insufficient_aal")
     let removed = await rig.emu.send("DELETE", "factors/\(rig.factorID)", bearer: rig.token)
@@ -174,7 +184,8 @@ struct FactorTests {
     #expect(anon.claims["is_anonymous"] == true)
     let refused = await emu.send("POST", "factors", json: ["factor_type": "totp"], bearer: anon.accessToken)
     #expect(refused.status == 403)
-    #expect(refused.json == ["code": "no_authorization", "message": "Anonymous user not allowed to perform these actions"])
+    #expect(
+      refused.json == ["code": "no_authorization", "message": "Anonymous user not allowed to perform these actions"])
     #expect(await emu.send("POST", "factors", json: ["factor_type": "totp"]).status == 401)
   }
 
@@ -193,16 +204,21 @@ struct FactorTests {
     #expect(loaded["identities"]?.array?.count == 1)
     let factors = await rig.emu.send("GET", "admin/users/\(userID)/factors", bearer: key)
     #expect(factors.json.array?.compactMap { $0["id"]?.string } == [rig.factorID])
-    let renamed = await rig.emu.send("PUT", "admin/users/\(userID)/factors/\(rig.factorID)", json: ["friendly_name": "old phone"], bearer: key)
+    let renamed = await rig.emu.send(
+      "PUT", "admin/users/\(userID)/factors/\(rig.factorID)", json: ["friendly_name": "old phone"], bearer: key)
     #expect(renamed.json["friendly_name"] == "old phone")
     let deleted = await rig.emu.send("DELETE", "admin/users/\(userID)/factors/\(rig.factorID)", bearer: key)
     #expect(deleted.status == 200)
     #expect(deleted.json["id"]?.string == rig.factorID)
     #expect(await rig.emu.send("GET", "admin/users/\(userID)/factors", bearer: key).json == [])
     #expect(await rig.emu.refresh(rig.session.refreshToken).json.claims["aal"] == "aal1", "the session is downgraded")
-    #expect(await rig.emu.send("DELETE", "admin/users/\(userID)/factors/\(rig.factorID)", bearer: key).errorCode == "mfa_factor_not_found")
+    #expect(
+      await rig.emu.send("DELETE", "admin/users/\(userID)/factors/\(rig.factorID)", bearer: key).errorCode
+        == "mfa_factor_not_found")
     #expect(await rig.emu.send("GET", "admin/users/\(userID)/factors", bearer: rig.token).errorCode == "not_admin")
-    #expect(await rig.emu.send("GET", "admin/users/\(EmulatorRandom.uuid())/factors", bearer: key).errorCode == "user_not_found")
+    #expect(
+      await rig.emu.send("GET", "admin/users/\(EmulatorRandom.uuid())/factors", bearer: key).errorCode
+        == "user_not_found")
   }
 
   @Test("factors, challenges and aal2 sessions survive a restart with --state")

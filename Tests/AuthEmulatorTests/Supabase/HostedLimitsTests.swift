@@ -12,7 +12,8 @@ import Testing
 /// and what stays within production's limits passes.
 @Suite("Supabase hosted limits")
 struct SupabaseHostedLimitsTests {
-  static func builtIn(team: [String] = ["ada@example.com", "bob@example.com", "cy@example.com"]) throws -> TestEmulator {
+  static func builtIn(team: [String] = ["ada@example.com", "bob@example.com", "cy@example.com"]) throws -> TestEmulator
+  {
     try TestEmulator {
       $0.likeProduction = true
       $0.team = team
@@ -38,10 +39,11 @@ struct SupabaseHostedLimitsTests {
     let emu = try Self.builtIn(team: ["Ada@Example.com"])
     let outsider = await emu.signUp("eve@example.com")
     #expect(outsider.status == 400)
-    #expect(outsider.json == [
-      "code": "email_address_not_authorized",
-      "message": "Email address \"eve@example.com\" cannot be used as it is not authorized",
-    ])
+    #expect(
+      outsider.json == [
+        "code": "email_address_not_authorized",
+        "message": "Email address \"eve@example.com\" cannot be used as it is not authorized",
+      ])
     #expect(emu.emulator.supabase.state.read { $0.user(email: "eve@example.com") } == nil)
     #expect(emu.outbox("eve@example.com").isEmpty)
     // Case and a +label do not matter, as in GoTrue.
@@ -58,12 +60,15 @@ struct SupabaseHostedLimitsTests {
     // What a smoke script against a hosted project does instead: create the account confirmed.
     for index in 0..<5 {
       let created = await emu.send(
-        "POST", "admin/users", json: ["email": .string("smoke\(index)@example.com"), "password": "hunter22", "email_confirm": true],
+        "POST", "admin/users",
+        json: ["email": .string("smoke\(index)@example.com"), "password": "hunter22", "email_confirm": true],
         bearer: emu.serviceRoleKey)
       #expect(created.status == 200)
       #expect(await emu.signIn("smoke\(index)@example.com").status == 200)
     }
-    #expect(await emu.send("POST", "recover", json: ["email": "smoke0@example.com"]).errorCode == "email_address_not_authorized")
+    #expect(
+      await emu.send("POST", "recover", json: ["email": "smoke0@example.com"]).errorCode
+        == "email_address_not_authorized")
   }
 
   @Test("custom SMTP: any address, 30 mails an hour")
@@ -112,12 +117,15 @@ struct SupabaseHostedLimitsTests {
       $0.smtp = .custom
     }
     for route in Self.otpRoutes {
-      for _ in 0..<30 { #expect(await emu.send(route.method, route.path, json: route.body).status != 429, "\(route.name)") }
+      for _ in 0..<30 {
+        #expect(await emu.send(route.method, route.path, json: route.body).status != 429, "\(route.name)")
+      }
       let limited = await emu.send(route.method, route.path, json: route.body)
       #expect(limited.status == 429, "\(route.name)")
       #expect(limited.json == ["code": "over_request_rate_limit", "message": "Request rate limit reached"])
       // Another address has its own bucket.
-      let other = await emu.send(route.method, route.path, json: route.body, headers: [("X-Forwarded-For", "198.51.100.7")])
+      let other = await emu.send(
+        route.method, route.path, json: route.body, headers: [("X-Forwarded-For", "198.51.100.7")])
       #expect(other.status != 429, "\(route.name)")
     }
     // 30 per 300 s: one more every 10 s.
@@ -138,9 +146,12 @@ struct SupabaseHostedLimitsTests {
     #expect(created.status == 200)
     let session = await emu.signIn("u@example.com").json
     for index in 0..<30 {
-      #expect(await emu.send("PUT", "user", json: ["data": ["n": .int(index)]], bearer: session.accessToken).status == 200)
+      #expect(
+        await emu.send("PUT", "user", json: ["data": ["n": .int(index)]], bearer: session.accessToken).status == 200)
     }
-    #expect(await emu.send("PUT", "user", json: ["data": ["n": 31]], bearer: session.accessToken).errorCode == "over_request_rate_limit")
+    #expect(
+      await emu.send("PUT", "user", json: ["data": ["n": 31]], bearer: session.accessToken).errorCode
+        == "over_request_rate_limit")
   }
 
   @Test("a script within production's per-address limits passes: 30 requests at once, then one every 10 s")
@@ -150,7 +161,9 @@ struct SupabaseHostedLimitsTests {
       $0.smtp = .custom
     }
     // Recovery for addresses without an account: no mail, so only the per-address limit applies.
-    for index in 0..<30 { #expect(await emu.send("POST", "recover", json: ["email": .string("w\(index)@example.com")]).status == 200) }
+    for index in 0..<30 {
+      #expect(await emu.send("POST", "recover", json: ["email": .string("w\(index)@example.com")]).status == 200)
+    }
     for index in 30..<40 {
       emu.clock.advance(seconds: 10)
       #expect(await emu.send("POST", "recover", json: ["email": .string("w\(index)@example.com")]).status == 200)
@@ -177,10 +190,12 @@ struct SupabaseHostedLimitsTests {
       let late = try #require(emu.outbox("late@example.com").last)
       let onTime = try #require(emu.outbox("ontime@example.com").last)
       emu.clock.advance(seconds: 3599)
-      let ok = await emu.send("POST", "verify", json: ["type": "signup", "email": "ontime@example.com", "token": .string(onTime.code)])
+      let ok = await emu.send(
+        "POST", "verify", json: ["type": "signup", "email": "ontime@example.com", "token": .string(onTime.code)])
       #expect(ok.status == 200)
       emu.clock.advance(seconds: 2)
-      let expired = await emu.send("POST", "verify", json: ["type": "signup", "email": "late@example.com", "token": .string(late.code)])
+      let expired = await emu.send(
+        "POST", "verify", json: ["type": "signup", "email": "late@example.com", "token": .string(late.code)])
       #expect(expired.errorCode == "otp_expired")
     }
   }
@@ -202,7 +217,12 @@ struct SupabaseHostedLimitsTests {
     #expect(try await reuse({ $0.likeProduction = true }, after: 5) == 200)
     #expect(try await reuse({ $0.likeProduction = true }, after: 11) == 400)
     #expect(try await reuse({ _ in }, after: 1) == 400)
-    #expect(try await reuse({ $0.likeProduction = true; $0.refreshReuseInterval = 0 }, after: 1) == 400)
+    #expect(
+      try await reuse(
+        {
+          $0.likeProduction = true
+          $0.refreshReuseInterval = 0
+        }, after: 1) == 400)
     #expect(try await reuse({ $0.refreshReuseInterval = 30 }, after: 20) == 200)
   }
 }
@@ -222,7 +242,9 @@ struct SupabaseCaptchaTests {
     #expect(bare.json == Self.refused)
     let withToken = await emu.send(
       "POST", "signup",
-      json: ["email": "cap@example.com", "password": "hunter22", "gotrue_meta_security": ["captcha_token": "10000000-aaaa"]])
+      json: [
+        "email": "cap@example.com", "password": "hunter22", "gotrue_meta_security": ["captcha_token": "10000000-aaaa"],
+      ])
     #expect(withToken.status == 200)
     #expect(await emu.signIn("cap@example.com").json == Self.refused)
     let signIn = await emu.send(
@@ -231,31 +253,43 @@ struct SupabaseCaptchaTests {
     #expect(signIn.status == 200)
     // Refreshing carries no CAPTCHA (`isIgnoreCaptchaRoute`).
     #expect(await emu.refresh(signIn.json.refreshToken).status == 200)
-    for (path, body) in [("recover", ["email": "cap@example.com"]), ("resend", ["type": "signup", "email": "cap@example.com"]),
-                         ("otp", ["email": "cap@example.com"])] as [(String, JSON)] {
+    for (path, body) in [
+      ("recover", ["email": "cap@example.com"]), ("resend", ["type": "signup", "email": "cap@example.com"]),
+      ("otp", ["email": "cap@example.com"]),
+    ] as [(String, JSON)] {
       #expect(await emu.send("POST", path, json: body).json == Self.refused, "\(path)")
     }
-    #expect(await emu.send("POST", "signup", json: ["email": "x@example.com", "password": "hunter22",
-                                                    "gotrue_meta_security": ["captcha_token": "  "]]).json == Self.refused)
+    #expect(
+      await emu.send(
+        "POST", "signup",
+        json: [
+          "email": "x@example.com", "password": "hunter22",
+          "gotrue_meta_security": ["captcha_token": "  "],
+        ]
+      ).json == Self.refused)
   }
 
   @Test("admin credentials skip it: service_role JWT, secret key")
   func adminSkips() async throws {
     let emu = try TestEmulator(confirmEmail: true) { $0.captcha = true }
     let created = await emu.send(
-      "POST", "signup", json: ["email": "late@example.com", "password": "hunter22", "gotrue_meta_security": ["captcha_token": "t"]])
+      "POST", "signup",
+      json: ["email": "late@example.com", "password": "hunter22", "gotrue_meta_security": ["captcha_token": "t"]])
     #expect(created.status == 200)
     emu.clock.advance(seconds: 61)
-    let resent = await emu.send("POST", "resend", json: ["type": "signup", "email": "late@example.com"], bearer: emu.serviceRoleKey)
+    let resent = await emu.send(
+      "POST", "resend", json: ["type": "signup", "email": "late@example.com"], bearer: emu.serviceRoleKey)
     #expect(resent.status == 200)
     #expect(emu.outbox("late@example.com").count == 2)
     emu.clock.advance(seconds: 61)
     let secret = await emu.send(
-      "POST", "resend", json: ["type": "signup", "email": "late@example.com"], headers: [("apikey", SupabaseAPIKeys.secret)])
+      "POST", "resend", json: ["type": "signup", "email": "late@example.com"],
+      headers: [("apikey", SupabaseAPIKeys.secret)])
     #expect(secret.status == 200)
     // The anon key is no admin credential.
-    #expect(await emu.send("POST", "resend", json: ["type": "signup", "email": "late@example.com"], bearer: emu.anonKey).json
-      == Self.refused)
+    #expect(
+      await emu.send("POST", "resend", json: ["type": "signup", "email": "late@example.com"], bearer: emu.anonKey).json
+        == Self.refused)
   }
 
   @Test("off by default; switched at run time by PUT /emulator/v1/config {\"captcha\": true}")

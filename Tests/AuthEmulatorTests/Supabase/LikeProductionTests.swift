@@ -31,7 +31,9 @@ struct SupabaseLikeProductionTests {
     #expect(await emu.send("GET", "settings").json["mailer_autoconfirm"] == false)
   }
 
-  @Test("custom SMTP: 30 mails an hour for the whole project, then 429 over_email_send_rate_limit; default mode has no quota")
+  @Test(
+    "custom SMTP: 30 mails an hour for the whole project, then 429 over_email_send_rate_limit; default mode has no quota"
+  )
   func emailQuota() async throws {
     let emu = try Self.emulator()
     for index in 0..<30 { #expect(await emu.signUp("q\(index)@example.com", from: index).status == 200) }
@@ -54,7 +56,8 @@ struct SupabaseLikeProductionTests {
     #expect(limited.status == 429)
     #expect(limited.json == ["code": "over_request_rate_limit", "message": "Request rate limit reached"])
     let other = await emu.send(
-      "POST", "token?grant_type=refresh_token", json: ["refresh_token": "x"], headers: [("X-Forwarded-For", "203.0.113.9, 10.0.0.1")])
+      "POST", "token?grant_type=refresh_token", json: ["refresh_token": "x"],
+      headers: [("X-Forwarded-For", "203.0.113.9, 10.0.0.1")])
     #expect(other.status == 400)
     emu.clock.advance(seconds: 2)
     #expect(await emu.signIn("nobody@example.com", "wrong-password").status == 400)
@@ -167,15 +170,18 @@ struct SupabaseParityFixTests {
     _ = await emu.send("POST", "recover", json: ["email": "c@example.com"])
     let recovery = try #require(emu.outbox("c@example.com").last { $0.kind == "recovery" })
     let session = await emu.send(
-      "POST", "verify", json: ["type": "recovery", "email": "c@example.com", "token": .string(recovery.code)]).json
+      "POST", "verify", json: ["type": "recovery", "email": "c@example.com", "token": .string(recovery.code)]
+    ).json
     #expect(await emu.send("PUT", "user", json: ["email": "d@example.com"], bearer: session.accessToken).status == 200)
     let toOld = try #require(emu.outbox("c@example.com").last { $0.kind == "email_change" })
     let toNew = try #require(emu.outbox("d@example.com").last { $0.kind == "email_change" })
-    let half = await emu.send("POST", "verify", json: ["type": "email_change", "email": "d@example.com", "token": .string(toNew.code)])
+    let half = await emu.send(
+      "POST", "verify", json: ["type": "email_change", "email": "d@example.com", "token": .string(toNew.code)])
     #expect(half.status == 200)
-    #expect(half.json == [
-      "msg": "Confirmation link accepted. Please proceed to confirm link sent to the other email", "code": "200",
-    ])
+    #expect(
+      half.json == [
+        "msg": "Confirmation link accepted. Please proceed to confirm link sent to the other email", "code": "200",
+      ])
     #expect(emu.emulator.supabase.state.read { $0.user(email: "c@example.com") } != nil)
     let link = try #require(URLComponents(string: toOld.link)?.queryItems?.first { $0.name == "token" }?.value)
     let done = await emu.send("GET", "verify?type=email_change&token=\(link)")

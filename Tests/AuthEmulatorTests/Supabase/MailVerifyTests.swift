@@ -1,8 +1,8 @@
+import HTTPServerKit
 import JSONKit
 import Testing
 
 @testable import AuthEmulator
-import HTTPServerKit
 
 @Suite("/recover, /resend, /verify")
 struct MailVerifyTests {
@@ -13,7 +13,8 @@ struct MailVerifyTests {
     #expect(unknown.status == 200)
     #expect(unknown.text == "{}")
     await emu.signUp("m@example.com")
-    let sent = await emu.send("POST", "recover?redirect_to=http%3A%2F%2Flocalhost%3A3000%2Freset", json: ["email": "M@example.com"])
+    let sent = await emu.send(
+      "POST", "recover?redirect_to=http%3A%2F%2Flocalhost%3A3000%2Freset", json: ["email": "M@example.com"])
     #expect(sent.status == 200)
     let mail = try #require(emu.outbox("m@example.com").last)
     #expect(mail.kind == "recovery")
@@ -21,10 +22,11 @@ struct MailVerifyTests {
     emu.clock.advance(seconds: 20.7)
     let soon = await emu.send("POST", "recover", json: ["email": "m@example.com"])
     #expect(soon.status == 429)
-    #expect(soon.json == [
-      "code": "over_email_send_rate_limit",
-      "message": "For security purposes, you can only request this after 39 seconds.",
-    ])
+    #expect(
+      soon.json == [
+        "code": "over_email_send_rate_limit",
+        "message": "For security purposes, you can only request this after 39 seconds.",
+      ])
     #expect(soon.header("Retry-After") == nil)
     emu.clock.advance(seconds: 40)
     #expect(await emu.send("POST", "recover", json: ["email": "m@example.com"]).status == 200)
@@ -62,9 +64,10 @@ struct MailVerifyTests {
     let session = await emu.send("POST", "verify", json: ["type": "recovery", "token_hash": .string(hash)]).json
     #expect(!session.accessToken.isEmpty)
     let same = await emu.send("PUT", "user", json: ["password": "hunter22"], bearer: session.accessToken)
-    #expect(same.json == [
-      "code": "same_password", "message": "New password should be different from the old password.",
-    ])
+    #expect(
+      same.json == [
+        "code": "same_password", "message": "New password should be different from the old password.",
+      ])
     let weak = await emu.send("PUT", "user", json: ["password": "123"], bearer: session.accessToken)
     #expect(weak.errorCode == "weak_password")
     let changed = await emu.send("PUT", "user", json: ["password": "a-new-password"], bearer: session.accessToken)
@@ -82,7 +85,8 @@ struct MailVerifyTests {
   @Test("verify input errors")
   func verifyErrors() async throws {
     let emu = try TestEmulator()
-    #expect(await emu.send("POST", "verify", json: ["token": "1"]).json["message"] == "Verify requires a verification type")
+    #expect(
+      await emu.send("POST", "verify", json: ["token": "1"]).json["message"] == "Verify requires a verification type")
     #expect(
       await emu.send("POST", "verify", json: ["type": "recovery"]).json["message"]
         == "Verify requires either a token or a token hash")
@@ -109,8 +113,9 @@ struct MailVerifyTests {
     #expect(await emu.signIn("g@example.com").status == 200)
     let again = await emu.send("GET", path)
     #expect(again.status == 303)
-    #expect(again.header("Location") == "http://127.0.0.1:3000#error=access_denied&error_code=otp_expired"
-      + "&error_description=Email+link+is+invalid+or+has+expired&sb=")
+    #expect(
+      again.header("Location") == "http://127.0.0.1:3000#error=access_denied&error_code=otp_expired"
+        + "&error_description=Email+link+is+invalid+or+has+expired&sb=")
     let missing = await emu.send("GET", "verify?type=signup")
     #expect(missing.status == 400)
   }
@@ -128,7 +133,8 @@ struct MailVerifyTests {
     let bad = await emu.send("POST", "resend", json: ["type": "recovery", "email": "p@example.com"])
     #expect(bad.json["message"] == "Missing one of these types: signup, email_change, sms, phone_change")
     let code = try #require(emu.outbox("p@example.com").last).code
-    let signupVerify = await emu.send("POST", "verify", json: ["type": "signup", "email": "p@example.com", "token": .string(code)])
+    let signupVerify = await emu.send(
+      "POST", "verify", json: ["type": "signup", "email": "p@example.com", "token": .string(code)])
     #expect(signupVerify.status == 200)
     #expect(signupVerify.json["user"]?["identities"]?[0]?["identity_data"]?["email_verified"] == true)
   }

@@ -62,7 +62,8 @@ struct SessionExpiryTests {
     #expect(count <= 61, "\(count) sessions kept")
   }
 
-  @Test("a session refreshed many times keeps a bounded number of revoked tokens; reuse of a recent one is still detected")
+  @Test(
+    "a session refreshed many times keeps a bounded number of revoked tokens; reuse of a recent one is still detected")
   func refreshChainIsPruned() async throws {
     let emulator = try TestEmulator()
     var token = await emulator.signUp("chain@example.com").json.refreshToken

@@ -22,10 +22,11 @@ struct SignupTests {
     #expect(user["app_metadata"] == ["provider": "email", "providers": ["email"]])
     #expect(user["identities"]?.array?.count == 1)
     let claims = body.claims
-    #expect(claims.object?.keys == [
-      "iss", "sub", "aud", "exp", "iat", "email", "phone", "app_metadata", "user_metadata", "role", "aal", "amr",
-      "session_id", "is_anonymous",
-    ])
+    #expect(
+      claims.object?.keys == [
+        "iss", "sub", "aud", "exp", "iat", "email", "phone", "app_metadata", "user_metadata", "role", "aal", "amr",
+        "session_id", "is_anonymous",
+      ])
     #expect(claims["iss"] == "http://emulator.test/auth/v1")
     #expect(claims["aud"] == "authenticated")
     #expect(claims["phone"] == "")
@@ -61,7 +62,8 @@ struct SignupTests {
     #expect(mail.kind == "signup")
     #expect(mail.code.count == 6 && mail.code.allSatisfy(\.isNumber))
     let hash = EmulatorJWT.sha224Hex("carol@example.com" + mail.code)
-    #expect(mail.link == "http://emulator.test/auth/v1/verify?token=\(hash)&type=signup&redirect_to=http://127.0.0.1:3000")
+    #expect(
+      mail.link == "http://emulator.test/auth/v1/verify?token=\(hash)&type=signup&redirect_to=http://127.0.0.1:3000")
     let signIn = await emu.signIn("carol@example.com")
     #expect(signIn.status == 400)
     #expect(signIn.errorCode == "email_not_confirmed")
@@ -106,15 +108,17 @@ struct SignupTests {
     let emu = try TestEmulator()
     let weak = await emu.signUp("f@example.com", "12345")
     #expect(weak.status == 422)
-    #expect(weak.json == [
-      "code": "weak_password", "message": "Password should be at least 6 characters.",
-      "weak_password": ["reasons": ["length"]],
-    ])
+    #expect(
+      weak.json == [
+        "code": "weak_password", "message": "Password should be at least 6 characters.",
+        "weak_password": ["reasons": ["length"]],
+      ])
     let legacy = await emu.send("POST", "signup", json: ["email": "f@example.com", "password": "12345"], dated: false)
-    #expect(legacy.json == [
-      "code": 422, "error_code": "weak_password", "msg": "Password should be at least 6 characters.",
-      "weak_password": ["reasons": ["length"]],
-    ])
+    #expect(
+      legacy.json == [
+        "code": 422, "error_code": "weak_password", "msg": "Password should be at least 6 characters.",
+        "weak_password": ["reasons": ["length"]],
+      ])
     #expect(legacy.header("X-Supabase-Api-Version") == nil)
     let long = await emu.signUp("f@example.com", String(repeating: "é", count: 37))  // 74 bytes
     #expect(long.status == 400)
@@ -142,11 +146,13 @@ struct SignupTests {
     #expect(wrongType.errorCode == "bad_json")
   }
 
-  @Test("e-mail format rule", arguments: [
-    ("a@b", true), ("first.last+tag@sub.example.co", true), ("x@a-b.c", true), ("nobody", false),
-    ("@b.com", false), ("a@-b.com", false), ("a@b-.com", false), ("a b@c.com", false), ("a@b..com", false),
-    ("a@b.com ", false),
-  ])
+  @Test(
+    "e-mail format rule",
+    arguments: [
+      ("a@b", true), ("first.last+tag@sub.example.co", true), ("x@a-b.c", true), ("nobody", false),
+      ("@b.com", false), ("a@-b.com", false), ("a@b-.com", false), ("a b@c.com", false), ("a@b..com", false),
+      ("a@b.com ", false),
+    ])
   func emailFormat(email: String, valid: Bool) {
     #expect(GoTrueRules.isValidEmailFormat(email) == valid)
   }

@@ -15,7 +15,9 @@ final class FullDiskStore: DocumentStore, @unchecked Sendable {
     var description: String { "database or disk is full" }
   }
 
-  func put(_ table: String, key: String, _ document: JSON) throws { try apply([.put(table: table, key: key, document: document)]) }
+  func put(_ table: String, key: String, _ document: JSON) throws {
+    try apply([.put(table: table, key: key, document: document)])
+  }
   func delete(_ table: String, key: String) throws { try apply([.delete(table: table, key: key)]) }
   func deleteAll(_ table: String) throws { lock.withLock { tables[table] = [] } }
   func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { lock.withLock { tables[table] ?? [] } }

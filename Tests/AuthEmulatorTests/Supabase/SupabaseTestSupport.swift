@@ -34,8 +34,10 @@ struct TestEmulator {
   let clock: TestClock
   static let secret = "unit-test-secret-of-at-least-thirty-two-characters"
 
-  init(confirmEmail: Bool = false, store: (any DocumentStore)? = nil,
-       configure: (inout EmulatorConfig) -> Void = { _ in }) throws {
+  init(
+    confirmEmail: Bool = false, store: (any DocumentStore)? = nil,
+    configure: (inout EmulatorConfig) -> Void = { _ in }
+  ) throws {
     var config = EmulatorConfig()
     config.jwtSecret = Self.secret
     config.confirmEmail = confirmEmail
@@ -47,8 +49,10 @@ struct TestEmulator {
   var serviceRoleKey: String { Emulator.key(role: "service_role", secret: Self.secret) }
   var anonKey: String { Emulator.key(role: "anon", secret: Self.secret) }
 
-  func send(_ method: String, _ path: String, json: JSON? = nil, raw: String? = nil, bearer: String? = nil,
-            dated: Bool = true, headers: [(String, String)] = []) async -> TestResponse {
+  func send(
+    _ method: String, _ path: String, json: JSON? = nil, raw: String? = nil, bearer: String? = nil,
+    dated: Bool = true, headers: [(String, String)] = []
+  ) async -> TestResponse {
     var all: [(name: String, value: String)] = [("Host", "emulator.test")]
     if dated { all.append(("X-Supabase-Api-Version", "2024-01-01")) }
     if let bearer { all.append(("Authorization", "Bearer \(bearer)")) }
@@ -68,8 +72,9 @@ struct TestEmulator {
   /// them, so that the per-address limits of the like-production mode do not apply.
   @discardableResult
   func signUp(_ email: String, _ password: String = "hunter22", from client: Int) async -> TestResponse {
-    await send("POST", "signup", json: ["email": .string(email), "password": .string(password)],
-               headers: [("X-Forwarded-For", "203.0.113.\(client % 250)")])
+    await send(
+      "POST", "signup", json: ["email": .string(email), "password": .string(password)],
+      headers: [("X-Forwarded-For", "203.0.113.\(client % 250)")])
   }
 
   func signIn(_ email: String, _ password: String = "hunter22") async -> TestResponse {

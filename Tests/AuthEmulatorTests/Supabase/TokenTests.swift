@@ -26,9 +26,10 @@ struct TokenTests {
       bearer: emu.serviceRoleKey)
     let response = await emu.signIn("w@example.com", "abc")
     #expect(response.status == 200)
-    #expect(response.json["weak_password"] == [
-      "message": "Password should be at least 6 characters.", "reasons": ["length"],
-    ])
+    #expect(
+      response.json["weak_password"] == [
+        "message": "Password should be at least 6 characters.", "reasons": ["length"],
+      ])
   }
 
   @Test("password grant: check order (unknown, banned before password, unconfirmed after it)")
@@ -109,9 +110,10 @@ struct TokenTests {
     #expect(await emu.refresh("ABCDEFGHIJKL").errorCode == "validation_failed")
     #expect(await emu.refresh(String(repeating: "a", count: 40)).errorCode == "validation_failed")
     let unknown = await emu.refresh("abcdefghijkl")
-    #expect(unknown.json == [
-      "code": "refresh_token_not_found", "message": "Invalid Refresh Token: Refresh Token Not Found",
-    ])
+    #expect(
+      unknown.json == [
+        "code": "refresh_token_not_found", "message": "Invalid Refresh Token: Refresh Token Not Found",
+      ])
     // GoTrue v2.196 answers a missing or empty token like any other bad one (no OAuth-style body).
     for body: JSON in [[:], ["refresh_token": ""]] {
       let missing = await emu.send("POST", "token?grant_type=refresh_token", json: body)

@@ -1,8 +1,8 @@
+import HTTPServerKit
 import JSONKit
 import Testing
 
 @testable import AuthEmulator
-import HTTPServerKit
 
 @Suite("/user, /logout and bearer checks")
 struct UserTests {
@@ -41,7 +41,9 @@ struct UserTests {
     let session = await emu.signUp("gone@example.com").json
     emu.clock.advance(seconds: 3601)
     let expired = await emu.send("GET", "user", bearer: session.accessToken)
-    #expect(expired.json["message"] == "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired")
+    #expect(
+      expired.json["message"]
+        == "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired")
     emu.clock.advance(seconds: -3601)
     let id = try #require(session["user"]?["id"]?.string)
     _ = await emu.send("DELETE", "admin/users/\(id)", bearer: emu.serviceRoleKey)
@@ -66,9 +68,10 @@ struct UserTests {
     #expect(await emu.send("GET", "user", bearer: d.accessToken).status == 200)
     #expect(await emu.send("POST", "logout", bearer: d.accessToken).status == 204)
     let after = await emu.send("GET", "user", bearer: d.accessToken)
-    #expect(after.json == [
-      "code": "session_not_found", "message": "Session from session_id claim in JWT does not exist",
-    ])
+    #expect(
+      after.json == [
+        "code": "session_not_found", "message": "Session from session_id claim in JWT does not exist",
+      ])
     let scope = await emu.send("POST", "logout?scope=all", bearer: emu.signIn("l@example.com").json.accessToken)
     #expect(scope.json["message"] == "Unsupported logout scope \"all\"")
   }

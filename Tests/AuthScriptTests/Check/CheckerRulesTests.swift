@@ -9,23 +9,37 @@ import Testing
   }
 
   @Test func duplicateTestNamesAreAnError() {
-    #expect(titlesAndNotes("test \"a\"\necho x\ntest \"b\"\necho y\ntest \"a\"\necho z\n") == [
-      "duplicate test name \"a\" | the first test with this name is on line 1"
-    ])
+    #expect(
+      titlesAndNotes("test \"a\"\necho x\ntest \"b\"\necho y\ntest \"a\"\necho z\n") == [
+        "duplicate test name \"a\" | the first test with this name is on line 1"
+      ])
   }
 
   @Test func comparisonsThatCanNeverHold() {
-    #expect(titlesAndNotes("whoami\nassert elapsed_ms > \"0\"\n") == ["'>' compares numbers, but \"0\" is a string | write 0 without quotes"])
-    #expect(titlesAndNotes("whoami\nassert user.email_confirmed == \"true\"\n") == [
-      "'user.email_confirmed' is a boolean, so it never equals the string \"true\" | write true without quotes"
-    ])
-    #expect(titlesAndNotes("whoami\nassert elapsed_ms > 0\nassert user.email == \"a@b.co\"\nassert user.id == {{user.id}}\n").isEmpty)
+    #expect(
+      titlesAndNotes("whoami\nassert elapsed_ms > \"0\"\n") == [
+        "'>' compares numbers, but \"0\" is a string | write 0 without quotes"
+      ])
+    #expect(
+      titlesAndNotes("whoami\nassert user.email_confirmed == \"true\"\n") == [
+        "'user.email_confirmed' is a boolean, so it never equals the string \"true\" | write true without quotes"
+      ])
+    #expect(
+      titlesAndNotes("whoami\nassert elapsed_ms > 0\nassert user.email == \"a@b.co\"\nassert user.id == {{user.id}}\n")
+        .isEmpty)
   }
 
   @Test func durationsAreReadBeforeTheRun() {
-    #expect(titlesAndNotes("sleep 2x\n") == ["sleep takes a duration up to 24h such as 2s or 500ms, not '2x' | usage: sleep DURATION"])
-    #expect(titlesAndNotes("whoami --timeout forever\n").first?.hasPrefix("--timeout takes a duration up to 24h such as 30s or 2m, not 'forever'") == true)
-    #expect(titlesAndNotes("whoami --timeout=3q\n").first?.hasPrefix("--timeout takes a duration up to 24h such as 30s or 2m, not '3q'") == true)
+    #expect(
+      titlesAndNotes("sleep 2x\n") == [
+        "sleep takes a duration up to 24h such as 2s or 500ms, not '2x' | usage: sleep DURATION"
+      ])
+    #expect(
+      titlesAndNotes("whoami --timeout forever\n").first?.hasPrefix(
+        "--timeout takes a duration up to 24h such as 30s or 2m, not 'forever'") == true)
+    #expect(
+      titlesAndNotes("whoami --timeout=3q\n").first?.hasPrefix(
+        "--timeout takes a duration up to 24h such as 30s or 2m, not '3q'") == true)
     #expect(titlesAndNotes("let t = \"2s\"\nsleep 500ms\nsleep {{t}}\nwhoami --timeout 5s\n").isEmpty)
   }
 
@@ -36,12 +50,14 @@ import Testing
 
   @Test func theVariableHintsTellTheTruth() {
     let env = titlesAndNotes("echo {{env.NOT_SET_HERE}}\n")
-    #expect(env == [
-      "environment variable 'NOT_SET_HERE' is not set | export NOT_SET_HERE=… before the run ({{env.NAME}} reads only the environment; --var NAME=… sets {{NAME}})"
-    ])
-    #expect(titlesAndNotes("echo {{zzqq}}\n") == [
-      "undefined variable 'zzqq' | define it with let, secret or capture, or pass --var zzqq=VALUE (or set AUTHSH_VAR_zzqq)"
-    ])
+    #expect(
+      env == [
+        "environment variable 'NOT_SET_HERE' is not set | export NOT_SET_HERE=… before the run ({{env.NAME}} reads only the environment; --var NAME=… sets {{NAME}})"
+      ])
+    #expect(
+      titlesAndNotes("echo {{zzqq}}\n") == [
+        "undefined variable 'zzqq' | define it with let, secret or capture, or pass --var zzqq=VALUE (or set AUTHSH_VAR_zzqq)"
+      ])
   }
 
   @Test func sourceIsInclude() {
@@ -51,7 +67,8 @@ import Testing
 
 @Suite struct ContinuationTests {
   @Test func aTrailingBackslashJoinsTheNextLine() {
-    let (lines, diagnostics) = Lexer.lex(SourceFile(name: "t.auth", text: "signup a@b.co \\\n  --name \"A B\" \\\n  --password-env PW\nwhoami\n"))
+    let (lines, diagnostics) = Lexer.lex(
+      SourceFile(name: "t.auth", text: "signup a@b.co \\\n  --name \"A B\" \\\n  --password-env PW\nwhoami\n"))
     #expect(diagnostics.isEmpty)
     #expect(lines.map(\.number) == [1, 4])
     #expect(lines[0].tokens.map(\.text) == ["signup", "a@b.co", "--name", "A B", "--password-env", "PW"])
@@ -68,7 +85,8 @@ import Testing
 
 @Suite struct ScriptFilesTests {
   @Test func aDirectoryOrAMissingFileSaysSo() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-dir-\(UUID().uuidString)").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-dir-\(UUID().uuidString)")
+      .path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     #expect(throws: ScriptReadError.self) { try ScriptLoader.readFromDisk(directory) }
     do {

@@ -4,13 +4,21 @@ import Testing
 @testable import AuthScript
 
 @Suite struct CheckerTests {
-  func expectDiagnostics(_ marked: MarkedText, _ expected: [(String, String, String?)], files: [String: String] = [:], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectDiagnostics(
+    _ marked: MarkedText, _ expected: [(String, String, String?)], files: [String: String] = [:],
+    environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let diagnostics = diagnose(marked.text, files: files, environment: environment)
     #expect(diagnostics.map(\.title) == expected.map(\.1), sourceLocation: sourceLocation)
     for ((marker, _, note), diagnostic) in zip(expected, diagnostics) {
       if let note { #expect(diagnostic.note == note, sourceLocation: sourceLocation) }
-      guard let location = marked[marker], let range = diagnostic.range else { Issue.record("no range for \(marker)"); continue }
-      #expect(range.start.line == location.line && range.start.column == location.column, "\(marker): \(range)", sourceLocation: sourceLocation)
+      guard let location = marked[marker], let range = diagnostic.range else {
+        Issue.record("no range for \(marker)")
+        continue
+      }
+      #expect(
+        range.start.line == location.line && range.start.column == location.column, "\(marker): \(range)",
+        sourceLocation: sourceLocation)
     }
   }
 
@@ -29,15 +37,20 @@ import Testing
       signup a@b.co 7️⃣extra --password pw123456
       """)
     // `{{p}}` is undefined, but its choice is not judged before the run.
-    expectDiagnostics(marked, [
-      ("1️⃣", "unknown command 'logn'", "did you mean 'login'?"),
-      ("2️⃣", "unknown flag '--pasword' for 'login'", "did you mean '--password'?"),
-      ("3️⃣", "'reset confirm' needs CODE-OR-LINK", "usage: reset confirm CODE-OR-LINK [--email EMAIL] [--password VALUE] [--password-env VAR]"),
-      ("4️⃣", "PROVIDER must be one of supabase, firebase, not 'supabse'", "did you mean 'supabase'?"),
-      ("5️⃣", "undefined variable 'p'", nil),
-      ("6️⃣", "'run' works only as `authsh run …` from a shell", nil),
-      ("7️⃣", "unexpected argument 'extra' for 'signup'", nil),
-    ])
+    expectDiagnostics(
+      marked,
+      [
+        ("1️⃣", "unknown command 'logn'", "did you mean 'login'?"),
+        ("2️⃣", "unknown flag '--pasword' for 'login'", "did you mean '--password'?"),
+        (
+          "3️⃣", "'reset confirm' needs CODE-OR-LINK",
+          "usage: reset confirm CODE-OR-LINK [--email EMAIL] [--password VALUE] [--password-env VAR]"
+        ),
+        ("4️⃣", "PROVIDER must be one of supabase, firebase, not 'supabse'", "did you mean 'supabase'?"),
+        ("5️⃣", "undefined variable 'p'", nil),
+        ("6️⃣", "'run' works only as `authsh run …` from a shell", nil),
+        ("7️⃣", "unexpected argument 'extra' for 'signup'", nil),
+      ])
   }
 
   @Test func variablesQueriesCodesAndOrder() {
@@ -57,16 +70,18 @@ import Testing
       capture uid = user.id
       echo {{uid}} {{env.HOME}}
       """)
-    expectDiagnostics(marked, [
-      ("1️⃣", "'expect' has no command to check", nil),
-      ("2️⃣", "unknown field 'emial' in 'user'", "did you mean 'email'?"),
-      ("3️⃣", "unknown query 'sessions'", "did you mean 'session'?"),
-      ("4️⃣", "unknown error code 'invalid_credential'", "did you mean 'invalid_credentials'?"),
-      ("5️⃣", "undefined variable 'emial'", nil),
-      ("6️⃣", "environment variable 'NOT_SET_ANYWHERE' is not set", nil),
-      ("7️⃣", "'user' is a reserved name", nil),
-      ("8️⃣", "invalid regular expression", nil),
-    ], environment: ["HOME": "/root"])
+    expectDiagnostics(
+      marked,
+      [
+        ("1️⃣", "'expect' has no command to check", nil),
+        ("2️⃣", "unknown field 'emial' in 'user'", "did you mean 'email'?"),
+        ("3️⃣", "unknown query 'sessions'", "did you mean 'session'?"),
+        ("4️⃣", "unknown error code 'invalid_credential'", "did you mean 'invalid_credentials'?"),
+        ("5️⃣", "undefined variable 'emial'", nil),
+        ("6️⃣", "environment variable 'NOT_SET_ANYWHERE' is not set", nil),
+        ("7️⃣", "'user' is a reserved name", nil),
+        ("8️⃣", "invalid regular expression", nil),
+      ], environment: ["HOME": "/root"])
   }
 
   @Test func includesResolveRelativelyAndCyclesAreErrors() {

@@ -108,9 +108,11 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-include-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    try (Self.firstLine + "\nsecond line\n").write(to: directory.appendingPathComponent("shadow"), atomically: true, encoding: .utf8)
+    try (Self.firstLine + "\nsecond line\n").write(
+      to: directory.appendingPathComponent("shadow"), atomically: true, encoding: .utf8)
     try FileManager.default.createSymbolicLink(
-      atPath: directory.appendingPathComponent("disguised.auth").path, withDestinationPath: directory.appendingPathComponent("shadow").path)
+      atPath: directory.appendingPathComponent("disguised.auth").path,
+      withDestinationPath: directory.appendingPathComponent("shadow").path)
     try await body(directory)
   }
 

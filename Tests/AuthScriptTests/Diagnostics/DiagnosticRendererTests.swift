@@ -9,14 +9,15 @@ import Testing
     let text = (1...6).map { _ in "whoami" }.joined(separator: "\n") + "\nlogn {{email}} --password {{pw}}\n"
     let diagnostics = diagnose("let email = \"a@b.co\"\nsecret pw = \"secret-1\"\n" + text)
     let rendered = DiagnosticRenderer().render(diagnostics)
-    #expect(rendered == """
-      error: unknown command 'logn'
-        --> t.auth:9:1
-         |
-       9 | logn {{email}} --password {{pw}}
-         | ^^^^ did you mean 'login'?
+    #expect(
+      rendered == """
+        error: unknown command 'logn'
+          --> t.auth:9:1
+           |
+         9 | logn {{email}} --password {{pw}}
+           | ^^^^ did you mean 'login'?
 
-      """)
+        """)
   }
 
   @Test func wideLineNumbersWidenTheGutter() {
@@ -24,22 +25,24 @@ import Testing
     let diagnostic = Diagnostic(
       "assertion failed", file: file, range: SourceRange(line: 12, offsets: 7, 17), note: "actual:   string <a>",
       notes: ["expected: number <1>"])
-    #expect(DiagnosticRenderer().render(diagnostic) == """
-      error: assertion failed
-        --> x.auth:12:8
-         |
-      12 | assert user.email == 1
-         |        ^^^^^^^^^^ actual:   string <a>
-         |                   expected: number <1>
+    #expect(
+      DiagnosticRenderer().render(diagnostic) == """
+        error: assertion failed
+          --> x.auth:12:8
+           |
+        12 | assert user.email == 1
+           |        ^^^^^^^^^^ actual:   string <a>
+           |                   expected: number <1>
 
-      """)
+        """)
   }
 
   @Test func secretsAreMaskedAndCaretsFollowTheMaskedText() {
     let redactor = Redactor()
     redactor.register("hunter2-secret")
     let file = SourceFile(name: "x.auth", text: "login a@b.co --password hunter2-secret --remembr")
-    let diagnostic = Diagnostic("unknown flag", file: file, range: SourceRange(line: 1, offsets: 39, 48), note: "did you mean '--remember'?")
+    let diagnostic = Diagnostic(
+      "unknown flag", file: file, range: SourceRange(line: 1, offsets: 39, 48), note: "did you mean '--remember'?")
     let rendered = DiagnosticRenderer(redactor: redactor).render(diagnostic)
     #expect(!rendered.contains("hunter2"))
     #expect(rendered.contains(" 1 | login a@b.co --password *** --remembr\n"))
@@ -65,6 +68,8 @@ import Testing
   }
 
   @Test func diagnosticsWithoutAPlace() {
-    #expect(DiagnosticRenderer().render(Diagnostic("cannot read 'x.auth'", note: "no such file")) == "error: cannot read 'x.auth'\n  no such file\n")
+    #expect(
+      DiagnosticRenderer().render(Diagnostic("cannot read 'x.auth'", note: "no such file"))
+        == "error: cannot read 'x.auth'\n  no such file\n")
   }
 }

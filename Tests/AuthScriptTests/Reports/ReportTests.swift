@@ -20,7 +20,9 @@ import Testing
     login x@down.test --password "literal-pass-7"
     """
 
-  func runWithReports(failFast: Bool = false) async throws -> (RunHarness.Outcome, junit: String, tap: String, json: String, harness: RunHarness) {
+  func runWithReports(failFast: Bool = false) async throws -> (
+    RunHarness.Outcome, junit: String, tap: String, json: String, harness: RunHarness
+  ) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-reports-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -46,7 +48,8 @@ import Testing
     let suites = root.elements(forName: "testsuite")
     #expect(suites.map { $0.attribute(forName: "name")?.stringValue } == ["r.auth", "bad.auth"])
     let cases = suites[0].elements(forName: "testcase")
-    #expect(cases.map { $0.attribute(forName: "name")?.stringValue } == ["passes & <ok>", "fails # here", "backend down"])
+    #expect(
+      cases.map { $0.attribute(forName: "name")?.stringValue } == ["passes & <ok>", "fails # here", "backend down"])
     for element in cases {
       let time = try #require(element.attribute(forName: "time")?.stringValue)
       #expect(Double(time) != nil)
@@ -102,7 +105,9 @@ enum TAP13 {
   static func parse(_ text: String) throws -> (plan: Int, points: [Point]) {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
     guard lines.popFirst() == "TAP version 13" else { throw Failure(line: "version") }
-    guard let planLine = lines.popFirst(), planLine.hasPrefix("1.."), let plan = Int(planLine.dropFirst(3)) else { throw Failure(line: "plan") }
+    guard let planLine = lines.popFirst(), planLine.hasPrefix("1.."), let plan = Int(planLine.dropFirst(3)) else {
+      throw Failure(line: "plan")
+    }
     var points: [Point] = []
     while let line = lines.popFirst() {
       if line.isEmpty { continue }
@@ -112,7 +117,8 @@ enum TAP13 {
           guard inner.hasPrefix("  ") else { throw Failure(line: inner) }
           if !inner.hasPrefix("    "), let colon = inner.firstIndex(of: ":") {
             let key = inner.dropFirst(2)[..<colon].trimmingCharacters(in: .whitespaces)
-            points[points.count - 1].yaml[key] = inner[inner.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            points[points.count - 1].yaml[key] = inner[inner.index(after: colon)...].trimmingCharacters(
+              in: .whitespaces)
           }
         }
         continue

@@ -1,8 +1,8 @@
 import AuthCore
+import JSONKit
 import Testing
 
 @testable import AuthScript
-import JSONKit
 
 /// `cleanup` blocks: parsed as a statement of their own, run after every test (a failing one
 /// too), every line run even after one failed, and reported only when they fail.
@@ -53,7 +53,8 @@ import JSONKit
 
 @Suite struct DataTableTests {
   @Test func csvRowsAreTypedLikeVarAndNumberedFromOne() throws {
-    let table = try DataTable.load(path: "t.csv", text: "email,n,note\n\"a,b@example.com\",42,\"say \"\"hi\"\"\"\n\nc@example.com,7,\n")
+    let table = try DataTable.load(
+      path: "t.csv", text: "email,n,note\n\"a,b@example.com\",42,\"say \"\"hi\"\"\"\n\nc@example.com,7,\n")
     #expect(table.rows.map(\.number) == [1, 2])
     #expect(table.rows[0].variables == ["email": "a,b@example.com", "n": 42, "note": "say \"hi\""])
     #expect(table.rows[1].variables["n"] == 7)
@@ -67,7 +68,9 @@ import JSONKit
   }
 
   @Test func jsonLinesKeepTheirTypes() throws {
-    let table = try DataTable.load(path: "t.jsonl", text: "{\"email\": \"a@example.com\", \"admin\": true}\n\n{\"email\": \"b@example.com\", \"admin\": false}\n")
+    let table = try DataTable.load(
+      path: "t.jsonl",
+      text: "{\"email\": \"a@example.com\", \"admin\": true}\n\n{\"email\": \"b@example.com\", \"admin\": false}\n")
     #expect(table.rows.count == 2)
     #expect(table.rows[0].variables["admin"] == true)
   }

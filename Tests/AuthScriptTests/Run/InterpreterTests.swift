@@ -60,16 +60,17 @@ import Testing
     #expect(outcome.out.contains("  ✗ first ("))
     #expect(outcome.out.contains("still running\n  ✓ second ("))
     #expect(outcome.out.hasSuffix("1 passed, 1 failed\n"))
-    #expect(outcome.err == """
-      error: 'login' failed: invalid_credentials
-        --> t.auth:2:1
-         |
-       2 | login nobody@example.com --password ***
-         | ^^^^^ Invalid email or password
-         |       backend: invalid_credentials (HTTP 400)
+    #expect(
+      outcome.err == """
+        error: 'login' failed: invalid_credentials
+          --> t.auth:2:1
+           |
+         2 | login nobody@example.com --password ***
+           | ^^^^^ Invalid email or password
+           |       backend: invalid_credentials (HTTP 400)
 
 
-      """)
+        """)
   }
 
   @Test func expectAndAssertFailuresShowTypedValues() async {
@@ -89,21 +90,27 @@ import Testing
       """
     ).run()
     #expect(outcome.exit == 1)
-    #expect(outcome.err.contains("""
-       3 | expect ok
-         |        ^^ actual:   error <invalid_credentials> Invalid email or password
-         |           expected: ok
-      """))
-    #expect(outcome.err.contains("""
-       7 | expect error user_not_found
-         |              ^^^^^^^^^^^^^^ actual:   error <invalid_credentials> Invalid email or password
-         |                             expected: error <user_not_found>
-      """))
-    #expect(outcome.err.contains("""
-      11 | assert output == 1
-         |        ^^^^^^ actual:   string <hi>
-         |               expected: number <1>
-      """))
+    #expect(
+      outcome.err.contains(
+        """
+         3 | expect ok
+           |        ^^ actual:   error <invalid_credentials> Invalid email or password
+           |           expected: ok
+        """))
+    #expect(
+      outcome.err.contains(
+        """
+         7 | expect error user_not_found
+           |              ^^^^^^^^^^^^^^ actual:   error <invalid_credentials> Invalid email or password
+           |                             expected: error <user_not_found>
+        """))
+    #expect(
+      outcome.err.contains(
+        """
+        11 | assert output == 1
+           |        ^^^^^^ actual:   string <hi>
+           |               expected: number <1>
+        """))
     #expect(outcome.out.hasSuffix("0 passed, 3 failed\n"))
   }
 

@@ -15,16 +15,17 @@ import Testing
     #expect(outcome.out.contains("  ✗ t ("))
     #expect(outcome.out.contains(") error: network_unreachable\n"))
     #expect(outcome.out.hasSuffix("\n0 passed, 1 failed (1 error)\n"))
-    #expect(outcome.err == """
-      error: 'login' failed: network_unreachable
-        --> t.auth:2:1
-         |
-       2 | login a@down.test --password ***
-         | ^^^^^ No internet connection. Check your network.
-         |       line 3: assertion failed, expected ok
+    #expect(
+      outcome.err == """
+        error: 'login' failed: network_unreachable
+          --> t.auth:2:1
+           |
+         2 | login a@down.test --password ***
+           | ^^^^^ No internet connection. Check your network.
+           |       line 3: assertion failed, expected ok
 
 
-      """)
+        """)
   }
 
   @Test(arguments: [
@@ -78,7 +79,8 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-errors-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    var harness = RunHarness("test \"regression\"\nwhoami\nexpect ok\ntest \"outage\"\nlogin a@down.test --password pw-123456\nexpect ok\n")
+    var harness = RunHarness(
+      "test \"regression\"\nwhoami\nexpect ok\ntest \"outage\"\nlogin a@down.test --password pw-123456\nexpect ok\n")
     harness.options.reportJUnit = directory.appendingPathComponent("junit.xml").path
     harness.options.reportTAP = directory.appendingPathComponent("tap.txt").path
     harness.options.reportJSON = directory.appendingPathComponent("report.json").path
@@ -111,8 +113,10 @@ import Testing
 
 @Suite struct BackendErrorIncludeTests {
   @Test func theNoteNamesTheFileOfACheckInAnIncludedScript() async {
-    let outcome = await RunHarness(["t.auth": "login a@down.test --password pw-123456\ninclude check.auth\n", "check.auth": "expect ok\n"])
-      .run(["t.auth"])
+    let outcome = await RunHarness([
+      "t.auth": "login a@down.test --password pw-123456\ninclude check.auth\n", "check.auth": "expect ok\n",
+    ])
+    .run(["t.auth"])
     #expect(outcome.exit == 3)
     #expect(outcome.err.contains("check.auth:1: assertion failed, expected ok\n"), "\(outcome.err)")
   }

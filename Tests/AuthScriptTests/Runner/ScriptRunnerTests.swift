@@ -15,7 +15,9 @@ import Testing
   }
 
   @Test func exitCode2OnParseOrCheckErrorsAndNothingIsSent() async {
-    let harness = RunHarness(["a.auth": "signup a@example.com --password pw-123456\n", "b.auth": "logn x\nassert user.email =~ 1\n"])
+    let harness = RunHarness([
+      "a.auth": "signup a@example.com --password pw-123456\n", "b.auth": "logn x\nassert user.email =~ 1\n",
+    ])
     let outcome = await harness.run()
     #expect(outcome.exit == 2)
     #expect(harness.backend.commands.isEmpty)
@@ -32,7 +34,8 @@ import Testing
   }
 
   @Test func anExpectedBackendFailureIsNotExit3() async {
-    #expect(await RunHarness("login a@down.test --password pw-123456\nexpect error network_unreachable\n").run().exit == 0)
+    #expect(
+      await RunHarness("login a@down.test --password pw-123456\nexpect error network_unreachable\n").run().exit == 0)
   }
 
   @Test func missingFilesAreCheckErrors() async {
@@ -56,7 +59,9 @@ import Testing
   }
 
   @Test func failFastStopsTheRunAndSkipsTheRest() async {
-    var harness = RunHarness(["a.auth": "test \"a1\"\nwhoami\ntest \"a2\"\necho x\n", "b.auth": "test \"b1\"\necho y\n"])
+    var harness = RunHarness([
+      "a.auth": "test \"a1\"\nwhoami\ntest \"a2\"\necho x\n", "b.auth": "test \"b1\"\necho y\n",
+    ])
     harness.options.failFast = true
     let outcome = await harness.run()
     #expect(outcome.exit == 1)
@@ -66,7 +71,8 @@ import Testing
   }
 
   @Test func variablesFromFlagsAndEnvironmentAreTyped() async {
-    var harness = RunHarness("echo {{who}} {{n}}\nassert output == \"ada 42\"\nlet m = {{n}}\necho {{m}}\nassert output == \"42\"\n")
+    var harness = RunHarness(
+      "echo {{who}} {{n}}\nassert output == \"ada 42\"\nlet m = {{n}}\necho {{m}}\nassert output == \"42\"\n")
     harness.options.variables = ["n": "42"]
     harness.environment["AUTHSH_VAR_who"] = "ada"
     harness.environment["AUTHSH_VAR_n"] = "7"
@@ -92,10 +98,13 @@ import Testing
     #expect(code == 0)
     #expect(sink.standardOutput == "a@example.com\na@example.com\ndone\n")
     let failing = CapturingSink()
-    let failed = await ScriptRunner.runSource(text: "logout\nwhoami\nwhoami\n", name: "<stdin>", context: makeTestContext(), output: failing, executor: backend.executor)
+    let failed = await ScriptRunner.runSource(
+      text: "logout\nwhoami\nwhoami\n", name: "<stdin>", context: makeTestContext(), output: failing,
+      executor: backend.executor)
     #expect(failed == 4)  // "not signed in", as a one-shot whoami ends
     #expect(backend.commands.suffix(3) == ["echo", "logout", "whoami"])
-    let broken = await ScriptRunner.runSource(text: "whoam\n", name: "<stdin>", context: makeTestContext(), output: CapturingSink(), executor: backend.executor)
+    let broken = await ScriptRunner.runSource(
+      text: "whoam\n", name: "<stdin>", context: makeTestContext(), output: CapturingSink(), executor: backend.executor)
     #expect(broken == 2)
   }
 }

@@ -16,7 +16,9 @@ import Testing
 
   /// Foundation's path methods trapped on such names (found by the fuzz test); these must not.
   @Test func hostileIncludeNamesDoNotTrap() {
-    let names = ["\u{0}", "\u{301}/x", "a/\u{0}/..", "//", "/", "..", "🙂/../🙂", "\u{FEFF}", String(repeating: "../", count: 50)]
+    let names = [
+      "\u{0}", "\u{301}/x", "a/\u{0}/..", "//", "/", "..", "🙂/../🙂", "\u{FEFF}", String(repeating: "../", count: 50),
+    ]
     for name in names {
       _ = diagnose("include \"\(name)\"\n", files: [:])
       _ = PathText.normalize(PathText.join(parentDirectory(of: name), name))

@@ -40,14 +40,18 @@ final class FakeBackend: @unchecked Sendable {
     case "signup", "login":
       if let problem = Validator.validate(.init(email: email, password: password)) { return .failure(name, problem) }
       if name == "signup" {
-        guard passwords[email] == nil else { return .failure(name, AuthError(.userAlreadyExists, providerCode: "user_already_exists", status: 422)) }
+        guard passwords[email] == nil else {
+          return .failure(name, AuthError(.userAlreadyExists, providerCode: "user_already_exists", status: 422))
+        }
         passwords[email] = password
       } else if passwords[email] != password {
         return .failure(name, AuthError(.invalidCredentials, providerCode: "invalid_credentials", status: 400))
       }
       let user = AuthUser(id: "uid-" + email.prefix(3), email: email, emailConfirmed: true, provider: "email")
       let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1aWQifQ.sig-" + UUID().uuidString
-      session = AuthSession(accessToken: token, refreshToken: "refresh-" + UUID().uuidString, expiresAt: Int(Date().timeIntervalSince1970) + 3600, user: user)
+      session = AuthSession(
+        accessToken: token, refreshToken: "refresh-" + UUID().uuidString,
+        expiresAt: Int(Date().timeIntervalSince1970) + 3600, user: user)
       result.session = session
     case "whoami":
       guard let session else { return .failure(name, AuthError(.notAuthenticated)) }
@@ -58,7 +62,8 @@ final class FakeBackend: @unchecked Sendable {
       session = nil
     case "reset":
       result.reset = email
-      mail[email] = InboxMessage(kind: "recovery", code: "123456", link: "http://127.0.0.1/verify?token=abc&email=\(email)", email: email)
+      mail[email] = InboxMessage(
+        kind: "recovery", code: "123456", link: "http://127.0.0.1/verify?token=abc&email=\(email)", email: email)
     case "inbox":
       guard let message = mail[email] else { return .failure(name, AuthError(.noMail)) }
       result.inbox = message
@@ -74,17 +79,22 @@ final class FakeBackend: @unchecked Sendable {
 struct UnusedProvider: AuthProvider {
   var kind: ProviderKind { .supabase }
   var endpoint: String { "http://127.0.0.1:1" }
-  func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome { throw AuthError(.notSupported) }
+  func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+    throw AuthError(.notSupported)
+  }
   func signIn(email: String, password: String) async throws -> AuthSession { throw AuthError(.notSupported) }
   func sendPasswordReset(email: String) async throws { throw AuthError(.notSupported) }
-  func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession { throw AuthError(.notSupported) }
+  func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession {
+    throw AuthError(.notSupported)
+  }
   func user(of session: AuthSession) async throws -> AuthUser { throw AuthError(.notSupported) }
   func refresh(_ session: AuthSession) async throws -> AuthSession { throw AuthError(.notSupported) }
   func signOut(_ session: AuthSession, scope: LogoutScope) async throws { throw AuthError(.notSupported) }
   func latestMail(to email: String) async throws -> InboxMessage? { nil }
 }
 
-func makeTestContext(environment: [String: String] = ["HOME": "/tmp"], redactor: Redactor = Redactor()) -> ShellContext {
+func makeTestContext(environment: [String: String] = ["HOME": "/tmp"], redactor: Redactor = Redactor()) -> ShellContext
+{
   let resolver = ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil)
   return ShellContext(
     resolver: resolver, makeProvider: { _, _ in UnusedProvider() }, sessionStore: InMemorySessionStore(),
@@ -92,7 +102,9 @@ func makeTestContext(environment: [String: String] = ["HOME": "/tmp"], redactor:
 }
 
 /// Parses and checks `text`, returning every diagnostic.
-func diagnose(_ text: String, name: String = "t.auth", files: [String: String] = [:], environment: [String: String] = [:]) -> [Diagnostic] {
+func diagnose(
+  _ text: String, name: String = "t.auth", files: [String: String] = [:], environment: [String: String] = [:]
+) -> [Diagnostic] {
   let loader = ScriptLoader(readFile: { path in
     guard let text = files[(path as NSString).lastPathComponent] else { throw CocoaError(.fileNoSuchFile) }
     return text

@@ -44,7 +44,8 @@ struct RunHarness {
       })
     let environment = self.environment
     let redactor = self.redactor
-    let runner = ScriptRunner(options: options, makeContext: { makeTestContext(environment: environment, redactor: redactor) }, output: sink)
+    let runner = ScriptRunner(
+      options: options, makeContext: { makeTestContext(environment: environment, redactor: redactor) }, output: sink)
     let exit = await runner.run(files: names ?? files.keys.sorted())
     return Outcome(exit: exit, out: sink.standardOutput, err: sink.standardError)
   }

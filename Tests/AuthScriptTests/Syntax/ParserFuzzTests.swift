@@ -37,9 +37,11 @@ import Testing
     if Int.random(in: 0..<10, using: &rng) == 0 {
       // Raw noise: any scalars, including controls and quotes.
       let count = Int.random(in: 0..<40, using: &rng)
-      return String(String.UnicodeScalarView((0..<count).compactMap { _ in
-        Unicode.Scalar(UInt32.random(in: 0..<0x2FF, using: &rng)) ?? "?"
-      }))
+      return String(
+        String.UnicodeScalarView(
+          (0..<count).compactMap { _ in
+            Unicode.Scalar(UInt32.random(in: 0..<0x2FF, using: &rng)) ?? "?"
+          }))
     }
     let count = Int.random(in: 0..<8, using: &rng)
     return (0..<count).map { _ in vocabulary.randomElement(using: &rng) ?? "" }
@@ -48,7 +50,8 @@ import Testing
 
   static func randomFile(_ rng: inout SplitMix64) -> String {
     let lines = Int.random(in: 0..<12, using: &rng)
-    return (0..<lines).map { _ in randomLine(&rng) }.joined(separator: ["\n", "\r\n", "\r"].randomElement(using: &rng) ?? "\n")
+    return (0..<lines).map { _ in randomLine(&rng) }.joined(
+      separator: ["\n", "\r\n", "\r"].randomElement(using: &rng) ?? "\n")
   }
 
   @Test func randomInputsNeverCrashAndDiagnosticsStayInTheFile() async {
@@ -56,7 +59,8 @@ import Testing
     // AUTHSH_FUZZ_SECONDS keeps going for longer runs by hand.
     let seconds = Double(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SECONDS"] ?? "") ?? 0
     let minimumInputs = 150
-    let seed = UInt64(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+    let seed =
+      UInt64(ProcessInfo.processInfo.environment["AUTHSH_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
     var rng = SplitMix64(seed: seed)
     let deadline = Date().addingTimeInterval(seconds)
     var inputs = 0
@@ -78,7 +82,9 @@ import Testing
       for diagnostic in diagnostics {
         _ = renderer.render(diagnostic)
         if let range = diagnostic.range, diagnostic.fileName == "fuzz.auth" {
-          #expect(range.start.line >= 1 && range.start.line <= max(1, source.lines.count), "seed \(seed): \(text.debugDescription)")
+          #expect(
+            range.start.line >= 1 && range.start.line <= max(1, source.lines.count),
+            "seed \(seed): \(text.debugDescription)")
         }
       }
       if diagnostics.isEmpty, !program.statements.isEmpty {

@@ -28,23 +28,50 @@ import Testing
       """
     let statements = kinds(text)
     #expect(statements.count == 11)
-    guard case .test(let name) = statements[0] else { Issue.record("test"); return }
+    guard case .test(let name) = statements[0] else {
+      Issue.record("test")
+      return
+    }
     #expect(name.literalText == "sign in")
-    guard case .command(let command) = statements[1] else { Issue.record("command"); return }
+    guard case .command(let command) = statements[1] else {
+      Issue.record("command")
+      return
+    }
     #expect(command.templates[1].soleVariable?.name == "email")
-    guard case .expectError(let code) = statements[3] else { Issue.record("expect"); return }
+    guard case .expectError(let code) = statements[3] else {
+      Issue.record("expect")
+      return
+    }
     #expect(code.text == "invalid_credentials")
-    guard case .assert(let assertion) = statements[4] else { Issue.record("assert"); return }
+    guard case .assert(let assertion) = statements[4] else {
+      Issue.record("assert")
+      return
+    }
     #expect(assertion.negated && assertion.query.text == "user.email" && assertion.predicate == .equal)
-    guard case .assert(let greater) = statements[5], case .literal(let zero) = greater.expected?.kind else { Issue.record("literal"); return }
+    guard case .assert(let greater) = statements[5], case .literal(let zero) = greater.expected?.kind else {
+      Issue.record("literal")
+      return
+    }
     #expect(zero == .int(0))
-    guard case .assert(let exists) = statements[6] else { Issue.record("exists"); return }
+    guard case .assert(let exists) = statements[6] else {
+      Issue.record("exists")
+      return
+    }
     #expect(exists.expected == nil && exists.predicate == .exists)
-    guard case .assign(let n, let value, secret: false) = statements[8], case .literal(let number) = value.kind else { Issue.record("let"); return }
+    guard case .assign(let n, let value, secret: false) = statements[8], case .literal(let number) = value.kind else {
+      Issue.record("let")
+      return
+    }
     #expect(n.text == "n" && number == .double(1.5))
-    guard case .assign(_, let secretValue, secret: true) = statements[9] else { Issue.record("secret"); return }
+    guard case .assign(_, let secretValue, secret: true) = statements[9] else {
+      Issue.record("secret")
+      return
+    }
     #expect(secretValue.variables.map(\.name) == ["env.PW"])
-    guard case .include(let written, let resolved, _) = statements[10] else { Issue.record("include"); return }
+    guard case .include(let written, let resolved, _) = statements[10] else {
+      Issue.record("include")
+      return
+    }
     #expect(written == "lib/common.auth" && resolved.hasSuffix("lib/common.auth"))
   }
 
@@ -55,7 +82,10 @@ import Testing
     ]
     for (text, expected) in cases {
       let (script, _) = parse("let x = \(text)")
-      guard case .assign(_, let value, _) = script.statements.first?.kind else { Issue.record("\(text)"); continue }
+      guard case .assign(_, let value, _) = script.statements.first?.kind else {
+        Issue.record("\(text)")
+        continue
+      }
       if case .literal(let literal) = value.kind {
         #expect(literal == expected, "\(text)")
       } else {
@@ -91,7 +121,10 @@ import Testing
     for ((marker, title, note), diagnostic) in zip(expected, diagnostics) {
       #expect(diagnostic.title == title)
       if let note { #expect(diagnostic.note == note) }
-      guard let location = marked[marker], let range = diagnostic.range else { Issue.record("\(marker)"); continue }
+      guard let location = marked[marker], let range = diagnostic.range else {
+        Issue.record("\(marker)")
+        continue
+      }
       if marker == "4️⃣" {
         #expect(range.start.line == location.line, "\(marker)")  // points at the predicate before it
       } else {
@@ -103,7 +136,10 @@ import Testing
   @Test func templateHolesKeepTheirColumns() {
     let marked = MarkedText("signup x1️⃣{{ email }}y \"q2️⃣{{pw}}\"")
     let (script, _) = parse(marked.text)
-    guard case .command(let command) = script.statements.first?.kind else { Issue.record("command"); return }
+    guard case .command(let command) = script.statements.first?.kind else {
+      Issue.record("command")
+      return
+    }
     let holes = command.templates.flatMap(\.variables)
     #expect(holes.map(\.name) == ["email", "pw"])
     #expect(holes[0].range.start.column == marked["1️⃣"]?.column)

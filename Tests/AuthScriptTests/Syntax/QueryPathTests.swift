@@ -24,9 +24,13 @@ import Testing
   }
 
   @Test func aBracketQueryParsesAndAnInvalidOneIsReported() {
-    let ok = Parser.parseQuery(Token(text: "diagnosis.findings[0].code", raw: "diagnosis.findings[0].code", quoted: false, range: SourceRange(line: 1, offsets: 0, 1)))
+    let ok = Parser.parseQuery(
+      Token(
+        text: "diagnosis.findings[0].code", raw: "diagnosis.findings[0].code", quoted: false,
+        range: SourceRange(line: 1, offsets: 0, 1)))
     #expect((try? ok.get())?.segments == ["diagnosis", "findings", "0", "code"])
-    let bad = Parser.parseQuery(Token(text: "a[x]", raw: "a[x]", quoted: false, range: SourceRange(line: 1, offsets: 0, 1)))
+    let bad = Parser.parseQuery(
+      Token(text: "a[x]", raw: "a[x]", quoted: false, range: SourceRange(line: 1, offsets: 0, 1)))
     #expect((try? bad.get()) == nil)
   }
 }

@@ -1,7 +1,7 @@
 import AuthCore
-import CurlTransport
 import AuthEmulator
 import AuthTestSupport
+import CurlTransport
 import Foundation
 import JSONKit
 import Providers
@@ -24,7 +24,8 @@ import Testing
       try await emulator.start()
       let host = emulator.firebaseHost
       var target = Target(
-        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1", key: "fake-api-key",
+        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
+        key: "fake-api-key",
         projectId: projectId ?? config.project, firebaseEmulatorHost: host)
       if projectId == "" { target.projectId = nil }
       self.target = target
@@ -39,7 +40,8 @@ import Testing
   @Test func createLookUpAndListAccounts() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    let created = try await rig.admin.createUser(email: "Ada@Example.com", password: "correct-horse-1", confirmed: false, name: "Ada")
+    let created = try await rig.admin.createUser(
+      email: "Ada@Example.com", password: "correct-horse-1", confirmed: false, name: "Ada")
     #expect(created.email == "ada@example.com")
     #expect(created.name == "Ada")
     #expect(created.methods == ["password"])
@@ -53,7 +55,8 @@ import Testing
     #expect(try await rig.admin.user(.email("nobody@example.com")) == nil, "a missing account is nil, not an error")
     #expect(try await rig.admin.user(.id("no-such-id")) == nil)
 
-    let confirmedNoPassword = try await rig.admin.createUser(email: "bob@example.com", password: nil, confirmed: true, name: nil)
+    let confirmedNoPassword = try await rig.admin.createUser(
+      email: "bob@example.com", password: nil, confirmed: true, name: nil)
     #expect(confirmedNoPassword.confirmed)
     #expect(confirmedNoPassword.methods.isEmpty, "no password: no password sign-in method")
   }
@@ -73,17 +76,21 @@ import Testing
   @Test func duplicateCreateIsUserAlreadyExists() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    _ = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
-    #expect(await Self.code {
-      _ = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
-    } == .userAlreadyExists)
+    _ = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    #expect(
+      await Self.code {
+        _ = try await rig.admin.createUser(
+          email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+      } == .userAlreadyExists)
   }
 
   @Test func listPagesWithTokensAndFiltersOnTheClientSide() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
     for index in 0..<5 {
-      _ = try await rig.admin.createUser(email: "user\(index)@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+      _ = try await rig.admin.createUser(
+        email: "user\(index)@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     }
     _ = try await rig.admin.createUser(email: "ada@lovelace.org", password: nil, confirmed: false, name: "Ada Lovelace")
     let first = try await rig.admin.listUsers(UserListQuery(limit: 4))
@@ -106,7 +113,8 @@ import Testing
   @Test func linksAreReturnedWithoutMail() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    let user = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    let user = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     let recovery = try await rig.admin.link(.recovery, for: user)
     #expect(recovery.url.contains("mode=resetPassword"))
     let code = try #require(recovery.code)
@@ -127,7 +135,8 @@ import Testing
   @Test func pendingMailComesFromTheOutbox() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    _ = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    _ = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     try await rig.client.sendPasswordReset(email: "ada@example.com")
     let user = try #require(try await rig.admin.user(.email("ada@example.com")))
     #expect(user.pendingMail?.kind == "password_reset")
@@ -137,20 +146,25 @@ import Testing
   @Test func confirmDisableEnableAndSetPassword() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    let user = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    let user = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     #expect(try await rig.admin.confirmEmail(user).confirmed)
     #expect(try await rig.admin.user(.id(user.id))?.confirmed == true)
     #expect(await Self.code { try await rig.admin.resendConfirmation(user) } == .notSupported)
 
     #expect(try await rig.admin.disable(user, forSeconds: nil).disabled)
-    #expect(await Self.code { _ = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1") } == .userDisabled)
+    #expect(
+      await Self.code { _ = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1") }
+        == .userDisabled)
     #expect(await Self.code { _ = try await rig.admin.disable(user, forSeconds: 3600) } == .notSupported)
     #expect(try await rig.admin.enable(user).disabled == false)
     _ = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1")
 
     let changed = try await rig.admin.setPassword(user, to: "correct-horse-9")
     #expect(changed.methods == ["password"])
-    #expect(await Self.code { _ = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1") } == .invalidCredentials)
+    #expect(
+      await Self.code { _ = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1") }
+        == .invalidCredentials)
     _ = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-9")
     #expect(await Self.code { _ = try await rig.admin.setPassword(user, to: "short") } == .weakPassword)
   }
@@ -158,7 +172,8 @@ import Testing
   @Test func signOutRevokesRefreshTokens() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    let user = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    let user = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     let session = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1")
     // validSince has a one-second resolution: a token issued in the same second stays valid.
     try await Task.sleep(nanoseconds: 1_100_000_000)
@@ -169,7 +184,8 @@ import Testing
   @Test func deleteRemovesTheAccount() async throws {
     let rig = try await Rig()
     defer { Task { await rig.stop() } }
-    let user = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    let user = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     #expect(await Self.code { try await rig.admin.delete(user, soft: true) } == .notSupported)
     #expect(try await rig.admin.user(.id(user.id)) != nil, "a refused soft delete changes nothing")
     try await rig.admin.delete(user, soft: false)

@@ -1,6 +1,6 @@
 import AuthCore
-import CurlTransport
 import AuthTestSupport
+import CurlTransport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -19,7 +19,9 @@ import Testing
     return Fixture.text("firebase/" + name, file: parent.appendingPathComponent("Replay.swift").path)
   }
 
-  static func accounts(_ op: String) -> String { "/identitytoolkit.googleapis.com/v1/projects/\(project)/accounts:\(op)" }
+  static func accounts(_ op: String) -> String {
+    "/identitytoolkit.googleapis.com/v1/projects/\(project)/accounts:\(op)"
+  }
 
   final class Rig: @unchecked Sendable {
     let server = FixtureServer()
@@ -30,11 +32,13 @@ import Testing
       try await server.start()
       // As production (no emulator host), with the fixture server's address as the API base.
       let target = Target(
-        provider: .firebase, profile: "prod", url: server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "AIza-key",
+        provider: .firebase, profile: "prod", url: server.baseURL + "/identitytoolkit.googleapis.com/v1",
+        key: "AIza-key",
         projectId: nil)
       admin = FirebaseAdminProvider(
         target: target, tokens: StaticAccessToken(token: FirebaseAdminReplayTests.token), transport: CurlTransport(),
-        clock: clock, trace: nil, projectId: FirebaseAdminReplayTests.project, principal: FirebaseAdminReplayTests.principal)
+        clock: clock, trace: nil, projectId: FirebaseAdminReplayTests.project,
+        principal: FirebaseAdminReplayTests.principal)
     }
 
     func answer(_ path: String, status: Int = 200, _ fixture: String, method: String = "POST") {
@@ -88,7 +92,9 @@ import Testing
     defer { Task { await rig.server.stop() } }
     rig.server.on("GET", Self.accounts("batchGet")) { request in
       let page = request.query("nextPageToken") == nil ? "admin_batchGet_page1.json" : "admin_batchGet_page2.json"
-      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(FirebaseAdminReplayTests.fixture(page).utf8))
+      return ServerResponse(
+        status: 200, headers: [("Content-Type", "application/json")],
+        body: Array(FirebaseAdminReplayTests.fixture(page).utf8))
     }
     rig.server.on("POST", Self.accounts("query"), status: 200, json: #"{"recordsCount": "3"}"#)
     let first = try await rig.admin.listUsers(UserListQuery(limit: 2))
@@ -110,7 +116,9 @@ import Testing
     rig.server.reset()
     rig.server.on("GET", Self.accounts("batchGet")) { request in
       let page = request.query("nextPageToken") == nil ? "admin_batchGet_page1.json" : "admin_batchGet_page2.json"
-      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(FirebaseAdminReplayTests.fixture(page).utf8))
+      return ServerResponse(
+        status: 200, headers: [("Content-Type", "application/json")],
+        body: Array(FirebaseAdminReplayTests.fixture(page).utf8))
     }
     let filtered = try await rig.admin.listUsers(UserListQuery(filter: "ADA@", limit: 2))
     #expect(filtered.users.map(\.email) == ["ada@example.com"], "the filter reads on past a page without matches")
@@ -125,7 +133,8 @@ import Testing
     defer { Task { await rig.server.stop() } }
     rig.server.on("GET", Self.accounts("batchGet")) { request in
       // Two accounts, and a token after them that leads to an empty page.
-      let body = request.query("nextPageToken") == nil
+      let body =
+        request.query("nextPageToken") == nil
         ? #"{"kind":"identitytoolkit#DownloadAccountResponse","users":[{"localId":"a","email":"a@example.com"},{"localId":"b","email":"b@example.com"}],"nextPageToken":"AAAB"}"#
         : #"{"kind":"identitytoolkit#DownloadAccountResponse"}"#
       return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
@@ -142,21 +151,26 @@ import Testing
   func aRepeatedPageTokenStopsTheScan() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
-    rig.server.on("GET", Self.accounts("batchGet"), status: 200, json: #"{"users":[{"localId":"a","email":"a@example.com"}],"nextPageToken":"SAME"}"#)
+    rig.server.on(
+      "GET", Self.accounts("batchGet"), status: 200,
+      json: #"{"users":[{"localId":"a","email":"a@example.com"}],"nextPageToken":"SAME"}"#)
     let error = await Self.failure { _ = try await rig.admin.listUsers(UserListQuery(filter: "nobody", limit: 50)) }
     #expect(error?.code == .malformedResponse)
     #expect(error?.message.contains("repeated a page token") == true)
-    #expect(rig.server.requests.filter { $0.path == Self.accounts("batchGet") }.count == 2, "stopped at the first repeat")
+    #expect(
+      rig.server.requests.filter { $0.path == Self.accounts("batchGet") }.count == 2, "stopped at the first repeat")
   }
 
-  @Test("--max-pages stops a filtered scan after N pages, says how far it got and where to go on; progress after each page")
+  @Test(
+    "--max-pages stops a filtered scan after N pages, says how far it got and where to go on; progress after each page")
   func maxPagesStopsTheScanAndSaysHowFar() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
     rig.server.on("GET", Self.accounts("batchGet")) { request in
       // An endless project: every page one account that does not match, and a fresh token.
       let number = Int(request.query("nextPageToken")?.dropFirst() ?? "0") ?? 0
-      let body = #"{"users":[{"localId":"u\#(number)","email":"u\#(number)@example.com"}],"nextPageToken":"P\#(number + 1)"}"#
+      let body =
+        #"{"users":[{"localId":"u\#(number)","email":"u\#(number)@example.com"}],"nextPageToken":"P\#(number + 1)"}"#
       return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
     }
     let seen = Locked<[ScanProgress]>([])
@@ -176,7 +190,10 @@ import Testing
     rig.answer(Self.accounts("sendOobCode"), "admin_sendOobCode_link.json")
     let user = AdminUser(id: "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1", email: "ada@example.com", confirmed: true)
     let link = try await rig.admin.link(.recovery, for: user)
-    #expect(try rig.body(Self.accounts("sendOobCode")) == ["requestType": "PASSWORD_RESET", "email": "ada@example.com", "returnOobLink": true])
+    #expect(
+      try rig.body(Self.accounts("sendOobCode")) == [
+        "requestType": "PASSWORD_RESET", "email": "ada@example.com", "returnOobLink": true,
+      ])
     #expect(link.url.hasPrefix("https://demo-authsh.firebaseapp.com/__/auth/action?mode=resetPassword"))
     #expect(link.code == "Zk9xR2hQbU5vVnF3RXJ0WXVJb1A")
     _ = try await rig.admin.link(.confirm, for: user)
@@ -187,7 +204,9 @@ import Testing
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
     rig.answer(Self.accounts("lookup"), "admin_lookup.json")
-    rig.server.on("POST", Self.accounts("update"), status: 200, json: #"{"kind": "identitytoolkit#SetAccountInfoResponse", "localId": "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1"}"#)
+    rig.server.on(
+      "POST", Self.accounts("update"), status: 200,
+      json: #"{"kind": "identitytoolkit#SetAccountInfoResponse", "localId": "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1"}"#)
     let user = AdminUser(id: "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1", email: "ada@example.com", confirmed: false)
     let id: JSON = "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1"
     _ = try await rig.admin.confirmEmail(user)
@@ -199,16 +218,24 @@ import Testing
     _ = try await rig.admin.setPassword(user, to: "correct-horse-9")
     #expect(try rig.body(Self.accounts("update")) == ["localId": id, "password": "correct-horse-9"])
     try await rig.admin.signOut(user)
-    #expect(try rig.body(Self.accounts("update")) == ["localId": id, "validSince": "1767225600"], "validSince = now, in seconds")
-    rig.server.on("POST", Self.accounts("delete"), status: 200, json: #"{"kind": "identitytoolkit#DeleteAccountResponse"}"#)
+    #expect(
+      try rig.body(Self.accounts("update")) == ["localId": id, "validSince": "1767225600"],
+      "validSince = now, in seconds")
+    rig.server.on(
+      "POST", Self.accounts("delete"), status: 200, json: #"{"kind": "identitytoolkit#DeleteAccountResponse"}"#)
     try await rig.admin.delete(user, soft: false)
     #expect(try rig.body(Self.accounts("delete")) == ["localId": id])
-    rig.server.on("POST", "/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/accounts", status: 200,
-                  json: #"{"kind": "identitytoolkit#SignupNewUserResponse", "email": "ada@example.com", "localId": "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1"}"#)
-    _ = try await rig.admin.createUser(email: "ada@example.com", password: "correct-horse-1", confirmed: true, name: "Ada Lovelace")
-    #expect(try rig.body("/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/accounts") == [
-      "email": "ada@example.com", "emailVerified": true, "password": "correct-horse-1", "displayName": "Ada Lovelace",
-    ])
+    rig.server.on(
+      "POST", "/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/accounts", status: 200,
+      json:
+        #"{"kind": "identitytoolkit#SignupNewUserResponse", "email": "ada@example.com", "localId": "qZ3VbX9yLmTq8RfKpW2hN7cD4sE1"}"#
+    )
+    _ = try await rig.admin.createUser(
+      email: "ada@example.com", password: "correct-horse-1", confirmed: true, name: "Ada Lovelace")
+    #expect(
+      try rig.body("/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/accounts") == [
+        "email": "ada@example.com", "emailVerified": true, "password": "correct-horse-1", "displayName": "Ada Lovelace",
+      ])
   }
 
   @Test(arguments: [
@@ -255,7 +282,8 @@ import Testing
     #expect(try await rig.admin.settings() == ProjectSettings(requiresEmailConfirmation: false))
     // `passwordRequired: false` lets e-mail links sign in too; passwords still work (the API's own
     // description: "email sign-in can be performed with password or via email link sign-in").
-    rig.server.on("GET", config, status: 200, json: #"{"signIn": {"email": {"enabled": true, "passwordRequired": false}}}"#)
+    rig.server.on(
+      "GET", config, status: 200, json: #"{"signIn": {"email": {"enabled": true, "passwordRequired": false}}}"#)
     #expect(try await rig.admin.settings().passwordSignInEnabled == true)
     // Google leaves false booleans out: `enabled` missing is false, and so is an `email` left out.
     rig.server.on("GET", config, status: 200, json: #"{"signIn": {"email": {"passwordRequired": true}}}"#)
@@ -289,7 +317,9 @@ import Testing
     let tenantResource = "/identitytoolkit.googleapis.com/admin/v2/projects/\(Self.project)/tenants/shop-eu-x7k2p"
     server.on("GET", tenantResource, status: 200, json: Self.fixture("admin_tenant.json"))
     #expect(try await admin.settings().passwordSignInEnabled == true)
-    server.on("GET", tenantResource, status: 200, json: #"{"name": "projects/demo-authsh/tenants/shop-eu-x7k2p", "displayName": "Shop-EU"}"#)
+    server.on(
+      "GET", tenantResource, status: 200,
+      json: #"{"name": "projects/demo-authsh/tenants/shop-eu-x7k2p", "displayName": "Shop-EU"}"#)
     #expect(try await admin.settings().passwordSignInEnabled == false, "allowPasswordSignup left out: false")
   }
 

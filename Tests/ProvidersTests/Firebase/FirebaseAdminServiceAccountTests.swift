@@ -1,24 +1,31 @@
 import AuthCore
-import CurlTransport
 import AuthTestSupport
+import CurlTransport
 import Foundation
+import HTTPServerKit
 import JSONKit
 import Providers
 import Testing
-import HTTPServerKit
 
 /// The admin provider made from a service account: the project comes from the file unless the
 /// target names one, the bearer is the exchanged `ya29.` token, and refusals name the account.
 @Suite struct FirebaseAdminServiceAccountTests {
   static func production(_ server: FixtureServer, projectId: String? = nil) -> Target {
-    Target(provider: .firebase, profile: "prod", url: server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "AIza-key", projectId: projectId)
+    Target(
+      provider: .firebase, profile: "prod", url: server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "AIza-key",
+      projectId: projectId)
   }
 
   @Test func projectAndBearerComeFromTheServiceAccount() async throws {
     let endpoint = try await TestTokenEndpoint()
     let toolkit = FixtureServer()
     try await toolkit.start()
-    defer { Task { await toolkit.stop(); await endpoint.server.stop() } }
+    defer {
+      Task {
+        await toolkit.stop()
+        await endpoint.server.stop()
+      }
+    }
     let lookup = "/identitytoolkit.googleapis.com/v1/projects/demo-prod/accounts:lookup"
     toolkit.on("POST", lookup, status: 200, json: #"{"kind": "identitytoolkit#GetAccountInfoResponse"}"#)
     let admin = AdminProviderFactory.make(
@@ -36,9 +43,17 @@ import HTTPServerKit
     let endpoint = try await TestTokenEndpoint()
     let toolkit = FixtureServer()
     try await toolkit.start()
-    defer { Task { await toolkit.stop(); await endpoint.server.stop() } }
+    defer {
+      Task {
+        await toolkit.stop()
+        await endpoint.server.stop()
+      }
+    }
     let lookup = "/identitytoolkit.googleapis.com/v1/projects/other-project/accounts:lookup"
-    toolkit.on("POST", lookup, status: 403, json: #"{"error": {"code": 403, "message": "The caller does not have permission", "status": "PERMISSION_DENIED"}}"#)
+    toolkit.on(
+      "POST", lookup, status: 403,
+      json:
+        #"{"error": {"code": 403, "message": "The caller does not have permission", "status": "PERMISSION_DENIED"}}"#)
     let admin = AdminProviderFactory.make(
       Self.production(toolkit, projectId: "other-project"), credential: .firebaseServiceAccount(endpoint.account),
       transport: CurlTransport())

@@ -14,7 +14,8 @@ import Testing
   static let config = "/identitytoolkit.googleapis.com/admin/v2/projects/\(Replay.project)/config"
   static let signerKey = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2Nzg5Ojs8PT4/QA=="
   /// Ada's hash and salt from the page, in the standard alphabet GoTrue decodes.
-  static let adaHash = "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=\(signerKey)$C0sHCg9ek77hsg==$"
+  static let adaHash =
+    "$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=\(signerKey)$C0sHCg9ek77hsg==$"
     + "0U0ZVzfUGtauzOIifQpM4+4Q4IVBuEk/BHE4wVu3NmOdjvDs8GgA2o5DaO5zFHKslNHTFAh3/Nrp2AFZLf4Q4g=="
 
   static func pages(_ rig: Replay.Rig, last: String = "admin_export_page3.json") {
@@ -25,7 +26,8 @@ import Testing
       case "AAAAAAAAABQwQnE3eDJZdEc1aFprUDFzV21SOWNWbkwzZUo0": page = "admin_export_page2.json"
       default: page = last
       }
-      return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(Replay.fixture(page).utf8))
+      return ServerResponse(
+        status: 200, headers: [("Content-Type", "application/json")], body: Array(Replay.fixture(page).utf8))
     }
   }
 
@@ -52,7 +54,9 @@ import Testing
     #expect(ada.passwordHash == Self.adaHash)
     #expect(ada.passwordNote == nil)
     #expect(ada.providers == ["password", "google.com"])
-    #expect(ada.identities?[1] == PortableIdentity(provider: "google.com", id: "104857600000000000001", email: "ada@example.com"))
+    #expect(
+      ada.identities?[1]
+        == PortableIdentity(provider: "google.com", id: "104857600000000000001", email: "ada@example.com"))
     #expect(ada.value(of: "app_metadata") == ["claims": ["role": "admin", "tier": 2]])
     #expect(ada.factors == [PortableFactor(id: "a1b2c3d4-totp", type: "totp", friendlyName: "phone app")])
     #expect(ada.createdAt == "2026-01-01T00:00:00Z" || ada.createdAt?.hasPrefix("2026-01-01T00:00:00") == true)
@@ -61,7 +65,10 @@ import Testing
     #expect(grace.passwordHash == nil && grace.passwordNote == nil, "no password, nothing to explain")
     let linus = accounts[2]
     #expect(linus.disabled == true && linus.phone == "+15555550123")
-    #expect(linus.passwordHash?.hasSuffix("$oaKjpKWmp6ipqg==$dTzzqGRht3qGsF4owr5zA6RPO7+GqKk4Bm0A6GFjyA5x5BJtpKde6DUaZQTZM5u8FghXLWOdtURKkvbkCnqXGQ==") == true)
+    #expect(
+      linus.passwordHash?.hasSuffix(
+        "$oaKjpKWmp6ipqg==$dTzzqGRht3qGsF4owr5zA6RPO7+GqKk4Bm0A6GFjyA5x5BJtpKde6DUaZQTZM5u8FghXLWOdtURKkvbkCnqXGQ==")
+        == true)
     // Pages of 1,000 with the token of the page before, as the Admin SDKs ask.
     let asked = rig.server.requests.filter { $0.path == Replay.accounts("batchGet") }
     #expect(asked.map { $0.query("maxResults") } == ["1000", "1000", "1000"])

@@ -1,11 +1,11 @@
 import AuthCore
-import CurlTransport
 import AuthTestSupport
+import CurlTransport
 import Foundation
+import HTTPServerKit
 import JSONKit
 import Providers
 import Testing
-import HTTPServerKit
 
 /// `FirebaseProvider`'s second step against recorded production answers: `signInWithPassword`
 /// answering 200 with `mfaPendingCredential` and no `idToken` is a due second step (not a
@@ -45,13 +45,17 @@ import HTTPServerKit
       Issue.record("expected a second step, got \(step)")
       return
     }
-    #expect(pending.factors == [AuthFactor(id: "Xq3Lm8TzR2wKp5YbN7cVd1FhGj4s", kind: .totp, name: "phone", createdAt: "2026-01-01T00:00:00Z")])
+    #expect(
+      pending.factors == [
+        AuthFactor(id: "Xq3Lm8TzR2wKp5YbN7cVd1FhGj4s", kind: .totp, name: "phone", createdAt: "2026-01-01T00:00:00Z")
+      ])
     let session = try await rig.client.finishSignIn(pending, factor: pending.factors[0], code: "123456")
     #expect(session.aal == "aal2")
     #expect(session.amr == ["password", "totp"])
     #expect(session.user.email == "ada@example.com")
     let sent = try rig.body(Self.v2 + "/accounts/mfaSignIn:finalize")
-    #expect(sent["mfaPendingCredential"]?.string == "AEPnyOvJ8sXfKq3Tz7WmR1cLb5NhYg2dVu9EaPkIj4oQwSxZtCrFy6BlHnMeDpGvUa")
+    #expect(
+      sent["mfaPendingCredential"]?.string == "AEPnyOvJ8sXfKq3Tz7WmR1cLb5NhYg2dVu9EaPkIj4oQwSxZtCrFy6BlHnMeDpGvUa")
     #expect(sent["mfaEnrollmentId"]?.string == "Xq3Lm8TzR2wKp5YbN7cVd1FhGj4s")
     #expect(sent["totpVerificationInfo"]?["verificationCode"]?.string == "123456")
   }

@@ -1,7 +1,7 @@
 import AuthCore
-import CurlTransport
 import AuthEmulator
 import AuthTestSupport
+import CurlTransport
 import Foundation
 import JSONKit
 import Providers
@@ -27,7 +27,8 @@ import Testing
     func target(tenant: String? = nil) -> Target {
       let host = emulator.firebaseHost
       var target = Target(
-        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1", key: "fake-api-key",
+        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
+        key: "fake-api-key",
         projectId: emulator.config.project, firebaseEmulatorHost: host)
       target.tenantId = tenant
       return target
@@ -37,14 +38,19 @@ import Testing
       AdminProviderFactory.make(target(tenant: tenant), credential: .firebaseEmulatorOwner, transport: transport)
     }
 
-    func client(tenant: String? = nil) -> any AuthProvider { ProviderFactory.make(target(tenant: tenant), transport: transport) }
+    func client(tenant: String? = nil) -> any AuthProvider {
+      ProviderFactory.make(target(tenant: tenant), transport: transport)
+    }
 
     /// `POST /v2/projects/{p}/tenants` as the management API (Bearer owner).
     func createTenant(_ body: JSON) async throws -> String {
-      let url = try #require(URL(string: emulator.baseURL + "/identitytoolkit.googleapis.com/v2/projects/\(emulator.config.project)/tenants"))
+      let url = try #require(
+        URL(string: emulator.baseURL + "/identitytoolkit.googleapis.com/v2/projects/\(emulator.config.project)/tenants")
+      )
       let response = try await transport.send(
-        HTTPRequest(method: "POST", url: url, headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
-                    body: body.bytes, timeout: 60))
+        HTTPRequest(
+          method: "POST", url: url, headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
+          body: body.bytes, timeout: 60))
       let name = try #require(try JSON.parse(bytes: response.body)["name"]?.string)
       return String(try #require(name.split(separator: "/").last))
     }
@@ -58,7 +64,10 @@ import Testing
     defer { Task { await rig.stop() } }
     let tenant = try await rig.createTenant(["displayName": "Shop-EU", "allowPasswordSignup": true])
     let client = rig.client(tenant: tenant)
-    guard case .signedIn(let session) = try await client.signUp(email: "ada@example.com", password: "correct-horse-1", name: "Ada") else {
+    guard
+      case .signedIn(let session) = try await client.signUp(
+        email: "ada@example.com", password: "correct-horse-1", name: "Ada")
+    else {
       Issue.record("no session")
       return
     }
@@ -83,7 +92,8 @@ import Testing
     defer { Task { await rig.stop() } }
     let tenant = try await rig.createTenant(["displayName": "Shop-EU", "allowPasswordSignup": true])
     let admin = rig.admin(tenant: tenant)
-    let created = try await admin.createUser(email: "bob@example.com", password: "correct-horse-1", confirmed: true, name: "Bob")
+    let created = try await admin.createUser(
+      email: "bob@example.com", password: "correct-horse-1", confirmed: true, name: "Bob")
     #expect(try await admin.user(.email("bob@example.com"))?.id == created.id)
     #expect(try await admin.user(.id(created.id))?.email == "bob@example.com")
     #expect(try await admin.listUsers(UserListQuery()).users.map(\.email) == ["bob@example.com"])
@@ -96,7 +106,8 @@ import Testing
 
     let now = Int(Date().timeIntervalSince1970)
     let found = Diagnosis.evaluate(
-      email: "bob@example.com", user: try await admin.user(.email("bob@example.com")), provider: .firebase, settings: settings, now: now)
+      email: "bob@example.com", user: try await admin.user(.email("bob@example.com")), provider: .firebase,
+      settings: settings, now: now)
     #expect(found.findings.map(\.code) == ["disabled"])
     let projectLevel = try await rig.admin().user(.email("bob@example.com"))
     #expect(projectLevel == nil, "the project's own store has no such user")
@@ -112,12 +123,16 @@ import Testing
     let admin = rig.admin()
     #expect(try await admin.settings().passwordSignInEnabled == true)
     func patch(_ mask: String, _ email: JSON) async throws {
-      let url = try #require(URL(string: rig.emulator.baseURL
-        + "/identitytoolkit.googleapis.com/v2/projects/\(rig.emulator.config.project)/config?updateMask=\(mask)"))
+      let url = try #require(
+        URL(
+          string: rig.emulator.baseURL
+            + "/identitytoolkit.googleapis.com/v2/projects/\(rig.emulator.config.project)/config?updateMask=\(mask)"))
       let body: JSON = ["signIn": ["email": email]]
       _ = try await rig.transport.send(
-        HTTPRequest(method: "PATCH", url: url, headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
-                    body: body.bytes, timeout: 60))
+        HTTPRequest(
+          method: "PATCH", url: url,
+          headers: [("Authorization", "Bearer owner"), ("Content-Type", "application/json")],
+          body: body.bytes, timeout: 60))
     }
     try await patch("signIn.email.passwordRequired", ["passwordRequired": false])
     #expect(try await admin.settings().passwordSignInEnabled == true, "e-mail links as well as passwords")
@@ -134,7 +149,8 @@ import Testing
     for likeProduction in [false, true] {
       let rig = try await Rig(likeProduction: likeProduction)
       let admin = rig.admin()
-      let user = try await admin.createUser(email: "s@example.com", password: "correct-horse-1", confirmed: true, name: nil)
+      let user = try await admin.createUser(
+        email: "s@example.com", password: "correct-horse-1", confirmed: true, name: nil)
       let session = try await rig.client().signIn(email: "s@example.com", password: "correct-horse-1")
       try await Task.sleep(nanoseconds: 1_100_000_000)  // validSince has whole seconds
       try await admin.signOut(user)

@@ -1,13 +1,13 @@
 import AuthCore
 import AuthTestSupport
 import Foundation
+import HTTPServerKit
+import JSONKit
 import NIOTransport
 import Providers
 import ShellKit
 import Synchronization
 import Testing
-import HTTPServerKit
-import JSONKit
 
 /// The OAuth 2.0 JWT-bearer exchange against a loopback token endpoint that verifies the RS256
 /// assertion with the test service account's public key.
@@ -57,7 +57,9 @@ import JSONKit
     other.privateKeyId = "another-key"
     #expect(GoogleTokenSource.shared(for: other, transport: transport, clock: SystemClock(), trace: nil) !== first)
     // Two admin providers made for two commands share the exchange.
-    let target = Target(provider: .firebase, profile: "p", url: "http://127.0.0.1:9/identitytoolkit.googleapis.com/v1", key: "k", firebaseEmulatorHost: "127.0.0.1:9")
+    let target = Target(
+      provider: .firebase, profile: "p", url: "http://127.0.0.1:9/identitytoolkit.googleapis.com/v1", key: "k",
+      firebaseEmulatorHost: "127.0.0.1:9")
     for _ in 0..<3 {
       _ = AdminProviderFactory.make(target, credential: .firebaseServiceAccount(endpoint.account), transport: transport)
       _ = try await first.accessToken()
@@ -72,10 +74,16 @@ import JSONKit
     let secrets = Collected()
     let source = GoogleTokenSource(
       account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock(),
-      trace: { line in lines.add(redactor.redact(line)) }, secrets: { secret in secrets.add(secret); redactor.register(secret) })
+      trace: { line in lines.add(redactor.redact(line)) },
+      secrets: { secret in
+        secrets.add(secret)
+        redactor.register(secret)
+      })
     let token = try await source.accessToken()
     let assertion = try #require(endpoint.assertions.first)
-    #expect(secrets.all.contains(token) && secrets.all.contains(assertion) && secrets.all.contains(endpoint.account.privateKeyPEM))
+    #expect(
+      secrets.all.contains(token) && secrets.all.contains(assertion)
+        && secrets.all.contains(endpoint.account.privateKeyPEM))
     let trace = lines.all.joined(separator: "\n")
     #expect(trace.contains("> POST \(endpoint.tokenURI)"))
     #expect(trace.contains("assertion=***"))
@@ -113,7 +121,10 @@ import JSONKit
   @Test("a refusal for clock skew says how far this clock is off, from the answer's Date header")
   func clockSkewIsMeasured() async throws {
     let endpoint = try await TestTokenEndpoint()
-    endpoint.answer = (400, #"{"error":"invalid_grant","error_description":"Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."}"#)
+    endpoint.answer = (
+      400,
+      #"{"error":"invalid_grant","error_description":"Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."}"#
+    )
     // Google's clock says 12:00:00; ours 12:00:42.
     endpoint.answerHeaders = [("Date", "Thu, 01 Jan 2026 12:00:00 GMT")]
     let ours = Date(timeIntervalSince1970: 1_767_268_842)
@@ -125,11 +136,14 @@ import JSONKit
     let close = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: ManualClock(ours))
     let near = try await #require(throws: AuthError.self) { try await close.accessToken() }
     #expect(!near.message.contains("Your clock"), "2 s is within what the header can tell")
-    for unreadable in ["Thu, 01 Jan 2026 11:00:00 UTC", "Thu, 01 Foo 2026 11:00:00 GMT", "yesterday", "Thu, 1 Jan 2026 11:00 GMT"] {
+    for unreadable in [
+      "Thu, 01 Jan 2026 11:00:00 UTC", "Thu, 01 Foo 2026 11:00:00 GMT", "yesterday", "Thu, 1 Jan 2026 11:00 GMT",
+    ] {
       endpoint.answerHeaders = [("Date", unreadable)]
       let odd = GoogleTokenSource(account: endpoint.account, transport: NIOHTTPTransport(), clock: ManualClock(ours))
       let error = try await #require(throws: AuthError.self) { try await odd.accessToken() }
-      #expect(!error.message.contains("Your clock"), "a Date header that is not an IMF-fixdate tells nothing: \(unreadable)")
+      #expect(
+        !error.message.contains("Your clock"), "a Date header that is not an IMF-fixdate tells nothing: \(unreadable)")
     }
   }
 
@@ -152,9 +166,11 @@ import JSONKit
     #expect(error.code == .timeout)
     #expect(transport.deadlines == [1], "the command's timeout, not a fixed 30 s")
     // Through the factory: the target's timeout reaches the shared source.
-    var target = Target(provider: .firebase, profile: "p", url: "https://identitytoolkit.googleapis.com/v1", key: "k", projectId: "p")
+    var target = Target(
+      provider: .firebase, profile: "p", url: "https://identitytoolkit.googleapis.com/v1", key: "k", projectId: "p")
     target.timeout = 1
-    let admin = AdminProviderFactory.make(target, credential: .firebaseServiceAccount(account), transport: NIOHTTPTransport())
+    let admin = AdminProviderFactory.make(
+      target, credential: .firebaseServiceAccount(account), transport: NIOHTTPTransport())
     let viaFactory = await #expect(throws: AuthError.self) { _ = try await admin.user(.id("x")) }
     #expect(viaFactory?.code == .timeout)
   }

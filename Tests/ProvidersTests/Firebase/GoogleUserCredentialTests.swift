@@ -24,10 +24,13 @@ import Testing
       try await server.start()
       server.on("POST", "/token") { [weak self] request in
         let form = Dictionary(
-          FormCoding.decode(String(decoding: request.body, as: UTF8.self)).map { ($0.name, $0.value) }) { a, _ in a }
+          FormCoding.decode(String(decoding: request.body, as: UTF8.self)).map { ($0.name, $0.value) }
+        ) { a, _ in a }
         self?.lock.withLock { self?.grants.append(form) }
-        guard request.header("Content-Type") == "application/x-www-form-urlencoded", form["grant_type"] == "refresh_token",
-          form["client_id"] == "client-1.apps.googleusercontent.com", form["client_secret"] == GoogleUserCredentialTests.clientSecret,
+        guard request.header("Content-Type") == "application/x-www-form-urlencoded",
+          form["grant_type"] == "refresh_token",
+          form["client_id"] == "client-1.apps.googleusercontent.com",
+          form["client_secret"] == GoogleUserCredentialTests.clientSecret,
           form["refresh_token"] == GoogleUserCredentialTests.refreshToken
         else {
           return ServerResponse(
@@ -36,7 +39,9 @@ import Testing
         }
         return ServerResponse(
           status: 200, headers: [("Content-Type", "application/json")],
-          body: Array(#"{"access_token":"ya29.user-token","expires_in":3599,"scope":"https://www.googleapis.com/auth/cloud-platform","token_type":"Bearer"}"#.utf8))
+          body: Array(
+            #"{"access_token":"ya29.user-token","expires_in":3599,"scope":"https://www.googleapis.com/auth/cloud-platform","token_type":"Bearer"}"#
+              .utf8))
       }
       server.on("POST", "/v1/projects/-/serviceAccounts/authsh@demo-prod.iam.gserviceaccount.com:generateAccessToken") {
         [weak self] request in
@@ -45,7 +50,9 @@ import Testing
         guard request.header("Authorization") == "Bearer ya29.user-token" else {
           return ServerResponse(
             status: 403, headers: [("Content-Type", "application/json")],
-            body: Array(#"{"error":{"code":403,"message":"Permission 'iam.serviceAccounts.getAccessToken' denied","status":"PERMISSION_DENIED"}}"#.utf8))
+            body: Array(
+              #"{"error":{"code":403,"message":"Permission 'iam.serviceAccounts.getAccessToken' denied","status":"PERMISSION_DENIED"}}"#
+                .utf8))
         }
         let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600))
         return ServerResponse(
@@ -57,14 +64,17 @@ import Testing
     var user: AuthorizedUser {
       AuthorizedUser(
         clientId: "client-1.apps.googleusercontent.com", clientSecret: GoogleUserCredentialTests.clientSecret,
-        refreshToken: GoogleUserCredentialTests.refreshToken, quotaProjectId: "demo-prod", tokenURI: server.baseURL + "/token",
+        refreshToken: GoogleUserCredentialTests.refreshToken, quotaProjectId: "demo-prod",
+        tokenURI: server.baseURL + "/token",
         path: "/home/ada/.config/gcloud/application_default_credentials.json")
     }
 
     var impersonated: ImpersonatedServiceAccount {
-      let url = server.baseURL + "/v1/projects/-/serviceAccounts/authsh@demo-prod.iam.gserviceaccount.com:generateAccessToken"
+      let url =
+        server.baseURL + "/v1/projects/-/serviceAccounts/authsh@demo-prod.iam.gserviceaccount.com:generateAccessToken"
       return ImpersonatedServiceAccount(
-        source: .authorizedUser(user), impersonationURL: url, targetPrincipal: "authsh@demo-prod.iam.gserviceaccount.com",
+        source: .authorizedUser(user), impersonationURL: url,
+        targetPrincipal: "authsh@demo-prod.iam.gserviceaccount.com",
         delegates: ["projects/-/serviceAccounts/hop@demo-prod.iam.gserviceaccount.com"], path: "/keys/impersonate.json")
     }
   }
@@ -75,7 +85,8 @@ import Testing
     defer { Task { await google.server.stop() } }
     let secrets = Collected()
     let source = GoogleTokenSource(
-      grant: .authorizedUser(google.user), transport: NIOHTTPTransport(), clock: SystemClock(), secrets: { secrets.add($0) })
+      grant: .authorizedUser(google.user), transport: NIOHTTPTransport(), clock: SystemClock(),
+      secrets: { secrets.add($0) })
     for _ in 0..<10 { #expect(try await source.accessToken() == "ya29.user-token") }
     #expect(google.grants.count == 1)
     #expect(source.quotaProject == "demo-prod")
@@ -99,7 +110,8 @@ import Testing
   func impersonation() async throws {
     let google = try await Google()
     defer { Task { await google.server.stop() } }
-    let source = GoogleTokenSource(grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
+    let source = GoogleTokenSource(
+      grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
     for _ in 0..<5 { #expect(try await source.accessToken() == "ya29.impersonated-token") }
     #expect(google.grants.count == 1 && google.impersonations.count == 1)
     let body = try #require(google.impersonations.first?.body)
@@ -114,7 +126,8 @@ import Testing
     defer { Task { await google.server.stop() } }
     // The source credential gets a token the IAM stand-in does not accept.
     google.server.on("POST", "/token", status: 200, json: #"{"access_token":"ya29.other","expires_in":3599}"#)
-    let source = GoogleTokenSource(grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
+    let source = GoogleTokenSource(
+      grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
     let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
     #expect(error.code == .configError && error.status == 403)
     #expect(error.hint?.contains("roles/iam.serviceAccountTokenCreator") == true)
@@ -130,7 +143,8 @@ import Testing
     let target = Target(
       provider: .firebase, profile: "p", url: google.server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "k",
       projectId: nil, allowInsecureHTTP: true)
-    let admin = AdminProviderFactory.make(target, credential: .firebaseAuthorizedUser(google.user), transport: NIOHTTPTransport())
+    let admin = AdminProviderFactory.make(
+      target, credential: .firebaseAuthorizedUser(google.user), transport: NIOHTTPTransport())
     #expect(try await admin.user(.email("ada@example.com")) == nil)
     let lookup = try #require(google.server.requests.last { $0.path.hasSuffix("accounts:lookup") })
     #expect(lookup.header("Authorization") == "Bearer ya29.user-token")

@@ -18,7 +18,9 @@ final class TestTokenEndpoint: @unchecked Sendable {
   private(set) var problems: [String] = []
   private(set) var assertions: [String] = []
   /// The answer for a valid assertion (status, body); default: a token valid for an hour.
-  var answer: (Int, String) = (200, #"{"access_token":"ya29.c.test-access-token-0001","expires_in":3599,"token_type":"Bearer"}"#)
+  var answer: (Int, String) = (
+    200, #"{"access_token":"ya29.c.test-access-token-0001","expires_in":3599,"token_type":"Bearer"}"#
+  )
   /// Extra headers of every answer (`Date`, as Google sends it).
   var answerHeaders: [(name: String, value: String)] = []
   /// Claims of the assertions received, decoded.
@@ -43,7 +45,8 @@ final class TestTokenEndpoint: @unchecked Sendable {
   }
 
   private func handle(_ request: ServerRequest) -> ServerResponse {
-    let form = Dictionary(FormCoding.decode(String(decoding: request.body, as: UTF8.self)).map { ($0.name, $0.value) }) { a, _ in a }
+    let form = Dictionary(FormCoding.decode(String(decoding: request.body, as: UTF8.self)).map { ($0.name, $0.value) })
+    { a, _ in a }
     var problems: [String] = []
     if request.header("Content-Type") != "application/x-www-form-urlencoded" { problems.append("content type") }
     if form["grant_type"] != "urn:ietf:params:oauth:grant-type:jwt-bearer" { problems.append("grant_type") }
@@ -58,10 +61,13 @@ final class TestTokenEndpoint: @unchecked Sendable {
       self.problems += problems
     }
     guard problems.isEmpty else {
-      return ServerResponse(status: 400, headers: [("Content-Type", "application/json")], body: Array(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#.utf8))
+      return ServerResponse(
+        status: 400, headers: [("Content-Type", "application/json")],
+        body: Array(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#.utf8))
     }
     return ServerResponse(
-      status: answer.0, headers: [("Content-Type", "application/json; charset=utf-8")] + answerHeaders, body: Array(answer.1.utf8))
+      status: answer.0, headers: [("Content-Type", "application/json; charset=utf-8")] + answerHeaders,
+      body: Array(answer.1.utf8))
   }
 
   /// What is wrong with an assertion (empty when it is right).
@@ -73,7 +79,8 @@ final class TestTokenEndpoint: @unchecked Sendable {
     else { return ["not a JWT"] }
     var problems: [String] = []
     let valid = key.publicKey.isValidSignature(
-      _RSA.Signing.RSASignature(rawRepresentation: signature), for: Array((parts[0] + "." + parts[1]).utf8), padding: .insecurePKCS1v1_5)
+      _RSA.Signing.RSASignature(rawRepresentation: signature), for: Array((parts[0] + "." + parts[1]).utf8),
+      padding: .insecurePKCS1v1_5)
     if !valid { problems.append("signature") }
     if header["alg"]?.string != "RS256" || header["typ"]?.string != "JWT" { problems.append("header") }
     if header["kid"]?.string != keyId { problems.append("kid") }

@@ -17,18 +17,28 @@ import Testing
   }
 
   static let rows: [Row] = [
-    Row(status: 400, body: #"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#,
-        says: ["revoked, deleted or not this account's", "Generate new private key"]),
-    Row(status: 400, body: #"{"error":"invalid_grant","error_description":"Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."}"#,
-        says: ["clock skew", "Check this computer's clock"]),
-    Row(status: 400, body: #"{"error":"invalid_grant","error_description":"Invalid grant: account not found"}"#,
-        says: ["does not exist"]),
-    Row(status: 400, body: #"{"error":"invalid_grant","error_description":"Service account is disabled."}"#,
-        says: ["disabled"]),
-    Row(status: 401, body: #"{"error":"invalid_client","error_description":"The OAuth client was not found."}"#,
-        says: ["invalid_client", "deleted"]),
-    Row(status: 401, body: #"{"error":"unauthorized_client","error_description":"Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested."}"#,
-        says: ["unauthorized_client"]),
+    Row(
+      status: 400, body: #"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#,
+      says: ["revoked, deleted or not this account's", "Generate new private key"]),
+    Row(
+      status: 400,
+      body:
+        #"{"error":"invalid_grant","error_description":"Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."}"#,
+      says: ["clock skew", "Check this computer's clock"]),
+    Row(
+      status: 400, body: #"{"error":"invalid_grant","error_description":"Invalid grant: account not found"}"#,
+      says: ["does not exist"]),
+    Row(
+      status: 400, body: #"{"error":"invalid_grant","error_description":"Service account is disabled."}"#,
+      says: ["disabled"]),
+    Row(
+      status: 401, body: #"{"error":"invalid_client","error_description":"The OAuth client was not found."}"#,
+      says: ["invalid_client", "deleted"]),
+    Row(
+      status: 401,
+      body:
+        #"{"error":"unauthorized_client","error_description":"Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested."}"#,
+      says: ["unauthorized_client"]),
   ]
 
   @Test(arguments: rows)

@@ -1,11 +1,11 @@
 import AuthCore
-import CurlTransport
 import AuthEmulator
 import AuthTestSupport
+import CurlTransport
 import Foundation
+import JSONKit
 import Providers
 import Testing
-import JSONKit
 
 /// `SupabaseAdminProvider` against the embedded emulator over a real loopback socket: every
 /// method, with the service_role key as the official server-side clients send it.
@@ -23,7 +23,8 @@ import JSONKit
       emulator = try Emulator(config: config)
       FileDescriptorLimit.raiseSoftLimit()
       try await emulator.start()
-      target = Target(provider: .supabase, profile: "default", url: emulator.baseURL + "/auth/v1", key: emulator.anonKey)
+      target = Target(
+        provider: .supabase, profile: "default", url: emulator.baseURL + "/auth/v1", key: emulator.anonKey)
     }
 
     func admin(_ credential: AdminCredential? = nil) -> SupabaseAdminProvider {
@@ -32,14 +33,17 @@ import JSONKit
         clock: SystemClock(), trace: nil)
     }
 
-    var client: SupabaseProvider { SupabaseProvider(target: target, transport: transport, clock: SystemClock(), trace: nil) }
+    var client: SupabaseProvider {
+      SupabaseProvider(target: target, transport: transport, clock: SystemClock(), trace: nil)
+    }
   }
 
   @Test func lookUpByEmailAndIdAndDecodeTheAccount() async throws {
     let rig = try await Rig(confirmEmail: false)
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin()
-    let created = try await admin.createUser(email: "Ada@Example.com", password: "correct-horse-1", confirmed: false, name: "Ada Lovelace")
+    let created = try await admin.createUser(
+      email: "Ada@Example.com", password: "correct-horse-1", confirmed: false, name: "Ada Lovelace")
     #expect(created.email == "ada@example.com")
     #expect(!created.confirmed && created.confirmedAt == nil)
     #expect(created.methods == ["password"])
@@ -73,7 +77,8 @@ import JSONKit
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin()
     for index in 1...3 {
-      _ = try await admin.createUser(email: "user\(index)@example.com", password: nil, confirmed: true, name: "User \(index)")
+      _ = try await admin.createUser(
+        email: "user\(index)@example.com", password: nil, confirmed: true, name: "User \(index)")
     }
     let first = try await admin.listUsers(UserListQuery(limit: 2))
     #expect(first.total == 3)
@@ -92,7 +97,8 @@ import JSONKit
     let rig = try await Rig()
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin()
-    var user = try await admin.createUser(email: "grace@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    var user = try await admin.createUser(
+      email: "grace@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     let settings = try await admin.settings()
     #expect(settings == ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true, mailInterval: 60))
 
@@ -121,7 +127,8 @@ import JSONKit
 
     let recovery = try await admin.link(.recovery, for: confirmed)
     #expect(recovery.url.contains("type=recovery") && recovery.kind == .recovery)
-    let session = try await rig.client.confirmPasswordReset(codeOrLink: recovery.url, email: nil, newPassword: "correct-horse-2")
+    let session = try await rig.client.confirmPasswordReset(
+      codeOrLink: recovery.url, email: nil, newPassword: "correct-horse-2")
     #expect(session.user.email == "grace@example.com", "the generated recovery link works")
   }
 
@@ -129,7 +136,8 @@ import JSONKit
     let rig = try await Rig(confirmEmail: false)
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin()
-    let user = try await admin.createUser(email: "alan@example.com", password: "correct-horse-1", confirmed: true, name: nil)
+    let user = try await admin.createUser(
+      email: "alan@example.com", password: "correct-horse-1", confirmed: true, name: nil)
 
     let before = try await rig.client.signIn(email: "alan@example.com", password: "correct-horse-1")
     let banned = try await admin.disable(user, forSeconds: 3600)
@@ -155,7 +163,9 @@ import JSONKit
     let ended = await #expect(throws: AuthError.self) { _ = try await rig.client.refresh(session) }
     #expect(ended?.code == .sessionExpired, "an admin password change ends the sessions")
     _ = try await rig.client.signIn(email: "alan@example.com", password: "correct-horse-2")
-    let tooLong = await #expect(throws: AuthError.self) { _ = try await admin.setPassword(user, to: String(repeating: "é", count: 37)) }
+    let tooLong = await #expect(throws: AuthError.self) {
+      _ = try await admin.setPassword(user, to: String(repeating: "é", count: 37))
+    }
     #expect(tooLong?.code == .validationFailed, "74 bytes: refused before sending")
 
     let signOut = await #expect(throws: AuthError.self) { try await admin.signOut(user) }
@@ -198,7 +208,8 @@ import JSONKit
     let rig = try await Rig(confirmEmail: false)
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin(.supabaseSecretKey(SupabaseAPIKeys.secret))
-    let user = try await admin.createUser(email: "sam@example.com", password: "correct-horse-1", confirmed: true, name: nil)
+    let user = try await admin.createUser(
+      email: "sam@example.com", password: "correct-horse-1", confirmed: true, name: nil)
     #expect(try await admin.user(.email("sam@example.com"))?.id == user.id)
     #expect(try await admin.listUsers(UserListQuery()).total == 1)
     #expect(try await admin.disable(user, forSeconds: 60).disabled)
@@ -212,7 +223,8 @@ import JSONKit
     let rig = try await Rig(confirmEmail: false)
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin()
-    let user = try await admin.createUser(email: "soft@example.com", password: "correct-horse-1", confirmed: true, name: nil)
+    let user = try await admin.createUser(
+      email: "soft@example.com", password: "correct-horse-1", confirmed: true, name: nil)
     try await admin.delete(user, soft: true)
     let gone = try #require(try await admin.user(.id(user.id)), "by id the row is still there, for diagnose to say so")
     #expect(gone.deleted && gone.email != "soft@example.com")
@@ -233,11 +245,13 @@ import JSONKit
     let rig = try await Rig(captcha: true)
     defer { Task { await rig.emulator.shutdown() } }
     let admin = rig.admin()
-    let user = try await admin.createUser(email: "cap@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    let user = try await admin.createUser(
+      email: "cap@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     try await admin.resendConfirmation(user)
     #expect(try await admin.user(.email("cap@example.com"))?.pendingMail?.kind == "confirm_email")
     // The secret key (apikey only) is an admin credential too.
-    let other = try await admin.createUser(email: "cap2@example.com", password: "correct-horse-1", confirmed: false, name: nil)
+    let other = try await admin.createUser(
+      email: "cap2@example.com", password: "correct-horse-1", confirmed: false, name: nil)
     try await rig.admin(.supabaseSecretKey(SupabaseAPIKeys.secret)).resendConfirmation(other)
     // What the anon key would get: GoTrue's refusal.
     let anon = await #expect(throws: AuthError.self) {

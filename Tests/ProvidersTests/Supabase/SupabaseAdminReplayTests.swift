@@ -1,6 +1,6 @@
 import AuthCore
-import CurlTransport
 import AuthTestSupport
+import CurlTransport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -24,14 +24,20 @@ import Testing
   final class Rig: @unchecked Sendable {
     let server = FixtureServer()
     init() async throws { try await server.start() }
-    func admin(_ credential: AdminCredential = .supabaseServiceRole(SupabaseAdminReplayTests.serviceRole)) -> SupabaseAdminProvider {
+    func admin(_ credential: AdminCredential = .supabaseServiceRole(SupabaseAdminReplayTests.serviceRole))
+      -> SupabaseAdminProvider
+    {
       let target = Target(provider: .supabase, profile: "default", url: server.baseURL + "/auth/v1", key: "anon-key")
-      return SupabaseAdminProvider(target: target, credential: credential, transport: CurlTransport(), clock: SupabaseAdminReplayTests.clock, trace: nil)
+      return SupabaseAdminProvider(
+        target: target, credential: credential, transport: CurlTransport(), clock: SupabaseAdminReplayTests.clock,
+        trace: nil)
     }
     /// The last request to the Auth API (a lookup on a loopback host also asks for the outbox).
     var lastAPIRequest: ServerRequest? { server.requests.last { $0.path.hasPrefix("/auth/v1/") } }
-    func answer(_ method: String, _ path: String, status: Int = 200, fixture: String, headers: [(String, String)] = []) {
-      server.on(method, "/auth/v1" + path, status: status, json: SupabaseAdminReplayTests.fixture(fixture), headers: headers)
+    func answer(_ method: String, _ path: String, status: Int = 200, fixture: String, headers: [(String, String)] = [])
+    {
+      server.on(
+        method, "/auth/v1" + path, status: status, json: SupabaseAdminReplayTests.fixture(fixture), headers: headers)
     }
   }
 
@@ -61,8 +67,11 @@ import Testing
     let ada = Self.fixture("user_banned_google.json")
     let other = ada.replacingOccurrences(of: "ada@example.com", with: "nada@example.com")
       .replacingOccurrences(of: "8f3c3d0e-4a8e", with: "00000000-4a8e")
-    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[\(other),\(ada)],\"aud\":\"authenticated\"}",
-      headers: [("X-Total-Count", "2"), ("Link", "</admin/users?filter=ada%40example.com&page=1&per_page=100>; rel=\"last\"")])
+    rig.server.on(
+      "GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[\(other),\(ada)],\"aud\":\"authenticated\"}",
+      headers: [
+        ("X-Total-Count", "2"), ("Link", "</admin/users?filter=ada%40example.com&page=1&per_page=100>; rel=\"last\""),
+      ])
     // Found in the list, then read by id (the list leaves identities and factors out).
     rig.answer("GET", "/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", fixture: "user_banned_google.json")
     let user = try #require(try await rig.admin().user(.email("Ada@Example.com")))
@@ -77,10 +86,12 @@ import Testing
   @Test func listReadsTotalAndLinkHeader() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
-    rig.answer("GET", "/admin/users", fixture: "users_page.json", headers: [
-      ("X-Total-Count", "5"),
-      ("Link", "</admin/users?page=3&per_page=2>; rel=\"next\", </admin/users?page=3&per_page=2>; rel=\"last\""),
-    ])
+    rig.answer(
+      "GET", "/admin/users", fixture: "users_page.json",
+      headers: [
+        ("X-Total-Count", "5"),
+        ("Link", "</admin/users?page=3&per_page=2>; rel=\"next\", </admin/users?page=3&per_page=2>; rel=\"last\""),
+      ])
     let page = try await rig.admin().listUsers(UserListQuery(filter: "EXAMPLE", limit: 2, pageToken: "2"))
     #expect(page.total == 5 && page.nextPageToken == "3")
     #expect(page.users.map(\.email) == ["grace@example.com", "alan@example.com"])
@@ -91,11 +102,15 @@ import Testing
     #expect(!alan.disabled && alan.disabledUntil == nil, "a ban that has ended")
     #expect(alan.methods == ["github"] && !alan.hasPassword && alan.name == "Alan Turing")
     let request = try #require(rig.lastAPIRequest)
-    #expect(request.query("page") == "2" && request.query("per_page") == "2" && request.query("filter") == "example", "lower-cased: GoTrue's e-mail LIKE is case-sensitive")
+    #expect(
+      request.query("page") == "2" && request.query("per_page") == "2" && request.query("filter") == "example",
+      "lower-cased: GoTrue's e-mail LIKE is case-sensitive")
 
-    rig.answer("GET", "/admin/users", fixture: "users_page.json", headers: [
-      ("X-Total-Count", "5"), ("Link", "</admin/users?page=3&per_page=2>; rel=\"last\""),
-    ])
+    rig.answer(
+      "GET", "/admin/users", fixture: "users_page.json",
+      headers: [
+        ("X-Total-Count", "5"), ("Link", "</admin/users?page=3&per_page=2>; rel=\"last\""),
+      ])
     #expect(try await rig.admin().listUsers(UserListQuery(limit: 2, pageToken: "3")).nextPageToken == nil)
   }
 
@@ -124,7 +139,8 @@ import Testing
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
     rig.answer("GET", "/admin/users", status: status, fixture: fixture)
-    let credential: AdminCredential = words == "secret key" ? .supabaseSecretKey(Self.secretKey) : .supabaseServiceRole(Self.serviceRole)
+    let credential: AdminCredential =
+      words == "secret key" ? .supabaseSecretKey(Self.secretKey) : .supabaseServiceRole(Self.serviceRole)
     let error = await #expect(throws: AuthError.self) { _ = try await rig.admin(credential).listUsers(UserListQuery()) }
     #expect(error?.code == .configError && error?.status == status && error?.providerCode == code)
     #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
@@ -135,15 +151,21 @@ import Testing
   @Test func missingAccountsAreNil() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
-    rig.answer("GET", "/admin/users/00000000-0000-4000-8000-000000000000", status: 404, fixture: "error_user_not_found.json")
+    rig.answer(
+      "GET", "/admin/users/00000000-0000-4000-8000-000000000000", status: 404, fixture: "error_user_not_found.json")
     #expect(try await rig.admin().user(.id("00000000-0000-4000-8000-000000000000")) == nil)
-    rig.answer("GET", "/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", status: 404, fixture: "error_user_id_not_uuid.json")
-    #expect(try await rig.admin().user(.id("8F3C3D0E4A8E4A539A4B0C2F6E1A7B11")) == nil, "404 validation_failed: no account")
-    #expect(rig.lastAPIRequest?.path == "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", "32 hex digits are a UUID")
+    rig.answer(
+      "GET", "/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", status: 404, fixture: "error_user_id_not_uuid.json")
+    #expect(
+      try await rig.admin().user(.id("8F3C3D0E4A8E4A539A4B0C2F6E1A7B11")) == nil, "404 validation_failed: no account")
+    #expect(
+      rig.lastAPIRequest?.path == "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11",
+      "32 hex digits are a UUID")
     let before = rig.server.requests.count
     #expect(try await rig.admin().user(.id("not-a-uuid")) == nil)
     #expect(rig.server.requests.count == before, "GoTrue answers 404 for a non-UUID id: not asked")
-    rig.answer("PUT", "/admin/users/00000000-0000-4000-8000-000000000000", status: 404, fixture: "error_user_not_found.json")
+    rig.answer(
+      "PUT", "/admin/users/00000000-0000-4000-8000-000000000000", status: 404, fixture: "error_user_not_found.json")
     let gone = AdminUser(id: "00000000-0000-4000-8000-000000000000", email: "gone@example.com", confirmed: false)
     let error = await #expect(throws: AuthError.self) { _ = try await rig.admin().confirmEmail(gone) }
     #expect(error?.code == .userNotFound && error?.status == 404)
@@ -168,7 +190,8 @@ import Testing
     #expect(limited?.code == .rateLimited && limited?.retryAfterSeconds == 42)
     let resend = try #require(rig.lastAPIRequest)
     // The admin key, so that GoTrue's CAPTCHA check lets it through (`verifyCaptcha`).
-    #expect(resend.header("apikey") == Self.serviceRole && resend.header("Authorization") == "Bearer " + Self.serviceRole)
+    #expect(
+      resend.header("apikey") == Self.serviceRole && resend.header("Authorization") == "Bearer " + Self.serviceRole)
 
     rig.answer("GET", "/settings", fixture: "settings.json")
     let settings = try await rig.admin().settings()
@@ -203,22 +226,32 @@ import Testing
   @Test func malformedAnswersAreErrorsNotCrashes() async throws {
     let rig = try await Rig()
     defer { Task { await rig.server.stop() } }
-    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":\"nope\"}", headers: [("X-Total-Count", "-5")])
+    rig.server.on(
+      "GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":\"nope\"}", headers: [("X-Total-Count", "-5")])
     let notAList = await #expect(throws: AuthError.self) { _ = try await rig.admin().listUsers(UserListQuery()) }
     #expect(notAList?.code == .malformedResponse)
-    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[{\"email\":\"x@example.com\"}]}",
+    rig.server.on(
+      "GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[{\"email\":\"x@example.com\"}]}",
       headers: [("X-Total-Count", "99999999999999999999999"), ("Link", "garbage")])
     let noID = await #expect(throws: AuthError.self) { _ = try await rig.admin().listUsers(UserListQuery()) }
     #expect(noID?.code == .malformedResponse)
-    rig.server.on("GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[],\"aud\":\"authenticated\"}",
+    rig.server.on(
+      "GET", "/auth/v1/admin/users", status: 200, json: "{\"users\":[],\"aud\":\"authenticated\"}",
       headers: [("X-Total-Count", "-5"), ("Link", "garbage")])
     let empty = try await rig.admin().listUsers(UserListQuery(pageToken: "1000000000"))
     #expect(empty.users.isEmpty && empty.total == nil && empty.nextPageToken == nil)
-    rig.server.on("GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", { _ in .text(404, "404 page not found") })
-    let wrongURL = await #expect(throws: AuthError.self) { _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")) }
+    rig.server.on(
+      "GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", { _ in .text(404, "404 page not found") })
+    let wrongURL = await #expect(throws: AuthError.self) {
+      _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11"))
+    }
     #expect(wrongURL?.code == .configError, "a 404 page is a wrong URL, not a missing account")
-    rig.server.on("GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11", { _ in .text(502, "<html>Bad Gateway</html>") })
-    let gateway = await #expect(throws: AuthError.self) { _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11")) }
+    rig.server.on(
+      "GET", "/auth/v1/admin/users/8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11",
+      { _ in .text(502, "<html>Bad Gateway</html>") })
+    let gateway = await #expect(throws: AuthError.self) {
+      _ = try await rig.admin().user(.id("8f3c3d0e-4a8e-4a53-9a4b-0c2f6e1a7b11"))
+    }
     #expect(gateway?.code == .serverError)
   }
 }

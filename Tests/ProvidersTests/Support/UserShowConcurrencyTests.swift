@@ -24,7 +24,8 @@ import Testing
       kind == .supabase
       ? Target(provider: .supabase, profile: "test", url: emulator.supabaseURL, key: emulator.anonKey)
       : Target(
-        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1", key: "fake-api-key",
+        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
+        key: "fake-api-key",
         projectId: config.project, firebaseEmulatorHost: host)
     target.admin.serviceKey = kind == .supabase ? emulator.serviceRoleKey : nil
     let transport = NIOHTTPTransport()
@@ -41,7 +42,9 @@ import Testing
       connection: connection, makeProvider: { target, _ in ProviderFactory.make(target, transport: transport) },
       sessionStore: InMemorySessionStore())
     context.emulatorTargets = [kind: target]
-    context.makeAdminProvider = { target, credential, _ in AdminProviderFactory.make(target, credential: credential, transport: transport) }
+    context.makeAdminProvider = { target, credential, _ in
+      AdminProviderFactory.make(target, credential: credential, transport: transport)
+    }
     let words = try WordSplitter.split("user show --jobs 8 " + (emails + ["gone@example.com"]).joined(separator: " "))
     let invocation = try InvocationParser.parse(words, surface: .oneShot).get()
     let result = await CommandRunner().run(invocation, in: context)
@@ -50,6 +53,8 @@ import Testing
     #expect(result.lookups.map(\.query) == emails + ["gone@example.com"])
     #expect(result.lookups.prefix(40).allSatisfy { $0.user != nil } && result.lookups[40].user == nil)
     let opened = transport.connectionsOpened - before
-    #expect(opened >= 2 && opened <= 16, "41 lookups, each with its outbox read alongside (at most 2 × 8 at a time), over \(opened) new connections")
+    #expect(
+      opened >= 2 && opened <= 16,
+      "41 lookups, each with its outbox read alongside (at most 2 × 8 at a time), over \(opened) new connections")
   }
 }

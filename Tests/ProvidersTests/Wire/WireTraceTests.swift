@@ -8,7 +8,8 @@ import Testing
 /// bodies) and headers; the values masked here are known, so each must be gone.
 @Suite struct WireTraceTests {
   static let secrets = [
-    "JBSWY3DPEHPK3PXP", "otpauth://totp/x:ada?secret=JBSWY3DPEHPK3PXP", "data:image/svg+xml;utf-8,<svg/>", "PENDING-CRED-1",
+    "JBSWY3DPEHPK3PXP", "otpauth://totp/x:ada?secret=JBSWY3DPEHPK3PXP", "data:image/svg+xml;utf-8,<svg/>",
+    "PENDING-CRED-1",
     "123456", "SESSION-INFO-1", "OOB-CODE-1", "HASH-TOKEN-1", "SIGNER-KEY-1", "SALT-SEP-1", "NONCE-1",
   ]
 
@@ -21,14 +22,18 @@ import Testing
       #"{"id":"f1","totp":{"qr_code":"data:image/svg+xml;utf-8,<svg/>","secret":"JBSWY3DPEHPK3PXP","uri":"otpauth://totp/x:ada?secret=JBSWY3DPEHPK3PXP"}}"#
     )
     let verify = WireTrace.describe(
-      HTTPRequest(method: "POST", url: URL(string: "http://127.0.0.1:9/factors/f1/verify")!, headers: [], body: Array(#"{"challenge_id":"c1","code":"123456"}"#.utf8)))
+      HTTPRequest(
+        method: "POST", url: URL(string: "http://127.0.0.1:9/factors/f1/verify")!, headers: [],
+        body: Array(#"{"challenge_id":"c1","code":"123456"}"#.utf8)))
     for secret in Self.secrets { #expect(!(answer + verify).contains(secret), "\(secret)") }
     #expect(answer.contains(#""id":"f1""#) && verify.contains(#""challenge_id":"c1""#))
   }
 
   @Test func firebaseSecondFactorsAndHashKeys() {
     let text = [
-      trace(#"{"totpSessionInfo":{"sharedSecretKey":"JBSWY3DPEHPK3PXP","sessionInfo":"SESSION-INFO-1","verificationCodeLength":6}}"#),
+      trace(
+        #"{"totpSessionInfo":{"sharedSecretKey":"JBSWY3DPEHPK3PXP","sessionInfo":"SESSION-INFO-1","verificationCodeLength":6}}"#
+      ),
       trace(#"{"mfaPendingCredential":"PENDING-CRED-1","mfaInfo":[{"mfaEnrollmentId":"e1"}]}"#),
       trace(#"{"totpVerificationInfo":{"verificationCode":"123456"},"mfaPendingCredential":"PENDING-CRED-1"}"#),
       trace(#"{"signIn":{"hashConfig":{"signerKey":"SIGNER-KEY-1","saltSeparator":"SALT-SEP-1","rounds":8}}}"#),
@@ -49,7 +54,9 @@ import Testing
         headers: [("Authorization", "Bearer A"), ("apikey", "K"), ("Cookie", "sid=NONCE-1")]))
     #expect(request.contains("token_hash=***&type=email&key=***"), "\(request)")
     let reauthenticate = WireTrace.describe(
-      HTTPRequest(method: "PUT", url: URL(string: "http://127.0.0.1:9/auth/v1/user")!, headers: [], body: Array(#"{"password":"p","nonce":"NONCE-1"}"#.utf8)))
+      HTTPRequest(
+        method: "PUT", url: URL(string: "http://127.0.0.1:9/auth/v1/user")!, headers: [],
+        body: Array(#"{"password":"p","nonce":"NONCE-1"}"#.utf8)))
     for secret in Self.secrets { #expect(!(outbox + request + reauthenticate).contains(secret), "\(secret)") }
   }
 

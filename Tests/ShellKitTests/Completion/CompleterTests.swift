@@ -132,10 +132,12 @@ struct CompleterTests {
   }
 
   @Test func userAndUserLinkCompleteTheirSubcommands() {
-    #expect(values(["user"]) == [
-      "show", "list", "link", "confirm", "resend", "disable", "enable", "set-password", "set-email", "update", "create",
-      "delete", "signout", "mfa", "history", "export", "import",
-    ])
+    #expect(
+      values(["user"]) == [
+        "show", "list", "link", "confirm", "resend", "disable", "enable", "set-password", "set-email", "update",
+        "create",
+        "delete", "signout", "mfa", "history", "export", "import",
+      ])
     #expect(values(["user"], "s") == ["show", "set-password", "set-email", "signout"])
     #expect(values(["user", "link"]) == ["recovery", "confirm", "invite"])
     #expect(values(["user", "mfa"]) == ["reset"])
@@ -145,11 +147,15 @@ struct CompleterTests {
 
   /// `{{` completes the names in scope: the previous result's fields, the builtins, `env.NAME`.
   @Test func anOpenHoleCompletesTheNamesInScope() {
-    let previous: JSON = ["ok": true, "inbox": ["kind": "password_reset", "link": "http://x/verify?token=t"], "user": ["email": "a@b.co"]]
+    let previous: JSON = [
+      "ok": true, "inbox": ["kind": "password_reset", "link": "http://x/verify?token=t"], "user": ["email": "a@b.co"],
+    ]
     let scoped = CompletionSource(
       listDirectory: { _ in nil },
       templateNames: { CompletionSource.paths(of: previous) + CompletionSource.builtinTemplateNames + ["env.HOME"] })
-    let values = { (line: String) in Completer.complete(linePrefix: line, surface: .repl, source: scoped).candidates.map(\.value) }
+    let values = { (line: String) in
+      Completer.complete(linePrefix: line, surface: .repl, source: scoped).candidates.map(\.value)
+    }
     #expect(values("reset confirm {{in") == ["{{inbox.kind}}", "{{inbox.link}}"])
     #expect(values("login {{u") == ["{{user.email}}", "{{uuid}}"])
     #expect(values("echo x{{env.H") == ["x{{env.HOME}}"])

@@ -55,6 +55,8 @@ struct ShellCompletionTests {
       .deletingLastPathComponent().deletingLastPathComponent()
     let path = try #require(CompletionScripts.committedPath(for: shell))
     let committed = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-    #expect(committed == CompletionScripts.script(for: shell), "\(path) drifted: run scripts/install-completions.sh --generate")
+    #expect(
+      committed == CompletionScripts.script(for: shell),
+      "\(path) drifted: run scripts/install-completions.sh --generate")
   }
 }

@@ -17,9 +17,12 @@ struct HelpTopicsTests {
   @Test func errorsListsEveryCatalogueCodeWithItsExitStatus() throws {
     let listing = try #require(text(["errors"]))
     for code in ErrorCode.catalogue {
-      let row = listing.split(separator: "\n").first { $0.split(separator: " ").first.map(String.init) == code.rawValue }
+      let row = listing.split(separator: "\n").first {
+        $0.split(separator: " ").first.map(String.init) == code.rawValue
+      }
       let line = try #require(row, "missing \(code)")
-      #expect(line.split(separator: " ").dropFirst().first.map(String.init) == String(ExitStatus.forError(AuthError(code))))
+      #expect(
+        line.split(separator: " ").dropFirst().first.map(String.init) == String(ExitStatus.forError(AuthError(code))))
     }
     #expect(listing.contains(try Regex(#"\n  network_unreachable +3 "#)))
     #expect(listing.contains(try Regex(#"\n  session_expired +4 "#)))
@@ -47,7 +50,9 @@ struct HelpTopicsTests {
 
   @Test func emulatorHelpListsTheFaultPresetsAndTheFaultsJSON() throws {
     let help = try #require(text(["emulator"]))
-    for preset in ["html502", "truncated_json", "drop", "rate_limit", "server_error", "/emulator/v1/faults", "\"faults\":["] {
+    for preset in [
+      "html502", "truncated_json", "drop", "rate_limit", "server_error", "/emulator/v1/faults", "\"faults\":[",
+    ] {
       #expect(help.contains(preset), "missing \(preset)")
     }
   }
@@ -63,7 +68,9 @@ struct HelpTopicsTests {
   @Test func aCommandGroupListsItsSubcommands() throws {
     let user = try #require(text(["user"]))
     #expect(user.hasPrefix("'user' commands"))
-    #expect(user.contains("  user show [EMAIL…]") && user.contains("  user link recovery EMAIL") && user.contains("  user signout [EMAIL]"))
+    #expect(
+      user.contains("  user show [EMAIL…]") && user.contains("  user link recovery EMAIL")
+        && user.contains("  user signout [EMAIL]"))
     let link = try #require(text(["user", "link"]))
     #expect(link.split(separator: "\n").filter { $0.hasPrefix("  user link ") }.count == 3)
 
@@ -72,7 +79,9 @@ struct HelpTopicsTests {
       if case .failure(let problem) = InvocationParser.parse(words, surface: .oneShot) { return problem.fullMessage }
       return nil
     }
-    #expect(usage("user")?.hasPrefix("'user' needs a subcommand: show, list, link recovery, link confirm, link invite, confirm") == true)
+    #expect(
+      usage("user")?.hasPrefix(
+        "'user' needs a subcommand: show, list, link recovery, link confirm, link invite, confirm") == true)
     #expect(usage("user shw a@example.com")?.hasSuffix("did you mean 'show'?") == true)
     #expect(usage("user link")?.hasPrefix("'user' needs") == false)
     #expect(usage("user link") == "'user link' needs a subcommand: recovery, confirm, invite")

@@ -25,7 +25,9 @@ struct ManPageTests {
   }
 
   @Test func theSectionsAManPageReaderLooksFor() {
-    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "SCRIPTS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+    for section in [
+      "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "SCRIPTS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES",
+    ] {
       #expect(page.contains(".SH \(section.contains(" ") ? "\"\(section)\"" : section)\n"), "missing \(section)")
     }
   }

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct SupportRendererTests {
   func render(_ result: CommandResult, _ line: String) throws -> (out: String, err: String) {
-    HumanRenderer.render(result, invocation: try SupportHarness.invocation(line), style: Style(color: false, unicode: true), now: 0)
+    HumanRenderer.render(
+      result, invocation: try SupportHarness.invocation(line), style: Style(color: false, unicode: true), now: 0)
   }
 
   @Test func aHostileDisplayNameCannotDriveTheTerminal() throws {
@@ -52,8 +53,14 @@ import Testing
       $0.confirmed = false
       $0.confirmedAt = nil
       $0.metadata = ["plan": "pro"]
-      $0.identities = [AdminIdentity(provider: "google", subject: "104235", email: "user2@example.com", lastSignInAt: "2026-01-03T00:00:00Z")]
-      $0.factors = [AuthFactor(id: "f-1", kind: .totp, name: "phone", createdAt: "2026-01-02T00:00:00Z"), AuthFactor(id: "f-2", kind: .totp, status: .unverified)]
+      $0.identities = [
+        AdminIdentity(
+          provider: "google", subject: "104235", email: "user2@example.com", lastSignInAt: "2026-01-03T00:00:00Z")
+      ]
+      $0.factors = [
+        AuthFactor(id: "f-1", kind: .totp, name: "phone", createdAt: "2026-01-02T00:00:00Z"),
+        AuthFactor(id: "f-2", kind: .totp, status: .unverified),
+      ]
     }
     result.lookups = [
       UserLookup(query: "user1@example.com", user: SupportHarness.user(1)),
@@ -97,7 +104,8 @@ import Testing
 
   @Test func theListIsATableWithTheNextCommandToType() throws {
     var result = CommandResult(command: "user list")
-    result.userPage = UserPage(users: [SupportHarness.user(1), SupportHarness.user(22)], total: 40, nextPageToken: "abc 2")
+    result.userPage = UserPage(
+      users: [SupportHarness.user(1), SupportHarness.user(22)], total: 40, nextPageToken: "abc 2")
     let out = try render(result, "user list --filter example --limit 2").out
     #expect(
       out == """
@@ -120,7 +128,10 @@ import Testing
 
   @Test func jsonlInTheShellPrintsOneLinePerAccount() throws {
     var result = CommandResult(command: "user show")
-    result.lookups = [UserLookup(query: "a@example.com", error: AuthError(.userNotFound)), UserLookup(query: "x", user: SupportHarness.user(1))]
+    result.lookups = [
+      UserLookup(query: "a@example.com", error: AuthError(.userNotFound)),
+      UserLookup(query: "x", user: SupportHarness.user(1)),
+    ]
     let lines = try render(result, "user show a@example.com x --jsonl").out.split(separator: "\n")
     #expect(lines.count == 2)
     #expect(try JSON.parse(bytes: Array(lines[0].utf8))["ok"] == .bool(false))

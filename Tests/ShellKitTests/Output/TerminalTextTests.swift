@@ -8,7 +8,9 @@ import Testing
     #expect(TerminalText.escape("a\u{1B}[2Jb") == #"a\e[2Jb"#)
     #expect(TerminalText.escape("\u{1B}]0;title\u{07}") == #"\e]0;title\u{7}"#)
     #expect(TerminalText.escape("x\u{9B}31m\u{85}") == #"x\u{9B}31m\u{85}"#)
-    #expect(TerminalText.escape("abc\u{202E}gpj.exe\u{2066}\u{200F}\u{061C}") == #"abc\u{202E}gpj.exe\u{2066}\u{200F}\u{61C}"#)
+    #expect(
+      TerminalText.escape("abc\u{202E}gpj.exe\u{2066}\u{200F}\u{061C}") == #"abc\u{202E}gpj.exe\u{2066}\u{200F}\u{61C}"#
+    )
     #expect(TerminalText.escape("one\ntwo\tthree\r\u{7F}\u{0}") == #"one\ntwo\tthree\r\u{7F}\u{0}"#)
   }
 
@@ -16,7 +18,9 @@ import Testing
   /// a new line in `user import`'s summary, which keeps its own line breaks.
   @Test func unicodeLineSeparatorsCannotBreakALine() {
     #expect(TerminalText.escape("ada\u{2028}@example.com\u{2029}") == #"ada\u{2028}@example.com\u{2029}"#)
-    #expect(TerminalText.escapeKeepingLines("imported ada\u{2028}x@example.com\nskipped") == "imported ada\\u{2028}x@example.com\nskipped")
+    #expect(
+      TerminalText.escapeKeepingLines("imported ada\u{2028}x@example.com\nskipped")
+        == "imported ada\\u{2028}x@example.com\nskipped")
   }
 
   @Test func ordinaryTextIsUntouched() {

@@ -1,7 +1,7 @@
 import AuthCore
+import Foundation
 import ShellKit
 import Testing
-import Foundation
 
 /// The parser against the whole command table: every example of every help page, every flag on
 /// every surface it claims, each value kind decoded once, when the line is parsed.
@@ -13,7 +13,9 @@ import Foundation
   static func commandWords(ofExample example: String) throws -> [Word]? {
     guard let start = example.range(of: "authsh ") else { return nil }
     var line = String(example[start.upperBound...])
-    for end in [" |", " &&", " >", " <", " &", ")\""] { if let cut = line.range(of: end) { line = String(line[..<cut.lowerBound]) } }
+    for end in [" |", " &&", " >", " <", " &", ")\""] {
+      if let cut = line.range(of: end) { line = String(line[..<cut.lowerBound]) }
+    }
     var words = try WordSplitter.split(line)
     var moved: [Word] = []
     while let first = words.first, first.text.hasPrefix("--") {
@@ -28,9 +30,13 @@ import Foundation
   @Test(arguments: CommandTable.all.filter { !$0.examples.isEmpty })
   func everyExampleParsesOnEverySurfaceItsCommandClaims(_ spec: CommandSpec) throws {
     for example in spec.examples {
-      guard let words = try Self.commandWords(ofExample: example), words.first?.text == spec.words.first else { continue }
+      guard let words = try Self.commandWords(ofExample: example), words.first?.text == spec.words.first else {
+        continue
+      }
       for (label, surface) in Self.surfaces where spec.surfaces.contains(surface) {
-        let usesOneShotOnly = words.contains { word in spec.flags.contains { $0.name == word.text && !$0.surfaces.contains(surface) } }
+        let usesOneShotOnly = words.contains { word in
+          spec.flags.contains { $0.name == word.text && !$0.surfaces.contains(surface) }
+        }
         if usesOneShotOnly { continue }
         let extra = surface == .oneShot ? CommandTable.connectionFlags : []
         switch InvocationParser.parse(words, surface: surface, extraFlags: extra) {
@@ -71,7 +77,10 @@ import Foundation
     for (label, surface) in Self.surfaces where spec.surfaces.contains(surface) {
       for flag in InvocationParser.flags(of: spec, surface: surface) {
         // A flag with a decoder of its own takes a value of its own kind.
-        let value = flag.name == "--fault" ? ["POST /auth/v1/token 429"] : flag.takesValue ? [Self.sample(flag.kind, choices: flag.choices, bounds: flag.bounds)] : []
+        let value =
+          flag.name == "--fault"
+          ? ["POST /auth/v1/token 429"]
+          : flag.takesValue ? [Self.sample(flag.kind, choices: flag.choices, bounds: flag.bounds)] : []
         let words = (Self.requiredWords(spec, except: flag.name) + [flag.name] + value).enumerated().map {
           Word(text: $1, start: $0, end: $0 + 1)
         }
@@ -107,12 +116,15 @@ import Foundation
     }
   }
 
-  @Test(arguments: ["user disable a@example.com --until 500ms", "user disable a@example.com --until 101y", "audit --since forever", "audit --since 0s"])
+  @Test(arguments: [
+    "user disable a@example.com --until 500ms", "user disable a@example.com --until 101y", "audit --since forever",
+    "audit --since 0s",
+  ])
   func spansOutOfRangeAreRefusedWhenTheLineIsParsed(_ line: String) throws {
     guard case .failure(let problem) = try Self.parse(line) else {
-        Issue.record("\(line) parsed")
-        return
-      }
+      Issue.record("\(line) parsed")
+      return
+    }
     #expect(problem.message.contains("takes a duration such as 24h, 7d or 2w"))
   }
 

@@ -34,7 +34,8 @@ struct HistoryFileSafetyTests {
     let shell = ReplHarness(["whoami", "status", "help"])
     let victim = try makeVictim(in: shell.directory + "/elsewhere")
     try FileManager.default.createDirectory(
-      atPath: shell.directory + "/state/authsh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      atPath: shell.directory + "/state/authsh", withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     #expect(symlink(victim, shell.historyPath) == 0)
     _ = await shell.run()
     #expect(try String(contentsOfFile: victim, encoding: .utf8) == victimText, "byte for byte unchanged")
@@ -46,7 +47,8 @@ struct HistoryFileSafetyTests {
     let directory = NSTemporaryDirectory() + "authsh-histlink-\(UUID().uuidString)"
     let victim = try makeVictim(in: directory + "/elsewhere")
     let state = directory + "/state/authsh"
-    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let lines = (1...2_500).map { "status \($0)" }
     try (lines.joined(separator: "\n") + "\n").write(toFile: state + "/history", atomically: false, encoding: .utf8)
     #expect(symlink(victim, state + "/history.tmp") == 0)
@@ -65,7 +67,9 @@ struct HistoryFileSafetyTests {
     chmod(state, 0o777)
     _ = await shell.run()
     #expect(!FileManager.default.fileExists(atPath: shell.historyPath))
-    #expect(shell.sink.standardError.contains("Refusing to use authsh's state directory \(state): group or others can write to it (mode 0777)"))
+    #expect(
+      shell.sink.standardError.contains(
+        "Refusing to use authsh's state directory \(state): group or others can write to it (mode 0777)"))
     #expect(shell.sink.standardError.contains("Run: chmod 700 \(state)"))
     #expect(shell.sink.standardError.contains("History is not kept in this session."))
   }
@@ -78,7 +82,8 @@ struct HistoryFileSafetyTests {
     let history = HistoryFile(path: directory + "/state/authsh/history", stateDirectory: directory + "/state/authsh")
     let error = try #require(throws: AuthError.self) { try history.check() }
     #expect(error.code == .configError)
-    #expect(error.hint == "Make it a real directory: rm \(directory)/state/authsh && mkdir -m 700 \(directory)/state/authsh")
+    #expect(
+      error.hint == "Make it a real directory: rm \(directory)/state/authsh && mkdir -m 700 \(directory)/state/authsh")
     history.append("whoami")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/real").isEmpty)
   }

@@ -22,7 +22,10 @@ struct HistoryTests {
       accounts: ["ada@example.com": "correct-horse"])
     _ = await shell.run()
     #expect(shell.historyFileText == "whoami\n")
-    #expect(shell.reader.history.map(\.line) == ["login ada@example.com --password correct-horse", "provider supabase --key sekrit-key-1", "whoami"])
+    #expect(
+      shell.reader.history.map(\.line) == [
+        "login ada@example.com --password correct-horse", "provider supabase --key sekrit-key-1", "whoami",
+      ])
     #expect(shell.reader.history.map(\.persisted) == [false, false, true])
   }
 
@@ -42,16 +45,22 @@ struct HistoryTests {
   }
 
   @Test func historyCommandListsThisSessionMasked() async {
-    let shell = ReplHarness(["whoami", "login ada@example.com --password correct-horse", "history"], accounts: ["ada@example.com": "correct-horse"])
+    let shell = ReplHarness(
+      ["whoami", "login ada@example.com --password correct-horse", "history"],
+      accounts: ["ada@example.com": "correct-horse"])
     _ = await shell.run()
-    #expect(shell.sink.standardOutput.contains("    1  whoami\n    2  login ada@example.com --password ***\n    3  history\n"))
+    #expect(
+      shell.sink.standardOutput.contains("    1  whoami\n    2  login ada@example.com --password ***\n    3  history\n")
+    )
     #expect(!shell.sink.standardOutput.contains("correct-horse"))
   }
 
   @Test func previousSessionsAreRecalledButNotListed() async throws {
     let first = ReplHarness(["whoami"])
     _ = await first.run()
-    var options = ReplOptions.standard(environment: ["HOME": first.directory, "XDG_STATE_HOME": first.directory + "/state"])
+    var options = ReplOptions.standard(environment: [
+      "HOME": first.directory, "XDG_STATE_HOME": first.directory + "/state",
+    ])
     options.rcFile = nil
     let reader = ScriptedLineReader(["history"])
     let sink = CapturingSink()
@@ -83,14 +92,20 @@ struct HistoryTests {
   @Test func masking() {
     #expect(HistoryPolicy.masked("login a@b.co --password 'x y z'") == "login a@b.co --password ***")
     #expect(HistoryPolicy.masked("login a@b.co --password=hunter22") == "login a@b.co --password=***")
-    #expect(HistoryPolicy.masked("provider firebase --key AIzaXYZ --url http://x") == "provider firebase --key *** --url http://x")
+    #expect(
+      HistoryPolicy.masked("provider firebase --key AIzaXYZ --url http://x")
+        == "provider firebase --key *** --url http://x")
     #expect(HistoryPolicy.masked("  whoami  ") == "whoami")
   }
 
   @Test func recoveryLinksAndCodesAreCredentials() {
     let link = "http://127.0.0.1:54321/auth/v1/verify?token=abc123&type=recovery"
-    #expect(HistoryPolicy.decide("reset confirm '\(link)'", invocation: parsed("reset confirm '\(link)'")) == .memoryOnly)
-    #expect(HistoryPolicy.decide("reset confirm 123456 --email a@b.co", invocation: parsed("reset confirm 123456 --email a@b.co")) == .memoryOnly)
+    #expect(
+      HistoryPolicy.decide("reset confirm '\(link)'", invocation: parsed("reset confirm '\(link)'")) == .memoryOnly)
+    #expect(
+      HistoryPolicy.decide(
+        "reset confirm 123456 --email a@b.co", invocation: parsed("reset confirm 123456 --email a@b.co")) == .memoryOnly
+    )
     // Lines that did not parse: a bad flag, or the link pasted on its own.
     #expect(HistoryPolicy.mentionsSecret("reset confirm 123456 --emial a@b.co"))
     #expect(HistoryPolicy.mentionsSecret(link))
@@ -99,19 +114,28 @@ struct HistoryTests {
     #expect(!HistoryPolicy.mentionsSecret("reset confirm --help"))
     #expect(!HistoryPolicy.mentionsSecret("echo http://example.com/?page=2"))
     #expect(HistoryPolicy.masked("reset confirm '\(link)' --email a@b.co") == "reset confirm *** --email a@b.co")
-    #expect(HistoryPolicy.masked("reset confirm --email a@b.co 123456 --password=pw12") == "reset confirm --email a@b.co *** --password=***")
+    #expect(
+      HistoryPolicy.masked("reset confirm --email a@b.co 123456 --password=pw12")
+        == "reset confirm --email a@b.co *** --password=***")
     #expect(HistoryPolicy.masked("  \(link)") == "***")
   }
 
   @Test func aConfirmedResetStaysOutOfTheFile() async {
-    let shell = ReplHarness(["reset confirm 123456 --email ada@example.com --password new-password-1", "reset confirm 654321 --emial x", "history", "whoami"])
+    let shell = ReplHarness([
+      "reset confirm 123456 --email ada@example.com --password new-password-1", "reset confirm 654321 --emial x",
+      "history", "whoami",
+    ])
     _ = await shell.run()
     #expect(shell.historyFileText == "history\nwhoami\n")
-    #expect(shell.sink.standardOutput.contains("    1  reset confirm *** --email ada@example.com --password ***\n    2  reset confirm *** --emial ***\n"))
+    #expect(
+      shell.sink.standardOutput.contains(
+        "    1  reset confirm *** --email ada@example.com --password ***\n    2  reset confirm *** --emial ***\n"))
   }
 
   private func parsed(_ line: String) -> Invocation? {
-    guard let words = try? WordSplitter.split(line), case .success(let invocation) = InvocationParser.parse(words, surface: .repl) else {
+    guard let words = try? WordSplitter.split(line),
+      case .success(let invocation) = InvocationParser.parse(words, surface: .repl)
+    else {
       return nil
     }
     return invocation

@@ -34,11 +34,12 @@ struct ReplFinishTests {
         // A stand-in for the script engine: fills one known hole from the model it is given.
         let email = previous?["user"]?["email"]?.string ?? previous?["session"]?["user"]?["email"]?.string
         seen.set(seen.value + [previous?["command"]?.string ?? "none"])
-        return .success(words.map { word in
-          var filled = word
-          filled.text = word.text.replacingOccurrences(of: "{{session.user.email}}", with: email ?? "?")
-          return filled
-        })
+        return .success(
+          words.map { word in
+            var filled = word
+            filled.text = word.text.replacingOccurrences(of: "{{session.user.email}}", with: email ?? "?")
+            return filled
+          })
       }
     }
     _ = await shell.run()
@@ -51,7 +52,9 @@ struct ReplFinishTests {
   @Test func aHoleThatCannotBeFilledRunsNothing() async {
     let ran = Box<[String]>([])
     let shell = ReplHarness(["whoami {{nosuch}}"]) { options in
-      options.interpolate = { _, _, _ in .failure(InterpolationError("undefined variable 'nosuch'", note: "a note", start: 7, end: 17)) }
+      options.interpolate = { _, _, _ in
+        .failure(InterpolationError("undefined variable 'nosuch'", note: "a note", start: 7, end: 17))
+      }
       options.execute = { invocation, _ in
         ran.set(ran.value + [invocation.spec.name])
         return CommandResult(command: invocation.spec.name)
@@ -59,12 +62,15 @@ struct ReplFinishTests {
     }
     _ = await shell.run()
     #expect(ran.value.isEmpty)
-    #expect(shell.sink.standardError == "error: undefined variable 'nosuch'\n  whoami {{nosuch}}\n         ^^^^^^^^^^ a note\n")
+    #expect(
+      shell.sink.standardError
+        == "error: undefined variable 'nosuch'\n  whoami {{nosuch}}\n         ^^^^^^^^^^ a note\n")
   }
 
   @Test func errorsOfTheStartupFileNameItsLine() async throws {
     let shell = ReplHarness(["quit"])
-    try FileManager.default.createDirectory(atPath: shell.directory + "/config/authsh", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: shell.directory + "/config/authsh", withIntermediateDirectories: true)
     try "# comment\necho ok\nlogn ada@example.com\n\nsleep 2x\n".write(
       toFile: shell.directory + "/config/authsh/rc", atomically: true, encoding: .utf8)
     _ = await shell.run()
@@ -76,7 +82,8 @@ struct ReplFinishTests {
 
   @Test func typedLinesAfterTheStartupFileAreNotLocated() async throws {
     let shell = ReplHarness(["logn x"])
-    try FileManager.default.createDirectory(atPath: shell.directory + "/config/authsh", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: shell.directory + "/config/authsh", withIntermediateDirectories: true)
     try "echo ok\n".write(toFile: shell.directory + "/config/authsh/rc", atomically: true, encoding: .utf8)
     _ = await shell.run()
     #expect(!shell.sink.standardError.contains("-->"))
@@ -84,7 +91,9 @@ struct ReplFinishTests {
 
   @Test func aMissingEmailAndNameAreAskedForOnATerminal() async {
     let shell = ReplHarness(["signup", "logout", "login"])
-    let prompter = TypingPrompter(["ada@example.com", "Ada", "correct-horse-1", "correct-horse-1", "ada@example.com", "correct-horse-1"])
+    let prompter = TypingPrompter([
+      "ada@example.com", "Ada", "correct-horse-1", "correct-horse-1", "ada@example.com", "correct-horse-1",
+    ])
     shell.context.passwordPrompter = prompter
     _ = await shell.run()
     #expect(prompter.prompts == ["Email: ", "Name: ", "New password: ", "Confirm password: ", "Email: ", "Password: "])
@@ -106,7 +115,11 @@ struct ReplFinishTests {
     ])
     shell.context.passwordPrompter = prompter
     _ = await shell.run()
-    #expect(prompter.prompts.prefix(4) == ["New password: ", "Confirm password: ", "Passwords do not match. Try again.\nNew password: ", "Confirm password: "])
+    #expect(
+      prompter.prompts.prefix(4) == [
+        "New password: ", "Confirm password: ", "Passwords do not match. Try again.\nNew password: ",
+        "Confirm password: ",
+      ])
     #expect(shell.reader.prompts.contains("supabase:default ada@example.com> "))
     #expect(prompter.prompts.count == 10)
     #expect(!shell.reader.prompts.contains("supabase:default bo@example.com> "))
@@ -114,7 +127,9 @@ struct ReplFinishTests {
   }
 
   @Test func usageShowsRequiredFlagsWithoutBrackets() {
-    #expect(CommandTable.named("signup")?.usage() == "signup [EMAIL] --name NAME [--password VALUE] [--password-env VAR] [--password-stdin]")
+    #expect(
+      CommandTable.named("signup")?.usage()
+        == "signup [EMAIL] --name NAME [--password VALUE] [--password-env VAR] [--password-stdin]")
   }
 
   @Test func spinnerWordsNameTheHost() {

@@ -21,8 +21,12 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
   init(accounts: [String: String] = [:]) { passwords = accounts }
 
   func session(for email: String) -> AuthSession {
-    let user = AuthUser(id: "uid-\(email)", email: email, emailConfirmed: true, name: nil, createdAt: nil, lastSignInAt: nil, provider: "email")
-    return AuthSession(accessToken: "access-token-\(email)", refreshToken: "refresh-token-\(email)", expiresAt: 4_102_444_800, user: user)
+    let user = AuthUser(
+      id: "uid-\(email)", email: email, emailConfirmed: true, name: nil, createdAt: nil, lastSignInAt: nil,
+      provider: "email")
+    return AuthSession(
+      accessToken: "access-token-\(email)", refreshToken: "refresh-token-\(email)", expiresAt: 4_102_444_800, user: user
+    )
   }
 
   private func wait() async throws {
@@ -45,7 +49,9 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
     try await wait()
     try lock.withLock {
       signInAttempts.append((email, password))
-      guard passwords[email.lowercased()] == password else { throw AuthError(.invalidCredentials, providerCode: "invalid_credentials", status: 400) }
+      guard passwords[email.lowercased()] == password else {
+        throw AuthError(.invalidCredentials, providerCode: "invalid_credentials", status: 400)
+      }
     }
     return session(for: email)
   }
@@ -96,7 +102,9 @@ struct ReplHarness {
   ) {
     let directory = NSTemporaryDirectory() + "authsh-repl-\(UUID().uuidString)"
     self.directory = directory
-    var environment = ["HOME": directory, "XDG_STATE_HOME": directory + "/state", "XDG_CONFIG_HOME": directory + "/config"]
+    var environment = [
+      "HOME": directory, "XDG_STATE_HOME": directory + "/state", "XDG_CONFIG_HOME": directory + "/config",
+    ]
     if configured {
       environment["SUPABASE_URL"] = "http://127.0.0.1:9999"
       environment["SUPABASE_ANON_KEY"] = "anon-key-for-tests"
@@ -105,7 +113,8 @@ struct ReplHarness {
     self.provider = provider
     let paths = Paths(environment: environment)
     context = ShellContext(
-      resolver: ConfigResolver(environment: environment, paths: paths, configFile: config.map { .init(text: $0, mode: 0o600) }),
+      resolver: ConfigResolver(
+        environment: environment, paths: paths, configFile: config.map { .init(text: $0, mode: 0o600) }),
       makeProvider: { _, _ in provider }, sessionStore: InMemorySessionStore(), environment: environment)
     context.passwordPrompter = ScriptedPrompter(passwords)
     reader = ScriptedLineReader(lines)

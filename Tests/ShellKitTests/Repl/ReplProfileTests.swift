@@ -28,6 +28,8 @@ struct ReplProfileTests {
   @Test func useWithABrokenConfigSaysWhatIsBroken() async {
     let shell = ReplHarness(["use staging"], config: "[profiles.staging]\nporvider = \"supabase\"\n")
     _ = await shell.run()
-    #expect(shell.sink.standardError.contains("config.toml:2: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?"))
+    #expect(
+      shell.sink.standardError.contains(
+        "config.toml:2: unknown key 'porvider' in [profiles.staging]; did you mean 'provider'?"))
   }
 }

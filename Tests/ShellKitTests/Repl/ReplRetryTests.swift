@@ -44,7 +44,8 @@ struct ReplRetryTests {
   }
 
   @Test func passwordOnTheLineWarnsOnce() async {
-    let shell = ReplHarness(["login ada@example.com --password correct-horse"], accounts: ["ada@example.com": "correct-horse"])
+    let shell = ReplHarness(
+      ["login ada@example.com --password correct-horse"], accounts: ["ada@example.com": "correct-horse"])
     _ = await shell.run()
     let warnings = shell.sink.standardError.components(separatedBy: "warning:").count - 1
     #expect(warnings == 1)
@@ -53,7 +54,10 @@ struct ReplRetryTests {
 
   @Test func ctrlCCancelsTheRunningCommandAndTheShellGoesOn() async {
     let interrupts = Interrupts()
-    let shell = ReplHarness(["login ada@example.com --password correct-horse", "echo still here"], accounts: ["ada@example.com": "correct-horse"]) {
+    let shell = ReplHarness(
+      ["login ada@example.com --password correct-horse", "echo still here"],
+      accounts: ["ada@example.com": "correct-horse"]
+    ) {
       $0.interrupts = interrupts
     }
     shell.provider.delay = .seconds(30)
@@ -98,8 +102,10 @@ struct ReplRetryTests {
   @Test func startupFileRunsBeforeTheFirstPromptUnlessNoRC() async throws {
     for noRC in [false, true] {
       let shell = ReplHarness(["quit"]) { $0.noRC = noRC }
-      try FileManager.default.createDirectory(atPath: shell.directory + "/config/authsh", withIntermediateDirectories: true)
-      try "# greeting\necho hello from rc\n".write(toFile: shell.directory + "/config/authsh/rc", atomically: true, encoding: .utf8)
+      try FileManager.default.createDirectory(
+        atPath: shell.directory + "/config/authsh", withIntermediateDirectories: true)
+      try "# greeting\necho hello from rc\n".write(
+        toFile: shell.directory + "/config/authsh/rc", atomically: true, encoding: .utf8)
       _ = await shell.run()
       #expect(shell.sink.standardOutput.contains("hello from rc") == !noRC)
       #expect(shell.repl.sessionLines == ["quit"])

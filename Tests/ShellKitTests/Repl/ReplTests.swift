@@ -7,7 +7,8 @@ import Testing
 @Suite("Repl transcripts")
 struct ReplTests {
   @Test func promptShowsProviderProfileAndUser() async {
-    let shell = ReplHarness(["login ada@example.com", "quit"], accounts: ["ada@example.com": "correct-horse"], passwords: ["correct-horse"])
+    let shell = ReplHarness(
+      ["login ada@example.com", "quit"], accounts: ["ada@example.com": "correct-horse"], passwords: ["correct-horse"])
     #expect(await shell.run() == 0)
     #expect(shell.reader.prompts == ["supabase:default> ", "supabase:default ada@example.com> "])
   }
@@ -95,7 +96,9 @@ struct ReplTests {
     shell.provider.userError = AuthError(.sessionExpired)
     shell.provider.refreshError = AuthError(.sessionExpired, providerCode: "refresh_token_not_found")
     _ = await shell.run()
-    #expect(shell.sink.standardError.contains("\u{1B}[33m⚠ You were logged out due to inactivity. Please log in again.\u{1B}[0m"))
+    #expect(
+      shell.sink.standardError.contains(
+        "\u{1B}[33m⚠ You were logged out due to inactivity. Please log in again.\u{1B}[0m"))
   }
 
   @Test func jsonFlagPrintsTheResultModel() async {

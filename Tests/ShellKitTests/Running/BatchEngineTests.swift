@@ -105,7 +105,9 @@ final class Flaky: @unchecked Sendable {
 
     // A change that is not safe to repeat (a resend) is not sent again after a timeout.
     let timeout = Flaky(failures: 1000, AuthError(.timeout))
-    await #expect(throws: AuthError.self) { try await retrier(clock).run(retryTransient: false) { _ in try timeout.call() } }
+    await #expect(throws: AuthError.self) {
+      try await retrier(clock).run(retryTransient: false) { _ in try timeout.call() }
+    }
     #expect(timeout.calls == 1)
 
     // Another 4xx fails that account at once.
@@ -133,7 +135,8 @@ final class Flaky: @unchecked Sendable {
 
   @Test func countsAuditLinesAndReportLinesAreRight() async throws {
     let users = (1...6).map { n in SupportHarness.user(n) { $0.confirmed = n > 4 } }
-    let input = "# sign-ups the mail outage swallowed\n" + (1...6).map { "user\($0)@example.com" }.joined(separator: "\n")
+    let input =
+      "# sign-ups the mail outage swallowed\n" + (1...6).map { "user\($0)@example.com" }.joined(separator: "\n")
       + "\n\nnobody@example.com\nnot an address\n"
     let (harness, _) = harness(users, input: input)
     let report = ReportCollector()
@@ -146,7 +149,9 @@ final class Flaky: @unchecked Sendable {
     #expect(result.batch?["total"]?.int == 8)
     #expect(result.batch?["codes"]?["user_not_found"]?.int == 1)
     #expect(result.batch?["codes"]?["validation_failed"]?.int == 1)
-    #expect(result.notes.first == "8 accounts: 4 changed, 2 unchanged, 1 not found, 1 failed (user_not_found 1, validation_failed 1).")
+    #expect(
+      result.notes.first
+        == "8 accounts: 4 changed, 2 unchanged, 1 not found, 1 failed (user_not_found 1, validation_failed 1).")
     #expect(ExitStatus.oneShot(result) == 1)
     // Only the accounts that needed it were sent a change.
     #expect(harness.provider.calls.filter { $0.hasPrefix("confirm") }.count == 4)
@@ -172,7 +177,10 @@ final class Flaky: @unchecked Sendable {
     let result = try await harness.run("user enable --from report.jsonl --only-failed --yes")
     #expect(result.batch?["total"]?.int == 2)
     #expect(Self.count(result, "changed") == 2)
-    #expect(harness.provider.calls.filter { $0.hasPrefix("enable") }.sorted() == ["enable user2@example.com", "enable user3@example.com"])
+    #expect(
+      harness.provider.calls.filter { $0.hasPrefix("enable") }.sorted() == [
+        "enable user2@example.com", "enable user3@example.com",
+      ])
     #expect(ExitStatus.oneShot(result) == 0)
     // Not a report: --only-failed is a usage error, nothing sent.
     let (plain, _) = self.harness(users, input: "user1@example.com\n")
@@ -234,7 +242,10 @@ final class Flaky: @unchecked Sendable {
 
   @Test func aReadonlyProfileRefusesTheBatchBeforeReadingOrSending() async throws {
     let harness = SupportHarness([SupportHarness.user(1)], readonly: true)
-    harness.context.openInputLines = { _ in Issue.record("the input was read"); return TextLines("") }
+    harness.context.openInputLines = { _ in
+      Issue.record("the input was read")
+      return TextLines("")
+    }
     let result = try await harness.run("user delete --from list.txt --yes")
     #expect(result.error?.code == .readonlyProfile)
     #expect(harness.provider.calls.isEmpty)

@@ -26,7 +26,8 @@ import Testing
     let input = "id,email,display_name,email_verified\nid-2,user2@example.com,\"Evil\nA,user1@example.com,B\",true\n"
     for dryRun in [true, false] {
       let (harness, report) = harness(users, input: input)
-      let result = try await harness.run("user delete --from evil.csv --yes --report r.jsonl" + (dryRun ? " --dry-run" : ""))
+      let result = try await harness.run(
+        "user delete --from evil.csv --yes --report r.jsonl" + (dryRun ? " --dry-run" : ""))
       #expect(result.batch?["total"]?.int == 1)
       #expect(report.records.map(\.input) == ["user2@example.com"])
       #expect(!harness.provider.calls.contains { $0.contains("user1") })
@@ -41,16 +42,21 @@ import Testing
     let (harness, report) = harness(users, input: input)
     let result = try await harness.run("user confirm --from list.csv --yes --report r.jsonl")
     #expect(result.batch?["total"]?.int == 3)
-    #expect(report.records.first { $0.input == "line 2" }?.message == "Line 2 has 3 fields where the header names 2: skipped.")
+    #expect(
+      report.records.first { $0.input == "line 2" }?.message == "Line 2 has 3 fields where the header names 2: skipped."
+    )
     #expect(report.records.first { $0.input == "line 4" }?.message == "Line 4 has no email or id.")
     #expect(harness.provider.calls.filter { $0.hasPrefix("user ") } == ["user user2@example.com"])
   }
 
   @Test func aQuoteNeverClosedRefusesTheBatchBeforeAnythingIsSent() async throws {
-    let (harness, _) = harness([SupportHarness.user(1)], input: "email,name\nuser1@example.com,\"never closed\nuser2@example.com,x\n")
+    let (harness, _) = harness(
+      [SupportHarness.user(1)], input: "email,name\nuser1@example.com,\"never closed\nuser2@example.com,x\n")
     let result = try await harness.run("user delete --from list.csv --yes")
     #expect(result.error?.code == .usage)
-    #expect(result.error?.message == "Line 2 of list.csv: the quoted field that starts here is never closed; nothing was sent.")
+    #expect(
+      result.error?.message
+        == "Line 2 of list.csv: the quoted field that starts here is never closed; nothing was sent.")
     #expect(harness.provider.calls.isEmpty)
   }
 
@@ -58,7 +64,8 @@ import Testing
     let users = [SupportHarness.user(1) { $0.confirmed = false }]
     for dryRun in [false, true] {
       let (harness, report) = harness(users, input: "user1@example.com\nUSER1@example.com\n user1@EXAMPLE.com \n")
-      let result = try await harness.run("user confirm --from list.txt --yes --report r.jsonl" + (dryRun ? " --dry-run" : ""))
+      let result = try await harness.run(
+        "user confirm --from list.txt --yes --report r.jsonl" + (dryRun ? " --dry-run" : ""))
       #expect(result.error == nil)
       #expect(result.batch?["total"]?.int == 1)
       #expect(result.batch?["duplicates"]?.int == 2)
@@ -92,7 +99,9 @@ import Testing
     #expect(Self.count(result, "changed") == 2)
     #expect(Self.count(result, "unknown") == 1)
     #expect(ExitStatus.oneShot(result) == 3)
-    #expect(result.notes.contains("1 account got no answer: the change may have been applied. Check them before trying again."))
+    #expect(
+      result.notes.contains(
+        "1 account got no answer: the change may have been applied. Check them before trying again."))
     let unknown = try #require(report.records.first { $0.outcome == .unknown })
     #expect(unknown.message.hasPrefix("Sent, but no answer came back"))
 
@@ -121,7 +130,10 @@ import Testing
     let result = try await harness.run("user confirm --resume r.jsonl --yes --report new.jsonl")
     #expect(result.error == nil)
     #expect(result.batch?["total"]?.int == 5)
-    #expect(harness.provider.calls.filter { $0.hasPrefix("confirm") }.sorted() == ["confirm user2@example.com", "confirm user3@example.com"])
+    #expect(
+      harness.provider.calls.filter { $0.hasPrefix("confirm") }.sorted() == [
+        "confirm user2@example.com", "confirm user3@example.com",
+      ])
     // A new --report gets every account: what was done before, then this run's.
     #expect(report.records.count == 5)
 
@@ -139,7 +151,8 @@ import Testing
     for dryRun in [true, false] {
       let (harness, report) = harness(users, input: "user1@example.com\nuser2@example.com\nnot an address\n")
       harness.provider.unsupportedChanges = [.userMetadata]
-      let result = try await harness.run("user update --from list.txt --meta plan=pro --yes --report r.jsonl" + (dryRun ? " --dry-run" : ""))
+      let result = try await harness.run(
+        "user update --from list.txt --meta plan=pro --yes --report r.jsonl" + (dryRun ? " --dry-run" : ""))
       #expect(Self.count(result, "not_supported") == 2)
       #expect(Self.count(result, "would_change") == 0)
       #expect(result.error?.code == .notSupported)

@@ -43,7 +43,8 @@ import Testing
   @Test func jobsAreBoundedByTheFlag() async throws {
     let harness = SupportHarness((1...20).map { SupportHarness.user($0) })
     harness.provider.scramble = true
-    _ = try await harness.run("user show " + (1...20).map { "user\($0)@example.com" }.joined(separator: " ") + " --jobs 1")
+    _ = try await harness.run(
+      "user show " + (1...20).map { "user\($0)@example.com" }.joined(separator: " ") + " --jobs 1")
     #expect(harness.provider.mostAtOnce == 1)
   }
 
@@ -182,7 +183,8 @@ import Testing
     _ = try await harness.run("user show user1@example.com")
     let all = (try harness.audit.entries(since: nil))
     #expect(all.map(\.outcome) == ["started", "ok", "started", "not_supported", "started", "user_not_found"])
-    #expect(all[0].targetEmail == "user1@example.com" && all[0].targetId == nil, "written before the account is looked up")
+    #expect(
+      all[0].targetEmail == "user1@example.com" && all[0].targetId == nil, "written before the account is looked up")
     let entries = all.filter { $0.outcome != "started" }
     #expect(entries.map(\.command) == ["user confirm", "user signout", "user enable"])
     #expect(entries.map(\.outcome) == ["ok", "not_supported", "user_not_found"])
@@ -194,20 +196,30 @@ import Testing
   @Test func createSaysWhatItMade() async throws {
     let harness = SupportHarness()
     let result = try await harness.run("user create ada@example.com --confirmed")
-    #expect(result.notes == ["Created ada@example.com (id-new), e-mail confirmed; it has no password (set one with 'authsh user set-password')."])
+    #expect(
+      result.notes == [
+        "Created ada@example.com (id-new), e-mail confirmed; it has no password (set one with 'authsh user set-password')."
+      ])
     #expect((try harness.audit.entries(since: nil)).last?.targetId == "id-new")
   }
 
   @Test func auditSinceFiltersOldEntries() async throws {
     let harness = SupportHarness()
-    try harness.audit.append(AuditEntry(time: "2000-01-01T00:00:00Z", profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "old@example.com", outcome: "ok"))
-    try harness.audit.append(AuditEntry(time: CivilTime.iso8601(seconds: Int(Date().timeIntervalSince1970)), profile: "p", backend: "b", command: "user enable", targetId: nil, targetEmail: "new@example.com", outcome: "ok"))
+    try harness.audit.append(
+      AuditEntry(
+        time: "2000-01-01T00:00:00Z", profile: "p", backend: "b", command: "user enable", targetId: nil,
+        targetEmail: "old@example.com", outcome: "ok"))
+    try harness.audit.append(
+      AuditEntry(
+        time: CivilTime.iso8601(seconds: Int(Date().timeIntervalSince1970)), profile: "p", backend: "b",
+        command: "user enable", targetId: nil, targetEmail: "new@example.com", outcome: "ok"))
     #expect(try await harness.run("audit --all-backends").audit?.count == 2)
     #expect(try await harness.run("audit --since 24h --all-backends").audit?.map(\.targetEmail) == ["new@example.com"])
     // Backend "b" is not the one in use: left out, and counted.
     let own = try await harness.run("audit")
     #expect(own.audit?.isEmpty == true)
-    #expect(own.notes.first?.hasPrefix("2 lines about other backends are not shown: only supabase ") == true, "\(own.notes)")
+    #expect(
+      own.notes.first?.hasPrefix("2 lines about other backends are not shown: only supabase ") == true, "\(own.notes)")
   }
 }
 

@@ -2,7 +2,9 @@ import ShellKit
 import Testing
 
 @Suite struct DurationsTests {
-  @Test(arguments: [("30s", 30.0), ("500ms", 0.5), ("2m", 120.0), ("1.5", 1.5), ("24h", 86_400.0), ("0", 0.0), ("1e3ms", 1.0)])
+  @Test(arguments: [
+    ("30s", 30.0), ("500ms", 0.5), ("2m", 120.0), ("1.5", 1.5), ("24h", 86_400.0), ("0", 0.0), ("1e3ms", 1.0),
+  ])
   func parses(_ text: String, _ seconds: Double) {
     #expect(Durations.seconds(text) == seconds)
   }

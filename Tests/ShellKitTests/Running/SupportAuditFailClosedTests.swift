@@ -1,9 +1,9 @@
 import AuthCore
 import Foundation
+import JSONKit
 import Testing
 
 @testable import ShellKit
-import JSONKit
 
 /// An audit log that accepts `accepting` lines, then fails as a full disk does.
 final class FillingAuditLog: AuditLog, @unchecked Sendable {
@@ -13,13 +13,17 @@ final class FillingAuditLog: AuditLog, @unchecked Sendable {
   init(accepting: Int) { self.accepting = accepting }
   func checkWritable() throws {
     try lock.withLock {
-      if accepting == 0 { throw AuthError(.auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.") }
+      if accepting == 0 {
+        throw AuthError(
+          .auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.")
+      }
     }
   }
   func append(_ entry: AuditEntry) throws {
     try lock.withLock {
       guard accepting > 0 else {
-        throw AuthError(.auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.")
+        throw AuthError(
+          .auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.")
       }
       accepting -= 1
       lines.append(entry)
@@ -42,7 +46,9 @@ final class FillingAuditLog: AuditLog, @unchecked Sendable {
     let (harness, log) = harness(accepting: 0)
     let result = try await harness.run("user disable user1@example.com --yes")
     #expect(result.error?.code == .auditUnavailable)
-    #expect(result.error?.message == "'user disable' was not sent: Could not write to the audit log /s/audit.jsonl: No space left on device.")
+    #expect(
+      result.error?.message
+        == "'user disable' was not sent: Could not write to the audit log /s/audit.jsonl: No space left on device.")
     #expect(ExitStatus.oneShot(result) == 74)
     #expect(harness.provider.calls.isEmpty, "nothing sent, not even the lookup: \(harness.provider.calls)")
     #expect(log.lines.isEmpty)
@@ -52,7 +58,9 @@ final class FillingAuditLog: AuditLog, @unchecked Sendable {
     let (harness, log) = harness(accepting: 1)
     let result = try await harness.run("user disable user1@example.com --yes")
     #expect(result.error?.code == .auditUnavailable)
-    #expect(result.error?.message.hasPrefix("'user disable' was applied, but its outcome could not be recorded in the audit log") == true)
+    #expect(
+      result.error?.message.hasPrefix(
+        "'user disable' was applied, but its outcome could not be recorded in the audit log") == true)
     #expect(ExitStatus.oneShot(result) == 74)
     #expect(result.json(now: 0, revealTokens: false)["ok"]?.bool == false)
     #expect(log.lines.map(\.outcome) == ["started"])

@@ -21,7 +21,10 @@ import Testing
   }
 
   @Test func aReadonlyProfileRefusesSetEmailAndClaims() async throws {
-    for line in ["user set-email user1@example.com x@y.example", "user update user1@example.com --claims '{\"role\":\"admin\"}' --yes"] {
+    for line in [
+      "user set-email user1@example.com x@y.example",
+      "user update user1@example.com --claims '{\"role\":\"admin\"}' --yes",
+    ] {
       let harness = SupportHarness([SupportHarness.user(1)], readonly: true)
       let result = try await harness.run(line)
       #expect(result.error?.code == .readonlyProfile, "\(line)")
@@ -53,7 +56,10 @@ import Testing
 
   @Test func updateWithNothingToChangeOrABadPairIsAUsageError() async throws {
     let harness = SupportHarness([SupportHarness.user(1)])
-    for line in ["user update user1@example.com", "user update user1@example.com --meta novalue", "user update user1@example.com --claims [1]"] {
+    for line in [
+      "user update user1@example.com", "user update user1@example.com --meta novalue",
+      "user update user1@example.com --claims [1]",
+    ] {
       let result = try await harness.run(line)
       #expect(result.error?.code == .usage, "\(line)")
     }
@@ -61,7 +67,12 @@ import Testing
   }
 
   @Test func diagnoseOfAnAddressSomeoneIsChangingToSaysSo() async throws {
-    let harness = SupportHarness([SupportHarness.user(1) { $0.pendingEmail = "ada@new.example"; $0.emailChangeSentAt = "2026-11-27T08:00:00Z" }])
+    let harness = SupportHarness([
+      SupportHarness.user(1) {
+        $0.pendingEmail = "ada@new.example"
+        $0.emailChangeSentAt = "2026-11-27T08:00:00Z"
+      }
+    ])
     let result = try await harness.run("diagnose ada@new.example")
     let finding = try #require(result.diagnosis?.findings.first)
     #expect(finding.code == "email_change_pending")
@@ -91,7 +102,8 @@ import Testing
 
   @Test func diagnoseOfATypoSuggestsTheCloseAddressAtTheSameDomain() async throws {
     let harness = SupportHarness([
-      SupportHarness.user(1) { $0.email = "alice@example.com" }, SupportHarness.user(2) { $0.email = "alice@other.example" },
+      SupportHarness.user(1) { $0.email = "alice@example.com" },
+      SupportHarness.user(2) { $0.email = "alice@other.example" },
       SupportHarness.user(3) { $0.email = "bob@example.com" },
     ])
     let result = try await harness.run("diagnose alcie@example.com")
@@ -118,7 +130,9 @@ import Testing
     ("roberto@example.com", ["robert@example.com"]), ("al@example.com", []),
   ])
   func nearMissesStayAtTheDomainAndWithinAFewEdits(_ email: String, _ expected: [String]) {
-    let candidates = ["alice@example.com", "alice@else.example", "bob@example.com", "robert@example.com", "x@example.com"]
+    let candidates = [
+      "alice@example.com", "alice@else.example", "bob@example.com", "robert@example.com", "x@example.com",
+    ]
     #expect(Diagnosis.nearMisses(of: email, among: candidates) == expected)
   }
 }

@@ -54,7 +54,9 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   func listUsers(_ query: UserListQuery) async throws -> UserPage {
     record("list")
     let users = accounts.values.sorted { $0.email < $1.email }.filter { query.filter.map($0.email.contains) ?? true }
-    return UserPage(users: Array(users.prefix(query.limit)), total: users.count, nextPageToken: users.count > query.limit ? "page-2" : nil)
+    return UserPage(
+      users: Array(users.prefix(query.limit)), total: users.count,
+      nextPageToken: users.count > query.limit ? "page-2" : nil)
   }
   func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
     record("link \(kind.rawValue) \(user.email)")
@@ -90,7 +92,8 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   }
   func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
     record("create \(email)")
-    let user = AdminUser(id: "id-new", email: email, confirmed: confirmed, methods: password == nil ? [] : ["password"], name: name)
+    let user = AdminUser(
+      id: "id-new", email: email, confirmed: confirmed, methods: password == nil ? [] : ["password"], name: name)
     lock.withLock { accounts[email] = user }
     return user
   }
@@ -118,8 +121,11 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     record("update \(user.email)")
     return change(user.email) { user in
       if let name = changes.name { user.name = name }
-      if !changes.metadata.isEmpty { user.metadata = .object(AccountUpdate.merged(user.metadata?.object ?? JSONObject(), changes.metadata)) }
-      let admin = AccountUpdate.merged(AccountUpdate.merged(user.appMetadata?.object ?? JSONObject(), changes.appMetadata), changes.claims)
+      if !changes.metadata.isEmpty {
+        user.metadata = .object(AccountUpdate.merged(user.metadata?.object ?? JSONObject(), changes.metadata))
+      }
+      let admin = AccountUpdate.merged(
+        AccountUpdate.merged(user.appMetadata?.object ?? JSONObject(), changes.appMetadata), changes.claims)
       if !admin.isEmpty { user.appMetadata = .object(admin) }
     }
   }
@@ -128,7 +134,9 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     record("pending \(email)")
     return (lock.withLock { accounts.values.first { $0.pendingEmail == email } }, true)
   }
-  func settings() async throws -> ProjectSettings { ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true) }
+  func settings() async throws -> ProjectSettings {
+    ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true)
+  }
   func latestMail(to email: String) async throws -> InboxMessage? { nil }
   func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser {
     record("mfa reset \(user.email)\(factorId.map { " " + $0 } ?? "")")
@@ -171,7 +179,8 @@ struct SupportHarness {
       resolver: ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil),
       connection: connection, makeProvider: { _, _ in fatalError("not used") }, sessionStore: InMemorySessionStore(),
       environment: environment)
-    var target = Target(provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon-key-for-tests")
+    var target = Target(
+      provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon-key-for-tests")
     target.readonly = readonly
     context.emulatorTargets = [.supabase: target]
     context.makeAdminProvider = { _, _, _ in provider }

@@ -13,7 +13,8 @@ import Testing
 
   /// `user import`'s file: one account.
   static let importFile: String = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-rails-\(UUID().uuidString).jsonl").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-rails-\(UUID().uuidString).jsonl")
+      .path
     _ = FileManager.default.createFile(atPath: path, contents: Data("{\"email\":\"user9@example.com\"}\n".utf8))
     return path
   }()
@@ -53,7 +54,9 @@ import Testing
     let result = try await harness.run(Self.line(spec))
     #expect(ExitStatus.oneShot(result) == ExitStatus.usage, "\(spec.name): \(String(describing: result.error))")
     #expect(result.error?.message.contains("--yes") == true)
-    #expect(harness.provider.calls.allSatisfy { $0.hasPrefix("user ") }, "\(spec.name) only looked the account up: \(harness.provider.calls)")
+    #expect(
+      harness.provider.calls.allSatisfy { $0.hasPrefix("user ") },
+      "\(spec.name) only looked the account up: \(harness.provider.calls)")
   }
 
   @Test(arguments: confirming)

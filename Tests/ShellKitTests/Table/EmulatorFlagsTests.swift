@@ -19,20 +19,24 @@ import Testing
       "--mail-frequency", "1", "--idle-timeout", "5", "--session-timebox", "86400",
       "--session-inactivity-timeout=3600", "--seed", "a.jsonl", "--anonymous-sign-ins", "--like-production",
     ]).get()
-    #expect(invocation[.emulatorHost] == "0.0.0.0" && invocation[.emulatorPort] == 0 && invocation[.project] == "demo-x")
+    #expect(
+      invocation[.emulatorHost] == "0.0.0.0" && invocation[.emulatorPort] == 0 && invocation[.project] == "demo-x")
     #expect(invocation[.state] == "/tmp/s.sqlite" && invocation[.confirmEmail] && invocation[.emailPrivacy])
     #expect(invocation[.jwtSecret] == "s3cret" && invocation[.latency] == 25)
     let faults = invocation.all(.fault)
     #expect(faults.count == 2 && faults[0].times == 2 && faults[0].status == 429 && faults[1].preset == .drop)
     #expect(invocation[.bcryptCost] == 5 && invocation[.refreshReuseInterval] == 10 && invocation[.mailFrequency] == 1)
-    #expect(invocation[.idleTimeout] == 5 && invocation[.sessionTimebox] == 86400 && invocation[.sessionInactivityTimeout] == 3600)
+    #expect(
+      invocation[.idleTimeout] == 5 && invocation[.sessionTimebox] == 86400
+        && invocation[.sessionInactivityTimeout] == 3600)
     #expect(invocation[.seed] == "a.jsonl" && invocation[.anonymousSignIns] && invocation[.emulatorLikeProduction])
     #expect(invocation.text(of: .fault) == "GET /auth/v1/user drop")
   }
 
   @Test func teamAddressesAreRepeatedOrSeparatedByCommas() throws {
     let invocation = try Self.parse([
-      "--like-production", "--smtp", "built-in", "--team", "ada@example.com,bob@example.com", "--team=cy@example.com", "--captcha",
+      "--like-production", "--smtp", "built-in", "--team", "ada@example.com,bob@example.com", "--team=cy@example.com",
+      "--captcha",
     ]).get()
     #expect(invocation.all(.team).flatMap { $0 } == ["ada@example.com", "bob@example.com", "cy@example.com"])
     #expect(invocation[.smtp] == "built-in" && invocation[.captcha])

@@ -18,7 +18,10 @@ import Testing
 
   @Test func valuesReadAsTheirTypes() throws {
     #expect(try Self.parse("provider firebase")[.providerKind] == .firebase)
-    #expect(try Self.parse("user show a@example.com b@example.com", .oneShot).all(.lookupUsers) == ["a@example.com", "b@example.com"])
+    #expect(
+      try Self.parse("user show a@example.com b@example.com", .oneShot).all(.lookupUsers) == [
+        "a@example.com", "b@example.com",
+      ])
     let change = try Self.parse("user set-email a@example.com b@example.com", .oneShot)
     #expect(change[.user] == "a@example.com" && change[.newEmail] == "b@example.com")
     #expect(try Self.parse("login", .oneShot)[.accountEmail] == nil)
