@@ -113,6 +113,16 @@ public struct AuthError: Error, Sendable, Equatable {
     [.networkUnreachable, .timeout, .serverError, .malformedResponse].contains(code)
   }
 
+  /// A request that was sent and got no answer (or none that can be read): what it asked may
+  /// have been done (a batch's `unknown`).
+  public var isNoAnswer: Bool { [.timeout, .networkUnreachable, .malformedResponse, .cancelled].contains(code) }
+
+  /// The codes of failures that may go through when the same request is sent again later (a rate
+  /// limit, an outage, an interruption): what `--resume` tries again.
+  public static let mayPassLaterCodes: Set<String> = Set(
+    [ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled].map(\.rawValue)
+  )
+
   /// Not signed in / session gone (exit 4 for one-shot `whoami`, `logout`, `refresh`).
   public var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }
 }

@@ -24,8 +24,7 @@ public struct ImportOutcome: Sendable, Equatable {
       case .imported, .skippedExisting, .wouldImport: return true
       case .unknown, .notStarted, .heldBack: return false
       case .failed:
-        return !["rate_limited", "timeout", "network_unreachable", "server_error", "malformed_response", "cancelled"]
-          .contains(code ?? "")
+        return !AuthError.mayPassLaterCodes.contains(code ?? "")
       }
     }
   }
@@ -90,10 +89,6 @@ public struct ImportOutcome: Sendable, Equatable {
     return changed
   }
 
-  /// Errors of a request that was sent where no answer came back.
-  public static func isNoAnswer(_ error: AuthError) -> Bool {
-    [ErrorCode.timeout, .networkUnreachable, .malformedResponse, .cancelled].contains(error.code)
-  }
 }
 
 /// Imports accounts into a backend: a provider that can do it conforms (the Supabase and Firebase

@@ -88,7 +88,7 @@ extension FirebaseAdminProvider: AccountImporter {
           Self.fail(&results[position], AuthError(.providerError, message: message, providerCode: message))
         }
       }
-    } catch let error as AuthError where ImportOutcome.isNoAnswer(error) {
+    } catch let error as AuthError where error.isNoAnswer {
       results = results.map { ImportOutcome.interrupted($0, by: error, sent: true) }
     } catch let error as AuthError {
       for position in results.indices { Self.fail(&results[position], error) }

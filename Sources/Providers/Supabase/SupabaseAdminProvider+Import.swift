@@ -47,7 +47,7 @@ extension SupabaseAdminProvider: AccountImporter {
       outcome.withoutPassword = withoutPassword
     } catch let error as AuthError where error.code == .userAlreadyExists {
       outcome.status = .skippedExisting
-    } catch let error as AuthError where ImportOutcome.isNoAnswer(error) {
+    } catch let error as AuthError where error.isNoAnswer {
       outcome = ImportOutcome.interrupted(outcome, by: error, sent: true)
     } catch let error as AuthError {
       outcome.status = .failed

@@ -29,12 +29,9 @@ public enum BatchOutcome: String, Sendable, CaseIterable {
     }
   }
 
-  /// Failures that may go through when tried again later.
-  static let retryableCodes = Set(
-    [
-      ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled,
-      .auditUnavailable,
-    ].map(\.rawValue))
+  /// Failures that may go through when tried again later; `audit_unavailable` too (the change
+  /// was made, its outcome not recorded: a set-operation sent again records it).
+  static let retryableCodes = AuthError.mayPassLaterCodes.union([ErrorCode.auditUnavailable.rawValue])
 }
 
 /// A retry that a stopped batch did not make; `after` is the error of the last attempt.

@@ -14,6 +14,12 @@ public struct BatchEntry: Sendable, Equatable {
     self.problem = problem
   }
 
+  /// The outcome of a line that names no account (`failed`, `validation_failed`, with why);
+  /// nil for an address or id.
+  public var problemRecord: BatchRecord? {
+    problem.map { BatchRecord(input: input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0) }
+  }
+
   /// What makes two entries the same account before anything is asked: an address in any case,
   /// an id exactly as written.
   public var key: String { input.contains("@") ? input.lowercased() : input }

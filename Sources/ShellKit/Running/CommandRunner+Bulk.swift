@@ -74,9 +74,7 @@ extension CommandRunner {
       var reportError: AuthError?
       for entry in entries {
         let record =
-          entry.problem.map {
-            BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0)
-          }
+          entry.problemRecord
           ?? BatchRecord(
             input: entry.input, outcome: .notSupported, code: refusal.code.rawValue, message: refusal.message)
         tally.add(record, error: nil)
@@ -113,9 +111,7 @@ extension CommandRunner {
           stop: stop)
       },
       notStarted: { entry in
-        entry.problem.map {
-          BatchRecord(input: entry.input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0)
-        }
+        entry.problemRecord
           ?? BatchRecord(input: entry.input, outcome: .notStarted, message: "Not started: the batch was stopped first.")
       }
     ) { record, error in
@@ -233,9 +229,8 @@ extension CommandRunner {
     guardRails: SupportGuard,
     dryRun: Bool, stop: BatchStop? = nil
   ) async -> (BatchRecord, AuthError?) {
-    if let problem = entry.problem {
-      let error = AuthError(.validationFailed, message: problem)
-      return (BatchRecord(input: entry.input, outcome: .failed, code: error.code.rawValue, message: problem), error)
+    if let problem = entry.problem, let record = entry.problemRecord {
+      return (record, AuthError(.validationFailed, message: problem))
     }
     let input = entry.input
     if !dryRun {
@@ -328,7 +323,7 @@ extension CommandRunner {
       case let known as AuthError:
         failure = known
         outcome = known.code == .userNotFound ? .notFound : .failed
-        if sent, Self.noAnswer.contains(known.code) { outcome = .unknown }
+        if sent, known.isNoAnswer { outcome = .unknown }
       default:
         failure = AuthError(error is CancellationError ? .cancelled : .providerError)
         outcome = error is CancellationError ? (sent ? .unknown : .notStarted) : .failed
@@ -346,9 +341,6 @@ extension CommandRunner {
       )
     }
   }
-
-  /// Errors of a change that was sent where no answer (or none that can be read) came back.
-  static let noAnswer: [ErrorCode] = [.timeout, .networkUnreachable, .malformedResponse, .cancelled]
 }
 
 /// What a bulk change works on: the accounts to do, and (with `--resume`) what an earlier run
