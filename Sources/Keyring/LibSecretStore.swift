@@ -49,59 +49,76 @@
         }
       }
       let canPrompt = variable("DISPLAY") != nil || variable("WAYLAND_DISPLAY") != nil
-      return serially {
-        var error: UnsafeMutableRawPointer?
-        // SECRET_SERVICE_LOAD_COLLECTIONS: asks the service itself, so a bus without one fails here.
-        guard let service = library.serviceGet(1 << 2, nil, &error) else {
-          return "no Secret Service on the D-Bus session bus (\(library.take(error) ?? "no answer"))"
+      // A D-Bus error is asked again (a busy or just-activated daemon); a state is not.
+      let answer = retried { () throws(KeyringFailure) -> String? in
+        try serially { () throws(KeyringFailure) -> String? in
+          var error: UnsafeMutableRawPointer?
+          // SECRET_SERVICE_LOAD_COLLECTIONS: asks the service itself, so a bus without one fails here.
+          guard let service = library.serviceGet(1 << 2, nil, &error) else {
+            throw KeyringFailure(
+              reason: "no Secret Service on the D-Bus session bus (\(library.take(error) ?? "no answer"))")
+          }
+          defer { library.objectUnref(service) }
+          guard let collection = library.collectionForAlias(service, "default", 0, nil, &error) else {
+            if let message = library.take(error) {
+              throw KeyringFailure(reason: "the Secret Service failed: \(message)")
+            }
+            return canPrompt
+              ? nil : "the Secret Service has no default keyring, and creating one needs a desktop session"
+          }
+          defer { library.objectUnref(collection) }
+          if library.collectionLocked(collection) != 0, !canPrompt {
+            return
+              "the default keyring is locked, and unlocking it needs a desktop session (no DISPLAY or WAYLAND_DISPLAY)"
+          }
+          return nil
         }
-        defer { library.objectUnref(service) }
-        guard let collection = library.collectionForAlias(service, "default", 0, nil, &error) else {
-          if let message = library.take(error) { return "the Secret Service failed: \(message)" }
-          return canPrompt ? nil : "the Secret Service has no default keyring, and creating one needs a desktop session"
-        }
-        defer { library.objectUnref(collection) }
-        if library.collectionLocked(collection) != 0, !canPrompt {
-          return
-            "the default keyring is locked, and unlocking it needs a desktop session (no DISPLAY or WAYLAND_DISPLAY)"
-        }
-        return nil
+      }
+      switch answer {
+      case .success(let reason): return reason
+      case .failure(let failure): return failure.reason
       }
     }
 
     public func read(_ item: SecretItem) throws -> String? {
       let library = try loaded()
-      return try serially {
-        var error: UnsafeMutableRawPointer?
-        let value = library.withAttributes(item.attributes) { library.lookupv(library.schema, $0, nil, &error) }
-        if let message = library.take(error) { throw failure("read", item, message) }
-        guard let value else { return nil }
-        defer { library.passwordFree(value) }
-        return String(cString: value)
-      }
+      return try retried {
+        try serially {
+          var error: UnsafeMutableRawPointer?
+          let value = library.withAttributes(item.attributes) { library.lookupv(library.schema, $0, nil, &error) }
+          if let message = library.take(error) { throw failure("read", item, message) }
+          guard let value else { return nil }
+          defer { library.passwordFree(value) }
+          return String(cString: value)
+        }
+      }.get()
     }
 
     public func write(_ value: String, to item: SecretItem) throws {
       let library = try loaded()
-      try serially {
-        var error: UnsafeMutableRawPointer?
-        let stored = library.withAttributes(item.attributes) {
-          library.storev(library.schema, $0, nil, item.label, value, nil, &error)
+      try retried {
+        try serially {
+          var error: UnsafeMutableRawPointer?
+          let stored = library.withAttributes(item.attributes) {
+            library.storev(library.schema, $0, nil, item.label, value, nil, &error)
+          }
+          if let message = library.take(error) { throw failure("store", item, message) }
+          if stored == 0 { throw failure("store", item, "it refused") }
         }
-        if let message = library.take(error) { throw failure("store", item, message) }
-        if stored == 0 { throw failure("store", item, "it refused") }
-      }
+      }.get()
     }
 
     @discardableResult
     public func delete(_ item: SecretItem) throws -> Bool {
       let library = try loaded()
-      return try serially {
-        var error: UnsafeMutableRawPointer?
-        let removed = library.withAttributes(item.attributes) { library.clearv(library.schema, $0, nil, &error) }
-        if let message = library.take(error) { throw failure("delete", item, message) }
-        return removed != 0
-      }
+      return try retried {
+        try serially {
+          var error: UnsafeMutableRawPointer?
+          let removed = library.withAttributes(item.attributes) { library.clearv(library.schema, $0, nil, &error) }
+          if let message = library.take(error) { throw failure("delete", item, message) }
+          return removed != 0
+        }
+      }.get()
     }
 
     public func names(of kind: SecretItem.Kind) throws -> [String] {
@@ -135,6 +152,19 @@
       }
     }
 
+    /// `body`, asked up to three times while it fails (0.2 s, then 0.6 s apart): a D-Bus error from
+    /// a daemon that is busy or still starting is seldom the last word. Every call here is one a
+    /// repeat cannot double (a lookup, a store that replaces, a clear).
+    private func retried<T, E: Error>(_ body: () throws(E) -> T) -> Result<T, E> {
+      var pause: useconds_t = 200_000
+      for _ in 1..<3 {
+        if case .success(let value) = Result(catching: body) { return .success(value) }
+        usleep(pause)
+        pause *= 3
+      }
+      return Result(catching: body)
+    }
+
     /// Runs `body` with no other libsecret call in flight.
     private func serially<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
       try calls.withLock { _ throws(E) -> T in try body() }
@@ -148,6 +178,9 @@
       }
       return library
     }
+
+    /// A D-Bus failure while asking whether the keyring can be used (its text is the reason).
+    private struct KeyringFailure: Error { let reason: String }
 
     /// Never quotes the value; names the item by kind and name.
     private func failure(_ action: String, _ item: SecretItem, _ message: String) -> AuthError {

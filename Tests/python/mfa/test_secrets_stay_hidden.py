@@ -128,7 +128,7 @@ def test_totp_secrets_codes_and_pending_credentials_never_leave_the_wire(tmp_pat
     runs.append(as_json)
 
     shown = authsh(env, "mfa", "enroll", "--name", "shown", "--self-verify", "--json", "--show-tokens")
-    assert shown.returncode == 0, shown.stderr
+    assert shown.returncode == 0, shown.stdout + shown.stderr
     revealed = json.loads(shown.stdout)["enrollment"]
     assert revealed["secret"] != "***" and isinstance(revealed["qr_code"], list)
     assert revealed["secret"] in proxy.secrets()  # the proxy saw what authsh was sent
