@@ -138,6 +138,8 @@ public enum AccountImportPlan {
     case .firebaseScrypt(let config, let salt, let hash)?:
       // Written again as GoTrue parses it: standard base64, `n` as memoryCost.
       body["password_hash"] = .optional(PasswordHashString.firebaseScrypt(config, salt: salt, hash: hash))
+    case .firebaseImport(let config, _, _)?:
+      withoutPassword = "Supabase cannot check \(config.algorithm) hashes"
     case .unknown?:
       withoutPassword = "the password hash is of a kind Supabase does not take"
     case nil:
@@ -153,6 +155,7 @@ public enum AccountImportPlan {
   /// The hash kinds a batchCreate call takes one of (`hashAlgorithm` and its parameters).
   public enum FirebaseHashGroup: Hashable, Sendable {
     case none, bcrypt
+    /// Firebase's scrypt, or another kind with its parameters (`FirebaseHashConfig.algorithm`).
     case scrypt(FirebaseHashConfig)
 
     /// The call's hash fields (standard base64, as the API takes it).
@@ -160,12 +163,7 @@ public enum AccountImportPlan {
       switch self {
       case .none: return JSONObject()
       case .bcrypt: return JSONObject([("hashAlgorithm", "BCRYPT")])
-      case .scrypt(let config):
-        return JSONObject([
-          ("hashAlgorithm", "SCRYPT"), ("signerKey", .string(config.signerKey)),
-          ("saltSeparator", .string(config.saltSeparator)),
-          ("rounds", .int(config.rounds)), ("memoryCost", .int(config.memoryCost)),
-        ])
+      case .scrypt(let config): return config.batchCreateFields
       }
     }
   }
@@ -200,7 +198,7 @@ public enum AccountImportPlan {
     case .bcrypt:
       entry["passwordHash"] = .string(Data(hash.utf8).base64EncodedString())
       return (entry, .bcrypt, nil)
-    case .firebaseScrypt(let config, let salt, let digest):
+    case .firebaseScrypt(let config, let salt, let digest), .firebaseImport(let config, let salt, let digest):
       entry["passwordHash"] = .string(digest)
       entry["salt"] = .string(salt)
       return (entry, .scrypt(config), nil)

@@ -132,6 +132,7 @@ public enum ImportSummary {
     switch PasswordHashString.kind(of: hash) {
     case .bcrypt: return "bcrypt"
     case .firebaseScrypt: return "Firebase scrypt"
+    case .firebaseImport(let config, _, _): return config.algorithm
     case .argon2: return "argon2"
     case .unknown: return "unknown"
     }

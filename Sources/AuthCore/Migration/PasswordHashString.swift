@@ -4,11 +4,27 @@ import JSONKit
 /// A Firebase project's password hash parameters: the v2 project config's `signIn.hashConfig`, and
 /// what `user import --hash-config FILE` reads (`{"algorithm":"SCRYPT","signerKey":…,
 /// "saltSeparator":…,"rounds":8,"memoryCost":14}`). Keys are kept in standard base64.
+///
+/// `algorithm` may also be one of the kinds `accounts:batchCreate` takes from other systems
+/// (HMAC_*, MD5, SHA*, PBKDF_SHA1, PBKDF2_SHA256, STANDARD_SCRYPT) with the parameters each needs:
+/// `signerKey` (HMAC), `rounds` (digests, PBKDF), `memoryCost`, `blockSize`, `parallelization`,
+/// `dkLen` (STANDARD_SCRYPT), and optionally `passwordHashOrder`.
 public struct FirebaseHashConfig: Sendable, Hashable {
+  public var algorithm = "SCRYPT"
   public var signerKey: String
   public var saltSeparator: String
   public var rounds: Int
   public var memoryCost: Int
+  public var blockSize = 0
+  public var parallelization = 0
+  public var dkLen = 0
+  /// SALT_AND_PASSWORD or PASSWORD_AND_SALT; nil: the kind's own order.
+  public var order: String?
+
+  public static let otherAlgorithms = [
+    "HMAC_SHA512", "HMAC_SHA256", "HMAC_SHA1", "HMAC_MD5", "MD5", "SHA1", "SHA256", "SHA512", "PBKDF_SHA1",
+    "PBKDF2_SHA256", "STANDARD_SCRYPT",
+  ]
 
   public init(signerKey: String, saltSeparator: String, rounds: Int, memoryCost: Int) {
     self.signerKey = signerKey
@@ -17,23 +33,69 @@ public struct FirebaseHashConfig: Sendable, Hashable {
     self.memoryCost = memoryCost
   }
 
+  /// Firebase's own modified scrypt (what Supabase takes as `$fbscrypt$`).
+  public var isFirebaseScrypt: Bool { algorithm == "SCRYPT" }
+
   /// Reads the config object (or a v2 config with it under `signIn.hashConfig`).
   public init(json: JSON) throws {
     let object = json["signIn"]?["hashConfig"] ?? json
-    if let algorithm = object["algorithm"]?.string, algorithm != "SCRYPT" {
-      throw PortableAccountError("the hash config's algorithm is \(algorithm); only SCRYPT (Firebase's own) is read")
+    let algorithm = object["algorithm"]?.string ?? object["hashAlgorithm"]?.string ?? "SCRYPT"
+    guard algorithm == "SCRYPT" || Self.otherAlgorithms.contains(algorithm) else {
+      throw PortableAccountError(
+        "the hash config's algorithm is \(algorithm); known: SCRYPT, BCRYPT (needs no config), "
+          + Self.otherAlgorithms.joined(separator: ", "))
     }
-    guard let key = object["signerKey"]?.string.flatMap(PasswordHashString.standardBase64), !key.isEmpty else {
-      throw PortableAccountError("the hash config has no signerKey (base64)")
+    let key = object["signerKey"]?.string.flatMap(PasswordHashString.standardBase64) ?? ""
+    let number = { (name: String) in object[name]?.int }
+    self.init(
+      signerKey: key,
+      saltSeparator: object["saltSeparator"]?.string.flatMap(PasswordHashString.standardBase64) ?? "",
+      rounds: number("rounds") ?? 0, memoryCost: number("memoryCost") ?? number("cpuMemCost") ?? 0)
+    self.algorithm = algorithm
+    blockSize = number("blockSize") ?? 0
+    parallelization = number("parallelization") ?? 0
+    dkLen = number("dkLen") ?? number("derivedKeyLength") ?? 0
+    order = object["passwordHashOrder"]?.string.flatMap {
+      ["SALT_AND_PASSWORD", "PASSWORD_AND_SALT"].contains($0) ? $0 : nil
     }
-    guard let rounds = object["rounds"]?.int, let memoryCost = object["memoryCost"]?.int, rounds > 0, memoryCost > 0
-    else {
-      throw PortableAccountError("the hash config needs rounds and memoryCost (positive numbers)")
+    try check()
+  }
+
+  private func check() throws {
+    if algorithm == "SCRYPT" || algorithm.hasPrefix("HMAC_") {
+      guard !signerKey.isEmpty else { throw PortableAccountError("the hash config has no signerKey (base64)") }
     }
-    signerKey = key
-    saltSeparator = object["saltSeparator"]?.string.flatMap(PasswordHashString.standardBase64) ?? ""
-    self.rounds = rounds
-    self.memoryCost = memoryCost
+    switch algorithm {
+    case "SCRYPT":
+      guard rounds > 0, memoryCost > 0 else {
+        throw PortableAccountError("the hash config needs rounds and memoryCost (positive numbers)")
+      }
+    case "MD5", "SHA1", "SHA256", "SHA512", "PBKDF_SHA1", "PBKDF2_SHA256":
+      guard rounds >= 0 else { throw PortableAccountError("the hash config needs rounds (a number)") }
+    case "STANDARD_SCRYPT":
+      guard memoryCost > 0, blockSize > 0, parallelization > 0, dkLen > 0 else {
+        throw PortableAccountError(
+          "STANDARD_SCRYPT needs memoryCost, blockSize, parallelization and dkLen (positive numbers)")
+      }
+    default: break
+    }
+  }
+
+  /// The fields of a batchCreate call for these parameters (standard base64, as the API takes it).
+  public var batchCreateFields: JSONObject {
+    var fields = JSONObject([("hashAlgorithm", .string(algorithm))])
+    if !signerKey.isEmpty { fields["signerKey"] = .string(signerKey) }
+    if !saltSeparator.isEmpty { fields["saltSeparator"] = .string(saltSeparator) }
+    if algorithm != "STANDARD_SCRYPT", !algorithm.hasPrefix("HMAC_") { fields["rounds"] = .int(rounds) }
+    if algorithm == "SCRYPT" { fields["memoryCost"] = .int(memoryCost) }
+    if algorithm == "STANDARD_SCRYPT" {
+      fields["cpuMemCost"] = .int(memoryCost)
+      fields["blockSize"] = .int(blockSize)
+      fields["parallelization"] = .int(parallelization)
+      fields["dkLen"] = .int(dkLen)
+    }
+    if let order { fields["passwordHashOrder"] = .string(order) }
+    return fields
   }
 }
 
@@ -43,6 +105,8 @@ public enum PasswordHashString {
     case bcrypt
     /// Firebase's modified scrypt: the parameters, the salt and the hash (standard base64).
     case firebaseScrypt(FirebaseHashConfig, salt: String, hash: String)
+    /// Another kind Firebase imports (`$fbimport$…`): GoTrue cannot check it.
+    case firebaseImport(FirebaseHashConfig, salt: String, hash: String)
     case argon2
     case unknown
   }
@@ -51,7 +115,30 @@ public enum PasswordHashString {
     if ["$2a$", "$2b$", "$2y$"].contains(where: text.hasPrefix), text.utf8.count == 60 { return .bcrypt }
     if text.hasPrefix("$argon2i$") || text.hasPrefix("$argon2id$") { return .argon2 }
     if text.hasPrefix("$fbscrypt$") { return parseFirebaseScrypt(text) ?? .unknown }
+    if text.hasPrefix(firebaseImportPrefix) { return parseFirebaseImport(text) ?? .unknown }
     return .unknown
+  }
+
+  static let firebaseImportPrefix = "$fbimport$"
+
+  /// The hash of a record read with `--hash-config` naming a kind other than SCRYPT, kept with its
+  /// parameters: `$fbimport$<the config as JSON, base64>$<salt>$<hash>` (standard base64).
+  public static func firebaseImport(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
+    if config.isFirebaseScrypt { return firebaseScrypt(config, salt: salt, hash: hash) }
+    guard let salt = standardBase64(salt), let hash = standardBase64(hash), !hash.isEmpty else { return nil }
+    var fields = config.batchCreateFields
+    fields["algorithm"] = fields["hashAlgorithm"]
+    fields["hashAlgorithm"] = nil
+    return firebaseImportPrefix + Data(JSON.object(fields).bytes).base64EncodedString() + "$\(salt)$\(hash)"
+  }
+
+  private static func parseFirebaseImport(_ text: String) -> Kind? {
+    let sections = text.dropFirst(firebaseImportPrefix.count).split(separator: "$", omittingEmptySubsequences: false)
+    guard sections.count == 3, let bytes = bytes(String(sections[0])), let json = try? JSON.parse(bytes: bytes),
+      let config = try? FirebaseHashConfig(json: json), !config.isFirebaseScrypt,
+      let salt = standardBase64(String(sections[1])), let hash = standardBase64(String(sections[2])), !hash.isEmpty
+    else { return nil }
+    return .firebaseImport(config, salt: salt, hash: hash)
   }
 
   /// `$fbscrypt$v=1,n=<memoryCost>,r=<rounds>,p=1,ss=<base64>,sk=<base64>$<salt>$<hash>`: GoTrue

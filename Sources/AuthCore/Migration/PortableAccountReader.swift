@@ -82,7 +82,7 @@ public enum PortableAccountReader {
     account.source = "firebase"
     if let hash = json["passwordHash"]?.string, !hash.isEmpty {
       if let hashConfig {
-        account.passwordHash = PasswordHashString.firebaseScrypt(
+        account.passwordHash = PasswordHashString.firebaseImport(
           hashConfig, salt: json["salt"]?.string ?? "", hash: hash)
         if account.passwordHash == nil { throw PortableAccountError("\(label): passwordHash or salt is not base64") }
       } else {

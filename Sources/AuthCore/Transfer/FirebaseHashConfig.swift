@@ -8,7 +8,7 @@ extension FirebaseHashConfig {
   /// keys out for a caller that may not read them).
   public static func from(projectConfig json: JSON) -> FirebaseHashConfig? {
     let object = json["signIn"]?["hashConfig"] ?? json["hashConfig"] ?? json
-    return try? FirebaseHashConfig(json: object)
+    return (try? FirebaseHashConfig(json: object)).flatMap { $0.isFirebaseScrypt ? $0 : nil }
   }
 
   public var json: JSON {

@@ -164,13 +164,17 @@ public enum PasswordCheck: Equatable, Sendable {
 }
 
 /// Stored hashes of either side: bcrypt (`$2a$`/`$2b$`/`$2y$`, as `PasswordHasher` makes them),
-/// Firebase's modified scrypt (`$fbscrypt$…`), argon2 (`$argon2…`, stored but not computed).
+/// Firebase's modified scrypt (`$fbscrypt$…`), the other kinds Firebase imports (`$fbimport$…`,
+/// `ImportedPasswordHash`), argon2 (`$argon2…`, stored but not computed).
 public enum StoredPasswordHash {
   public static func check(_ password: String, against stored: String) -> PasswordCheck {
     if stored.hasPrefix(FirebaseScryptHash.prefix) {
       guard case .success(let hash) = FirebaseScryptHash.parse(stored) else { return .mismatch }
       guard hash.parameters.isComputable else { return .failed }
       return hash.matches(password) ? .match : .mismatch
+    }
+    if stored.hasPrefix(ImportedPasswordHash.prefix) {
+      return ImportedPasswordHash.parse(stored)?.matches(password) == true ? .match : .mismatch
     }
     if stored.hasPrefix("$argon2") { return .unverifiable }
     // $2b$ and $2y$ are the same algorithm as $2a$ for these inputs (Go's bcrypt takes all three).

@@ -7,8 +7,10 @@ import JSONKit
 /// hashed like any password; a `passwordHash` (base64) is kept as given for `hashAlgorithm`
 /// `SCRYPT` (Firebase's modified scrypt with the call's `signerKey`, `saltSeparator`, `rounds`,
 /// `memoryCost`, and each entry's `salt`) or `BCRYPT` (the bcrypt string), checked at sign-in and
-/// replaced there by the project's own scrypt (`FirebaseImportHash.swift`). Other algorithms,
-/// federated providers and second factors are refused.
+/// replaced there by the project's own scrypt (`FirebaseImportHash.swift`); the other kinds
+/// production takes (HMAC_*, MD5, SHA*, PBKDF*, STANDARD_SCRYPT) are kept with their parameters
+/// and checked the same way (`ImportedPasswordHash`). Federated `providerUserInfo` entries are kept
+/// (providerId and rawId required, a pair another account holds refused); second factors are refused.
 extension FirebaseAPI {
   func batchCreate(_ call: FirebaseCall) throws -> JSON {
     let entries = call.body["users"]?.array ?? []
@@ -31,6 +33,14 @@ extension FirebaseAPI {
         var seen = Set<String>()
         for email in entries.compactMap({ $0["email"]?.string }) {
           try require(seen.insert(email).inserted, "DUPLICATE_EMAIL : \(email)")
+        }
+      }
+      if sanityCheck {
+        var seen = Set<String>()
+        for provider in entries.flatMap({ $0["providerUserInfo"]?.array ?? [] }) {
+          let id = provider["providerId"]?.string ?? ""
+          let rawId = provider["rawId"]?.string ?? ""
+          try require(seen.insert(id + ":" + rawId).inserted, "DUPLICATE_RAW_ID : Provider id(\(id)), Raw id(\(rawId))")
         }
       }
       if !allowOverwrite {
@@ -78,7 +88,13 @@ extension FirebaseAPI {
     for provider in entry["providerUserInfo"]?.array ?? [] {
       let id = provider["providerId"]?.string ?? ""
       if id == FirebaseTokens.passwordProvider || id == "phone" { continue }
-      throw FirebaseError.bad("((federated providers are not supported by the authsh emulator))")
+      guard !id.isEmpty, provider["rawId"]?.string?.isEmpty == false, let info = FirebaseProviderInfo(json: provider)
+      else { throw FirebaseError.bad("federatedId or (providerId & rawId) is required") }
+      if let other = project.user(providerId: info.providerId, rawId: info.rawId), other.localId != localId {
+        throw FirebaseError.bad("DUPLICATE_RAW_ID : Provider id(\(info.providerId)), Raw id(\(info.rawId))")
+      }
+      user.federated.removeAll { $0.providerId == info.providerId }
+      user.federated.append(info)
     }
     if let phone = entry["phoneNumber"]?.string, !phone.isEmpty {
       try require(FirebaseRules.isValidPhoneNumber(phone), "phone number format is invalid")
@@ -86,7 +102,7 @@ extension FirebaseAPI {
     }
     user.validSince = FirebaseTime.seconds(uploadTime)
     if let email = entry["email"]?.string, !email.isEmpty {
-      try require(FirebaseRules.isValidEmail(email), "email is invalid")
+      try require(FirebaseRules.isValidEmail(email) && Self.isImportableEmail(email), "email is invalid")
       let canonical = FirebaseRules.canonicalEmail(email)
       if let other = project.user(email: canonical), other.localId != localId {
         throw FirebaseError.bad(
@@ -105,6 +121,14 @@ extension FirebaseAPI {
       try require(allowOverwrite, "localId belongs to an existing account - can not overwrite.")
     }
     return user
+  }
+
+  /// What production refuses on top of the emulator's `x@y` check: an address longer than
+  /// RFC 5321's 254 characters, control characters (NUL included) and U+FFFD (the mark of bytes
+  /// that were not UTF-8).
+  static func isImportableEmail(_ email: String) -> Bool {
+    email.utf8.count <= 254
+      && !email.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0xFFFD }
   }
 
   /// A millisecond count sent as a number or a numeric string.

@@ -99,8 +99,19 @@ struct PortableAccountReaderTests {
       json: try JSON.parse(
         #"{"signIn":{"hashConfig":{"algorithm":"SCRYPT","signerKey":"c2s+","rounds":4,"memoryCost":8}}}"#))
     #expect(v2.rounds == 4 && v2.saltSeparator == "")
+    // The other kinds batchCreate takes are read with their parameters; anything else is refused.
+    let hmac = try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"HMAC_SHA256","signerKey":"c2s-"}"#))
+    #expect(hmac.algorithm == "HMAC_SHA256" && hmac.signerKey == "c2s+" && !hmac.isFirebaseScrypt)
     #expect(throws: PortableAccountError.self) {
-      try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"HMAC_SHA256","signerKey":"c2s="}"#))
+      try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"HMAC_SHA256"}"#))
     }
+    #expect(throws: PortableAccountError.self) {
+      try FirebaseHashConfig(json: try JSON.parse(#"{"algorithm":"ARGON3"}"#))
+    }
+    let standard = try FirebaseHashConfig(
+      json: try JSON.parse(
+        #"{"algorithm":"STANDARD_SCRYPT","memoryCost":1024,"blockSize":8,"parallelization":2,"dkLen":64}"#))
+    let string = try #require(PasswordHashString.firebaseImport(standard, salt: "c2FsdA", hash: "aGFzaA"))
+    #expect(PasswordHashString.kind(of: string) == .firebaseImport(standard, salt: "c2FsdA==", hash: "aGFzaA=="))
   }
 }

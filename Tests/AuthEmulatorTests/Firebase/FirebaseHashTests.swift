@@ -90,7 +90,7 @@ struct FirebaseHashTests {
       ).error
         == "MISSING_SIGNER_KEY")
     #expect(
-      await harness.admin("accounts:batchCreate", ["hashAlgorithm": "MD5", "users": users]).error?.contains("MD5")
+      await harness.admin("accounts:batchCreate", ["hashAlgorithm": "ARGON3", "users": users]).error?.contains("ARGON3")
         == true)
   }
 
