@@ -12,6 +12,8 @@ public struct AccountUpdate: Sendable, Equatable {
   public var appMetadata: JSONObject
   /// Firebase custom claims (`customAttributes`); on Supabase, keys of `app_metadata`.
   public var claims: JSONObject
+  /// A new phone number (E.164, `+` and digits); "" removes it (Firebase only).
+  public var phone: String?
 
   public init(
     name: String? = nil, metadata: JSONObject = JSONObject(), appMetadata: JSONObject = JSONObject(),
@@ -23,7 +25,17 @@ public struct AccountUpdate: Sendable, Equatable {
     self.claims = claims
   }
 
-  public var isEmpty: Bool { name == nil && metadata.isEmpty && appMetadata.isEmpty && claims.isEmpty }
+  public var isEmpty: Bool {
+    name == nil && metadata.isEmpty && appMetadata.isEmpty && claims.isEmpty && phone == nil
+  }
+
+  /// E.164 as typed by a person: `+` and 7 to 15 digits, the first not 0 (spaces, dashes and
+  /// brackets are dropped).
+  public static func e164(_ text: String) -> String? {
+    let digits = text.filter { !" -().".contains($0) }
+    guard digits.hasPrefix("+"), digits.dropFirst().first != "0" else { return nil }
+    return PortableAccount.e164(digits)
+  }
 
   /// `KEY=VALUE`: the value is JSON when it reads as JSON (`true`, `3`, `null`, `["a"]`, `"x"`),
   /// text otherwise (`role=admin`). nil when there is no `=` or no key.

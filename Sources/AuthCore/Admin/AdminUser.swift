@@ -17,8 +17,14 @@ public struct AdminUser: Sendable, Equatable {
   /// (`password` is e-mail + password on both backends).
   public var methods: [String]
   public var name: String?
-  /// `user_metadata` (Supabase) or the custom attributes (Firebase), as the backend has them.
+  /// Supabase `user_metadata` (the person's own keys); Firebase has none.
   public var metadata: JSON?
+  /// Custom claims, in one place on both backends: Firebase `customAttributes`, Supabase
+  /// `app_metadata` without GoTrue's own `provider`/`providers` (what goes into every token).
+  public var claims: JSON?
+  /// The phone number in E.164 (`+` and digits): Firebase `phoneNumber`, Supabase `phone`
+  /// (which GoTrue stores without the `+`).
+  public var phone: String?
   /// When the last recovery / confirmation mail went out (Supabase says; Firebase does not).
   public var recoverySentAt: String?
   public var confirmationSentAt: String?
@@ -104,7 +110,7 @@ public struct AdminUser: Sendable, Equatable {
       ("name", .optional(name)), ("metadata", metadata ?? .null), ("recovery_sent_at", .optional(recoverySentAt)),
       ("confirmation_sent_at", .optional(confirmationSentAt)), ("deleted_at", .optional(deletedAt)),
       ("new_email", .optional(pendingEmail)), ("email_change_sent_at", .optional(emailChangeSentAt)),
-      ("app_metadata", appMetadata ?? .null),
+      ("app_metadata", appMetadata ?? .null), ("claims", claims ?? .null), ("phone", .optional(phone)),
       ("invited_at", .optional(invitedAt)), ("sso", .bool(sso)), ("anonymous", .bool(anonymous)),
       ("identities", .array(identities.map(\.json))), ("factors", .array(factors.map(\.json))),
     ])

@@ -116,6 +116,11 @@ public enum AccountImportPlan {
     if let id = account.id, isUUID(id) { body["id"] = .string(id.lowercased()) }
     body["email"] = .optional(account.email)
     body["email_confirm"] = .bool(account.emailVerified ?? false)
+    // GoTrue stores the digits without `+`; a number Firebase held was verified by a code.
+    if let phone = account.phone.flatMap(PortableAccount.e164) {
+      body["phone"] = .string(String(phone.dropFirst()))
+      body["phone_confirm"] = true
+    }
     var userMetadata = account.userMetadata ?? JSONObject()
     if let name = account.displayName, !name.isEmpty, userMetadata["full_name"] == nil {
       userMetadata["full_name"] = .string(name)

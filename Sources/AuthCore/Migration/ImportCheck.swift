@@ -86,7 +86,7 @@ public struct ImportCheck: Sendable {
       losses.insert(.verified)
       if consent.confirmUnverified { account.emailVerified = true }
     }
-    if let phone = given.phone, target == .supabase || PortableAccount.e164(phone) == nil { losses.insert(.phone) }
+    if let phone = given.phone, PortableAccount.e164(phone) == nil { losses.insert(.phone) }
     let otherWays = Set(given.providers).subtracting(["email", "password", "phone", "anonymous"])
     if !otherWays.isEmpty { losses.insert(.identities) }
     if target == .firebase {

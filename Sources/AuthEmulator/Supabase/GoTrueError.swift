@@ -44,6 +44,7 @@ struct GoTrueError: Error, Sendable, Equatable {
   )
   static let duplicateEmail = unprocessable(
     "email_exists", "A user with this email address has already been registered")
+  static let duplicatePhone = unprocessable("phone_exists", "Phone number already registered by another user")
 
   /// The body shape depends on `X-Supabase-Api-Version` (`errors.go` `HandleResponseError`): a
   /// date on or after 2024-01-01 selects `{"code":"<error_code>","message":…}` and is echoed back;

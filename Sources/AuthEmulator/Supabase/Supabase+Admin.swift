@@ -70,9 +70,11 @@ extension SupabaseAPI {
     if rawEmail.isEmpty && phone.isEmpty {
       throw GoTrueError.validation("Cannot create a user without either an email or phone")
     }
-    if !phone.isEmpty { throw GoTrueError.validation("Phone users are not supported by the authsh emulator") }
-    let email = try GoTrueRules.validateEmail(rawEmail)
-    if state.read({ $0.user(email: email) }) != nil { throw GoTrueError.duplicateEmail }
+    let email = rawEmail.isEmpty ? "" : try GoTrueRules.validateEmail(rawEmail)
+    let number = phone.isEmpty ? "" : try GoTrueRules.validatePhone(phone)
+    let phoneConfirm = try params.bool("phone_confirm")
+    if !email.isEmpty, state.read({ $0.user(email: email) }) != nil { throw GoTrueError.duplicateEmail }
+    if !number.isEmpty, state.read({ $0.user(phone: number) }) != nil { throw GoTrueError.duplicatePhone }
     if password != nil && !passwordHash.isEmpty {
       throw GoTrueError.validation("Only a password or a password hash should be provided")
     }
@@ -110,11 +112,16 @@ extension SupabaseAPI {
     }
     let now = self.now
     let user = try state.transaction { data -> SBUser in
-      if data.users[id] != nil || data.user(email: email) != nil { throw GoTrueError.duplicateEmail }
+      if data.users[id] != nil || (!email.isEmpty && data.user(email: email) != nil) {
+        throw GoTrueError.duplicateEmail
+      }
+      if !number.isEmpty, data.user(phone: number) != nil { throw GoTrueError.duplicatePhone }
       var user = SBUser(
-        id: id, email: email, passwordHash: hash, appMetadata: SBUser.emailAppMetadata,
+        id: id, email: email, passwordHash: hash,
+        appMetadata: email.isEmpty ? JSONObject([("provider", "phone"), ("providers", [])]) : SBUser.emailAppMetadata,
         userMetadata: userMetadata.sortedByKey, createdAt: now, updatedAt: now)
-      user.identity = SBIdentity.email(userID: id, email: email, data: JSONObject(), now: now)
+      if !email.isEmpty { user.identity = SBIdentity.email(userID: id, email: email, data: JSONObject(), now: now) }
+      if !number.isEmpty { user.setPhone(number, confirmed: phoneConfirm, at: now) }
       if !role.isEmpty { user.role = role }
       if let appMetadata { user.appMetadata = user.appMetadata.merging(appMetadata) }
       if emailConfirm { user.confirm(at: now) }
@@ -144,9 +151,9 @@ extension SupabaseAPI {
     let params = try RequestParams(request)
     let rawEmail = try params.string("email")
     let email = rawEmail.isEmpty ? "" : try GoTrueRules.validateEmail(rawEmail)
-    if !(try params.string("phone")).isEmpty {
-      throw GoTrueError.validation("Phone users are not supported by the authsh emulator")
-    }
+    let rawPhone = try params.string("phone")
+    let number = rawPhone.isEmpty ? "" : try GoTrueRules.validatePhone(rawPhone)
+    let phoneConfirm = try params.bool("phone_confirm")
     let banUntil = try banDeadline(params)
     let password = try params.optionalString("password")
     if let password { try GoTrueRules.checkPasswordStrength(password) }
@@ -170,6 +177,12 @@ extension SupabaseAPI {
         user.identity?.data["email"] = .string(email)
         user.identity?.data["email_verified"] = .bool(emailConfirm)
         user.identity?.updatedAt = now
+      }
+      if !number.isEmpty {
+        if let other = data.user(phone: number), other.id != id { throw GoTrueError.duplicatePhone }
+        user.setPhone(number, confirmed: phoneConfirm, at: now)
+      } else if phoneConfirm, !user.phone.isEmpty {
+        user.phoneConfirmedAt = now
       }
       if let appMetadata { user.appMetadata = user.appMetadata.merging(appMetadata) }
       if let userMetadata { user.userMetadata = user.userMetadata.merging(userMetadata) }

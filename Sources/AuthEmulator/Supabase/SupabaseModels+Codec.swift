@@ -17,6 +17,7 @@ extension SBUser {
     object["role"] = .string(role)
     object["email"] = .string(email)
     object["phone"] = .string(phone)
+    object["phone_confirmed_at"] = micros(phoneConfirmedAt)
     object["password_hash"] = .optional(passwordHash)
     object["email_confirmed_at"] = micros(emailConfirmedAt)
     object["invited_at"] = micros(invitedAt)
@@ -54,6 +55,7 @@ extension SBUser {
     aud = json["aud"]?.string ?? aud
     role = json["role"]?.string ?? role
     phone = json["phone"]?.string ?? ""
+    phoneConfirmedAt = micros(json["phone_confirmed_at"])
     passwordHash = json["password_hash"]?.string
     emailConfirmedAt = micros(json["email_confirmed_at"])
     invitedAt = micros(json["invited_at"])

@@ -6,7 +6,9 @@ struct SBUser: Sendable {
   var aud = "authenticated"
   var role = "authenticated"
   var email: String
+  /// Digits without `+`, as GoTrue stores them (`validatePhone`); "" when none.
   var phone = ""
+  var phoneConfirmedAt: Micros?
   /// bcrypt; nil for users without a password.
   var passwordHash: String?
   var emailConfirmedAt: Micros?
@@ -50,6 +52,30 @@ struct SBUser: Sendable {
     confirmationToken = ""
     userMetadata["email_verified"] = true
     userMetadata = userMetadata.sortedByKey
+    updatedAt = now
+  }
+
+  /// `adminUserUpdate`/`adminUserCreate` with `phone`: the number, and the phone identity GoTrue
+  /// creates or updates beside it (`phone_confirm` marks both confirmed).
+  mutating func setPhone(_ number: String, confirmed: Bool, at now: Micros) {
+    phone = number
+    if confirmed { phoneConfirmedAt = now }
+    let data = JSONObject([
+      ("email_verified", false), ("phone", .string(number)), ("phone_verified", .bool(confirmed)), ("sub", .string(id)),
+    ])
+    if let index = otherIdentities.firstIndex(where: { $0.provider == "phone" }) {
+      otherIdentities[index].data = data
+      otherIdentities[index].updatedAt = now
+    } else {
+      otherIdentities.append(
+        SBIdentity(
+          identityID: EmulatorRandom.uuid(), data: data, createdAt: now, updatedAt: now, provider: "phone",
+          providerID: id))
+    }
+    var providers = appMetadata["providers"]?.array ?? []
+    if !providers.contains(.string("phone")) { providers.append("phone") }
+    appMetadata["providers"] = .array(providers)
+    if appMetadata["provider"] == nil { appMetadata["provider"] = "phone" }
     updatedAt = now
   }
 

@@ -1,3 +1,4 @@
+import Essentials
 import HTTPServerKit
 import JSONKit
 
@@ -61,6 +62,17 @@ struct RequestParams {
 enum GoTrueRules {
   static let minimumPasswordBytes = 6
   static let maximumPasswordBytes = 72
+
+  /// `validatePhone` (phone.go): without a leading `+` and spaces, E.164's digits (`^[1-9][0-9]{1,14}$`).
+  static func validatePhone(_ phone: String) throws -> String {
+    var number = phone.hasPrefix("+") ? String(phone.dropFirst()) : phone
+    number = number.replacingAll(" ", with: "")
+    let digits = Array(number.utf8)
+    guard (2...15).contains(digits.count), digits[0] != UInt8(ascii: "0"),
+      digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { throw GoTrueError.validation("Invalid phone number format (E.164 required)") }
+    return number
+  }
 
   /// Checks the format (checkmail's pattern), the length, and lower-cases the address.
   static func validateEmail(_ email: String) throws -> String {

@@ -7,6 +7,7 @@ import Synchronization
 struct SupabaseData: Sendable {
   private(set) var users: [String: SBUser] = [:]
   private(set) var userIDByEmail: [String: String] = [:]
+  private(set) var userIDByPhone: [String: String] = [:]
   private(set) var sessions: [String: SBSession] = [:]
   private(set) var sessionIDsByUser: [String: Set<String>] = [:]
   private(set) var refreshTokens: [String: SBRefreshToken] = [:]
@@ -29,6 +30,8 @@ struct SupabaseData: Sendable {
   static let refreshTokensTable = "supabase_refresh_tokens"
 
   func user(email: String) -> SBUser? { userIDByEmail[email].flatMap { users[$0] } }
+  /// The account with this phone number (digits without `+`, as stored).
+  func user(phone: String) -> SBUser? { userIDByPhone[phone].flatMap { users[$0] } }
 
   /// Notes a write of another table (audit entries) for the store; kept with the transaction's others.
   mutating func note(_ change: DocumentChange) {
@@ -39,9 +42,13 @@ struct SupabaseData: Sendable {
     if let old = users[user.id], old.email != user.email, userIDByEmail[old.email] == user.id {
       userIDByEmail[old.email] = nil
     }
+    if let old = users[user.id], old.phone != user.phone, userIDByPhone[old.phone] == user.id {
+      userIDByPhone[old.phone] = nil
+    }
+    if !user.phone.isEmpty { userIDByPhone[user.phone] = user.id }
     userIndex.update(old: users[user.id], new: user)
     users[user.id] = user
-    for identity in user.otherIdentities where !identity.provider.hasPrefix("sso:") {
+    for identity in user.otherIdentities where !identity.provider.hasPrefix("sso:") && identity.provider != "phone" {
       socialProviders.insert(identity.provider)
     }
     if !user.email.isEmpty { userIDByEmail[user.email] = user.id }
@@ -54,6 +61,7 @@ struct SupabaseData: Sendable {
     guard let user = users.removeValue(forKey: id) else { return }
     userIndex.update(old: user, new: nil)
     if userIDByEmail[user.email] == id { userIDByEmail[user.email] = nil }
+    if userIDByPhone[user.phone] == id { userIDByPhone[user.phone] = nil }
     userJSONCache[id] = nil
     if persistent { changes.append(.delete(table: Self.usersTable, key: id)) }
     for sessionID in sessionIDsByUser[id] ?? [] { deleteSession(id: sessionID) }

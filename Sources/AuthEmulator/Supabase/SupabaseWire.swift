@@ -13,8 +13,12 @@ extension SBUser {
     if let emailConfirmedAt { object["email_confirmed_at"] = .string(GoTime.format(emailConfirmedAt)) }
     if let invitedAt { object["invited_at"] = .string(GoTime.format(invitedAt)) }
     object["phone"] = .string(phone)
+    if let phoneConfirmedAt { object["phone_confirmed_at"] = .string(GoTime.format(phoneConfirmedAt)) }
     if let confirmationSentAt { object["confirmation_sent_at"] = .string(GoTime.format(confirmationSentAt)) }
-    if let emailConfirmedAt { object["confirmed_at"] = .string(GoTime.format(emailConfirmedAt)) }
+    // `confirmed_at`: LEAST(email_confirmed_at, phone_confirmed_at), a generated column.
+    if let confirmedAt = [emailConfirmedAt, phoneConfirmedAt].compactMap({ $0 }).min() {
+      object["confirmed_at"] = .string(GoTime.format(confirmedAt))
+    }
     if let recoverySentAt { object["recovery_sent_at"] = .string(GoTime.format(recoverySentAt)) }
     if !newEmail.isEmpty { object["new_email"] = .string(newEmail) }
     if let emailChangeSentAt { object["email_change_sent_at"] = .string(GoTime.format(emailChangeSentAt)) }

@@ -22,8 +22,9 @@ enum FirebaseAdminDecoding {
       createdAt: json["createdAt"].flatMap(IdentityToolkitDecoding.millis),
       lastSignInAt: json["lastLoginAt"].flatMap(IdentityToolkitDecoding.millis),
       disabled: json["disabled"]?.bool ?? false, methods: methods,
-      name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-      metadata: json["customAttributes"]?.string.flatMap(customAttributes))
+      name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 })
+    user.claims = json["customAttributes"]?.string.flatMap(customAttributes)
+    user.phone = json["phoneNumber"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     user.identities = identities
     user.factors = (json["mfaInfo"]?.array ?? []).compactMap(factor)
     user.sso = identities.contains { $0.provider.hasPrefix("saml.") || $0.provider.hasPrefix("oidc.") }

@@ -24,10 +24,13 @@ extension FirebaseAdminProvider {
     }
     if !changes.claims.isEmpty || !changes.appMetadata.isEmpty {
       // Custom claims are written whole (as `setCustomUserClaims` does): merged here into what the account has.
-      var claims = user.metadata?.object ?? JSONObject()
+      var claims = user.claims?.object ?? JSONObject()
       claims = AccountUpdate.merged(claims, changes.appMetadata)
       claims = AccountUpdate.merged(claims, changes.claims)
       body["customAttributes"] = .string(JSON.object(claims).compactText)
+    }
+    if let phone = changes.phone {
+      if phone.isEmpty { body["deleteProvider"] = ["phone"] } else { body["phoneNumber"] = .string(phone) }
     }
     guard !body.isEmpty else { return user }
     return try await update(user, .object(body))

@@ -31,6 +31,8 @@ enum SupabaseAdminDecoding {
     user.pendingEmail = json["new_email"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     user.emailChangeSentAt = time(json["email_change_sent_at"])
     user.appMetadata = adminMetadata(json["app_metadata"])
+    user.claims = user.appMetadata
+    user.phone = json["phone"]?.string.flatMap { $0.isEmpty ? nil : $0.hasPrefix("+") ? $0 : "+" + $0 }
     user.invitedAt = time(json["invited_at"])
     user.anonymous = json["is_anonymous"]?.bool ?? false
     user.identities = identities(json)

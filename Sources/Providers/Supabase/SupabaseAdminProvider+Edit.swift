@@ -27,6 +27,8 @@ extension SupabaseAdminProvider {
     var appMetadata = changes.appMetadata
     for (key, value) in changes.claims.pairs { appMetadata[key] = value }
     if !appMetadata.isEmpty { body["app_metadata"] = .object(appMetadata) }
+    // GoTrue takes the number with or without `+` and stores the digits.
+    if let phone = changes.phone { body["phone"] = .string(phone) }
     guard !body.isEmpty else { return user }
     return try await update(user, .object(body))
   }

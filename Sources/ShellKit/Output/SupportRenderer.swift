@@ -106,7 +106,8 @@ enum SupportRenderer {
     if let metadata = user.metadata, metadata != .null, metadata != .object(JSONObject()) {
       rows.append(("metadata", metadata.compactText))
     }
-    if let appMetadata = user.appMetadata { rows.append(("app metadata", appMetadata.compactText)) }
+    if let claims = user.claims, claims != .object(JSONObject()) { rows.append(("claims", claims.compactText)) }
+    if let phone = user.phone { rows.append(("phone", phone)) }
     if let pending = user.pendingMail {
       // The link signs its holder in: `***` for its secret unless --show-tokens.
       let mail = revealTokens ? pending : pending.redacted

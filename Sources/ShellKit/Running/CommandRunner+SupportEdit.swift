@@ -45,6 +45,7 @@ extension CommandRunner {
         what.append("app metadata " + changes.appMetadata.keys.joined(separator: ", "))
       }
       if !changes.claims.isEmpty { what.append("claims " + changes.claims.keys.joined(separator: ", ")) }
+      if changes.phone != nil { what.append("the phone number") }
       result.notes.append("Updated \(what.joined(separator: "; ")) of \(step.who).")
       if !changes.claims.isEmpty || !changes.appMetadata.isEmpty {
         result.notes.append("Tokens issued before keep the old claims until they are refreshed (up to 1 h).")
@@ -70,9 +71,17 @@ extension CommandRunner {
       }
       update.claims = object
     }
+    if let phone = invocation[.phone] {
+      guard let number = AccountUpdate.e164(phone) else {
+        throw AuthError(.usage, message: "--phone takes a number in E.164 form, such as +15551234567, not '\(phone)'.")
+      }
+      update.phone = number
+    }
     guard !update.isEmpty else {
       throw AuthError(
-        .usage, message: "Nothing to change: give --name, --meta KEY=VALUE, --app-meta KEY=VALUE or --claims JSON.")
+        .usage,
+        message:
+          "Nothing to change: give --name, --meta KEY=VALUE, --app-meta KEY=VALUE, --claims JSON or --phone NUMBER.")
     }
     return update
   }

@@ -147,9 +147,10 @@ extension CommandTable {
       examples: ["authsh user set-email ada@example.com ada@newmail.example --confirmed"]),
     CommandSpec(
       .userUpdate, group: .support, arguments: [ArgumentKey.bulkUser],
-      flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.yes] + bulkFlags,
+      flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.phone, FlagKey.yes]
+        + bulkFlags,
       loading: Loading("Saving…"), access: .change, output: .lookups,
-      summary: "Change the display name, metadata or custom claims",
+      summary: "Change the display name, metadata, custom claims or phone number",
       discussion: changeDiscussion + bulkDiscussion
         + " Keys are merged into what the account has; a key set to null is removed. --app-meta and"
         + " --claims can grant roles, so they are confirmed like a grant: on a terminal it asks you to"
@@ -158,6 +159,7 @@ extension CommandTable {
       examples: [
         "authsh user update ada@example.com --name 'Ada Lovelace' --meta plan=pro",
         "authsh user update ada@example.com --claims '{\"role\":\"admin\"}' --yes",
+        "authsh user update ada@example.com --phone +15551234567",
       ]),
     CommandSpec(
       .userCreate, group: .support, arguments: [ArgumentKey.user],

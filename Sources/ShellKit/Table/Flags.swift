@@ -88,6 +88,8 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--claims", value: "JSON", kind: .text, access: .grant,
       "Merge a JSON object into the custom claims (Firebase customAttributes, Supabase app_metadata)"))
+  public static let phone = text(
+    FlagSpec("--phone", value: "NUMBER", kind: .text, "Set the phone number, in E.164 form (+15551234567)"))
   public static let resetFactor = text(
     FlagSpec(
       "--factor", value: "ID", kind: .text,

@@ -75,7 +75,7 @@ import Testing
     #expect(user.confirmed && user.disabled)
     #expect(user.methods == ["password", "google", "github"])
     #expect(user.name == "Ada Lovelace")
-    #expect(user.metadata == ["role": "admin", "tier": 2])
+    #expect(user.claims == ["role": "admin", "tier": 2] && user.metadata == nil)
     #expect(user.createdAt == "2026-01-01T00:00:00Z")
     #expect(user.lastSignInAt == "2026-01-02T00:00:00Z")
     #expect(user.pendingMail == nil)

@@ -64,7 +64,7 @@ def test_accounts_made_by_firebase_admin_are_shown(emulator, admin_app, authsh):
     assert user["confirmed"] is False and user["disabled"] is False
     assert user["methods"] == ["password"]
     assert user["name"] == "Ada Lovelace"
-    assert user["metadata"] == {"role": "support"}
+    assert user["claims"] == {"role": "support"} and user["metadata"] is None
     created_ms = auth.get_user(made.uid, app=admin_app).user_metadata.creation_timestamp
     assert user["created_at"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created_ms // 1000))
     assert shown(authsh, made.uid)["user"]["email"] == "ada@example.com", "by user id too"
