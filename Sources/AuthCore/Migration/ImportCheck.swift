@@ -65,9 +65,10 @@ public struct ImportCheck: Sendable {
   public var losses: [ImportLoss]
   public var heldBack: String?
 
-  /// `requiresConfirmation`: the target (Supabase) asks new addresses to be confirmed before sign-in.
+  /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
+  /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
   public init(
-    _ given: PortableAccount, target: ProviderKind, requiresConfirmation: Bool, consent: ImportConsent, now: Int
+    _ given: PortableAccount, target: ProviderKind, consent: ImportConsent, now: Int
   ) {
     var account = given
     var losses: Set<ImportLoss> = []
@@ -80,7 +81,7 @@ public struct ImportCheck: Sendable {
       : AccountImportPlan.supabaseBody(given, now: now).withoutPassword
     if hadPassword, withoutPassword != nil { losses.insert(.password) }
     if let factors = given.factors, !factors.isEmpty { losses.insert(.secondFactors) }
-    if target == .supabase, requiresConfirmation, given.emailVerified != true, given.source == "firebase", hadPassword,
+    if target == .supabase, given.emailVerified != true, given.source == "firebase", hadPassword,
       given.email != nil
     {
       losses.insert(.verified)

@@ -132,7 +132,10 @@ enum FirebaseExportDecoding {
       note =
         "Firebase returned the hash as REDACTED: the credential may not read password hashes (the Firebase Authentication Admin role can)"
     } else if hasPassword {
-      note = "Firebase returned no password hash for this account (the credential may not be allowed to read hashes)"
+      // A credential that may not read hashes gets REDACTED (above); no hash at all with a
+      // password set is an imported hash of another kind (bcrypt, …) Firebase has not replaced yet.
+      note =
+        "no hash until the person signs in once: Firebase keeps an imported hash (bcrypt or another kind) without exporting it, and makes its own at the first sign-in"
     }
     let claims = json["customAttributes"]?.string.flatMap { text -> JSON? in
       guard !text.trimmingWhitespace.isEmpty, let parsed = try? JSON.parse(text), parsed.object?.isEmpty == false else {

@@ -25,7 +25,7 @@ extension CommandRunner {
       result.output = "\(name) has no accounts; nothing was sent."
       return result
     }
-    let checks = try await checkAccounts(accounts, invocation, context, target: target)
+    let checks = checkAccounts(accounts, invocation, context, target: target)
     if invocation[.importDryRun] {
       result.output = ImportSummary.dryRun(
         checks, format: format, source: name, backend: backend, provider: target.provider,

@@ -63,24 +63,16 @@ extension CommandRunner {
     return line
   }
 
-  /// Each account against the target: what it loses, and whether it is held back. A Supabase
-  /// target is asked whether it wants addresses confirmed (assumed so when it cannot be asked).
+  /// Each account against the target: what it loses, and whether it is held back.
   func checkAccounts(_ accounts: [PortableAccount], _ invocation: Invocation, _ context: ShellContext, target: Target)
-    async throws
     -> [ImportCheck]
   {
-    var requiresConfirmation = true
-    if target.provider == .supabase, let provider = try? makeAdminProvider(invocation, context, target: target),
-      let settings = try? await provider.settings()
-    {
-      requiresConfirmation = settings.requiresEmailConfirmation ?? true
-    }
     let consent = ImportConsent(
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
     let now = context.clock.unixNow
     return accounts.map {
-      ImportCheck($0, target: target.provider, requiresConfirmation: requiresConfirmation, consent: consent, now: now)
+      ImportCheck($0, target: target.provider, consent: consent, now: now)
     }
   }
 }

@@ -25,7 +25,7 @@ extension FlagKey where Value == Bool {
   public static let confirmUnverified = toggle(
     FlagSpec(
       "--confirm-unverified",
-      "Import Firebase accounts with an unconfirmed address as confirmed into a Supabase project that asks for confirmation (else they are held back)"
+      "Import Firebase accounts with an unconfirmed address as confirmed into Supabase, which refuses them a password sign-in otherwise (else they are held back)"
     ))
 }
 
