@@ -22,6 +22,16 @@ enum SupportWiring {
       context.batchProgress = { display.update($0) }
       return display
     }
+    // `user import`: the progress line with rate and ETA on a terminal (the report has a line for
+    // every account; a line each on standard error would be a million lines in a CI log).
+    if invocation.id == .userImport, Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty,
+      !invocation[.importDryRun]
+    {
+      let display = BatchProgressLine(
+        sink: RedactingSink(sink, redactor: context.redactor), terminal: true, command: invocation.spec.name)
+      context.batchProgress = { display.update($0) }
+      return display
+    }
     if invocation.id == .userList, invocation.flags[FlagKey.filter.name] != nil, Terminal.stderrIsTTY,
       (environment["CI"] ?? "").isEmpty
     {

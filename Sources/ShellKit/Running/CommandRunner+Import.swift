@@ -7,6 +7,10 @@ import JSONKit
 /// whole file on a terminal ("type 500 to confirm"), `--yes` otherwise; an audit line per account
 /// (the log answers "what happened to ada@…" whichever way she was changed). Never prints a hash.
 extension CommandRunner {
+  /// Accounts sent to the importer at a time: the file is read twice (checked whole, then sent a
+  /// chunk at a time), so memory is one chunk however many accounts the file has.
+  static let importChunk = 5_000
+
   func importUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
@@ -18,42 +22,51 @@ extension CommandRunner {
     // A dry run sends nothing, so a readonly profile may make one.
     if !invocation[.importDryRun] { try guardRails.checkWritable() }
     let hashConfig = try invocation[.importHashConfig].map { try readHashConfig($0) }
-    let (format, accounts) = try readAccountFile(path, name: name, hashConfig: hashConfig, context)
+    let file = try AccountFile(path: path, name: name, hashConfig: hashConfig, context)
     var result = CommandResult(command: invocation.spec.name)
     let backend = "\(target.provider.rawValue) (profile \(target.profile))"
-    guard !accounts.isEmpty else {
+    // `--resume REPORT`: only the accounts the earlier run did not finish.
+    let resume = try invocation[.bulkResume].map { try readImportReport($0, context) }
+    let consent = ImportConsent(
+      withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
+      confirmUnverified: invocation[.confirmUnverified])
+    let now = context.clock.unixNow
+    func check(_ account: PortableAccount) -> ImportCheck {
+      ImportCheck(account, target: target.provider, consent: consent, now: now)
+    }
+    func isDone(_ account: PortableAccount) -> Bool {
+      guard let resume, let key = ImportOutcome.key(of: account) else { return false }
+      return resume.contains(key)
+    }
+
+    // Pass 1: the whole file read and checked before anything is sent.
+    var planned = ImportDryRunTally(provider: target.provider, now: now)
+    var pending = (todo: 0, held: 0)
+    var unhashed = 0
+    let format = try file.read { account in
+      if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
+      let checked = check(account)
+      planned.add(checked)
+      if !isDone(account) {
+        if checked.heldBack == nil { pending.todo += 1 } else { pending.held += 1 }
+      }
+    }
+    if unhashed > 0 { throw Self.missingHashConfig(unhashed, name: name) }
+    guard planned.total > 0 else {
       result.output = "\(name) has no accounts; nothing was sent."
       return result
     }
-    let checks = checkAccounts(accounts, invocation, context, target: target)
     if invocation[.importDryRun] {
-      result.output = ImportSummary.dryRun(
-        checks, format: format, source: name, backend: backend, provider: target.provider,
-        now: context.clock.unixNow)
+      result.output = ImportSummary.dryRun(planned, format: format, source: name, backend: backend)
       return result
     }
-    // `--resume REPORT`: only the accounts the earlier run did not finish.
-    let resume = try invocation[.bulkResume].map { try readImportReport($0, context) }
-    let pending =
-      resume.map { done in checks.filter { ImportOutcome.key(of: $0.account).map { !done.contains($0) } ?? true } }
-      ?? checks
-    let todo = pending.filter { $0.heldBack == nil }.map(\.account)
-    let held = pending.enumerated().filter { $0.element.heldBack != nil }.map { offset, check in
-      var outcome = ImportOutcome(index: offset, account: check.account, status: .heldBack)
-      outcome.message = check.heldBack
-      outcome.losses = check.losses
-      return outcome
-    }
-    let lossesOf = Dictionary(
-      pending.compactMap { check in ImportOutcome.key(of: check.account).map { ($0, check.losses) } }
-    ) { a, _ in a }
-    guard !todo.isEmpty || !held.isEmpty else {
+    guard pending.todo + pending.held > 0 else {
       result.output =
         "Nothing left to do: every account of \(name) has its outcome in \(invocation[.bulkResume] ?? "the report")."
-      result.importCounts = ImportSummary.counts([], total: 0)
+      result.importCounts = ImportSummary.counts(ImportTally(), total: 0)
       return result
     }
-    try confirmBatch(invocation, context, count: todo.count, backend: backend)
+    try confirmBatch(invocation, context, count: pending.todo, backend: backend)
     let provider = try makeAdminProvider(invocation, context, target: target)
     try guardRails.recordAttempt(email: name)
     guard let importer = provider as? any AccountImporter else {
@@ -71,39 +84,86 @@ extension CommandRunner {
       }
     }
     defer { report?.close() }
-    let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
-    sink.take(held, audit: false)
-    let sent =
-      todo.isEmpty
-      ? []
-      : await importer.importAccounts(todo, jobs: invocation[.importJobs] ?? 8, stop: context.batchStop) {
-        sink.take($0)
+
+    // Pass 2: the file again, a chunk at a time.
+    let total = pending.todo + pending.held
+    let progress = ImportProgress(total: total, report: context.batchProgress)
+    var tally = ImportTally()
+    var chunk: [ImportCheck] = []
+    let jobs = invocation[.importJobs] ?? 8
+    var failure: AuthError?
+    func send() async {
+      let held = chunk.filter { $0.heldBack != nil }.map { checked in
+        var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
+        outcome.message = checked.heldBack
+        outcome.losses = checked.losses
+        return outcome
       }
-    let outcomes = sent.map(sink.withLosses) + held
-    let total = todo.count + held.count
-    result.output = ImportSummary.text(outcomes, total: total, format: format, source: name, backend: backend)
-    if let resume {
-      result.notes.append(
-        "\(accounts.count - pending.count) accounts of \(name) were done in the earlier run (\(resume.count) in the report) and were left as they are."
-      )
+      let todo = chunk.filter { $0.heldBack == nil }
+      let lossesOf = Dictionary(
+        todo.compactMap { checked in ImportOutcome.key(of: checked.account).map { ($0, checked.losses) } }
+      ) { a, _ in a }
+      let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
+      sink.take(held, audit: false)
+      progress.add(held)
+      let stopped = Task.isCancelled || context.batchStop?.stopped == true
+      let sent: [ImportOutcome]
+      if todo.isEmpty {
+        sent = []
+      } else if stopped {
+        // Stopped in an earlier chunk: the rest are never sent, and each still has its outcome.
+        sent = todo.map {
+          ImportOutcome.interrupted(
+            ImportOutcome(index: 0, account: $0.account, status: .imported), by: nil, sent: false)
+        }
+        sink.take(sent)
+        progress.add(sent)
+      } else {
+        sent = await importer.importAccounts(todo.map(\.account), jobs: jobs, stop: context.batchStop) { outcomes in
+          sink.take(outcomes)
+          progress.add(outcomes)
+        }
+      }
+      for outcome in sent.map(sink.withLosses) + held { tally.add(outcome) }
+      if failure == nil { failure = sink.failure }
+      chunk.removeAll(keepingCapacity: true)
     }
-    result.importCounts = ImportSummary.counts(outcomes, total: total)
-    let failed = outcomes.filter { $0.status == .failed || $0.status == .unknown }.count
-    let stopped = outcomes.contains { $0.status == .notStarted || $0.status == .unknown }
+    let stream = try file.open()
+    var ended = false
+    while !ended {
+      var queued: [PortableAccount] = []
+      while queued.count < Self.importChunk {
+        guard let account = try file.next(stream) else {
+          ended = true
+          break
+        }
+        if !isDone(account) { queued.append(account) }
+      }
+      chunk = queued.map(check)
+      await send()
+    }
+    result.output = ImportSummary.text(tally, total: total, format: format, source: name, backend: backend)
+    if resume != nil {
+      result.notes.append(
+        "\(planned.total - total) accounts of \(name) were done in the earlier run and were left as they are.")
+    }
+    result.importCounts = ImportSummary.counts(tally, total: total)
+    let failed = tally.count(.failed) + tally.count(.unknown)
+    let stopped = tally.count(.notStarted) + tally.count(.unknown) > 0
     if stopped, let path = invocation[.importReport] ?? invocation[.bulkResume] {
       result.notes.append("To finish the import: the same command with --resume \(path).")
     }
-    if let failure = sink.failure {
+    if let failure {
       result.error = failure
     } else if failed > 0 {
       result.error = AuthError(
         .providerError, message: "\(failed) of \(total) accounts could not be imported (listed above).")
-    } else if !held.isEmpty {
-      let flags = Set(held.flatMap(\.losses).filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
+    } else if tally.heldBack.count > 0 {
+      let flags = Set(tally.heldLosses.filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
       result.error = AuthError(
         .validationFailed,
         message:
-          "\(held.count) of \(total) accounts were held back: they would arrive weaker than they left (listed above).",
+          "\(tally.heldBack.count) of \(total) accounts were held back: they would arrive weaker than they left (listed above).",
         hint: "Fix the file (--db exports the hashes and factors), or accept the loss by name: \(flags).")
     }
     if Task.isCancelled || context.batchStop?.stopped == true { result.error = AuthError(.cancelled) }

@@ -2,77 +2,115 @@ import AuthCore
 import Essentials
 import JSONKit
 
-/// `user import`'s file, read whole and strict: a file of no known shape, a record with the wrong
-/// fields or invalid UTF-8 is `invalid_file` (exit 65) naming the line; Firebase hashes without
-/// their parameters are a usage error naming `--hash-config`; then each account checked against
-/// the target for what it would lose.
-extension CommandRunner {
-  func readAccountFile(_ path: String, name: String, hashConfig: FirebaseHashConfig?, _ context: ShellContext) throws
-    -> (AccountFileFormat, [PortableAccount])
-  {
-    let text: String
-    do {
-      let caps = ShellContext.InputCaps.accountFile
-      if path == "-", let readStdin = context.readStdinText {
-        text = try readStdin()
-      } else {
-        let bytes = try Descriptor.readFile(path, limit: caps.limit, lineLimit: caps.line)
-        guard let valid = String(validating: bytes, as: UTF8.self) else {
-          throw AuthError(
-            .invalidFile,
-            message:
-              "\(name) is not UTF-8 text: line \(Self.firstInvalidUTF8Line(bytes)) has bytes no text has; nothing was sent."
-          )
-        }
-        text = valid
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `user import`'s file, read as a stream and strict: a file of no known shape, a record with the
+/// wrong fields or invalid UTF-8 is `invalid_file` (exit 65) naming the line. A path is opened
+/// again for each pass (memory: one record); standard input is read once, whole (with the same cap
+/// as a file), and kept.
+struct AccountFile {
+  let path: String
+  let name: String
+  let hashConfig: FirebaseHashConfig?
+  let context: ShellContext
+  private let text: String?
+
+  init(path: String, name: String, hashConfig: FirebaseHashConfig?, _ context: ShellContext) throws {
+    self.path = path
+    self.name = name
+    self.hashConfig = hashConfig
+    self.context = context
+    if path == "-", let readStdin = context.readStdinText {
+      do { text = try readStdin() } catch {
+        throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
       }
+    } else {
+      text = nil
+    }
+  }
+
+  func open() throws -> AccountStream {
+    if let text { return AccountStream(text: text, hashConfig: hashConfig) }
+    let lines: DescriptorLines
+    do {
+      if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
+      let fd = path == "-" ? STDIN_FILENO : try Descriptor.openForReading(path)
+      lines = DescriptorLines(
+        descriptor: fd, closeAtEnd: path != "-", limit: ShellContext.InputCaps.accountFile.line)
+    } catch {
+      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+    }
+    return AccountStream(hashConfig: hashConfig) { try lines.nextLineBytes() }
+  }
+
+  /// The next account of `stream`, its errors as the user is told them.
+  func next(_ stream: AccountStream) throws -> PortableAccount? {
+    do {
+      return try stream.next()
+    } catch let error as AccountStream.NotText {
+      throw AuthError(
+        .invalidFile, message: "\(name) is not UTF-8 text: line \(error.line) has bytes no text has; nothing was sent.")
+    } catch let error as PortableAccountError {
+      throw AuthError(.invalidFile, message: "\(name) is not an account export: \(error.message); nothing was sent.")
+    } catch let long as InputLineTooLong {
+      throw AuthError(
+        .usage,
+        message: "Cannot read \(name): line \(long.line) is longer than \(long.limit >> 20) MB (is it a text file?).")
     } catch let error as AuthError {
       throw error
     } catch {
-      throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")
+      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
-    let (format, accounts): (AccountFileFormat, [PortableAccount])
-    do {
-      (format, accounts) = try PortableAccountReader.read(text, hashConfig: hashConfig)
-    } catch let error as PortableAccountError {
-      throw AuthError(.invalidFile, message: "\(name) is not an account export: \(error.message); nothing was sent.")
-    }
-    let unhashed = accounts.filter { $0.passwordNote == PortableAccountReader.missingHashConfig }.count
-    if unhashed > 0 {
-      throw AuthError(
-        .usage,
-        message:
-          "\(unhashed) account\(unhashed == 1 ? "" : "s") of \(name) carry Firebase scrypt hashes without their parameters; nothing was sent.",
-        hint:
-          "Give --hash-config FILE: the project's password hash parameters (Firebase console → Authentication → Users → ⋮ → "
-          + "Password hash parameters), as {\"algorithm\":\"SCRYPT\",\"signerKey\":…,\"saltSeparator\":…,\"rounds\":8,\"memoryCost\":14}. "
-          + "`authsh user export --provider firebase` writes hashes with their parameters.")
-    }
-    return (format, accounts)
   }
 
-  /// The line (1 for the first) of the first byte that is not UTF-8.
-  static func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int {
-    var line = 1
-    var start = 0
-    for index in bytes.indices where bytes[index] == 0x0A {
-      if String(validating: bytes[start..<index], as: UTF8.self) == nil { return line }
-      line += 1
-      start = index + 1
-    }
-    return line
+  /// Every account of the file to `visit`, in order; the file's format.
+  func read(_ visit: (PortableAccount) throws -> Void) throws -> AccountFileFormat {
+    let stream = try open()
+    while let account = try next(stream) { try visit(account) }
+    return stream.format
+  }
+}
+
+/// The progress of an import (`batchProgress`: the line on a terminal), fed from the importer's
+/// tasks as outcomes come in.
+final class ImportProgress: Sendable {
+  private let total: Int
+  private let report: (@Sendable (BatchProgress) -> Void)?
+  private let counts = Guarded((done: 0, failures: 0))
+
+  init(total: Int, report: (@Sendable (BatchProgress) -> Void)?) {
+    self.total = total
+    self.report = report
   }
 
-  /// Each account against the target: what it loses, and whether it is held back.
-  func checkAccounts(_ accounts: [PortableAccount], _ invocation: Invocation, _ context: ShellContext, target: Target)
-    -> [ImportCheck]
-  {
-    let consent = ImportConsent(
-      withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
-      confirmUnverified: invocation[.confirmUnverified])
-    let now = context.clock.unixNow
-    return accounts.map {
-      ImportCheck($0, target: target.provider, consent: consent, now: now)
+  func add(_ outcomes: [ImportOutcome]) {
+    guard let report else { return }
+    for outcome in outcomes {
+      let failed = [.failed, .unknown, .heldBack].contains(outcome.status)
+      let (done, failures) = counts.update { counts in
+        counts.done += 1
+        if failed { counts.failures += 1 }
+        return counts
+      }
+      let record = BatchRecord(
+        input: outcome.email ?? outcome.sourceId ?? "", email: outcome.email, id: outcome.sourceId,
+        outcome: failed ? .failed : .changed, code: outcome.errorCode, message: outcome.status.rawValue)
+      report(BatchProgress(record: record, done: done, total: total, failures: failures, dryRun: false))
     }
+  }
+}
+
+extension CommandRunner {
+  static func missingHashConfig(_ unhashed: Int, name: String) -> AuthError {
+    AuthError(
+      .usage,
+      message:
+        "\(unhashed) account\(unhashed == 1 ? "" : "s") of \(name) carry Firebase scrypt hashes without their parameters; nothing was sent.",
+      hint:
+        "Give --hash-config FILE: the project's password hash parameters (Firebase console → Authentication → Users → ⋮ → "
+        + "Password hash parameters), as {\"algorithm\":\"SCRYPT\",\"signerKey\":…,\"saltSeparator\":…,\"rounds\":8,\"memoryCost\":14}. "
+        + "`authsh user export --provider firebase` writes hashes with their parameters.")
   }
 }

@@ -24,6 +24,8 @@ public final class DescriptorLines: InputLines {
   private var limit: Int
   private var buffer: [UInt8] = []
   private var start = 0
+  /// Where the search for the next line break goes on from.
+  private var scanned = 0
   private var ended = false
   private var number = 0
 
@@ -41,13 +43,20 @@ public final class DescriptorLines: InputLines {
   }
 
   public func nextLine() throws -> String? {
+    try nextLineBytes().map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The next line as the file has it (no LF), for readers that check the text themselves.
+  public func nextLineBytes() throws -> [UInt8]? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      // Only the bytes not looked at yet are searched: a long line is scanned once, not once a chunk.
+      if let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
         let line = buffer[start..<newline]
         start = newline + 1
+        scanned = start
         number += 1
         guard line.count <= limit else { throw InputLineTooLong(line: number, limit: limit) }
-        return String(decoding: line, as: UTF8.self)
+        return Array(line)
       }
       guard buffer.count - start <= limit else { throw InputLineTooLong(line: number + 1, limit: limit) }
       if ended {
@@ -55,12 +64,13 @@ public final class DescriptorLines: InputLines {
         let line = buffer[start...]
         start = buffer.count
         number += 1
-        return String(decoding: line, as: UTF8.self)
+        return Array(line)
       }
       if start > 0 {
         buffer.removeSubrange(0..<start)
         start = 0
       }
+      scanned = buffer.count
       let chunk = try Descriptor.readChunk(descriptor, upTo: 64 * 1024)
       if chunk.isEmpty { ended = true } else { buffer += chunk }
     }

@@ -1,0 +1,110 @@
+import Essentials
+import JSONKit
+
+/// What `user import` keeps of its outcomes for the summary, whatever the number of accounts: the
+/// counts, and the first `ImportSummary.listed` accounts of each list (the rest are in `--report`).
+/// A million-account import keeps a few kilobytes here, not a million outcomes.
+public struct ImportTally: Sendable, Equatable {
+  /// One list of the summary: its first accounts and how many there were.
+  public struct Sample: Sendable, Equatable {
+    public private(set) var first: [ImportOutcome] = []
+    public private(set) var count = 0
+    mutating func add(_ outcome: ImportOutcome) {
+      count += 1
+      if first.count < ImportSummary.listed { first.append(outcome) }
+    }
+  }
+
+  public private(set) var statuses: [ImportOutcome.Status: Int] = [:]
+  public private(set) var failedByCode: [String: Int] = [:]
+  /// Of the imported accounts, what they lost on the way.
+  public private(set) var losses: [ImportLoss: Int] = [:]
+  public private(set) var renamed = Sample()
+  public private(set) var withoutPassword = Sample()
+  public private(set) var skipped = Sample()
+  public private(set) var failed = Sample()
+  public private(set) var heldBack = Sample()
+  public private(set) var unknown = Sample()
+  /// What the held-back accounts would have lost (the flags that accept it).
+  public private(set) var heldLosses: Set<ImportLoss> = []
+
+  public init() {}
+
+  public init(_ outcomes: [ImportOutcome]) {
+    for outcome in outcomes { add(outcome) }
+  }
+
+  public func count(_ status: ImportOutcome.Status) -> Int { statuses[status] ?? 0 }
+
+  public mutating func add(_ outcome: ImportOutcome) {
+    statuses[outcome.status, default: 0] += 1
+    switch outcome.status {
+    case .imported:
+      if outcome.withoutPassword != nil { withoutPassword.add(outcome) }
+      if outcome.newId != nil && outcome.sourceId != nil { renamed.add(outcome) }
+      for loss in outcome.losses { losses[loss, default: 0] += 1 }
+    case .skippedExisting: skipped.add(outcome)
+    case .failed:
+      failedByCode[outcome.errorCode ?? "unknown", default: 0] += 1
+      failed.add(outcome)
+    case .heldBack:
+      heldBack.add(outcome)
+      heldLosses.formUnion(outcome.losses)
+    case .unknown: unknown.add(outcome)
+    case .notStarted, .wouldImport: break
+    }
+  }
+
+  /// `--json`'s `import.losses`.
+  var lossCounts: JSONObject {
+    JSONObject(losses.sorted { $0.key < $1.key }.map { ($0.key.rawValue, JSON.int($0.value)) })
+  }
+}
+
+/// What a `--dry-run` keeps of the checks: the counts and the first accounts of each list.
+public struct ImportDryRunTally: Sendable {
+  public private(set) var total = 0
+  public private(set) var sent = 0
+  public private(set) var kinds: [String: Int] = [:]
+  public private(set) var newIds = 0
+  public private(set) var losses: [ImportLoss: Int] = [:]
+  public private(set) var without: [(String, String)] = []
+  public private(set) var withoutCount = 0
+  public private(set) var held: [(String, String)] = []
+  public private(set) var heldCount = 0
+  let provider: ProviderKind
+  let now: Int
+
+  public init(provider: ProviderKind, now: Int) {
+    self.provider = provider
+    self.now = now
+  }
+
+  public mutating func add(_ check: ImportCheck) {
+    total += 1
+    let account = check.account
+    let who = account.email ?? account.id ?? "?"
+    if let reason = check.heldBack {
+      heldCount += 1
+      if held.count < ImportSummary.listed { held.append((who, reason)) }
+      return
+    }
+    sent += 1
+    for loss in check.losses { losses[loss, default: 0] += 1 }
+    let reason: String?
+    if provider == .firebase {
+      reason = AccountImportPlan.firebaseEntry(account, localId: account.id ?? "").withoutPassword
+      if account.id == nil { newIds += 1 }
+    } else {
+      reason = AccountImportPlan.supabaseBody(account, now: now).withoutPassword
+      if account.id.map(AccountImportPlan.isUUID) != true { newIds += 1 }
+    }
+    if let reason {
+      withoutCount += 1
+      if without.count < ImportSummary.listed { without.append((who, reason)) }
+    } else if let hash = account.passwordHash {
+      kinds[ImportSummary.kindName(hash), default: 0] += 1
+    }
+  }
+
+}
