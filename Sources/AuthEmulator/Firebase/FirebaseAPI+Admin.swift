@@ -105,6 +105,7 @@ extension FirebaseAPI {
       ],
       "blockingFunctions": [:],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
+      "mfa": mfaConfigJSON(project),
     ]
   }
 
@@ -187,5 +188,6 @@ extension FirebaseAPI {
       }
     }
     try project.setConfig(allowDuplicateEmails: allow, emailPrivacy: privacy, emailSignIn: email)
+    try applyMfaConfig(body, mask: mask, to: project)
   }
 }

@@ -166,7 +166,7 @@ extension FirebaseAPI {
     case .createSessionCookie:
       return common + [("validDuration", .string)]
     case .updateConfig:
-      return [("signIn", .object), ("emailPrivacyConfig", .object)]
+      return [("signIn", .object), ("emailPrivacyConfig", .object), ("mfa", .object)]
     case .createTenant, .updateTenant:
       return [
         ("displayName", .string), ("allowPasswordSignup", .bool), ("enableEmailLinkSignin", .bool),

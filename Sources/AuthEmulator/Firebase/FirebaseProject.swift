@@ -29,6 +29,8 @@ final class FirebaseProject {
   /// The v2 config's `signIn.email`: e-mail/password sign-in on, and whether a password is required
   /// (false: e-mail links work too).
   private(set) var emailSignIn = FirebaseEmailSignIn()
+  /// The v2 config's `mfa`: the TOTP provider's `adjacentIntervals` once it is switched on, else nil.
+  private(set) var totpAdjacentIntervals: Int?
   /// The project's password hash parameters (the v2 config's `signIn.hashConfig`): made at random
   /// when the project is first used, stored with the config from the first password on.
   private(set) var hashConfig = FirebaseScryptParameters.random()
@@ -182,12 +184,25 @@ final class FirebaseProject {
       "hashSignerKey": .string(Data(hashConfig.signerKey).base64EncodedString()),
       "hashSaltSeparator": .string(Data(hashConfig.saltSeparator).base64EncodedString()),
       "hashRounds": .int(hashConfig.rounds), "hashMemoryCost": .int(hashConfig.memoryCost),
+      "totpAdjacentIntervals": totpAdjacentIntervals.map(JSON.int) ?? .null,
     ]
     try store.put(Self.configTable, key: stateKey, record)
     hashConfigStored = true
     self.allowDuplicateEmails = allowDuplicateEmails
     self.emailPrivacy = emailPrivacy
     self.emailSignIn = emailSignIn
+  }
+
+  /// Switches the TOTP provider on (with its `adjacentIntervals`) or off.
+  func setTOTP(adjacentIntervals: Int?) throws {
+    let previous = totpAdjacentIntervals
+    totpAdjacentIntervals = adjacentIntervals
+    do {
+      try setConfig(allowDuplicateEmails: allowDuplicateEmails, emailPrivacy: emailPrivacy)
+    } catch {
+      totpAdjacentIntervals = previous
+      throw error
+    }
   }
 
   /// Stores a tenant's settings (this must be a tenant's store).
@@ -218,6 +233,7 @@ final class FirebaseProject {
     emailPrivacy = config["emailPrivacy"]?.bool ?? emailPrivacy
     emailSignIn.enabled = config["emailSignInEnabled"]?.bool ?? emailSignIn.enabled
     emailSignIn.passwordRequired = config["passwordRequired"]?.bool ?? emailSignIn.passwordRequired
+    totpAdjacentIntervals = config["totpAdjacentIntervals"]?.int
     // Stores written before the hash config existed get one the first time a password is hashed.
     if let key = config["hashSignerKey"]?.string.flatMap({ Data(base64Encoded: $0) }),
       let separator = config["hashSaltSeparator"]?.string.flatMap({ Data(base64Encoded: $0) }),

@@ -31,7 +31,23 @@ def error(reply):
     return reply.json()["error"]["message"]
 
 
+def project_config(emu, method="GET", **extra):
+    return requests.request(method, f"{emu.base}/identitytoolkit.googleapis.com/v2/projects/{emu.project}/config",
+                            headers={"Authorization": "Bearer owner"}, timeout=10, **extra)
+
+
+def switch_totp_on(emu, adjacent_intervals=5):
+    """What a project owner does once (Identity Platform): TOTP in the project's `mfa` config."""
+    body = {"mfa": {"providerConfigs": [{"state": "ENABLED",
+                                         "totpProviderConfig": {"adjacentIntervals": adjacent_intervals}}]}}
+    reply = project_config(emu, "PATCH", params={"updateMask": "mfa"}, json=body)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
 def enrolled_account(emu, admin_app, email):
+    if emu.like_production:
+        switch_totp_on(emu)
     user = auth.create_user(email=email, password=PASSWORD, email_verified=True, app=admin_app)
     id_token = itk(emu, "signInWithPassword", {"email": email, "password": PASSWORD, "returnSecureToken": True}).json()["idToken"]
     start = itk(emu, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
@@ -111,3 +127,27 @@ def test_google_only_account_from_a_fake_idp_token(emulator, admin_app):
     assert failed.status_code == 400
     auth.update_user(user.uid, providers_to_delete=["google.com"], app=admin_app)
     assert auth.get_user(user.uid, app=admin_app).provider_data == []
+
+
+def test_totp_is_off_until_the_project_mfa_config_switches_it_on(emulator, admin_app):
+    """Like production TOTP enrolment needs the project's `mfa` config (Identity Platform); the
+    default mode allows it from the start, as a local emulator should."""
+    assert project_config(emulator).json()["mfa"] == {}
+    auth.create_user(email="off@example.com", password=PASSWORD, email_verified=True, app=admin_app)
+    id_token = itk(emulator, "signInWithPassword", {"email": "off@example.com", "password": PASSWORD,
+                                                    "returnSecureToken": True}).json()["idToken"]
+    start = itk(emulator, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
+    if emulator.like_production:
+        assert start.status_code == 400 and error(start) == "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled."
+        assert start.json()["error"]["status"] == "INVALID_ARGUMENT"
+    else:
+        assert start.status_code == 200, start.text
+    config = switch_totp_on(emulator, adjacent_intervals=3)
+    assert config["mfa"]["providerConfigs"] == [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 3}}]
+    assert project_config(emulator).json()["mfa"] == config["mfa"]
+    again = itk(emulator, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
+    assert again.status_code == 200, again.text
+    bad = project_config(emulator, "PATCH", params={"updateMask": "mfa"}, json={"mfa": {"providerConfigs": [
+        {"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 11}}]}})
+    assert bad.status_code == 400
+
