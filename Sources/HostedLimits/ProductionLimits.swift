@@ -53,6 +53,12 @@ public enum ProductionLimits {
     public static let changeMailsPerDay = 1000
     public static let resetMailsPerDay = 150
     public static let signInLinkMailsPerDay = 5
+    /// Wrong second-factor codes (`mfaSignIn:finalize`) one account may send before sign-in answers
+    /// `TOO_MANY_ATTEMPTS_TRY_LATER`, and the window they are counted in, seconds. Google publishes
+    /// no number for this: a modelled limit in the spirit of the password lock-out, so a
+    /// code-guessing loop meets a refusal as it would in production.
+    public static let secondFactorGuesses = 5
+    public static let secondFactorGuessWindow = 3600
     /// How long a password-reset link works, seconds (one hour).
     public static let resetLinkLifetime = 3600
   }

@@ -32,6 +32,10 @@ public final class EmulatorMode: Sendable {
   /// Firebase: new accounts per address and hour, and the Spark plan's daily mail quotas.
   let firebaseSignUpLimiter: TokenBucketLimiter
   let firebaseMailQuotas: [FirebaseMailQuota: IntervalLimiter]
+  /// Firebase: wrong second-factor codes per account (`mfaSignIn:finalize`).
+  let firebaseSecondFactorGuesses = FailureCounter(
+    limit: ProductionLimits.Firebase.secondFactorGuesses,
+    window: TimeInterval(ProductionLimits.Firebase.secondFactorGuessWindow))
 
   public init(
     likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false,
@@ -96,6 +100,7 @@ public final class EmulatorMode: Sendable {
     emailQuota.reset()
     for limiter in supabaseLimiters.values { limiter.reset() }
     firebaseSignUpLimiter.reset()
+    firebaseSecondFactorGuesses.reset()
     firebaseMailQuotas.values.forEach { $0.reset() }
   }
 

@@ -177,7 +177,11 @@ extension FirebaseAPI {
       guard let enrollment = user.mfaInfo.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
         throw FirebaseError.bad("MFA_ENROLLMENT_NOT_FOUND")
       }
-      try require(TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: window), "INVALID_CODE")
+      let guessKey = project.stateKey + "/" + user.localId
+      try checkSecondFactorGuesses(guessKey)
+      let right = TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: window)
+      recordSecondFactorGuess(guessKey, right: right)
+      try require(right, "INVALID_CODE")
       try require(user.disabled != true, "USER_DISABLED")
       user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
       let issued = try issueTokens(

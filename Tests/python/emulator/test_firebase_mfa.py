@@ -151,3 +151,25 @@ def test_totp_is_off_until_the_project_mfa_config_switches_it_on(emulator, admin
         {"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 11}}]}})
     assert bad.status_code == 400
 
+
+def test_wrong_second_factor_codes_are_limited_like_production(emulator, admin_app):
+    """Production stops a code-guessing loop (TOO_MANY_ATTEMPTS_TRY_LATER); Google publishes no
+    number, the emulator allows 5 wrong codes an hour per account like production. The default mode
+    keeps guessing unlimited, as the official emulator does."""
+    user, totp, enrollment_id = enrolled_account(emulator, admin_app, "guess@example.com")
+
+    def finalize(code):
+        first = itk(emulator, "signInWithPassword", {"email": "guess@example.com", "password": PASSWORD,
+                                                     "returnSecureToken": True}).json()
+        return itk(emulator, "mfaSignIn:finalize", {"mfaPendingCredential": first["mfaPendingCredential"],
+                                                    "mfaEnrollmentId": enrollment_id,
+                                                    "totpVerificationInfo": {"verificationCode": code}}, version="v2")
+
+    wrong = f"{(int(totp.now()) + 500_000) % 1_000_000:06d}"
+    for _ in range(5):
+        assert error(finalize(wrong)) == "INVALID_CODE"
+    after = finalize(totp.now())
+    if emulator.like_production:
+        assert after.status_code == 400 and error(after).startswith("TOO_MANY_ATTEMPTS_TRY_LATER"), after.text
+    else:
+        assert after.status_code == 200, after.text
