@@ -2,17 +2,17 @@ import JSONKit
 
 /// The project's `mfa` config (v2 `admin/v2/projects/{p}/config`, Identity Platform): TOTP second
 /// factors must be switched on per project, `{"mfa": {"providerConfigs": [{"state": "ENABLED",
-/// "totpProviderConfig": {"adjacentIntervals": 5}}]}}` with `?updateMask=mfa`. Like production an
-/// enrolment is refused until then; in the default mode TOTP is always allowed, as a local
-/// emulator should not need the switch.
+/// "totpProviderConfig": {"adjacentIntervals": 5}}]}}` with `?updateMask=mfa`. Like production a
+/// project starts with TOTP off and an enrolment is refused until then; in the default mode it
+/// starts on, as a local emulator should not need the switch (a PATCH decides in either mode).
 extension FirebaseAPI {
   /// Production's refusal of a TOTP enrolment while the provider is off (what the JavaScript SDK
   /// shows as `auth/operation-not-allowed`, "TOTP based MFA not enabled.").
   static let totpDisabled = "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled."
 
-  /// The `mfa` section as GET shows it: empty until a provider is configured.
-  static func mfaConfigJSON(_ project: FirebaseProject) -> JSON {
-    guard let intervals = project.totpAdjacentIntervals else { return [:] }
+  /// The `mfa` section as GET shows it: empty while TOTP is off.
+  static func mfaConfigJSON(_ project: FirebaseProject, likeProduction: Bool) -> JSON {
+    guard let intervals = project.totpIntervals(likeProduction: likeProduction) else { return [:] }
     return [
       "state": "ENABLED",
       "providerConfigs": [["state": "ENABLED", "totpProviderConfig": ["adjacentIntervals": .int(intervals)]]],
@@ -43,11 +43,11 @@ extension FirebaseAPI {
     try project.setTOTP(adjacentIntervals: intervals)
   }
 
-  /// Like production: the project (a tenant's parent project) must have TOTP switched on.
+  /// The project (a tenant's parent project) must have TOTP on.
   func requireTOTPEnabled(_ call: FirebaseCall) throws {
-    guard mode.likeProduction else { return }
+    let likeProduction = mode.likeProduction
     let projectKey = FirebaseProject.parse(stateKey: call.projectId).projectId
-    guard state.with(projectKey, { $0.totpAdjacentIntervals }) == nil else { return }
+    guard state.with(projectKey, { $0.totpIntervals(likeProduction: likeProduction) }) == nil else { return }
     var refusal = FirebaseError.bad(Self.totpDisabled)
     refusal.status = "INVALID_ARGUMENT"
     throw refusal
@@ -55,7 +55,8 @@ extension FirebaseAPI {
 
   /// Steps either side of now a code may come from: the project's `adjacentIntervals` once set.
   func totpWindow(_ call: FirebaseCall) -> Int {
+    let likeProduction = mode.likeProduction
     let projectKey = FirebaseProject.parse(stateKey: call.projectId).projectId
-    return state.with(projectKey) { $0.totpAdjacentIntervals } ?? Self.totpAdjacentIntervals
+    return state.with(projectKey) { $0.totpIntervals(likeProduction: likeProduction) } ?? Self.totpAdjacentIntervals
   }
 }

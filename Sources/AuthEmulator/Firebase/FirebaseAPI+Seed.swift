@@ -26,7 +26,7 @@ extension FirebaseAPI {
       }
       try project.saveAll(users)
       // A project holding TOTP factors has TOTP switched on (its `mfa` config).
-      if users.contains(where: { !$0.mfaInfo.isEmpty }), project.totpAdjacentIntervals == nil {
+      if users.contains(where: { !$0.mfaInfo.isEmpty }), !project.totpConfigured {
         try project.setTOTP(adjacentIntervals: Self.totpAdjacentIntervals)
       }
       return (users.map(\.localId), skipped)

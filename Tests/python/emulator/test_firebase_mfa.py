@@ -130,9 +130,13 @@ def test_google_only_account_from_a_fake_idp_token(emulator, admin_app):
 
 
 def test_totp_is_off_until_the_project_mfa_config_switches_it_on(emulator, admin_app):
-    """Like production TOTP enrolment needs the project's `mfa` config (Identity Platform); the
-    default mode allows it from the start, as a local emulator should."""
-    assert project_config(emulator).json()["mfa"] == {}
+    """Like production TOTP enrolment needs the project's `mfa` config (Identity Platform); in the
+    default mode a project starts with it on, as a local emulator should. A PATCH decides in both."""
+    initial = project_config(emulator).json()["mfa"]
+    if emulator.like_production:
+        assert initial == {}
+    else:
+        assert initial["providerConfigs"] == [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 5}}]
     auth.create_user(email="off@example.com", password=PASSWORD, email_verified=True, app=admin_app)
     id_token = itk(emulator, "signInWithPassword", {"email": "off@example.com", "password": PASSWORD,
                                                     "returnSecureToken": True}).json()["idToken"]
@@ -150,6 +154,10 @@ def test_totp_is_off_until_the_project_mfa_config_switches_it_on(emulator, admin
     bad = project_config(emulator, "PATCH", params={"updateMask": "mfa"}, json={"mfa": {"providerConfigs": [
         {"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 11}}]}})
     assert bad.status_code == 400
+    off = project_config(emulator, "PATCH", params={"updateMask": "mfa"}, json={"mfa": {"providerConfigs": []}})
+    assert off.status_code == 200 and off.json()["mfa"] == {}
+    refused = itk(emulator, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
+    assert refused.status_code == 400 and error(refused) == "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled."
 
 
 def test_wrong_second_factor_codes_are_limited_like_production(emulator, admin_app):
