@@ -138,14 +138,14 @@ public struct FirebaseAdminProvider: AdminProvider {
     else { return settings }
     settings.passwordSignInEnabled = Self.passwordSignInEnabled(
       json, tenant: tenantId != nil, emulator: emulatorHost != nil)
-    settings.totpEnabled = Self.totpEnabled(json)
+    settings.totpEnabled = tenantId == nil ? Self.totpEnabled(json) : nil
     return settings
   }
 
-  /// `mfa.providerConfigs[]` with a `totpProviderConfig` in state ENABLED or MANDATORY (a tenant's
-  /// config names it `mfaConfig`); a config without the section says nothing.
+  /// The project config's `mfa.providerConfigs[]` with a `totpProviderConfig` in state ENABLED or
+  /// MANDATORY; a config without the section says nothing (and a tenant's is not read).
   static func totpEnabled(_ json: JSON) -> Bool? {
-    guard let mfa = json["mfa"] ?? json["mfaConfig"], mfa.object != nil else { return nil }
+    guard let mfa = json["mfa"], mfa.object != nil else { return nil }
     return (mfa["providerConfigs"]?.array ?? []).contains { provider in
       provider["totpProviderConfig"] != nil && ["ENABLED", "MANDATORY"].contains(provider["state"]?.string ?? "")
     }
