@@ -107,6 +107,7 @@ extension EmulatorRouter {
     if case .object(var root) = document, var paths = root["paths"]?.object {
       addProductRoutes(to: &paths)
       root["paths"] = .object(paths)
+      root["components"] = ["securitySchemes": securitySchemes]
       document = .object(root)
     }
     return document

@@ -44,6 +44,10 @@ struct RouteTableTests {
     }
     let declared = SupabaseAPI.routes.count + FirebaseAPI.routes.filter { $0.method != "*" }.count
     #expect(checked == declared, "every declared route is in the document once")
+    // The access level of the table: user routes ask for a user's token, admin routes a service key.
+    #expect(paths["/auth/v1/user"]?["put"]?["security"] == [["userJWT": []]])
+    #expect(paths["/auth/v1/admin/users/{userId}"]?["get"]?["security"] == [["serviceRoleKey": []]])
+    #expect(paths["/auth/v1/signup"]?["post"]?["security"] == nil)
   }
 
   @Test("every Supabase rate limiter belongs to a route; POST /magiclink has its limiter and a handler")
