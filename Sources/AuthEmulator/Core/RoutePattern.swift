@@ -34,8 +34,16 @@ struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
   /// The parameters when `path` matches (raw, as the path spells them), else nil.
   func match(_ path: String) -> [String: String]? {
-    let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     guard path.hasPrefix("/") else { return nil }
+    return match(segments: Self.segments(of: path))
+  }
+
+  /// A path's segments after the leading `/` (split once for a whole table).
+  static func segments(of path: String) -> ArraySlice<Substring> {
+    path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+  }
+
+  func match(segments parts: ArraySlice<Substring>) -> [String: String]? {
     var parameters: [String: String] = [:]
     var index = parts.startIndex
     for segment in segments {
@@ -83,9 +91,11 @@ protocol RouteDeclaration: Sendable {
 
 extension Array where Element: RouteDeclaration {
   func resolve(method: String, path: String) -> RouteResolution<Element> {
+    guard path.hasPrefix("/") else { return .notFound }
+    let segments = RoutePattern.segments(of: path)
     var allowed: [String] = []
     for route in self {
-      guard let parameters = route.pattern.match(path) else { continue }
+      guard let parameters = route.pattern.match(segments: segments) else { continue }
       // A "*" route is a fallback for paths no route before it has (another method stays 404/405).
       if route.method == "*" && !allowed.isEmpty { continue }
       if route.method == method || route.method == "*" { return .found(route, parameters: parameters) }

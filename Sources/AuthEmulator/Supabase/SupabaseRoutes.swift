@@ -159,9 +159,4 @@ extension SupabaseAPI {
       "Sign in as a Supabase user of a social provider (emulator only): {\"provider\":\"google\",\"email\",\"sub\"?,\"name\"?,\"email_verified\"?} → the session"
     ) { api, request, _ in try api.fakeIdPSignIn(request) },
   ]
-
-  /// Whether the table has a route at `path` (any method): the paths this side answers.
-  static func owns(_ path: String) -> Bool {
-    path == prefix || path.hasPrefix(prefix + "/") || routes.contains { $0.pattern.match(path) != nil }
-  }
 }
