@@ -62,7 +62,7 @@ extension EmulatorRouter {
     return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: openAPIDocument.bytes)
   }
 
-  /// OpenAPI 3.0 for the emulator's own routes (the Supabase and Firebase APIs are the products').
+  /// OpenAPI 3.0 for the emulator's control routes, then every route of both sides' tables.
   static let openAPIDocument: JSON = {
     func operation(_ summary: String, body: Bool = false) -> JSON {
       var object = JSONObject()
@@ -80,12 +80,6 @@ extension EmulatorRouter {
     var outboxGet =
       operation("Mails the emulator \"sent\" (side, kind, email, code, link, time)").object ?? JSONObject()
     outboxGet["parameters"] = [emailParameter]
-    let projectParameter: JSON = ["name": "projectId", "in": "path", "required": true, "schema": ["type": "string"]]
-    func project(_ operations: JSON) -> JSON {
-      var object = operations.object ?? JSONObject()
-      object["parameters"] = [projectParameter]
-      return .object(object)
-    }
     var document: JSON = [
       "openapi": "3.0.3",
       "info": ["title": "authsh emulator", "version": "1"],
@@ -108,19 +102,12 @@ extension EmulatorRouter {
             "Change it: {\"like_production\": true, \"captcha\": true, \"smtp\": \"custom\", \"team\": [\"ada@example.com\"]}",
             body: true),
         ],
-        "/emulator/v1/projects/{projectId}/accounts": project(["delete": operation("Delete every Firebase account")]),
-        "/emulator/v1/projects/{projectId}/oobCodes": project(["get": operation("Pending Firebase out-of-band codes")]),
-        "/emulator/v1/projects/{projectId}/verificationCodes": project(["get": operation("Phone codes (always empty)")]
-        ),
-        "/emulator/v1/projects/{projectId}/config": project([
-          "get": operation("Firebase emulator settings"),
-          "patch": operation("Change signIn.allowDuplicateEmails, signIn.email, emailPrivacyConfig", body: true),
-        ]),
       ],
     ]
     if case .object(var root) = document, var paths = root["paths"]?.object {
-      addAccountRoutes(to: &paths)
+      addProductRoutes(to: &paths)
       root["paths"] = .object(paths)
+      root["components"] = ["securitySchemes": securitySchemes]
       document = .object(root)
     }
     return document

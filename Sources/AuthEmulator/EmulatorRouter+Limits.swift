@@ -13,7 +13,7 @@ extension EmulatorRouter {
       return ServerResponse(status: 405, headers: [("Allow", "GET")], body: [])
     }
     let supabase = ProductionLimits.Supabase.self
-    let limited = mode.likeProduction ? mode.tokenLimiter.limited(at: now) : []
+    let limited = mode.likeProduction ? mode.tokenLimiter?.limited(at: now) ?? [] : []
     let body: JSON = [
       "like_production": .bool(mode.likeProduction),
       "sign_in": [

@@ -23,6 +23,11 @@ public enum ProductionLimits {
     public static let anonymousPerHour = 30.0
     /// The bucket size of the five-minute limits.
     public static let burst = 30
+    /// `MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY` (`internal/conf/configuration.go`, default 15): requests a
+    /// minute to `/factors/{id}/challenge` and, separately, to `/factors/{id}/verify` per address,
+    /// with bursts of `mfaBurst` (`apilimiter.go`, `SetBurst(30)`).
+    public static let mfaChallengeAndVerifyPerMinute = 15.0
+    public static let mfaBurst = 30
 
     /// How long a mailed link or code stays usable, seconds: hosted projects' `mailer_otp_exp`
     /// ("Email OTP Expiration", 3600) and the Supabase CLI's `otp_expiry = 3600`. (GoTrue's own code
@@ -48,6 +53,12 @@ public enum ProductionLimits {
     public static let changeMailsPerDay = 1000
     public static let resetMailsPerDay = 150
     public static let signInLinkMailsPerDay = 5
+    /// Wrong second-factor codes (`mfaSignIn:finalize`) one account may send before sign-in answers
+    /// `TOO_MANY_ATTEMPTS_TRY_LATER`, and the window they are counted in, seconds. Google publishes
+    /// no number for this: a modelled limit in the spirit of the password lock-out, so a
+    /// code-guessing loop meets a refusal as it would in production.
+    public static let secondFactorGuesses = 5
+    public static let secondFactorGuessWindow = 3600
     /// How long a password-reset link works, seconds (one hour).
     public static let resetLinkLifetime = 3600
   }

@@ -18,6 +18,7 @@ extension EmulatorCommand {
     if let cost = invocation[.bcryptCost] { config.bcryptCost = cost }
     if let interval = invocation[.refreshReuseInterval] { config.refreshReuseInterval = interval }
     if let seconds = invocation[.mailFrequency] { config.mailFrequencySeconds = seconds }
+    if let perMinute = invocation[.mfaRateLimit] { config.mfaRateLimit = Double(perMinute) }
     if let seconds = invocation[.idleTimeout] { config.idleTimeout = seconds }
     if let seconds = invocation[.sessionTimebox] { config.sessionTimebox = seconds }
     if let seconds = invocation[.sessionInactivityTimeout] { config.sessionInactivityTimeout = seconds }

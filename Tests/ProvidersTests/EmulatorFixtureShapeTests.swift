@@ -137,6 +137,11 @@ import Testing
         "email": "ada@example.com", "password": "correct-horse-1", "emailVerified": true, "displayName": "Ada Lovelace",
       ],
       bearer: ownerHeaders)
+    // The recorded project has TOTP switched on in its `mfa` config (production refuses otherwise).
+    _ = await client.send(
+      "PATCH", "/identitytoolkit.googleapis.com/v2/projects/demo-authsh/config?updateMask=mfa",
+      ["mfa": ["providerConfigs": [["state": "ENABLED", "totpProviderConfig": ["adjacentIntervals": 5]]]]],
+      bearer: ownerHeaders)
     let signIn = await client.send(
       "POST", v1 + "signInWithPassword?key=k", ["email": "ada@example.com", "password": "correct-horse-1"]
     ).json

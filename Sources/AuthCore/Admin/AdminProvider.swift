@@ -89,11 +89,17 @@ public struct ProjectSettings: Sendable, Equatable {
   public var passwordSignInEnabled: Bool?
   /// Seconds between two mails of one kind to one address (Supabase 60 by default).
   public var mailInterval: Int?
+  /// Firebase: whether the project's `mfa` config has TOTP on (nil: it does not say).
+  public var totpEnabled: Bool?
 
-  public init(requiresEmailConfirmation: Bool? = nil, passwordSignInEnabled: Bool? = nil, mailInterval: Int? = nil) {
+  public init(
+    requiresEmailConfirmation: Bool? = nil, passwordSignInEnabled: Bool? = nil, mailInterval: Int? = nil,
+    totpEnabled: Bool? = nil
+  ) {
     self.requiresEmailConfirmation = requiresEmailConfirmation
     self.passwordSignInEnabled = passwordSignInEnabled
     self.mailInterval = mailInterval
+    self.totpEnabled = totpEnabled
   }
 }
 

@@ -65,7 +65,16 @@ extension Diagnosis {
       findings.append(
         Finding(code: "disabled", message: "The account is disabled\(until).", fix: "authsh user enable \(quoted)"))
     }
-    if let factors = factorFinding(user, quoted: quoted) { findings.append(factors) }
+    if let factors = factorFinding(user, quoted: quoted) {
+      findings.append(factors)
+    } else if settings?.totpEnabled == false {
+      findings.append(
+        Finding(
+          code: "totp_off",
+          message:
+            "TOTP second factors are off for this project, so enrolling an authenticator app (authsh mfa enroll) is refused: a project owner switches them on with PATCH https://identitytoolkit.googleapis.com/v2/projects/PROJECT/config?updateMask=mfa and a totpProviderConfig.",
+          blocking: false))
+    }
     if let sent = user.recoverySentAt.flatMap(Self.unixTime), now - sent < linkLifetime {
       // `recovery_sent_at` is set by a recovery mail and by `user link recovery` (`generate_link`)
       // alike: the backend does not say which.

@@ -6,7 +6,7 @@ public struct Diagnosis: Sendable, Equatable {
   public struct Finding: Sendable, Equatable {
     /// Stable: `no_account`, `password_sign_in_disabled`, `soft_deleted`, `anonymous`, `sso_user`,
     /// `invite_pending`, `email_link_only`, `no_password`, `email_unconfirmed`, `disabled`,
-    /// `mfa_enrolled`, `recovery_pending`, `resend_window_closed`, `ok`.
+    /// `mfa_enrolled`, `totp_off`, `recovery_pending`, `resend_window_closed`, `ok`.
     public var code: String
     public var message: String
     /// The command that fixes it (`authsh user confirm ada@example.com`), when one does.

@@ -25,20 +25,22 @@ public final class EmulatorMode: Sendable {
   /// custom SMTP.
   let emailQuota: IntervalLimiter
   /// GoTrue's per-address limits, one bucket per route as `apilimiter.go` keeps them.
-  let tokenLimiter: TokenBucketLimiter
-  let verifyLimiter: TokenBucketLimiter
-  let signupLimiter: TokenBucketLimiter
-  let anonymousLimiter: TokenBucketLimiter
-  let recoverLimiter: TokenBucketLimiter
-  let resendLimiter: TokenBucketLimiter
-  let otpLimiter: TokenBucketLimiter
-  let magicLinkLimiter: TokenBucketLimiter
-  let userLimiter: TokenBucketLimiter
+  private let supabaseLimiters: [SupabaseLimit: TokenBucketLimiter]
+  /// `--mfa-rate-limit`: second-factor challenges (and verifications) a minute per address, in
+  /// either mode; nil: like production only, at the hosted number.
+  let mfaRateLimit: Double?
   /// Firebase: new accounts per address and hour, and the Spark plan's daily mail quotas.
   let firebaseSignUpLimiter: TokenBucketLimiter
   let firebaseMailQuotas: [FirebaseMailQuota: IntervalLimiter]
+  /// Firebase: wrong second-factor codes per account (`mfaSignIn:finalize`).
+  let firebaseSecondFactorGuesses = FailureCounter(
+    limit: ProductionLimits.Firebase.secondFactorGuesses,
+    window: TimeInterval(ProductionLimits.Firebase.secondFactorGuessWindow))
 
-  public init(likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false) {
+  public init(
+    likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false,
+    mfaRateLimit: Double? = nil
+  ) {
     settings = Mutex(
       Settings(likeProduction: likeProduction, smtp: smtp, team: Self.normalizedTeam(team), captcha: captcha))
     emailQuota = IntervalLimiter(
@@ -46,16 +48,13 @@ public final class EmulatorMode: Sendable {
     func perAddress(_ rate: Double, per interval: Double, burst: Int) -> TokenBucketLimiter {
       TokenBucketLimiter(perSecond: rate / interval, burst: burst)
     }
-    let limits = ProductionLimits.Supabase.self
-    tokenLimiter = perAddress(limits.tokenPerFiveMinutes, per: 300, burst: limits.burst)
-    verifyLimiter = perAddress(limits.verifyPerFiveMinutes, per: 300, burst: limits.burst)
-    signupLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
-    recoverLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
-    resendLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
-    otpLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
-    magicLinkLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
-    userLimiter = perAddress(limits.otpPerFiveMinutes, per: 300, burst: limits.burst)
-    anonymousLimiter = perAddress(limits.anonymousPerHour, per: 3600, burst: Int(limits.anonymousPerHour))
+    self.mfaRateLimit = mfaRateLimit
+    let mfaPerMinute = mfaRateLimit ?? ProductionLimits.Supabase.mfaChallengeAndVerifyPerMinute
+    supabaseLimiters = Dictionary(
+      uniqueKeysWithValues: SupabaseLimit.allCases.map { limit in
+        let rule = limit.rule(mfaPerMinute: mfaPerMinute)
+        return (limit, TokenBucketLimiter(perSecond: rule.perSecond, burst: rule.burst))
+      })
     let firebase = ProductionLimits.Firebase.self
     firebaseSignUpLimiter = perAddress(
       Double(firebase.accountsPerAddressHour), per: 3600, burst: firebase.accountsPerAddressHour)
@@ -67,7 +66,9 @@ public final class EmulatorMode: Sendable {
 
   /// The mode and settings `config` starts with.
   public convenience init(config: EmulatorConfig) {
-    self.init(likeProduction: config.likeProduction, smtp: config.smtp, team: config.team, captcha: config.captcha)
+    self.init(
+      likeProduction: config.likeProduction, smtp: config.smtp, team: config.team, captcha: config.captcha,
+      mfaRateLimit: config.mfaRateLimit)
   }
 
   public var likeProduction: Bool { settings.withLock { $0.likeProduction } }
@@ -97,14 +98,21 @@ public final class EmulatorMode: Sendable {
 
   func resetLimits() {
     emailQuota.reset()
-    for limiter in [
-      tokenLimiter, verifyLimiter, signupLimiter, anonymousLimiter, recoverLimiter, resendLimiter,
-      otpLimiter, magicLinkLimiter, userLimiter, firebaseSignUpLimiter,
-    ] {
-      limiter.reset()
-    }
+    for limiter in supabaseLimiters.values { limiter.reset() }
+    firebaseSignUpLimiter.reset()
+    firebaseSecondFactorGuesses.reset()
     firebaseMailQuotas.values.forEach { $0.reset() }
   }
+
+  /// The bucket of a Supabase route when its limit applies now: like production, or a second-factor
+  /// limit given a number (`--mfa-rate-limit`); else nil.
+  func limiter(_ limit: SupabaseLimit) -> TokenBucketLimiter? {
+    guard likeProduction || (limit.isSecondFactor && mfaRateLimit != nil) else { return nil }
+    return supabaseLimiters[limit]
+  }
+
+  /// The sign-in bucket, read by `/emulator/v1/limits` in either mode.
+  var tokenLimiter: TokenBucketLimiter? { supabaseLimiters[.token] }
 
   /// Whether the built-in mail service would deliver to `address`: always with custom SMTP or
   /// outside the like-production mode; else only to a team address. As GoTrue's

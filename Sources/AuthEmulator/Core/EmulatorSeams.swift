@@ -23,6 +23,10 @@ public struct EmulatorConfig: Sendable {
   /// GoTrue `GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`, seconds; nil: GoTrue's own default 0,
   /// or the hosted projects' 10 in the like-production mode.
   public var refreshReuseInterval: Int?
+  /// GoTrue `MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY` (`--mfa-rate-limit`): second-factor challenges
+  /// and, separately, verifications a minute per address (bursts of 30), in either mode; nil: none
+  /// in the default mode, the hosted 15 like production.
+  public var mfaRateLimit: Double?
   /// GoTrue `GOTRUE_SMTP_MAX_FREQUENCY`, seconds between two mails of one kind to one user.
   public var mailFrequencySeconds = 60
   /// Access / ID token lifetime, seconds.

@@ -92,3 +92,42 @@ final class TokenBucketLimiter: Sendable {
     }
   }
 }
+
+/// Wrong answers per key in a fixed window that starts at the first one: `limit` of them, then
+/// refused until the window is over; a right answer forgets the key.
+final class FailureCounter: Sendable {
+  private let failures = Mutex<[String: (count: Int, since: Date)]>([:])
+  private let limit: Int
+  private let window: TimeInterval
+
+  init(limit: Int, window: TimeInterval) {
+    self.limit = limit
+    self.window = window
+  }
+
+  /// False while `key` has used up its wrong answers.
+  func allows(_ key: String, at now: Date) -> Bool {
+    failures.withLock { failures in
+      guard let entry = failures[key] else { return true }
+      if now.timeIntervalSince(entry.since) >= window {
+        failures[key] = nil
+        return true
+      }
+      return entry.count < limit
+    }
+  }
+
+  func recordFailure(_ key: String, at now: Date) {
+    failures.withLock { failures in
+      var entry = failures[key] ?? (0, now)
+      if now.timeIntervalSince(entry.since) >= window { entry = (0, now) }
+      entry.count += 1
+      if failures.count >= 10_000, failures[key] == nil { failures.removeAll(keepingCapacity: true) }
+      failures[key] = entry
+    }
+  }
+
+  func recordSuccess(_ key: String) { failures.withLock { $0[key] = nil } }
+
+  func reset() { failures.withLock { $0.removeAll() } }
+}

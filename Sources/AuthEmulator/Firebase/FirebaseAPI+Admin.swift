@@ -97,7 +97,7 @@ extension FirebaseAPI {
 
   /// The v2 `Config`: `signIn.email` as Google answers it (false booleans left out), the rest as
   /// the official emulator does.
-  static func adminConfig(_ project: FirebaseProject) -> JSON {
+  static func adminConfig(_ project: FirebaseProject, likeProduction: Bool) -> JSON {
     [
       "signIn": [
         "email": project.emailSignIn.json, "hashConfig": hashConfigJSON(project.storedHashConfig()),
@@ -105,6 +105,7 @@ extension FirebaseAPI {
       ],
       "blockingFunctions": [:],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
+      "mfa": mfaConfigJSON(project, likeProduction: likeProduction),
     ]
   }
 
@@ -126,9 +127,10 @@ extension FirebaseAPI {
 
   func updateAdminConfig(_ call: FirebaseCall) throws -> JSON {
     let mask = (call.request.query("updateMask") ?? "").split(separator: ",").map { String($0) }
+    let likeProduction = mode.likeProduction
     return try state.with(call.projectId) { project in
       try Self.applyConfig(call.body, mask: mask, to: project)
-      return Self.adminConfig(project)
+      return Self.adminConfig(project, likeProduction: likeProduction)
     }
   }
 
@@ -187,5 +189,6 @@ extension FirebaseAPI {
       }
     }
     try project.setConfig(allowDuplicateEmails: allow, emailPrivacy: privacy, emailSignIn: email)
+    try applyMfaConfig(body, mask: mask, to: project)
   }
 }

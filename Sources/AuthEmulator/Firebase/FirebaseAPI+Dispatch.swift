@@ -89,7 +89,9 @@ extension FirebaseAPI {
     case .query: return try queryAccounts(call)
     case .createSessionCookie: return try createSessionCookie(call)
     case .getProjects: return ["projectId": "12345", "authorizedDomains": ["localhost"]]
-    case .getConfig: return state.with(projectId) { Self.adminConfig($0) }
+    case .getConfig:
+      let likeProduction = mode.likeProduction
+      return state.with(projectId) { Self.adminConfig($0, likeProduction: likeProduction) }
     case .updateConfig: return try updateAdminConfig(call)
     case .listTenants: return try listTenants(call, projectId: projectId)
     case .createTenant: return try createTenant(call, projectId: projectId)
@@ -166,7 +168,7 @@ extension FirebaseAPI {
     case .createSessionCookie:
       return common + [("validDuration", .string)]
     case .updateConfig:
-      return [("signIn", .object), ("emailPrivacyConfig", .object)]
+      return [("signIn", .object), ("emailPrivacyConfig", .object), ("mfa", .object)]
     case .createTenant, .updateTenant:
       return [
         ("displayName", .string), ("allowPasswordSignup", .bool), ("enableEmailLinkSignin", .bool),

@@ -20,6 +20,7 @@ extension FirebaseAPI {
     let body = call.body
     guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
     let timestamp = now
+    if body.has("totpEnrollmentInfo") { try requireTOTPEnabled(call) }
     return try state.with(call.projectId) { project in
       let (user, token) = try parseIdToken(project, idToken)
       try requireEligible(user, provider: token.provider)
@@ -44,6 +45,7 @@ extension FirebaseAPI {
     let body = call.body
     guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
     let timestamp = now
+    let window = totpWindow(call)
     return try state.with(call.projectId) { project in
       var (user, token) = try parseIdToken(project, idToken)
       try requireEligible(user, provider: token.provider)
@@ -63,7 +65,7 @@ extension FirebaseAPI {
         throw FirebaseError.bad("SESSION_EXPIRED")
       }
       try require(
-        TOTP.verify(code, secret: session.secret, at: timestamp, window: Self.totpAdjacentIntervals), "INVALID_CODE")
+        TOTP.verify(code, secret: session.secret, at: timestamp, window: window), "INVALID_CODE")
       try require(user.mfaInfo.count < Self.maxSecondFactors, Self.limitExceeded)
       var enrollmentId = FirebaseRandom.alphanumeric(28)
       while user.mfaInfo.contains(where: { $0.mfaEnrollmentId == enrollmentId }) {
@@ -169,13 +171,17 @@ extension FirebaseAPI {
     }
     guard let code = info["verificationCode"]?.string, !code.isEmpty else { throw FirebaseError.bad("MISSING_CODE") }
     let timestamp = now
+    let window = totpWindow(call)
     return try state.with(call.projectId) { project in
       var (user, provider) = try pendingUser(project, credential)
       guard let enrollment = user.mfaInfo.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
         throw FirebaseError.bad("MFA_ENROLLMENT_NOT_FOUND")
       }
-      try require(
-        TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: Self.totpAdjacentIntervals), "INVALID_CODE")
+      let guessKey = project.stateKey + "/" + user.localId
+      try checkSecondFactorGuesses(guessKey)
+      let right = TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: window)
+      recordSecondFactorGuess(guessKey, right: right)
+      try require(right, "INVALID_CODE")
       try require(user.disabled != true, "USER_DISABLED")
       user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
       let issued = try issueTokens(

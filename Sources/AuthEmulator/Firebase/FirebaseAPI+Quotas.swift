@@ -24,4 +24,21 @@ extension FirebaseAPI {
     else { return }
     try require(limiter.allow(at: now), quota.error)
   }
+
+  /// Wrong second-factor codes of one account (`mfaSignIn:finalize`): after
+  /// `ProductionLimits.Firebase.secondFactorGuesses` in the window, refused (the right code too)
+  /// until it is over. Checked before the code; the account's key is its store and localId.
+  func checkSecondFactorGuesses(_ key: String) throws {
+    guard mode.likeProduction else { return }
+    try require(mode.firebaseSecondFactorGuesses.allows(key, at: now), EmulatorFault.Preset.tooManyAttempts)
+  }
+
+  /// Counts a wrong code (like production only), or forgets the count after a right one.
+  func recordSecondFactorGuess(_ key: String, right: Bool) {
+    if right {
+      mode.firebaseSecondFactorGuesses.recordSuccess(key)
+    } else if mode.likeProduction {
+      mode.firebaseSecondFactorGuesses.recordFailure(key, at: now)
+    }
+  }
 }

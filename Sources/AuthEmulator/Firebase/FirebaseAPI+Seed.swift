@@ -3,7 +3,8 @@ import JSONKit
 
 /// Seeded accounts of the default project, shaped as the Identity Toolkit leaves them: no
 /// `passwordHash` without a password, `emailLinkSignin` for link-only accounts, a federated
-/// provider per IdP, `mfaInfo` with `totpInfo`. Accounts whose e-mail or id is already there are kept.
+/// provider per IdP, `mfaInfo` with `totpInfo` (and TOTP switched on in the project's `mfa` config).
+/// Accounts whose e-mail or id is already there are kept.
 extension FirebaseAPI {
   func seed(_ accounts: [EmulatorSeedAccount]) throws -> (created: [String], skipped: Int) {
     let hashConfig = state.hashConfig(state.defaultProjectId)
@@ -24,6 +25,10 @@ extension FirebaseAPI {
           Self.seededUser(account, hash: hash, localId: account.stableID ?? project.newLocalId(), at: timestamp))
       }
       try project.saveAll(users)
+      // A project holding TOTP factors has TOTP switched on (its `mfa` config).
+      if users.contains(where: { !$0.mfaInfo.isEmpty }), !project.totpConfigured {
+        try project.setTOTP(adjacentIntervals: Self.totpAdjacentIntervals)
+      }
       return (users.map(\.localId), skipped)
     }
   }

@@ -29,6 +29,10 @@ final class FirebaseProject {
   /// The v2 config's `signIn.email`: e-mail/password sign-in on, and whether a password is required
   /// (false: e-mail links work too).
   private(set) var emailSignIn = FirebaseEmailSignIn()
+  /// The v2 config's `mfa`: the TOTP provider's `adjacentIntervals` when it is switched on, else nil;
+  /// only meaningful once `totpConfigured` (before that the mode decides, `totpIntervals`).
+  private(set) var totpAdjacentIntervals: Int?
+  private(set) var totpConfigured = false
   /// The project's password hash parameters (the v2 config's `signIn.hashConfig`): made at random
   /// when the project is first used, stored with the config from the first password on.
   private(set) var hashConfig = FirebaseScryptParameters.random()
@@ -182,12 +186,31 @@ final class FirebaseProject {
       "hashSignerKey": .string(Data(hashConfig.signerKey).base64EncodedString()),
       "hashSaltSeparator": .string(Data(hashConfig.saltSeparator).base64EncodedString()),
       "hashRounds": .int(hashConfig.rounds), "hashMemoryCost": .int(hashConfig.memoryCost),
+      "totpAdjacentIntervals": totpAdjacentIntervals.map(JSON.int) ?? .null, "totpConfigured": .bool(totpConfigured),
     ]
     try store.put(Self.configTable, key: stateKey, record)
     hashConfigStored = true
     self.allowDuplicateEmails = allowDuplicateEmails
     self.emailPrivacy = emailPrivacy
     self.emailSignIn = emailSignIn
+  }
+
+  /// Switches the TOTP provider on (with its `adjacentIntervals`) or off.
+  func setTOTP(adjacentIntervals: Int?) throws {
+    let previous = (totpAdjacentIntervals, totpConfigured)
+    (totpAdjacentIntervals, totpConfigured) = (adjacentIntervals, true)
+    do {
+      try setConfig(allowDuplicateEmails: allowDuplicateEmails, emailPrivacy: emailPrivacy)
+    } catch {
+      (totpAdjacentIntervals, totpConfigured) = previous
+      throw error
+    }
+  }
+
+  /// The TOTP provider's `adjacentIntervals` in effect (nil: TOTP off): as configured, else on
+  /// (Identity Platform's default of 5) in the default mode and off like production.
+  func totpIntervals(likeProduction: Bool) -> Int? {
+    totpConfigured ? totpAdjacentIntervals : likeProduction ? nil : FirebaseAPI.totpAdjacentIntervals
   }
 
   /// Stores a tenant's settings (this must be a tenant's store).
@@ -218,6 +241,8 @@ final class FirebaseProject {
     emailPrivacy = config["emailPrivacy"]?.bool ?? emailPrivacy
     emailSignIn.enabled = config["emailSignInEnabled"]?.bool ?? emailSignIn.enabled
     emailSignIn.passwordRequired = config["passwordRequired"]?.bool ?? emailSignIn.passwordRequired
+    totpAdjacentIntervals = config["totpAdjacentIntervals"]?.int
+    totpConfigured = config["totpConfigured"]?.bool ?? false
     // Stores written before the hash config existed get one the first time a password is hashed.
     if let key = config["hashSignerKey"]?.string.flatMap({ Data(base64Encoded: $0) }),
       let separator = config["hashSaltSeparator"]?.string.flatMap({ Data(base64Encoded: $0) }),

@@ -64,8 +64,11 @@ extension SupabaseAPI {
       guard var user = data.users[caller.user.id] else {
         throw GoTrueError.forbidden("user_not_found", "User from sub claim in JWT does not exist")
       }
-      // `DeleteExpiredFactors`: unverified factors older than the factor lifetime go first.
-      user.factors.removeAll { !$0.isVerified && $0.createdAt < now - Self.unverifiedFactorLifetime }
+      // `DeleteExpiredFactors`: unverified factors older than the factor lifetime go first, but only
+      // those never challenged (a challenged one stays, keeps its name and counts towards the limit).
+      user.factors.removeAll {
+        !$0.isVerified && $0.challenges.isEmpty && $0.createdAt < now - Self.unverifiedFactorLifetime
+      }
       if user.factors.contains(where: { $0.friendlyName == friendlyName }) {
         throw GoTrueError.unprocessable(
           "mfa_factor_name_conflict",

@@ -2,64 +2,42 @@ import Essentials
 import HTTPServerKit
 import JSONKit
 
-/// What GoTrue checks before a handler runs (`api.go` routes, `middleware.go`): the CAPTCHA token
-/// (`verifyCaptcha`, with `--captcha`) and, like production, the per-address token buckets
-/// (`limitHandler`), in the order each route applies them.
+/// What GoTrue checks before a handler runs (`api.go` routes, `middleware.go`), as the route table
+/// declares it: the CAPTCHA token (`verifyCaptcha`, with `--captcha`) and the per-address token
+/// buckets (`limitHandler`), in the order each route applies them. A user route is authenticated
+/// first (`requireAuthentication` runs before its limiter).
 extension SupabaseAPI {
-  /// A refusal, or nil to go on to the handler.
-  func protect(_ request: ServerRequest, method: String, path: String) -> ServerResponse? {
-    // An oversized body is answered 413 first (`limitRequestBody` runs before everything).
-    if request.bodyTooLarge { return nil }
-    do {
-      switch (method, path) {
-      case ("POST", "/signup"):
-        // Captcha first, then the sign-up or the anonymous bucket (the handler's own order).
+  /// Throws the refusal; returns to go on to the handler.
+  func protect(_ request: ServerRequest, _ route: SupabaseRoute) throws {
+    guard !route.guards.isEmpty else { return }
+    if route.access == .user { _ = try authenticate(request) }
+    for check in route.guards {
+      switch check {
+      case .captcha:
         try verifyCaptcha(request)
-        let params = try RequestParams(request)
-        let anonymous = try params.string("email").isEmpty && params.string("phone").isEmpty
-        if anonymous {
-          if config.anonymousSignIns { try limit(request, mode.anonymousLimiter) }
-        } else {
-          try limit(request, mode.signupLimiter)
-        }
-      case ("POST", "/recover"):
-        try limit(request, mode.recoverLimiter)
-        try verifyCaptcha(request)
-      case ("POST", "/resend"):
-        try limit(request, mode.resendLimiter)
-        try verifyCaptcha(request)
-      case ("POST", "/otp"):
-        try limit(request, mode.otpLimiter)
-        try verifyCaptcha(request)
-      case ("POST", "/magiclink"):
-        try limit(request, mode.magicLinkLimiter)
-        try verifyCaptcha(request)
-      case ("POST", "/token"):
-        // `isIgnoreCaptchaRoute`: refresh, PKCE and ID-token grants carry no CAPTCHA.
+      case .captchaExceptTokenRefresh:
         if !["refresh_token", "pkce", "id_token"].contains(request.query("grant_type") ?? "") {
           try verifyCaptcha(request)
         }
-        try limit(request, mode.tokenLimiter)
-      case (_, "/verify"):
-        try limit(request, mode.verifyLimiter)
-      case ("PUT", "/user"):
-        try limit(request, mode.userLimiter)
-      default:
-        break
+      case .limit(let limit):
+        try self.limit(request, limit)
+      case .signupLimit:
+        let params = try RequestParams(request)
+        let anonymous = try params.string("email").isEmpty && params.string("phone").isEmpty
+        if anonymous {
+          if config.anonymousSignIns { try self.limit(request, .anonymous) }
+        } else {
+          try self.limit(request, .signup)
+        }
       }
-      return nil
-    } catch let error as GoTrueError {
-      return error.response(for: request)
-    } catch {
-      return GoTrueError.internal("Unexpected error: \(error)").response(for: request)
     }
   }
 
-  /// Like production only: one request from this address's bucket, or 429
-  /// `over_request_rate_limit`. The address is the first `X-Forwarded-For` value, as behind
+  /// When the limit applies (like production, or set for the default mode): one request from
+  /// this address's bucket, or 429 `over_request_rate_limit`. The address is the first `X-Forwarded-For` value, as behind
   /// Supabase's proxy (GoTrue's `RATE_LIMIT_HEADER`); else this machine.
-  func limit(_ request: ServerRequest, _ limiter: TokenBucketLimiter) throws {
-    guard mode.likeProduction else { return }
+  func limit(_ request: ServerRequest, _ limit: SupabaseLimit) throws {
+    guard let limiter = mode.limiter(limit) else { return }
     let forwarded =
       request.header("X-Forwarded-For")?.split(separator: ",").first
       .map { $0.trimmingSpaces } ?? ""

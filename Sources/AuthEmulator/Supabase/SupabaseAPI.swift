@@ -31,33 +31,35 @@ public final class SupabaseAPI: EmulatorAPI {
     _ = try? state.transaction { pruneExpiredSessions(in: &$0, now: now) }
   }
 
+  /// Routing from `routes`: a known path asked with another method is 405 with no body, an
+  /// unknown path under `/auth/v1` GoTrue's plain-text 404, a preflight under it 204 for any path.
   public func handle(_ request: ServerRequest) async -> ServerResponse? {
-    let fullPath = request.path
-    if fullPath == Self.fakeIdPPath {
-      return request.method == "POST" ? serve(request, with: SupabaseAPI.fakeIdPSignIn) : ServerResponse(status: 405)
+    let path = request.path
+    let resolution = Self.routes.resolve(method: request.method, path: path)
+    guard path == Self.prefix || path.hasPrefix(Self.prefix + "/") else {
+      switch resolution {
+      case .found(let route, let parameters): return serve(request, route, parameters)
+      case .otherMethod: return ServerResponse(status: 405)
+      case .notFound: return nil
+      }
     }
-    guard fullPath == Self.prefix || fullPath.hasPrefix(Self.prefix + "/") else { return nil }
-    let path = String(fullPath.dropFirst(Self.prefix.count))
     let origin = request.header("Origin")
     if request.method == "OPTIONS", let origin {
       return Self.withCORS(ServerResponse(status: 204), origin: origin, preflight: true)
     }
     let response: ServerResponse
-    if let route = Self.route(method: request.method, path: path) {
-      if let refused = protect(request, method: request.method, path: path) {
-        response = refused
-      } else if let handler = route {
-        response = serve(request, with: handler)
-      } else {
-        response = ServerResponse(status: 405)
-      }
-    } else {
-      response = .text(404, "404 page not found\n")
+    switch resolution {
+    case .found(let route, let parameters): response = serve(request, route, parameters)
+    case .otherMethod: response = ServerResponse(status: 405)
+    case .notFound: response = .text(404, "404 page not found\n")
     }
     return origin.map { Self.withCORS(response, origin: $0, preflight: false) } ?? response
   }
 
-  private func serve(_ request: ServerRequest, with handler: Handler) -> ServerResponse {
+  /// The route's checks (`protect`), then its handler; an oversized body is 413 before both.
+  private func serve(_ request: ServerRequest, _ route: SupabaseRoute, _ parameters: [String: String])
+    -> ServerResponse
+  {
     if request.bodyTooLarge {
       return GoTrueError(
         status: 413, code: "request_entity_too_large", message: "Request body too large (max 1048576 bytes)"
@@ -65,7 +67,8 @@ public final class SupabaseAPI: EmulatorAPI {
       .response(for: request)
     }
     do {
-      return try handler(self)(request)
+      try protect(request, route)
+      return try route.handler(self, request, parameters)
     } catch let error as GoTrueError {
       return error.response(for: request)
     } catch {
@@ -95,47 +98,6 @@ public final class SupabaseAPI: EmulatorAPI {
       response.headers.append(("Access-Control-Expose-Headers", "X-Total-Count, Link, X-Supabase-Api-Version"))
     }
     return response
-  }
-
-  typealias Handler = (SupabaseAPI) -> (ServerRequest) throws -> ServerResponse
-
-  /// nil: unknown path (404); `.some(nil)`: known path, other method (405).
-  static func route(method: String, path: String) -> Handler?? {
-    switch (path, method) {
-    case ("/health", "GET"): return .some(SupabaseAPI.health)
-    case ("/settings", "GET"): return .some(SupabaseAPI.settings)
-    case ("/.well-known/jwks.json", "GET"): return .some(SupabaseAPI.jwks)
-    case ("/signup", "POST"): return .some(SupabaseAPI.signup)
-    case ("/token", "POST"): return .some(SupabaseAPI.token)
-    case ("/recover", "POST"): return .some(SupabaseAPI.recover)
-    case ("/resend", "POST"): return .some(SupabaseAPI.resend)
-    case ("/verify", "POST"): return .some(SupabaseAPI.verifyPost)
-    case ("/verify", "GET"): return .some(SupabaseAPI.verifyGet)
-    case ("/user", "GET"): return .some(SupabaseAPI.getUser)
-    case ("/user", "PUT"): return .some(SupabaseAPI.updateUser)
-    case ("/logout", "POST"): return .some(SupabaseAPI.logout)
-    case ("/admin/users", "GET"): return .some(SupabaseAPI.adminListUsers)
-    case ("/admin/users", "POST"): return .some(SupabaseAPI.adminCreateUser)
-    case ("/admin/generate_link", "POST"): return .some(SupabaseAPI.adminGenerateLink)
-    case ("/health", _), ("/settings", _), ("/.well-known/jwks.json", _), ("/signup", _), ("/token", _),
-      ("/recover", _), ("/resend", _),
-      ("/verify", _), ("/user", _), ("/logout", _), ("/admin/users", _), ("/admin/generate_link", _):
-      return .some(nil)
-    default:
-      break
-    }
-    let adminUserPrefix = "/admin/users/"
-    if path.hasPrefix(adminUserPrefix), !path.dropFirst(adminUserPrefix.count).contains("/"),
-      path.count > adminUserPrefix.count
-    {
-      switch method {
-      case "GET": return .some(SupabaseAPI.adminGetUser)
-      case "PUT": return .some(SupabaseAPI.adminUpdateUser)
-      case "DELETE": return .some(SupabaseAPI.adminDeleteUser)
-      default: return .some(nil)
-      }
-    }
-    return accountRoute(method: method, path: path)
   }
 
   // MARK: - Small endpoints

@@ -138,7 +138,17 @@ public struct FirebaseAdminProvider: AdminProvider {
     else { return settings }
     settings.passwordSignInEnabled = Self.passwordSignInEnabled(
       json, tenant: tenantId != nil, emulator: emulatorHost != nil)
+    settings.totpEnabled = tenantId == nil ? Self.totpEnabled(json) : nil
     return settings
+  }
+
+  /// The project config's `mfa.providerConfigs[]` with a `totpProviderConfig` in state ENABLED or
+  /// MANDATORY; a config without the section says nothing (and a tenant's is not read).
+  static func totpEnabled(_ json: JSON) -> Bool? {
+    guard let mfa = json["mfa"], mfa.object != nil else { return nil }
+    return (mfa["providerConfigs"]?.array ?? []).contains { provider in
+      provider["totpProviderConfig"] != nil && ["ENABLED", "MANDATORY"].contains(provider["state"]?.string ?? "")
+    }
   }
 
   /// Google's APIs leave false booleans out, so a missing one is false where the API documents

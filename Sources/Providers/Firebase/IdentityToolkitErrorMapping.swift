@@ -68,7 +68,7 @@ enum IdentityToolkitErrorMapping {
 
   /// The codes authsh knows, whatever envelope they came in.
   private static func known(code: String, detail: String?, message: String, call: Call) -> AuthError? {
-    if let project = IdentityToolkitProjectErrors.map(code: code) { return project }
+    if let project = IdentityToolkitProjectErrors.map(code: code, detail: detail) { return project }
     switch code {
     case "INVALID_LOGIN_CREDENTIALS", "INVALID_PASSWORD": return AuthError(.invalidCredentials)
     case "EMAIL_NOT_FOUND": return AuthError(.userNotFound)

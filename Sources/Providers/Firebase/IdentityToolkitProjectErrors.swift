@@ -3,8 +3,16 @@ import AuthCore
 /// Identity Toolkit answers that depend on how the Firebase project is set up; each says what to
 /// enable in the console.
 enum IdentityToolkitProjectErrors {
-  static func map(code: String) -> AuthError? {
+  static func map(code: String, detail: String? = nil) -> AuthError? {
     switch code {
+    case "OPERATION_NOT_ALLOWED" where detail?.hasPrefix("TOTP based MFA") == true:
+      // `mfaEnrollment:start` while the project's `mfa` config has no TOTP provider.
+      return AuthError(
+        .configError, message: "TOTP second factors are not switched on for this Firebase project.",
+        hint:
+          "A project owner switches them on once: PATCH https://identitytoolkit.googleapis.com/v2/projects/PROJECT/config?updateMask=mfa"
+          + #" with {"mfa":{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":5}}]}}"#
+          + " (the Admin SDK's projectConfigManager().updateProjectConfig), then enrol again.")
     case "OPERATION_NOT_ALLOWED", "PASSWORD_LOGIN_DISABLED":
       return AuthError(
         .passwordSignInDisabled,

@@ -36,7 +36,11 @@ extension SupabaseProvider {
   public func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
     var body = JSONObject()
     body["factor_type"] = "totp"
-    if let name, !name.isEmpty { body["friendly_name"] = .string(name) }
+    // GoTrue refuses a name the user's factors already have, an empty one included (422
+    // `mfa_factor_name_conflict`), and keeps an abandoned challenged factor: without a name, one
+    // that cannot be in use.
+    let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultFactorName(unixTime: clock.unixNow)
+    body["friendly_name"] = .string(name)
     let (json, response) = try await call(
       "POST", "/factors", body: .object(body), bearer: session.accessToken, as: .mfa)
     let reader = WireReader(json: json, response: response)
@@ -57,6 +61,13 @@ extension SupabaseProvider {
   public func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
     _ = try await call("DELETE", "/factors/" + Self.pathSegment(id), bearer: session.accessToken, as: .mfa)
     return nil
+  }
+
+  /// `TOTP 2026-11-29T08:15:00Z 3fa9`: the time of enrolment and four random hex digits.
+  static func defaultFactorName(unixTime: Int) -> String {
+    let suffix = String(UInt16.random(in: 0...UInt16.max), radix: 16)
+    return "TOTP " + CivilTime.iso8601(seconds: unixTime) + " " + String(repeating: "0", count: 4 - suffix.count)
+      + suffix
   }
 
   static func pathSegment(_ text: String) -> String {

@@ -26,8 +26,21 @@ extension CommandRunner {
           hint: "Choose another --name, or remove that factor first: authsh mfa remove \(taken.id)")
       }
     }
-    var (enrollment, session) = try await sessions.authorized(provider: provider) {
-      try await provider.enrollTOTP($0, name: invocation[.factorName])
+    var (enrollment, session): (TOTPEnrollment, AuthSession)
+    do {
+      (enrollment, session) = try await sessions.authorized(provider: provider) {
+        try await provider.enrollTOTP($0, name: invocation[.factorName])
+      }
+    } catch var error as AuthError where error.providerCode == "mfa_factor_name_conflict" {
+      // An unfinished enrolment (challenged, never verified) keeps its name on Supabase.
+      let name = invocation[.factorName] ?? ""
+      let user = try? await sessions.authorized(provider: provider) { try await provider.user(of: $0) }.0
+      let stale = user?.factors.first { $0.name?.lowercased() == name.lowercased() }
+      error.message =
+        "A factor named \(name) already exists\(stale.map { " (\($0.id), \($0.status.rawValue))" } ?? ""): nothing was enrolled."
+      error.hint =
+        "An unfinished enrolment keeps its name: remove it with authsh mfa remove \(stale?.id ?? "ID") (authsh mfa list shows the ids), or choose another --name."
+      throw error
     }
     context.redactor.register(enrollment.secret)
     let qrCode = TerminalQR.render(enrollment.uri)

@@ -44,7 +44,8 @@ extension CommandTable {
     sets one); no_password (signed up with Google, Apple, GitHub…: use that button, or user link \
     recovery); email_unconfirmed (blocking on Supabase, a note on Firebase: user confirm); \
     disabled (user enable); mfa_enrolled (note: a second factor is asked after the password; \
-    user mfa reset if it is lost); recovery_pending and resend_window_closed (notes); ok. On \
+    user mfa reset if it is lost); totp_off (note, Firebase: the project has TOTP second factors \
+    off, so mfa enroll is refused); recovery_pending and resend_window_closed (notes); ok. On \
     Supabase the backend's audit trail adds the last sign-in and the last recovery request \
     (diagnosis.last_sign_in, diagnosis.last_recovery_request).
     """

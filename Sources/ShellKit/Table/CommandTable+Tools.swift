@@ -20,7 +20,7 @@ extension CommandTable {
         FlagKey.emulatorLikeProduction, FlagKey.jwtSecret, FlagKey.bcryptCost, FlagKey.refreshReuseInterval,
         FlagKey.mailFrequency, FlagKey.idleTimeout, FlagKey.sessionTimebox, FlagKey.sessionInactivityTimeout,
         FlagKey.latency, FlagKey.fault, FlagKey.printEnv, FlagKey.readyJSON, FlagKey.seed, FlagKey.anonymousSignIns,
-        FlagKey.smtp, FlagKey.team, FlagKey.captcha,
+        FlagKey.smtp, FlagKey.team, FlagKey.captcha, FlagKey.mfaRateLimit,
       ],
       takesOutputFlags: false, output: .none,
       summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",

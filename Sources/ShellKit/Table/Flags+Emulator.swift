@@ -61,6 +61,10 @@ extension FlagKey where Value == Int {
     FlagSpec(
       "--refresh-reuse-interval", value: "SECONDS", kind: .number, bounds: 0...86_400,
       "Supabase refresh-token reuse interval (default 0)"))
+  public static let mfaRateLimit = number(
+    FlagSpec(
+      "--mfa-rate-limit", value: "N", kind: .number, bounds: 1...100_000,
+      "Supabase factor challenges, and verifications, a minute per address (default none; 15 like production)"))
   public static let mailFrequency = number(
     FlagSpec(
       "--mail-frequency", value: "SECONDS", kind: .number, bounds: 0...86_400,

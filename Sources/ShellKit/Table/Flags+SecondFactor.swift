@@ -12,7 +12,9 @@ extension FlagKey where Value == String {
   public static let factor = text(
     FlagSpec("--factor", value: "ID|NAME", kind: .text, "Which second factor to use when the account has several"))
   public static let factorName = text(
-    FlagSpec("--name", value: "NAME", kind: .name, "A name for the factor (e.g. phone)"))
+    FlagSpec(
+      "--name", value: "NAME", kind: .name,
+      "A name for the factor (e.g. phone; without one Supabase factors get TOTP, the time and 4 hex digits)"))
 }
 
 extension FlagKey where Value == Bool {

@@ -170,4 +170,19 @@ import Testing
       email: "ada@example.com", user: user(), provider: .firebase, settings: nil, now: now)
     #expect(firebase.findings.last?.message.contains("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
   }
+
+  @Test("a Firebase project with TOTP off: a note that mfa enroll is refused and how a project owner switches it on")
+  func totpOff() {
+    let off = Diagnosis.evaluate(
+      email: "ada@example.com", user: user(), provider: .firebase, settings: ProjectSettings(totpEnabled: false),
+      now: now)
+    let note = off.findings.first { $0.code == "totp_off" }
+    #expect(note?.blocking == false && off.canSignIn)
+    #expect(note?.message.contains("updateMask=mfa") == true)
+    for settings in [ProjectSettings(totpEnabled: true), ProjectSettings()] {
+      let quiet = Diagnosis.evaluate(
+        email: "ada@example.com", user: user(), provider: .firebase, settings: settings, now: now)
+      #expect(!codes(quiet).contains("totp_off"))
+    }
+  }
 }

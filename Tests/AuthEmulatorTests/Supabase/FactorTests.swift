@@ -11,8 +11,8 @@ struct FactorRig {
   var factorID = ""
   var secret = ""
 
-  init(email: String = "mfa@example.com") async throws {
-    emu = try TestEmulator()
+  init(email: String = "mfa@example.com", configure: (inout EmulatorConfig) -> Void = { _ in }) async throws {
+    emu = try TestEmulator(configure: configure)
     session = await emu.signUp(email).json
     #expect(session.accessToken != "")
   }

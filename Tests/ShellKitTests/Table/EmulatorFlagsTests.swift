@@ -18,6 +18,7 @@ import Testing
       "--fault", "GET /auth/v1/user drop", "--bcrypt-cost", "5", "--refresh-reuse-interval", "10",
       "--mail-frequency", "1", "--idle-timeout", "5", "--session-timebox", "86400",
       "--session-inactivity-timeout=3600", "--seed", "a.jsonl", "--anonymous-sign-ins", "--like-production",
+      "--mfa-rate-limit", "6",
     ]).get()
     #expect(
       invocation[.emulatorHost] == "0.0.0.0" && invocation[.emulatorPort] == 0 && invocation[.project] == "demo-x")
@@ -31,6 +32,8 @@ import Testing
         && invocation[.sessionInactivityTimeout] == 3600)
     #expect(invocation[.seed] == "a.jsonl" && invocation[.anonymousSignIns] && invocation[.emulatorLikeProduction])
     #expect(invocation.text(of: .fault) == "GET /auth/v1/user drop")
+    #expect(invocation[.mfaRateLimit] == 6)
+    if case .success = Self.parse(["--mfa-rate-limit", "0"]) { Issue.record("--mfa-rate-limit 0 is out of bounds") }
   }
 
   @Test func teamAddressesAreRepeatedOrSeparatedByCommas() throws {

@@ -31,7 +31,23 @@ def error(reply):
     return reply.json()["error"]["message"]
 
 
+def project_config(emu, method="GET", **extra):
+    return requests.request(method, f"{emu.base}/identitytoolkit.googleapis.com/v2/projects/{emu.project}/config",
+                            headers={"Authorization": "Bearer owner"}, timeout=10, **extra)
+
+
+def switch_totp_on(emu, adjacent_intervals=5):
+    """What a project owner does once (Identity Platform): TOTP in the project's `mfa` config."""
+    body = {"mfa": {"providerConfigs": [{"state": "ENABLED",
+                                         "totpProviderConfig": {"adjacentIntervals": adjacent_intervals}}]}}
+    reply = project_config(emu, "PATCH", params={"updateMask": "mfa"}, json=body)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
 def enrolled_account(emu, admin_app, email):
+    if emu.like_production:
+        switch_totp_on(emu)
     user = auth.create_user(email=email, password=PASSWORD, email_verified=True, app=admin_app)
     id_token = itk(emu, "signInWithPassword", {"email": email, "password": PASSWORD, "returnSecureToken": True}).json()["idToken"]
     start = itk(emu, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
@@ -111,3 +127,57 @@ def test_google_only_account_from_a_fake_idp_token(emulator, admin_app):
     assert failed.status_code == 400
     auth.update_user(user.uid, providers_to_delete=["google.com"], app=admin_app)
     assert auth.get_user(user.uid, app=admin_app).provider_data == []
+
+
+def test_totp_is_off_until_the_project_mfa_config_switches_it_on(emulator, admin_app):
+    """Like production TOTP enrolment needs the project's `mfa` config (Identity Platform); in the
+    default mode a project starts with it on, as a local emulator should. A PATCH decides in both."""
+    initial = project_config(emulator).json()["mfa"]
+    if emulator.like_production:
+        assert initial == {}
+    else:
+        assert initial["providerConfigs"] == [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 5}}]
+    auth.create_user(email="off@example.com", password=PASSWORD, email_verified=True, app=admin_app)
+    id_token = itk(emulator, "signInWithPassword", {"email": "off@example.com", "password": PASSWORD,
+                                                    "returnSecureToken": True}).json()["idToken"]
+    start = itk(emulator, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
+    if emulator.like_production:
+        assert start.status_code == 400 and error(start) == "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled."
+        assert start.json()["error"]["status"] == "INVALID_ARGUMENT"
+    else:
+        assert start.status_code == 200, start.text
+    config = switch_totp_on(emulator, adjacent_intervals=3)
+    assert config["mfa"]["providerConfigs"] == [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 3}}]
+    assert project_config(emulator).json()["mfa"] == config["mfa"]
+    again = itk(emulator, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
+    assert again.status_code == 200, again.text
+    bad = project_config(emulator, "PATCH", params={"updateMask": "mfa"}, json={"mfa": {"providerConfigs": [
+        {"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 11}}]}})
+    assert bad.status_code == 400
+    off = project_config(emulator, "PATCH", params={"updateMask": "mfa"}, json={"mfa": {"providerConfigs": []}})
+    assert off.status_code == 200 and off.json()["mfa"] == {}
+    refused = itk(emulator, "mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}}, version="v2")
+    assert refused.status_code == 400 and error(refused) == "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled."
+
+
+def test_wrong_second_factor_codes_are_limited_like_production(emulator, admin_app):
+    """Production stops a code-guessing loop (TOO_MANY_ATTEMPTS_TRY_LATER); Google publishes no
+    number, the emulator allows 5 wrong codes an hour per account like production. The default mode
+    keeps guessing unlimited, as the official emulator does."""
+    user, totp, enrollment_id = enrolled_account(emulator, admin_app, "guess@example.com")
+
+    def finalize(code):
+        first = itk(emulator, "signInWithPassword", {"email": "guess@example.com", "password": PASSWORD,
+                                                     "returnSecureToken": True}).json()
+        return itk(emulator, "mfaSignIn:finalize", {"mfaPendingCredential": first["mfaPendingCredential"],
+                                                    "mfaEnrollmentId": enrollment_id,
+                                                    "totpVerificationInfo": {"verificationCode": code}}, version="v2")
+
+    wrong = f"{(int(totp.now()) + 500_000) % 1_000_000:06d}"
+    for _ in range(5):
+        assert error(finalize(wrong)) == "INVALID_CODE"
+    after = finalize(totp.now())
+    if emulator.like_production:
+        assert after.status_code == 400 and error(after).startswith("TOO_MANY_ATTEMPTS_TRY_LATER"), after.text
+    else:
+        assert after.status_code == 200, after.text

@@ -139,3 +139,27 @@ def test_invite_otp_and_social_accounts(emulator):
     user = google.get_user().user
     assert user.app_metadata == {"provider": "google", "providers": ["google"]}
     assert [i.provider for i in user.identities] == ["google"]
+
+
+def test_an_abandoned_factor_keeps_its_name_and_challenges_are_rate_limited(emulator):
+    """GoTrue keeps an unverified factor that was challenged (its name stays taken), and like
+    production `/factors/{id}/challenge` has a bucket of 30 per address (15 a minute after that)."""
+    c = signed_in(emulator, "guess@example.com")
+    enrolled = c.mfa.enroll({"factor_type": "totp", "friendly_name": "phone"})
+    challenge = c.mfa.challenge({"factor_id": enrolled.id})
+    wrong = api_error(lambda: c.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": "000000"}))
+    assert (wrong.status, wrong.code) == (422, "mfa_verification_failed")
+    conflict = api_error(lambda: c.mfa.enroll({"factor_type": "totp", "friendly_name": "phone"}))
+    assert (conflict.status, conflict.code) == (422, "mfa_factor_name_conflict")
+    statuses = []
+    for _ in range(35):
+        try:
+            c.mfa.challenge({"factor_id": enrolled.id})
+            statuses.append(200)
+        except AuthApiError as error:
+            statuses.append((error.status, error.code))
+    assert statuses[:29] == [200] * 29
+    if emulator.like_production:
+        assert (429, "over_request_rate_limit") in statuses[29:], statuses
+    else:
+        assert statuses == [200] * 35

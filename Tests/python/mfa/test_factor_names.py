@@ -6,6 +6,7 @@ import os
 import subprocess
 
 import pytest
+import requests
 
 from conftest import authsh_binary, start_emulator
 
@@ -24,6 +25,7 @@ def emu(tmp_path_factory):
          "factors": [{"name": "phone", "secret": SECRET, "verified": True},
                      {"name": "Phone", "secret": TWIN, "verified": True},
                      {"name": "work", "secret": TWIN, "verified": True}]},
+        {"backend": "supabase", "email": "plain@example.com", "password": "correct-horse-1"},
         {"backend": "supabase", "email": "twins@example.com", "password": "correct-horse-1",
          "factors": [{"name": "phone", "secret": SECRET, "verified": True},
                      {"name": "work", "secret": TWIN, "verified": True}]},
@@ -71,3 +73,31 @@ def test_user_mfa_reset_resolves_a_name_and_refuses_a_shared_one(emu, backend, t
     done = run(emu, backend, tmp_path, "user", "mfa", "reset", "twins@example.com", "--factor", "WORK", "--yes", "--json")
     assert done.returncode == 0, done.stderr
     assert [f["name"] for f in json.loads(done.stdout)["user"]["factors"]] == phones
+
+
+def test_enroll_without_a_name_never_conflicts_and_a_stale_name_says_how_to_remove_it(emu, tmp_path):
+    """GoTrue refuses a name in use, an empty one too, and keeps an abandoned enrolment that was
+    challenged: a taken name names the factor to remove; unnamed enrolments get names of their own."""
+    # An enrolment started elsewhere and abandoned after a challenge keeps the name "laptop".
+    signed = requests.post(f"{emu.supabase_url}/token", params={"grant_type": "password"},
+                           json={"email": "plain@example.com", "password": "correct-horse-1"},
+                           headers={"apikey": emu.anon_key}, timeout=5).json()
+    bearer = {"Authorization": f"Bearer {signed['access_token']}", "apikey": emu.anon_key}
+    stale = requests.post(f"{emu.supabase_url}/factors", json={"factor_type": "totp", "friendly_name": "laptop"},
+                          headers=bearer, timeout=5).json()
+    assert requests.post(f"{emu.supabase_url}/factors/{stale['id']}/challenge", json={}, headers=bearer,
+                         timeout=5).status_code == 200
+
+    login = run(emu, "supabase", tmp_path, "login", "plain@example.com", "--password-env", "PW")
+    assert login.returncode == 0, login.stderr
+    refused = run(emu, "supabase", tmp_path, "mfa", "enroll", "--name", "laptop", "--self-verify")
+    assert refused.returncode != 0, refused.stdout
+    assert f"authsh mfa remove {stale['id']}" in refused.stderr and "nothing was enrolled" in refused.stderr, refused.stderr
+    removed = run(emu, "supabase", tmp_path, "mfa", "remove", stale["id"], "--yes")
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+
+    for _ in range(2):
+        enrolled = run(emu, "supabase", tmp_path, "mfa", "enroll", "--self-verify")
+        assert enrolled.returncode == 0, enrolled.stdout + enrolled.stderr
+    names = [f["name"] for f in json.loads(run(emu, "supabase", tmp_path, "mfa", "list", "--json").stdout)["factors"]]
+    assert len(names) == 2 and len(set(names)) == 2 and all(name.startswith("TOTP ") for name in names), names
