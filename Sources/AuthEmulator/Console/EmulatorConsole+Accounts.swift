@@ -1,0 +1,83 @@
+import Essentials
+import HTTPServerKit
+import JSONKit
+
+/// `/_/`: the accounts of one backend (Firebase: of the project or one tenant), searched, ordered
+/// and paged on the server.
+extension EmulatorConsole {
+  var listQuery: ConsoleListQuery {
+    var query = ConsoleListQuery()
+    query.search = request.query("q") ?? ""
+    query.sort = request.query("sort").flatMap(ConsoleListQuery.Sort.init(rawValue:)) ?? .created
+    query.newestFirst = request.query("order") != "oldest"
+    query.page = request.query("page").flatMap { Int($0) } ?? 1
+    return query
+  }
+
+  /// The page of accounts `query` asks for, and how many match.
+  func accountRows(side: ConsoleSide, tenant: String?, query: ConsoleListQuery) -> (
+    rows: [ConsoleAccountRow], window: ConsolePaging.Window
+  ) {
+    switch side {
+    case .supabase:
+      let users = supabase.state.read { $0.users }
+      var keys: [ConsolePaging.Key] = []
+      keys.reserveCapacity(users.count)
+      for user in users.values
+      where query.matches(
+        id: user.id, email: user.email, name: SupabaseUserIndex.fullName(user), phone: user.phone)
+      {
+        let time = query.sort == .created ? user.createdAt : user.lastSignInAt ?? Int64.min
+        keys.append(ConsolePaging.Key(time: time, id: user.id))
+      }
+      let window = ConsolePaging.window(keys, query: query)
+      return (window.ids.compactMap { users[$0].map(supabaseRow) }, window)
+    case .firebase:
+      let key = FirebaseProject.stateKey(projectId: projectId, tenantId: tenant)
+      let users = firebase.state.with(key) { $0.users }
+      var keys: [ConsolePaging.Key] = []
+      keys.reserveCapacity(users.count)
+      for user in users.values
+      where query.matches(id: user.localId, email: user.email ?? "", name: user.displayName, phone: user.phoneNumber) {
+        let time = query.sort == .created ? user.createdAt : user.lastLoginAt ?? Int.min
+        keys.append(ConsolePaging.Key(time: Int64(time), id: user.localId))
+      }
+      let window = ConsolePaging.window(keys, query: query)
+      return (window.ids.compactMap { users[$0].map(Self.firebaseRow) }, window)
+    }
+  }
+
+  func supabaseRow(_ user: SBUser) -> ConsoleAccountRow {
+    let micros = clock.now().micros
+    var providers = user.identity.map { [$0.provider] } ?? []
+    providers += user.otherIdentities.map(\.provider)
+    return ConsoleAccountRow(
+      id: user.id, email: user.email, name: SupabaseUserIndex.fullName(user) ?? "", phone: user.phone,
+      confirmed: user.isConfirmed, disabled: user.isBanned(at: micros) || user.deletedAt != nil,
+      factors: user.factors.filter(\.isVerified).count, providers: providers, createdMs: user.createdAt / 1000,
+      lastSignInMs: user.lastSignInAt.map { $0 / 1000 })
+  }
+
+  static func firebaseRow(_ user: FirebaseUser) -> ConsoleAccountRow {
+    var providers: [String] = []
+    if user.passwordHash != nil { providers.append("password") }
+    if user.emailLinkSignin == true { providers.append("emailLink") }
+    if user.phoneNumber != nil { providers.append("phone") }
+    providers += user.federated.map(\.providerId)
+    return ConsoleAccountRow(
+      id: user.localId, email: user.email ?? "", name: user.displayName ?? "", phone: user.phoneNumber ?? "",
+      confirmed: user.emailVerified == true, disabled: user.disabled == true, factors: user.mfaInfo.count,
+      providers: providers, createdMs: Int64(user.createdAt), lastSignInMs: user.lastLoginAt.map(Int64.init))
+  }
+
+  func accountsPage() async -> ServerResponse {
+    let side = request.query("side").flatMap(ConsoleSide.init(rawValue:)) ?? .supabase
+    let tenants = side == .firebase ? await firebaseTenants() : []
+    let tenant = self.tenant.flatMap { tenants.contains($0) ? $0 : nil }
+    let query = listQuery
+    let (rows, window) = accountRows(side: side, tenant: tenant, query: query)
+    let notice = request.query("deleted") == nil ? "" : "<p class=\"notice\" role=\"status\">Account deleted.</p>"
+    let body = Self.accountsBody(side: side, tenant: tenant, tenants: tenants, query: query, rows: rows, window: window)
+    return Self.html(200, ConsoleHTML.page(title: "Accounts", section: .accounts, body: notice + body))
+  }
+}
