@@ -32,7 +32,9 @@ enum ConsoleAssets {
     table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
     caption { text-align: left; font-weight: 600; padding: .25rem 0; }
     th, td { border-bottom: 1px solid var(--line); padding: .3rem .5rem; text-align: left;
-      vertical-align: top; overflow-wrap: anywhere; }
+      vertical-align: top; overflow-wrap: break-word; }
+    thead th { white-space: nowrap; }
+    td code, td a { overflow-wrap: anywhere; }
     tbody tr:nth-child(even) { background: var(--stripe); }
     .facts th { width: 14rem; }
     .table-wrap { overflow-x: auto; }
