@@ -22,22 +22,21 @@ struct ConsoleListQuery: Sendable, Equatable {
   enum Sort: String, Sendable { case created, lastSignIn = "last_sign_in" }
   static let pageSize = 50
 
-  var search = ""
+  var search = "" { didSet { needle = search.lowercased() } }
   var sort = Sort.created
   var newestFirst = true
   /// 1-based.
   var page = 1
-
   /// `search` lower-cased, for comparing with e-mails and names.
-  var needle: String { search.lowercased() }
+  private(set) var needle = ""
 
-  /// True when `row` matches the search: e-mail, id, name or phone contains it (any case).
-  func matches(id: String, email: String, name: String?, phone: String?) -> Bool {
-    let needle = self.needle
+  /// True when the account matches the search: its e-mail (stored lower-case by both backends),
+  /// id, phone or name contains it (the name in any case; computed only when the others fail).
+  func matches(id: String, email: String, name: @autoclosure () -> String?, phone: String?) -> Bool {
     if needle.isEmpty { return true }
-    if email.lowercased().contains(needle) || id.lowercased().contains(needle) { return true }
-    if let phone, phone.contains(needle) { return true }
-    if let name, name.lowercased().contains(needle) { return true }
+    if email.contains(needle) || id.contains(search) || id.lowercased().contains(needle) { return true }
+    if let phone, !phone.isEmpty, phone.contains(needle) { return true }
+    if let name = name(), name.lowercased().contains(needle) { return true }
     return false
   }
 }
@@ -64,11 +63,20 @@ enum ConsolePaging {
     let size = ConsoleListQuery.pageSize
     let pageCount = max(1, (keys.count + size - 1) / size)
     let page = min(max(1, query.page), pageCount)
-    let needed = page * size
+    let start = (page - 1) * size
+    let end = min(start + size, keys.count)
     let before: (Key, Key) -> Bool = query.newestFirst ? { $0 > $1 } : { $0 < $1 }
-    let ordered = needed * 4 < keys.count ? smallest(needed, of: keys, by: before) : keys.sorted(by: before)
-    let ids = ordered.dropFirst((page - 1) * size).prefix(size).map(\.id)
-    return Window(ids: Array(ids), total: keys.count, page: page, pageCount: pageCount)
+    let ids: [String]
+    if end * 4 < keys.count {
+      ids = smallest(end, of: keys, by: before)[start..<end].map(\.id)
+    } else if (keys.count - start) * 4 < keys.count {
+      // A page near the end: the last ones in the other order, turned round.
+      let tail = smallest(keys.count - start, of: keys, by: { before($1, $0) }).reversed()
+      ids = tail.prefix(end - start).map(\.id)
+    } else {
+      ids = keys.sorted(by: before)[start..<end].map(\.id)
+    }
+    return Window(ids: ids, total: keys.count, page: page, pageCount: pageCount)
   }
 
   /// The first `count` of `keys` in the order `before`, sorted; one pass, binary insertion into a

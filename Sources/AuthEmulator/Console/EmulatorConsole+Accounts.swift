@@ -20,6 +20,7 @@ extension EmulatorConsole {
   ) {
     switch side {
     case .supabase:
+      if query.search.isEmpty, query.sort == .created { return supabaseByCreation(query) }
       let users = supabase.state.read { $0.users }
       var keys: [ConsolePaging.Key] = []
       keys.reserveCapacity(users.count)
@@ -45,6 +46,25 @@ extension EmulatorConsole {
       let window = ConsolePaging.window(keys, query: query)
       return (window.ids.compactMap { users[$0].map(Self.firebaseRow) }, window)
     }
+  }
+
+  /// No search, by creation: the page straight from the admin listing's ordered index.
+  private func supabaseByCreation(_ query: ConsoleListQuery) -> (
+    rows: [ConsoleAccountRow], window: ConsolePaging.Window
+  ) {
+    let size = ConsoleListQuery.pageSize
+    let (total, users) = supabase.state.read { data -> (Int, [SBUser]) in
+      let index = data.userIndex.byCreation
+      let pageCount = max(1, (index.count + size - 1) / size)
+      let offset = (min(max(1, query.page), pageCount) - 1) * size
+      let keys =
+        query.newestFirst ? index.descending(offset: offset, limit: size) : index.ascending(offset: offset, limit: size)
+      return (index.count, keys.compactMap { data.users[$0.id] })
+    }
+    let pageCount = max(1, (total + size - 1) / size)
+    let window = ConsolePaging.Window(
+      ids: users.map(\.id), total: total, page: min(max(1, query.page), pageCount), pageCount: pageCount)
+    return (users.map(supabaseRow), window)
   }
 
   func supabaseRow(_ user: SBUser) -> ConsoleAccountRow {

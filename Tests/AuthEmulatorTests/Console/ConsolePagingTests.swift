@@ -28,6 +28,20 @@ struct ConsolePagingTests {
     #expect(ConsolePaging.window([], query: ConsoleListQuery()) == .init(ids: [], total: 0, page: 1, pageCount: 1))
   }
 
+  @Test("first, middle and last pages of many agree with a full sort")
+  func manyPages() {
+    let keys = Self.keys(5_000).shuffled()
+    for newestFirst in [true, false] {
+      let sorted = (newestFirst ? keys.sorted(by: >) : keys.sorted()).map(\.id)
+      for page in [1, 2, 50, 99, 100] {
+        var query = ConsoleListQuery()
+        query.newestFirst = newestFirst
+        query.page = page
+        #expect(ConsolePaging.window(keys, query: query).ids == Array(sorted[(page - 1) * 50..<page * 50]))
+      }
+    }
+  }
+
   @Test("the one-pass selection picks what a full sort would")
   func selection() {
     let keys = Self.keys(5_000).shuffled()
