@@ -45,22 +45,45 @@ extension EmulatorConsole {
       return "<h2>Hosted limits</h2><p>Off: the emulator runs without the hosted products' limits "
         + "(start it with <code>--like-production</code> to have them).</p>"
     }
-    let limits = ProductionLimits.Supabase.self
+    let supabase = ProductionLimits.Supabase.self
+    let firebase = ProductionLimits.Firebase.self
     let (used, perHour) = mode.emailQuota.usage
-    var rows: [(String, String)] = [
+    let smtp = mode.smtp == .custom ? "custom SMTP" : "built-in mail"
+    var quotas: [(String, String)] = [("Supabase mail (\(smtp))", "\(used) of \(perHour) this hour")]
+    for quota in FirebaseMailQuota.allCases {
+      let usage = mode.firebaseMailQuotas[quota]?.usage ?? (used: 0, events: quota.perDay)
+      quotas.append(("Firebase \(quota) mails", "\(usage.used) of \(usage.events) today"))
+    }
+    let perClient: [(String, String, TokenBucketLimiter)] = [
+      ("Sign-in (/token)", "\(Self.number(supabase.tokenPerFiveMinutes)) per 5 min", mode.tokenLimiter),
+      ("Verify", "\(Self.number(supabase.verifyPerFiveMinutes)) per 5 min", mode.verifyLimiter),
       (
-        "Mail (Supabase)",
-        H.text("\(used) of \(perHour) sent in this hour (\(mode.smtp == .custom ? "custom SMTP" : "built-in"))")
+        "Sign-up, recover, resend, OTP, magic link, user", "\(Self.number(supabase.otpPerFiveMinutes)) per 5 min each",
+        mode.otpLimiter
       ),
-      (
-        "Sign-ins (/token)",
-        H.text("\(limits.tokenPerFiveMinutes) per five minutes per client address, burst \(limits.burst)")
-      ),
+      ("Anonymous sign-ins", "\(Self.number(supabase.anonymousPerHour)) per hour", mode.anonymousLimiter),
+      ("Firebase sign-ups", "\(firebase.accountsPerAddressHour) per hour", mode.firebaseSignUpLimiter),
     ]
-    let limited = mode.tokenLimiter.limited(at: now)
-    let clients = limited.map { "\($0.key) (retry in \(Int($0.retryAfter.rounded(.up))) s)" }
-    rows.append(("Clients limited now", H.text(clients.isEmpty ? "none" : clients.joined(separator: ", "))))
-    return "<h2>Hosted limits</h2>" + H.facts(rows, caption: "Like production")
+    let sharedOTP = [
+      mode.signupLimiter, mode.recoverLimiter, mode.resendLimiter, mode.magicLinkLimiter, mode.userLimiter,
+    ]
+    var out = "<h2>Hosted limits</h2>" + H.facts(quotas.map { ($0.0, H.text($0.1)) }, caption: "Mail quotas")
+    out += "<div class=\"table-wrap\"><table><caption>Per client address (burst \(supabase.burst))</caption><thead><tr>"
+    out += "<th scope=\"col\">Limit</th><th scope=\"col\">Rate</th><th scope=\"col\">Clients at the limit now</th>"
+    out += "</tr></thead><tbody>"
+    for (index, (name, rate, limiter)) in perClient.enumerated() {
+      var limited = limiter.limited(at: now)
+      if index == 2 { limited += sharedOTP.flatMap { $0.limited(at: now) } }
+      let clients = limited.map { "\($0.key) (again in \(Int($0.retryAfter.rounded(.up))) s)" }
+      out += "<tr><td>\(H.text(name))</td><td>\(H.text(rate))</td>"
+      out += "<td>\(H.text(clients.isEmpty ? "none" : clients.joined(separator: ", ")))</td></tr>"
+    }
+    return out + "</tbody></table></div>"
+  }
+
+  /// 150.0 → "150", 0.5 → "0.5".
+  static func number(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
   func faultsAction(_ action: String) -> ServerResponse {
