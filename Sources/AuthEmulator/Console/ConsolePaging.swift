@@ -22,33 +22,65 @@ struct ConsoleListQuery: Sendable, Equatable {
   enum Sort: String, Sendable { case created, lastSignIn = "last_sign_in" }
   static let pageSize = 50
 
-  var search = "" { didSet { needle = search.lowercased() } }
+  var search = "" { didSet { needle = Array(search.lowercased().utf8) } }
   var sort = Sort.created
   var newestFirst = true
   /// 1-based.
   var page = 1
-  /// `search` lower-cased, for comparing with e-mails and names.
-  private(set) var needle = ""
+  /// `search` lower-cased, as UTF-8.
+  private(set) var needle: [UInt8] = []
 
-  /// True when the account matches the search: its e-mail (stored lower-case by both backends),
-  /// id, phone or name contains it (the name in any case; computed only when the others fail).
-  func matches(id: String, email: String, name: @autoclosure () -> String?, phone: String?) -> Bool {
+  /// True when the account matches the search: its e-mail, id, phone or name contains it, in any
+  /// case (compared byte by byte, ASCII letters folded: one pass over 100,000 accounts takes a few
+  /// milliseconds, where `String.contains` took a second).
+  func matches(id: String, email: String, name: String?, phone: String?) -> Bool {
     if needle.isEmpty { return true }
-    if email.contains(needle) || id.contains(search) || id.lowercased().contains(needle) { return true }
-    if let phone, !phone.isEmpty, phone.contains(needle) { return true }
-    if let name = name(), name.lowercased().contains(needle) { return true }
+    return needle.withUnsafeBufferPointer { needle in
+      if Self.contains(email, needle) || Self.contains(id, needle) { return true }
+      if let phone, Self.contains(phone, needle) { return true }
+      guard let name else { return false }
+      if Self.contains(name, needle) { return true }
+      // Letters outside ASCII (É, Ä) fold only through the name's own lower case.
+      return name.utf8.contains { $0 >= 0x80 } && Self.contains(name.lowercased(), needle)
+    }
+  }
+
+  /// `text` contains `needle` (lower-case UTF-8), ASCII letters of `text` folded to lower case.
+  static func contains(_ text: String, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let found = text.utf8.withContiguousStorageIfAvailable({ search($0, needle) }) { return found }
+    return Array(text.utf8).withUnsafeBufferPointer { search($0, needle) }
+  }
+
+  @inline(__always)
+  private static func search(_ text: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = needle.first else { return true }
+    guard needle.count <= text.count else { return false }
+    var start = 0
+    let last = text.count - needle.count
+    while start <= last {
+      if fold(text[start]) == first {
+        var offset = 1
+        while offset < needle.count && fold(text[start + offset]) == needle[offset] { offset += 1 }
+        if offset == needle.count { return true }
+      }
+      start += 1
+    }
     return false
   }
+
+  @inline(__always)
+  private static func fold(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 }
 
 /// Server-side paging: each matching account contributes only a sort key (time, id); the page's
 /// fifty are picked from those without sorting the rest, so a page of the first pages costs one
 /// pass over the accounts.
 enum ConsolePaging {
-  struct Key: Comparable, Sendable {
+  /// A matching account: its sort time and where the caller keeps it (`id(slot)` names it; ids
+  /// are read only to order accounts of the same time).
+  struct Key: Sendable, Equatable {
     var time: Int64
-    var id: String
-    static func < (a: Key, b: Key) -> Bool { (a.time, a.id) < (b.time, b.id) }
+    var slot: Int
   }
 
   struct Window: Sendable, Equatable {
@@ -58,25 +90,26 @@ enum ConsolePaging {
     var pageCount: Int
   }
 
-  /// The ids of the requested page (clamped to the last one) among `keys`, in the query's order.
-  static func window(_ keys: [Key], query: ConsoleListQuery) -> Window {
+  /// The ids of the requested page (clamped to the last one) among `keys`, in the query's order
+  /// (time, then id).
+  static func window(_ keys: [Key], query: ConsoleListQuery, id: @escaping (Int) -> String) -> Window {
     let size = ConsoleListQuery.pageSize
     let pageCount = max(1, (keys.count + size - 1) / size)
     let page = min(max(1, query.page), pageCount)
     let start = (page - 1) * size
     let end = min(start + size, keys.count)
-    let before: (Key, Key) -> Bool = query.newestFirst ? { $0 > $1 } : { $0 < $1 }
-    let ids: [String]
+    let ascending: (Key, Key) -> Bool = { a, b in a.time != b.time ? a.time < b.time : id(a.slot) < id(b.slot) }
+    let before: (Key, Key) -> Bool = query.newestFirst ? { ascending($1, $0) } : ascending
+    let chosen: [Key]
     if end * 4 < keys.count {
-      ids = smallest(end, of: keys, by: before)[start..<end].map(\.id)
+      chosen = Array(smallest(end, of: keys, by: before)[start..<end])
     } else if (keys.count - start) * 4 < keys.count {
       // A page near the end: the last ones in the other order, turned round.
-      let tail = smallest(keys.count - start, of: keys, by: { before($1, $0) }).reversed()
-      ids = tail.prefix(end - start).map(\.id)
+      chosen = Array(smallest(keys.count - start, of: keys, by: { before($1, $0) }).reversed().prefix(end - start))
     } else {
-      ids = keys.sorted(by: before)[start..<end].map(\.id)
+      chosen = Array(keys.sorted(by: before)[start..<end])
     }
-    return Window(ids: ids, total: keys.count, page: page, pageCount: pageCount)
+    return Window(ids: chosen.map { id($0.slot) }, total: keys.count, page: page, pageCount: pageCount)
   }
 
   /// The first `count` of `keys` in the order `before`, sorted; one pass, binary insertion into a

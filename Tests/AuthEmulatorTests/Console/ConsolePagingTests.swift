@@ -6,48 +6,69 @@ import Testing
 
 @Suite("Web console: paging and the same state as the APIs")
 struct ConsolePagingTests {
-  static func keys(_ count: Int) -> [ConsolePaging.Key] {
-    (0..<count).map { ConsolePaging.Key(time: Int64($0 % 7 == 0 ? 5 : $0), id: "id\($0)") }
+  /// Accounts 0..<count (every seventh at the same time, so the ids order those), in random slots.
+  struct Fixture {
+    var keys: [ConsolePaging.Key]
+    var ids: [String]
+    func id(_ slot: Int) -> String { ids[slot] }
+    /// The ids in (time, id) order.
+    var ascending: [String] {
+      keys.sorted { ($0.time, ids[$0.slot]) < ($1.time, ids[$1.slot]) }.map { ids[$0.slot] }
+    }
+    func window(_ query: ConsoleListQuery) -> ConsolePaging.Window { ConsolePaging.window(keys, query: query, id: id) }
+  }
+
+  static func fixture(_ count: Int) -> Fixture {
+    let accounts = (0..<count).shuffled()
+    return Fixture(
+      keys: accounts.enumerated().map { ConsolePaging.Key(time: Int64($1 % 7 == 0 ? 5 : $1), slot: $0) },
+      ids: accounts.map { "id\($0)" })
   }
 
   @Test("pages of fifty, newest or oldest first, the last page clamped")
   func pages() {
-    let keys = Self.keys(120).shuffled()
+    let fixture = Self.fixture(120)
     var query = ConsoleListQuery()
-    let sortedNewest = keys.sorted(by: >).map(\.id)
-    let first = ConsolePaging.window(keys, query: query)
+    let sortedNewest = Array(fixture.ascending.reversed())
+    let first = fixture.window(query)
     #expect(first.total == 120 && first.pageCount == 3 && first.page == 1)
     #expect(first.ids == Array(sortedNewest.prefix(50)))
     query.page = 3
-    #expect(ConsolePaging.window(keys, query: query).ids == Array(sortedNewest.suffix(20)))
+    #expect(fixture.window(query).ids == Array(sortedNewest.suffix(20)))
     query.page = 99
-    #expect(ConsolePaging.window(keys, query: query).page == 3)
+    #expect(fixture.window(query).page == 3)
     query.page = 2
     query.newestFirst = false
-    #expect(ConsolePaging.window(keys, query: query).ids == Array(keys.sorted().map(\.id)[50..<100]))
-    #expect(ConsolePaging.window([], query: ConsoleListQuery()) == .init(ids: [], total: 0, page: 1, pageCount: 1))
+    #expect(fixture.window(query).ids == Array(fixture.ascending[50..<100]))
+    let empty = ConsolePaging.window([], query: ConsoleListQuery()) { _ in "" }
+    #expect(empty == .init(ids: [], total: 0, page: 1, pageCount: 1))
   }
 
   @Test("first, middle and last pages of many agree with a full sort")
   func manyPages() {
-    let keys = Self.keys(5_000).shuffled()
+    let fixture = Self.fixture(5_000)
     for newestFirst in [true, false] {
-      let sorted = (newestFirst ? keys.sorted(by: >) : keys.sorted()).map(\.id)
+      let sorted = newestFirst ? Array(fixture.ascending.reversed()) : fixture.ascending
       for page in [1, 2, 50, 99, 100] {
         var query = ConsoleListQuery()
         query.newestFirst = newestFirst
         query.page = page
-        #expect(ConsolePaging.window(keys, query: query).ids == Array(sorted[(page - 1) * 50..<page * 50]))
+        #expect(fixture.window(query).ids == Array(sorted[(page - 1) * 50..<page * 50]))
       }
     }
   }
 
   @Test("the one-pass selection picks what a full sort would")
   func selection() {
-    let keys = Self.keys(5_000).shuffled()
+    let fixture = Self.fixture(5_000)
+    let ascending: (ConsolePaging.Key, ConsolePaging.Key) -> Bool = {
+      ($0.time, fixture.ids[$0.slot]) < ($1.time, fixture.ids[$1.slot])
+    }
     for count in [1, 50, 100, 1_000] {
-      #expect(ConsolePaging.smallest(count, of: keys, by: <) == Array(keys.sorted().prefix(count)))
-      #expect(ConsolePaging.smallest(count, of: keys, by: >) == Array(keys.sorted(by: >).prefix(count)))
+      let low = ConsolePaging.smallest(count, of: fixture.keys, by: ascending)
+      #expect(low == Array(fixture.keys.sorted(by: ascending).prefix(count)))
+      let high = ConsolePaging.smallest(count, of: fixture.keys, by: { ascending($1, $0) })
+      #expect(high == Array(fixture.keys.sorted(by: { ascending($1, $0) }).prefix(count)))
     }
   }
 
@@ -60,6 +81,10 @@ struct ConsolePagingTests {
     #expect(!query.matches(id: "x", email: "b@example.com", name: "Bob", phone: nil))
     query.search = "4155"
     #expect(query.matches(id: "x", email: "", name: nil, phone: "+14155550100"))
+    query.search = "éLO"
+    #expect(query.matches(id: "x", email: "", name: "Chloé Éloïse", phone: nil))
+    query.search = "AbC"
+    #expect(query.matches(id: "xxABCxx", email: "", name: nil, phone: nil))
   }
 
   static func get(_ emu: TestEmulator, _ uri: String) async -> String {
