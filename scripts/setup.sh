@@ -15,9 +15,12 @@ cd "$(dirname "$0")/.."
 # auth schema, a throwaway cluster the tests start with initdb/pg_ctl (Tests/python/postgres.py).
 # libpq5: `user export --db` talks to PostgreSQL through libpq, which authsh loads at run time
 # (postgresql pulls it in already; named so that it stays when the server is not wanted).
+# chromium, chromium-driver: the emulator's web console is driven in a real browser by Selenium
+# through the system chromedriver (Tests/python/console), never a downloaded one.
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
   libcurl4 curl bash-completion mandoc man-db dpkg-dev libqrencode-dev
-  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql libpq5 strace)
+  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql libpq5 strace
+  chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,7 +38,7 @@ fi
 python=python3
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import venv, ensurepip" 2>/dev/null && python=/usr/bin/python3
 venv_ok() {
-  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect, pyotp, xdist" 2>/dev/null &&
+  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect, pyotp, xdist, selenium" 2>/dev/null &&
     [ "$(readlink -f .venv/bin/python)" = "$(readlink -f "$(command -v "$python")")" ]
 }
 if ! venv_ok; then

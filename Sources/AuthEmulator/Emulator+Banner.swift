@@ -38,6 +38,7 @@ extension Emulator {
       "  Firebase project     \(config.project)",
       "  e-mail privacy       \(privacy)",
       "",
+      "  Web console          \(consoleServed ? consoleURL : "off (served only on a loopback --host)")",
       "  Outbox               \(baseURL)/emulator/v1/outbox?email=ADDRESS",
       "  Faults               \(baseURL)/emulator/v1/faults",
     ]

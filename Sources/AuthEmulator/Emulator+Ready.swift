@@ -14,6 +14,9 @@ extension Emulator {
     var pairs: [(name: String, value: String)] = [
       ("AUTHSH_EMULATOR_URL", baseURL),
       ("AUTHSH_EMULATOR_PORT", String(port)),
+    ]
+    if consoleServed { pairs.append(("AUTHSH_EMULATOR_CONSOLE_URL", consoleURL)) }
+    pairs += [
       ("SUPABASE_URL", baseURL),
       ("SUPABASE_ANON_KEY", anonKey),
       ("SUPABASE_SERVICE_ROLE_KEY", serviceRoleKey),
@@ -56,6 +59,7 @@ extension Emulator {
     object["url"] = .string(baseURL)
     object["host"] = .string(config.host)
     object["port"] = .int(port)
+    if consoleServed { object["console_url"] = .string(consoleURL) }
     object["state"] = .optional(config.statePath)
     object["supabase"] = .object(supabase)
     object["firebase"] = .object(firebase)

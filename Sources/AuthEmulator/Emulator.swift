@@ -84,6 +84,10 @@ public final class Emulator: Sendable {
   }
   public var baseURL: String { "http://\(displayHost):\(port)" }
   public var supabaseURL: String { baseURL + "/auth/v1" }
+  /// The web console (`Console/`).
+  public var consoleURL: String { baseURL + "/_/" }
+  /// False when the emulator listens beyond loopback: the console then answers 403.
+  public var consoleServed: Bool { ConsoleGuard.isLoopback(config.host) }
   /// `FIREBASE_AUTH_EMULATOR_HOST` value.
   public var firebaseHost: String { "\(displayHost):\(port)" }
 
@@ -129,6 +133,7 @@ struct EmulatorRouter: Sendable {
 
   func route(_ request: ServerRequest) async -> ServerResponse {
     let path = request.path
+    if EmulatorConsole.owns(path) { return await EmulatorConsole.serve(request, router: self) }
     if path.hasPrefix("/emulator/v1/") {
       if path == "/emulator/v1/outbox" { return Self.outboxResponse(request, outbox: outbox) }
       if path == "/emulator/v1/faults" { return Self.faultsResponse(request, faults: faults) }

@@ -49,4 +49,17 @@ struct EmulatorBannerTests {
     #expect(text.contains("http://127.0.0.1:54999/auth/v1"))
     #expect(text.contains(Emulator.key(role: "service_role", secret: config.jwtSecret)))
   }
+
+  @Test("banner: the web console's URL on loopback, off beyond it")
+  func consoleLine() throws {
+    var config = EmulatorConfig()
+    config.port = 54996
+    let emulator = try Emulator(config: config)
+    #expect(emulator.banner().contains("  Web console          http://127.0.0.1:54996/_/\n"))
+    #expect(emulator.environment.contains { $0 == ("AUTHSH_EMULATOR_CONSOLE_URL", "http://127.0.0.1:54996/_/") })
+    config.host = "0.0.0.0"
+    let everywhere = try Emulator(config: config)
+    #expect(everywhere.banner().contains("  Web console          off (served only on a loopback --host)\n"))
+    #expect(!everywhere.environment.contains { $0.name == "AUTHSH_EMULATOR_CONSOLE_URL" })
+  }
 }

@@ -33,6 +33,9 @@ final class IntervalLimiter: Sendable {
     }
   }
 
+  /// Events counted in the current window and the window's allowance (the web console shows them).
+  var usage: (used: Int, events: Int) { window.withLock { ($0.count, $0.events) } }
+
   func reset() {
     window.withLock { window in
       window.start = nil

@@ -27,7 +27,8 @@ extension CommandTable {
       discussion: """
         Supabase Auth is served under /auth/v1, the Firebase Auth emulator API (Identity Toolkit, \
         Secure Token, /emulator/v1/projects/ID/…) beside it; GET /emulator/v1/outbox?email=ADDRESS \
-        lists the mails it "sent".
+        lists the mails it "sent". /_/ is a web console for a browser (accounts of both backends, \
+        the inbox, faults and limits), served only on a loopback --host.
 
         Faults rehearse error paths. --fault 'METHOD PATH STATUS|PRESET[xN]' (METHOD * matches any; \
         xN: the next N requests, default 1, x0 until cleared). Presets: html502 (a proxy's HTML 502 \

@@ -44,6 +44,7 @@ def test_print_env_gives_export_able_lines_and_keeps_serving(tmp_path):
         assert port > 0
         assert env["SUPABASE_URL"] == env["AUTHSH_EMULATOR_URL"] == f"http://127.0.0.1:{port}"
         assert env["FIREBASE_AUTH_EMULATOR_HOST"] == f"127.0.0.1:{port}"
+        assert env["AUTHSH_EMULATOR_CONSOLE_URL"] == f"http://127.0.0.1:{port}/_/"
         assert env["SUPABASE_ANON_KEY"].count(".") == 2 and env["SUPABASE_SERVICE_ROLE_KEY"].count(".") == 2
         assert env["FIREBASE_PROJECT_ID"] == env["GCLOUD_PROJECT"] == "demo-authsh"
         assert requests.get(env["SUPABASE_URL"] + "/auth/v1/health", timeout=5).status_code == 200
@@ -67,6 +68,7 @@ def test_json_gives_one_ready_line():
         port = ready["port"]
         assert port > 0 and ready["url"] == f"http://127.0.0.1:{port}"
         assert ready["supabase"]["url"] == ready["url"]
+        assert ready["console_url"] == ready["url"] + "/_/"
         assert ready["supabase"]["anon_key"] == ready["environment"]["SUPABASE_ANON_KEY"]
         assert ready["firebase"]["emulator_host"] == f"127.0.0.1:{port}"
         assert ready["firebase"]["project_id"] == "demo-authsh"

@@ -1,0 +1,88 @@
+import Essentials
+import HTTPServerKit
+import JSONKit
+
+/// The markup of the accounts list (escaped data only).
+extension EmulatorConsole {
+  static func listURL(side: ConsoleSide, tenant: String?, query: ConsoleListQuery, page: Int? = nil) -> String {
+    var items = [("side", side.rawValue)]
+    if let tenant { items.append(("tenant", tenant)) }
+    if !query.search.isEmpty { items.append(("q", query.search)) }
+    items.append(("sort", query.sort.rawValue))
+    items.append(("order", query.newestFirst ? "newest" : "oldest"))
+    items.append(("page", String(page ?? query.page)))
+    return "/_/?" + items.map { "\($0.0)=\(ConsoleHTML.component($0.1))" }.joined(separator: "&")
+  }
+
+  static func accountURL(side: ConsoleSide, id: String, tenant: String?) -> String {
+    "/_/accounts/\(side.rawValue)/\(ConsoleHTML.component(id))"
+      + (tenant.map { "?tenant=\(ConsoleHTML.component($0))" } ?? "")
+  }
+
+  static func accountsBody(
+    side: ConsoleSide, tenant: String?, tenants: [String], query: ConsoleListQuery, rows: [ConsoleAccountRow],
+    window: ConsolePaging.Window
+  ) -> String {
+    typealias H = ConsoleHTML
+    var out = "<nav class=\"tabs\" aria-label=\"Backend\">"
+    for each in ConsoleSide.allCases {
+      out += H.link("/_/?side=\(each.rawValue)", each.label, current: each == side)
+    }
+    out += "</nav>"
+    out += "<form method=\"get\" action=\"/_/\" role=\"search\">"
+    out += "<input type=\"hidden\" name=\"side\" value=\"\(side.rawValue)\">"
+    if side == .firebase {
+      out += "<label for=\"tenant\">Tenant</label><select id=\"tenant\" name=\"tenant\">"
+      out += "<option value=\"\">the project itself</option>"
+      for each in tenants {
+        let selected = each == tenant ? " selected" : ""
+        out += "<option value=\"\(H.attribute(each))\"\(selected)>\(H.text(each))</option>"
+      }
+      out += "</select> "
+    }
+    out += "<label for=\"q\">Search e-mail, id or name</label>"
+    out += "<input id=\"q\" name=\"q\" type=\"search\" value=\"\(H.attribute(query.search))\"> "
+    out += "<label for=\"sort\">Sort by</label><select id=\"sort\" name=\"sort\">"
+    for (value, label) in [("created", "created"), ("last_sign_in", "last sign-in")] {
+      let selected = value == query.sort.rawValue ? " selected" : ""
+      out += "<option value=\"\(value)\"\(selected)>\(label)</option>"
+    }
+    out += "</select> <label for=\"order\">Order</label><select id=\"order\" name=\"order\">"
+    out += "<option value=\"newest\"\(query.newestFirst ? " selected" : "")>newest first</option>"
+    out += "<option value=\"oldest\"\(query.newestFirst ? "" : " selected")>oldest first</option></select> "
+    out += "<button type=\"submit\">Show</button></form>"
+    let noun = window.total == 1 ? "account" : "accounts"
+    out += "<p id=\"count\" role=\"status\">\(window.total) \(noun)"
+    out += query.search.isEmpty ? "" : " matching “\(H.text(query.search))”"
+    out += " · page \(window.page) of \(window.pageCount)</p>"
+    out += "<div class=\"table-wrap\"><table id=\"accounts\"><caption>\(side.label) accounts"
+    out += tenant.map { " of tenant \(H.text($0))" } ?? ""
+    out += "</caption><thead><tr><th scope=\"col\">E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Id</th>"
+    out += "<th scope=\"col\">Confirmed</th><th scope=\"col\">\(side == .supabase ? "Banned" : "Disabled")</th>"
+    out += "<th scope=\"col\">Factors</th><th scope=\"col\">Providers</th><th scope=\"col\">Phone</th>"
+    out += "<th scope=\"col\">Created</th><th scope=\"col\">Last sign-in</th></tr></thead><tbody>"
+    for row in rows {
+      let label = row.email.isEmpty ? "(no e-mail)" : row.email
+      out += "<tr><td>" + H.link(accountURL(side: side, id: row.id, tenant: tenant), label) + "</td>"
+      out += "<td>\(H.text(row.name))</td><td><code>\(H.text(row.id))</code></td>"
+      out += "<td>\(yesNo(row.confirmed))</td><td>\(yesNo(row.disabled, goodWhenFalse: true))</td>"
+      out += "<td>\(row.factors)</td><td>\(H.text(row.providers.joined(separator: ", ")))</td>"
+      out += "<td>\(H.text(row.phone))</td><td>\(H.time(milliseconds: row.createdMs))</td>"
+      out += "<td>\(H.time(milliseconds: row.lastSignInMs))</td></tr>"
+    }
+    out += "</tbody></table></div>"
+    out += "<nav aria-label=\"Pages\"><p>"
+    if window.page > 1 {
+      out += H.link(listURL(side: side, tenant: tenant, query: query, page: window.page - 1), "← Previous page") + " "
+    }
+    if window.page < window.pageCount {
+      out += H.link(listURL(side: side, tenant: tenant, query: query, page: window.page + 1), "Next page →")
+    }
+    return out + "</p></nav>"
+  }
+
+  static func yesNo(_ value: Bool, goodWhenFalse: Bool = false) -> String {
+    let good = value != goodWhenFalse
+    return "<span class=\"\(good ? "yes" : "no")\">\(value ? "yes" : "no")</span>"
+  }
+}

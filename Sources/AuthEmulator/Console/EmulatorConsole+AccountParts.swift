@@ -1,0 +1,106 @@
+import Essentials
+import HTTPServerKit
+import JSONKit
+
+/// The tables and forms of one account's page.
+extension EmulatorConsole {
+  func identitiesTable(side: ConsoleSide, _ user: JSON) -> String {
+    typealias H = ConsoleHTML
+    var out = "<div class=\"table-wrap\"><table><caption>Identities</caption><thead><tr>"
+    out += "<th scope=\"col\">Provider</th><th scope=\"col\">Id</th><th scope=\"col\">E-mail</th>"
+    out += "<th scope=\"col\">\(side == .supabase ? "Last sign-in" : "Name")</th></tr></thead><tbody>"
+    let items = user[side == .supabase ? "identities" : "providerUserInfo"]?.array ?? []
+    for item in items {
+      let cells: [String?] =
+        side == .supabase
+        ? [
+          item["provider"]?.string, item["id"]?.string, item["identity_data"]?["email"]?.string,
+          item["last_sign_in_at"]?.string,
+        ]
+        : [item["providerId"]?.string, item["rawId"]?.string, item["email"]?.string, item["displayName"]?.string]
+      out += "<tr>" + cells.map { "<td>\(H.text($0 ?? ""))</td>" }.joined() + "</tr>"
+    }
+    if items.isEmpty { out += "<tr><td colspan=\"4\">none</td></tr>" }
+    return out + "</tbody></table></div>"
+  }
+
+  func factorsTable(side: ConsoleSide, _ user: JSON) -> String {
+    typealias H = ConsoleHTML
+    var out = "<div class=\"table-wrap\"><table><caption>Second factors</caption><thead><tr>"
+    out += "<th scope=\"col\">Id</th><th scope=\"col\">Type</th><th scope=\"col\">Name</th>"
+    out += "<th scope=\"col\">Status</th><th scope=\"col\">Created</th></tr></thead><tbody>"
+    let items = user[side == .supabase ? "factors" : "mfaInfo"]?.array ?? []
+    for item in items {
+      let cells: [String?] =
+        side == .supabase
+        ? [
+          item["id"]?.string, item["factor_type"]?.string, item["friendly_name"]?.string, item["status"]?.string,
+          item["created_at"]?.string,
+        ]
+        : [
+          item["mfaEnrollmentId"]?.string, "totp", item["displayName"]?.string, "enrolled", item["enrolledAt"]?.string,
+        ]
+      out += "<tr>" + cells.map { "<td>\(H.text($0 ?? ""))</td>" }.joined() + "</tr>"
+    }
+    if items.isEmpty { out += "<tr><td colspan=\"5\">none</td></tr>" }
+    return out + "</tbody></table></div>"
+  }
+
+  func actionsSection(side: ConsoleSide, id: String, email: String) -> String {
+    typealias H = ConsoleHTML
+    let base = "/_/accounts/\(side.rawValue)/\(H.component(id))/"
+    let scope = tenant.map { [("tenant", $0)] } ?? []
+    let token = Self.token
+    var out = "<h2>Actions</h2><div id=\"actions\">"
+    out += H.button(action: base + "confirm", label: "Confirm e-mail", token: token, fields: scope)
+    out += H.button(action: base + "disable", label: side == .supabase ? "Ban" : "Disable", token: token, fields: scope)
+    out += H.button(action: base + "enable", label: side == .supabase ? "Unban" : "Enable", token: token, fields: scope)
+    out += H.button(action: base + "remove-factors", label: "Remove second factors", token: token, fields: scope)
+    if !email.isEmpty {
+      out += H.button(action: base + "recovery-link", label: "Make a recovery link", token: token, fields: scope)
+    }
+    out += "<form method=\"post\" action=\"\(H.attribute(base + "password"))\">" + H.tokenField(token)
+    for (name, value) in scope { out += "<input type=\"hidden\" name=\"\(name)\" value=\"\(H.attribute(value))\">" }
+    out += "<label for=\"new-password\">New password</label>"
+    out += "<input id=\"new-password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" required> "
+    out += "<button type=\"submit\">Set password</button></form>"
+    let deleteURL = base + "delete" + (tenant.map { "?tenant=\(H.component($0))" } ?? "")
+    out += "<p><a class=\"danger\" id=\"delete\" href=\"\(H.attribute(deleteURL))\">Delete this account…</a></p>"
+    return out + "</div>"
+  }
+
+  func auditSection(side: ConsoleSide, id: String, email: String) -> String {
+    typealias H = ConsoleHTML
+    var out = "<h2>Audit trail</h2>"
+    if side == .supabase {
+      let entries = supabase.state.read { data in
+        data.audit.entries.filter { entry in
+          entry.payload["actor_id"]?.string == id || entry.payload["traits"]?["user_id"]?.string == id
+        }.suffix(100).reversed().map { $0 }
+      }
+      out += "<div class=\"table-wrap\"><table><caption>Newest first (last 100)</caption><thead><tr>"
+      out += "<th scope=\"col\">Time</th><th scope=\"col\">Action</th><th scope=\"col\">By</th>"
+      out += "<th scope=\"col\">Details</th></tr></thead><tbody>"
+      for entry in entries {
+        let traits = entry.payload["traits"].map { $0.compactText } ?? ""
+        out += "<tr><td>\(H.time(milliseconds: entry.createdAt / 1000))</td>"
+        out += "<td>\(H.text(entry.payload["action"]?.string ?? ""))</td>"
+        out += "<td>\(H.text(entry.payload["actor_username"]?.string ?? ""))</td><td>\(H.text(traits))</td></tr>"
+      }
+      if entries.isEmpty { out += "<tr><td colspan=\"4\">none</td></tr>" }
+      out += "</tbody></table></div>"
+    } else {
+      out += "<p class=\"muted\">Firebase Auth keeps no audit log; the mails below are this account's trail.</p>"
+    }
+    let mails = email.isEmpty ? [] : outbox.messages(to: email).reversed().map { $0 }
+    out += "<div class=\"table-wrap\"><table><caption>Mails and codes sent to this address</caption><thead><tr>"
+    out += "<th scope=\"col\">Time</th><th scope=\"col\">Backend</th><th scope=\"col\">Kind</th>"
+    out += "<th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
+    for mail in mails {
+      out += "<tr><td>\(H.text(Self.mailTime(mail)))</td><td>\(H.text(mail.side.rawValue))</td>"
+      out += "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(H.text(mail.code))</td></tr>"
+    }
+    if mails.isEmpty { out += "<tr><td colspan=\"5\">none</td></tr>" }
+    return out + "</tbody></table></div>"
+  }
+}

@@ -1,0 +1,125 @@
+import Essentials
+import HTTPServerKit
+import JSONKit
+
+/// The POST actions on one account, each one admin API call (or a few) as the official admin
+/// clients make it; then back to the account page with what was done.
+extension EmulatorConsole {
+  func accountAction(side: ConsoleSide, id: String, action: String) async -> ServerResponse {
+    let page = Self.accountURL(side: side, id: id, tenant: tenant)
+    guard let user = await accountJSON(side: side, id: id) else {
+      return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
+    }
+    let result: Result<String, ActionFailure>
+    switch action {
+    case "confirm":
+      result = await change(
+        side, id, supabase: ["email_confirm": true], firebase: ["emailVerified": true], "E-mail confirmed.")
+    case "disable":
+      result = await change(
+        side, id, supabase: ["ban_duration": "876000h"], firebase: ["disableUser": true],
+        side == .supabase ? "Banned." : "Disabled.")
+    case "enable":
+      result = await change(
+        side, id, supabase: ["ban_duration": "none"], firebase: ["disableUser": false],
+        side == .supabase ? "Unbanned." : "Enabled.")
+    case "password":
+      guard let password = field("password"), !password.isEmpty else {
+        return Self.problem(400, "Type the new password.", back: page)
+      }
+      result = await change(
+        side, id, supabase: ["password": .string(password)], firebase: ["password": .string(password)], "Password set.")
+    case "remove-factors":
+      result = await removeFactors(side: side, id: id, user: user)
+    case "recovery-link":
+      return await recoveryLink(side: side, email: user["email"]?.string ?? "", back: page)
+    case "delete":
+      guard field("confirm") == "yes" else { return Self.redirect(page) }
+      let answer =
+        side == .supabase
+        ? await supabaseAdmin("DELETE", "/admin/users/" + ConsoleHTML.component(id))
+        : await firebaseAdmin("accounts:delete", tenant: tenant, body: ["localId": .string(id)])
+      guard answer.ok else { return Self.problem(answer.status, answer.message, back: page) }
+      var list = "/_/?side=\(side.rawValue)"
+      if let tenant { list += "&tenant=" + ConsoleHTML.component(tenant) }
+      return Self.redirect(list + "&deleted=1")
+    default:
+      return Self.problem(404, "No such action: \(action).", back: page)
+    }
+    switch result {
+    case .success(let done):
+      return Self.redirect(page + (tenant == nil ? "?" : "&") + "done=" + ConsoleHTML.component(done))
+    case .failure(let failure):
+      return Self.problem(failure.status, failure.message, back: page)
+    }
+  }
+
+  struct ActionFailure: Error {
+    var status: Int
+    var message: String
+  }
+
+  /// `PUT /admin/users/ID` (Supabase) or `accounts:update` (Firebase).
+  private func change(
+    _ side: ConsoleSide, _ id: String, supabase body: JSON, firebase update: JSON, _ done: String
+  ) async -> Result<String, ActionFailure> {
+    let answer: APIAnswer
+    if side == .supabase {
+      answer = await supabaseAdmin("PUT", "/admin/users/" + ConsoleHTML.component(id), body: body)
+    } else {
+      var update = update.object ?? JSONObject()
+      update["localId"] = .string(id)
+      answer = await firebaseAdmin("accounts:update", tenant: tenant, body: .object(update))
+    }
+    return answer.ok ? .success(done) : .failure(ActionFailure(status: answer.status, message: answer.message))
+  }
+
+  private func removeFactors(side: ConsoleSide, id: String, user: JSON) async -> Result<String, ActionFailure> {
+    if side == .firebase {
+      return await change(side, id, supabase: [:], firebase: ["mfa": ["enrollments": []]], "Second factors removed.")
+    }
+    let factors = (user["factors"]?.array ?? []).compactMap { $0["id"]?.string }
+    for factor in factors {
+      let path = "/admin/users/\(ConsoleHTML.component(id))/factors/\(ConsoleHTML.component(factor))"
+      let answer = await supabaseAdmin("DELETE", path)
+      if !answer.ok { return .failure(ActionFailure(status: answer.status, message: answer.message)) }
+    }
+    return .success(factors.isEmpty ? "The account has no factors." : "\(factors.count) factor(s) removed.")
+  }
+
+  /// Supabase `generate_link` type recovery, Firebase `sendOobCode` PASSWORD_RESET with
+  /// `returnOobLink`: the link is shown, not mailed.
+  private func recoveryLink(side: ConsoleSide, email: String, back: String) async -> ServerResponse {
+    let answer =
+      side == .supabase
+      ? await supabaseAdmin("POST", "/admin/generate_link", body: ["type": "recovery", "email": .string(email)])
+      : await firebaseAdmin(
+        "accounts:sendOobCode", tenant: tenant,
+        body: ["requestType": "PASSWORD_RESET", "email": .string(email), "returnOobLink": true])
+    let link = answer.json?["action_link"]?.string ?? answer.json?["oobLink"]?.string
+    guard answer.ok, let link else { return Self.problem(answer.status, answer.message, back: back) }
+    typealias H = ConsoleHTML
+    var body = "<p>A recovery link for \(H.text(email)) (not mailed; it works once):</p>"
+    body += "<p id=\"recovery-link\">\(Self.mailLink(link))</p><p>\(H.link(back, "Back to the account"))</p>"
+    return Self.html(200, H.page(title: "Recovery link", section: .accounts, body: body))
+  }
+
+  /// `GET …/delete`: asks first; the POST carries `confirm=yes`.
+  func deleteConfirmationPage(side: ConsoleSide, id: String) async -> ServerResponse {
+    typealias H = ConsoleHTML
+    let page = Self.accountURL(side: side, id: id, tenant: tenant)
+    guard let user = await accountJSON(side: side, id: id) else {
+      return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
+    }
+    let name = user["email"]?.string ?? id
+    var fields = [("confirm", "yes")]
+    if let tenant { fields.append(("tenant", tenant)) }
+    var body = "<p class=\"warning\">Delete the \(side.label) account \(H.text(name)) (\(H.text(id)))? "
+    body += "Its sessions go with it; this cannot be undone.</p>"
+    body += H.button(
+      action: "/_/accounts/\(side.rawValue)/\(H.component(id))/delete", label: "Yes, delete it", token: Self.token,
+      fields: fields, danger: true)
+    body += " " + H.link(page, "No, keep it")
+    return Self.html(200, H.page(title: "Delete \(name)?", section: .accounts, body: body))
+  }
+}

@@ -1,0 +1,48 @@
+import Essentials
+import HTTPServerKit
+import JSONKit
+
+/// `/_/inbox`: every mail and one-time code of both backends, newest first. The page is complete
+/// without script; `console.js` polls `/_/inbox.json` and redraws it as mails arrive.
+extension EmulatorConsole {
+  static let inboxLimit = 500
+
+  var newestMails: [OutboxMessage] { Array(outbox.messages().suffix(Self.inboxLimit).reversed()) }
+
+  static func mailTime(_ mail: OutboxMessage) -> String {
+    ConsoleHTML.time(milliseconds: Int64((mail.time.timeIntervalSince1970 * 1000).rounded(.down)))
+  }
+
+  /// The link as a clickable anchor when it is http(s), else as text.
+  static func mailLink(_ link: String) -> String {
+    guard let safe = ConsoleHTML.safeLink(link) else { return ConsoleHTML.text(link) }
+    return ConsoleHTML.link(safe, link)
+  }
+
+  func inboxPage() -> ServerResponse {
+    typealias H = ConsoleHTML
+    let mails = newestMails
+    var body = "<p id=\"inbox-status\" role=\"status\" aria-live=\"polite\">\(mails.count) message(s)</p>"
+    body += "<div class=\"table-wrap\"><table id=\"inbox\"><caption>Mails and codes, newest first"
+    body += " (updates by itself)</caption><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Backend</th>"
+    body += "<th scope=\"col\">To</th><th scope=\"col\">Kind</th><th scope=\"col\">Link</th>"
+    body += "<th scope=\"col\">Code</th></tr></thead><tbody>"
+    for mail in mails {
+      body += "<tr><td>\(H.text(Self.mailTime(mail)))</td><td>\(H.text(mail.side.rawValue))</td>"
+      body += "<td>\(H.text(mail.email))</td><td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td>"
+      body += "<td>\(H.text(mail.code))</td></tr>"
+    }
+    body += "</tbody></table></div>"
+    return Self.html(200, H.page(title: "Inbox", section: .inbox, body: body))
+  }
+
+  func inboxJSON() -> ServerResponse {
+    let messages = newestMails.map { mail -> JSON in
+      [
+        "time": .string(Self.mailTime(mail)), "side": .string(mail.side.rawValue), "email": .string(mail.email),
+        "kind": .string(mail.kind), "link": .string(mail.link), "code": .string(mail.code),
+      ]
+    }
+    return Self.json(["messages": .array(messages)])
+  }
+}
