@@ -54,26 +54,27 @@ extension EmulatorConsole {
       let usage = mode.firebaseMailQuotas[quota]?.usage ?? (used: 0, events: quota.perDay)
       quotas.append(("Firebase \(quota) mails", "\(usage.used) of \(usage.events) today"))
     }
-    let perClient: [(String, String, TokenBucketLimiter)] = [
-      ("Sign-in (/token)", "\(Self.number(supabase.tokenPerFiveMinutes)) per 5 min", mode.tokenLimiter),
-      ("Verify", "\(Self.number(supabase.verifyPerFiveMinutes)) per 5 min", mode.verifyLimiter),
+    func buckets(_ limits: [SupabaseLimit]) -> [TokenBucketLimiter] { limits.compactMap(mode.bucket) }
+    let perClient: [(String, String, [TokenBucketLimiter])] = [
+      ("Sign-in (/token)", "\(Self.number(supabase.tokenPerFiveMinutes)) per 5 min", buckets([.token])),
+      ("Verify", "\(Self.number(supabase.verifyPerFiveMinutes)) per 5 min", buckets([.verify])),
       (
         "Sign-up, recover, resend, OTP, magic link, user", "\(Self.number(supabase.otpPerFiveMinutes)) per 5 min each",
-        mode.otpLimiter
+        buckets([.otp, .signup, .recover, .resend, .magicLink, .user])
       ),
-      ("Anonymous sign-ins", "\(Self.number(supabase.anonymousPerHour)) per hour", mode.anonymousLimiter),
-      ("Firebase sign-ups", "\(firebase.accountsPerAddressHour) per hour", mode.firebaseSignUpLimiter),
-    ]
-    let sharedOTP = [
-      mode.signupLimiter, mode.recoverLimiter, mode.resendLimiter, mode.magicLinkLimiter, mode.userLimiter,
+      ("Anonymous sign-ins", "\(Self.number(supabase.anonymousPerHour)) per hour", buckets([.anonymous])),
+      (
+        "Second-factor challenge and verify", "\(Self.number(supabase.mfaChallengeAndVerifyPerMinute)) per minute each",
+        buckets([.factorChallenge, .factorVerify])
+      ),
+      ("Firebase sign-ups", "\(firebase.accountsPerAddressHour) per hour", [mode.firebaseSignUpLimiter]),
     ]
     var out = "<h2>Hosted limits</h2>" + H.facts(quotas.map { ($0.0, H.text($0.1)) }, caption: "Mail quotas")
     out += "<div class=\"table-wrap\"><table><caption>Per client address (burst \(supabase.burst))</caption><thead><tr>"
     out += "<th scope=\"col\">Limit</th><th scope=\"col\">Rate</th><th scope=\"col\">Clients at the limit now</th>"
     out += "</tr></thead><tbody>"
-    for (index, (name, rate, limiter)) in perClient.enumerated() {
-      var limited = limiter.limited(at: now)
-      if index == 2 { limited += sharedOTP.flatMap { $0.limited(at: now) } }
+    for (name, rate, limiters) in perClient {
+      let limited = limiters.flatMap { $0.limited(at: now) }
       let clients = limited.map { "\($0.key) (again in \(Int($0.retryAfter.rounded(.up))) s)" }
       out += "<tr><td>\(H.text(name))</td><td>\(H.text(rate))</td>"
       out += "<td>\(H.text(clients.isEmpty ? "none" : clients.joined(separator: ", ")))</td></tr>"

@@ -111,6 +111,9 @@ public final class EmulatorMode: Sendable {
     return supabaseLimiters[limit]
   }
 
+  /// The bucket of a Supabase route whether or not its limit applies now (the console shows them).
+  func bucket(_ limit: SupabaseLimit) -> TokenBucketLimiter? { supabaseLimiters[limit] }
+
   /// The sign-in bucket, read by `/emulator/v1/limits` in either mode.
   var tokenLimiter: TokenBucketLimiter? { supabaseLimiters[.token] }
 
