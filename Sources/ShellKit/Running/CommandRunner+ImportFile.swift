@@ -15,24 +15,36 @@ struct AccountFile {
   let name: String
   let hashConfig: FirebaseHashConfig?
   let context: ShellContext
-  private let text: String?
+  /// Standard input, read once.
+  private let bytes: [UInt8]?
 
   init(path: String, name: String, hashConfig: FirebaseHashConfig?, _ context: ShellContext) throws {
     self.path = path
     self.name = name
     self.hashConfig = hashConfig
     self.context = context
-    if path == "-", let readStdin = context.readStdinText {
-      do { text = try readStdin() } catch {
-        throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+    guard path == "-" else {
+      bytes = nil
+      return
+    }
+    // Standard input is read once, whole: the second pass cannot read it again.
+    let caps = ShellContext.InputCaps.accountFile
+    do {
+      if let readStdin = context.readStdinText {
+        bytes = Array(try readStdin().utf8)
+      } else {
+        bytes = try Descriptor.readAll(STDIN_FILENO, limit: caps.limit, lineLimit: caps.line)
       }
-    } else {
-      text = nil
+    } catch {
+      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
   }
 
   func open() throws -> AccountStream {
-    if let text { return AccountStream(text: text, hashConfig: hashConfig) }
+    if let bytes {
+      var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).makeIterator()
+      return AccountStream(hashConfig: hashConfig) { lines.next().map(Array.init) }
+    }
     let lines: DescriptorLines
     do {
       if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
