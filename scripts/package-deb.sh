@@ -60,7 +60,7 @@ Architecture: $arch
 Maintainer: authsh developers <authsh@example.com>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends
-Recommends: libsecret-1-0, libpq5
+Recommends: libsecret-1-0, libpq5, libargon2-1
 Section: utils
 Priority: optional
 Homepage: https://github.com/authsh/authsh

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 # through the system chromedriver (Tests/python/console), never a downloaded one.
 packages=(libedit-dev libsqlite3-dev pkg-config zsh fish tmux libxml2-utils python3-venv
   libcurl4 curl bash-completion mandoc man-db dpkg-dev libqrencode-dev
-  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql libpq5 strace
+  gnome-keyring dbus libsecret-tools libsecret-1-0 zbar-tools postgresql libpq5 strace libargon2-1
   chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do

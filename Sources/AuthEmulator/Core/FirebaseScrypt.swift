@@ -156,7 +156,7 @@ public enum FirebaseScryptFormatError: Error, Equatable, Sendable {
 /// What a password check against a stored hash found.
 public enum PasswordCheck: Equatable, Sendable {
   case match, mismatch
-  /// A hash kind this emulator stores but cannot compute (argon2).
+  /// A hash kind this emulator stores but cannot compute here (argon2 without libargon2).
   case unverifiable
   /// A hash whose parameters the key derivation refuses (a `$fbscrypt$` cost no scrypt takes):
   /// GoTrue's `must(scrypt.Key(…))` panics there, and its recoverer answers 500.
@@ -165,7 +165,7 @@ public enum PasswordCheck: Equatable, Sendable {
 
 /// Stored hashes of either side: bcrypt (`$2a$`/`$2b$`/`$2y$`, as `PasswordHasher` makes them),
 /// Firebase's modified scrypt (`$fbscrypt$…`), the other kinds Firebase imports (`$fbimport$…`,
-/// `ImportedPasswordHash`), argon2 (`$argon2…`, stored but not computed).
+/// `ImportedPasswordHash`), argon2 (`$argon2i$`/`$argon2id$`, through libargon2).
 public enum StoredPasswordHash {
   public static func check(_ password: String, against stored: String) -> PasswordCheck {
     if stored.hasPrefix(FirebaseScryptHash.prefix) {
@@ -176,7 +176,7 @@ public enum StoredPasswordHash {
     if stored.hasPrefix(ImportedPasswordHash.prefix) {
       return ImportedPasswordHash.parse(stored)?.matches(password) == true ? .match : .mismatch
     }
-    if stored.hasPrefix("$argon2") { return .unverifiable }
+    if stored.hasPrefix("$argon2") { return Argon2.check(password, against: stored) }
     // $2b$ and $2y$ are the same algorithm as $2a$ for these inputs (Go's bcrypt takes all three).
     var bcrypt = stored
     if stored.hasPrefix("$2b$") || stored.hasPrefix("$2y$") { bcrypt = "$2a$" + stored.dropFirst(4) }

@@ -40,7 +40,7 @@ struct GoTrueError: Error, Sendable, Equatable {
     status: 401, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
   /// An argon2 `password_hash` is stored as GoTrue stores it, but this emulator cannot compute argon2.
   static let argon2Unverifiable = validation(
-    "The authsh emulator stores argon2 password hashes but cannot check them: set a new password for this user to sign in"
+    "The authsh emulator cannot check argon2 password hashes here (libargon2 is not installed): install libargon2-1, or set a new password for this user to sign in"
   )
   static let duplicateEmail = unprocessable(
     "email_exists", "A user with this email address has already been registered")

@@ -69,7 +69,15 @@ struct FirebaseScryptTests {
     #expect(
       StoredPasswordHash.check("test", against: "$2y$04$mIJxfrCaEI3GukZe11CiXublhEFanu5.ododkll1WphfSp6pn4zIu")
         == .match)
+    // GoTrue's argon2 test strings (password `test`), through libargon2.
+    let argon2id = "$argon2id$v=19$m=32,t=3,p=2$SFVpOWJ0eXhjRzVkdGN1RQ$RXnb8rh7LaDcn07xsssqqulZYXOM/EUCEFMVcAcyYVk"
+    let argon2i = "$argon2i$v=19$m=16,t=2,p=1$bGJRWThNOHJJTVBSdHl2dQ$NfEnUOuUpb7F2fQkgFUG4g"
+    for hash in [argon2id, argon2i] {
+      #expect(StoredPasswordHash.check("test", against: hash) == .match)
+      #expect(StoredPasswordHash.check("test1", against: hash) == .mismatch)
+    }
     #expect(
-      StoredPasswordHash.check("x", against: "$argon2id$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g") == .unverifiable)
+      StoredPasswordHash.check(
+        "test", against: "$argon2d$v=19$m=16,t=2,p=1$bGJRWThNOHJJTVBSdHl2dQ$NfEnUOuUpb7F2fQkgFUG4g") == .mismatch)
   }
 }
