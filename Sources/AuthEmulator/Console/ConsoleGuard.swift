@@ -20,7 +20,7 @@ enum ConsoleGuard {
       return forbidden("Refused: this request comes from another site.")
     }
     let form = FormCoding.decode(String(decoding: request.body, as: UTF8.self))
-    guard let sent = form.first(where: { $0.name == "token" })?.value, constantTimeEqual(sent, token) else {
+    guard let sent = form.first(where: { $0.name == "token" })?.value, ConstantTime.equal(sent, token) else {
       return forbidden("Refused: the form carries no valid console token. Reload the page and try again.")
     }
     return nil
@@ -55,16 +55,6 @@ enum ConsoleGuard {
     }
     guard let colon = host.lastIndex(of: ":") else { return host }
     return String(host[..<colon])
-  }
-
-  /// Compares without stopping at the first difference.
-  static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8)
-    let y = Array(b.utf8)
-    guard x.count == y.count else { return false }
-    var difference: UInt8 = 0
-    for index in x.indices { difference |= x[index] ^ y[index] }
-    return difference == 0
   }
 
   static func forbidden(_ message: String) -> ServerResponse {

@@ -131,8 +131,8 @@ public struct FirebaseScryptHash: Equatable, Sendable {
 
   /// Constant-time comparison of the password's hash with the stored one.
   public func matches(_ password: String) -> Bool {
-    guard let computed = parameters.hash(password, salt: salt), computed.count == hash.count else { return false }
-    return zip(computed, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    guard let computed = parameters.hash(password, salt: salt) else { return false }
+    return ConstantTime.equal(computed, hash)
   }
 }
 

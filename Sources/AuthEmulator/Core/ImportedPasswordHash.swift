@@ -88,8 +88,8 @@ public struct ImportedPasswordHash: Equatable, Sendable {
 
   /// Whether `password` hashes to the stored hash (constant-time comparison).
   public func matches(_ password: String) -> Bool {
-    guard let computed = compute(Array(password.utf8)), computed.count == hash.count else { return false }
-    return zip(computed, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    guard let computed = compute(Array(password.utf8)) else { return false }
+    return ConstantTime.equal(computed, hash)
   }
 
   func compute(_ password: [UInt8]) -> [UInt8]? {

@@ -51,7 +51,7 @@ public enum TOTP {
     for delta in -window...window {
       let step = Int64(now) + Int64(delta)
       guard step >= 0 else { continue }
-      if constantTimeEqual(Self.code(key: key, counter: UInt64(step)), code) { return true }
+      if ConstantTime.equal(Self.code(key: key, counter: UInt64(step)), code) { return true }
     }
     return false
   }
@@ -84,12 +84,4 @@ public enum TOTP {
     return Base32.encodeToString(bytes: bytes, options: .omitPaddingCharacter)
   }
 
-  private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8)
-    let y = Array(b.utf8)
-    guard x.count == y.count else { return false }
-    var difference: UInt8 = 0
-    for index in x.indices { difference |= x[index] ^ y[index] }
-    return difference == 0
-  }
 }
