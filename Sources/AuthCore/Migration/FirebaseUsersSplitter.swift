@@ -5,7 +5,7 @@
 struct FirebaseUsersSplitter {
   static let elementLimit = 1 << 20
 
-  private enum State { case beforeTop, inTop, inUsers, afterUsers, done }
+  private enum State { case beforeTop, inTop, inUsers, done }
   private var state = State.beforeTop
   private var depth = 0
   private var inString = false
@@ -18,6 +18,8 @@ struct FirebaseUsersSplitter {
   private var ready: [[UInt8]] = []
   private var readyIndex = 0
   private var sawUsers = false
+  /// How many elements of `users` have begun (names the one that is not an object).
+  private var elements = 0
   private var line = 0
 
   mutating func nextElement() -> [UInt8]? {
@@ -32,13 +34,14 @@ struct FirebaseUsersSplitter {
 
   mutating func feed(_ bytes: [UInt8], line: Int) throws {
     self.line = line
-    for byte in bytes + [0x0A] { try take(byte) }
+    for byte in bytes { try take(byte) }
+    try take(0x0A)
   }
 
   /// The end of the text: an unfinished object or no `users` list is not an export.
   func finish() throws {
     guard sawUsers else { throw PortableAccountError("the JSON has no \"users\" list of accounts") }
-    guard state == .done || state == .afterUsers else {
+    guard state == .done else {
       throw PortableAccountError("the JSON ends before the \"users\" list is closed (line \(line))")
     }
   }
@@ -80,8 +83,9 @@ struct FirebaseUsersSplitter {
         sawUsers = true
       } else if state == .inUsers, depth == 2 {
         guard byte == UInt8(ascii: "{") else {
-          throw PortableAccountError("users[\(ready.count)] (line \(line)) is not an object")
+          throw PortableAccountError("users[\(elements)] (line \(line)) is not an object")
         }
+        elements += 1
         element = [byte]
       }
       depth += 1
@@ -101,7 +105,7 @@ struct FirebaseUsersSplitter {
     default:
       if state == .beforeTop { throw PortableAccountError("the JSON is not an object") }
       if state == .inUsers, depth == 2 {
-        throw PortableAccountError("users[\(ready.count)] (line \(line)) is not an object")
+        throw PortableAccountError("users[\(elements)] (line \(line)) is not an object")
       }
     }
   }

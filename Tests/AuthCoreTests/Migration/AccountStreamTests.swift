@@ -42,6 +42,11 @@ struct AccountStreamTests {
     #expect(throws: PortableAccountError.self) { try read("{\"accounts\": [\n{\"localId\":\"a\"}\n]}") }
   }
 
+  @Test func anElementThatIsNotAnObjectIsNamedByItsPlaceInTheWholeList() {
+    let text = "{\"users\": [\n{\"localId\":\"a\"},\n{\"localId\":\"b\"},\n7\n]}"
+    #expect(throws: PortableAccountError("users[2] (line 4) is not an object")) { try read(text) }
+  }
+
   @Test func bytesThatAreNotTextNameTheirLine() {
     var lines = [Array(#"{"email":"a@x.io"}"#.utf8), [0x7B, 0x22, 0xE9, 0x22, 0x7D]].makeIterator()
     let stream = AccountStream(hashConfig: nil) { lines.next() }
