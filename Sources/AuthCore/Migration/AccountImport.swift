@@ -136,21 +136,26 @@ public enum AccountImportPlan {
     } else if let until = account.bannedUntil.flatMap(UnixTime.parseISO), until > now {
       body["ban_duration"] = .string("\((until - now + 3599) / 3600)h")
     }
-    var withoutPassword: String?
+    let password = supabasePassword(account)
+    if let hash = password.hash { body["password_hash"] = .string(hash) }
+    return (body, password.withoutPassword)
+  }
+
+  /// The `password_hash` GoTrue is sent, or why there is none. The import's check needs only this.
+  public static func supabasePassword(_ account: PortableAccount) -> (hash: String?, withoutPassword: String?) {
     switch account.passwordHash.map(PasswordHashString.kind(of:)) {
     case .bcrypt?, .argon2?:
-      body["password_hash"] = .optional(account.passwordHash)
+      return (account.passwordHash, nil)
     case .firebaseScrypt(let config, let salt, let hash)?:
       // Written again as GoTrue parses it: standard base64, `n` as memoryCost.
-      body["password_hash"] = .optional(PasswordHashString.firebaseScrypt(config, salt: salt, hash: hash))
+      return (PasswordHashString.firebaseScrypt(config, salt: salt, hash: hash), nil)
     case .firebaseImport(let config, _, _)?:
-      withoutPassword = "Supabase cannot check \(config.algorithm) hashes"
+      return (nil, "Supabase cannot check \(config.algorithm) hashes")
     case .unknown?:
-      withoutPassword = "the password hash is of a kind Supabase does not take"
+      return (nil, "the password hash is of a kind Supabase does not take")
     case nil:
-      withoutPassword = account.passwordNote ?? "no password hash in the record"
+      return (nil, account.passwordNote ?? "no password hash in the record")
     }
-    return (body, withoutPassword)
   }
 
   static func isUUID(_ text: String) -> Bool { UUID(uuidString: text) != nil }
@@ -196,21 +201,29 @@ public enum AccountImportPlan {
     {
       entry["customAttributes"] = .string(text)
     }
+    let password = firebasePassword(account)
+    if let hash = password.hash { entry["passwordHash"] = .string(hash) }
+    if let salt = password.salt { entry["salt"] = .string(salt) }
+    return (entry, password.group, password.withoutPassword)
+  }
+
+  /// The password part of a batchCreate entry (standard base64): its hash group, or why there is
+  /// none. The import's check needs only this part.
+  public static func firebasePassword(_ account: PortableAccount)
+    -> (hash: String?, salt: String?, group: FirebaseHashGroup, withoutPassword: String?)
+  {
     guard let hash = account.passwordHash else {
-      return (entry, .none, account.passwordNote ?? "no password hash in the record")
+      return (nil, nil, .none, account.passwordNote ?? "no password hash in the record")
     }
     switch PasswordHashString.kind(of: hash) {
     case .bcrypt:
-      entry["passwordHash"] = .string(Data(hash.utf8).base64EncodedString())
-      return (entry, .bcrypt, nil)
+      return (Data(hash.utf8).base64EncodedString(), nil, .bcrypt, nil)
     case .firebaseScrypt(let config, let salt, let digest), .firebaseImport(let config, let salt, let digest):
-      entry["passwordHash"] = .string(digest)
-      entry["salt"] = .string(salt)
-      return (entry, .scrypt(config), nil)
+      return (digest, salt, .scrypt(config), nil)
     case .argon2:
-      return (entry, .none, "Firebase cannot import argon2 hashes")
+      return (nil, nil, .none, "Firebase cannot import argon2 hashes")
     case .unknown:
-      return (entry, .none, "the password hash is of a kind Firebase does not take")
+      return (nil, nil, .none, "the password hash is of a kind Firebase does not take")
     }
   }
 

@@ -64,6 +64,8 @@ public struct ImportCheck: Sendable {
   public var account: PortableAccount
   public var losses: [ImportLoss]
   public var heldBack: String?
+  /// Why the account would arrive without a password (nil: it carries one).
+  public var withoutPassword: String?
 
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
@@ -77,8 +79,8 @@ public struct ImportCheck: Sendable {
       || given.providers.contains { ["email", "password"].contains($0) }
     let withoutPassword =
       target == .firebase
-      ? AccountImportPlan.firebaseEntry(given, localId: given.id ?? "").withoutPassword
-      : AccountImportPlan.supabaseBody(given, now: now).withoutPassword
+      ? AccountImportPlan.firebasePassword(given).withoutPassword
+      : AccountImportPlan.supabasePassword(given).withoutPassword
     if hadPassword, withoutPassword != nil { losses.insert(.password) }
     if let factors = given.factors, !factors.isEmpty { losses.insert(.secondFactors) }
     if target == .supabase, given.emailVerified != true, given.source == "firebase", hadPassword,
@@ -98,6 +100,7 @@ public struct ImportCheck: Sendable {
       if given.disabled != true, given.bannedUntil != nil { losses.insert(.banEnd) }
     }
     self.account = account
+    self.withoutPassword = withoutPassword
     self.losses = losses.sorted()
     let refused = self.losses.filter { $0.weakens && !consent.allows($0) }
     heldBack = refused.isEmpty ? nil : refused.map { Self.reason($0, given, withoutPassword) }.joined(separator: "; ")

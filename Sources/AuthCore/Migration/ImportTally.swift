@@ -91,15 +91,12 @@ public struct ImportDryRunTally: Sendable {
     }
     sent += 1
     for loss in check.losses { losses[loss, default: 0] += 1 }
-    let reason: String?
     if provider == .firebase {
-      reason = AccountImportPlan.firebaseEntry(account, localId: account.id ?? "").withoutPassword
       if account.id == nil { newIds += 1 }
     } else {
-      reason = AccountImportPlan.supabaseBody(account, now: now).withoutPassword
       if account.id.map(AccountImportPlan.isUUID) != true { newIds += 1 }
     }
-    if let reason {
+    if let reason = check.withoutPassword {
       withoutCount += 1
       if without.count < ImportSummary.listed { without.append((who, reason)) }
     } else if let hash = account.passwordHash {

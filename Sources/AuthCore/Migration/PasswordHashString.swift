@@ -112,7 +112,9 @@ public enum PasswordHashString {
   }
 
   public static func kind(of text: String) -> Kind {
-    if ["$2a$", "$2b$", "$2y$"].contains(where: text.hasPrefix), text.utf8.count == 60 { return .bcrypt }
+    if text.utf8.count == 60, text.hasPrefix("$2a$") || text.hasPrefix("$2b$") || text.hasPrefix("$2y$") {
+      return .bcrypt
+    }
     if text.hasPrefix("$argon2i$") || text.hasPrefix("$argon2id$") { return .argon2 }
     if text.hasPrefix("$fbscrypt$") { return parseFirebaseScrypt(text) ?? .unknown }
     if text.hasPrefix(firebaseImportPrefix) { return parseFirebaseImport(text) ?? .unknown }
@@ -150,18 +152,22 @@ public enum PasswordHashString {
   }
 
   private static func parseFirebaseScrypt(_ text: String) -> Kind? {
-    let sections = text.dropFirst("$fbscrypt$".count).split(separator: "$", omittingEmptySubsequences: false)
+    // Read as bytes: an import checks this string for every account, several times.
+    let sections = Array(text.utf8.dropFirst("$fbscrypt$".utf8.count)).split(
+      separator: UInt8(ascii: "$"), omittingEmptySubsequences: false)
     guard sections.count == 3 else { return nil }
     var fields: [String: String] = [:]
-    for field in sections[0].split(separator: ",") {
-      guard let equals = field.firstIndex(of: "=") else { return nil }
-      fields[String(field[..<equals])] = String(field[field.index(after: equals)...])
+    for field in sections[0].split(separator: UInt8(ascii: ",")) {
+      guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+      fields[String(decoding: field[..<equals], as: UTF8.self)] = String(
+        decoding: field[(equals + 1)...], as: UTF8.self)
     }
     guard fields["v"] == "1", fields["p"] == "1", let rounds = fields["r"].flatMap({ Int($0) }),
       let memoryCost = fields["n"].flatMap({ Int($0) }).flatMap(memoryCost), rounds > 0,
       let key = fields["sk"].flatMap(standardBase64), !key.isEmpty,
-      let separator = standardBase64(fields["ss"] ?? ""), let salt = standardBase64(String(sections[1])),
-      let hash = standardBase64(String(sections[2])), !hash.isEmpty
+      let separator = standardBase64(fields["ss"] ?? ""),
+      let salt = standardBase64(String(decoding: sections[1], as: UTF8.self)),
+      let hash = standardBase64(String(decoding: sections[2], as: UTF8.self)), !hash.isEmpty
     else { return nil }
     let config = FirebaseHashConfig(signerKey: key, saltSeparator: separator, rounds: rounds, memoryCost: memoryCost)
     return .firebaseScrypt(config, salt: salt, hash: hash)
@@ -178,15 +184,52 @@ public enum PasswordHashString {
   /// Base64 in either alphabet, padded or not, re-encoded as standard padded base64 (what GoTrue
   /// decodes); nil when it is not base64.
   public static func standardBase64(_ text: String) -> String? {
-    bytes(text).map { Data($0).base64EncodedString() }
+    if isStandardBase64(text.utf8) { return text }
+    return bytes(text).map { Data($0).base64EncodedString() }
+  }
+
+  /// True when `text` is already standard padded base64 exactly as it would be re-encoded (the
+  /// usual case, which then needs no decoding): the standard alphabet, whole quads, at most two
+  /// `=` at the end, and no bits set past the last byte.
+  static func isStandardBase64(_ text: String.UTF8View) -> Bool {
+    guard text.count % 4 == 0 else { return false }
+    var padding = 0
+    var last: UInt8 = 0
+    for byte in text {
+      if byte == UInt8(ascii: "=") {
+        padding += 1
+        continue
+      }
+      guard padding == 0, let value = base64Value(byte) else { return false }
+      last = value
+    }
+    switch padding {
+    case 0: return true
+    case 1: return text.count > 1 && last & 0b11 == 0
+    case 2: return text.count > 2 && last & 0b1111 == 0
+    default: return false
+    }
+  }
+
+  private static func base64Value(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+    case UInt8(ascii: "+"): return 62
+    case UInt8(ascii: "/"): return 63
+    default: return nil
+    }
   }
 
   /// The bytes of base64 in either alphabet, padded or not.
   public static func bytes(_ text: String) -> [UInt8]? {
-    var standard = text.replacingAll("-", with: "+").replacingAll("_", with: "/")
-    while standard.hasSuffix("=") { standard.removeLast() }
+    var standard = Array(text.utf8).map {
+      $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
+    }
+    while standard.last == UInt8(ascii: "=") { standard.removeLast() }
     guard standard.count % 4 != 1 else { return nil }
-    standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-    return Data(base64Encoded: standard).map { Array($0) }
+    standard += Array(repeating: UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
+    return Data(base64Encoded: Data(standard)).map { Array($0) }
   }
 }

@@ -38,6 +38,22 @@ struct AccountImportPlanTests {
     #expect(PasswordHashString.kind(of: Self.fbscrypt.replacingOccurrences(of: "n=14,", with: "n=100,")) == .unknown)
   }
 
+  @Test func standardBase64IsTheSameWithOrWithoutDecoding() {
+    var generator = SystemRandomNumberGenerator()
+    for count in 0..<40 {
+      let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let standard = Data(bytes).base64EncodedString()
+      #expect(PasswordHashString.standardBase64(standard) == standard)
+      let urlSafe = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      #expect(PasswordHashString.standardBase64(urlSafe.replacingOccurrences(of: "=", with: "")) == standard)
+    }
+    // Bits past the last byte are dropped, as decoding and encoding again drops them.
+    let loose = PasswordHashString.standardBase64("QR==")
+    #expect(loose == nil || loose == "QQ==")
+    #expect(PasswordHashString.standardBase64("Q===") == nil)
+    #expect(PasswordHashString.standardBase64("QQ==QQ==") == nil)
+  }
+
   @Test func firebaseEntriesByHashKind() {
     var account = PortableAccount(id: "3f2a0000-0000-4000-8000-000000000001", email: "ada@example.com")
     account.passwordHash = Self.bcrypt
