@@ -10,6 +10,9 @@ extension CommandRunner {
   /// Accounts sent to the importer at a time: the file is read twice (checked whole, then sent a
   /// chunk at a time), so memory is one chunk however many accounts the file has.
   static let importChunk = 5_000
+  /// A file of at most this many accounts is read once: pass 1 keeps its checked accounts (about
+  /// 1 KB each) for pass 2.
+  static let importKept = 50_000
 
   func importUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let target = try target(invocation, context)
@@ -43,12 +46,15 @@ extension CommandRunner {
     var planned = ImportDryRunTally(provider: target.provider, now: now)
     var pending = (todo: 0, held: 0)
     var unhashed = 0
+    var kept: [ImportCheck]? = []
     let format = try file.read { account in
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
       let checked = check(account)
       planned.add(checked)
       if !isDone(account) {
         if checked.heldBack == nil { pending.todo += 1 } else { pending.held += 1 }
+        kept?.append(checked)
+        if kept?.count ?? 0 > Self.importKept { kept = nil }
       }
     }
     if unhashed > 0 { throw Self.missingHashConfig(unhashed, name: name) }
@@ -89,58 +95,39 @@ extension CommandRunner {
     let total = pending.todo + pending.held
     let progress = ImportProgress(total: total, report: context.batchProgress)
     var tally = ImportTally()
-    var chunk: [ImportCheck] = []
-    let jobs = invocation[.importJobs] ?? 8
+    let sender = ImportSender(
+      importer: importer, report: report, guardRails: guardRails, progress: progress,
+      jobs: invocation[.importJobs] ?? 8, stop: context.batchStop)
     var failure: AuthError?
-    func send() async {
-      let held = chunk.filter { $0.heldBack != nil }.map { checked in
-        var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
-        outcome.message = checked.heldBack
-        outcome.losses = checked.losses
-        return outcome
-      }
-      let todo = chunk.filter { $0.heldBack == nil }
-      let lossesOf = Dictionary(
-        todo.compactMap { checked in ImportOutcome.key(of: checked.account).map { ($0, checked.losses) } }
-      ) { a, _ in a }
-      let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
-      sink.take(held, audit: false)
-      progress.add(held)
-      let stopped = Task.isCancelled || context.batchStop?.stopped == true
-      let sent: [ImportOutcome]
-      if todo.isEmpty {
-        sent = []
-      } else if stopped {
-        // Stopped in an earlier chunk: the rest are never sent, and each still has its outcome.
-        sent = todo.map {
-          ImportOutcome.interrupted(
-            ImportOutcome(index: 0, account: $0.account, status: .imported), by: nil, sent: false)
-        }
-        sink.take(sent)
-        progress.add(sent)
-      } else {
-        sent = await importer.importAccounts(todo.map(\.account), jobs: jobs, stop: context.batchStop) { outcomes in
-          sink.take(outcomes)
-          progress.add(outcomes)
-        }
-      }
-      for outcome in sent.map(sink.withLosses) + held { tally.add(outcome) }
-      if failure == nil { failure = sink.failure }
-      chunk.removeAll(keepingCapacity: true)
-    }
-    let stream = try file.open()
+    // A small file was kept by pass 1; a large one is read again, a chunk at a time.
+    let stream = kept == nil ? try file.open() : nil
     var ended = false
-    while !ended {
-      var queued: [PortableAccount] = []
-      while queued.count < Self.importChunk {
+    var keptIndex = 0
+    func nextChunk() throws -> [ImportCheck] {
+      if let kept {
+        defer { keptIndex = min(keptIndex + Self.importChunk, kept.count) }
+        return Array(kept[keptIndex..<min(keptIndex + Self.importChunk, kept.count)])
+      }
+      guard let stream else { return [] }
+      var queued: [ImportCheck] = []
+      while !ended, queued.count < Self.importChunk {
         guard let account = try file.next(stream) else {
           ended = true
           break
         }
-        if !isDone(account) { queued.append(account) }
+        if !isDone(account) { queued.append(check(account)) }
       }
-      chunk = queued.map(check)
-      await send()
+      return queued
+    }
+    // The next chunk is read and checked while this one is sent.
+    var chunk = try nextChunk()
+    while !chunk.isEmpty {
+      async let sending = sender.send(chunk)
+      let next = try nextChunk()
+      let (outcomes, firstFailure) = await sending
+      for outcome in outcomes { tally.add(outcome) }
+      if failure == nil { failure = firstFailure }
+      chunk = next
     }
     result.output = ImportSummary.text(tally, total: total, format: format, source: name, backend: backend)
     if resume != nil {

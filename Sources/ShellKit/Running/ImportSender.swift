@@ -1,0 +1,47 @@
+import AuthCore
+
+/// Pass 2 of `user import`, one chunk at a time: the held-back accounts get their outcome, the rest
+/// go to the importer, and every outcome reaches the report, the audit log and the progress line as
+/// it is known. A chunk is a parameter, so the next chunk can be read and checked while one is sent.
+struct ImportSender: Sendable {
+  let importer: any AccountImporter
+  let report: (any BatchReportSink)?
+  let guardRails: SupportGuard
+  let progress: ImportProgress
+  let jobs: Int
+  let stop: BatchStop?
+
+  /// The final outcome of every account of `chunk`, and the first report or audit write that failed.
+  func send(_ chunk: [ImportCheck]) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
+    let held = chunk.filter { $0.heldBack != nil }.map { checked in
+      var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
+      outcome.message = checked.heldBack
+      outcome.losses = checked.losses
+      return outcome
+    }
+    let todo = chunk.filter { $0.heldBack == nil }
+    let lossesOf = Dictionary(
+      todo.compactMap { checked in ImportOutcome.key(of: checked.account).map { ($0, checked.losses) } }
+    ) { first, _ in first }
+    let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
+    sink.take(held, audit: false)
+    progress.add(held)
+    let sent: [ImportOutcome]
+    if todo.isEmpty {
+      sent = []
+    } else if Task.isCancelled || stop?.stopped == true {
+      // Stopped in an earlier chunk: the rest are never sent, and each still has its outcome.
+      sent = todo.map {
+        ImportOutcome.interrupted(ImportOutcome(index: 0, account: $0.account, status: .imported), by: nil, sent: false)
+      }
+      sink.take(sent)
+      progress.add(sent)
+    } else {
+      sent = await importer.importAccounts(todo.map(\.account), jobs: jobs, stop: stop) { outcomes in
+        sink.take(outcomes)
+        progress.add(outcomes)
+      }
+    }
+    return (sent.map(sink.withLosses) + held, sink.failure)
+  }
+}
