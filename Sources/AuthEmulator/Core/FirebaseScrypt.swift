@@ -90,16 +90,18 @@ public struct FirebaseScryptHash: Equatable, Sendable {
   /// GoTrue's `ParseFirebaseScryptHash`: the reason it refuses a string, or the parsed hash.
   public static func parse(_ text: String) -> Result<FirebaseScryptHash, FirebaseScryptFormatError> {
     guard text.hasPrefix("$fbscrypt$") else { return .failure(.format) }
-    let sections = text.dropFirst("$fbscrypt$".count).split(
-      separator: "$", maxSplits: 2, omittingEmptySubsequences: false)
+    // Split as bytes: an import checks one of these for every account.
+    let sections = Array(text.utf8.dropFirst("$fbscrypt$".utf8.count)).split(
+      separator: UInt8(ascii: "$"), maxSplits: 2, omittingEmptySubsequences: false
+    ).map { String(decoding: $0, as: UTF8.self) }
     guard sections.count == 3, !sections[1].isEmpty, !sections[2].isEmpty else { return .failure(.format) }
     var fields: [String: String] = [:]
     var order: [String] = []
-    for field in sections[0].split(separator: ",", omittingEmptySubsequences: false) {
-      guard let equals = field.firstIndex(of: "=") else { return .failure(.format) }
-      let name = String(field[..<equals])
+    for field in Array(sections[0].utf8).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+      guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else { return .failure(.format) }
+      let name = String(decoding: field[..<equals], as: UTF8.self)
       order.append(name)
-      fields[name] = String(field[field.index(after: equals)...])
+      fields[name] = String(decoding: field[(equals + 1)...], as: UTF8.self)
     }
     // The parameter list is `v,n,r,p` then optional `ss`, then optional `sk`, in that order.
     let allowed = [

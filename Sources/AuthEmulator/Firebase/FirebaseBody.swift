@@ -170,12 +170,32 @@ struct FirebaseBody {
   /// lodash `camelCase` for ASCII keys: split into words (separators, case changes, digit runs),
   /// lowercase them, capitalise all but the first.
   static func camelCase(_ key: String) -> String {
+    isCamelCase(key) ? key : camelCaseByWords(key)
+  }
+
+  /// `camelCase` the long way, word by word.
+  static func camelCaseByWords(_ key: String) -> String {
     var result = ""
     for (index, word) in words(key).enumerated() {
       let lower = word.lowercased()
       result += index == 0 ? lower : lower.prefix(1).uppercased() + lower.dropFirst()
     }
     return result
+  }
+
+  /// True when `camelCase` would give `key` back: ASCII letters, lowercase first, each capital
+  /// followed by a lowercase letter (`localId`, `passwordHash`). Every key of a body passes here,
+  /// so the usual one is not split into words.
+  static func isCamelCase(_ key: String) -> Bool {
+    var previousUpper = true
+    for byte in key.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"): previousUpper = false
+      case UInt8(ascii: "A")...UInt8(ascii: "Z") where !previousUpper: previousUpper = true
+      default: return false
+      }
+    }
+    return !previousUpper
   }
 
   private static func words(_ key: String) -> [String] {

@@ -1,4 +1,5 @@
 import Essentials
+import Foundation
 import JSONKit
 import Testing
 
@@ -100,6 +101,18 @@ struct Base64URLTests {
     #expect(EmulatorJWT.verifyHS256("a.b", secret: "k") == nil)
     #expect(EmulatorJWT.verifyHS256(EmulatorJWT.unsigned(["sub": "x"]), secret: "k") == nil)
     #expect(EmulatorJWT.decodePayload(EmulatorJWT.unsigned(["sub": "x"])) == ["sub": "x"])
+  }
+
+  @Test("ids are lowercase version-4 UUIDs, all different")
+  func uuids() {
+    let ids = (0..<1_000).map { _ in EmulatorRandom.uuid() }
+    #expect(Set(ids).count == ids.count)
+    for id in ids {
+      let parsed = UUID(uuidString: id)
+      #expect(parsed?.uuidString.lowercased() == id)
+      #expect(Array(id)[14] == "4")
+      #expect("89ab".contains(Array(id)[19]))
+    }
   }
 }
 

@@ -17,6 +17,16 @@ struct FirebaseStateTests {
     #expect(FirebaseBody.camelCase("iOSBundleId") == "iOsBundleId")
   }
 
+  @Test func theShortCutForKeysAlreadyInCamelCaseAgreesWithTheWordByWordWay() {
+    let letters = Array("aAbZz_1-")
+    var generator = SystemRandomNumberGenerator()
+    var keys = ["localId", "aB", "aBC", "ABc", "a", "A", "", "passwordHash", "iOSBundleId", "rawId"]
+    for _ in 0..<2_000 {
+      keys.append(String((0..<Int.random(in: 1...6, using: &generator)).map { _ in letters.randomElement()! }))
+    }
+    for key in keys { #expect(FirebaseBody.camelCase(key) == FirebaseBody.camelCaseByWords(key), "\(key)") }
+  }
+
   @Test func routesRecogniseOnlyFirebasePaths() {
     func route(_ method: String, _ uri: String) -> FirebaseRoute? {
       FirebaseRoute(ServerRequest(method: method, uri: uri))
