@@ -26,6 +26,8 @@ struct Authsh {
     // surface runs on the runtime's pool while this thread waits.
     let script: ThreadTaskExecutor? = arguments.commandID == .run ? ThreadTaskExecutor() : nil
     let finished = DispatchSemaphore(value: 0)
+    // A bulk change's parallel requests each get a thread that may block (see BlockingLanes).
+    RequestLanes.install { BlockingLanes.shared.executors($0) }
     Task.detached(executorPreference: script) {
       let code = await run(arguments, environment: environment)
       status.update { $0 = code }

@@ -10,32 +10,41 @@ extension SupabaseAdminProvider: AccountImporter {
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {
     let now = clock.unixNow
-    func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
-    return await withTaskGroup(of: ImportOutcome.self) { group in
-      var results = [ImportOutcome?](repeating: nil, count: accounts.count)
-      var next = 0
-      func start() {
-        let index = next
-        next += 1
-        group.addTask(executorPreference: globalConcurrentExecutor) {
-          await self.importOne(accounts[index], index: index, now: now)
+    @Sendable func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
+    // `jobs` workers, each on its own lane (a thread of its own where the surface has them), take
+    // the next account until none is left or the import is stopped.
+    let claimed = Guarded(0)
+    let lanes = RequestLanes.executors(min(max(jobs, 1), accounts.count))
+    var results = [ImportOutcome?](repeating: nil, count: accounts.count)
+    await withTaskGroup(of: [ImportOutcome].self) { group in
+      for lane in lanes {
+        group.addTask(executorPreference: lane ?? globalConcurrentExecutor) {
+          var done: [ImportOutcome] = []
+          while !stopping() {
+            let index = claimed.update { next in
+              defer { next += 1 }
+              return next
+            }
+            guard index < accounts.count else { break }
+            let outcome = await self.importOne(accounts[index], index: index, now: now)
+            progress([outcome])
+            done.append(outcome)
+          }
+          return done
         }
       }
-      while next < min(max(jobs, 1), accounts.count), !stopping() { start() }
-      for await outcome in group {
-        results[outcome.index] = outcome
-        progress([outcome])
-        if next < accounts.count, !stopping() { start() }
+      for await done in group {
+        for outcome in done { results[outcome.index] = outcome }
       }
-      // Never sent: each still has its outcome.
-      let unsent = (next..<accounts.count).map {
-        ImportOutcome.interrupted(
-          ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: nil, sent: false)
-      }
-      if !unsent.isEmpty { progress(unsent) }
-      for outcome in unsent { results[outcome.index] = outcome }
-      return results.compactMap { $0 }
     }
+    // Never sent: each still has its outcome.
+    let unsent = accounts.indices.filter { results[$0] == nil }.map {
+      ImportOutcome.interrupted(
+        ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: nil, sent: false)
+    }
+    if !unsent.isEmpty { progress(unsent) }
+    for outcome in unsent { results[outcome.index] = outcome }
+    return results.compactMap { $0 }
   }
 
   func importOne(_ account: PortableAccount, index: Int, now: Int) async -> ImportOutcome {

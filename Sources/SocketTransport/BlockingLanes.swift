@@ -1,0 +1,30 @@
+import AuthCore
+import Essentials
+import Synchronization
+
+/// Threads that may block (`BlockingThread`), each running a `ThreadTaskExecutor`, started when
+/// first asked for and kept for the life of the process: the lanes of a bulk change's parallel
+/// requests (`RequestLanes`). A request on a lane is sent and read with socket calls right there
+/// (`SocketHTTPTransport` through `ThreadRoutingTransport`), where the event-loop transport costs a
+/// hop to the loop and back, and a wake-up each way, per request.
+public final class BlockingLanes: Sendable {
+  public static let shared = BlockingLanes()
+  /// More lanes than this share the last ones.
+  public static let limit = 64
+
+  private let lanes = Mutex<[ThreadTaskExecutor]>([])
+
+  public init() {}
+
+  /// `count` executors (at most `limit`; fewer when the system will not start more threads).
+  public func executors(_ count: Int) -> [any TaskExecutor] {
+    lanes.withLock { lanes in
+      while lanes.count < min(count, Self.limit) {
+        let executor = ThreadTaskExecutor()
+        guard startThread({ executor.run() }) else { break }
+        lanes.append(executor)
+      }
+      return Array(lanes.prefix(count))
+    }
+  }
+}
