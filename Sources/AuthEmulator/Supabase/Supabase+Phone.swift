@@ -72,14 +72,13 @@ extension SupabaseAPI {
   }
 
   /// `POST /verify` `{type: "sms", phone, token}`: a live code confirms the number and starts a
-  /// session (amr `otp`). `phone_change` has no pending changes here: always refused.
+  /// session (amr `otp`). `phone_change` has no pending changes here: always refused, as is any
+  /// other type with a phone.
   func verifySMS(type: String, phone rawPhone: String, token: String) throws -> (SBUser, SBSession, String) {
     let phone = try GoTrueRules.validatePhone(rawPhone)
     let invalid = GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
-    guard type == "sms" else {
-      if type == "phone_change" || Self.emailVerifyTypes.contains(type) { throw invalid }
-      throw GoTrueError.validation("Unsupported verification type")
-    }
+    // Any other type looks the user up by e-mail (none given) first: not found (`verifyUserAndToken`).
+    guard type == "sms" else { throw invalid }
     let hash = EmulatorJWT.sha224Hex(phone + token)
     let now = self.now
     let lifetime = Micros(ProductionLimits.Supabase.smsCodeLifetime) * 1_000_000
