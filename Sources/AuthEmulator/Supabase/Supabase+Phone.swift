@@ -54,14 +54,9 @@ extension SupabaseAPI {
   /// `sendPhoneConfirmation`: the per-number frequency window, then (like production) the project's
   /// SMS quota, then a fresh code in the confirmation slot.
   private func prepareSMS(user: inout SBUser, now: Micros) throws -> OutboxMessage {
-    if let sentAt = user.confirmationSentAt {
-      let left = sentAt + Micros(ProductionLimits.Supabase.smsInterval) * 1_000_000 - now
-      if left > 0 {
-        throw GoTrueError(
-          status: 429, code: "over_sms_send_rate_limit",
-          message: "For security purposes, you can only request this after \(left / 1_000_000) seconds.")
-      }
-    }
+    try checkFrequency(
+      sentAt: user.confirmationSentAt, now: now, windowSeconds: ProductionLimits.Supabase.smsInterval,
+      code: "over_sms_send_rate_limit")
     if mode.likeProduction, !mode.smsQuota.allow(at: clock.now()) {
       throw GoTrueError(status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded")
     }
