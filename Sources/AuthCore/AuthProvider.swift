@@ -38,4 +38,10 @@ public protocol AuthProvider: Sendable {
   /// Social sign-in providers (`google`, `apple`, …) an existing address may have used: the
   /// project's enabled ones (Supabase `/settings`) or the account's (Firebase `createAuthUri`).
   func socialProviders(for email: String) async throws -> [String]
+
+  // Phone sign-in (defaults in PhoneSignIn.swift: not supported).
+  /// Texts a one-time code to `phone` (E.164), creating the account when there is none.
+  func sendPhoneCode(phone: String) async throws -> PhoneVerification
+  /// Signs in with the texted code.
+  func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession
 }

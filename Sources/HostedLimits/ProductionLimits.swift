@@ -39,6 +39,15 @@ public enum ProductionLimits {
     /// Seconds between two mails of one kind to one user (`SMTP_MAX_FREQUENCY`, GoTrue default 60).
     public static let mailInterval = 60
 
+    /// SMS codes the project sends an hour (`RATE_LIMIT_SMS_SENT`, GoTrue default 30, the hosted
+    /// rate-limits page's "SMS sent"); `sendPhoneConfirmation` checks it only for real (non-test)
+    /// codes.
+    public static let smsPerHour = 30
+    /// Seconds between two codes to one number (`SMS_MAX_FREQUENCY`, GoTrue default 60).
+    public static let smsInterval = 60
+    /// How long an SMS code works, seconds (`SMS_OTP_EXP`, GoTrue default 60).
+    public static let smsCodeLifetime = 60
+
     public static func mailsPerHour(customSMTP: Bool) -> Int {
       customSMTP ? customSMTPMailsPerHour : builtInMailsPerHour
     }

@@ -16,10 +16,12 @@ public struct AuthUser: Sendable, Equatable {
   /// Second factors (`user.factors[]`): from `GET /user` / `accounts:lookup`, and from the
   /// sign-in answer where the backend sends them.
   public var factors: [AuthFactor]
+  /// The phone number in E.164 (`+15551234567`; GoTrue's digits get their `+`), nil when none.
+  public var phone: String?
 
   public init(
     id: String, email: String, emailConfirmed: Bool, name: String? = nil, createdAt: String? = nil,
-    lastSignInAt: String? = nil, provider: String, factors: [AuthFactor] = []
+    lastSignInAt: String? = nil, provider: String, factors: [AuthFactor] = [], phone: String? = nil
   ) {
     self.id = id
     self.email = email
@@ -29,7 +31,12 @@ public struct AuthUser: Sendable, Equatable {
     self.lastSignInAt = lastSignInAt
     self.provider = provider
     self.factors = factors
+    self.phone = phone
   }
+
+  /// Who this is, for people: the e-mail address, else the phone number (an account signed in by
+  /// phone has no address), else the id.
+  public var label: String { !email.isEmpty ? email : phone.flatMap { $0.isEmpty ? nil : $0 } ?? id }
 
   /// The sign-in method named alike on both backends (`user.provider`): `password` for e-mail
   /// and password (Supabase says `email`), `google` for Google (Firebase says `google.com`), …
@@ -47,6 +54,7 @@ public struct AuthUser: Sendable, Equatable {
       "id": .string(id), "email": .string(email), "email_confirmed": .bool(emailConfirmed),
       "name": .optional(name), "created_at": .optional(createdAt), "last_sign_in_at": .optional(lastSignInAt),
       "provider": .string(signInMethod), "provider_id": .string(provider), "factors": .array(factors.map(\.json)),
+      "phone": .optional(phone),
     ]
   }
 
@@ -56,7 +64,7 @@ public struct AuthUser: Sendable, Equatable {
       id: id, email: email, emailConfirmed: json["email_confirmed"]?.bool ?? false, name: json["name"]?.string,
       createdAt: json["created_at"]?.string, lastSignInAt: json["last_sign_in_at"]?.string,
       provider: json["provider_id"]?.string ?? json["provider"]?.string ?? "",
-      factors: (json["factors"]?.array ?? []).compactMap(AuthFactor.init(json:)))
+      factors: (json["factors"]?.array ?? []).compactMap(AuthFactor.init(json:)), phone: json["phone"]?.string)
   }
 }
 

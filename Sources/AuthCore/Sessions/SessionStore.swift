@@ -12,6 +12,9 @@ public struct ProfileState: Sendable, Equatable {
   public var rememberedEmail: String?
   /// Lower-cased e-mail → Unix time of the last reset request (the 60 s cooldown).
   public var resetSentAt: [String: Int]
+  /// `login --phone N --send-only`: the number (E.164) → Firebase's `sessionInfo` ("" on Supabase,
+  /// which needs none), for the `login --phone N --code C` that finishes it.
+  public var phoneVerifications: [String: String] = [:]
   /// Set when the stored session is there but cannot be used (an expiry out of range, a missing
   /// token, tokens kept in a keyring this run does not use): session commands fail with this
   /// error instead of using it; `logout` removes it.
@@ -54,6 +57,10 @@ public struct ProfileState: Sendable, Equatable {
     if let pinnedStore, !tokensInKeyring { object["store"] = .string(pinnedStore) }
     object["reset_sent_at"] = .object(
       JSONObject(resetSentAt.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) }))
+    if !phoneVerifications.isEmpty {
+      object["phone_verifications"] = .object(
+        JSONObject(phoneVerifications.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+    }
     return .object(object)
   }
 
@@ -84,10 +91,16 @@ public struct ProfileState: Sendable, Equatable {
       if let time = pair.value.int, UnixTime.isPlausible(time) { sent[pair.key] = time }
     }
     resetSentAt = sent
+    for pair in json["phone_verifications"]?.object?.pairs ?? [] {
+      if let sessionInfo = pair.value.string { phoneVerifications[pair.key] = sessionInfo }
+    }
   }
 
   /// Nothing worth keeping (the store may delete the file).
-  public var isEmpty: Bool { session == nil && keyringSession == nil && rememberedEmail == nil && resetSentAt.isEmpty }
+  public var isEmpty: Bool {
+    session == nil && keyringSession == nil && rememberedEmail == nil && resetSentAt.isEmpty
+      && phoneVerifications.isEmpty
+  }
 
   /// Drops reset holds older than `window` seconds (or dated in the future by a clock that went
   /// back), so the file does not accumulate addresses.

@@ -24,6 +24,8 @@ public final class EmulatorMode: Sendable {
   /// The project's mail quota (`RATE_LIMIT_EMAIL_SENT`): 2 an hour on the built-in service, 30 with
   /// custom SMTP.
   let emailQuota: IntervalLimiter
+  /// The project's SMS quota (`RATE_LIMIT_SMS_SENT`): like production only.
+  let smsQuota = IntervalLimiter(events: ProductionLimits.Supabase.smsPerHour, interval: 3600)
   /// GoTrue's per-address limits, one bucket per route as `apilimiter.go` keeps them.
   private let supabaseLimiters: [SupabaseLimit: TokenBucketLimiter]
   /// `--mfa-rate-limit`: second-factor challenges (and verifications) a minute per address, in
@@ -98,6 +100,7 @@ public final class EmulatorMode: Sendable {
 
   func resetLimits() {
     emailQuota.reset()
+    smsQuota.reset()
     for limiter in supabaseLimiters.values { limiter.reset() }
     firebaseSignUpLimiter.reset()
     firebaseSecondFactorGuesses.reset()

@@ -98,6 +98,8 @@ extension FirebaseAPI {
     case .getTenant, .updateTenant, .deleteTenant: return try manageTenant(operation, call, projectId: projectId)
     case .signInWithEmailLink: return try signInWithEmailLink(call)
     case .signInWithIdp: return try signInWithIdp(call)
+    case .sendVerificationCode: return try sendVerificationCode(call)
+    case .signInWithPhoneNumber: return try signInWithPhoneNumber(call)
     case .mfaEnrollmentStart: return try mfaEnrollmentStart(call)
     case .mfaEnrollmentFinalize: return try mfaEnrollmentFinalize(call)
     case .mfaEnrollmentWithdraw: return try mfaEnrollmentWithdraw(call)
@@ -182,6 +184,16 @@ extension FirebaseAPI {
         ("requestUri", .string), ("postBody", .string), ("returnSecureToken", .bool),
         ("returnIdpCredential", .bool), ("returnRefreshToken", .bool), ("pendingIdToken", .string),
         ("sessionId", .string),
+      ]
+    case .sendVerificationCode:
+      return common + [
+        ("phoneNumber", .string), ("recaptchaToken", .string), ("iosReceipt", .string), ("iosSecret", .string),
+        ("playIntegrityToken", .string), ("captchaResponse", .string),
+      ]
+    case .signInWithPhoneNumber:
+      return common + [
+        ("sessionInfo", .string), ("code", .string), ("phoneNumber", .string), ("temporaryProof", .string),
+        ("verificationProof", .string),
       ]
     case .mfaEnrollmentStart:
       return common + [("totpEnrollmentInfo", .object), ("phoneEnrollmentInfo", .object)]

@@ -68,7 +68,9 @@ extension FirebaseAPI {
     case .oobCodes:
       return state.with(projectId) { project in ["oobCodes": .array(project.oobsInOrder.map(\.listJSON))] }
     case .verificationCodes:
-      return ["verificationCodes": []]
+      return state.with(projectId) { project in
+        ["verificationCodes": .array(project.phoneCodesInOrder.map(\.listJSON))]
+      }
     case .getConfig:
       return state.with(projectId) { Self.emulatorConfig($0) }
     case .patchConfig:

@@ -20,6 +20,8 @@ final class FirebaseProject {
   private var localIdForProvider: [String: String] = [:]
   /// Started TOTP enrolments by `sessionInfo` (`FirebaseAPI+Mfa.swift`).
   var totpSessions: [String: FirebaseTotpSession] = [:]
+  /// Codes of `sendVerificationCode` by `sessionInfo` (`FirebaseAPI+Phone.swift`).
+  var phoneCodes: [String: FirebasePhoneCode] = [:]
   /// Every localId in order: `accounts:batchGet` pages read off it instead of sorting.
   private var localIdOrder = OrderedIndex<String>()
   private var oobs: [String: FirebaseOob] = [:]
@@ -223,6 +225,7 @@ final class FirebaseProject {
   func deleteTenant() throws {
     try deleteAllAccounts()
     for code in oobs.keys.sorted() { try deleteOob(code) }
+    for sessionInfo in phoneCodes.keys.sorted() { try deletePhoneCode(sessionInfo) }
     try store.delete(Self.tenantsTable, key: stateKey)
     tenant = nil
   }

@@ -9,6 +9,8 @@ enum FirebaseOperation: Equatable, Sendable {
   /// v2 tenant management (`projects/{p}/tenants[/{t}]`).
   case listTenants, createTenant, getTenant, updateTenant, deleteTenant
   case signInWithEmailLink, signInWithIdp
+  /// Phone sign-in (`FirebaseAPI+Phone.swift`).
+  case sendVerificationCode, signInWithPhoneNumber
   /// v2 second factors (`FirebaseAPI+Mfa.swift`).
   case mfaEnrollmentStart, mfaEnrollmentFinalize, mfaEnrollmentWithdraw, mfaSignInStart, mfaSignInFinalize
   /// Served by the official emulator but outside this one's scope (501).

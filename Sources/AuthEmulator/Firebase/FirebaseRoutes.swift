@@ -58,9 +58,16 @@ extension FirebaseAPI {
         "signInWithIdp", .signInWithIdp,
         "Sign in with a fake IdP token {requestUri, postBody: \"id_token=…&providerId=google.com\"}"
       ),
+      (
+        "sendVerificationCode", .sendVerificationCode, "Text a 6-digit code {phoneNumber, recaptchaToken} → sessionInfo"
+      ),
+      (
+        "signInWithPhoneNumber", .signInWithPhoneNumber,
+        "Sign in with the texted code {sessionInfo, code} → tokens, isNewUser, phoneNumber"
+      ),
     ].map { Entry("POST", v1 + "/accounts:" + $0.0, .toolkit($0.1), $0.2) }
     + [
-      "signInWithCustomToken", "signInWithPhoneNumber", "sendVerificationCode", "signInWithGameCenter",
+      "signInWithCustomToken", "signInWithGameCenter",
       "issueSamlResponse", "verifyIosClient",
     ].map { Entry("POST", v1 + "/accounts:" + $0, .toolkit(.unimplemented($0)), "Not served (501)") }
 
@@ -131,7 +138,9 @@ extension FirebaseAPI {
     [
       Entry("DELETE", base + "/accounts", .emulator(.deleteAccounts), "Delete every Firebase account" + tenant),
       Entry("GET", base + "/oobCodes", .emulator(.oobCodes), "Pending Firebase out-of-band codes" + tenant),
-      Entry("GET", base + "/verificationCodes", .emulator(.verificationCodes), "Phone codes (always empty)" + tenant),
+      Entry(
+        "GET", base + "/verificationCodes", .emulator(.verificationCodes),
+        "Pending phone codes {verificationCodes: [{code, phoneNumber, sessionInfo}]}" + tenant),
       Entry("GET", base + "/config", .emulator(.getConfig), "Firebase emulator settings" + tenant),
       Entry(
         "PATCH", base + "/config", .emulator(.patchConfig),

@@ -53,6 +53,13 @@ final class FirebaseState: Sendable {
       }
       project(projectId).totpSessions[session.sessionInfo] = session
     }
+    for (key, document) in try store.loadAll(FirebaseProject.phoneCodesTable) {
+      guard let (projectId, code) = FirebasePhoneCode.fromStorage(document) else {
+        store.noteUnreadable(FirebaseProject.phoneCodesTable, key: key)
+        continue
+      }
+      project(projectId).phoneCodes[code.sessionInfo] = code
+    }
     self.projects = Mutex(projects)
   }
 

@@ -24,14 +24,17 @@ extension SupabaseAPI {
   }
 
   /// 429 `over_email_send_rate_limit` while the last mail of this kind is younger than the
-  /// frequency window; N = whole seconds left, truncated.
-  func checkFrequency(sentAt: Micros?, now: Micros) throws {
+  /// frequency window (`SMTP_MAX_FREQUENCY`; texts: `SMS_MAX_FREQUENCY` and
+  /// `over_sms_send_rate_limit`); N = whole seconds left, truncated.
+  func checkFrequency(
+    sentAt: Micros?, now: Micros, windowSeconds: Int? = nil, code: String = "over_email_send_rate_limit"
+  ) throws {
     guard let sentAt else { return }
-    let window = Micros(config.mailFrequencySeconds) * 1_000_000
+    let window = Micros(windowSeconds ?? config.mailFrequencySeconds) * 1_000_000
     let left = sentAt + window - now
     if left > 0 {
       throw GoTrueError(
-        status: 429, code: "over_email_send_rate_limit",
+        status: 429, code: code,
         message: "For security purposes, you can only request this after \(left / 1_000_000) seconds.")
     }
   }

@@ -41,7 +41,7 @@ extension SupabaseAPI {
     return json(.object(user.wireObject()))
   }
 
-  // MARK: - POST /otp (e-mail)
+  // MARK: - POST /otp (e-mail; a phone goes to `smsOtp`)
 
   func otp(_ request: ServerRequest) throws -> ServerResponse {
     let params = try RequestParams(request)
@@ -69,7 +69,9 @@ extension SupabaseAPI {
       }
     }
     if rawEmail.isEmpty {
-      if !phone.isEmpty { throw GoTrueError.badRequest("phone_provider_disabled", "Unsupported phone provider") }
+      guard phone.isEmpty else {
+        return try smsOtp(request, phone: phone, channel: channel, createUser: createUser, metadata: metadata)
+      }
       throw GoTrueError.validation("One of email or phone must be set")
     }
     let email = try GoTrueRules.validateEmail(rawEmail)

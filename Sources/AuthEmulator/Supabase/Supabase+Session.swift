@@ -1,3 +1,4 @@
+import Essentials
 import HTTPServerKit
 import JSONKit
 
@@ -85,10 +86,13 @@ extension SupabaseAPI {
       throw GoTrueError.validation("Only an email address or phone number should be provided on login.")
     }
     if email.isEmpty && phone.isEmpty { throw GoTrueError.validation("missing email or phone") }
-    // SSO users are never found by a password sign-in (`is_sso_user = false` in the lookup).
-    guard !email.isEmpty, let user = state.read({ $0.user(email: email.lowercased()) }), !user.isSSOUser,
-      let hash = user.passwordHash
-    else { throw GoTrueError.invalidCredentials }
+    // SSO users are never found by a password sign-in (`is_sso_user = false` in the lookup); a
+    // phone is looked up as `formatPhoneNumber` leaves it (no `+`, no spaces, not validated).
+    let number = phone.hasPrefix("+") ? String(phone.dropFirst()) : phone
+    let found = state.read { data in
+      email.isEmpty ? data.user(phone: number.replacingAll(" ", with: "")) : data.user(email: email.lowercased())
+    }
+    guard let user = found, !user.isSSOUser, let hash = user.passwordHash else { throw GoTrueError.invalidCredentials }
     if user.isBanned(at: now) { throw GoTrueError.badRequest("user_banned", "User is banned") }
     switch StoredPasswordHash.check(password, against: hash) {
     case .match: break
@@ -96,11 +100,15 @@ extension SupabaseAPI {
     case .unverifiable: throw GoTrueError.argon2Unverifiable
     case .failed: throw GoTrueError.internal("Internal Server Error")
     }
-    if !user.isConfirmed { throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed") }
+    if email.isEmpty {
+      if user.phoneConfirmedAt == nil { throw GoTrueError.badRequest("phone_not_confirmed", "Phone not confirmed") }
+    } else if !user.isConfirmed {
+      throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed")
+    }
     let now = self.now
     guard
       let started = try state.transaction({ data in
-        data.recordAudit("login", user: user, traits: ["provider": "email"], at: now)
+        data.recordAudit("login", user: user, traits: ["provider": .string(email.isEmpty ? "phone" : "email")], at: now)
         return startSession(userID: user.id, method: "password", in: &data, now: now)
       })
     else { throw GoTrueError.invalidCredentials }

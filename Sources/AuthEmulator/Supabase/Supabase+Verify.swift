@@ -20,7 +20,10 @@ extension SupabaseAPI {
     var email: String?
     if !token.isEmpty {
       if !phone.isEmpty && rawEmail.isEmpty {
-        throw GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")  // no phone users here
+        let now = self.now
+        let (user, session, refreshToken) = try verifySMS(type: type, phone: phone, token: token)
+        return json(
+          bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
       }
       guard !rawEmail.isEmpty && phone.isEmpty else {
         throw GoTrueError.validation("Only an email address or phone number should be provided on verify")

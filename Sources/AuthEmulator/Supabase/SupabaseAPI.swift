@@ -118,7 +118,12 @@ public final class SupabaseAPI: EmulatorAPI {
     let social = state.read { $0.socialProviders }
     let external = JSONObject(
       providers.map {
-        ($0, JSON.bool($0 == "email" || ($0 == "anonymous_users" && config.anonymousSignIns) || social.contains($0)))
+        (
+          $0,
+          JSON.bool(
+            $0 == "email" || $0 == "phone" || ($0 == "anonymous_users" && config.anonymousSignIns)
+              || social.contains($0))
+        )
       })
     return json([
       "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(!confirmEmail),

@@ -62,7 +62,8 @@ extension SupabaseAPI {
       guards: [.captcha, .signupLimit]
     ) { api, request, _ in try api.signup(request) },
     SupabaseRoute(
-      "POST", v1 + "/token", "?grant_type=password {email, password} or refresh_token {refresh_token} → a session",
+      "POST", v1 + "/token",
+      "?grant_type=password {email | phone, password} or refresh_token {refresh_token} → a session",
       guards: [.captchaExceptTokenRefresh, .limit(.token)]
     ) { api, request, _ in try api.token(request) },
     SupabaseRoute("POST", v1 + "/recover", "Mail a password reset {email}", guards: [.limit(.recover), .captcha]) {
@@ -76,10 +77,14 @@ extension SupabaseAPI {
       guards: [.limit(.magicLink), .captcha]
     ) { api, request, _ in try api.magicLink(request) },
     SupabaseRoute(
-      "POST", v1 + "/otp", "Mail a magic link and a 6-digit code {email, create_user}",
+      "POST", v1 + "/otp",
+      "Mail a magic link and a 6-digit code {email, create_user}, or text a code {phone, create_user, channel}",
       guards: [.limit(.otp), .captcha]
     ) { api, request, _ in try api.otp(request) },
-    SupabaseRoute("POST", v1 + "/verify", "Verify {type, token_hash | email+token}", guards: [.limit(.verify)]) {
+    SupabaseRoute(
+      "POST", v1 + "/verify", "Verify {type, token_hash | email+token | phone+token (type sms)}",
+      guards: [.limit(.verify)]
+    ) {
       api, request, _ in try api.verifyPost(request)
     },
     SupabaseRoute("GET", v1 + "/verify", "A mailed link: ?token&type&redirect_to", guards: [.limit(.verify)]) {

@@ -25,7 +25,7 @@ public enum QuerySchema {
     "user": .object([
       "id": .leaf, "email": .leaf, "email_confirmed": .leaf, "name": .leaf, "created_at": .leaf,
       "last_sign_in_at": .leaf, "provider": .leaf, "provider_id": .leaf, "confirmed": .leaf, "confirmed_at": .leaf,
-      "disabled": .leaf,
+      "disabled": .leaf, "phone": .leaf,
       "disabled_until": .leaf, "methods": .any, "metadata": .any, "recovery_sent_at": .leaf,
       "confirmation_sent_at": .leaf, "deleted_at": .leaf,
       "invited_at": .leaf, "sso": .leaf, "anonymous": .leaf, "identities": .any, "factors": .any,

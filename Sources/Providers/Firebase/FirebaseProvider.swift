@@ -111,19 +111,27 @@ public struct FirebaseProvider: AuthProvider {
     }
   }
 
-  /// The official emulator's `GET /emulator/v1/projects/{id}/oobCodes`.
+  /// The official emulator's `GET /emulator/v1/projects/{id}/oobCodes`, or `verificationCodes`
+  /// for a phone number (`+15551234567`).
   func officialEmulatorCode(host: String, email: String) async throws -> InboxMessage? {
     guard let projectId else {
       throw AuthError(
         .configError, message: "inbox needs the Firebase project id here.", hint: "Set FIREBASE_PROJECT_ID.")
     }
     let tenantPath = tenantId.map { "/tenants/" + FirebaseAdminProvider.pathSegment($0) } ?? ""
-    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)\(tenantPath)/oobCodes") else {
+    let isPhone = email.hasPrefix("+")
+    let list = isPhone ? "verificationCodes" : "oobCodes"
+    guard let url = url("http://\(host)/emulator/v1/projects/\(projectId)\(tenantPath)/\(list)") else {
       throw invalidURL
     }
     let response = try await client.send("GET", url, headers: [("Accept", "application/json")])
     guard response.status == 200 else { throw WireBody.serverError(response) }
     let json = try WireBody.json(response)
+    if isPhone {
+      let codes = json["verificationCodes"]?.array ?? []
+      guard let last = codes.last(where: { $0["phoneNumber"]?.string == email }) else { return nil }
+      return InboxMessage(kind: "sms", code: last["code"]?.string ?? "", link: "", email: email)
+    }
     let codes = json["oobCodes"]?.array ?? []
     guard let last = codes.last(where: { $0["email"]?.string?.lowercased() == email.lowercased() }) else { return nil }
     return InboxMessage(

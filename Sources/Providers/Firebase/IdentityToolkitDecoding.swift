@@ -35,6 +35,7 @@ enum IdentityToolkitDecoding {
     user.emailConfirmed = claims?["email_verified"]?.bool ?? user.emailConfirmed
     if let name = json["displayName"]?.string ?? claims?["name"]?.string, !name.isEmpty { user.name = name }
     if let provider = claims?["firebase"]?["sign_in_provider"]?.string { user.provider = provider }
+    if let phone = json["phoneNumber"]?.string ?? claims?["phone_number"]?.string { user.phone = phone }
     return AuthSession(
       accessToken: idToken, refreshToken: refresh, expiresAt: expiresAt, tokenType: "bearer", user: user)
   }
@@ -50,7 +51,7 @@ enum IdentityToolkitDecoding {
       name: json["displayName"]?.string.flatMap { $0.isEmpty ? nil : $0 },
       createdAt: json["createdAt"].flatMap(millis), lastSignInAt: json["lastLoginAt"].flatMap(millis),
       provider: provider,
-      factors: factors(json["mfaInfo"]))
+      factors: factors(json["mfaInfo"]), phone: json["phoneNumber"]?.string)
   }
 
   /// `mfaInfo[]` (`{mfaEnrollmentId, displayName, enrolledAt, totpInfo | phoneInfo}`): always verified.

@@ -4,7 +4,7 @@ import JSONKit
 /// Identity Toolkit / Secure Token error envelopes (`{"error":{"code","message","errors"}}`, and
 /// production's Secure Token shape with `status` and no `errors`) → `AuthError`.
 enum IdentityToolkitErrorMapping {
-  enum Call { case signUp, signIn, sendOobCode, resetPassword, lookup, update, refresh, mfa, other }
+  enum Call { case signUp, signIn, sendOobCode, resetPassword, lookup, update, refresh, mfa, phone, other }
 
   static func error(from response: HTTPResponse, call: Call) -> AuthError {
     if response.status >= 500 { return WireBody.serverError(response) }
@@ -81,6 +81,12 @@ enum IdentityToolkitErrorMapping {
     case "USER_DISABLED": return AuthError(.userDisabled)
     case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT", "QUOTA_EXCEEDED": return AuthError(.rateLimited)
     case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE": return AuthError(.invalidCode)
+    case "INVALID_CODE", "SESSION_EXPIRED",
+      "INVALID_SESSION_INFO" where call == .phone:
+      return AuthError(.invalidCode, message: PhoneVerification.invalidCodeMessage)
+    case "INVALID_PHONE_NUMBER":
+      return AuthError(
+        .invalidRequest, message: "Invalid phone number: use E.164 form, such as +15551234567.", detail: message)
     case "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN",
       "invalid_grant":
       return AuthError(.sessionExpired)

@@ -9,12 +9,16 @@ enum GoTrueDecoding {
     guard let id = json["id"]?.string, !id.isEmpty else { throw WireBody.missing("user.id", in: response) }
     let metadata = json["user_metadata"]
     let name = metadata?["full_name"]?.string ?? metadata?["name"]?.string ?? metadata?["first_name"]?.string
-    let confirmedAt = json["email_confirmed_at"]?.string ?? json["confirmed_at"]?.string
+    // `confirmed_at` is the earlier of the e-mail's and the phone's: the phone's says nothing of an e-mail.
+    let confirmedAt =
+      json["email_confirmed_at"]?.string
+      ?? (json["phone_confirmed_at"]?.string == nil ? json["confirmed_at"]?.string : nil)
     return AuthUser(
       id: id, email: json["email"]?.string ?? "", emailConfirmed: confirmedAt != nil, name: name,
       createdAt: json["created_at"]?.string.map(Timestamps.normalize),
       lastSignInAt: json["last_sign_in_at"]?.string.map(Timestamps.normalize),
-      provider: json["app_metadata"]?["provider"]?.string ?? "email", factors: factors(json["factors"]))
+      provider: json["app_metadata"]?["provider"]?.string ?? "email", factors: factors(json["factors"]),
+      phone: json["phone"]?.string.flatMap { $0.isEmpty ? nil : "+" + $0 })
   }
 
   /// GoTrue's `factors` (`{id, friendly_name, factor_type, status, created_at}`); absent: none.

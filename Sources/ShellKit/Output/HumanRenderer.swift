@@ -32,7 +32,7 @@ public enum HumanRenderer {
       lines += table(
         [
           ("provider", status.provider), ("profile", status.profile), ("url", status.url),
-          ("user", result.session.map { "\($0.user.email) (token \(expiry($0, now: now)))" } ?? "not signed in"),
+          ("user", result.session.map { "\($0.user.label) (token \(expiry($0, now: now)))" } ?? "not signed in"),
         ] + (status.sessionLocation.map { [("session", $0)] } ?? [])
           + (status.sessionUnreadable.map { [("readable", "no: \($0)")] } ?? []))
     } else if let message = result.inbox {
@@ -51,7 +51,7 @@ public enum HumanRenderer {
     } else if let factors = result.factors {
       lines += factorRows(factors)
     } else if let session = result.session {
-      lines.append("Signed in as \(style.bold(safe(session.user.email))) (token \(expiry(session, now: now))).")
+      lines.append("Signed in as \(style.bold(safe(session.user.label))) (token \(expiry(session, now: now))).")
     } else if let user = result.user, invocation.id == .signup {
       lines.append("Account created for \(style.bold(safe(user.email))); it needs e-mail confirmation before sign-in.")
     }
@@ -91,6 +91,10 @@ public enum HumanRenderer {
     var rows: [(String, String)] = [
       ("email", user.email), ("id", user.id), ("email confirmed", user.emailConfirmed ? "yes" : "no"),
     ]
+    if let phone = user.phone {
+      // Signed in by phone, with no address: the number leads instead.
+      if user.email.isEmpty { rows = [("phone", phone), ("id", user.id)] } else { rows.append(("phone", phone)) }
+    }
     if let name = user.name { rows.append(("name", name)) }
     if let created = user.createdAt { rows.append(("created", created)) }
     if let last = user.lastSignInAt { rows.append(("last sign-in", last)) }

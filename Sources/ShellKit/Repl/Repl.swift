@@ -64,7 +64,7 @@ public final class Repl {
     guard options.interactive else { return "" }
     guard let target = try? context.target() else { return "authsh> " }
     var text = "\(target.provider.rawValue):\(target.profile)"
-    if let email = try? context.sessions(for: target).storedSession()?.user.email { text += " " + email }
+    if let who = try? context.sessions(for: target).storedSession()?.user.label { text += " " + who }
     return TerminalText.escape(text) + "> "
   }
 

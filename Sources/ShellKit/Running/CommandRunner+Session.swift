@@ -40,7 +40,7 @@ extension CommandRunner {
           + " The session on the server and its tokens in the keyring are unchanged.",
         hint:
           "Run authsh logout where the keyring can be reached (your desktop session, with credential_store = \"auto\"),"
-          + " or end the account's sessions with an admin key: authsh user signout \(state.keyringSession?.user.email ?? "EMAIL")."
+          + " or end the account's sessions with an admin key: authsh user signout \(state.keyringSession?.user.label ?? "EMAIL")."
       )
     }
     if state.sessionProblem != nil, scope != .others {
@@ -105,11 +105,16 @@ extension CommandRunner {
   }
 
   func inbox(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    let email = (invocation[.inboxAddress] ?? "").trimmingWhitespace
-    if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
+    var email = (invocation[.inboxAddress] ?? "").trimmingWhitespace
+    if email.hasPrefix("+") {
+      email = try Self.phoneNumber(email, flag: "inbox")
+    } else if let problem = Validator.validate(.init(email: email, requirePassword: false)) {
+      throw problem
+    }
     let (provider, _) = try makeProvider(invocation, context)
     guard let message = try await provider.latestMail(to: email) else {
-      throw AuthError(.noMail, message: "No mail to \(email) yet.")
+      throw AuthError(
+        .noMail, message: email.hasPrefix("+") ? "No code texted to \(email) yet." : "No mail to \(email) yet.")
     }
     var result = CommandResult(.inbox)
     result.inbox = message

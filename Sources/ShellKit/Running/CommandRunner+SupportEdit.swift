@@ -72,10 +72,7 @@ extension CommandRunner {
       update.claims = object
     }
     if let phone = invocation[.phone] {
-      guard let number = AccountUpdate.e164(phone) else {
-        throw AuthError(.usage, message: "--phone takes a number in E.164 form, such as +15551234567, not '\(phone)'.")
-      }
-      update.phone = number
+      update.phone = try Self.phoneNumber(phone, flag: "--phone")
     }
     guard !update.isEmpty else {
       throw AuthError(

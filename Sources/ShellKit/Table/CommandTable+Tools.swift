@@ -69,7 +69,10 @@ extension CommandTable {
         sign-in with --anonymous-sign-ins. Firebase: TOTP second factors \
         (v2/accounts/mfaEnrollment:*, mfaSignIn:finalize), e-mail-link sign-in, and \
         accounts:signInWithIdp with an unsigned id_token (postBody \
-        id_token=…&providerId=google.com), as the official emulator takes it. A Supabase account \
+        id_token=…&providerId=google.com), as the official emulator takes it. Phone sign-in on \
+        both (Supabase /otp {phone} and /verify type sms; Firebase accounts:sendVerificationCode \
+        and signInWithPhoneNumber): the 6-digit code goes to the outbox as a text (kind sms, to \
+        the number in E.164) and, on Firebase, to /emulator/v1/projects/ID/verificationCodes. A Supabase account \
         of Google, GitHub, …: POST /emulator/v1/supabase/idp {"provider":"google", \
         "email":"…"} answers its session (emulator only; the browser round trip in one call).
 

@@ -74,8 +74,10 @@ public enum CommandTable {
       ]),
     CommandSpec(
       .login, group: .account, arguments: [ArgumentKey.accountEmail],
-      flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags + [FlagKey.link],
-      loading: Loading("Signing in…", host: "Signing in to %@…"), summary: "Sign in with e-mail and password",
+      flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags
+        + [FlagKey.link, FlagKey.loginPhone, FlagKey.sendOnly],
+      loading: Loading("Signing in…", host: "Signing in to %@…"),
+      summary: "Sign in with e-mail and password",
       discussion: """
         Signs in and stores the session of the active profile, so a later `authsh whoami` works. \
         On a terminal, a missing e-mail (none given or remembered) is asked for. An account with a \
@@ -83,12 +85,17 @@ public enum CommandTable {
         given with --code, --code-env VAR or --totp-secret-env VAR (authsh computes the code from \
         the secret, for CI); without any, mfa_required. With several factors, --factor picks one. \
         --link signs in without a password: a link and a code are mailed to EMAIL; paste either \
-        (on an emulator, authsh reads it from the outbox itself).
+        (on an emulator, authsh reads it from the outbox itself). \
+        --phone NUMBER signs in with a 6-digit code texted to the number instead (a new number gets \
+        an account): on a terminal the code is asked for; otherwise text it with --send-only and \
+        finish with --code or --code-env (--code never texts a new one). On an emulator, `authsh \
+        inbox NUMBER` shows the code.
         """,
       examples: [
         "authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json",
         "authsh login ada@example.com --password-env PW --totp-secret-env TOTP_SECRET",
-        "authsh login --link ada@example.com",
+        "authsh login --link ada@example.com", "authsh login --phone +15551234567",
+        "authsh login --phone +15551234567 --send-only", "authsh login --phone +15551234567 --code-env SMS_CODE",
       ]),
     CommandSpec(
       .reset, group: .account, arguments: [ArgumentKey.resetAddress],
@@ -137,8 +144,13 @@ public enum CommandTable {
     CommandSpec(
       .inbox, group: .session, arguments: [ArgumentKey.inboxAddress],
       loading: Loading("Checking…", host: "Checking the mail at %@…"),
-      summary: "Show the latest mail an emulator \"sent\" to EMAIL (kind, code, link)",
-      discussion: "Reads the emulator's outbox (the official Firebase emulator's oobCodes work too)."),
+      summary: "Show the latest mail (or text) an emulator \"sent\" to EMAIL or +PHONE (kind, code, link)",
+      discussion: """
+        Reads the emulator's outbox (the official Firebase emulator's oobCodes work too). A phone \
+        number in E.164 (+15551234567) shows the latest code texted to it (kind sms; the official \
+        Firebase emulator's verificationCodes work too).
+        """,
+      examples: ["authsh inbox ada@example.com", "authsh inbox +15551234567 --json"]),
   ]
 
   static let backendCommands: [CommandSpec] = [

@@ -1,10 +1,19 @@
-/// Flags of second factors (`login`'s second step, `mfa …`) and of passwordless sign-in.
+/// Flags of second factors (`login`'s second step, `mfa …`) and of passwordless sign-in (a mailed
+/// link, a texted code).
 
 extension FlagKey where Value == String {
   public static let mfaCode = text(
-    FlagSpec("--code", value: "CODE", kind: .code, secret: true, "The 6-digit code from the authenticator app"))
+    FlagSpec(
+      "--code", value: "CODE", kind: .code, secret: true,
+      "The 6-digit code from the authenticator app (with --phone: the code texted to the number)"))
   public static let mfaCodeEnv = text(
-    FlagSpec("--code-env", value: "VAR", kind: .variable, "Read the authenticator code from environment variable VAR"))
+    FlagSpec(
+      "--code-env", value: "VAR", kind: .variable,
+      "Read the authenticator (or texted) code from environment variable VAR"))
+  public static let loginPhone = text(
+    FlagSpec(
+      "--phone", value: "NUMBER", kind: .text,
+      "Sign in without a password: text a code to NUMBER (E.164, +15551234567; a new number gets an account)"))
   public static let totpSecretEnv = text(
     FlagSpec(
       "--totp-secret-env", value: "VAR", kind: .variable,
@@ -20,6 +29,9 @@ extension FlagKey where Value == String {
 extension FlagKey where Value == Bool {
   public static let link = toggle(
     FlagSpec("--link", "Sign in without a password: mail a link and code to EMAIL, then give either"))
+  public static let sendOnly = toggle(
+    FlagSpec(
+      "--send-only", "With --phone: text the code and stop (no terminal); finish later with --code or --code-env"))
   public static let selfVerify = toggle(
     FlagSpec(
       "--self-verify",

@@ -12,7 +12,8 @@ extension ArgumentKey where Value == String {
   public static let resetAddress = text(ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail"))
   public static let codeOrLink = text(
     ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail"))
-  public static let inboxAddress = text(ArgumentSpec("EMAIL", .email, "The address whose latest mail to show"))
+  public static let inboxAddress = text(
+    ArgumentSpec("EMAIL", .email, "The address (or +PHONE number) whose latest mail (or text) to show"))
   public static let mfaFactor = text(ArgumentSpec("FACTOR", .text, "The factor's id or name"))
 }
 

@@ -1,0 +1,96 @@
+import Essentials
+import HTTPServerKit
+import HostedLimits
+import JSONKit
+
+/// Phone sign-in with a code by SMS (`otp.go` `SmsOtp`, `phone.go` `sendPhoneConfirmation`,
+/// `verify.go` `smsVerify`): the code goes to the outbox, as the local stacks' test OTPs do, kind
+/// `sms`, addressed to the number in E.164 (`+15551234567`).
+extension SupabaseAPI {
+  /// `POST /otp` with a phone: a new (or not yet confirmed) number is signed up with a password
+  /// nobody knows and gets a confirmation code; a confirmed one gets a sign-in code. Both codes
+  /// live in the confirmation token slot, as `token_hash = hex(SHA-224(phone + code))`.
+  func smsOtp(_ request: ServerRequest, phone rawPhone: String, channel: String, createUser: Bool, metadata: JSONObject)
+    throws -> ServerResponse
+  {
+    let phone = try GoTrueRules.validatePhone(rawPhone)
+    // `IsValidMessageChannel`: sms, or whatsapp (which needs a Twilio provider; the emulator has none).
+    if !channel.isEmpty && channel != "sms" {
+      throw GoTrueError.validation(
+        "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or "
+          + "Twilio Verify is used as the provider.")
+    }
+    if !createUser, state.read({ $0.user(phone: phone) }) == nil {
+      throw GoTrueError.unprocessable("otp_disabled", "Signups not allowed for otp")
+    }
+    let temporaryHash =
+      state.read({ $0.user(phone: phone) }) == nil
+      ? PasswordHasher.hash(EmulatorRandom.uuid() + EmulatorRandom.refreshToken(), cost: config.bcryptCost) : nil
+    let now = self.now
+    let sms = try state.transaction { data -> OutboxMessage in
+      var user: SBUser
+      if let existing = data.user(phone: phone) {
+        user = existing
+      } else {
+        guard let temporaryHash else { throw GoTrueError.internal("Database error finding user") }
+        user = SBUser(
+          id: EmulatorRandom.uuid(), email: "", passwordHash: temporaryHash,
+          appMetadata: JSONObject([("provider", "phone"), ("providers", [])]), userMetadata: metadata,
+          createdAt: now, updatedAt: now)
+        user.setPhone(phone, confirmed: false, at: now)
+      }
+      let action = user.phoneConfirmedAt == nil ? "user_confirmation_requested" : "user_recovery_requested"
+      data.recordAudit(action, user: user, traits: ["provider": "phone", "channel": "sms"], at: now)
+      let sms = try prepareSMS(user: &user, now: now)
+      data.saveUser(user)
+      return sms
+    }
+    outbox.record(sms)
+    // GoTrue answers `message_id` only for a configured test OTP ("test-otp"); a provider's id
+    // is shadowed in `sendPhoneConfirmation`, so a real send answers `{}`.
+    return json([:])
+  }
+
+  /// `sendPhoneConfirmation`: the per-number frequency window, then (like production) the project's
+  /// SMS quota, then a fresh code in the confirmation slot.
+  private func prepareSMS(user: inout SBUser, now: Micros) throws -> OutboxMessage {
+    try checkFrequency(
+      sentAt: user.confirmationSentAt, now: now, windowSeconds: ProductionLimits.Supabase.smsInterval,
+      code: "over_sms_send_rate_limit")
+    if mode.likeProduction, !mode.smsQuota.allow(at: clock.now()) {
+      throw GoTrueError(status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded")
+    }
+    let code = EmulatorRandom.otp()
+    user.confirmationToken = EmulatorJWT.sha224Hex(user.phone + code)
+    user.confirmationSentAt = now
+    return OutboxMessage(side: .supabase, kind: "sms", email: "+" + user.phone, code: code, link: "", time: clock.now())
+  }
+
+  /// `POST /verify` `{type: "sms", phone, token}`: a live code confirms the number and starts a
+  /// session (amr `otp`). `phone_change` has no pending changes here: always refused, as is any
+  /// other type with a phone.
+  func verifySMS(type: String, phone rawPhone: String, token: String) throws -> (SBUser, SBSession, String) {
+    let phone = try GoTrueRules.validatePhone(rawPhone)
+    let invalid = GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
+    // Any other type looks the user up by e-mail (none given) first: not found (`verifyUserAndToken`).
+    guard type == "sms" else { throw invalid }
+    let hash = EmulatorJWT.sha224Hex(phone + token)
+    let now = self.now
+    let lifetime = Micros(ProductionLimits.Supabase.smsCodeLifetime) * 1_000_000
+    return try state.transaction { data in
+      guard var user = data.user(phone: phone) else { throw invalid }
+      if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
+      guard let sentAt = user.confirmationSentAt, !user.confirmationToken.isEmpty, now <= sentAt + lifetime,
+        ConstantTime.equal(user.confirmationToken, hash)
+      else { throw invalid }
+      data.recordAudit("user_signedup", user: user, traits: ["provider": "phone"], at: now)
+      user.confirmationToken = ""
+      user.phoneConfirmedAt = now
+      user.isAnonymous = false
+      user.updatedAt = now
+      data.saveUser(user)
+      guard let started = startSession(userID: user.id, method: "otp", in: &data, now: now) else { throw invalid }
+      return (started.user, started.session, started.refreshToken)
+    }
+  }
+}
