@@ -45,12 +45,42 @@ public final class AccountStream {
     self.init(hashConfig: hashConfig) { lines.next().map(Array.init) }
   }
 
+  /// A record as read, before it is made an account (`account(_:hashConfig:)`, which may run on
+  /// any thread: an import turns records into accounts on every core while this reads on).
+  public enum Record: Sendable {
+    case account(PortableAccount)
+    case jsonl([UInt8], line: Int)
+    case firebase([UInt8], index: Int, line: Int)
+  }
+
   /// The next account; nil at the end of the file.
   public func next() throws -> PortableAccount? {
+    try nextRecord().map { try Self.account($0, hashConfig: hashConfig) }
+  }
+
+  /// The account of a record read by `nextRecord`; errors name its line as `next` does.
+  public static func account(_ record: Record, hashConfig: FirebaseHashConfig?) throws -> PortableAccount {
+    switch record {
+    case .account(let account):
+      return account
+    case .jsonl(let line, let number):
+      // Trimmed as a slice of the line: a column in an error counts from the start of the line.
+      return try PortableAccountReader.jsonlRecord(trimmed(line), line: number)
+    case .firebase(let element, let index, let line):
+      let json: JSON
+      do { json = try JSON.parse(bytes: element) } catch {
+        throw PortableAccountError("users[\(index)] (near line \(line)) is not valid JSON")
+      }
+      return try PortableAccountReader.firebaseAccount(json, index: index, hashConfig: hashConfig)
+    }
+  }
+
+  /// The next record; nil at the end of the file.
+  public func nextRecord() throws -> Record? {
     while true {
       if let queued {
         self.queued = nil
-        return queued
+        return .account(queued)
       }
       switch mode {
       case .ended:
@@ -59,18 +89,13 @@ public final class AccountStream {
         try begin()
       case .jsonl:
         guard let line = try line() else { return finish() }
-        let trimmed = Self.trimmed(line)
-        if trimmed.isEmpty { continue }
-        return try PortableAccountReader.jsonlRecord(trimmed, line: lineNumber)
+        if Self.trimmed(line).isEmpty { continue }
+        return .jsonl(line, line: lineNumber)
       case .firebase(var splitter):
         if let element = splitter.nextElement() {
           mode = .firebase(splitter)
           defer { index += 1 }
-          let json: JSON
-          do { json = try JSON.parse(bytes: element) } catch {
-            throw PortableAccountError("users[\(index)] (near line \(lineNumber)) is not valid JSON")
-          }
-          return try PortableAccountReader.firebaseAccount(json, index: index, hashConfig: hashConfig)
+          return .firebase(element, index: index, line: lineNumber)
         }
         guard let line = try line() else {
           try splitter.finish()
@@ -86,12 +111,12 @@ public final class AccountStream {
         mode = .csv(reader, kind)
         guard let record else { return finish() }
         if record.isBlank { continue }
-        if let account = try csvAccount(record, kind) { return account }
+        if let account = try csvAccount(record, kind) { return .account(account) }
       }
     }
   }
 
-  private func finish() -> PortableAccount? {
+  private func finish() -> Record? {
     mode = .ended
     return nil
   }

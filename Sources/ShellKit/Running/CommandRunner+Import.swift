@@ -34,8 +34,9 @@ extension CommandRunner {
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
     let now = context.clock.unixNow
-    func check(_ account: PortableAccount) -> ImportCheck {
-      ImportCheck(account, target: target.provider, consent: consent, now: now)
+    let targetKind = target.provider
+    @Sendable func check(_ account: PortableAccount) -> ImportCheck {
+      ImportCheck(account, target: targetKind, consent: consent, now: now)
     }
     func isDone(_ account: PortableAccount) -> Bool {
       guard let resume, let key = ImportOutcome.key(of: account) else { return false }
@@ -47,9 +48,8 @@ extension CommandRunner {
     var pending = (todo: 0, held: 0)
     var unhashed = 0
     var kept: [ImportCheck]? = []
-    let format = try file.read { account in
+    let format = try file.read(check) { account, checked in
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
-      let checked = check(account)
       planned.add(checked)
       if !isDone(account) {
         if checked.heldBack == nil { pending.todo += 1 } else { pending.held += 1 }
@@ -111,11 +111,9 @@ extension CommandRunner {
       guard let stream else { return [] }
       var queued: [ImportCheck] = []
       while !ended, queued.count < Self.importChunk {
-        guard let account = try file.next(stream) else {
-          ended = true
-          break
-        }
-        if !isDone(account) { queued.append(check(account)) }
+        let batch = try file.next(stream, count: Self.importChunk - queued.count, check)
+        if batch.isEmpty { ended = true }
+        queued += batch.filter { !isDone($0.account) }.map(\.checked)
       }
       return queued
     }

@@ -59,28 +59,67 @@ struct AccountFile {
 
   /// The next account of `stream`, its errors as the user is told them.
   func next(_ stream: AccountStream) throws -> PortableAccount? {
+    do { return try stream.next() } catch { throw told(error) }
+  }
+
+  /// Up to `count` accounts of `stream`, each with what `check` makes of it, in file order; fewer
+  /// only at the end of the file. Records are read here and made accounts and checked on every
+  /// core (`ParallelMap`); the first error in file order is the one thrown.
+  func next<Checked: Sendable>(
+    _ stream: AccountStream, count: Int, _ check: @Sendable (PortableAccount) -> Checked
+  ) throws -> [(account: PortableAccount, checked: Checked)] {
+    var records: [AccountStream.Record] = []
+    var readError: (any Error)?
     do {
-      return try stream.next()
-    } catch let error as AccountStream.NotText {
-      throw AuthError(
+      while records.count < count, let record = try stream.nextRecord() { records.append(record) }
+    } catch {
+      readError = error
+    }
+    let hashConfig = self.hashConfig
+    let made = ParallelMap.map(records) { record in
+      Result { () throws -> (PortableAccount, Checked) in
+        let account = try AccountStream.account(record, hashConfig: hashConfig)
+        return (account, check(account))
+      }
+    }
+    var accounts: [(account: PortableAccount, checked: Checked)] = []
+    accounts.reserveCapacity(made.count)
+    for result in made {
+      do { accounts.append(try result.get()) } catch { throw told(error) }
+    }
+    if let readError { throw told(readError) }
+    return accounts
+  }
+
+  /// An error of the stream as the user is told it.
+  private func told(_ error: any Error) -> any Error {
+    switch error {
+    case let error as AccountStream.NotText:
+      return AuthError(
         .invalidFile, message: "\(name) is not UTF-8 text: line \(error.line) has bytes no text has; nothing was sent.")
-    } catch let error as PortableAccountError {
-      throw AuthError(.invalidFile, message: "\(name) is not an account export: \(error.message); nothing was sent.")
-    } catch let long as InputLineTooLong {
-      throw AuthError(
+    case let error as PortableAccountError:
+      return AuthError(.invalidFile, message: "\(name) is not an account export: \(error.message); nothing was sent.")
+    case let long as InputLineTooLong:
+      return AuthError(
         .usage,
         message: "Cannot read \(name): line \(long.line) is longer than \(long.limit >> 20) MB (is it a text file?).")
-    } catch let error as AuthError {
-      throw error
-    } catch {
-      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+    case let error as AuthError:
+      return error
+    default:
+      return AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
   }
 
-  /// Every account of the file to `visit`, in order; the file's format.
-  func read(_ visit: (PortableAccount) throws -> Void) throws -> AccountFileFormat {
+  /// Every account of the file with what `check` makes of it, to `visit` in order; the file's format.
+  func read<Checked: Sendable>(
+    _ check: @Sendable (PortableAccount) -> Checked, _ visit: (PortableAccount, Checked) throws -> Void
+  ) throws -> AccountFileFormat {
     let stream = try open()
-    while let account = try next(stream) { try visit(account) }
+    while true {
+      let batch = try next(stream, count: 1_024, check)
+      if batch.isEmpty { break }
+      for (account, checked) in batch { try visit(account, checked) }
+    }
     return stream.format
   }
 }
