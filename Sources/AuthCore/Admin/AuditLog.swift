@@ -57,6 +57,9 @@ public struct FileAuditLog: AuditLog {
   public let path: String
   /// `$XDG_STATE_HOME/authsh`, checked as ssh checks `~/.ssh` (nil: only created when missing).
   public let stateDirectory: String?
+  /// The directory passed its checks once: an import appends a line per account, and the checks
+  /// (three `stat`s and as many `geteuid`s) were half of each append's system calls.
+  private let directoryChecked = Guarded(false)
 
   public init(path: String, stateDirectory: String? = nil) {
     self.path = path
@@ -122,10 +125,13 @@ public struct FileAuditLog: AuditLog {
   /// to see whether the last line was left unfinished.
   private func openForAppend() throws -> Int32 {
     do {
-      if let stateDirectory {
-        _ = try StateDirectory.check(stateDirectory, create: true)
-      } else {
-        try PrivateDirectory.create(parentDirectory(of: path))
+      if !directoryChecked.update({ $0 }) {
+        if let stateDirectory {
+          _ = try StateDirectory.check(stateDirectory, create: true)
+        } else {
+          try PrivateDirectory.create(parentDirectory(of: path))
+        }
+        directoryChecked.update { $0 = true }
       }
     } catch let error as AuthError {
       throw AuthError(

@@ -66,6 +66,8 @@ public struct ImportCheck: Sendable {
   public var heldBack: String?
   /// Why the account would arrive without a password (nil: it carries one).
   public var withoutPassword: String?
+  /// The kind of its password hash as the summary names it (nil: no hash).
+  public var hashKind: String?
 
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
@@ -101,6 +103,7 @@ public struct ImportCheck: Sendable {
     }
     self.account = account
     self.withoutPassword = withoutPassword
+    self.hashKind = given.passwordHash.map(ImportSummary.kindName)
     self.losses = losses.sorted()
     let refused = self.losses.filter { $0.weakens && !consent.allows($0) }
     heldBack = refused.isEmpty ? nil : refused.map { Self.reason($0, given, withoutPassword) }.joined(separator: "; ")

@@ -99,8 +99,8 @@ public struct ImportDryRunTally: Sendable {
     if let reason = check.withoutPassword {
       withoutCount += 1
       if without.count < ImportSummary.listed { without.append((who, reason)) }
-    } else if let hash = account.passwordHash {
-      kinds[ImportSummary.kindName(hash), default: 0] += 1
+    } else if let kind = check.hashKind {
+      kinds[kind, default: 0] += 1
     }
   }
 

@@ -152,12 +152,23 @@ public enum PasswordHashString {
   }
 
   private static func parseFirebaseScrypt(_ text: String) -> Kind? {
-    // Read as bytes: an import checks this string for every account, several times.
+    // Read as bytes: an import checks this string for every account.
     let sections = Array(text.utf8.dropFirst("$fbscrypt$".utf8.count)).split(
       separator: UInt8(ascii: "$"), omittingEmptySubsequences: false)
-    guard sections.count == 3 else { return nil }
+    guard sections.count == 3, let config = scryptParameters(sections[0]),
+      let salt = standardBase64(String(decoding: sections[1], as: UTF8.self)),
+      let hash = standardBase64(String(decoding: sections[2], as: UTF8.self)), !hash.isEmpty
+    else { return nil }
+    return .firebaseScrypt(config, salt: salt, hash: hash)
+  }
+
+  /// The last parameter list read: a file's accounts share their project's.
+  private static let lastParameters = Guarded<(text: [UInt8], config: FirebaseHashConfig)?>(nil)
+
+  private static func scryptParameters(_ text: ArraySlice<UInt8>) -> FirebaseHashConfig? {
+    if let last = lastParameters.update({ $0 }), last.text.elementsEqual(text) { return last.config }
     var fields: [String: String] = [:]
-    for field in sections[0].split(separator: UInt8(ascii: ",")) {
+    for field in text.split(separator: UInt8(ascii: ",")) {
       guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else { return nil }
       fields[String(decoding: field[..<equals], as: UTF8.self)] = String(
         decoding: field[(equals + 1)...], as: UTF8.self)
@@ -165,12 +176,11 @@ public enum PasswordHashString {
     guard fields["v"] == "1", fields["p"] == "1", let rounds = fields["r"].flatMap({ Int($0) }),
       let memoryCost = fields["n"].flatMap({ Int($0) }).flatMap(memoryCost), rounds > 0,
       let key = fields["sk"].flatMap(standardBase64), !key.isEmpty,
-      let separator = standardBase64(fields["ss"] ?? ""),
-      let salt = standardBase64(String(decoding: sections[1], as: UTF8.self)),
-      let hash = standardBase64(String(decoding: sections[2], as: UTF8.self)), !hash.isEmpty
+      let separator = standardBase64(fields["ss"] ?? "")
     else { return nil }
     let config = FirebaseHashConfig(signerKey: key, saltSeparator: separator, rounds: rounds, memoryCost: memoryCost)
-    return .firebaseScrypt(config, salt: salt, hash: hash)
+    lastParameters.update { $0 = (Array(text), config) }
+    return config
   }
 
   /// `n` as GoTrue reads it (log2 of scrypt's N, 1…31); scrypt's N itself (a power of two above
@@ -192,6 +202,11 @@ public enum PasswordHashString {
   /// usual case, which then needs no decoding): the standard alphabet, whole quads, at most two
   /// `=` at the end, and no bits set past the last byte.
   static func isStandardBase64(_ text: String.UTF8View) -> Bool {
+    if let answer = text.withContiguousStorageIfAvailable(isStandardBase64) { return answer }
+    return Array(text).withUnsafeBufferPointer(isStandardBase64)
+  }
+
+  private static func isStandardBase64(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     guard text.count % 4 == 0 else { return false }
     var padding = 0
     var last: UInt8 = 0
