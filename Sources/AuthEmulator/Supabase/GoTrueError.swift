@@ -45,6 +45,8 @@ struct GoTrueError: Error, Sendable, Equatable {
   static let duplicateEmail = unprocessable(
     "email_exists", "A user with this email address has already been registered")
   static let duplicatePhone = unprocessable("phone_exists", "Phone number already registered by another user")
+  /// `PUT /user` with a number another account holds (`user.go`: `DuplicatePhoneMsg`).
+  static let phoneTaken = unprocessable("phone_exists", "A user with this phone number has already been registered")
 
   /// The body shape depends on `X-Supabase-Api-Version` (`errors.go` `HandleResponseError`): a
   /// date on or after 2024-01-01 selects `{"code":"<error_code>","message":…}` and is echoed back;

@@ -66,26 +66,57 @@ extension SupabaseAPI {
     return OutboxMessage(side: .supabase, kind: "sms", email: "+" + user.phone, code: code, link: "", time: clock.now())
   }
 
-  /// `POST /verify` `{type: "sms", phone, token}`: a live code confirms the number and starts a
-  /// session (amr `otp`). `phone_change` has no pending changes here: always refused, as is any
-  /// other type with a phone.
+  /// `PUT /user {phone}` (`sendPhoneConfirmation` with `phone_change`): the new number waits in
+  /// `phone_change` with its own code, texted to it; the number changes when that code is verified.
+  func preparePhoneChangeSMS(user: inout SBUser, phone: String, now: Micros) throws -> OutboxMessage {
+    try checkFrequency(
+      sentAt: user.phoneChangeSentAt, now: now, windowSeconds: ProductionLimits.Supabase.smsInterval,
+      code: "over_sms_send_rate_limit")
+    if mode.likeProduction, !mode.smsQuota.allow(at: clock.now()) {
+      throw GoTrueError(status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded")
+    }
+    let code = EmulatorRandom.otp()
+    user.phoneChange = phone
+    user.phoneChangeToken = EmulatorJWT.sha224Hex(phone + code)
+    user.phoneChangeSentAt = now
+    return OutboxMessage(
+      side: .supabase, kind: "phone_change", email: "+" + phone, code: code, link: "", time: clock.now())
+  }
+
+  /// `POST /verify` `{type: "sms" | "phone_change", phone, token}`: a live code confirms the
+  /// number (sms) or makes the pending number the account's (phone_change, found by
+  /// `phone_change` as `FindUserByPhoneChangeAndAudience` does) and starts a session (amr `otp`).
+  /// Any other type with a phone is refused.
   func verifySMS(type: String, phone rawPhone: String, token: String) throws -> (SBUser, SBSession, String) {
     let phone = try GoTrueRules.validatePhone(rawPhone)
     let invalid = GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
     // Any other type looks the user up by e-mail (none given) first: not found (`verifyUserAndToken`).
-    guard type == "sms" else { throw invalid }
+    guard type == "sms" || type == "phone_change" else { throw invalid }
+    let change = type == "phone_change"
     let hash = EmulatorJWT.sha224Hex(phone + token)
     let now = self.now
     let lifetime = Micros(ProductionLimits.Supabase.smsCodeLifetime) * 1_000_000
     return try state.transaction { data in
-      guard var user = data.user(phone: phone) else { throw invalid }
+      let found = change ? data.users.values.first { $0.phoneChange == phone } : data.user(phone: phone)
+      guard var user = found else { throw invalid }
       if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
-      guard let sentAt = user.confirmationSentAt, !user.confirmationToken.isEmpty, now <= sentAt + lifetime,
-        ConstantTime.equal(user.confirmationToken, hash)
-      else { throw invalid }
-      data.recordAudit("user_signedup", user: user, traits: ["provider": "phone"], at: now)
-      user.confirmationToken = ""
-      user.phoneConfirmedAt = now
+      let (expected, sentAt) =
+        change ? (user.phoneChangeToken, user.phoneChangeSentAt) : (user.confirmationToken, user.confirmationSentAt)
+      guard let sentAt, !expected.isEmpty, now <= sentAt + lifetime, ConstantTime.equal(expected, hash) else {
+        throw invalid
+      }
+      if change {
+        // `ConfirmPhoneChange`, and the phone identity created or updated (`smsVerify`).
+        guard data.user(phone: phone) == nil else { throw GoTrueError.phoneTaken }
+        data.recordAudit("user_modified", user: user, at: now)
+        user.setPhone(phone, confirmed: true, at: now)
+        user.phoneChange = ""
+        user.phoneChangeToken = ""
+      } else {
+        data.recordAudit("user_signedup", user: user, traits: ["provider": "phone"], at: now)
+        user.confirmationToken = ""
+        user.phoneConfirmedAt = now
+      }
       user.isAnonymous = false
       user.updatedAt = now
       data.saveUser(user)

@@ -14,11 +14,13 @@ extension SupabaseAPI {
     if try params.object("app_metadata") != nil {
       throw GoTrueError.forbidden("not_admin", "Updating app_metadata requires admin privileges")
     }
-    if !(try params.string("phone")).isEmpty {
-      throw GoTrueError.badRequest("phone_provider_disabled", "Phone signups are disabled")
-    }
+    let rawPhone = try params.string("phone")
+    let phone = rawPhone.isEmpty ? "" : try GoTrueRules.validatePhone(rawPhone)
     let changingEmail = !email.isEmpty && email != caller.user.email
     if changingEmail, state.read({ $0.user(email: email) }) != nil { throw GoTrueError.duplicateEmail }
+    // `user.go`: a number another account holds is refused before anything changes.
+    let changingPhone = !phone.isEmpty && phone != caller.user.phone
+    if changingPhone, state.read({ $0.user(phone: phone) }) != nil { throw GoTrueError.phoneTaken }
 
     var newHash: String?
     if let newPassword {
@@ -30,6 +32,7 @@ extension SupabaseAPI {
     let redirectTo = redirectTarget(request)
     let now = self.now
     var mails: [OutboxMessage] = []
+    var texts: [OutboxMessage] = []
     let user = try state.transaction { data -> SBUser in
       guard var user = data.users[caller.user.id] else {
         throw GoTrueError.forbidden("user_not_found", "User from sub claim in JWT does not exist")
@@ -37,6 +40,10 @@ extension SupabaseAPI {
       if changingEmail {  // checked first: a 429 must leave everything unchanged
         if data.user(email: email) != nil { throw GoTrueError.duplicateEmail }
         try checkFrequency(sentAt: user.emailChangeSentAt, now: now)
+      }
+      if changingPhone {
+        if data.user(phone: phone) != nil { throw GoTrueError.phoneTaken }
+        texts.append(try preparePhoneChangeSMS(user: &user, phone: phone, now: now))
       }
       if let newHash {
         data.recordAudit("user_updated_password", user: user, at: now)
@@ -57,6 +64,7 @@ extension SupabaseAPI {
       return user
     }
     record(mails)
+    for text in texts { outbox.record(text) }
     return json(.object(user.wireObject()))
   }
 }

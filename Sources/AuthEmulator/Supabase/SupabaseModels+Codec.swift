@@ -18,6 +18,9 @@ extension SBUser {
     object["email"] = .string(email)
     object["phone"] = .string(phone)
     object["phone_confirmed_at"] = micros(phoneConfirmedAt)
+    object["phone_change"] = .string(phoneChange)
+    object["phone_change_token"] = .string(phoneChangeToken)
+    object["phone_change_sent_at"] = micros(phoneChangeSentAt)
     object["password_hash"] = .optional(passwordHash)
     object["email_confirmed_at"] = micros(emailConfirmedAt)
     object["invited_at"] = micros(invitedAt)
@@ -56,6 +59,9 @@ extension SBUser {
     role = json["role"]?.string ?? role
     phone = json["phone"]?.string ?? ""
     phoneConfirmedAt = micros(json["phone_confirmed_at"])
+    phoneChange = json["phone_change"]?.string ?? ""
+    phoneChangeToken = json["phone_change_token"]?.string ?? ""
+    phoneChangeSentAt = micros(json["phone_change_sent_at"])
     passwordHash = json["password_hash"]?.string
     emailConfirmedAt = micros(json["email_confirmed_at"])
     invitedAt = micros(json["invited_at"])

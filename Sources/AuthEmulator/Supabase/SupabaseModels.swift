@@ -9,6 +9,11 @@ struct SBUser: Sendable {
   /// Digits without `+`, as GoTrue stores them (`validatePhone`); "" when none.
   var phone = ""
   var phoneConfirmedAt: Micros?
+  /// `PUT /user {phone}`: the new number (digits) until its code is verified (`phone_change`),
+  /// the code's token_hash and when it was texted.
+  var phoneChange = ""
+  var phoneChangeToken = ""
+  var phoneChangeSentAt: Micros?
   /// bcrypt; nil for users without a password.
   var passwordHash: String?
   var emailConfirmedAt: Micros?

@@ -14,6 +14,8 @@ extension SBUser {
     if let invitedAt { object["invited_at"] = .string(GoTime.format(invitedAt)) }
     object["phone"] = .string(phone)
     if let phoneConfirmedAt { object["phone_confirmed_at"] = .string(GoTime.format(phoneConfirmedAt)) }
+    if !phoneChange.isEmpty { object["new_phone"] = .string(phoneChange) }
+    if let phoneChangeSentAt { object["phone_change_sent_at"] = .string(GoTime.format(phoneChangeSentAt)) }
     if let confirmationSentAt { object["confirmation_sent_at"] = .string(GoTime.format(confirmationSentAt)) }
     // `confirmed_at`: LEAST(email_confirmed_at, phone_confirmed_at), a generated column.
     if let confirmedAt = [emailConfirmedAt, phoneConfirmedAt].compactMap({ $0 }).min() {
@@ -56,6 +58,8 @@ extension SBUser {
     fake.userMetadata = data
     fake.appMetadata = SBUser.emailAppMetadata
     fake.phone = ""
+    fake.phoneChange = ""
+    fake.phoneChangeSentAt = nil
     fake.factors = []
     fake.otherIdentities = []
     return fake

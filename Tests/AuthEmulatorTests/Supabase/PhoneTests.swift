@@ -17,6 +17,18 @@ struct PhoneTests {
     }
   }
 
+  @Test("a pending phone change is kept in the --state document and read back")
+  func pendingPhoneChangeIsStored() throws {
+    var user = SBUser(
+      id: "u1", email: "", appMetadata: JSONObject(), userMetadata: JSONObject(), createdAt: 1, updatedAt: 1)
+    user.phoneChange = "15557654321"
+    user.phoneChangeToken = "abc"
+    user.phoneChangeSentAt = 42
+    let read = try #require(SBUser(document: user.document))
+    #expect(read.phoneChange == "15557654321" && read.phoneChangeToken == "abc" && read.phoneChangeSentAt == 42)
+    #expect(read.wireObject()["new_phone"]?.string == "15557654321")
+  }
+
   @Test("a new number: a user with the phone, a 6-digit text to +NUMBER; the code signs in once")
   func signUpAndIn() async throws {
     let emu = try TestEmulator()

@@ -235,3 +235,44 @@ def test_an_auth_script_signs_in_by_phone(emulator, tmp_path):
         env = environment(tmp_path / side, emulator, side)
         run = authsh(env, "run", str(script))
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+# MARK: - Supabase, changing the number of an account (PUT /user, then /verify type phone_change)
+
+
+def test_supabase_phone_change_waits_for_the_code_texted_to_the_new_number(emulator):
+    gotrue = client(emulator)
+    gotrue.sign_in_with_otp({"phone": PHONE})
+    session = gotrue.verify_otp({"phone": PHONE, "token": texted(emulator, side="supabase"), "type": "sms"}).session
+    headers = {"apikey": emulator.anon_key, "Authorization": f"Bearer {session.access_token}"}
+    new = "+15557654321"
+
+    bad = requests.put(f"{emulator.supabase_url}/user", json={"phone": "+0123"}, headers=headers, timeout=5)
+    assert bad.status_code == 400 and bad.json()["msg"] == "Invalid phone number format (E.164 required)"
+
+    asked = requests.put(f"{emulator.supabase_url}/user", json={"phone": new}, headers=headers, timeout=5)
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["phone"] == "15551234567" and asked.json()["new_phone"] == "15557654321"
+    assert asked.json()["phone_change_sent_at"]
+    message = emulator.outbox(new)[-1]
+    assert message["kind"] == "phone_change" and len(message["code"]) == 6
+    again = requests.put(f"{emulator.supabase_url}/user", json={"phone": new}, headers=headers, timeout=5)
+    assert again.status_code == 429 and again.json()["error_code"] == "over_sms_send_rate_limit"
+
+    with pytest.raises(AuthApiError) as wrong:
+        gotrue.verify_otp({"phone": new, "token": f"{(int(message['code']) + 1) % 1_000_000:06d}",
+                           "type": "phone_change"})
+    assert wrong.value.status == 403 and wrong.value.code == "otp_expired"
+    changed = gotrue.verify_otp({"phone": new, "token": message["code"], "type": "phone_change"}).user
+    assert changed.phone == "15557654321" and changed.phone_confirmed_at is not None
+    assert changed.new_phone in (None, "")
+    phone_identity = next(i for i in changed.identities if i.provider == "phone")
+    assert phone_identity.identity_data["phone"] == "15557654321"
+
+    # The old number is free again, and the new one is taken.
+    gotrue.sign_in_with_otp({"phone": PHONE})
+    other = gotrue.verify_otp({"phone": PHONE, "token": texted(emulator, side="supabase"), "type": "sms"}).session
+    taken = requests.put(f"{emulator.supabase_url}/user", json={"phone": new},
+                         headers={"apikey": emulator.anon_key, "Authorization": f"Bearer {other.access_token}"},
+                         timeout=5)
+    assert taken.status_code == 422 and taken.json()["error_code"] == "phone_exists"
