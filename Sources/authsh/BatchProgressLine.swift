@@ -11,6 +11,9 @@ final class BatchProgressLine: ProgressDisplay {
   private let terminal: Bool
   private let command: String
   private let started = DispatchTime.now().uptimeNanoseconds
+  /// When the first outcome came, and how many were done then: the rate counts from there (an
+  /// import checks its whole file before it sends anything, which is no part of the rate).
+  private let first = Guarded<(time: UInt64, done: Int)?>(nil)
   let line: RedrawnLine
 
   init(sink: any OutputSink, terminal: Bool, command: String) {
@@ -37,8 +40,12 @@ final class BatchProgressLine: ProgressDisplay {
         return nil
       }
       lastDraw = Int(now - started)
-      let seconds = max(Double(now - started) / 1e9, 0.001)
-      let rate = Double(progress.done - progress.carried) / seconds
+      let (since, doneThen) = first.update { first in
+        if first == nil { first = (now, max(progress.done, progress.carried)) }
+        return first!
+      }
+      let seconds = max(Double(now - since) / 1e9, 0.001)
+      let rate = Double(progress.done - doneThen) / seconds
       var parts = ["\(command) \(progress.done)/\(progress.total)", NumberText.fixed(rate, places: 0) + "/s"]
       if progress.done < progress.total, rate > 0 {
         parts.append("ETA " + Self.duration(Double(progress.total - progress.done) / rate))
