@@ -143,7 +143,14 @@ public enum AccountImportPlan {
 
   /// The `password_hash` GoTrue is sent, or why there is none. The import's check needs only this.
   public static func supabasePassword(_ account: PortableAccount) -> (hash: String?, withoutPassword: String?) {
-    switch account.passwordHash.map(PasswordHashString.kind(of:)) {
+    supabasePassword(account, kind: account.passwordHash.map(PasswordHashString.kind(of:)))
+  }
+
+  /// `supabasePassword` for a hash whose kind is known (the check reads it once).
+  public static func supabasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
+    -> (hash: String?, withoutPassword: String?)
+  {
+    switch kind {
     case .bcrypt?, .argon2?:
       return (account.passwordHash, nil)
     case .firebaseScrypt(let config, let salt, let hash)?:
@@ -212,10 +219,17 @@ public enum AccountImportPlan {
   public static func firebasePassword(_ account: PortableAccount)
     -> (hash: String?, salt: String?, group: FirebaseHashGroup, withoutPassword: String?)
   {
-    guard let hash = account.passwordHash else {
+    firebasePassword(account, kind: account.passwordHash.map(PasswordHashString.kind(of:)))
+  }
+
+  /// `firebasePassword` for a hash whose kind is known (the check reads it once).
+  public static func firebasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
+    -> (hash: String?, salt: String?, group: FirebaseHashGroup, withoutPassword: String?)
+  {
+    guard let hash = account.passwordHash, let kind else {
       return (nil, nil, .none, account.passwordNote ?? "no password hash in the record")
     }
-    switch PasswordHashString.kind(of: hash) {
+    switch kind {
     case .bcrypt:
       return (Data(hash.utf8).base64EncodedString(), nil, .bcrypt, nil)
     case .firebaseScrypt(let config, let salt, let digest), .firebaseImport(let config, let salt, let digest):

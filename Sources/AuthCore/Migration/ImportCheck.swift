@@ -72,17 +72,19 @@ public struct ImportCheck: Sendable {
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
   public init(
-    _ given: PortableAccount, target: ProviderKind, consent: ImportConsent, now: Int
+    _ given: PortableAccount, target: ProviderKind, consent: ImportConsent
   ) {
     var account = given
     var losses: Set<ImportLoss> = []
     let hadPassword =
       given.passwordHash != nil || given.passwordNote != nil
       || given.providers.contains { ["email", "password"].contains($0) }
+    // The hash is read once: what the target makes of it and the summary's name for its kind.
+    let kind = given.passwordHash.map(PasswordHashString.kind(of:))
     let withoutPassword =
       target == .firebase
-      ? AccountImportPlan.firebasePassword(given).withoutPassword
-      : AccountImportPlan.supabasePassword(given).withoutPassword
+      ? AccountImportPlan.firebasePassword(given, kind: kind).withoutPassword
+      : AccountImportPlan.supabasePassword(given, kind: kind).withoutPassword
     if hadPassword, withoutPassword != nil { losses.insert(.password) }
     if let factors = given.factors, !factors.isEmpty { losses.insert(.secondFactors) }
     if target == .supabase, given.emailVerified != true, given.source == "firebase", hadPassword,
@@ -103,7 +105,7 @@ public struct ImportCheck: Sendable {
     }
     self.account = account
     self.withoutPassword = withoutPassword
-    self.hashKind = given.passwordHash.map(ImportSummary.kindName)
+    self.hashKind = kind.map(ImportSummary.kindName)
     self.losses = losses.sorted()
     let refused = self.losses.filter { $0.weakens && !consent.allows($0) }
     heldBack = refused.isEmpty ? nil : refused.map { Self.reason($0, given, withoutPassword) }.joined(separator: "; ")

@@ -63,15 +63,6 @@ public enum ImportSummary {
 
   /// `--dry-run`: what would be sent, held back and lost, from the file and the target's settings
   /// (accounts already there are not known: nothing is asked of them).
-  public static func dryRun(
-    _ checks: [ImportCheck], format: AccountFileFormat, source: String, backend: String,
-    provider: ProviderKind, now: Int
-  ) -> String {
-    var tally = ImportDryRunTally(provider: provider, now: now)
-    for check in checks { tally.add(check) }
-    return dryRun(tally, format: format, source: source, backend: backend)
-  }
-
   public static func dryRun(_ tally: ImportDryRunTally, format: AccountFileFormat, source: String, backend: String)
     -> String
   {
@@ -100,8 +91,8 @@ public enum ImportSummary {
     return lines.joined(separator: "\n")
   }
 
-  static func kindName(_ hash: String) -> String {
-    switch PasswordHashString.kind(of: hash) {
+  static func kindName(_ kind: PasswordHashString.Kind) -> String {
+    switch kind {
     case .bcrypt: return "bcrypt"
     case .firebaseScrypt: return "Firebase scrypt"
     case .firebaseImport(let config, _, _): return config.algorithm

@@ -73,11 +73,9 @@ public struct ImportDryRunTally: Sendable {
   public private(set) var held: [(String, String)] = []
   public private(set) var heldCount = 0
   let provider: ProviderKind
-  let now: Int
 
-  public init(provider: ProviderKind, now: Int) {
+  public init(provider: ProviderKind) {
     self.provider = provider
-    self.now = now
   }
 
   public mutating func add(_ check: ImportCheck) {

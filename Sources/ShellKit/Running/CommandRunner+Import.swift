@@ -33,10 +33,9 @@ extension CommandRunner {
     let consent = ImportConsent(
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
-    let now = context.clock.unixNow
     let targetKind = target.provider
     @Sendable func check(_ account: PortableAccount) -> ImportCheck {
-      ImportCheck(account, target: targetKind, consent: consent, now: now)
+      ImportCheck(account, target: targetKind, consent: consent)
     }
     func isDone(_ account: PortableAccount) -> Bool {
       guard let resume, let key = ImportOutcome.key(of: account) else { return false }
@@ -44,7 +43,7 @@ extension CommandRunner {
     }
 
     // Pass 1: the whole file read and checked before anything is sent.
-    var planned = ImportDryRunTally(provider: target.provider, now: now)
+    var planned = ImportDryRunTally(provider: target.provider)
     var pending = (todo: 0, held: 0)
     var unhashed = 0
     var kept: [ImportCheck]? = []

@@ -57,11 +57,6 @@ struct AccountFile {
     return AccountStream(hashConfig: hashConfig) { try lines.nextLineBytes() }
   }
 
-  /// The next account of `stream`, its errors as the user is told them.
-  func next(_ stream: AccountStream) throws -> PortableAccount? {
-    do { return try stream.next() } catch { throw told(error) }
-  }
-
   /// Up to `count` accounts of `stream`, each with what `check` makes of it, in file order; fewer
   /// only at the end of the file. Records are read here and made accounts and checked on every
   /// core (`ParallelMap`); the first error in file order is the one thrown.

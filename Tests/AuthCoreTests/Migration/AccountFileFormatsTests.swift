@@ -67,21 +67,21 @@ import Testing
   @Test func anAccountThatWouldArriveWeakerIsHeldBackUnlessItsFlagSaysYes() {
     var argon = PortableAccount(id: "a", email: "argon@example.com")
     argon.passwordHash = "$argon2id$v=19$m=16,t=2,p=1$c2FsdA$aGFzaA"
-    let held = ImportCheck(argon, target: .firebase, consent: ImportConsent(), now: 0)
+    let held = ImportCheck(argon, target: .firebase, consent: ImportConsent())
     #expect(held.losses == [.password] && held.heldBack?.contains("--without-passwords") == true)
     let allowed = ImportCheck(
-      argon, target: .firebase, consent: ImportConsent(withoutPasswords: true), now: 0)
+      argon, target: .firebase, consent: ImportConsent(withoutPasswords: true))
     #expect(allowed.heldBack == nil)
 
     var factored = PortableAccount(id: "f", email: "f@example.com")
     factored.passwordHash = "$2a$04$abcdefghijklmnopqrstuu1234567890123456789012345678901"
     factored.factors = [PortableFactor(id: "x", type: "totp")]
     #expect(
-      ImportCheck(factored, target: .supabase, consent: ImportConsent(), now: 0).heldBack
+      ImportCheck(factored, target: .supabase, consent: ImportConsent()).heldBack
         != nil)
     #expect(
       ImportCheck(
-        factored, target: .supabase, consent: ImportConsent(dropFactors: true), now: 0
+        factored, target: .supabase, consent: ImportConsent(dropFactors: true)
       ).heldBack == nil)
 
     var unverified = PortableAccount(id: "u", email: "u@example.com")
@@ -89,10 +89,10 @@ import Testing
     unverified.emailVerified = false
     unverified.passwordHash = factored.passwordHash
     #expect(
-      ImportCheck(unverified, target: .supabase, consent: ImportConsent(), now: 0).losses
+      ImportCheck(unverified, target: .supabase, consent: ImportConsent()).losses
         == [.verified])
     let confirmed = ImportCheck(
-      unverified, target: .supabase, consent: ImportConsent(confirmUnverified: true), now: 0
+      unverified, target: .supabase, consent: ImportConsent(confirmUnverified: true)
     )
     #expect(confirmed.heldBack == nil && confirmed.account.emailVerified == true)
 
@@ -101,7 +101,7 @@ import Testing
     social.providers = ["google"]
     social.phone = "15551234567"
     social.userMetadata = JSONObject([("plan", "pro")])
-    let counted = ImportCheck(social, target: .firebase, consent: ImportConsent(), now: 0)
+    let counted = ImportCheck(social, target: .firebase, consent: ImportConsent())
     #expect(counted.heldBack == nil && counted.losses == [.identities, .metadata])
   }
 }
