@@ -92,12 +92,11 @@ public struct FirebaseScryptHash: Equatable, Sendable {
     guard text.hasPrefix("$fbscrypt$") else { return .failure(.format) }
     // Split as bytes: an import checks one of these for every account.
     let sections = Array(text.utf8.dropFirst("$fbscrypt$".utf8.count)).split(
-      separator: UInt8(ascii: "$"), maxSplits: 2, omittingEmptySubsequences: false
-    ).map { String(decoding: $0, as: UTF8.self) }
+      separator: UInt8(ascii: "$"), maxSplits: 2, omittingEmptySubsequences: false)
     guard sections.count == 3, !sections[1].isEmpty, !sections[2].isEmpty else { return .failure(.format) }
     var fields: [String: String] = [:]
     var order: [String] = []
-    for field in Array(sections[0].utf8).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+    for field in sections[0].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
       guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else { return .failure(.format) }
       let name = String(decoding: field[..<equals], as: UTF8.self)
       order.append(name)
@@ -120,8 +119,12 @@ public struct FirebaseScryptHash: Equatable, Sendable {
     guard rounds != 0 else { return .failure(.zero("r")) }
     guard let threads = UInt8(p) else { return .failure(.parameter("p", p)) }
     guard threads != 0 else { return .failure(.zero("p")) }
-    guard let hash = Data(base64Encoded: String(sections[2])) else { return .failure(.base64("hash")) }
-    guard let salt = Data(base64Encoded: String(sections[1])) else { return .failure(.base64("salt")) }
+    guard let hash = Data(base64Encoded: String(decoding: sections[2], as: UTF8.self)) else {
+      return .failure(.base64("hash"))
+    }
+    guard let salt = Data(base64Encoded: String(decoding: sections[1], as: UTF8.self)) else {
+      return .failure(.base64("salt"))
+    }
     guard let signerKey = Data(base64Encoded: fields["sk"] ?? "") else { return .failure(.base64("sk")) }
     guard let separator = Data(base64Encoded: fields["ss"] ?? "") else { return .failure(.base64("ss")) }
     // p other than 1 is accepted as GoTrue accepts it; it is not Firebase's and never matches here.

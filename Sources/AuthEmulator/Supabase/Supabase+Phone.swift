@@ -51,36 +51,39 @@ extension SupabaseAPI {
     return json([:])
   }
 
-  /// `sendPhoneConfirmation`: the per-number frequency window, then (like production) the project's
-  /// SMS quota, then a fresh code in the confirmation slot.
+  /// `sendPhoneConfirmation` for a sign-in code: it goes in the confirmation slot.
   private func prepareSMS(user: inout SBUser, now: Micros) throws -> OutboxMessage {
-    try checkFrequency(
-      sentAt: user.confirmationSentAt, now: now, windowSeconds: ProductionLimits.Supabase.smsInterval,
-      code: "over_sms_send_rate_limit")
-    if mode.likeProduction, !mode.smsQuota.allow(at: clock.now()) {
-      throw GoTrueError(status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded")
-    }
-    let code = EmulatorRandom.otp()
+    let (code, text) = try textCode(kind: "sms", to: user.phone, lastSentAt: user.confirmationSentAt, now: now)
     user.confirmationToken = EmulatorJWT.sha224Hex(user.phone + code)
     user.confirmationSentAt = now
-    return OutboxMessage(side: .supabase, kind: "sms", email: "+" + user.phone, code: code, link: "", time: clock.now())
+    return text
   }
 
   /// `PUT /user {phone}` (`sendPhoneConfirmation` with `phone_change`): the new number waits in
   /// `phone_change` with its own code, texted to it; the number changes when that code is verified.
   func preparePhoneChangeSMS(user: inout SBUser, phone: String, now: Micros) throws -> OutboxMessage {
+    let (code, text) = try textCode(kind: "phone_change", to: phone, lastSentAt: user.phoneChangeSentAt, now: now)
+    user.phoneChange = phone
+    user.phoneChangeToken = EmulatorJWT.sha224Hex(phone + code)
+    user.phoneChangeSentAt = now
+    return text
+  }
+
+  /// What `sendPhoneConfirmation` checks before any text: the frequency window of the slot the code
+  /// goes in, then (like production) the project's SMS quota. A fresh code and its text to `+phone`.
+  private func textCode(kind: String, to phone: String, lastSentAt: Micros?, now: Micros) throws
+    -> (code: String, text: OutboxMessage)
+  {
     try checkFrequency(
-      sentAt: user.phoneChangeSentAt, now: now, windowSeconds: ProductionLimits.Supabase.smsInterval,
+      sentAt: lastSentAt, now: now, windowSeconds: ProductionLimits.Supabase.smsInterval,
       code: "over_sms_send_rate_limit")
     if mode.likeProduction, !mode.smsQuota.allow(at: clock.now()) {
       throw GoTrueError(status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded")
     }
     let code = EmulatorRandom.otp()
-    user.phoneChange = phone
-    user.phoneChangeToken = EmulatorJWT.sha224Hex(phone + code)
-    user.phoneChangeSentAt = now
-    return OutboxMessage(
-      side: .supabase, kind: "phone_change", email: "+" + phone, code: code, link: "", time: clock.now())
+    return (
+      code, OutboxMessage(side: .supabase, kind: kind, email: "+" + phone, code: code, link: "", time: clock.now())
+    )
   }
 
   /// `POST /verify` `{type: "sms" | "phone_change", phone, token}`: a live code confirms the
