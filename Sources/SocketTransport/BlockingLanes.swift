@@ -9,7 +9,7 @@ import Synchronization
 /// hop to the loop and back, and a wake-up each way, per request.
 public final class BlockingLanes: Sendable {
   public static let shared = BlockingLanes()
-  /// More lanes than this share the last ones.
+  /// At most this many lanes; jobs beyond them run on the global executor (`RequestLanes`).
   public static let limit = 64
 
   private let lanes = Mutex<[ThreadTaskExecutor]>([])

@@ -1,5 +1,5 @@
 /// Where a bulk change's parallel requests run. A surface that has threads which may block on a
-/// socket (authsh's own: `SocketTransport`'s `BlockingLanes`) installs `make` once, at start; an
+/// socket (authsh's own: `SocketTransport`'s `BlockingLanes`) calls `install` once, at start; an
 /// importer asks for one executor per job, and each job's requests are then written and read on
 /// its own thread with no event-loop hop. Not installed (tests, the library used elsewhere): the
 /// runtime's global executor.
