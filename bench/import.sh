@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-COUNT=${COUNT:-10000}
+COUNT=${COUNT:-20000}
 if [ -z "${AUTHSH_BIN:-}" ] && [ "${SKIP_BUILD:-0}" != 1 ]; then
   swift build -c release --product authsh
 fi

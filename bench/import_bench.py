@@ -1,4 +1,9 @@
-"""Driver for bench/import.sh: times `authsh user import` against the official admin SDKs.
+"""Driver for bench/import.sh: `authsh user import` of 20,000 accounts with bcrypt hashes beside the
+official admin SDKs doing the same work on the same emulator, as the project's targets state them:
+  Supabase: at least 6x faster than supabase-auth admin.create_user in a loop (one thread)
+  Firebase: at least 1.5x faster than firebase-admin import_users in batches of 1,000
+The SDKs run first, so authsh meets the fuller emulator. The SDKs are timed around their calls alone
+(records already built in memory); authsh from the start of its process to its exit.
 
 Usage: python bench/import_bench.py AUTHSH_BIN HOST:PORT COUNT WORKDIR
 """
@@ -8,7 +13,6 @@ import subprocess
 import sys
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import bcrypt
 import firebase_admin
@@ -18,7 +22,7 @@ from supabase_auth import SyncGoTrueClient
 
 PROJECT = "demo-authsh"
 JWT_SECRET = "super-secret-jwt-token-with-at-least-32-characters-long"  # the emulator's default
-TARGET = 1.5
+TARGETS = {"supabase": 6.0, "firebase": 1.5}
 
 
 def key(role):
@@ -31,12 +35,13 @@ def records(prefix, count, hashed):
              "password_hash": hashed} for i in range(count)]
 
 
-def run_authsh(binary, host, provider, path):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.path.dirname(path), "NO_COLOR": "1",
+def run_authsh(binary, host, provider, path, work):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work, "NO_COLOR": "1",
+           "XDG_CONFIG_HOME": os.path.join(work, "config"), "XDG_STATE_HOME": os.path.join(work, "state"),
            "SUPABASE_URL": f"http://{host}", "SUPABASE_ANON_KEY": key("anon"), "SUPABASE_SERVICE_ROLE_KEY": key("service_role"),
            "FIREBASE_AUTH_EMULATOR_HOST": host, "FIREBASE_API_KEY": "fake-api-key", "FIREBASE_PROJECT_ID": PROJECT}
     start = time.perf_counter()
-    done = subprocess.run([binary, "user", "import", path, "--provider", provider, "--yes", "--jobs", "8"],
+    done = subprocess.run([binary, "user", "import", path, "--provider", provider, "--yes"],
                           env=env, capture_output=True, text=True, timeout=3600)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
@@ -49,9 +54,8 @@ def sdk_supabase(host, accounts):
     admin = SyncGoTrueClient(url=f"http://{host}/auth/v1", headers={"apikey": service, "Authorization": f"Bearer {service}"},
                              persist_session=False, auto_refresh_token=False).admin
     start = time.perf_counter()
-    with ThreadPoolExecutor(8) as pool:
-        list(pool.map(lambda r: admin.create_user({"id": r["id"], "email": r["email"], "email_confirm": True,
-                                                   "password_hash": r["password_hash"]}), accounts))
+    for r in accounts:
+        admin.create_user({"id": r["id"], "email": r["email"], "email_confirm": True, "password_hash": r["password_hash"]})
     return time.perf_counter() - start
 
 
@@ -74,20 +78,21 @@ def sdk_firebase(host, accounts):
 def main():
     binary, host, count, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     hashed = bcrypt.hashpw(b"bench-password-1", bcrypt.gensalt(rounds=4)).decode()
-    print(f"== user import of {count:,} accounts (bcrypt hashes) into the emulator; target: authsh within {TARGET}x of the SDK")
+    print(f"== user import of {count:,} accounts (bcrypt hashes) into the emulator, beside the official SDKs")
     ok = True
-    for provider, sdk, label in [("supabase", sdk_supabase, "supabase-auth admin.create_user, 8 threads"),
+    for provider, sdk, label in [("supabase", sdk_supabase, "supabase-auth admin.create_user in a loop"),
                                  ("firebase", sdk_firebase, "firebase-admin import_users, batches of 1,000")]:
+        sdk_time = sdk(host, records(f"s-{provider}-", count, hashed))
         path = os.path.join(work, f"{provider}.jsonl")
         with open(path, "w") as out:
             out.writelines(json.dumps(r) + "\n" for r in records(f"a-{provider}-", count, hashed))
-        authsh_time, summary = run_authsh(binary, host, provider, path)
-        sdk_time = sdk(host, records(f"s-{provider}-", count, hashed))
-        ratio = authsh_time / sdk_time
-        ok = ok and ratio <= TARGET
-        print(f"{provider:9} authsh user import     {authsh_time:7.2f} s  {count / authsh_time:8.0f} accounts/s   ({summary})")
-        print(f"{'':9} {label:22.22} {sdk_time:7.2f} s  {count / sdk_time:8.0f} accounts/s")
-        print(f"{'':9} ratio {ratio:.2f}x   {'OK' if ratio <= TARGET else 'SLOWER THAN TARGET'} (target <= {TARGET}x)")
+        authsh_time, summary = run_authsh(binary, host, provider, path, work)
+        speedup = sdk_time / authsh_time
+        target = TARGETS[provider]
+        ok = ok and speedup >= target
+        print(f"{provider:9} authsh user import     {authsh_time:7.2f} s  {count / authsh_time:8,.0f} accounts/s   ({summary})")
+        print(f"{'':9} {label:46.46} {sdk_time:7.2f} s  {count / sdk_time:8,.0f} accounts/s")
+        print(f"{'':9} authsh {speedup:.2f}x faster   {'OK' if speedup >= target else 'UNDER TARGET'} (target >= {target}x)")
     sys.exit(0 if ok else 1)
 
 

@@ -74,7 +74,9 @@ extension JSON {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
   }
 
-  static func writeString(_ value: String, to out: inout [UInt8]) {
+  /// `value` as a JSON string (quoted and escaped), appended to `out`: for writers that build a
+  /// line of known shape without building its `JSON` first.
+  public static func writeString(_ value: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     var value = value
     value.withUTF8 { utf8 in

@@ -16,6 +16,8 @@ public protocol AuditLog: Sendable {
   func append(_ entry: AuditEntry) throws
   /// Appends many lines at once (a batch's outcomes), all of them or none.
   func appendAll(_ entries: [AuditEntry]) throws
+  /// For a batch's many appends (its outcomes as they come): one writer for the whole batch.
+  func batchWriter() throws -> any AuditBatchWriter
   /// Entries in file order; those older than `since` (Unix seconds) left out.
   func entries(since: Int?) throws -> [AuditEntry]
   /// The entries and the numbers (from 1) of the lines that are not an entry.
@@ -41,6 +43,7 @@ extension AuditLog {
     for entry in entries { try append(entry) }
   }
   public func read(since: Int?) throws -> AuditRead { AuditRead(entries: try entries(since: since)) }
+  public func batchWriter() throws -> any AuditBatchWriter { PassThroughAuditWriter(log: self) }
   public func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
     let all = try entries(since: nil)
     for (index, entry) in all.enumerated().reversed() where try !visit(entry, index + 1) { return }
@@ -80,27 +83,13 @@ public struct FileAuditLog: AuditLog {
   /// One open and one write for the lines of a whole batch (an import's 10,000 outcomes).
   public func appendAll(_ entries: [AuditEntry]) throws {
     guard !entries.isEmpty else { return }
-    let fd = try openForAppend()
-    defer { close(fd) }  // releases the lock too
-    try lock(fd, LOCK_EX)
-    var bytes: [UInt8] = []
-    // A line cut short by a process killed mid-write (no repair ran) ends here: the next line
-    // starts on its own, and `audit` names the fragment as unreadable.
-    let end = lseek(fd, 0, SEEK_END)
-    var last: UInt8 = 0x0A
-    if end > 0, pread(fd, &last, 1, end - 1) == 1, last != 0x0A { bytes.append(0x0A) }
-    for entry in entries {
-      bytes += entry.json.compactText.utf8
-      bytes.append(0x0A)
-    }
-    let start = lseek(fd, 0, SEEK_END)
-    let (offset, failure) = Descriptor.writeAll(fd, bytes)
-    if let failure {
-      // Whole lines or nothing: cut back what part of this line went in.
-      if offset > 0, start >= 0 { _ = ftruncate(fd, start) }
-      throw failed("write to", errno: failure)
-    }
+    let writer = try FileAuditWriter(log: self)
+    defer { writer.close() }
+    try writer.appendAll(entries)
   }
+
+  /// The file opened and checked once for all of a batch's lines (`FileAuditWriter`).
+  public func batchWriter() throws -> any AuditBatchWriter { try FileAuditWriter(log: self) }
 
   public func entries(since: Int?) throws -> [AuditEntry] { try read(since: since).entries }
 
@@ -123,7 +112,7 @@ public struct FileAuditLog: AuditLog {
 
   /// The log opened for appending (created 0600), after the state directory's checks; readable too,
   /// to see whether the last line was left unfinished.
-  private func openForAppend() throws -> Int32 {
+  func openForAppend() throws -> Int32 {
     do {
       if !directoryChecked.update({ $0 }) {
         if let stateDirectory {

@@ -102,6 +102,30 @@ public struct AuditEntry: Sendable, Equatable {
     return .object(object)
   }
 
+  /// The entry as a line of the log: the bytes of `json.compactText` and a newline, written without
+  /// building the object first (an import writes one per account).
+  public func writeLine(to out: inout [UInt8]) {
+    var separator = UInt8(ascii: "{")
+    func field(_ key: StaticString, _ value: String?) {
+      out.append(separator)
+      separator = UInt8(ascii: ",")
+      out.append(UInt8(ascii: "\""))
+      key.withUTF8Buffer { out.append(contentsOf: $0) }
+      out += "\":".utf8
+      if let value { JSON.writeString(value, to: &out) } else { out += "null".utf8 }
+    }
+    field("time", time)
+    field("profile", profile)
+    field("backend", backend)
+    field("command", command)
+    field("target_id", targetId)
+    field("target_email", targetEmail)
+    field("outcome", outcome)
+    field("operator", operatorName)
+    if let note { field("note", note) }
+    out += "}\n".utf8
+  }
+
   public init?(json: JSON) {
     guard let time = json["time"]?.string, let command = json["command"]?.string else { return nil }
     self.init(

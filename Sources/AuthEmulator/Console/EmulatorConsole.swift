@@ -19,7 +19,7 @@ struct EmulatorConsole: Sendable {
 
   /// The per-process secret every POST form carries.
   static let token: String = {
-    var generator = SystemRandomNumberGenerator()
+    var generator = PooledRandom()
     return (0..<4).map { _ in
       let hex = String(generator.next() as UInt64, radix: 16)
       return String(repeating: "0", count: 16 - hex.count) + hex

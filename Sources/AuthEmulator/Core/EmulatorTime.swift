@@ -25,38 +25,36 @@ enum GoTime {
   }
 }
 
-/// Random values from the system CSPRNG.
+/// Random values from the kernel's CSPRNG (`PooledRandom`).
 enum EmulatorRandom {
   private static let alphanumerics = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
   /// GoTrue's v1 refresh token: 12 characters of `[a-z0-9]`.
   static func refreshToken() -> String {
-    var generator = SystemRandomNumberGenerator()
+    var generator = PooledRandom()
     let bytes = (0..<12).map { _ in alphanumerics[Int.random(in: 0..<alphanumerics.count, using: &generator)] }
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// A zero-padded decimal code of `digits` digits.
   static func otp(digits: Int = 6) -> String {
-    var generator = SystemRandomNumberGenerator()
+    var generator = PooledRandom()
     return String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
   }
 
-  /// A lowercase UUID v4, from the system CSPRNG (Foundation's `UUID()` opens `/dev/urandom` for
-  /// each one on Linux: three of them per account made an import spend its time in `open`).
+  /// A lowercase UUID v4 from the kernel's CSPRNG (`PooledRandom`; Foundation's `UUID()` opens
+  /// `/dev/urandom` for each one on Linux, three of them per account).
   static func uuid() -> String {
-    var generator = SystemRandomNumberGenerator()
-    // Two draws of 64 bits (one system call each), not one a byte.
-    var bytes = [generator.next(), generator.next()].flatMap { (word: UInt64) in
-      (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
-    }
+    var bytes = PooledRandom.bytes(16)
     bytes[6] = bytes[6] & 0x0F | 0x40
     bytes[8] = bytes[8] & 0x3F | 0x80
     let hex = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
+    text.reserveCapacity(36)
     for (index, byte) in bytes.enumerated() {
-      if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-      text += [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+      text.append(hex[Int(byte >> 4)])
+      text.append(hex[Int(byte & 0x0F)])
     }
     return String(decoding: text, as: UTF8.self)
   }

@@ -29,7 +29,7 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
   public static func random(rounds: Int = emulatorRounds, memoryCost: Int = emulatorMemoryCost)
     -> FirebaseScryptParameters
   {
-    var generator = SystemRandomNumberGenerator()
+    var generator = PooledRandom()
     let key = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return FirebaseScryptParameters(
       signerKey: key, saltSeparator: [UInt8.random(in: 0...255, using: &generator)],
@@ -59,7 +59,7 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
 
   /// A new random 8-byte salt (as production's) and the hash with it.
   public func newHash(_ password: String) -> (salt: [UInt8], hash: [UInt8])? {
-    var generator = SystemRandomNumberGenerator()
+    var generator = PooledRandom()
     let salt = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return hash(password, salt: salt).map { (salt, $0) }
   }

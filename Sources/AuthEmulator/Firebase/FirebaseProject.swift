@@ -290,7 +290,7 @@ enum FirebaseRandom {
   static func base64URL(_ length: Int) -> String { random(length, from: base64URLAlphabet) }
 
   private static func random(_ length: Int, from alphabet: [Character]) -> String {
-    var generator = SystemRandomNumberGenerator()
+    var generator = PooledRandom()
     return String((0..<length).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
   }
 }

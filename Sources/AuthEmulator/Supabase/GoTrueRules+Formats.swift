@@ -1,9 +1,14 @@
 extension GoTrueRules {
   /// 8-4-4-4-12 hex digits (lower case expected; callers lower-case first).
   static func isUUID(_ text: String) -> Bool {
-    let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-    return groups.allSatisfy { $0.allSatisfy { $0.isHexDigit } }
+    var count = 0
+    for byte in text.utf8 {
+      let dash = count == 8 || count == 13 || count == 18 || count == 23
+      let hex = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+      guard dash ? byte == UInt8(ascii: "-") : hex else { return false }
+      count += 1
+    }
+    return count == 36
   }
 
   /// `$2a$10$` + 53 characters of bcrypt's base64.

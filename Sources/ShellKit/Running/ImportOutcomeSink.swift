@@ -10,12 +10,23 @@ final class ImportOutcomeSink: Sendable {
   private let firstFailure = Guarded<AuthError?>(nil)
   /// What each account loses on the way (by `ImportOutcome.key`), put on its outcome.
   private let losses: [String: [ImportLoss]]
+  /// The audit log opened once for the sink's outcomes (nil: not audited, or it could not be opened).
+  private let auditWriter: (any AuditBatchWriter)?
 
   init(report: (any BatchReportSink)?, guardRails: SupportGuard, losses: [String: [ImportLoss]] = [:]) {
     self.report = report
     self.guardRails = guardRails
     self.losses = losses
+    do {
+      auditWriter = try guardRails.auditWriter()
+    } catch {
+      // Each outcome then tries the log on its own, and the first failure is kept.
+      auditWriter = nil
+    }
   }
+
+  /// Writes what the audit writer still holds and lets the log go; call once every outcome is in.
+  func close() { auditWriter?.close() }
 
   /// `outcome` with the losses of its account (an imported one carries them).
   func withLosses(_ outcome: ImportOutcome) -> ImportOutcome {
@@ -42,7 +53,8 @@ final class ImportOutcomeSink: Sendable {
     }
     guard audit else { return }
     do {
-      try guardRails.recordAll(outcomes.map { ($0.email ?? $0.newId ?? $0.sourceId, Self.auditError($0)) })
+      try guardRails.recordAll(
+        outcomes.map { ($0.email ?? $0.newId ?? $0.sourceId, Self.auditError($0)) }, through: auditWriter)
     } catch let error as AuthError {
       keep(
         AuthError(

@@ -24,6 +24,7 @@ struct ImportSender: Sendable {
       todo.compactMap { checked in ImportOutcome.key(of: checked.account).map { ($0, checked.losses) } }
     ) { first, _ in first }
     let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
+    defer { sink.close() }
     sink.take(held, audit: false)
     progress.add(held)
     let sent: [ImportOutcome]

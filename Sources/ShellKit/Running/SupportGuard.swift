@@ -113,16 +113,25 @@ public struct SupportGuard: Sendable {
   }
 
   /// The audit lines of a batch's outcomes (an import), appended in one write.
-  public func recordAll(_ outcomes: [(email: String?, error: AuthError?)]) throws {
+  public func recordAll(
+    _ outcomes: [(email: String?, error: AuthError?)], through writer: (any AuditBatchWriter)? = nil
+  ) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
     // The time, profile, backend and operator are the batch's: worked out once.
     let template = entry(user: nil, email: nil, outcome: "ok")
-    try log.appendAll(
-      outcomes.map { email, error in
-        var line = template
-        line.targetEmail = email.map(Self.capped)
-        return Self.finished(line, error: error)
-      })
+    let entries = outcomes.map { email, error in
+      var line = template
+      line.targetEmail = email.map(Self.capped)
+      return Self.finished(line, error: error)
+    }
+    if let writer { try writer.appendAll(entries) } else { try log.appendAll(entries) }
+  }
+
+  /// The writer of a batch's outcome lines, opened once for the batch (nil: the command is not
+  /// audited).
+  public func auditWriter() throws -> (any AuditBatchWriter)? {
+    guard invocation.access.isAudited, let log = context.auditLog else { return nil }
+    return try log.batchWriter()
   }
 
   /// A change's outcome: its error's code, or "ok". A cancelled change may still have reached the

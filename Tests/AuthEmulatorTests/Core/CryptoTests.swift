@@ -1,6 +1,7 @@
 import Essentials
 import Foundation
 import JSONKit
+import Synchronization
 import Testing
 
 @testable import AuthEmulator
@@ -101,6 +102,37 @@ struct Base64URLTests {
     #expect(EmulatorJWT.verifyHS256("a.b", secret: "k") == nil)
     #expect(EmulatorJWT.verifyHS256(EmulatorJWT.unsigned(["sub": "x"]), secret: "k") == nil)
     #expect(EmulatorJWT.decodePayload(EmulatorJWT.unsigned(["sub": "x"])) == ["sub": "x"])
+  }
+
+  @Test("the pool hands out every byte once, across refills and from many threads at once")
+  func pooledBytes() {
+    let drawn = Mutex<[[UInt8]]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      // 4 × 300 × 37 bytes: several refills of the 4 KiB pool, with draws that straddle one.
+      for _ in 0..<300 {
+        let bytes = PooledRandom.bytes(37)
+        drawn.withLock { $0.append(bytes) }
+      }
+    }
+    let all = drawn.withLock { $0 }
+    #expect(all.count == 1200 && all.allSatisfy { $0.count == 37 })
+    #expect(Set(all).count == all.count)
+    var histogram = [Int](repeating: 0, count: 256)
+    for byte in all.joined() { histogram[Int(byte)] += 1 }
+    // 44,400 bytes: about 173 of each value; none missing, none far off.
+    #expect(histogram.allSatisfy { (100...260).contains($0) })
+  }
+
+  @Test("UUIDs: 8-4-4-4-12 ASCII hex digits only")
+  func uuidShape() {
+    #expect(GoTrueRules.isUUID("0b5b4f7e-3c1d-4a2b-9f00-abcdefABCDEF"))
+    for text in [
+      "", "0b5b4f7e3c1d4a2b9f00abcdefabcdef", "0b5b4f7e-3c1d-4a2b-9f00-abcdefabcde",
+      "0b5b4f7e-3c1d-4a2b-9f00-abcdefabcdef0", "0b5b4f7e-3c1d-4a2b-9f00-abcdefabcdeg",
+      "0b5b4f7e-3c1d-4a2b-9f00-abcdefabcde\u{FF10}", "0b5b4f7e-3c1d-4a2b-9f00_abcdefabcdef",
+    ] {
+      #expect(!GoTrueRules.isUUID(text), "\(text)")
+    }
   }
 
   @Test("ids are lowercase version-4 UUIDs, all different")
