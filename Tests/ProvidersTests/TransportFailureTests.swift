@@ -40,6 +40,8 @@ import Testing
     #expect(
       result.error?.message == "Could not connect to 127.0.0.1:\(port) (connection refused) — is the server running?")
     #expect(ExitStatus.oneShot(result) == 3)
+    // Nothing left the machine: a batch does not count it as "sent, no answer".
+    #expect(result.error?.neverSent == true && result.error?.isNoAnswer == false)
   }
 
   /// TLS goes through libcurl, whose message may not say "refused"; on loopback nothing else fails that way.

@@ -29,6 +29,9 @@ public struct AuthError: Error, Sendable, Equatable {
   public var detail: String?
   /// A hint shown under the message (e.g. how to fix a configuration).
   public var hint: String?
+  /// The request never left this machine (refused, no route, no such host, no TLS, no client
+  /// library): nothing can have been applied, so a batch does not count it as "may have been".
+  public var neverSent = false
 
   public init(
     _ code: ErrorCode, message: String? = nil, providerCode: String? = nil, status: Int? = nil,
@@ -115,13 +118,22 @@ public struct AuthError: Error, Sendable, Equatable {
 
   /// A request that was sent and got no answer (or none that can be read): what it asked may
   /// have been done (a batch's `unknown`).
-  public var isNoAnswer: Bool { [.timeout, .networkUnreachable, .malformedResponse, .cancelled].contains(code) }
+  public var isNoAnswer: Bool {
+    !neverSent && [.timeout, .networkUnreachable, .malformedResponse, .cancelled].contains(code)
+  }
 
   /// The codes of failures that may go through when the same request is sent again later (a rate
   /// limit, an outage, an interruption): what `--resume` tries again.
   public static let mayPassLaterCodes: Set<String> = Set(
     [ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled].map(\.rawValue)
   )
+
+  /// A request that never reached the backend, as a batch's outcome said it (`message`).
+  public static func unreachable(_ message: String?) -> AuthError {
+    var error = AuthError(.networkUnreachable, message: message ?? defaultMessage(for: .networkUnreachable))
+    error.neverSent = true
+    return error
+  }
 
   /// Not signed in / session gone (exit 4 for one-shot `whoami`, `logout`, `refresh`).
   public var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }

@@ -73,18 +73,27 @@ public struct ImportOutcome: Sendable, Equatable {
     return (key, status.isDone(code: json["error"]?.string))
   }
 
+  /// A request that never reached the backend (refused, no route, no such host): nothing was
+  /// made, and the accounts after it are not sent either.
+  public var neverReachedBackend: Bool { status == .failed && errorCode == ErrorCode.networkUnreachable.rawValue }
+
   /// The key `reported` gives an account of the file.
   public static func key(of account: PortableAccount) -> String? { account.id ?? account.email?.lowercased() }
 
-  /// The outcome of a request that went out and got no answer, or was never sent.
+  /// The outcome of a request that went out and got no answer, or was never sent (stopped first,
+  /// or the backend could not be reached: `error.neverSent`).
   public static func interrupted(_ outcome: ImportOutcome, by error: AuthError?, sent: Bool) -> ImportOutcome {
     var changed = outcome
     changed.status = sent ? .unknown : .notStarted
     changed.errorCode = error?.code.rawValue
-    changed.message =
-      sent
-      ? "Sent, but no answer came back (\(error?.message ?? "interrupted")): the account may have been created; --resume sends it again."
-      : "Not started: the import was stopped first."
+    if sent {
+      changed.message =
+        "Sent, but no answer came back (\(error?.message ?? "interrupted")): the account may have been created; --resume sends it again."
+    } else if let error, error.neverSent {
+      changed.message = "Not sent: \(error.message)"
+    } else {
+      changed.message = "Not started: the import was stopped first."
+    }
     changed.withoutPassword = nil
     return changed
   }

@@ -53,12 +53,21 @@ extension FirebaseAdminProvider: AccountImporter {
     progress(outcomes.filter { $0.status == .failed })
     let planned = outcomes
     let batches = calls
-    let finished: [ImportOutcome] = await parallel(Array(batches.indices), jobs: jobs, stop: stop) { number, stopped in
+    // A call that never reached the backend (refused, no route) stops the calls after it.
+    let unreachable = Guarded<AuthError?>(nil)
+    let finished: [ImportOutcome] = await parallel(
+      Array(batches.indices), jobs: jobs, stop: stop, halted: { unreachable.update { $0 } != nil }
+    ) { number, stopped in
       let call = batches[number]
       let results =
         stopped
-        ? call.items.map { ImportOutcome.interrupted(planned[$0.index], by: nil, sent: false) }
+        ? call.items.map {
+          ImportOutcome.interrupted(planned[$0.index], by: unreachable.update { $0 }, sent: false)
+        }
         : await self.batchCreate(call.group, call.items, planned: planned)
+      if let first = results.first(where: \.neverReachedBackend) {
+        unreachable.update { $0 = $0 ?? AuthError.unreachable(first.message) }
+      }
       progress(results)
       return results
     }
@@ -90,6 +99,7 @@ extension FirebaseAdminProvider: AccountImporter {
       }
     } catch let error as AuthError where error.isNoAnswer {
       results = results.map { ImportOutcome.interrupted($0, by: error, sent: true) }
+
     } catch let error as AuthError {
       for position in results.indices { Self.fail(&results[position], error) }
     } catch is CancellationError {
@@ -110,10 +120,10 @@ extension FirebaseAdminProvider: AccountImporter {
   /// Runs `work` for each item, `jobs` at a time; what it returns, merged. Once `stop` is stopped
   /// the items not started yet are given to `work` with `stopped` true (it sends nothing).
   func parallel<Item: Sendable>(
-    _ items: [Item], jobs: Int, stop: BatchStop?,
+    _ items: [Item], jobs: Int, stop: BatchStop?, halted: () -> Bool = { false },
     _ work: @escaping @Sendable (Item, _ stopped: Bool) async -> [ImportOutcome]
   ) async -> [ImportOutcome] {
-    func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
+    func stopping() -> Bool { Task.isCancelled || stop?.stopped == true || halted() }
     var merged: [ImportOutcome] = []
     var next = 0
     await withTaskGroup(of: [ImportOutcome].self) { group in

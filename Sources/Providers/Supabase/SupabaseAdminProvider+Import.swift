@@ -10,7 +10,12 @@ extension SupabaseAdminProvider: AccountImporter {
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {
     let now = clock.unixNow
-    @Sendable func stopping() -> Bool { Task.isCancelled || stop?.stopped == true }
+    // The first request that never reached the backend (refused, no route) stops the rest: each
+    // of them would fail the same way, and is `not_started` instead.
+    let unreachable = Guarded<AuthError?>(nil)
+    @Sendable func stopping() -> Bool {
+      Task.isCancelled || stop?.stopped == true || unreachable.update { $0 } != nil
+    }
     // `jobs` workers, each on its own lane (a thread of its own where the surface has them), take
     // the next account until none is left or the import is stopped.
     let claimed = Guarded(0)
@@ -27,6 +32,9 @@ extension SupabaseAdminProvider: AccountImporter {
             }
             guard index < accounts.count else { break }
             let outcome = await self.importOne(accounts[index], index: index, now: now)
+            if outcome.neverReachedBackend {
+              unreachable.update { $0 = $0 ?? AuthError.unreachable(outcome.message) }
+            }
             progress([outcome])
             done.append(outcome)
           }
@@ -38,9 +46,10 @@ extension SupabaseAdminProvider: AccountImporter {
       }
     }
     // Never sent: each still has its outcome.
+    let reason = unreachable.update { $0 }
     let unsent = accounts.indices.filter { results[$0] == nil }.map {
       ImportOutcome.interrupted(
-        ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: nil, sent: false)
+        ImportOutcome(index: $0, account: accounts[$0], status: .imported), by: reason, sent: false)
     }
     if !unsent.isEmpty { progress(unsent) }
     for outcome in unsent { results[outcome.index] = outcome }

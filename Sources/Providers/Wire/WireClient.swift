@@ -69,6 +69,15 @@ struct WireClient: Sendable {
   }
 
   static func map(_ failure: TransportFailure, url: URL) -> AuthError {
+    var error = describe(failure, url: url)
+    switch failure {
+    case .unreachable, .refused, .hostNotFound, .tls, .clientMissing, .unsendableHeader: error.neverSent = true
+    case .timedOut, .cancelled, .connectionLost, .tooLarge, .other: break
+    }
+    return error
+  }
+
+  private static func describe(_ failure: TransportFailure, url: URL) -> AuthError {
     switch failure {
     case .unreachable(let detail):
       // Not "no internet connection": the network may be fine and this one host (or the proxy

@@ -139,6 +139,12 @@ extension CommandRunner {
     }
     if let failure {
       result.error = failure
+    } else if let unreachable = sender.unreachable.update({ $0 }) {
+      // The backend could not be reached: its own error (and exit status), not "could not be imported".
+      var stopped = unreachable
+      stopped.message =
+        "\(unreachable.message) The import stopped there: \(tally.count(.notStarted) + failed) of \(total) accounts were not sent."
+      result.error = stopped
     } else if failed > 0 {
       result.error = AuthError(
         .providerError, message: "\(failed) of \(total) accounts could not be imported (listed above).")

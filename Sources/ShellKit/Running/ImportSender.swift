@@ -10,6 +10,9 @@ struct ImportSender: Sendable {
   let progress: ImportProgress
   let jobs: Int
   let stop: BatchStop?
+  /// Set by the first chunk with a request that never reached the backend (refused, no route): the
+  /// chunks after it are not sent, and each of their accounts is `not_started` with the reason.
+  let unreachable = Guarded<AuthError?>(nil)
 
   /// The final outcome of every account of `chunk`, and the first report or audit write that failed.
   func send(_ chunk: [ImportCheck]) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
@@ -30,10 +33,12 @@ struct ImportSender: Sendable {
     let sent: [ImportOutcome]
     if todo.isEmpty {
       sent = []
-    } else if Task.isCancelled || stop?.stopped == true {
+    } else if Task.isCancelled || stop?.stopped == true || unreachable.update({ $0 }) != nil {
       // Stopped in an earlier chunk: the rest are never sent, and each still has its outcome.
+      let reason = unreachable.update { $0 }
       sent = todo.map {
-        ImportOutcome.interrupted(ImportOutcome(index: 0, account: $0.account, status: .imported), by: nil, sent: false)
+        ImportOutcome.interrupted(
+          ImportOutcome(index: 0, account: $0.account, status: .imported), by: reason, sent: false)
       }
       sink.take(sent)
       progress.add(sent)
@@ -41,6 +46,9 @@ struct ImportSender: Sendable {
       sent = await importer.importAccounts(todo.map(\.account), jobs: jobs, stop: stop) { outcomes in
         sink.take(outcomes)
         progress.add(outcomes)
+      }
+      if let first = sent.first(where: \.neverReachedBackend) {
+        unreachable.update { $0 = $0 ?? AuthError.unreachable(first.message) }
       }
     }
     return (sent.map(sink.withLosses) + held, sink.failure)

@@ -6,8 +6,10 @@
 - `kill -9` halfway: the report and the audit log already hold a line for each account created,
   and the re-run with `--resume` creates only the rest;
 - a file whose records have no id imported twice into Firebase makes each account once."""
+import dataclasses
 import json
 import os
+import socket
 import signal
 import subprocess
 import time
@@ -136,3 +138,40 @@ def test_records_without_an_id_are_made_once_however_often_imported(emulator, ad
         assert counts["imported"] == (20 if run == 0 else 0) and counts["skipped"] == (0 if run == 0 else 20)
     emails = [u.email for u in auth.list_users(app=admin_app).iterate_all() if u.email and u.email.startswith("noid")]
     assert Counter(emails) == Counter(addresses)
+
+
+@pytest.mark.parametrize("provider, count, jobs", [("supabase", 300, 4), ("firebase", 2500, 1)])
+def test_a_backend_that_refuses_the_connection_stops_the_import_and_resume_finishes(
+        emulator, tmp_path, provider, count, jobs):
+    """Nothing listens on the port: the first refused request stops the import (exit 3,
+    network_unreachable), no account is called "may have been created", every account has a line
+    in the report, and --resume against the running backend creates them all once."""
+    # A port bound and not listening stays refused while the test runs (a freed one can be taken).
+    reserved = socket.socket()
+    reserved.bind(("127.0.0.1", 0))
+    port_env = environment(tmp_path, dataclasses.replace(emulator, port=reserved.getsockname()[1]))
+    export, addresses = export_file(tmp_path, count, f"refused-{provider}")
+    report = tmp_path / "report.jsonl"
+    done = subprocess.run([authsh_binary(), "user", "import", str(export), "--provider", provider, "--jobs", str(jobs),
+                           "--report", str(report), "--yes", "--json"], env=port_env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["error"]["code"] == "network_unreachable"
+    assert "connection refused" in result["error"]["message"] and "not sent" in result["error"]["message"]
+    counts = result["import"]
+    assert counts["unknown"] == 0 and counts["imported"] == 0
+    assert counts["failed"] + counts["not_started"] == count and counts["not_started"] > 0, counts
+    first = lines(report)
+    assert Counter(line["email"] for line in first) == Counter(addresses)
+    assert {line["status"] for line in first} == {"failed", "not_started"}
+    assert all("may have been" not in line["message"] for line in first)
+    assert all(line["message"].startswith("Not sent: ") for line in first if line["status"] == "not_started")
+
+    resumed = subprocess.run([authsh_binary(), "user", "import", str(export), "--provider", provider, "--resume",
+                              str(report), "--yes", "--json"], env=environment(tmp_path, emulator),
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    again = json.loads(resumed.stdout)["import"]
+    assert again["total"] == count and again["imported"] == count
+    reserved.close()
