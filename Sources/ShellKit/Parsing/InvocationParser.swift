@@ -35,6 +35,8 @@ public enum InvocationParser {
       return .failure(UsageError(availability(of: spec, on: surface), wordIndex: 0))
     }
     let allowed = flags(of: spec, surface: surface) + extraFlags
+    // Only scripts and the shell fill `{{…}}` holes; a one-shot's words are its values.
+    let holes = surface != .oneShot
     var invocation = Invocation(spec: spec, words: Array(words.dropFirst(consumed)))
     var positionals: [(value: String, index: Int)] = []
     var index = consumed
@@ -71,7 +73,7 @@ public enum InvocationParser {
         } else {
           return .failure(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))", wordIndex: index))
         }
-        switch flag.decode(text) {
+        switch flag.decode(text, holes: holes) {
         case .success(let decoded): value = decoded
         case .failure(var problem):
           problem.wordIndex = index
@@ -86,7 +88,7 @@ public enum InvocationParser {
       invocation.flags[name, default: []].append(value)
       index += 1
     }
-    return assign(positionals, to: invocation)
+    return assign(positionals, to: invocation, holes: holes)
   }
 
   /// Flags a command accepts on a surface.
@@ -95,7 +97,7 @@ public enum InvocationParser {
       + (spec.takesOutputFlags ? CommandTable.outputFlags : [])
   }
 
-  private static func assign(_ positionals: [(value: String, index: Int)], to base: Invocation) -> Result<
+  private static func assign(_ positionals: [(value: String, index: Int)], to base: Invocation, holes: Bool) -> Result<
     Invocation, UsageError
   > {
     var invocation = base
@@ -114,7 +116,7 @@ public enum InvocationParser {
         if argument.optional { continue }
         return .failure(UsageError("'\(spec.name)' needs \(argument.name)", wordIndex: nil))
       }
-      switch argument.decode(next.value, command: spec.name) {
+      switch argument.decode(next.value, command: spec.name, holes: holes) {
       case .success(let value): invocation.arguments[argument.name] = value
       case .failure(var problem):
         problem.wordIndex = next.index

@@ -4,16 +4,17 @@ import AuthCore
 /// in the way argument-parser's `ExpressibleByArgument` works. What the decoder refuses is a
 /// usage error on every surface; what it accepts is what the handler reads.
 extension FlagSpec {
-  /// The value of `text` for this flag, or the message saying what it takes. A `{{…}}` hole is
-  /// accepted as it stands: it is decoded once filled in.
-  public func decode(_ text: String) -> Result<FlagValue, UsageError> {
+  /// The value of `text` for this flag, or the message saying what it takes. With `holes` (a
+  /// script or the shell, which fill them), a `{{…}}` hole is accepted as it stands: it is decoded
+  /// once filled in. A one-shot command has nothing to fill it with, so it is decoded as written.
+  public func decode(_ text: String, holes: Bool = true) -> Result<FlagValue, UsageError> {
     if !choices.isEmpty, !choices.contains(text) {
       return .failure(
         UsageError(
           "\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'",
           suggestion: Suggest.choice(for: text, among: choices)))
     }
-    if text.contains("{{") { return .success(.text(text)) }
+    if holes, text.contains("{{") { return .success(.text(text)) }
     if let decoder {
       return decoder.decode(text).map { .decoded(DecodedValue(value: $0, text: text)) }
     }
@@ -43,15 +44,15 @@ extension FlagSpec {
 
 extension ArgumentSpec {
   /// The value of a positional (choices checked, durations in seconds), or the message saying
-  /// what it takes. A `{{…}}` hole is accepted as it stands: it is decoded once filled in.
-  func decode(_ text: String, command: String) -> Result<FlagValue, UsageError> {
+  /// what it takes. A `{{…}}` hole is accepted as it stands (with `holes`): it is decoded once filled in.
+  func decode(_ text: String, command: String, holes: Bool = true) -> Result<FlagValue, UsageError> {
     if !choices.isEmpty, !choices.contains(text) {
       return .failure(
         UsageError(
           "\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'",
           suggestion: Suggest.choice(for: text, among: choices)))
     }
-    guard kind == .duration, !text.contains("{{") else { return .success(.text(text)) }
+    guard kind == .duration, !(holes && text.contains("{{")) else { return .success(.text(text)) }
     guard let seconds = Durations.seconds(text) else {
       return .failure(UsageError("\(command) takes a duration up to 24h such as 2s or 500ms, not '\(text)'"))
     }

@@ -145,6 +145,22 @@ import Testing
     #expect(try Self.parse("user disable a@example.com --until 3d").get()[.until] == Span(seconds: 259_200))
   }
 
+  /// A one-shot has no variables: `--port '{{x}}'` is a bad number, not a hole left unfilled (which
+  /// read as no value at all, and the emulator took its default port).
+  @Test func aOneShotHasNoHoles() throws {
+    let words = try WordSplitter.split("user list --limit {{n}}")
+    guard case .failure(let problem) = InvocationParser.parse(words, surface: .oneShot) else {
+      Issue.record("--limit {{n}} parsed as a one-shot")
+      return
+    }
+    #expect(problem.message == "--limit takes a number from 1 to 1000, not '{{n}}'")
+    for surface in [Surfaces.repl, .script] {
+      #expect(try InvocationParser.parse(words, surface: surface).get().flags["--limit"] == [.text("{{n}}")])
+    }
+    let emulator = try WordSplitter.split("emulator --port {{x}}")
+    #expect(throws: UsageError.self) { try InvocationParser.parse(emulator, surface: .oneShot).get() }
+  }
+
   @Test func numbersAreCheckedAgainstTheirBounds() throws {
     #expect(try Self.parse("user list --limit 1000").get()[.limit] == 1000)
     guard case .failure(let problem) = try Self.parse("user list --limit 1001") else {
