@@ -115,8 +115,10 @@ def main():
                                             f"sk={sk}${account['salt']}${account['passwordHash']}"})
     loop = sample / (time.perf_counter() - start)
     rate = count / seconds
+    # The 6x target is for 20,000 accounts in one run (bench/import.sh); this rate includes the kill,
+    # the resume's second reading of the file, and an emulator that holds a million accounts.
     print(f"supabase-auth admin.create_user loop: {loop:,.0f} accounts/s on {sample:,}; authsh {rate / loop:.1f}x "
-          f"({'OK' if rate / loop >= 6 else 'UNDER'} target 6x)")
+          f"({'at or over' if rate / loop >= 6 else 'under'} 6x; the target itself is bench/import.sh's)")
 
     os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = host
     app = firebase_admin.initialize_app(options={"projectId": PROJECT}, name=f"bench-{uuid.uuid4()}")
