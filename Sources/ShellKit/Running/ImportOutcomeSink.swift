@@ -30,7 +30,8 @@ final class ImportOutcomeSink: Sendable {
 
   /// `outcome` with the losses of its account (an imported one carries them).
   func withLosses(_ outcome: ImportOutcome) -> ImportOutcome {
-    guard outcome.losses.isEmpty, let key = outcome.sourceId ?? outcome.email?.lowercased(), let found = losses[key]
+    guard !losses.isEmpty, outcome.losses.isEmpty, let key = outcome.sourceId ?? outcome.email?.lowercased(),
+      let found = losses[key]
     else { return outcome }
     var changed = outcome
     changed.losses = found

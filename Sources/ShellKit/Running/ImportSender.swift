@@ -23,8 +23,11 @@ struct ImportSender: Sendable {
       return outcome
     }
     let todo = chunk.filter { $0.heldBack == nil }
+    // Only the accounts that lose something (most lose nothing: no entry, no key made for them).
     let lossesOf = Dictionary(
-      todo.compactMap { checked in ImportOutcome.key(of: checked.account).map { ($0, checked.losses) } }
+      todo.compactMap { checked in
+        checked.losses.isEmpty ? nil : ImportOutcome.key(of: checked.account).map { ($0, checked.losses) }
+      }
     ) { first, _ in first }
     let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
     defer { sink.close() }
