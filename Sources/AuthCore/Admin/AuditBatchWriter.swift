@@ -47,7 +47,19 @@ final class FileAuditWriter: AuditBatchWriter {
     guard !entries.isEmpty else { return }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(entries.count * 200)
-    for entry in entries { entry.writeLine(to: &bytes) }
+    // The lines of a batch share their time, profile, backend and command: written once.
+    var head: (entry: AuditEntry, bytes: [UInt8])?
+    for entry in entries {
+      if let head, entry.sharesHead(with: head.entry) {
+        bytes += head.bytes
+      } else {
+        var written: [UInt8] = []
+        entry.writeHead(to: &written)
+        head = (entry, written)
+        bytes += written
+      }
+      entry.writeTail(to: &bytes)
+    }
     let writes = state.update { state -> Bool in
       state.queued += bytes
       guard !state.writing, !state.closed else { return false }

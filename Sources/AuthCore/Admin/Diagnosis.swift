@@ -105,25 +105,39 @@ public struct AuditEntry: Sendable, Equatable {
   /// The entry as a line of the log: the bytes of `json.compactText` and a newline, written without
   /// building the object first (an import writes one per account).
   public func writeLine(to out: inout [UInt8]) {
-    var separator = UInt8(ascii: "{")
-    func field(_ key: StaticString, _ value: String?) {
-      out.append(separator)
-      separator = UInt8(ascii: ",")
-      out.append(UInt8(ascii: "\""))
-      key.withUTF8Buffer { out.append(contentsOf: $0) }
-      out += "\":".utf8
-      if let value { JSON.writeString(value, to: &out) } else { out += "null".utf8 }
-    }
-    field("time", time)
-    field("profile", profile)
-    field("backend", backend)
-    field("command", command)
-    field("target_id", targetId)
-    field("target_email", targetEmail)
-    field("outcome", outcome)
-    field("operator", operatorName)
-    if let note { field("note", note) }
+    writeHead(to: &out)
+    writeTail(to: &out)
+  }
+
+  /// `{"time":…,"profile":…,"backend":…,"command":…`: the part the lines of one batch share.
+  public func writeHead(to out: inout [UInt8]) {
+    Self.field("time", time, first: true, to: &out)
+    Self.field("profile", profile, to: &out)
+    Self.field("backend", backend, to: &out)
+    Self.field("command", command, to: &out)
+  }
+
+  /// The rest of the line after `writeHead`: `,"target_id":…}` and the newline.
+  public func writeTail(to out: inout [UInt8]) {
+    Self.field("target_id", targetId, to: &out)
+    Self.field("target_email", targetEmail, to: &out)
+    Self.field("outcome", outcome, to: &out)
+    Self.field("operator", operatorName, to: &out)
+    if let note { Self.field("note", note, to: &out) }
     out += "}\n".utf8
+  }
+
+  /// Whether `other`'s head (`writeHead`) is this entry's.
+  public func sharesHead(with other: AuditEntry) -> Bool {
+    time == other.time && profile == other.profile && backend == other.backend && command == other.command
+  }
+
+  private static func field(_ key: StaticString, _ value: String?, first: Bool = false, to out: inout [UInt8]) {
+    out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+    out.append(UInt8(ascii: "\""))
+    key.withUTF8Buffer { out.append(contentsOf: $0) }
+    out += "\":".utf8
+    if let value { JSON.writeString(value, to: &out) } else { out += "null".utf8 }
   }
 
   public init?(json: JSON) {

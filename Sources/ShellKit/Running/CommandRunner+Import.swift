@@ -102,10 +102,11 @@ extension CommandRunner {
     let stream = kept == nil ? try file.open() : nil
     var ended = false
     var keptIndex = 0
-    func nextChunk() throws -> [ImportCheck] {
+    func nextChunk() throws -> ArraySlice<ImportCheck> {
       if let kept {
+        // A slice of what pass 1 kept: no copy of its accounts.
         defer { keptIndex = min(keptIndex + Self.importChunk, kept.count) }
-        return Array(kept[keptIndex..<min(keptIndex + Self.importChunk, kept.count)])
+        return kept[keptIndex..<min(keptIndex + Self.importChunk, kept.count)]
       }
       guard let stream else { return [] }
       var queued: [ImportCheck] = []
@@ -114,7 +115,7 @@ extension CommandRunner {
         if batch.isEmpty { ended = true }
         queued += batch.filter { !isDone($0.account) }.map(\.checked)
       }
-      return queued
+      return queued[...]
     }
     // The next chunk is read and checked while this one is sent.
     var chunk = try nextChunk()

@@ -15,7 +15,7 @@ struct ImportSender: Sendable {
   let unreachable = Guarded<AuthError?>(nil)
 
   /// The final outcome of every account of `chunk`, and the first report or audit write that failed.
-  func send(_ chunk: [ImportCheck]) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
+  func send(_ chunk: ArraySlice<ImportCheck>) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
     let held = chunk.filter { $0.heldBack != nil }.map { checked in
       var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
       outcome.message = checked.heldBack

@@ -46,6 +46,20 @@ import Testing
     #expect(Set(read.entries.compactMap(\.targetEmail)).count == 2001)
   }
 
+  /// The head a batch's lines share is written once, and a line with another head gets its own.
+  @Test func aBatchWithMixedHeadsReadsBackEntryForEntry() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let log = FileAuditLog(path: directory + "/audit.jsonl")
+    var entries = (0..<6).map { entry($0) }
+    entries[2].command = "user delete"
+    entries[3].time = "2026-11-29T10:00:01Z"
+    entries[4].backend = "firebase http://127.0.0.1:1 project=p"
+    let writer = try log.batchWriter()
+    try writer.appendAll(entries)
+    writer.close()
+    #expect(try log.read(since: nil).entries == entries)
+  }
+
   @Test func aFragmentLeftByAnotherProcessStaysOnItsOwnLine() throws {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let log = FileAuditLog(path: directory + "/audit.jsonl")
