@@ -161,7 +161,7 @@ extension SupabaseAPI {
       if rawEmail.isEmpty { throw GoTrueError.validation("Type provided requires an email address") }
     } else {
       if phone.isEmpty { throw GoTrueError.validation("Type provided requires a phone number") }
-      return json([:])  // no phone users here: nothing to resend
+      return try resendSMS(type: type, phone: phone)
     }
     let email = try GoTrueRules.validateEmail(rawEmail)
     let redirectTo = redirectTarget(request)

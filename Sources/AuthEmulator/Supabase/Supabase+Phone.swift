@@ -14,12 +14,7 @@ extension SupabaseAPI {
     throws -> ServerResponse
   {
     let phone = try GoTrueRules.validatePhone(rawPhone)
-    // `IsValidMessageChannel`: sms, or whatsapp (which needs a Twilio provider; the emulator has none).
-    if !channel.isEmpty && channel != "sms" {
-      throw GoTrueError.validation(
-        "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or "
-          + "Twilio Verify is used as the provider.")
-    }
+    try Self.checkChannel(channel)
     if !createUser, state.read({ $0.user(phone: phone) }) == nil {
       throw GoTrueError.unprocessable("otp_disabled", "Signups not allowed for otp")
     }
@@ -51,8 +46,17 @@ extension SupabaseAPI {
     return json([:])
   }
 
+  /// `IsValidMessageChannel`: sms, or whatsapp (which needs a Twilio provider; the emulator has none).
+  static func checkChannel(_ channel: String) throws {
+    guard channel.isEmpty || channel == "sms" else {
+      throw GoTrueError.validation(
+        "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or "
+          + "Twilio Verify is used as the provider.")
+    }
+  }
+
   /// `sendPhoneConfirmation` for a sign-in code: it goes in the confirmation slot.
-  private func prepareSMS(user: inout SBUser, now: Micros) throws -> OutboxMessage {
+  func prepareSMS(user: inout SBUser, now: Micros) throws -> OutboxMessage {
     let (code, text) = try textCode(kind: "sms", to: user.phone, lastSentAt: user.confirmationSentAt, now: now)
     user.confirmationToken = EmulatorJWT.sha224Hex(user.phone + code)
     user.confirmationSentAt = now

@@ -29,10 +29,14 @@ extension SupabaseAPI {
     if !rawEmail.isEmpty && !phone.isEmpty {
       throw GoTrueError.validation("Only an email address or phone number should be provided on signup.")
     }
+    if !phone.isEmpty {
+      try Self.checkChannel(try params.string("channel"))
+      if !challenge.isEmpty { throw GoTrueError.validation("PKCE not supported for phone signups") }
+      return try signupWithPhone(request, phone: phone, password: password, metadata: metadata)
+    }
     if challenge.isEmpty != challengeMethod.isEmpty {
       throw GoTrueError.validation("PKCE flow requires code_challenge_method and code_challenge")
     }
-    if !phone.isEmpty { throw GoTrueError.badRequest("phone_provider_disabled", "Phone signups are disabled") }
     let email = try GoTrueRules.validateEmail(rawEmail)
 
     let hash = PasswordHasher.hash(password, cost: config.bcryptCost)  // slow: outside the lock

@@ -107,6 +107,46 @@ def test_supabase_password_grant_with_a_phone(emulator):
     assert unconfirmed.value.code == "phone_not_confirmed"
 
 
+def test_supabase_sign_up_with_a_phone_texts_a_code_that_confirms_it(emulator):
+    """`sign_up({"phone", "password"})` as GoTrue runs it with phone confirmations on (what
+    /settings says): the number is texted a code, the password waits for it, `verify_otp` confirms
+    the number, and a second sign-up of a confirmed number is refused."""
+    gotrue = client(emulator)
+    number = "+15550001111"
+    settings = requests.get(f"{emulator.supabase_url}/settings", timeout=5).json()
+    assert settings["external"]["phone"] is True and settings["phone_autoconfirm"] is False
+
+    signed_up = gotrue.sign_up({"phone": number, "password": "pw-123456", "options": {"data": {"plan": "pro"}}})
+    assert signed_up.session is None
+    user = signed_up.user
+    assert user.phone == "15550001111" and user.phone_confirmed_at is None and user.email in ("", None)
+    assert user.user_metadata == {"plan": "pro"} and user.app_metadata["provider"] == "phone"
+    code = texted(emulator, number, side="supabase")
+
+    with pytest.raises(AuthApiError) as unconfirmed:
+        gotrue.sign_in_with_password({"phone": number, "password": "pw-123456"})
+    assert unconfirmed.value.code == "phone_not_confirmed"
+    with pytest.raises(AuthApiError) as too_soon:
+        gotrue.resend({"type": "sms", "phone": number})
+    assert too_soon.value.status == 429 and too_soon.value.code == "over_sms_send_rate_limit"
+    with pytest.raises(AuthApiError) as channel:
+        gotrue.sign_up({"phone": "+15550002222", "password": "pw-123456", "options": {"channel": "pigeon"}})
+    assert channel.value.status == 400 and "Invalid channel" in channel.value.message
+
+    verified = gotrue.verify_otp({"phone": number, "token": code, "type": "sms"})
+    assert verified.session is not None and verified.user.phone_confirmed_at is not None
+    session = gotrue.sign_in_with_password({"phone": number, "password": "pw-123456"}).session
+    assert session.user.id == user.id
+
+    with pytest.raises(AuthApiError) as again:
+        gotrue.sign_up({"phone": number, "password": "other-pw-1"})
+    assert again.value.status == 422 and again.value.code == "user_already_exists"
+    texts = len(emulator.outbox(number))
+    gotrue.resend({"type": "sms", "phone": number})  # confirmed: nothing to send, and {} all the same
+    gotrue.resend({"type": "sms", "phone": "+15559990000"})  # nobody: the same answer
+    assert len(emulator.outbox(number)) == texts and emulator.outbox("+15559990000") == []
+
+
 # MARK: - Firebase, REST as the JS SDK calls it
 
 
