@@ -102,14 +102,9 @@ public struct AuditEntry: Sendable, Equatable {
     return .object(object)
   }
 
-  /// The entry as a line of the log: the bytes of `json.compactText` and a newline, written without
-  /// building the object first (an import writes one per account).
-  public func writeLine(to out: inout [UInt8]) {
-    writeHead(to: &out)
-    writeTail(to: &out)
-  }
-
-  /// `{"time":…,"profile":…,"backend":…,"command":…`: the part the lines of one batch share.
+  /// `{"time":…,"profile":…,"backend":…,"command":…`: the part the lines of one batch share. With
+  /// `writeTail` it is the entry as a line of the log, the bytes of `json.compactText` and a newline,
+  /// written without building the object first (an import writes one per account).
   public func writeHead(to out: inout [UInt8]) {
     Self.field("time", time, first: true, to: &out)
     Self.field("profile", profile, to: &out)

@@ -130,7 +130,7 @@ public struct AuthError: Error, Sendable, Equatable {
 
   /// A request that never reached the backend, as a batch's outcome said it (`message`).
   public static func unreachable(_ message: String?) -> AuthError {
-    var error = AuthError(.networkUnreachable, message: message ?? defaultMessage(for: .networkUnreachable))
+    var error = AuthError(.networkUnreachable, message: message)
     error.neverSent = true
     return error
   }

@@ -100,6 +100,15 @@ public struct ImportOutcome: Sendable, Equatable {
 
 }
 
+extension Guarded where Value == AuthError? {
+  /// Keeps the reason of the first of `outcomes` that never reached the backend, unless one is kept
+  /// already: the importers and the sender stop sending once it is set.
+  public func keepUnreachable(_ outcomes: some Sequence<ImportOutcome>) {
+    guard let first = outcomes.first(where: \.neverReachedBackend) else { return }
+    update { $0 = $0 ?? AuthError.unreachable(first.message) }
+  }
+}
+
 /// Imports accounts into a backend: a provider that can do it conforms (the Supabase and Firebase
 /// admin providers).
 public protocol AccountImporter: Sendable {

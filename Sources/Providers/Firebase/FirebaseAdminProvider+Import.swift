@@ -59,15 +59,12 @@ extension FirebaseAdminProvider: AccountImporter {
       Array(batches.indices), jobs: jobs, stop: stop, halted: { unreachable.update { $0 } != nil }
     ) { number, stopped in
       let call = batches[number]
+      let reason = unreachable.update { $0 }
       let results =
         stopped
-        ? call.items.map {
-          ImportOutcome.interrupted(planned[$0.index], by: unreachable.update { $0 }, sent: false)
-        }
+        ? call.items.map { ImportOutcome.interrupted(planned[$0.index], by: reason, sent: false) }
         : await self.batchCreate(call.group, call.items, planned: planned)
-      if let first = results.first(where: \.neverReachedBackend) {
-        unreachable.update { $0 = $0 ?? AuthError.unreachable(first.message) }
-      }
+      unreachable.keepUnreachable(results)
       progress(results)
       return results
     }

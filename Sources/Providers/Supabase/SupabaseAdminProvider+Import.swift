@@ -32,9 +32,7 @@ extension SupabaseAdminProvider: AccountImporter {
             }
             guard index < accounts.count else { break }
             let outcome = await self.importOne(accounts[index], index: index, now: now)
-            if outcome.neverReachedBackend {
-              unreachable.update { $0 = $0 ?? AuthError.unreachable(outcome.message) }
-            }
+            unreachable.keepUnreachable(CollectionOfOne(outcome))
             progress([outcome])
             done.append(outcome)
           }

@@ -50,9 +50,7 @@ struct ImportSender: Sendable {
         sink.take(outcomes)
         progress.add(outcomes)
       }
-      if let first = sent.first(where: \.neverReachedBackend) {
-        unreachable.update { $0 = $0 ?? AuthError.unreachable(first.message) }
-      }
+      unreachable.keepUnreachable(sent)
     }
     return (sent.map(sink.withLosses) + held, sink.failure)
   }

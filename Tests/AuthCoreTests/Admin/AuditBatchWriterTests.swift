@@ -24,7 +24,8 @@ import Testing
     ]
     for entry in entries {
       var line: [UInt8] = []
-      entry.writeLine(to: &line)
+      entry.writeHead(to: &line)
+      entry.writeTail(to: &line)
       #expect(String(decoding: line, as: UTF8.self) == entry.json.compactText + "\n")
       #expect(AuditEntry(json: try! JSON.parse(entry.json.compactText)) == entry)
     }
