@@ -28,34 +28,21 @@ extension FirebaseAPI {
       return importer.storedHash(entry)
     }
     let uploadTime = now
+    // Each entry is read and checked on its own before the lock is taken, so that two calls build
+    // their accounts at once; under the lock only what depends on the other accounts is checked.
+    let prepared: [Result<FirebaseUser, FirebaseError>] = entries.indices.map { index in
+      Result { try Self.importedUser(entries[index], hash: hashes[index].get(), uploadTime: uploadTime) }
+        .mapError { $0 as? FirebaseError ?? .bad("\($0)") }
+    }
     return try state.with(call.projectId) { project in
-      if sanityCheck && !project.allowDuplicateEmails {
-        var seen = Set<String>()
-        for email in entries.compactMap({ $0["email"]?.string }) {
-          try require(seen.insert(email).inserted, "DUPLICATE_EMAIL : \(email)")
-        }
-      }
-      if sanityCheck {
-        var seen = Set<String>()
-        for provider in entries.flatMap({ $0["providerUserInfo"]?.array ?? [] }) {
-          let id = provider["providerId"]?.string ?? ""
-          let rawId = provider["rawId"]?.string ?? ""
-          try require(seen.insert(id + ":" + rawId).inserted, "DUPLICATE_RAW_ID : Provider id(\(id)), Raw id(\(rawId))")
-        }
-      }
-      if !allowOverwrite {
-        var seen = Set<String>()
-        for entry in entries {
-          let localId = entry["localId"]?.string ?? ""
-          try require(seen.insert(localId).inserted, "DUPLICATE_LOCAL_ID : \(localId)")
-        }
-      }
+      try Self.checkBatch(entries, project: project, sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
       var errors: [JSON] = []
-      for (index, entry) in entries.enumerated() {
+      for (index, entry) in prepared.enumerated() {
         do {
-          let user = try Self.importedUser(
-            entry, hash: hashes[index].get(), project: project, uploadTime: uploadTime,
-            sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
+          let user = try entry.get()
+          try Self.checkConflicts(
+            user, email: entries[index]["email"]?.string ?? "", project: project, sanityCheck: sanityCheck,
+            allowOverwrite: allowOverwrite)
           try project.save(user)
         } catch let error as FirebaseError {
           errors.append(["index": .int(index), "message": .string(error.message)])
@@ -65,10 +52,56 @@ extension FirebaseAPI {
     }
   }
 
-  private static func importedUser(
-    _ entry: JSON, hash: String?, project: FirebaseProject, uploadTime: Date,
-    sanityCheck: Bool, allowOverwrite: Bool
-  ) throws -> FirebaseUser {
+  /// The whole call is refused for a duplicate inside it (`sanityCheck`: e-mail, provider; always: localId).
+  private static func checkBatch(
+    _ entries: [JSON], project: FirebaseProject, sanityCheck: Bool, allowOverwrite: Bool
+  ) throws {
+    if sanityCheck && !project.allowDuplicateEmails {
+      var seen = Set<String>()
+      for email in entries.compactMap({ $0["email"]?.string }) {
+        try require(seen.insert(email).inserted, "DUPLICATE_EMAIL : \(email)")
+      }
+    }
+    if sanityCheck {
+      var seen = Set<String>()
+      for provider in entries.flatMap({ $0["providerUserInfo"]?.array ?? [] }) {
+        let id = provider["providerId"]?.string ?? ""
+        let rawId = provider["rawId"]?.string ?? ""
+        try require(seen.insert(id + ":" + rawId).inserted, "DUPLICATE_RAW_ID : Provider id(\(id)), Raw id(\(rawId))")
+      }
+    }
+    if !allowOverwrite {
+      var seen = Set<String>()
+      for entry in entries {
+        let localId = entry["localId"]?.string ?? ""
+        try require(seen.insert(localId).inserted, "DUPLICATE_LOCAL_ID : \(localId)")
+      }
+    }
+  }
+
+  /// What an entry cannot be because of the accounts already there: a provider pair or an e-mail
+  /// another account holds, or an existing localId without `allowOverwrite`.
+  private static func checkConflicts(
+    _ user: FirebaseUser, email: String, project: FirebaseProject, sanityCheck: Bool, allowOverwrite: Bool
+  ) throws {
+    for info in user.federated {
+      if let other = project.user(providerId: info.providerId, rawId: info.rawId), other.localId != user.localId {
+        throw FirebaseError.bad("DUPLICATE_RAW_ID : Provider id(\(info.providerId)), Raw id(\(info.rawId))")
+      }
+    }
+    if let canonical = user.email, let other = project.user(email: canonical), other.localId != user.localId {
+      throw FirebaseError.bad(
+        sanityCheck && !project.allowDuplicateEmails
+          ? "email exists in other account in database"
+          : "((Auth Emulator does not support importing duplicate email: \(email)))")
+    }
+    if project.user(localId: user.localId) != nil {
+      try require(allowOverwrite, "localId belongs to an existing account - can not overwrite.")
+    }
+  }
+
+  /// One entry as an account, checked on its own.
+  private static func importedUser(_ entry: JSON, hash: String?, uploadTime: Date) throws -> FirebaseUser {
     guard let localId = entry["localId"]?.string, !localId.isEmpty else {
       throw FirebaseError.bad("localId is missing")
     }
@@ -90,9 +123,6 @@ extension FirebaseAPI {
       if id == FirebaseTokens.passwordProvider || id == "phone" { continue }
       guard !id.isEmpty, provider["rawId"]?.string?.isEmpty == false, let info = FirebaseProviderInfo(json: provider)
       else { throw FirebaseError.bad("federatedId or (providerId & rawId) is required") }
-      if let other = project.user(providerId: info.providerId, rawId: info.rawId), other.localId != localId {
-        throw FirebaseError.bad("DUPLICATE_RAW_ID : Provider id(\(info.providerId)), Raw id(\(info.rawId))")
-      }
       user.federated.removeAll { $0.providerId == info.providerId }
       user.federated.append(info)
     }
@@ -103,22 +133,12 @@ extension FirebaseAPI {
     user.validSince = FirebaseTime.seconds(uploadTime)
     if let email = entry["email"]?.string, !email.isEmpty {
       try require(FirebaseRules.isValidEmail(email) && Self.isImportableEmail(email), "email is invalid")
-      let canonical = FirebaseRules.canonicalEmail(email)
-      if let other = project.user(email: canonical), other.localId != localId {
-        throw FirebaseError.bad(
-          sanityCheck && !project.allowDuplicateEmails
-            ? "email exists in other account in database"
-            : "((Auth Emulator does not support importing duplicate email: \(email)))")
-      }
-      user.email = canonical
+      user.email = FirebaseRules.canonicalEmail(email)
     }
     user.emailVerified = entry["emailVerified"]?.bool ?? false
     user.disabled = entry["disabled"]?.bool ?? false
     if entry["mfaInfo"]?.array?.isEmpty == false {
       throw FirebaseError.bad("((second factors are not supported by the authsh emulator))")
-    }
-    if project.user(localId: localId) != nil {
-      try require(allowOverwrite, "localId belongs to an existing account - can not overwrite.")
     }
     return user
   }

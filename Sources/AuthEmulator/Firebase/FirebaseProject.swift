@@ -12,6 +12,8 @@ final class FirebaseProject {
   /// A tenant's settings (nil for the project itself).
   private(set) var tenant: FirebaseTenant?
   let store: any DocumentStore
+  /// False with no `--state` file: accounts are then not encoded for a store that drops them.
+  private let persistent: Bool
   private(set) var users: [String: FirebaseUser] = [:]
   private var localIdForEmail: [String: String] = [:]
   private var localIdForInitialEmail: [String: String] = [:]
@@ -49,6 +51,7 @@ final class FirebaseProject {
     self.projectId = projectId
     self.tenantId = tenantId
     self.store = store
+    self.persistent = store.isPersistent
     self.emailPrivacy = emailPrivacy
   }
 
@@ -90,16 +93,20 @@ final class FirebaseProject {
 
   /// Creates or replaces the account (persisted first).
   func save(_ user: FirebaseUser) throws {
-    try store.put(Self.usersTable, key: storageKey(user.localId), user.storageJSON(projectId: stateKey))
+    if persistent {
+      try store.put(Self.usersTable, key: storageKey(user.localId), user.storageJSON(projectId: stateKey))
+    }
     apply(user)
   }
 
   /// Creates or replaces several accounts: all stored in one write, or none.
   func saveAll(_ users: [FirebaseUser]) throws {
-    try store.apply(
-      users.map {
-        .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: stateKey))
-      })
+    if persistent {
+      try store.apply(
+        users.map {
+          .put(table: Self.usersTable, key: storageKey($0.localId), document: $0.storageJSON(projectId: stateKey))
+        })
+    }
     users.forEach(apply)
   }
 
