@@ -21,8 +21,9 @@ public struct ImportOutcome: Sendable, Equatable {
     /// Done: `--resume` leaves an account with this status in the report.
     public func isDone(code: String?) -> Bool {
       switch self {
-      case .imported, .skippedExisting, .wouldImport: return true
-      case .unknown, .notStarted, .heldBack: return false
+      case .imported, .skippedExisting: return true
+      // A dry run sent nothing: resuming from its report sends everything.
+      case .wouldImport, .unknown, .notStarted, .heldBack: return false
       case .failed:
         return !AuthError.mayPassLaterCodes.contains(code ?? "")
       }
@@ -65,12 +66,20 @@ public struct ImportOutcome: Sendable, Equatable {
     return .object(object)
   }
 
+  /// The `--report` line of an import into `backend` (`BackendKey.canonical`).
+  public func reportLine(backend: String) -> JSON {
+    guard case .object(var object) = json else { return json }
+    object["backend"] = .string(backend)
+    return .object(object)
+  }
+
   /// What a `--report` line says of its account: the key it is known by (id, else address in
-  /// lower case) and whether it is done; nil for a line that is no import report line.
-  public static func reported(_ json: JSON) -> (key: String, done: Bool)? {
+  /// lower case), whether it is done, and the backend it was imported into (nil in reports written
+  /// before lines named it); nil for a line that is no import report line.
+  public static func reported(_ json: JSON) -> (key: String, done: Bool, backend: String?)? {
     guard let status = json["status"]?.string.flatMap(Status.init(rawValue:)) else { return nil }
     guard let key = json["id"]?.string ?? json["email"]?.string?.lowercased() else { return nil }
-    return (key, status.isDone(code: json["error"]?.string))
+    return (key, status.isDone(code: json["error"]?.string), json["backend"]?.string)
   }
 
   /// A request that never reached the backend (refused, no route, no such host): nothing was
@@ -149,10 +158,11 @@ public enum AccountImportPlan {
     appMetadata["provider"] = nil
     appMetadata["providers"] = nil
     if !appMetadata.isEmpty { body["app_metadata"] = .object(appMetadata) }
-    if account.disabled == true {
-      body["ban_duration"] = .string(disabledBan)
-    } else if let until = account.bannedUntil.flatMap(UnixTime.parseISO), until > now {
-      body["ban_duration"] = .string("\((until - now + 3599) / 3600)h")
+    switch account.ban(at: now) {
+    case .forever?: body["ban_duration"] = .string(disabledBan)
+    // To the second, so that the ban ends when it ended on the source.
+    case .until(let end)?: body["ban_duration"] = .string("\(end - now)s")
+    case nil: break
     }
     let password = supabasePassword(account)
     if let hash = password.hash { body["password_hash"] = .string(hash) }
@@ -204,7 +214,7 @@ public enum AccountImportPlan {
   }
 
   /// One `users[]` entry of batchCreate, its hash group, and why it has no password (nil: it has).
-  public static func firebaseEntry(_ account: PortableAccount, localId: String)
+  public static func firebaseEntry(_ account: PortableAccount, localId: String, now: Int)
     -> (entry: JSONObject, group: FirebaseHashGroup, withoutPassword: String?)
   {
     var entry = JSONObject([("localId", .string(localId))])
@@ -214,7 +224,7 @@ public enum AccountImportPlan {
       entry["displayName"] = .string(name)
     }
     if let phone = account.phone.flatMap(PortableAccount.e164) { entry["phoneNumber"] = .string(phone) }
-    if account.disabled == true || account.bannedUntil != nil { entry["disabled"] = true }
+    if account.ban(at: now) != nil { entry["disabled"] = true }
     if let created = account.createdAt.flatMap(UnixTime.parseISO) {
       entry["createdAt"] = .string(String(created * 1000))
     }

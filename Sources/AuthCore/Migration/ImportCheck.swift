@@ -72,7 +72,7 @@ public struct ImportCheck: Sendable {
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
   public init(
-    _ given: PortableAccount, target: ProviderKind, consent: ImportConsent
+    _ given: PortableAccount, target: ProviderKind, consent: ImportConsent, now: Int
   ) {
     var account = given
     var losses: Set<ImportLoss> = []
@@ -101,7 +101,7 @@ public struct ImportCheck: Sendable {
         !["full_name", "name", "email_verified", "email", "sub", "phone_verified"].contains($0)
       }
       if !own.isEmpty { losses.insert(.metadata) }
-      if given.disabled != true, given.bannedUntil != nil { losses.insert(.banEnd) }
+      if case .until? = given.ban(at: now) { losses.insert(.banEnd) }
     }
     self.account = account
     self.withoutPassword = withoutPassword
@@ -122,5 +122,17 @@ public struct ImportCheck: Sendable {
         "its address is unconfirmed and the target asks for confirmation before sign-in: --confirm-unverified imports it confirmed"
     default: return loss.rawValue
     }
+  }
+}
+
+extension ImportOutcome {
+  /// A dry run's outcome of a checked account: it would be imported, or it is held back and why.
+  public static func planned(_ checked: ImportCheck, index: Int) -> ImportOutcome {
+    var outcome = ImportOutcome(
+      index: index, account: checked.account, status: checked.heldBack == nil ? .wouldImport : .heldBack)
+    outcome.message = checked.heldBack
+    outcome.withoutPassword = checked.heldBack == nil ? checked.withoutPassword : nil
+    outcome.losses = checked.losses
+    return outcome
   }
 }

@@ -55,6 +55,31 @@ public enum ImportSummary {
     ]
   }
 
+  /// The counts of a dry run's `--json` (`import`), by the same names as a run's.
+  public static func counts(_ tally: ImportDryRunTally) -> JSON {
+    [
+      "dry_run": true, "total": .int(tally.total), "would_import": .int(tally.sent),
+      "without_password": .int(tally.withoutCount), "new_ids": .int(tally.newIds), "held_back": .int(tally.heldCount),
+      "losses": .object(lossCounts(tally.losses)),
+    ]
+  }
+
+  static func lossCounts(_ losses: [ImportLoss: Int]) -> JSONObject {
+    JSONObject(losses.sorted { $0.key < $1.key }.map { ($0.key.rawValue, JSON.int($0.value)) })
+  }
+
+  /// The error of a run that held accounts back (exit 1), or of a dry run that would.
+  public static func heldBackError(_ held: Int, total: Int, losses: some Sequence<ImportLoss>, dryRun: Bool)
+    -> AuthError
+  {
+    let flags = Set(losses.filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
+    let verb = dryRun ? "would be held back" : "were held back"
+    return AuthError(
+      .validationFailed,
+      message: "\(held) of \(total) accounts \(verb): they would arrive weaker than they left (listed above).",
+      hint: "Fix the file (--db exports the hashes and factors), or accept the loss by name: \(flags).")
+  }
+
   /// "  lost on the way:       identities 3, phone 2" (what the imported accounts could not carry).
   static func lossLines(_ counts: JSONObject) -> [String] {
     let shown = counts.pairs.map { "\($0.0) \($0.1.int ?? 0)" }
@@ -75,8 +100,7 @@ public enum ImportSummary {
     lines.append("  without a password:    \(tally.withoutCount)")
     lines.append("  given a new id:        \(tally.newIds)")
     lines.append("  held back:             \(tally.heldCount)")
-    lines += lossLines(
-      JSONObject(tally.losses.sorted { $0.key < $1.key }.map { ($0.key.rawValue, JSON.int($0.value)) }))
+    lines += lossLines(lossCounts(tally.losses))
     lines.append("Accounts already there would be skipped; a dry run does not ask the backend which they are.")
     if tally.withoutCount > 0 {
       lines.append("Without a password:")

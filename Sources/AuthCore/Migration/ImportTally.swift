@@ -72,6 +72,8 @@ public struct ImportDryRunTally: Sendable {
   public private(set) var withoutCount = 0
   public private(set) var held: [(String, String)] = []
   public private(set) var heldCount = 0
+  /// What the held-back accounts would lose (their flags are the hint).
+  public private(set) var heldLosses: Set<ImportLoss> = []
   let provider: ProviderKind
 
   public init(provider: ProviderKind) {
@@ -84,6 +86,7 @@ public struct ImportDryRunTally: Sendable {
     let who = account.email ?? account.id ?? "?"
     if let reason = check.heldBack {
       heldCount += 1
+      heldLosses.formUnion(check.losses)
       if held.count < ImportSummary.listed { held.append((who, reason)) }
       return
     }

@@ -36,8 +36,9 @@ extension FirebaseAdminProvider: AccountImporter {
     // 2. batchCreate, grouped by hash kind, 1,000 at a time.
     var groups: [AccountImportPlan.FirebaseHashGroup: [(index: Int, entry: JSONObject)]] = [:]
     var order: [AccountImportPlan.FirebaseHashGroup] = []
+    let now = clock.unixNow
     for index in pending {
-      let plan = AccountImportPlan.firebaseEntry(accounts[index], localId: localIds[index])
+      let plan = AccountImportPlan.firebaseEntry(accounts[index], localId: localIds[index], now: now)
       outcomes[index].withoutPassword = plan.withoutPassword
       if groups[plan.group] == nil { order.append(plan.group) }
       groups[plan.group, default: []].append((index, plan.entry))

@@ -11,7 +11,8 @@ enum WireTrace {
   /// exported password hashes crackable (Firebase `signerKey`, `saltSeparator`).
   static let secretFields: Set<String> = [
     "password", "newPassword", "new_password", "access_token", "refresh_token", "id_token", "idToken", "refreshToken",
-    "oobCode", "token", "token_hash", "passwordHash", "hashed_token", "email_otp", "action_link", "oobLink",
+    "oobCode", "token", "token_hash", "passwordHash", "password_hash", "encrypted_password", "hashed_token",
+    "email_otp", "action_link", "oobLink",
     "secret", "uri", "qr_code", "sharedSecretKey", "verificationCode", "mfaPendingCredential", "totpSessionInfo",
     "sessionInfo", "code", "otp", "phone_otp", "signerKey", "saltSeparator", "nonce",
   ]

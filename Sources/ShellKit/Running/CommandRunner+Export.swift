@@ -142,6 +142,9 @@ extension CommandRunner {
     var written = 0
     var withHash = 0
     var withoutHash = 0
+    /// The Firebase CLI's format has no password_note: an account without its hash reads as one
+    /// that never had a password.
+    var format = ExportFormat.jsonl
     /// Why the output stopped before the end, when it did.
     var stopped: String?
 
@@ -149,7 +152,13 @@ extension CommandRunner {
       let accounts = written == 1 ? "1 account" : "\(written) accounts"
       var parts: [String] = []
       if withHash > 0 { parts.append("\(withHash) with a password hash") }
-      if withoutHash > 0 { parts.append("\(withoutHash) whose password hash is missing (see password_note)") }
+      if withoutHash > 0 {
+        parts.append(
+          "\(withoutHash) whose password hash is missing ("
+            + (format == .firebase
+              ? "this format cannot say so: an import of the file creates them without a password; --format jsonl keeps a password_note"
+              : "see password_note") + ")")
+      }
       let detail = parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
       return (stopped.map { "Stopped after \(accounts): \($0)" } ?? "Exported \(accounts)") + detail + "."
     }
@@ -159,7 +168,7 @@ extension CommandRunner {
   static func export(from reader: any AccountReader, format: ExportFormat, filter: String?, output: ExportOutput)
     async throws -> ExportSummary
   {
-    var summary = ExportSummary()
+    var summary = ExportSummary(format: format)
     var token: String?
     var first = true
     var noticed = false

@@ -29,18 +29,28 @@ extension CommandRunner {
     var result = CommandResult(command: invocation.spec.name)
     let backend = "\(target.provider.rawValue) (profile \(target.profile))"
     // `--resume REPORT`: only the accounts the earlier run did not finish.
-    let resume = try invocation[.bulkResume].map { try readImportReport($0, context) }
+    let resume = try invocation[.bulkResume].map {
+      try readImportReport($0, context, backend: BackendKey(target).canonical)
+    }
     let consent = ImportConsent(
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
     let targetKind = target.provider
+    let now = context.clock.unixNow
     @Sendable func check(_ account: PortableAccount) -> ImportCheck {
-      ImportCheck(account, target: targetKind, consent: consent)
+      ImportCheck(account, target: targetKind, consent: consent, now: now)
     }
     func isDone(_ account: PortableAccount) -> Bool {
       guard let resume, let key = ImportOutcome.key(of: account) else { return false }
       return resume.contains(key)
     }
+
+    // A dry run's report says what would happen to each account, as pass 1 finds it.
+    let dryReport =
+      try invocation[.importDryRun] ? invocation[.importReport].map { try openImportReport($0, context) } : nil
+    defer { dryReport?.close() }
+    var dryIndex = 0
+    let reportBackend = BackendKey(target).canonical
 
     // Pass 1: the whole file read and checked before anything is sent.
     var planned = ImportDryRunTally(provider: target.provider)
@@ -50,6 +60,10 @@ extension CommandRunner {
     let format = try file.read(check) { account, checked in
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
       planned.add(checked)
+      if let dryReport {
+        try dryReport.write(json: ImportOutcome.planned(checked, index: dryIndex).reportLine(backend: reportBackend))
+        dryIndex += 1
+      }
       if !isDone(account) {
         if checked.heldBack == nil { pending.todo += 1 } else { pending.held += 1 }
         kept?.append(checked)
@@ -63,6 +77,11 @@ extension CommandRunner {
     }
     if invocation[.importDryRun] {
       result.output = ImportSummary.dryRun(planned, format: format, source: name, backend: backend)
+      result.importCounts = ImportSummary.counts(planned)
+      if planned.heldCount > 0 {
+        result.error = ImportSummary.heldBackError(
+          planned.heldCount, total: planned.total, losses: planned.heldLosses, dryRun: true)
+      }
       return result
     }
     guard pending.todo + pending.held > 0 else {
@@ -81,12 +100,8 @@ extension CommandRunner {
     }
     // Each account's outcome goes to the report and the audit log as it is known, so a killed
     // import leaves a record of what it created.
-    let report: (any BatchReportSink)? = try (invocation[.importReport] ?? invocation[.bulkResume]).map { path in
-      do {
-        return try context.openBatchReport(path, invocation[.importReport] == nil)
-      } catch {
-        throw AuthError(.usage, message: "Cannot write the report \(path): \(Self.reason(error)).")
-      }
+    let report: (any BatchReportSink)? = try (invocation[.importReport] ?? invocation[.bulkResume]).map {
+      try openImportReport($0, context, append: invocation[.importReport] == nil)
     }
     defer { report?.close() }
 
@@ -150,26 +165,40 @@ extension CommandRunner {
       result.error = AuthError(
         .providerError, message: "\(failed) of \(total) accounts could not be imported (listed above).")
     } else if tally.heldBack.count > 0 {
-      let flags = Set(tally.heldLosses.filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
-      result.error = AuthError(
-        .validationFailed,
-        message:
-          "\(tally.heldBack.count) of \(total) accounts were held back: they would arrive weaker than they left (listed above).",
-        hint: "Fix the file (--db exports the hashes and factors), or accept the loss by name: \(flags).")
+      result.error = ImportSummary.heldBackError(
+        tally.heldBack.count, total: total, losses: tally.heldLosses, dryRun: false)
     }
     if Task.isCancelled || context.batchStop?.stopped == true { result.error = AuthError(.cancelled) }
     return result
   }
 
   /// The keys of the accounts an import `--report` says are done.
-  func readImportReport(_ path: String, _ context: ShellContext) throws -> Set<String> {
+  func openImportReport(_ path: String, _ context: ShellContext, append: Bool = false) throws -> any BatchReportSink {
+    do {
+      return try context.openBatchReport(path, append)
+    } catch {
+      throw AuthError(.usage, message: "Cannot write the report \(path): \(Self.reason(error)).")
+    }
+  }
+
+  func readImportReport(_ path: String, _ context: ShellContext, backend: String) throws -> Set<String> {
     let name = path == "-" ? "standard input" : path
     var lines = PhysicalLines(lines: try openBulkLines(path, context), name: name)
     var status: [String: Bool] = [:]
     while let (line, number) = try lines.nextContent() {
-      guard let json = try? JSON.parse(line), let (key, done) = ImportOutcome.reported(json) else {
+      guard let json = try? JSON.parse(line), let (key, done, into) = ImportOutcome.reported(json) else {
         throw AuthError(
           .usage, message: "\(name) is not a report of user import: line \(number) has no id or email and status.")
+      }
+      // A line of another backend matters only when it says the account is done there: one that
+      // was never sent (a backend that could not be reached, then fixed) is no outcome here.
+      if let into, into != backend {
+        guard done else { continue }
+        throw AuthError(
+          .usage,
+          message:
+            "\(name) reports an import into \(into) (line \(number)), not into \(backend): --resume finishes an import on the backend it was made for."
+        )
       }
       // The last line about an account is its outcome (a resumed run appends).
       status[key] = done

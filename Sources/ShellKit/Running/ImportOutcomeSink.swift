@@ -13,8 +13,13 @@ final class ImportOutcomeSink: Sendable {
   /// The audit log opened once for the sink's outcomes (nil: not audited, or it could not be opened).
   private let auditWriter: (any AuditBatchWriter)?
 
+  /// The backend every report line names (`BackendKey.canonical`): `--resume` refuses a report of
+  /// another backend.
+  private let backend: String
+
   init(report: (any BatchReportSink)?, guardRails: SupportGuard, losses: [String: [ImportLoss]] = [:]) {
     self.report = report
+    self.backend = BackendKey(guardRails.target).canonical
     self.guardRails = guardRails
     self.losses = losses
     do {
@@ -45,7 +50,7 @@ final class ImportOutcomeSink: Sendable {
     guard !given.isEmpty else { return }
     let outcomes = given.map(withLosses)
     do {
-      for outcome in outcomes { try report?.write(json: outcome.json) }
+      for outcome in outcomes { try report?.write(json: outcome.reportLine(backend: backend)) }
     } catch {
       keep(
         AuthError(
@@ -55,7 +60,7 @@ final class ImportOutcomeSink: Sendable {
     guard audit else { return }
     do {
       try guardRails.recordAll(
-        outcomes.map { ($0.email ?? $0.newId ?? $0.sourceId, Self.auditError($0)) }, through: auditWriter)
+        outcomes.map { ($0.newId ?? $0.sourceId, $0.email, Self.auditError($0)) }, through: auditWriter)
     } catch let error as AuthError {
       keep(
         AuthError(

@@ -114,13 +114,14 @@ public struct SupportGuard: Sendable {
 
   /// The audit lines of a batch's outcomes (an import), appended in one write.
   public func recordAll(
-    _ outcomes: [(email: String?, error: AuthError?)], through writer: (any AuditBatchWriter)? = nil
+    _ outcomes: [(id: String?, email: String?, error: AuthError?)], through writer: (any AuditBatchWriter)? = nil
   ) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
     // The time, profile, backend and operator are the batch's: worked out once.
     let template = entry(user: nil, email: nil, outcome: "ok")
-    let entries = outcomes.map { email, error in
+    let entries = outcomes.map { id, email, error in
       var line = template
+      line.targetId = id.map(Self.capped)
       line.targetEmail = email.map(Self.capped)
       return Self.finished(line, error: error)
     }

@@ -47,15 +47,18 @@ extension CommandTable {
         + " anything is sent. An account that would arrive weaker than it left (without its password,"
         + " without its second factors, or locked out by an unconfirmed address) is held back and listed"
         + " (exit 1) unless --without-passwords, --drop-factors or --confirm-unverified accepts that loss;"
-        + " the dry run shows the same counts. Supabase: one POST /admin/users per account with its id (when"
+        + " the dry run shows the same counts and exits as the import would. Supabase: one POST /admin/users per account with its id (when"
         + " it is a UUID; otherwise Supabase gives a new one, listed in the summary and --report), e-mail,"
-        + " confirmation, metadata, ban and password hash (bcrypt, argon2 or Firebase's scrypt as"
+        + " confirmation, metadata, ban (to the second it ends; one that has ended is no ban) and password hash (bcrypt, argon2 or Firebase's scrypt as"
         + " $fbscrypt$…), --jobs at a time. Firebase: accounts:batchCreate, up to 1,000 accounts a call,"
         + " one hash kind per call (bcrypt, or Firebase's scrypt with its parameters); argon2 hashes cannot"
         + " go to Firebase, so those accounts are held back unless --without-passwords. Accounts whose"
         + " address or id is taken are skipped and listed, never overwritten. On a terminal it asks you to"
         + " type the number of accounts to confirm (without one it needs --yes); each account gets an"
-        + " audit line. Hashes are never printed. The exit status is 0 when nothing failed, 1 otherwise.",
+        + " audit line. Hashes are never printed. --resume REPORT sends what the report of an import into the"
+        + " same backend does not list as done. The exit status is 0 when every account was imported or"
+        + " skipped, 1 when any failed or was held back, 3 when the backend cannot be reached, 130 when"
+        + " interrupted.",
       examples: [
         "authsh user import users.jsonl --yes --jobs 16 --report import-report.jsonl",
         "authsh user import users.json --hash-config hash.json --dry-run",

@@ -67,21 +67,21 @@ import Testing
   @Test func anAccountThatWouldArriveWeakerIsHeldBackUnlessItsFlagSaysYes() {
     var argon = PortableAccount(id: "a", email: "argon@example.com")
     argon.passwordHash = "$argon2id$v=19$m=16,t=2,p=1$c2FsdA$aGFzaA"
-    let held = ImportCheck(argon, target: .firebase, consent: ImportConsent())
+    let held = ImportCheck(argon, target: .firebase, consent: ImportConsent(), now: 0)
     #expect(held.losses == [.password] && held.heldBack?.contains("--without-passwords") == true)
     let allowed = ImportCheck(
-      argon, target: .firebase, consent: ImportConsent(withoutPasswords: true))
+      argon, target: .firebase, consent: ImportConsent(withoutPasswords: true), now: 0)
     #expect(allowed.heldBack == nil)
 
     var factored = PortableAccount(id: "f", email: "f@example.com")
     factored.passwordHash = "$2a$04$abcdefghijklmnopqrstuu1234567890123456789012345678901"
     factored.factors = [PortableFactor(id: "x", type: "totp")]
     #expect(
-      ImportCheck(factored, target: .supabase, consent: ImportConsent()).heldBack
+      ImportCheck(factored, target: .supabase, consent: ImportConsent(), now: 0).heldBack
         != nil)
     #expect(
       ImportCheck(
-        factored, target: .supabase, consent: ImportConsent(dropFactors: true)
+        factored, target: .supabase, consent: ImportConsent(dropFactors: true), now: 0
       ).heldBack == nil)
 
     var unverified = PortableAccount(id: "u", email: "u@example.com")
@@ -89,10 +89,10 @@ import Testing
     unverified.emailVerified = false
     unverified.passwordHash = factored.passwordHash
     #expect(
-      ImportCheck(unverified, target: .supabase, consent: ImportConsent()).losses
+      ImportCheck(unverified, target: .supabase, consent: ImportConsent(), now: 0).losses
         == [.verified])
     let confirmed = ImportCheck(
-      unverified, target: .supabase, consent: ImportConsent(confirmUnverified: true)
+      unverified, target: .supabase, consent: ImportConsent(confirmUnverified: true), now: 0
     )
     #expect(confirmed.heldBack == nil && confirmed.account.emailVerified == true)
 
@@ -101,7 +101,32 @@ import Testing
     social.providers = ["google"]
     social.phone = "15551234567"
     social.userMetadata = JSONObject([("plan", "pro")])
-    let counted = ImportCheck(social, target: .firebase, consent: ImportConsent())
+    let counted = ImportCheck(social, target: .firebase, consent: ImportConsent(), now: 0)
     #expect(counted.heldBack == nil && counted.losses == [.identities, .metadata])
+  }
+
+  /// A ban's end decides: one that has passed is no ban; one to come is a ban that Firebase keeps
+  /// without its end (counted); `disabled` without an end is a ban with none.
+  @Test func aBanIsReadByItsEnd() {
+    let now = 1_800_000_000
+    var timed = PortableAccount(id: "t", email: "t@example.com")
+    timed.disabled = true
+    timed.bannedUntil = "2027-02-01T00:00:00Z"
+    var expired = PortableAccount(id: "e", email: "e@example.com")
+    expired.bannedUntil = "2024-02-01T00:00:00Z"
+    var forever = PortableAccount(id: "f", email: "f@example.com")
+    forever.disabled = true
+    let end = UnixTime.parseISO("2027-02-01T00:00:00Z")!
+    #expect(timed.ban(at: now - 1_000_000) == .until(end) && timed.ban(at: end) == nil)
+    #expect(expired.ban(at: now) == nil && forever.ban(at: now) == .forever)
+    let early = end - 86_400
+    #expect(ImportCheck(timed, target: .firebase, consent: ImportConsent(), now: early).losses == [.banEnd])
+    #expect(ImportCheck(forever, target: .firebase, consent: ImportConsent(), now: early).losses.isEmpty)
+    #expect(ImportCheck(expired, target: .firebase, consent: ImportConsent(), now: early).losses.isEmpty)
+    #expect(AccountImportPlan.firebaseEntry(timed, localId: "t", now: early).entry["disabled"] == true)
+    #expect(AccountImportPlan.firebaseEntry(expired, localId: "e", now: early).entry["disabled"] == nil)
+    #expect(AccountImportPlan.supabaseBody(timed, now: early).body["ban_duration"] == "86400s")
+    #expect(AccountImportPlan.supabaseBody(forever, now: early).body["ban_duration"] == "876000h")
+    #expect(AccountImportPlan.supabaseBody(expired, now: early).body["ban_duration"] == nil)
   }
 }

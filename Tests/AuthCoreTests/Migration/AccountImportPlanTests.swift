@@ -60,14 +60,14 @@ struct AccountImportPlanTests {
     account.emailVerified = true
     account.appMetadata = JSONObject([("provider", "email"), ("role", "staff")])
     account.userMetadata = JSONObject([("full_name", "Ada L")])
-    let bcrypt = AccountImportPlan.firebaseEntry(account, localId: account.id ?? "")
+    let bcrypt = AccountImportPlan.firebaseEntry(account, localId: account.id ?? "", now: 0)
     #expect(bcrypt.group == .bcrypt && bcrypt.withoutPassword == nil)
     #expect(bcrypt.entry["passwordHash"]?.string.flatMap { Data(base64Encoded: $0) } == Data(Self.bcrypt.utf8))
     #expect(bcrypt.entry["customAttributes"] == "{\"role\":\"staff\"}" && bcrypt.entry["displayName"] == "Ada L")
     #expect(AccountImportPlan.FirebaseHashGroup.bcrypt.fields["hashAlgorithm"] == "BCRYPT")
 
     account.passwordHash = Self.fbscrypt
-    let scrypt = AccountImportPlan.firebaseEntry(account, localId: "x")
+    let scrypt = AccountImportPlan.firebaseEntry(account, localId: "x", now: 0)
     guard case .scrypt(let config) = scrypt.group else {
       Issue.record("not grouped as SCRYPT")
       return
@@ -77,7 +77,7 @@ struct AccountImportPlanTests {
     #expect(scrypt.entry["salt"] == "C0sHCg9ek77hsg==")
 
     account.passwordHash = "$argon2id$v=19$m=16,t=2,p=1$c2FsdA$aGFzaA"
-    let argon = AccountImportPlan.firebaseEntry(account, localId: "x")
+    let argon = AccountImportPlan.firebaseEntry(account, localId: "x", now: 0)
     #expect(
       argon.group == .none && argon.withoutPassword == "Firebase cannot import argon2 hashes"
         && argon.entry["passwordHash"] == nil)
@@ -98,7 +98,7 @@ struct AccountImportPlanTests {
     var banned = PortableAccount(id: "3F2A0000-0000-4000-8000-000000000001", email: "b@example.com")
     banned.bannedUntil = "2023-11-14T22:13:20Z"
     let (second, reason) = AccountImportPlan.supabaseBody(banned, now: 1_700_000_000 - 7200)
-    #expect(second["id"] == "3f2a0000-0000-4000-8000-000000000001" && second["ban_duration"] == "2h")
+    #expect(second["id"] == "3f2a0000-0000-4000-8000-000000000001" && second["ban_duration"] == "7200s")
     #expect(reason == "no password hash in the record")
   }
 }

@@ -43,6 +43,19 @@ import Testing
     #expect(text.contains(#""rounds":8"#) && text.contains(#""mfaEnrollmentId":"e1""#))
   }
 
+  /// `user import --verbose` into Supabase: the admin create body carries the hash (a Firebase
+  /// scrypt one holds the project's signer key); `--db` rows name it `encrypted_password`.
+  @Test func importedPasswordHashes() {
+    let hash = "$fbscrypt$v=1,n=8,r=4,p=1,ss=SALT-SEP-1,sk=SIGNER-KEY-1$c2FsdA==$aGFzaA=="
+    let request = WireTrace.describe(
+      HTTPRequest(
+        method: "POST", url: URL(string: "http://127.0.0.1:9/auth/v1/admin/users")!, headers: [],
+        body: Array(
+          #"{"email":"ada@example.com","password_hash":"\#(hash)","encrypted_password":"$2b$04$BCRYPT"}"#.utf8)))
+    #expect(!request.contains("SIGNER-KEY-1") && !request.contains("$2b$04$BCRYPT"), "\(request)")
+    #expect(request.contains(#""password_hash":"***""#) && request.contains("ada@example.com"), "\(request)")
+  }
+
   @Test func oneTimeCodesAndLinksInTheOutboxAndInURLs() {
     let outbox = trace(
       #"{"messages":[{"email":"ada@example.com","code":"123456","link":"http://127.0.0.1:9/auth/v1/verify?token=HASH-TOKEN-1&type=recovery&redirect_to=http://x"}]}"#

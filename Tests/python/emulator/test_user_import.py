@@ -81,7 +81,7 @@ def test_500_firebase_accounts_move_to_supabase_and_sign_in_with_supabase_auth(e
     # Half were never confirmed on Firebase, where they sign in anyway; Supabase's password sign-in
     # refuses an unconfirmed address, so they are held back until that is accepted by name.
     dry = authsh("user", "import", str(export), "--provider", "supabase", "--dry-run")
-    assert dry.returncode == 0 and "held back:             250" in dry.stdout, dry.stdout
+    assert dry.returncode == 1 and "held back:             250" in dry.stdout, dry.stdout
     done = authsh("user", "import", str(export), "--provider", "supabase", "--yes", "--jobs", "8", "--report", str(report),
                   "--confirm-unverified")
     assert done.returncode == 0, done.stdout + done.stderr
