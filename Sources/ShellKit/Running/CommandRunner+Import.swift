@@ -100,8 +100,11 @@ extension CommandRunner {
     }
     // Each account's outcome goes to the report and the audit log as it is known, so a killed
     // import leaves a record of what it created.
-    let report: (any BatchReportSink)? = try (invocation[.importReport] ?? invocation[.bulkResume]).map {
-      try openImportReport($0, context, append: invocation[.importReport] == nil)
+    // Resuming appends to the report it reads, also when --report names that same file (as "the
+    // same command with --resume" does): emptying it would lose the earlier run's outcomes.
+    let resumed = invocation[.bulkResume]
+    let report: (any BatchReportSink)? = try (invocation[.importReport] ?? resumed).map { path in
+      try openImportReport(path, context, append: resumed.map { Self.isSameFile(path, $0) } ?? false)
     }
     defer { report?.close() }
 

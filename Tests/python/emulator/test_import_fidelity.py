@@ -128,3 +128,17 @@ def test_the_firebase_format_says_it_cannot_carry_a_missing_hash(emulator, tmp_p
         out = authsh(env, "user", "export", "--provider", "firebase", "--format", fmt, "--filter", "later@", "--yes")
         assert out.returncode == 0, out.stderr
         assert "1 whose password hash is missing (" + says in out.stderr, out.stderr
+
+
+def test_resuming_with_the_same_report_keeps_its_earlier_lines(emulator, tmp_path):
+    """"The same command with --resume REPORT" keeps its --report REPORT: the earlier run's lines stay."""
+    env = environment(tmp_path, emulator, "both")
+    records = [{"email": f"same{i}@fidelity.example", "password_hash": HASH} for i in range(5)]
+    first = write_jsonl(tmp_path / "first.jsonl", records[:3])
+    whole = write_jsonl(tmp_path / "whole.jsonl", records)
+    report = str(tmp_path / "same.jsonl")
+    assert authsh(env, "user", "import", first, "--provider", "firebase", "--yes", "--report", report).returncode == 0
+    done = authsh(env, "user", "import", whole, "--provider", "firebase", "--yes", "--report", report, "--resume", report)
+    assert done.returncode == 0 and "Imported 2 of 2" in done.stdout, done.stdout + done.stderr
+    emails = [json.loads(line)["email"] for line in open(report)]
+    assert sorted(emails) == sorted(r["email"] for r in records), emails
