@@ -76,9 +76,11 @@ public struct ImportCheck: Sendable {
   ) {
     var account = given
     var losses: Set<ImportLoss> = []
+    // `user export` (its records name their `source`) says whether there was a password: a hash,
+    // or a note on why it is missing. Other files only list the ways in.
     let hadPassword =
       given.passwordHash != nil || given.passwordNote != nil
-      || given.providers.contains { ["email", "password"].contains($0) }
+      || (given.source == nil && given.providers.contains { ["email", "password"].contains($0) })
     // The hash is read once: what the target makes of it and the summary's name for its kind.
     let kind = given.passwordHash.map(PasswordHashString.kind(of:))
     let withoutPassword =

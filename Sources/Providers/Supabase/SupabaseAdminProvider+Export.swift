@@ -62,8 +62,10 @@ enum SupabaseExportDecoding {
         id: id, type: factor["factor_type"]?.string ?? "totp",
         friendlyName: factor["friendly_name"]?.string.flatMap { $0.isEmpty ? nil : $0 })
     }
-    let hasPassword = providers.contains("email") || providers.contains("phone")
     func time(_ key: String) -> String? { json[key]?.string.flatMap { $0.isEmpty ? nil : Timestamps.normalize($0) } }
+    // An invitation not yet accepted has no password: the person sets one when they accept it.
+    let invitedOnly = !(json["invited_at"]?.string ?? "").isEmpty && time("email_confirmed_at") == nil
+    let hasPassword = (providers.contains("email") || providers.contains("phone")) && !invitedOnly
     return PortableAccount(
       id: json["id"]?.string ?? "", email: json["email"]?.string.flatMap { $0.isEmpty ? nil : $0 },
       emailVerified: time("email_confirmed_at") != nil, phone: json["phone"]?.string.flatMap { $0.isEmpty ? nil : $0 },

@@ -105,6 +105,18 @@ import Testing
     #expect(counted.heldBack == nil && counted.losses == [.identities, .metadata])
   }
 
+  /// An export's record says whether there was a password (a hash, or a note on why it is missing):
+  /// an e-mail-link account lists `password` as its way in and has none. A file without `source`
+  /// only lists the ways in, and a listed password is taken at its word.
+  @Test func anExportSaysWhetherThereWasAPassword() {
+    var link = PortableAccount(id: "l", email: "link@example.com")
+    link.providers = ["password"]
+    link.source = "firebase"
+    #expect(ImportCheck(link, target: .supabase, consent: ImportConsent(), now: 0).heldBack == nil)
+    link.source = nil
+    #expect(ImportCheck(link, target: .supabase, consent: ImportConsent(), now: 0).losses == [.password])
+  }
+
   /// A ban's end decides: one that has passed is no ban; one to come is a ban that Firebase keeps
   /// without its end (counted); `disabled` without an end is a ban with none.
   @Test func aBanIsReadByItsEnd() {

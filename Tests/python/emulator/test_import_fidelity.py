@@ -142,3 +142,18 @@ def test_resuming_with_the_same_report_keeps_its_earlier_lines(emulator, tmp_pat
     assert done.returncode == 0 and "Imported 2 of 2" in done.stdout, done.stdout + done.stderr
     emails = [json.loads(line)["email"] for line in open(report)]
     assert sorted(emails) == sorted(r["email"] for r in records), emails
+
+
+def test_an_invitation_not_yet_accepted_has_no_password_to_lose(emulator, tmp_path):
+    env = environment(tmp_path, emulator, "both")
+    r = requests.post(f"{emulator.supabase_url}/invite", json={"email": "invitee@fidelity.example"}, timeout=10,
+                      headers={"apikey": emulator.service_role_key, "Authorization": f"Bearer {emulator.service_role_key}"})
+    assert r.status_code == 200, r.text
+    out = authsh(env, "user", "export", "--provider", "supabase", "--filter", "invitee@", "--yes")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["password_note"] is None, record
+    path = write_jsonl(tmp_path / "invited.jsonl", [record])
+    dry = authsh(env, "user", "import", path, "--provider", "firebase", "--dry-run", "--json")
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    assert json.loads(dry.stdout)["import"]["held_back"] == 0
