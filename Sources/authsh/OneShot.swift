@@ -29,6 +29,13 @@ enum OneShot {
       )
       return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
     }
+    if invocation.id == .userImport, invocation[.importFile]?.trimmingWhitespace == "-", Terminal.stdinIsTTY {
+      // It would wait for an export to be typed, behind the "Importing…" spinner.
+      let problem = UsageError(
+        "user import - reads an export from standard input, but standard input is a terminal: name the file, or pipe it in (authsh user import - < users.jsonl)"
+      )
+      return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
+    }
     switch invocation.id {
     case .run: return await RunCommand.run(invocation, arguments, environment: environment, sink: sink)
     case .completion: return CompletionCommand.run(invocation, sink: sink)

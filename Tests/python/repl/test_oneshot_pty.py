@@ -131,6 +131,14 @@ def test_password_stdin_on_a_terminal_is_refused_before_anything_is_read(env):
     assert "Signing in" not in screen and not any(frame in screen for frame in SPINNER_FRAMES)
 
 
+def test_import_from_a_terminal_standard_input_is_refused_not_waited_for(env):
+    run = OneShot(env, "user", "import", "-", "--dry-run")
+    run.child.expect_exact("standard input is a terminal: name the file, or pipe it in")
+    assert run.finish() == 64
+    screen = run.screen.getvalue()
+    assert "Importing" not in screen and not any(frame in screen for frame in SPINNER_FRAMES)
+
+
 def test_password_stdin_from_a_pipe_still_signs_in(env):
     one_shot(env, "signup", "cy@example.com", "--name", "Cy", "--password-env", "PW")
     done = subprocess.run([authsh_binary(), "login", "cy@example.com", "--password-stdin"], env=env,
