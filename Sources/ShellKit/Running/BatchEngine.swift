@@ -37,6 +37,14 @@ public enum BatchOutcome: String, Sendable, CaseIterable {
 /// A retry that a stopped batch did not make; `after` is the error of the last attempt.
 struct BatchStopped: Error {
   var after: AuthError?
+
+  /// The account's outcome, `sent` when the change was about to go out: the batch stopped before
+  /// any attempt (`after` nil: nothing went out, even if `sent` was set just before), or after a
+  /// rate limit (nothing was applied), is `not_started`; after an attempt that got no answer, `unknown`.
+  func outcome(sent: Bool) -> BatchOutcome {
+    guard sent, let after else { return .notStarted }
+    return BatchRetrier.isRateLimit(after) ? .notStarted : .unknown
+  }
 }
 
 /// One account of a batch, as the report and the summary see it. Never a secret.

@@ -319,7 +319,7 @@ extension CommandRunner {
       case let stopped as BatchStopped:
         // A retry the stopped batch did not make: after a rate limit nothing was applied.
         failure = stopped.after ?? AuthError(.cancelled)
-        outcome = sent && !BatchRetrier.isRateLimit(failure) ? .unknown : .notStarted
+        outcome = stopped.outcome(sent: sent)
       case let known as AuthError:
         failure = known
         outcome = known.code == .userNotFound ? .notFound : .failed
