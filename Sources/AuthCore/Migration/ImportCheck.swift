@@ -68,6 +68,12 @@ public struct ImportCheck: Sendable {
   public var withoutPassword: String?
   /// The kind of its password hash as the summary names it (nil: no hash).
   public var hashKind: String?
+  /// It names an id, address or phone an earlier account of the file named (`ImportDuplicates`):
+  /// not sent. Set by the reader of the file, which sees the accounts in order.
+  public var duplicate = false
+
+  /// Sent to the backend: neither held back nor a duplicate.
+  public var willSend: Bool { heldBack == nil && !duplicate }
 
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
@@ -130,6 +136,7 @@ public struct ImportCheck: Sendable {
 extension ImportOutcome {
   /// A dry run's outcome of a checked account: it would be imported, or it is held back and why.
   public static func planned(_ checked: ImportCheck, index: Int) -> ImportOutcome {
+    if checked.duplicate { return duplicate(checked) }
     var outcome = ImportOutcome(
       index: index, account: checked.account, status: checked.heldBack == nil ? .wouldImport : .heldBack)
     outcome.message = checked.heldBack

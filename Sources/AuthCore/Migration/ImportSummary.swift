@@ -60,6 +60,7 @@ public enum ImportSummary {
     [
       "dry_run": true, "total": .int(tally.total), "would_import": .int(tally.sent),
       "without_password": .int(tally.withoutCount), "new_ids": .int(tally.newIds), "held_back": .int(tally.heldCount),
+      "duplicates": .int(tally.duplicates),
       "losses": .object(lossCounts(tally.losses)),
     ]
   }
@@ -100,6 +101,7 @@ public enum ImportSummary {
     lines.append("  without a password:    \(tally.withoutCount)")
     lines.append("  given a new id:        \(tally.newIds)")
     lines.append("  held back:             \(tally.heldCount)")
+    if tally.duplicates > 0 { lines.append("  duplicates (not sent): \(tally.duplicates)") }
     lines += lossLines(lossCounts(tally.losses))
     lines.append("Accounts already there would be skipped; a dry run does not ask the backend which they are.")
     if tally.withoutCount > 0 {

@@ -72,6 +72,8 @@ public struct ImportDryRunTally: Sendable {
   public private(set) var withoutCount = 0
   public private(set) var held: [(String, String)] = []
   public private(set) var heldCount = 0
+  /// Accounts that repeat an earlier one's id, address or phone (not sent).
+  public private(set) var duplicates = 0
   /// What the held-back accounts would lose (their flags are the hint).
   public private(set) var heldLosses: Set<ImportLoss> = []
   let provider: ProviderKind
@@ -84,6 +86,10 @@ public struct ImportDryRunTally: Sendable {
     total += 1
     let account = check.account
     let who = account.email ?? account.id ?? "?"
+    if check.duplicate {
+      duplicates += 1
+      return
+    }
     if let reason = check.heldBack {
       heldCount += 1
       heldLosses.formUnion(check.losses)

@@ -57,7 +57,10 @@ extension CommandRunner {
     var pending = (todo: 0, held: 0)
     var unhashed = 0
     var kept: [ImportCheck]? = []
+    var duplicates = ImportDuplicates()
     let format = try file.read(check) { account, checked in
+      var checked = checked
+      checked.duplicate = duplicates.isDuplicate(account)
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
       planned.add(checked)
       if let dryReport {
@@ -65,7 +68,7 @@ extension CommandRunner {
         dryIndex += 1
       }
       if !isDone(account) {
-        if checked.heldBack == nil { pending.todo += 1 } else { pending.held += 1 }
+        if checked.willSend { pending.todo += 1 } else { pending.held += 1 }
         kept?.append(checked)
         if kept?.count ?? 0 > Self.importKept { kept = nil }
       }
@@ -81,6 +84,12 @@ extension CommandRunner {
       if planned.heldCount > 0 {
         result.error = ImportSummary.heldBackError(
           planned.heldCount, total: planned.total, losses: planned.heldLosses, dryRun: true)
+      } else if planned.duplicates > 0 {
+        result.error = AuthError(
+          .validationFailed,
+          message:
+            "\(planned.duplicates) of \(planned.total) accounts repeat an id, address or phone number earlier in the file: only the first of each would be imported."
+        )
       }
       return result
     }
@@ -120,6 +129,8 @@ extension CommandRunner {
     let stream = kept == nil ? try file.open() : nil
     var ended = false
     var keptIndex = 0
+    // Pass 2 meets the accounts in the same order: the same ones are duplicates.
+    var again = ImportDuplicates()
     func nextChunk() throws -> ArraySlice<ImportCheck> {
       if let kept {
         // A slice of what pass 1 kept: no copy of its accounts.
@@ -131,7 +142,11 @@ extension CommandRunner {
       while !ended, queued.count < Self.importChunk {
         let batch = try file.next(stream, count: Self.importChunk - queued.count, check)
         if batch.isEmpty { ended = true }
-        queued += batch.filter { !isDone($0.account) }.map(\.checked)
+        for (account, checked) in batch {
+          var checked = checked
+          checked.duplicate = again.isDuplicate(account)
+          if !isDone(account) { queued.append(checked) }
+        }
       }
       return queued[...]
     }

@@ -16,13 +16,15 @@ struct ImportSender: Sendable {
 
   /// The final outcome of every account of `chunk`, and the first report or audit write that failed.
   func send(_ chunk: ArraySlice<ImportCheck>) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
-    let held = chunk.filter { $0.heldBack != nil }.map { checked in
+    // Held back, or a duplicate of an earlier account of the file: nothing is sent for them.
+    let held = chunk.filter { !$0.willSend }.map { checked in
+      guard !checked.duplicate else { return ImportOutcome.duplicate(checked) }
       var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
       outcome.message = checked.heldBack
       outcome.losses = checked.losses
       return outcome
     }
-    let todo = chunk.filter { $0.heldBack == nil }
+    let todo = chunk.filter(\.willSend)
     // Only the accounts that lose something (most lose nothing: no entry, no key made for them).
     let lossesOf = Dictionary(
       todo.compactMap { checked in

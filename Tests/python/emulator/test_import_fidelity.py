@@ -157,3 +157,38 @@ def test_an_invitation_not_yet_accepted_has_no_password_to_lose(emulator, tmp_pa
     dry = authsh(env, "user", "import", path, "--provider", "firebase", "--dry-run", "--json")
     assert dry.returncode == 0, dry.stdout + dry.stderr
     assert json.loads(dry.stdout)["import"]["held_back"] == 0
+
+
+def test_a_repeated_address_is_the_same_duplicate_on_both_backends_and_in_the_dry_run(emulator, tmp_path):
+    env = environment(tmp_path, emulator, "both")
+    records = [{"email": "dup@fidelity.example", "password_hash": HASH},
+               {"email": "DUP@fidelity.example", "password_hash": HASH},
+               {"email": "other@fidelity.example", "phone": "+15550001111", "password_hash": HASH},
+               {"email": "third@fidelity.example", "phone": "15550001111", "password_hash": HASH}]
+    path = write_jsonl(tmp_path / "dups.jsonl", records)
+    for provider in ("supabase", "firebase"):
+        dry = authsh(env, "user", "import", path, "--provider", provider, "--dry-run", "--json")
+        assert dry.returncode == 1, dry.stdout + dry.stderr
+        counts = json.loads(dry.stdout)["import"]
+        assert (counts["would_import"], counts["duplicates"]) == (2, 2), counts
+        report = tmp_path / f"dups-{provider}.jsonl"
+        done = authsh(env, "user", "import", path, "--provider", provider, "--yes", "--json", "--report", str(report))
+        assert done.returncode == 1, done.stdout + done.stderr
+        counts = json.loads(done.stdout)["import"]
+        assert (counts["imported"], counts["failed"], counts["skipped"]) == (2, 2, 0), counts
+        lines = {line["email"]: line for line in map(json.loads, report.read_text().splitlines())}
+        assert lines["DUP@fidelity.example"]["status"] == "failed"
+        assert "earlier in the file" in lines["third@fidelity.example"]["message"]
+
+
+def test_a_file_too_large_to_keep_finds_the_same_duplicates_when_read_again(emulator, tmp_path):
+    """Over 50,000 accounts the file is read a second time to send it: the same accounts are duplicates."""
+    env = environment(tmp_path, emulator, "both")
+    records = [{"email": f"big{i}@fidelity.example", "password_hash": HASH} for i in range(50_010)]
+    records += [{"email": "BIG7@fidelity.example", "password_hash": HASH},
+                {"email": "big50009@fidelity.example", "password_hash": HASH}]
+    path = write_jsonl(tmp_path / "big.jsonl", records)
+    done = authsh(env, "user", "import", path, "--provider", "firebase", "--yes", "--json")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr
+    counts = json.loads(done.stdout)["import"]
+    assert (counts["imported"], counts["failed"], counts["skipped"]) == (50_010, 2, 0), counts
