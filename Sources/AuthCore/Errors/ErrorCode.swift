@@ -58,7 +58,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The keyring that holds the session cannot be reached now (no D-Bus session, locked): try
     /// again where it can be (EX_TEMPFAIL).
     case keyringUnavailable = "keyring_unavailable"
-    /// The file a command writes (`user export --output`) could not be written; none is left half-written.
+    /// The file a command writes could not be written: `user export --output` (none is left
+    /// half-written), or the `--report` of a bulk change or import once it was under way.
     case outputNotWritten = "output_not_written"
   }
 

@@ -83,9 +83,9 @@ extension CommandRunner {
       result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       result.notes = tally.summaryLines(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       var error = refusal
-      error.message =
-        "\(refusal.message) Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
-      result.error = reportError ?? error
+      let nothingSent = "Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
+      error.message = "\(refusal.message) \(nothingSent)"
+      result.error = reportError.map { Self.reportNotWritten($0, invocation, done: nothingSent) } ?? error
       return result
     }
     if !dryRun {
@@ -140,7 +140,8 @@ extension CommandRunner {
     // This run's own work decides the exit status; what an earlier run did is only counted.
     var own = tally
     for record in plan.carried { own.remove(record) }
-    result.error = reportError ?? Self.batchFailure(own)
+    let done = "The batch went on without it: " + (result.notes.first ?? "")
+    result.error = reportError.map { Self.reportNotWritten($0, invocation, done: done) } ?? Self.batchFailure(own)
     if Task.isCancelled || stop?.stopped == true { result.error = AuthError(.cancelled) }
     return result
   }
@@ -149,8 +150,16 @@ extension CommandRunner {
     do {
       try report?.write(record)
     } catch {
-      if failure == nil { failure = AuthError(.usage, message: "Cannot write the report: \(Self.reason(error)).") }
+      // Just the reason: the caller says which report, and what was done all the same.
+      if failure == nil { failure = AuthError(.outputNotWritten, message: Self.reason(error)) }
     }
+  }
+
+  /// A report that failed once the batch was under way: an I/O error (`output_not_written`, exit
+  /// 74), not a usage one, that says what the batch did all the same (`done`).
+  static func reportNotWritten(_ failure: AuthError, _ invocation: Invocation, done: String) -> AuthError {
+    let path = invocation[.bulkReport] ?? invocation[.bulkResume] ?? "the report"
+    return AuthError(.outputNotWritten, message: "Cannot write the report \(path): \(failure.message). \(done)")
   }
 
   /// `--report FILE` (emptied, and given the lines an earlier run finished first when resuming),
@@ -160,7 +169,9 @@ extension CommandRunner {
       let report = try context.openBatchReport(path, false)
       var failure: AuthError?
       for record in plan.carried { Self.write(record, to: report, failure: &failure) }
-      if let failure { throw failure }
+      if let failure {
+        throw AuthError(.usage, message: "Cannot write the report \(path): \(failure.message); nothing was sent.")
+      }
       return report
     }
     return try invocation[.bulkResume].map { try context.openBatchReport($0, true) }

@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import Foundation
 import JSONKit
 import ShellKit
@@ -163,9 +164,39 @@ import Testing
     }
   }
 
+  @Test func aReportThatFailsOnceTheBatchRunsIsAnIOErrorThatSaysWhatWasDone() async throws {
+    let users = (1...3).map { n in SupportHarness.user(n) { $0.confirmed = false } }
+    let (harness, _) = harness(users, input: (1...3).map { "user\($0)@example.com" }.joined(separator: "\n"))
+    harness.context.openBatchReport = { _, _ in FullDiskReport() }
+    let result = try await harness.run("user confirm --from list.txt --yes --report r.jsonl")
+    #expect(Self.count(result, "changed") == 3)
+    #expect(harness.provider.calls.filter { $0.hasPrefix("confirm") }.count == 3)
+    #expect(result.error?.code == .outputNotWritten)
+    #expect(
+      result.error?.message
+        == "Cannot write the report r.jsonl: No space left on device. The batch went on without it:"
+        + " 3 accounts: 3 changed, 0 unchanged, 0 not found, 0 failed.")
+    #expect(ExitStatus.oneShot(result) == 74)
+
+    // One that cannot even be created is a usage error, and nothing is sent.
+    let (unopened, _) = self.harness(users, input: "user1@example.com\n")
+    unopened.context.openBatchReport = { path, _ in
+      throw AuthError(.usage, message: "Cannot write the report \(path): no such file.")
+    }
+    let refused = try await unopened.run("user confirm --from list.txt --yes --report nowhere/r.jsonl")
+    #expect(ExitStatus.oneShot(refused) == 64)
+    #expect(unopened.provider.calls.isEmpty)
+  }
+
   @Test func resumeAndFromTogetherAreAUsageError() async throws {
     let (harness, _) = harness([SupportHarness.user(1)], input: "")
     let result = try await harness.run("user confirm --from a.txt --resume r.jsonl --yes")
     #expect(result.error?.code == .usage)
   }
+}
+
+/// A `--report` on a disk that filled up: every write fails.
+final class FullDiskReport: BatchReportSink, @unchecked Sendable {
+  func write(_ record: BatchRecord) throws { throw SystemError(ENOSPC) }
+  func close() {}
 }

@@ -1,0 +1,64 @@
+"""The `--report` of a bulk change and of `user import`, on the real emulator: one that cannot be
+written once accounts are being sent (`/dev/full`) is an I/O error, exit 74 `output_not_written`,
+that says what was done; one that cannot even be created stops the batch before anything is sent
+(exit 64)."""
+import json
+
+import pytest
+
+from conftest import start_emulator
+from one_shot import authsh, environment
+
+
+def seeded(tmp_path, emails):
+    seed = tmp_path / "seed.jsonl"
+    seed.write_text("".join(json.dumps({"backend": "supabase", "email": e, "confirmed": False}) + "\n" for e in emails))
+    return start_emulator("--seed", str(seed))
+
+
+@pytest.fixture
+def emulators():
+    started = []
+    yield started
+    for emu in started:
+        emu.stop()
+
+
+def confirmed(env, emails):
+    shown = json.loads(authsh(env, "user", "show", *emails, "--json").stdout)
+    return [entry["user"]["confirmed"] for entry in shown["users"]]
+
+
+def test_a_report_on_a_full_disk_is_an_io_error_that_says_what_was_done(tmp_path, emulators):
+    emails = [f"full{n}@example.com" for n in range(3)]
+    emu = seeded(tmp_path, emails)
+    emulators.append(emu)
+    env = environment(tmp_path, emu)
+    listing = tmp_path / "signups.txt"
+    listing.write_text("\n".join(emails) + "\n")
+
+    nowhere = authsh(env, "user", "confirm", "--from", str(listing), "--yes", "--report", str(tmp_path / "no" / "r.jsonl"))
+    assert nowhere.returncode == 64, nowhere.stderr
+    assert "(usage_error)" in nowhere.stderr and confirmed(env, emails) == [False] * 3
+
+    done = authsh(env, "user", "confirm", "--from", str(listing), "--yes", "--report", "/dev/full")
+    assert done.returncode == 74, done.stderr
+    error = done.stderr[done.stderr.index("error: "):].replace("\n  ", " ")
+    assert error.startswith("error: Cannot write the report /dev/full: No space left on device. The batch went on"
+                            " without it: 3 accounts: 3 changed, 0 unchanged, 0 not found, 0 failed.")
+    assert "(output_not_written)" in error and "usage_error" not in error
+    assert confirmed(env, emails) == [True] * 3
+
+
+def test_an_import_report_on_a_full_disk_is_an_io_error_too(tmp_path, emulators):
+    emu = start_emulator()
+    emulators.append(emu)
+    env = environment(tmp_path, emu)
+    export = tmp_path / "one.jsonl"
+    export.write_text(json.dumps({"email": "imported@example.com"}) + "\n")
+    done = authsh(env, "user", "import", str(export), "--yes", "--without-passwords", "--report", "/dev/full")
+    assert done.returncode == 74, done.stdout + done.stderr
+    assert "Imported 1 of 1 accounts" in done.stdout
+    error = done.stderr.replace("\n  ", " ")
+    assert "The report could not be written: No space left on device; the import went on without it" in error
+    assert "(output_not_written)" in error
