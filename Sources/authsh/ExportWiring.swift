@@ -24,7 +24,7 @@ enum ExportWiring {
     let write: @Sendable (String) -> String? = { text in
       StandardStreams.write(text, to: 1)
       return StandardStreams.failure(1).map {
-        $0 == EPIPE ? "nobody reads the output any more" : "standard output failed"
+        $0 == EPIPE ? ExportOutput.readerGone : "standard output failed"
       }
     }
     let note: @Sendable (String) -> Void = { line in

@@ -57,9 +57,12 @@ extension CommandRunner {
       if let file, summary.stopped != nil {
         throw AuthError(.outputNotWritten, message: summary.sentence + " Nothing was left in \(file.path).")
       }
-      output.note(
-        summary.sentence
-          + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
+      // A reader of standard output that went away chose to stop: nothing to tell it, or anyone.
+      if file != nil || summary.stopped != ExportOutput.readerGone {
+        output.note(
+          summary.sentence
+            + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
+      }
       var result = CommandResult(command: invocation.spec.name)
       if Task.isCancelled { result.error = AuthError(.cancelled) }
       return result
