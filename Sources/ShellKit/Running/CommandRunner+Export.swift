@@ -40,6 +40,12 @@ extension CommandRunner {
         message: "The export holds password hashes and standard output is a terminal: redirect it to a file"
           + " (authsh user export --output users.jsonl), or add --yes to print it here.")
     }
+    if output.toTerminal {
+      // Shown, not run: a display name's `\e]8;;…` or `\e[2J` is printed as those characters. A
+      // file (--output) or a pipe gets the records byte for byte.
+      let write = output.write
+      output.write = { write(TerminalText.escapeKeepingLines($0)) }
+    }
     let format = ExportFormat(rawValue: invocation[.exportFormat] ?? "jsonl") ?? .jsonl
     let filter = invocation[.filter].map { $0.trimmingWhitespace.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
     let reader: any AccountReader
