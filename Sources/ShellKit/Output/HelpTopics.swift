@@ -96,6 +96,7 @@ public enum HelpTopics {
     .mfaInvalidCode: "The second-factor (authenticator app) code was refused.",
     .outputNotWritten:
       "A file the command writes could not be written (a full disk): user export --output FILE (no half-written FILE is left), or a bulk change's or user import's --report FILE once accounts were being sent (the message says what was done).",
+    .notFound: "What the command acts on (other than an account) is not there: secret delete NAME with no such secret.",
     .keyringUnavailable:
       "The session's tokens are in a keyring that cannot be reached here (no D-Bus session, locked): logout changed nothing; run it where the keyring unlocks.",
   ]
