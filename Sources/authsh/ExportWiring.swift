@@ -21,10 +21,14 @@ enum ExportWiring {
       for secret in secrets { redactor.register(secret) }
       if !secrets.isEmpty { sink.err(passwordInArgvWarning) }
     }
+    let sharesTheTerminal = Terminal.stdoutIsTTY
     let write: @Sendable (String) -> String? = { text in
+      // Records on the terminal the progress line is on: the line goes first, so that the first
+      // record starts a line of its own (it is drawn again below them).
+      if sharesTheTerminal { progress?.clear() }
       StandardStreams.write(text, to: 1)
       return StandardStreams.failure(1).map {
-        $0 == EPIPE ? "nobody reads the output any more" : "standard output failed"
+        $0 == EPIPE ? ExportOutput.readerGone : "standard output failed"
       }
     }
     let note: @Sendable (String) -> Void = { line in

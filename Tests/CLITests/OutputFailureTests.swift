@@ -57,7 +57,7 @@ import Testing
   }
 
   /// An export to a full disk says how far it got (nothing was written) and why, not that
-  /// nobody reads; a reader that goes away is still "nobody reads the output any more".
+  /// nobody reads; a reader that goes away is told nothing (exit 74, as `brokenPipeIsQuiet`).
   @Test func userExportToAnUnwritableStdout() async throws {
     let cli = try await CLIEmulator(provider: "supabase")
     defer { Task { await cli.stop() } }
@@ -70,9 +70,8 @@ import Testing
     #expect(full.stderr.hasSuffix("authsh: error: cannot write to standard output: No space left on device\n"))
     #expect(!full.stderr.contains("nobody reads"))
     let gone = try await cli.runner.run(["user", "export"], stdout: .brokenPipe)
-    #expect(
-      gone.status == Self.ioError && gone.stderr.contains("Stopped after 0 accounts: nobody reads the output any more"),
-      "\(gone.stderr)")
+    #expect(gone.status == Self.ioError)
+    #expect(!gone.stderr.contains("Stopped after") && !gone.stderr.contains("nobody reads"), "\(gone.stderr)")
   }
 
   /// The emulator's ready output (banner, --print-env, --json) that cannot be written stops it:

@@ -48,6 +48,33 @@ public struct AccountUpdate: Sendable, Equatable {
     return (key, value)
   }
 
+  /// Whether `user` already holds everything asked (a bulk `user update` then sends nothing:
+  /// `unchanged`). Keys are compared where each backend keeps them: the name in Supabase's
+  /// `user_metadata.full_name` (Firebase: the display name, "" for none), `--meta` in the metadata,
+  /// `--app-meta` and `--claims` in the claims (Supabase's `app_metadata`); a key asked `null` must be
+  /// absent. Anything not known to be there counts as a change.
+  public func isApplied(to user: AdminUser) -> Bool {
+    func holds(_ object: JSONObject?, _ changes: JSONObject) -> Bool {
+      changes.pairs.allSatisfy { key, value in
+        let current = object?[key]
+        return value.isNull ? (current == nil || current?.isNull == true) : current == value
+      }
+    }
+    if let name {
+      if let metadata = user.metadata?.object {
+        guard metadata["full_name"] == .string(name) else { return false }
+      } else if (user.name ?? "") != name {
+        return false
+      }
+    }
+    guard holds(user.metadata?.object, metadata) else { return false }
+    var claims = user.claims?.object ?? JSONObject()
+    for (key, value) in (user.appMetadata?.object ?? JSONObject()).pairs { claims[key] = value }
+    guard holds(claims, appMetadata), holds(claims, self.claims) else { return false }
+    if let phone, (user.phone ?? "") != phone { return false }
+    return true
+  }
+
   /// `base` with `changes` merged in: a key set to `null` is removed.
   public static func merged(_ base: JSONObject, _ changes: JSONObject) -> JSONObject {
     var result = base

@@ -83,6 +83,7 @@ public struct AuthError: Error, Sendable, Equatable {
       return
         "This account needs a code from an authenticator app (use --code, --code-env VAR, --totp-secret-env VAR, or a terminal)."
     case .mfaInvalidCode: return "The code from the authenticator app is wrong or has expired."
+    case .notFound: return "Not found; nothing was changed."
     case .outputNotWritten: return "The output file could not be written; nothing was left half-written."
     case .keyringUnavailable: return "The keyring that holds the session cannot be reached here; nothing was changed."
     default: return code.rawValue

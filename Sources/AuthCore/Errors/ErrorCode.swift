@@ -58,8 +58,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The keyring that holds the session cannot be reached now (no D-Bus session, locked): try
     /// again where it can be (EX_TEMPFAIL).
     case keyringUnavailable = "keyring_unavailable"
-    /// The file a command writes (`user export --output`) could not be written; none is left half-written.
+    /// The file a command writes could not be written: `user export --output` (none is left
+    /// half-written), or the `--report` of a bulk change or import once it was under way.
     case outputNotWritten = "output_not_written"
+    /// What the command was to act on, other than an account, is not there (`secret delete NAME`).
+    case notFound = "not_found"
   }
 
   public init(_ known: Known) { self.rawValue = known.rawValue }
@@ -101,6 +104,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let invalidFile = ErrorCode(Known.invalidFile)
   public static let keyringUnavailable = ErrorCode(Known.keyringUnavailable)
   public static let outputNotWritten = ErrorCode(Known.outputNotWritten)
+  public static let notFound = ErrorCode(Known.notFound)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
   public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }

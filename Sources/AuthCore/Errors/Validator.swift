@@ -83,6 +83,23 @@ public enum Validator {
     return tld.count >= 2 && tld.allSatisfy(isASCIILetter)
   }
 
+  /// Whether `text` can name an account by its address where an admin command takes one (the
+  /// EMAIL argument of `user confirm`, `user disable`, …, and each line of their `--from FILE`):
+  /// text around an `@` with something on each side, no spaces or control characters, at most
+  /// 255 characters. Unlike `isValidEmail` (what a sign-up form takes), letters of any script are
+  /// fine — `jürgen@bücher.example`, in any case, composed or not — since the backend, not this
+  /// check, decides which account the address names.
+  public static func isAccountAddress(_ text: String) -> Bool {
+    let address = text.trimmingWhitespace
+    guard address.count <= 255, let at = address.lastIndex(of: "@") else { return false }
+    guard at > address.startIndex, address.index(after: at) < address.endIndex else { return false }
+    return !address.unicodeScalars.contains {
+      $0.properties.isWhitespace || $0.properties.generalCategory == .control
+        || $0.properties.generalCategory == .format || $0.properties.generalCategory == .lineSeparator
+        || $0.properties.generalCategory == .paragraphSeparator
+    }
+  }
+
   private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
     ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
   }

@@ -14,7 +14,8 @@ public enum ExitStatus {
   public static let unavailable: Int32 = 69
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
   public static let configuration: Int32 = 78
-  /// Standard output, a script report, the audit log or a session file could not be written (EX_IOERR).
+  /// Standard output, a script report, a --report or --output file, the audit log or a session file could not
+  /// be written (EX_IOERR).
   public static let ioError: Int32 = 74
   /// EX_TEMPFAIL: the keyring holding the session cannot be reached now; nothing was changed.
   public static let temporaryFailure: Int32 = 75
@@ -38,7 +39,7 @@ public enum ExitStatus {
     ),
     (
       ioError,
-      "Standard output, a script report, an export's --output file, the audit log or a session file could not be written (disk full, closed)."
+      "Standard output, a script report, an export's --output file, a bulk change's or import's --report file, the audit log or a session file could not be written (disk full, closed)."
     ),
     (
       temporaryFailure,

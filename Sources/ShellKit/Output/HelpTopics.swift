@@ -94,7 +94,9 @@ public enum HelpTopics {
       "The audit log could not be written: the change was not sent (or was made but not recorded, as the message says).",
     .mfaRequired: "The account has a second factor and there was no code: add --code, --code-env or --totp-secret-env.",
     .mfaInvalidCode: "The second-factor (authenticator app) code was refused.",
-    .outputNotWritten: "user export --output FILE could not be written (a full disk): no half-written FILE is left.",
+    .outputNotWritten:
+      "A file the command writes could not be written (a full disk): user export --output FILE (no half-written FILE is left), or a bulk change's or user import's --report FILE once accounts were being sent (the message says what was done).",
+    .notFound: "What the command acts on (other than an account) is not there: secret delete NAME with no such secret.",
     .keyringUnavailable:
       "The session's tokens are in a keyring that cannot be reached here (no D-Bus session, locked): logout changed nothing; run it where the keyring unlocks.",
   ]

@@ -56,11 +56,7 @@ public enum InvocationParser {
       let parts = word.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = String(parts[0])
       guard let flag = allowed.first(where: { $0.name == name }) else {
-        let suggestion = Suggest.closest(to: name, among: allowed.map(\.name))
-        let known = (flags(of: spec, surface: .all) + CommandTable.globalFlags).contains { $0.name == name }
-        let message =
-          known ? "\(name) cannot be used with '\(spec.name)' here" : "unknown flag '\(name)' for '\(spec.name)'"
-        return .failure(UsageError(message, wordIndex: index, suggestion: known ? nil : suggestion))
+        return .failure(unknownFlag(name, of: spec, allowed: allowed, wordIndex: index))
       }
       var value = FlagValue.on
       if flag.takesValue {
@@ -89,6 +85,27 @@ public enum InvocationParser {
       index += 1
     }
     return assign(positionals, to: invocation, holes: holes)
+  }
+
+  /// A flag `spec` does not take here. One that other commands take (`user create --yes`) is said
+  /// to be theirs, without a look-alike suggestion (`--yes` is no typo of `--key`).
+  static func unknownFlag(_ name: String, of spec: CommandSpec, allowed: [FlagSpec], wordIndex: Int) -> UsageError {
+    if (flags(of: spec, surface: .all) + CommandTable.globalFlags).contains(where: { $0.name == name }) {
+      return UsageError("\(name) cannot be used with '\(spec.name)' here", wordIndex: wordIndex)
+    }
+    let others = CommandTable.all.filter { other in other.flags.contains { $0.name == name } }.map(\.name)
+    guard let first = others.first else {
+      return UsageError(
+        "unknown flag '\(name)' for '\(spec.name)'", wordIndex: wordIndex,
+        suggestion: Suggest.closest(to: name, among: allowed.map(\.name)))
+    }
+    if name == "--yes" {
+      // Every command that asks before it acts takes --yes; this one never asks.
+      return UsageError(
+        "'\(spec.name)' does not take --yes: it never asks for confirmation, so leave --yes out", wordIndex: wordIndex)
+    }
+    let owners = others.count > 2 ? "'\(first)' and others" : others.map { "'\($0)'" }.joined(separator: " and ")
+    return UsageError("'\(spec.name)' does not take \(name) (a flag of \(owners))", wordIndex: wordIndex)
   }
 
   /// Flags a command accepts on a surface.

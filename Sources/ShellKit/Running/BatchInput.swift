@@ -145,7 +145,8 @@ public enum BatchInput {
   public static func entry(_ text: String) -> BatchEntry {
     let value = text.trimmingWhitespace
     if value.contains("@") {
-      return Validator.isValidEmail(value)
+      // As the EMAIL argument of the same command takes it (`CommandRunner.accountArgument`).
+      return Validator.isAccountAddress(value)
         ? BatchEntry(input: value) : BatchEntry(input: value, problem: "'\(shown(value))' is not an e-mail address.")
     }
     let idCharacters = value.unicodeScalars.allSatisfy {

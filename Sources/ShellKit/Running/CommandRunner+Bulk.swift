@@ -32,10 +32,10 @@ extension CommandRunner {
   /// `--from FILE` or `--resume REPORT` given to a change command that takes them.
   func isBulk(_ invocation: Invocation) throws -> Bool {
     guard invocation.spec.takesBulkFrom else { return false }
-    if invocation[.bulkFrom] != nil, invocation[.bulkResume] != nil {
-      throw AuthError(.usage, message: "--resume REPORT reads its accounts from the report: leave out --from.")
-    }
-    if invocation[.bulkResume] != nil, invocation[.onlyFailed] {
+    // `--from` (with its `--only-failed`) may stay beside `--resume`: the batch's own command line
+    // with `--resume` added, as its hint says. The report decides what is done; `bulkPlan` checks
+    // that the list is the report's.
+    if invocation[.bulkResume] != nil, invocation[.bulkFrom] == nil, invocation[.onlyFailed] {
       throw AuthError(.usage, message: "--resume already retries the failures that may pass: leave out --only-failed.")
     }
     if invocation[.bulkFrom] != nil || invocation[.bulkResume] != nil { return true }
@@ -83,9 +83,9 @@ extension CommandRunner {
       result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       result.notes = tally.summaryLines(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       var error = refusal
-      error.message =
-        "\(refusal.message) Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
-      result.error = reportError ?? error
+      let nothingSent = "Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
+      error.message = "\(refusal.message) \(nothingSent)"
+      result.error = reportError.map { Self.reportNotWritten($0, invocation, done: nothingSent) } ?? error
       return result
     }
     if !dryRun {
@@ -140,86 +140,10 @@ extension CommandRunner {
     // This run's own work decides the exit status; what an earlier run did is only counted.
     var own = tally
     for record in plan.carried { own.remove(record) }
-    result.error = reportError ?? Self.batchFailure(own)
+    let done = "The batch went on without it: " + (result.notes.first ?? "")
+    result.error = reportError.map { Self.reportNotWritten($0, invocation, done: done) } ?? Self.batchFailure(own)
     if Task.isCancelled || stop?.stopped == true { result.error = AuthError(.cancelled) }
     return result
-  }
-
-  static func write(_ record: BatchRecord, to report: (any BatchReportSink)?, failure: inout AuthError?) {
-    do {
-      try report?.write(record)
-    } catch {
-      if failure == nil { failure = AuthError(.usage, message: "Cannot write the report: \(Self.reason(error)).") }
-    }
-  }
-
-  /// `--report FILE` (emptied, and given the lines an earlier run finished first when resuming),
-  /// else `--resume REPORT` itself, appended to.
-  func openReport(_ invocation: Invocation, _ context: ShellContext, plan: BulkPlan) throws -> (any BatchReportSink)? {
-    if let path = invocation[.bulkReport] {
-      let report = try context.openBatchReport(path, false)
-      var failure: AuthError?
-      for record in plan.carried { Self.write(record, to: report, failure: &failure) }
-      if let failure { throw failure }
-      return report
-    }
-    return try invocation[.bulkResume].map { try context.openBatchReport($0, true) }
-  }
-
-  /// Nil when every account was changed or already as asked; else the first failure (an outage
-  /// stays an outage: exit 3), or `user_not_found` when only accounts were missing (exit 1).
-  static func batchFailure(_ tally: BatchTally) -> AuthError? {
-    guard tally.problems > 0 else { return nil }
-    if var failure = tally.firstFailure {
-      failure.message = "\(tally[.failed]) of \(tally.total) accounts failed; the first: \(failure.message)"
-      return failure
-    }
-    if tally[.unknown] > 0 {
-      return AuthError(
-        .timeout,
-        message:
-          "\(tally[.unknown]) of \(tally.total) accounts got no answer: the change may have been applied; check them (--resume looks them up again)."
-      )
-    }
-    if tally[.failed] > 0 {
-      return AuthError(
-        .validationFailed, message: "\(tally[.failed]) of \(tally.total) lines are not an address or id.")
-    }
-    return AuthError(.userNotFound, message: "\(tally[.notFound]) of \(tally.total) accounts not found.")
-  }
-
-  /// The accounts to work on: the EMAIL argument (if any) then `--from`, or what `--resume`
-  /// leaves to do.
-  func bulkPlan(_ invocation: Invocation, _ context: ShellContext, dryRun: Bool) throws -> BulkPlan {
-    if let path = invocation[.bulkResume] {
-      let resume = try BatchResume.read(try openBulkLines(path, context), name: path == "-" ? "standard input" : path)
-      var list = BatchList()
-      for entry in resume.pending(dryRun: dryRun) { list.add(entry) }
-      return BulkPlan(
-        list: list, carried: resume.done(dryRun: dryRun),
-        nothingToDo: "Nothing left to do: every account in \(path) has its outcome.")
-    }
-    let path = invocation[.bulkFrom] ?? "-"
-    let name = path == "-" ? "standard input" : path
-    let arguments = [invocation[.bulkUser]].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
-    let list = try BatchInput.read(
-      arguments: arguments, lines: try openBulkLines(path, context), name: name, onlyFailed: invocation[.onlyFailed])
-    // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
-    guard !list.entries.isEmpty || invocation[.onlyFailed] else {
-      throw AuthError(.usage, message: "\(path == "-" ? "Standard input" : path) has no addresses (one per line).")
-    }
-    return BulkPlan(list: list, carried: [], nothingToDo: "No failed accounts in \(path): nothing to do.")
-  }
-
-  func openBulkLines(_ path: String, _ context: ShellContext) throws -> any InputLines {
-    let name = path == "-" ? "standard input" : path
-    do {
-      let lines = try context.openInputLines(path)
-      lines.lineLimit = BatchInput.recordLimit
-      return lines
-    } catch {
-      throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")
-    }
   }
 
   /// One account: looked up, then changed unless it is already as asked; its audit lines around
@@ -341,15 +265,6 @@ extension CommandRunner {
       )
     }
   }
-}
-
-/// What a bulk change works on: the accounts to do, and (with `--resume`) what an earlier run
-/// finished, counted and carried into a new `--report`.
-struct BulkPlan {
-  var list: BatchList
-  var carried: [BatchRecord]
-  /// Said when nothing is left to do.
-  var nothingToDo: String
 }
 
 extension CommandSpec {

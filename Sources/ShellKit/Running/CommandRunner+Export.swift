@@ -40,6 +40,12 @@ extension CommandRunner {
         message: "The export holds password hashes and standard output is a terminal: redirect it to a file"
           + " (authsh user export --output users.jsonl), or add --yes to print it here.")
     }
+    if output.toTerminal {
+      // Shown, not run: a display name's `\e]8;;…` or `\e[2J` is printed as those characters. A
+      // file (--output) or a pipe gets the records byte for byte.
+      let write = output.write
+      output.write = { write(TerminalText.escapeKeepingLines($0)) }
+    }
     let format = ExportFormat(rawValue: invocation[.exportFormat] ?? "jsonl") ?? .jsonl
     let filter = invocation[.filter].map { $0.trimmingWhitespace.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
     let reader: any AccountReader
@@ -57,9 +63,12 @@ extension CommandRunner {
       if let file, summary.stopped != nil {
         throw AuthError(.outputNotWritten, message: summary.sentence + " Nothing was left in \(file.path).")
       }
-      output.note(
-        summary.sentence
-          + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
+      // A reader of standard output that went away chose to stop: nothing to tell it, or anyone.
+      if file != nil || summary.stopped != ExportOutput.readerGone {
+        output.note(
+          summary.sentence
+            + (file.map { complete ? " Wrote \($0.path) (mode 0600)." : " Nothing was left in \($0.path)." } ?? ""))
+      }
       var result = CommandResult(command: invocation.spec.name)
       if Task.isCancelled { result.error = AuthError(.cancelled) }
       return result

@@ -113,7 +113,7 @@ extension CommandRunner {
     // same command with --resume" does): emptying it would lose the earlier run's outcomes.
     let resumed = invocation[.bulkResume]
     let report: (any BatchReportSink)? = try (invocation[.importReport] ?? resumed).map { path in
-      try openImportReport(path, context, append: resumed.map { Self.isSameFile(path, $0) } ?? false)
+      try openImportReport(path, context, append: resumed.map { Self.sameFile(path, $0) } ?? false)
     }
     defer { report?.close() }
 

@@ -160,14 +160,3 @@ extension CommandRunner {
         + "`authsh user export --provider firebase` writes hashes with their parameters.")
   }
 }
-
-extension CommandRunner {
-  /// The same path, or two names of one file.
-  static func isSameFile(_ one: String, _ other: String) -> Bool {
-    if one == other { return true }
-    var first = stat()
-    var second = stat()
-    return stat(one, &first) == 0 && stat(other, &second) == 0 && first.st_dev == second.st_dev
-      && first.st_ino == second.st_ino
-  }
-}

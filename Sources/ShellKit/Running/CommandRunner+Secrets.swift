@@ -61,7 +61,7 @@ extension CommandRunner {
     guard try keyring.delete(.serviceKey(name)) else {
       let known = (try? keyring.names(of: .serviceKey)) ?? []
       throw AuthError(
-        .configError, message: "No secret named \(name) in \(keyring.name).",
+        .notFound, message: "No secret named \(name) in \(keyring.name); nothing was deleted.",
         hint: Suggest.closest(to: name, among: known).map { "Did you mean '\($0)'?" }
           ?? "authsh secret list shows the names.")
     }

@@ -26,6 +26,10 @@ extension CommandRunner {
   func accountArgument(_ invocation: Invocation) throws -> String {
     let text = (invocation[.user] ?? "").trimmingWhitespace
     guard !text.isEmpty else { throw AuthError(.usage, message: "Which account? Give its e-mail address or user id.") }
+    // The same rule as each line of `--from FILE` (`BatchInput.entry`): nothing is sent for it.
+    if text.contains("@"), !Validator.isAccountAddress(text) {
+      throw AuthError(.validationFailed, message: "'\(BatchInput.shown(text))' is not an e-mail address.")
+    }
     return text
   }
 

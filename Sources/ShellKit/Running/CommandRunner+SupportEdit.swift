@@ -34,6 +34,7 @@ extension CommandRunner {
         invocation, context,
         BulkAction(
           verb: "update", done: "Updated", requires: requires,
+          already: { changes.isApplied(to: $0) ? "Already as asked; nothing changed." : nil },
           apply: { provider, user, _ in _ = try await provider.update(user, with: changes) }))
     }
     return try await change(invocation, context, requires: requires) { step, result in

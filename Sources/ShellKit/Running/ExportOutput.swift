@@ -3,6 +3,9 @@ import AuthCore
 /// What `user export` needs from the executable: standard output for the records, standard
 /// error for the notes and the progress line, and the database reader of `--db`.
 public struct ExportOutput: Sendable {
+  /// What `write` says when the reader of a pipe has gone (`… | head -1`): it chose to stop, so
+  /// the export ends without a word (exit 74, as any command whose output it stopped reading).
+  public static let readerGone = "nobody reads the output any more"
   /// Writes text to standard output; nil when it was written, else why not (nobody reads it any
   /// more, `… | head`; a full disk).
   public var write: @Sendable (String) -> String?

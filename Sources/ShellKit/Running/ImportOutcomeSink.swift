@@ -52,10 +52,13 @@ final class ImportOutcomeSink: Sendable {
     do {
       for outcome in outcomes { try report?.write(json: outcome.reportLine(backend: backend)) }
     } catch {
+      // An I/O error once accounts are being sent (exit 74), not a usage one.
       keep(
         AuthError(
-          .usage,
-          message: "The report could not be written: \(CommandRunner.reason(error)); the audit log has every outcome."))
+          .outputNotWritten,
+          message:
+            "The report could not be written: \(CommandRunner.reason(error)); the import went on without it (the summary"
+            + " counts every account, and the audit log has every outcome)."))
     }
     guard audit else { return }
     do {

@@ -156,7 +156,8 @@ extension CommandTable {
         + " Keys are merged into what the account has; a key set to null is removed. --app-meta and"
         + " --claims can grant roles, so they are confirmed like a grant: on a terminal it asks you to"
         + " type the account's e-mail address (without one it needs --yes). Firebase accounts have no"
-        + " user metadata (--meta); on Supabase, --claims keys go to app_metadata, which is in every access token.",
+        + " user metadata (--meta); on Supabase, --claims keys go to app_metadata, which is in every access token."
+        + " With --from, an account that already holds every value asked is unchanged: nothing is sent for it.",
       examples: [
         "authsh user update ada@example.com --name 'Ada Lovelace' --meta plan=pro",
         "authsh user update ada@example.com --claims '{\"role\":\"admin\"}' --yes",

@@ -143,7 +143,7 @@ extension FlagKey where Value == String {
   public static let bulkResume = text(
     FlagSpec(
       "--resume", value: "REPORT", kind: .path,
-      "Finish an earlier run from its --report file: only the accounts not done yet (not_started, unknown, a failure that may pass); the new lines are appended to REPORT unless --report names another file"
+      "Finish an earlier run from its --report file: only the accounts not done yet (not_started, unknown, a failure that may pass); the new lines are appended to REPORT unless --report names another file. Added to the run's own command line, its --from must list the accounts of REPORT"
     ))
 }
 

@@ -169,4 +169,21 @@ import Testing
     }
     #expect(problem.message == "--limit takes a number from 1 to 1000, not '1001'")
   }
+
+  /// A flag of other commands is said to be theirs, not "did you mean" a look-alike.
+  @Test(arguments: [
+    (
+      "user create x@y.example --yes",
+      "'user create' does not take --yes: it never asks for confirmation, so leave --yes out"
+    ),
+    ("user confirm x@y.example --soft", "'user confirm' does not take --soft (a flag of 'user delete')"),
+    ("login --pasword x", "unknown flag '--pasword' for 'login'; did you mean '--password'?"),
+  ])
+  func aFlagOfAnotherCommandIsToldAsSuch(_ line: String, _ message: String) throws {
+    guard case .failure(let problem) = try Self.parse(line, .oneShot) else {
+      Issue.record("\(line) parsed")
+      return
+    }
+    #expect(problem.fullMessage == message)
+  }
 }

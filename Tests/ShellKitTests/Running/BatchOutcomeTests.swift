@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import Foundation
 import JSONKit
 import ShellKit
@@ -163,9 +164,92 @@ import Testing
     }
   }
 
-  @Test func resumeAndFromTogetherAreAUsageError() async throws {
-    let (harness, _) = harness([SupportHarness.user(1)], input: "")
-    let result = try await harness.run("user confirm --from a.txt --resume r.jsonl --yes")
-    #expect(result.error?.code == .usage)
+  @Test func aReportThatFailsOnceTheBatchRunsIsAnIOErrorThatSaysWhatWasDone() async throws {
+    let users = (1...3).map { n in SupportHarness.user(n) { $0.confirmed = false } }
+    let (harness, _) = harness(users, input: (1...3).map { "user\($0)@example.com" }.joined(separator: "\n"))
+    harness.context.openBatchReport = { _, _ in FullDiskReport() }
+    let result = try await harness.run("user confirm --from list.txt --yes --report r.jsonl")
+    #expect(Self.count(result, "changed") == 3)
+    #expect(harness.provider.calls.filter { $0.hasPrefix("confirm") }.count == 3)
+    #expect(result.error?.code == .outputNotWritten)
+    #expect(
+      result.error?.message
+        == "Cannot write the report r.jsonl: No space left on device. The batch went on without it:"
+        + " 3 accounts: 3 changed, 0 unchanged, 0 not found, 0 failed.")
+    #expect(ExitStatus.oneShot(result) == 74)
+
+    // One that cannot even be created is a usage error, and nothing is sent.
+    let (unopened, _) = self.harness(users, input: "user1@example.com\n")
+    unopened.context.openBatchReport = { path, _ in
+      throw AuthError(.usage, message: "Cannot write the report \(path): no such file.")
+    }
+    let refused = try await unopened.run("user confirm --from list.txt --yes --report nowhere/r.jsonl")
+    #expect(ExitStatus.oneShot(refused) == 64)
+    #expect(unopened.provider.calls.isEmpty)
   }
+
+  /// The hint of a stopped batch is "the same command with --resume REPORT": its --from and
+  /// --report may stay; the report decides what is left, and its lines are appended to it.
+  @Test func theSameCommandWithResumeAddedFinishesTheBatch() async throws {
+    let users = (1...6).map { n in SupportHarness.user(n) { $0.confirmed = false } }
+    let list = (1...6).map { "user\($0)@example.com" }.joined(separator: "\n")
+    let (harness, report) = harness(users, input: list)
+    let stop = BatchStop()
+    harness.context.batchStop = stop
+    harness.context.batchProgress = { progress in if progress.done == 2 { stop.stop() } }
+    let command = "user confirm --from list.txt --yes --jobs 1 --report r.jsonl"
+    let first = try await harness.run(command)
+    #expect(first.notes.contains("To finish the batch: the same command with --resume r.jsonl."))
+
+    let (again, _) = self.harness(Array(harness.provider.accounts.values), input: "")
+    let lines = report.records.map { $0.json.compactText }.joined(separator: "\n")
+    again.context.openInputLines = { path in TextLines(path == "r.jsonl" ? lines : list) }
+    let appended = ReportCollector()
+    let opened = OpenedReports()
+    again.context.openBatchReport = { path, append in
+      opened.add("\(path) \(append ? "appended" : "emptied")")
+      return appended
+    }
+    let second = try await again.run(command + " --resume r.jsonl")
+    #expect(second.error == nil, "\(String(describing: second.error))")
+    #expect(second.batch?["total"]?.int == 6)
+    #expect(again.provider.calls.filter { $0.hasPrefix("confirm") }.count == 4)
+    #expect(opened.paths == ["r.jsonl appended"])
+    #expect(appended.records.count == 4)
+  }
+
+  @Test func resumeWithTheListOfAnotherBatchSendsNothing() async throws {
+    let users = (1...3).map { n in SupportHarness.user(n) { $0.confirmed = false } }
+    let lines = [
+      BatchRecord(input: "user1@example.com", outcome: .changed, message: "Confirmed."),
+      BatchRecord(input: "user2@example.com", outcome: .notStarted, message: "Not started."),
+    ].map { $0.json.compactText }.joined(separator: "\n")
+    let (harness, _) = harness(users, input: "")
+    harness.context.openInputLines = { path in
+      TextLines(path == "r.jsonl" ? lines : "user1@example.com\nuser3@example.com\n")
+    }
+    let result = try await harness.run("user confirm --from other.txt --resume r.jsonl --yes")
+    #expect(result.error?.code == .usage)
+    #expect(
+      result.error?.message
+        == "other.txt is not the list of the batch in r.jsonl: 2 accounts in one and not the other (user3@example.com); nothing was sent."
+    )
+    #expect(harness.provider.calls.isEmpty)
+    let resumed = try await harness.run("user confirm --resume r.jsonl --only-failed --yes")
+    #expect(resumed.error?.code == .usage)
+  }
+}
+
+/// A `--report` on a disk that filled up: every write fails.
+final class FullDiskReport: BatchReportSink, @unchecked Sendable {
+  func write(_ record: BatchRecord) throws { throw SystemError(ENOSPC) }
+  func close() {}
+}
+
+/// The reports a run opened, as "PATH appended" or "PATH emptied".
+final class OpenedReports: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  var paths: [String] { lock.withLock { stored } }
+  func add(_ path: String) { lock.withLock { stored.append(path) } }
 }

@@ -125,6 +125,21 @@ import Testing
     #expect(finding.message.contains("it was deleted at") && finding.message.contains("by ada@desk"))
   }
 
+  /// A bulk update run twice: the second finds every account as asked and sends nothing.
+  @Test(arguments: ["--meta plan=pro", "--claims '{\"role\":\"admin\"}'", "--name 'User 1' --app-meta tier=2"])
+  func aBulkUpdateAlreadyAppliedIsUnchanged(_ flags: String) async throws {
+    let harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)])
+    harness.context.openInputLines = { _ in TextLines("user1@example.com\nuser2@example.com\n") }
+    let first = try await harness.run("user update --from m.txt \(flags) --yes")
+    #expect(first.batch?["outcomes"]?["changed"]?.int == 2)
+    #expect(harness.provider.calls.filter { $0.hasPrefix("update") }.count == 2)
+    let second = try await harness.run("user update --from m.txt \(flags) --yes")
+    #expect(second.error == nil)
+    #expect(second.batch?["outcomes"]?["unchanged"]?.int == 2)
+    #expect(second.notes.first == "2 accounts: 0 changed, 2 unchanged, 0 not found, 0 failed.")
+    #expect(harness.provider.calls.filter { $0.hasPrefix("update") }.count == 2, "nothing sent the second time")
+  }
+
   @Test(arguments: [
     ("alcie@example.com", ["alice@example.com"]), ("alice@example.com", []), ("bobb@example.com", ["bob@example.com"]),
     ("roberto@example.com", ["robert@example.com"]), ("al@example.com", []),

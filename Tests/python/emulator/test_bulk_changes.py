@@ -261,3 +261,24 @@ def test_firebase_too_many_attempts_slows_the_batch_down_too(tmp_path, emulators
         assert all(auth.get_user_by_email(a, app=app).email_verified for a in addresses)
     finally:
         firebase_admin.delete_app(app)
+
+
+@pytest.mark.parametrize("side, flags", [("supabase", ["--meta", "plan=pro"]),
+                                         ("firebase", ["--claims", '{"role":"admin"}'])])
+def test_an_update_already_applied_is_unchanged_and_nothing_is_sent(tmp_path, emulators, side, flags):
+    addresses = emails(2, tag=f"upd{side}")
+    emu = seeded(tmp_path, addresses, backend=side)
+    emulators.append(emu)
+    listing = tmp_path / "m.txt"
+    listing.write_text("\n".join(addresses) + "\n")
+    env = environment(tmp_path, emu, side)
+    first = authsh(env, "user", "update", "--from", str(listing), *flags, "--yes")
+    assert first.returncode == 0 and "2 accounts: 2 changed, 0 unchanged" in first.stdout, first.stderr
+    # Every change request from here on fails: a second run that sent one would fail.
+    fault = {"method": "PUT" if side == "supabase" else "POST", "status": 400, "times": 0,
+             **({} if side == "supabase" else {"path": f"/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:update"})}
+    assert requests.post(f"{emu.base}/emulator/v1/faults", json=fault, timeout=5).status_code == 200
+    again = authsh(env, "user", "update", "--from", str(listing), *flags, "--yes")
+    assert again.returncode == 0, again.stderr
+    assert "2 accounts: 0 changed, 2 unchanged, 0 not found, 0 failed." in again.stdout
+    assert again.stderr.count("unchanged") == 2 and "Already as asked; nothing changed." in again.stderr
