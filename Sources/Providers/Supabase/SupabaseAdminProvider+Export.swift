@@ -19,7 +19,7 @@ struct SupabaseAccountReader: AccountReader {
 
   var notices: [String] {
     [
-      "Supabase's admin API does not return password hashes, and its list no identities or second factors: "
+      "Supabase's admin API does not return password hashes, and its list has no identities or second factors: "
         + "the records have password_hash, identities and factors null. "
         + "Pass --db postgres://… (the project's database) to export them."
     ]
