@@ -112,7 +112,7 @@ import Testing
       // The list has neither: unknown, not none.
       #expect(record["identities"] == .null && record["factors"] == .null)
     }
-    #expect(outcome.stderr.contains("its list no identities or second factors"))
+    #expect(outcome.stderr.contains("its list has no identities or second factors"))
     #expect(outcome.stderr.contains("Pass --db postgres://"))
     #expect(outcome.stderr.hasSuffix("Exported 2 accounts (2 whose password hash is missing (see password_note)).\n"))
     #expect(!outcome.combined.contains(CLIEmulator.password) && !outcome.combined.contains(cli.emulator.serviceRoleKey))
