@@ -58,9 +58,14 @@ extension CommandRunner {
     var unhashed = 0
     var kept: [ImportCheck]? = []
     var duplicates = ImportDuplicates()
+    // Where the duplicates are (their places in the file): pass 2 marks them again without the keys.
+    var duplicateAt = Set<Int>()
+    var place = 0
     let format = try file.read(check) { account, checked in
       var checked = checked
       checked.duplicate = duplicates.isDuplicate(account)
+      if checked.duplicate { duplicateAt.insert(place) }
+      place += 1
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
       planned.add(checked)
       if let dryReport {
@@ -73,6 +78,8 @@ extension CommandRunner {
         if kept?.count ?? 0 > Self.importKept { kept = nil }
       }
     }
+    // The keys of a million accounts are tens of megabytes that pass 2 does not need.
+    duplicates = ImportDuplicates()
     if unhashed > 0 { throw Self.missingHashConfig(unhashed, name: name) }
     guard planned.total > 0 else {
       result.output = "\(name) has no accounts; nothing was sent."
@@ -129,8 +136,8 @@ extension CommandRunner {
     let stream = kept == nil ? try file.open() : nil
     var ended = false
     var keptIndex = 0
-    // Pass 2 meets the accounts in the same order: the same ones are duplicates.
-    var again = ImportDuplicates()
+    // Pass 2 meets the accounts in the same order: the same places are duplicates.
+    var placeAgain = 0
     func nextChunk() throws -> ArraySlice<ImportCheck> {
       if let kept {
         // A slice of what pass 1 kept: no copy of its accounts.
@@ -144,7 +151,8 @@ extension CommandRunner {
         if batch.isEmpty { ended = true }
         for (account, checked) in batch {
           var checked = checked
-          checked.duplicate = again.isDuplicate(account)
+          checked.duplicate = duplicateAt.contains(placeAgain)
+          placeAgain += 1
           if !isDone(account) { queued.append(checked) }
         }
       }
