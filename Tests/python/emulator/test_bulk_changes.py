@@ -14,23 +14,14 @@ import requests
 from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
-from conftest import authsh_binary, start_emulator
+from conftest import authsh_binary
 from one_shot import authsh, environment
+from seeded import emulators, seeded_records, unconfirmed  # noqa: F401 (a fixture)
 
 
 def seeded(tmp_path, emails, backend="supabase"):
     """An emulator started with `--seed`: the accounts exist, none confirmed."""
-    seed = tmp_path / "seed.jsonl"
-    seed.write_text("".join(json.dumps({"backend": backend, "email": e, "confirmed": False}) + "\n" for e in emails))
-    return start_emulator("--seed", str(seed))
-
-
-@pytest.fixture
-def emulators():
-    started = []
-    yield started
-    for emu in started:
-        emu.stop()
+    return seeded_records(tmp_path, unconfirmed(emails, backend))
 
 
 

@@ -22,22 +22,11 @@ import pytest
 from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
-from conftest import authsh_binary, start_emulator
+from conftest import authsh_binary
 from one_shot import authsh, environment
 
 
-@pytest.fixture
-def emulators():
-    started = []
-    yield started
-    for emu in started:
-        emu.stop()
-
-
-def seeded(tmp_path, records, *flags):
-    seed = tmp_path / "seed.jsonl"
-    seed.write_text("".join(json.dumps(r) + "\n" for r in records))
-    return start_emulator("--seed", str(seed), *flags)
+from seeded import emulators, seeded_records as seeded  # noqa: F401 (a fixture)
 
 
 

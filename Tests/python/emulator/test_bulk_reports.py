@@ -8,24 +8,14 @@ import signal
 import subprocess
 import time
 
-import pytest
 
 from conftest import authsh_binary, start_emulator
 from one_shot import authsh, environment
+from seeded import emulators, seeded_records, unconfirmed  # noqa: F401 (a fixture)
 
 
 def seeded(tmp_path, emails, *flags):
-    seed = tmp_path / "seed.jsonl"
-    seed.write_text("".join(json.dumps({"backend": "supabase", "email": e, "confirmed": False}) + "\n" for e in emails))
-    return start_emulator("--seed", str(seed), *flags)
-
-
-@pytest.fixture
-def emulators():
-    started = []
-    yield started
-    for emu in started:
-        emu.stop()
+    return seeded_records(tmp_path, unconfirmed(emails), *flags)
 
 
 def confirmed(env, emails):
