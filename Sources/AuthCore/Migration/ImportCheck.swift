@@ -68,12 +68,18 @@ public struct ImportCheck: Sendable {
   public var withoutPassword: String?
   /// The kind of its password hash as the summary names it (nil: no hash).
   public var hashKind: String?
-  /// It names an id, address or phone an earlier account of the file named (`ImportDuplicates`):
-  /// not sent. Set by the reader of the file, which sees the accounts in order.
-  public var duplicate = false
+  /// Why it is not sent though it loses nothing by name (it fails as `validation_failed`): the
+  /// target cannot make it at all, or it repeats an earlier account of the file (set by the reader
+  /// of the file, which sees the accounts in order: `ImportDuplicates`).
+  public var refused: String?
 
-  /// Sent to the backend: neither held back nor a duplicate.
-  public var willSend: Bool { heldBack == nil && !duplicate }
+  /// Sent to the backend: neither held back nor refused.
+  public var willSend: Bool { heldBack == nil && refused == nil }
+
+  /// Marks it a duplicate of an earlier account of the file (a reason it had already stays).
+  public mutating func markDuplicate() {
+    if refused == nil { refused = ImportDuplicates.message }
+  }
 
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
@@ -112,11 +118,25 @@ public struct ImportCheck: Sendable {
       if case .until? = given.ban(at: now) { losses.insert(.banEnd) }
     }
     self.account = account
+    refused = Self.unmakeable(given, target: target)
     self.withoutPassword = withoutPassword
     self.hashKind = kind.map(ImportSummary.kindName)
     self.losses = losses.sorted()
     let refused = self.losses.filter { $0.weakens && !consent.allows($0) }
     heldBack = refused.isEmpty ? nil : refused.map { Self.reason($0, given, withoutPassword) }.joined(separator: "; ")
+  }
+
+  /// An account the target cannot make: one that names no account at all (a random id would make
+  /// a new one on every run), or one Supabase has nothing to make it from (Firebase's anonymous
+  /// accounts: GoTrue's admin create needs an e-mail address or a phone number).
+  static func unmakeable(_ account: PortableAccount, target: ProviderKind) -> String? {
+    let email = account.email.map { !$0.isEmpty } ?? false
+    let phone = account.phone.flatMap(PortableAccount.e164) != nil
+    if email || phone { return nil }
+    if account.id?.isEmpty ?? true { return "the record names no account: it has no id, address or phone number" }
+    return target == .supabase
+      ? "Supabase makes no account without an e-mail address or a phone number (an anonymous account cannot be imported)"
+      : nil
   }
 
   static func reason(_ loss: ImportLoss, _ account: PortableAccount, _ withoutPassword: String?) -> String {
@@ -136,7 +156,7 @@ public struct ImportCheck: Sendable {
 extension ImportOutcome {
   /// A dry run's outcome of a checked account: it would be imported, or it is held back and why.
   public static func planned(_ checked: ImportCheck, index: Int) -> ImportOutcome {
-    if checked.duplicate { return duplicate(checked) }
+    if checked.refused != nil { return refused(checked) }
     var outcome = ImportOutcome(
       index: index, account: checked.account, status: checked.heldBack == nil ? .wouldImport : .heldBack)
     outcome.message = checked.heldBack

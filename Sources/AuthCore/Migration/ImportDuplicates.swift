@@ -30,11 +30,11 @@ public struct ImportDuplicates: Sendable {
 }
 
 extension ImportOutcome {
-  /// A duplicate of an earlier account of the file: not sent.
-  public static func duplicate(_ checked: ImportCheck) -> ImportOutcome {
+  /// An account refused before anything is sent (`ImportCheck.refused`): failed, not sent.
+  public static func refused(_ checked: ImportCheck) -> ImportOutcome {
     var outcome = ImportOutcome(index: 0, account: checked.account, status: .failed)
     outcome.errorCode = ErrorCode.validationFailed.rawValue
-    outcome.message = ImportDuplicates.message
+    outcome.message = checked.refused
     return outcome
   }
 }

@@ -60,7 +60,7 @@ public enum ImportSummary {
     [
       "dry_run": true, "total": .int(tally.total), "would_import": .int(tally.sent),
       "without_password": .int(tally.withoutCount), "new_ids": .int(tally.newIds), "held_back": .int(tally.heldCount),
-      "duplicates": .int(tally.duplicates),
+      "refused": .int(tally.refusedCount),
       "losses": .object(lossCounts(tally.losses)),
     ]
   }
@@ -101,13 +101,18 @@ public enum ImportSummary {
     lines.append("  without a password:    \(tally.withoutCount)")
     lines.append("  given a new id:        \(tally.newIds)")
     lines.append("  held back:             \(tally.heldCount)")
-    if tally.duplicates > 0 { lines.append("  duplicates (not sent): \(tally.duplicates)") }
+    if tally.refusedCount > 0 { lines.append("  refused (not sent):    \(tally.refusedCount)") }
     lines += lossLines(lossCounts(tally.losses))
     lines.append("Accounts already there would be skipped; a dry run does not ask the backend which they are.")
     if tally.withoutCount > 0 {
       lines.append("Without a password:")
       for (who, reason) in tally.without { lines.append("  \(who): \(reason)") }
       if tally.withoutCount > listed { lines.append("  … and \(tally.withoutCount - listed) more") }
+    }
+    if tally.refusedCount > 0 {
+      lines.append("Refused (they would fail; nothing would be sent for them):")
+      for (who, reason) in tally.refused { lines.append("  \(who): \(reason)") }
+      if tally.refusedCount > listed { lines.append("  … and \(tally.refusedCount - listed) more") }
     }
     if tally.heldCount > 0 {
       lines.append("Held back (they would arrive weaker than they left):")

@@ -72,8 +72,9 @@ public struct ImportDryRunTally: Sendable {
   public private(set) var withoutCount = 0
   public private(set) var held: [(String, String)] = []
   public private(set) var heldCount = 0
-  /// Accounts that repeat an earlier one's id, address or phone (not sent).
-  public private(set) var duplicates = 0
+  /// Accounts refused before anything is sent (a duplicate, or one the target cannot make).
+  public private(set) var refused: [(String, String)] = []
+  public private(set) var refusedCount = 0
   /// What the held-back accounts would lose (their flags are the hint).
   public private(set) var heldLosses: Set<ImportLoss> = []
   let provider: ProviderKind
@@ -86,8 +87,9 @@ public struct ImportDryRunTally: Sendable {
     total += 1
     let account = check.account
     let who = account.email ?? account.id ?? "?"
-    if check.duplicate {
-      duplicates += 1
+    if let reason = check.refused {
+      refusedCount += 1
+      if refused.count < ImportSummary.listed { refused.append((who, reason)) }
       return
     }
     if let reason = check.heldBack {

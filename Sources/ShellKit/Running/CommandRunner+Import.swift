@@ -63,8 +63,10 @@ extension CommandRunner {
     var place = 0
     let format = try file.read(check) { account, checked in
       var checked = checked
-      checked.duplicate = duplicates.isDuplicate(account)
-      if checked.duplicate { duplicateAt.insert(place) }
+      if duplicates.isDuplicate(account) {
+        checked.markDuplicate()
+        duplicateAt.insert(place)
+      }
       place += 1
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
       planned.add(checked)
@@ -91,11 +93,11 @@ extension CommandRunner {
       if planned.heldCount > 0 {
         result.error = ImportSummary.heldBackError(
           planned.heldCount, total: planned.total, losses: planned.heldLosses, dryRun: true)
-      } else if planned.duplicates > 0 {
+      } else if planned.refusedCount > 0 {
         result.error = AuthError(
           .validationFailed,
           message:
-            "\(planned.duplicates) of \(planned.total) accounts repeat an id, address or phone number earlier in the file: only the first of each would be imported."
+            "\(planned.refusedCount) of \(planned.total) accounts would fail: nothing would be sent for them (listed above)."
         )
       }
       return result
@@ -151,7 +153,7 @@ extension CommandRunner {
         if batch.isEmpty { ended = true }
         for (account, checked) in batch {
           var checked = checked
-          checked.duplicate = duplicateAt.contains(placeAgain)
+          if duplicateAt.contains(placeAgain) { checked.markDuplicate() }
           placeAgain += 1
           if !isDone(account) { queued.append(checked) }
         }

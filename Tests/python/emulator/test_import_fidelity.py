@@ -170,7 +170,7 @@ def test_a_repeated_address_is_the_same_duplicate_on_both_backends_and_in_the_dr
         dry = authsh(env, "user", "import", path, "--provider", provider, "--dry-run", "--json")
         assert dry.returncode == 1, dry.stdout + dry.stderr
         counts = json.loads(dry.stdout)["import"]
-        assert (counts["would_import"], counts["duplicates"]) == (2, 2), counts
+        assert (counts["would_import"], counts["refused"]) == (2, 2), counts
         report = tmp_path / f"dups-{provider}.jsonl"
         done = authsh(env, "user", "import", path, "--provider", provider, "--yes", "--json", "--report", str(report))
         assert done.returncode == 1, done.stdout + done.stderr
@@ -192,3 +192,25 @@ def test_a_file_too_large_to_keep_finds_the_same_duplicates_when_read_again(emul
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr
     counts = json.loads(done.stdout)["import"]
     assert (counts["imported"], counts["failed"], counts["skipped"]) == (50_010, 2, 0), counts
+
+
+def test_an_account_the_target_cannot_make_is_refused_before_anything_is_sent(emulator, admin_app, tmp_path):
+    env = environment(tmp_path, emulator, "both")
+    records = [{"id": "anon-uid-1", "source": "firebase", "providers": []},      # Firebase's anonymous account
+               {"display_name": "Nobody at all"},                                  # names no account
+               {"email": "someone@fidelity.example", "password_hash": HASH}]
+    path = write_jsonl(tmp_path / "anon.jsonl", records)
+    dry = authsh(env, "user", "import", path, "--provider", "supabase", "--dry-run")
+    assert dry.returncode == 1, dry.stdout + dry.stderr
+    assert "refused (not sent):    2" in dry.stdout and "an anonymous account cannot be imported" in dry.stdout
+    assert "2 of 3 accounts would fail" in dry.stderr, dry.stderr
+    done = authsh(env, "user", "import", path, "--provider", "supabase", "--yes", "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    counts = json.loads(done.stdout)["import"]
+    assert (counts["imported"], counts["failed"]) == (1, 2), counts
+    # Firebase keeps anonymous accounts: only the record that names nothing is refused, on every run.
+    for _ in range(2):
+        done = authsh(env, "user", "import", path, "--provider", "firebase", "--yes", "--json")
+        counts = json.loads(done.stdout)["import"]
+        assert counts["failed"] == 1 and counts["imported"] + counts["skipped"] == 2, counts
+    assert auth.get_user("anon-uid-1", app=admin_app).email is None
