@@ -136,6 +136,14 @@ public struct AuthError: Error, Sendable, Equatable {
     return error
   }
 
+  /// Stopped before anything was sent (a confirmation answered no, or not at all): nothing "may
+  /// have been applied".
+  public static func cancelledBeforeSending(_ message: String? = nil) -> AuthError {
+    var error = AuthError(.cancelled, message: message)
+    error.neverSent = true
+    return error
+  }
+
   /// Not signed in / session gone (exit 4 for one-shot `whoami`, `logout`, `refresh`).
   public var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }
 }

@@ -193,6 +193,14 @@ public final class Repl {
       anyFailed = true
       return
     }
+    guard path.hasSuffix(".auth") else {
+      // Not read at all: a line of a .env or a key file would come back as an unknown command.
+      sink.err(
+        options.style.red("error:")
+          + " source needs an .auth script: other files are not read; write source FILE.auth\n")
+      anyFailed = true
+      return
+    }
     let status = await cancellable(name: "source", cancelled: Int32(130)) { await sourceFile(path) }
     if status != 0 {
       anyFailed = true
@@ -227,10 +235,12 @@ public final class Repl {
   private func render(_ result: CommandResult, invocation: Invocation) {
     let now = context.clock.unixNow
     let visible = RedactingSink.revealing(ResultText.revealed(result, invocation: invocation), in: sink)
-    if result.error?.code == .cancelled {
-      // On a terminal, over the `^C` the terminal echoed.
-      sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim("Cancelled.") + "\n")
-      if let note = ResultText.cancelledNote(invocation) { sink.err(options.style.dim(note) + "\n") }
+    if let error = result.error, error.code == .cancelled {
+      // On a terminal, over the `^C` the terminal echoed. A confirmation answered no sent nothing:
+      // it says so instead of "may already have been applied".
+      let said = error.neverSent ? error.message : "Cancelled."
+      sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim(said) + "\n")
+      if !error.neverSent, let note = ResultText.cancelledNote(invocation) { sink.err(options.style.dim(note) + "\n") }
       return
     }
     let (out, err) = ResultText.render(result, invocation: invocation, style: options.style, now: now)

@@ -246,11 +246,11 @@ extension CommandRunner {
     }
     guard let answer = prompter.readLine(prompt: "Import \(count) accounts into \(backend). Type \(count) to confirm: ")
     else {
-      throw AuthError(.cancelled)
+      throw AuthError.cancelledBeforeSending()
     }
     guard answer.trimmingWhitespace == String(count) else {
-      throw AuthError(
-        .cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was sent.")
+      throw AuthError.cancelledBeforeSending(
+        "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was sent.")
     }
   }
 

@@ -44,11 +44,10 @@ public struct SupportGuard: Sendable {
     guard
       let answer = prompter.readLine(
         prompt: "\(action) \(user.email) (\(user.id)) on \(target.profile). Type the e-mail address to confirm: ")
-    else { throw AuthError(.cancelled) }
+    else { throw AuthError.cancelledBeforeSending() }
     guard answer.trimmingWhitespace.lowercased() == user.email.lowercased() else {
-      throw AuthError(
-        .cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(user.email)); nothing was changed."
-      )
+      throw AuthError.cancelledBeforeSending(
+        "Not confirmed ('\(answer.trimmingWhitespace)' is not \(user.email)); nothing was changed.")
     }
   }
 
@@ -65,10 +64,10 @@ public struct SupportGuard: Sendable {
       )
     }
     let prompt = "\(invocation.spec.name) \(accounts) on \(target.profile). Type \(count) to confirm: "
-    guard let answer = prompter.readLine(prompt: prompt) else { throw AuthError(.cancelled) }
+    guard let answer = prompter.readLine(prompt: prompt) else { throw AuthError.cancelledBeforeSending() }
     guard answer.trimmingWhitespace == String(count) else {
-      throw AuthError(
-        .cancelled, message: "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was changed.")
+      throw AuthError.cancelledBeforeSending(
+        "Not confirmed ('\(answer.trimmingWhitespace)' is not \(count)); nothing was changed.")
     }
   }
 
@@ -140,7 +139,9 @@ public struct SupportGuard: Sendable {
   private static func finished(_ entry: AuditEntry, error: AuthError?) -> AuditEntry {
     var entry = entry
     entry.outcome = error.map { $0.code.rawValue } ?? "ok"
-    entry.note = error?.code == .cancelled ? "may have been applied" : nil
+    if error?.code == .cancelled {
+      entry.note = error?.neverSent == true ? "not confirmed: nothing was sent" : "may have been applied"
+    }
     return entry
   }
 

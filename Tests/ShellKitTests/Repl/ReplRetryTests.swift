@@ -99,6 +99,21 @@ struct ReplRetryTests {
     #expect(seen.value == ["smoke.auth"])
   }
 
+  /// `source .env` would print each of its lines (a service key, a password) back as an unknown
+  /// command: only .auth scripts are read, as `include` in a script.
+  @Test func sourceReadsNothingButAnAuthScript() async {
+    let seen = Box<[String]>([])
+    let shell = ReplHarness(["source .env", "source /etc/passwd"]) { options in
+      options.sourceFile = { path in
+        seen.set(seen.value + [path])
+        return 0
+      }
+    }
+    _ = await shell.run()
+    #expect(seen.value.isEmpty)
+    #expect(shell.sink.standardError.contains("source needs an .auth script"))
+  }
+
   @Test func startupFileRunsBeforeTheFirstPromptUnlessNoRC() async throws {
     for noRC in [false, true] {
       let shell = ReplHarness(["quit"]) { $0.noRC = noRC }

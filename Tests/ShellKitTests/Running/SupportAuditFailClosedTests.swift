@@ -77,4 +77,13 @@ final class FillingAuditLog: AuditLog, @unchecked Sendable {
     #expect(log.lines.last?.note == "may have been applied")
     #expect(SupportRenderer.audit(log.lines).last?.contains("cancelled; may have been applied") == true)
   }
+
+  /// A confirmation answered no sent nothing: its line says so, never "may have been applied".
+  @Test func aConfirmationAnsweredNoIsLoggedAsNothingSent() async throws {
+    let (harness, log) = harness(accepting: 5)
+    harness.context.linePrompter = ScriptedLinePrompter(["nope@example.com"])
+    let result = try await harness.run("user delete user1@example.com")
+    #expect(result.error?.code == .cancelled && result.error?.neverSent == true)
+    #expect(log.lines.last?.outcome == "cancelled" && log.lines.last?.note == "not confirmed: nothing was sent")
+  }
 }
