@@ -18,10 +18,11 @@ public struct HTTPRequest: Sendable {
     self.timeout = timeout
   }
 
-  /// The deadline a transport applies, in seconds: `timeout` within [1 s, `Target.maximumTimeout`]
-  /// (callers check the range; clamped anyway so no value can trap a conversion), 30 s if not finite.
+  /// The deadline a transport applies, in seconds: `timeout` within [1 ms, `Target.maximumTimeout`]
+  /// (callers check the range; clamped anyway so no value can trap a conversion), 30 s if not
+  /// finite. `--timeout 500ms` is half a second, not a whole one.
   public var deadlineSeconds: Double {
-    timeout.isFinite ? min(max(1, timeout), Target.maximumTimeout) : 30
+    timeout.isFinite ? min(max(0.001, timeout), Target.maximumTimeout) : 30
   }
 
   public func header(_ name: String) -> String? {

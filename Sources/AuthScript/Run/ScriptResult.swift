@@ -1,3 +1,5 @@
+import ShellKit
+
 /// Why a test failed, as data (reports consume this, hurl `runner/result.rs` style).
 public struct TestFailure: Sendable, Hashable {
   public enum Kind: String, Sendable, Hashable {
@@ -94,6 +96,8 @@ public struct FileResult: Sendable, Hashable {
 public struct RunResult: Sendable, Hashable {
   public var files: [FileResult]
   public var durationMs: Double
+  /// Stopped by Ctrl-C or SIGTERM: the tests left were skipped.
+  public var interrupted = false
 
   public init(files: [FileResult], durationMs: Double) {
     self.files = files
@@ -109,8 +113,10 @@ public struct RunResult: Sendable, Hashable {
   /// the backend was unreachable, timed out, answered 5xx or malformed data (and no `expect error`
   /// named that code), even when other tests failed too: an outage makes the run inconclusive
   /// (later failures are often its echoes), so CI should retry rather than report a regression;
-  /// else 1 when any test failed; else 0.
+  /// else 1 when any test failed; else 0. Interrupted: 130, whatever ran (the process exits so, and
+  /// a report read by CI must not say the run passed).
   public var exitCode: Int32 {
+    if interrupted { return ExitStatus.interrupted }
     if files.contains(where: { !$0.diagnostics.isEmpty }) { return 2 }
     if errors > 0 { return 3 }
     if failed > 0 { return 1 }

@@ -50,7 +50,8 @@ public struct ScriptRunner: Sendable {
       results = await runAll(prepared)
     }
     let elapsed = started.duration(to: .now)
-    let run = RunResult(files: results, durationMs: Self.milliseconds(elapsed))
+    var run = RunResult(files: results, durationMs: Self.milliseconds(elapsed))
+    run.interrupted = options.interrupt?.isSet == true
     if problems.isEmpty { output.out("\n" + console.summary(run)) }
     let code = writeReports(run, redaction: redaction)
     return options.interrupt?.isSet == true ? ExitStatus.interrupted : code

@@ -81,6 +81,11 @@ public enum InvocationParser {
       if invocation.flags[name] != nil, !flag.repeatable {
         return .failure(UsageError("\(name) is given twice", wordIndex: index))
       }
+      // Two sources of one password: which one wins would be a guess (`--password-stdin --password x`).
+      let sources = passwordFlags.map(\.spec.name)
+      if sources.contains(name), let other = sources.first(where: { $0 != name && invocation.flags[$0] != nil }) {
+        return .failure(UsageError("\(other) and \(name) both give the password: use one", wordIndex: index))
+      }
       invocation.flags[name, default: []].append(value)
       index += 1
     }

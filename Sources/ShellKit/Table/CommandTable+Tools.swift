@@ -10,7 +10,7 @@ extension CommandTable {
       takesOutputFlags: false, output: .none, summary: "Run .auth scripts with assertions (CI smoke tests)",
       examples: [
         "authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml",
-        "authsh run --emulator examples/per_account.auth --data examples/accounts.csv --jobs 4",
+        "authsh run --emulator examples/data/per_account.auth --data examples/data/accounts.csv --jobs 4",
       ]),
     CommandSpec(
       .emulator, group: .tools, surfaces: .oneShot,

@@ -147,6 +147,20 @@ import Testing
 
   /// A one-shot has no variables: `--port '{{x}}'` is a bad number, not a hole left unfilled (which
   /// read as no value at all, and the emulator took its default port).
+  /// `login --password-stdin --password x` used to sign in with x, the stdin password unread.
+  @Test func twoSourcesOfThePasswordAreAUsageError() throws {
+    for line in [
+      "login ada@example.com --password-stdin --password x", "login ada@example.com --password-env PW --password x",
+      "signup ada@example.com --password x --password-stdin",
+    ] {
+      guard case .failure(let problem) = InvocationParser.parse(try WordSplitter.split(line), surface: .oneShot) else {
+        Issue.record("\(line) parsed")
+        continue
+      }
+      #expect(problem.message.hasSuffix("both give the password: use one"), "\(problem.message)")
+    }
+  }
+
   @Test func aOneShotHasNoHoles() throws {
     let words = try WordSplitter.split("user list --limit {{n}}")
     guard case .failure(let problem) = InvocationParser.parse(words, surface: .oneShot) else {

@@ -6,6 +6,7 @@ leaves behind can be counted afterwards through the official admin client):
 - `--data` with a 40-row CSV gives 40 test cases in the JUnit report, named `NAME[row N]`.
 """
 import os
+import json
 import signal
 import subprocess
 import time
@@ -67,8 +68,10 @@ def test_cleanup_runs_after_sigint_and_the_run_exits_130(emulator, tmp_path):
     script = tmp_path / "tidy.auth"
     script.write_text(SCRIPT.replace('assert user.email == "someone-else@example.com"', "sleep 5s")
                       .replace("WAIT", "echo never reached"))
-    process = subprocess.Popen([authsh_binary(), "run", str(script)], env=env(emulator, tmp_path),
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    report = tmp_path / "report.json"
+    process = subprocess.Popen([authsh_binary(), "run", str(script), "--report-json", str(report)],
+                               env=env(emulator, tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and not emails(emulator):
         time.sleep(0.1)
@@ -78,6 +81,8 @@ def test_cleanup_runs_after_sigint_and_the_run_exits_130(emulator, tmp_path):
     assert process.returncode == 130, out + err
     assert "Interrupted" in err
     assert emails(emulator) == [], "the cleanup block ran after Ctrl-C"
+    # A CI job reading the report sees what the process said: interrupted, not passed.
+    assert json.loads(report.read_text())["summary"]["exit_code"] == 130
 
 
 def test_data_with_40_rows_gives_40_test_cases_in_junit(emulator, tmp_path):
