@@ -59,8 +59,8 @@ public enum ImportSummary {
   public static func counts(_ tally: ImportDryRunTally) -> JSON {
     [
       "dry_run": true, "total": .int(tally.total), "would_import": .int(tally.sent),
-      "without_password": .int(tally.withoutCount), "new_ids": .int(tally.newIds), "held_back": .int(tally.heldCount),
-      "refused": .int(tally.refusedCount),
+      "without_password": .int(tally.without.count), "new_ids": .int(tally.newIds),
+      "held_back": .int(tally.held.count), "refused": .int(tally.refused.count),
       "losses": .object(lossCounts(tally.losses)),
     ]
   }
@@ -98,28 +98,24 @@ public enum ImportSummary {
     let described = tally.kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     lines.append(
       "  with a password hash:  \(tally.kinds.values.reduce(0, +))" + (described.isEmpty ? "" : " (\(described))"))
-    lines.append("  without a password:    \(tally.withoutCount)")
+    lines.append("  without a password:    \(tally.without.count)")
     lines.append("  given a new id:        \(tally.newIds)")
-    lines.append("  held back:             \(tally.heldCount)")
-    if tally.refusedCount > 0 { lines.append("  refused (not sent):    \(tally.refusedCount)") }
+    lines.append("  held back:             \(tally.held.count)")
+    if tally.refused.count > 0 { lines.append("  refused (not sent):    \(tally.refused.count)") }
     lines += lossLines(lossCounts(tally.losses))
     lines.append("Accounts already there would be skipped; a dry run does not ask the backend which they are.")
-    if tally.withoutCount > 0 {
-      lines.append("Without a password:")
-      for (who, reason) in tally.without { lines.append("  \(who): \(reason)") }
-      if tally.withoutCount > listed { lines.append("  … and \(tally.withoutCount - listed) more") }
-    }
-    if tally.refusedCount > 0 {
-      lines.append("Refused (they would fail; nothing would be sent for them):")
-      for (who, reason) in tally.refused { lines.append("  \(who): \(reason)") }
-      if tally.refusedCount > listed { lines.append("  … and \(tally.refusedCount - listed) more") }
-    }
-    if tally.heldCount > 0 {
-      lines.append("Held back (they would arrive weaker than they left):")
-      for (who, reason) in tally.held { lines.append("  \(who): \(reason)") }
-      if tally.heldCount > listed { lines.append("  … and \(tally.heldCount - listed) more") }
-    }
+    section(&lines, "Without a password", tally.without)
+    section(&lines, "Refused (they would fail; nothing would be sent for them)", tally.refused)
+    section(&lines, "Held back (they would arrive weaker than they left)", tally.held)
     return lines.joined(separator: "\n")
+  }
+
+  /// A dry run's list: its title, each of its first accounts with why, and how many more.
+  static func section(_ lines: inout [String], _ title: String, _ list: ImportDryRunTally.Listed) {
+    guard list.count > 0 else { return }
+    lines.append(title + ":")
+    for (who, why) in list.first { lines.append("  \(who): \(why)") }
+    if list.count > listed { lines.append("  … and \(list.count - listed) more") }
   }
 
   static func kindName(_ kind: PasswordHashString.Kind) -> String {

@@ -63,18 +63,25 @@ public struct ImportTally: Sendable, Equatable {
 
 /// What a `--dry-run` keeps of the checks: the counts and the first accounts of each list.
 public struct ImportDryRunTally: Sendable {
+  /// One list of the dry run: its first accounts (who, and why) and how many there were.
+  public struct Listed: Sendable {
+    public private(set) var first: [(who: String, why: String)] = []
+    public private(set) var count = 0
+    mutating func add(_ who: String, _ why: String) {
+      count += 1
+      if first.count < ImportSummary.listed { first.append((who, why)) }
+    }
+  }
+
   public private(set) var total = 0
   public private(set) var sent = 0
   public private(set) var kinds: [String: Int] = [:]
   public private(set) var newIds = 0
   public private(set) var losses: [ImportLoss: Int] = [:]
-  public private(set) var without: [(String, String)] = []
-  public private(set) var withoutCount = 0
-  public private(set) var held: [(String, String)] = []
-  public private(set) var heldCount = 0
+  public private(set) var without = Listed()
+  public private(set) var held = Listed()
   /// Accounts refused before anything is sent (a duplicate, or one the target cannot make).
-  public private(set) var refused: [(String, String)] = []
-  public private(set) var refusedCount = 0
+  public private(set) var refused = Listed()
   /// What the held-back accounts would lose (their flags are the hint).
   public private(set) var heldLosses: Set<ImportLoss> = []
   let provider: ProviderKind
@@ -88,14 +95,12 @@ public struct ImportDryRunTally: Sendable {
     let account = check.account
     let who = account.email ?? account.id ?? "?"
     if let reason = check.refused {
-      refusedCount += 1
-      if refused.count < ImportSummary.listed { refused.append((who, reason)) }
+      refused.add(who, reason)
       return
     }
     if let reason = check.heldBack {
-      heldCount += 1
+      held.add(who, reason)
       heldLosses.formUnion(check.losses)
-      if held.count < ImportSummary.listed { held.append((who, reason)) }
       return
     }
     sent += 1
@@ -106,8 +111,7 @@ public struct ImportDryRunTally: Sendable {
       if account.id.map(AccountImportPlan.isUUID) != true { newIds += 1 }
     }
     if let reason = check.withoutPassword {
-      withoutCount += 1
-      if without.count < ImportSummary.listed { without.append((who, reason)) }
+      without.add(who, reason)
     } else if let kind = check.hashKind {
       kinds[kind, default: 0] += 1
     }

@@ -28,10 +28,10 @@ extension CommandRunner {
     let file = try AccountFile(path: path, name: name, hashConfig: hashConfig, context)
     var result = CommandResult(command: invocation.spec.name)
     let backend = "\(target.provider.rawValue) (profile \(target.profile))"
+    // The backend as report lines name it (`--resume` refuses another one's report).
+    let reportBackend = BackendKey(target).canonical
     // `--resume REPORT`: only the accounts the earlier run did not finish.
-    let resume = try invocation[.bulkResume].map {
-      try readImportReport($0, context, backend: BackendKey(target).canonical)
-    }
+    let resume = try invocation[.bulkResume].map { try readImportReport($0, context, backend: reportBackend) }
     let consent = ImportConsent(
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
@@ -49,8 +49,6 @@ extension CommandRunner {
     let dryReport =
       try invocation[.importDryRun] ? invocation[.importReport].map { try openImportReport($0, context) } : nil
     defer { dryReport?.close() }
-    var dryIndex = 0
-    let reportBackend = BackendKey(target).canonical
 
     // Pass 1: the whole file read and checked before anything is sent.
     var planned = ImportDryRunTally(provider: target.provider)
@@ -63,16 +61,15 @@ extension CommandRunner {
     var place = 0
     let format = try file.read(check) { account, checked in
       var checked = checked
+      defer { place += 1 }
       if duplicates.isDuplicate(account) {
         checked.markDuplicate()
         duplicateAt.insert(place)
       }
-      place += 1
       if account.passwordNote == PortableAccountReader.missingHashConfig { unhashed += 1 }
       planned.add(checked)
       if let dryReport {
-        try dryReport.write(json: ImportOutcome.planned(checked, index: dryIndex).reportLine(backend: reportBackend))
-        dryIndex += 1
+        try dryReport.write(json: ImportOutcome.planned(checked, index: place).reportLine(backend: reportBackend))
       }
       if !isDone(account) {
         if checked.willSend { pending.todo += 1 } else { pending.held += 1 }
@@ -90,14 +87,14 @@ extension CommandRunner {
     if invocation[.importDryRun] {
       result.output = ImportSummary.dryRun(planned, format: format, source: name, backend: backend)
       result.importCounts = ImportSummary.counts(planned)
-      if planned.heldCount > 0 {
+      if planned.held.count > 0 {
         result.error = ImportSummary.heldBackError(
-          planned.heldCount, total: planned.total, losses: planned.heldLosses, dryRun: true)
-      } else if planned.refusedCount > 0 {
+          planned.held.count, total: planned.total, losses: planned.heldLosses, dryRun: true)
+      } else if planned.refused.count > 0 {
         result.error = AuthError(
           .validationFailed,
           message:
-            "\(planned.refusedCount) of \(planned.total) accounts would fail: nothing would be sent for them (listed above)."
+            "\(planned.refused.count) of \(planned.total) accounts would fail: nothing would be sent for them (listed above)."
         )
       }
       return result
