@@ -75,6 +75,7 @@ struct AuthUsersQuery: Sendable {
       column("raw_app_meta_data") + "::text",
       column("is_anonymous", else: "false") + "::text", identities, factors,
       "coalesce(" + column("banned_until") + " > now(), false)::text",
+      Self.time(column("phone_confirmed_at")), Self.time(column("invited_at")),
     ]
     var conditions: [String] = []
     if userColumns.contains("deleted_at") { conditions.append("u.deleted_at IS NULL") }
@@ -125,12 +126,19 @@ struct AuthUsersQuery: Sendable {
     let bannedUntil = try text(5)
     let banned = try text(13) == "true"
     let hash = try text(2)
+    let phone = try text(4)
+    let emailConfirmedAt = try text(3)
+    // Past the columns of older layouts: a row without them says nothing of either.
+    let phoneConfirmedAt = row.count > 14 ? try text(14) : nil
+    let invitedAt = row.count > 15 ? try text(15) : nil
     return PortableAccount(
-      id: id, email: try text(1), emailVerified: try text(3) != nil, phone: try text(4),
+      id: id, email: try text(1), emailVerified: emailConfirmedAt != nil, phone: phone,
       displayName: userMetadata?["full_name"]?.string ?? userMetadata?["name"]?.string, disabled: banned,
       bannedUntil: banned ? bannedUntil : nil, createdAt: try text(6), lastSignInAt: try text(7),
       userMetadata: userMetadata, appMetadata: appMetadata,
       providers: providers.isEmpty ? Array(Set(identities.map(\.provider))).sorted() : providers,
-      identities: identities, factors: factors, source: .supabase, passwordHash: hash)
+      identities: identities, factors: factors, source: .supabase, passwordHash: hash,
+      phoneConfirmed: phone == nil ? nil : phoneConfirmedAt != nil, photoURL: userMetadata?["avatar_url"]?.string,
+      invitedAt: hash == nil && emailConfirmedAt == nil ? invitedAt : nil)
   }
 }

@@ -47,6 +47,11 @@ struct Authsh {
       sink.out(ManPage.render())
       return .answered(0)
     }
+    if argv == ["__ledger"] {
+      // README's direction table, generated from the fidelity ledger (a test keeps README's copy).
+      sink.out(FidelityLedger.markdownTable() + "\n")
+      return .answered(0)
+    }
     if argv.first == "__complete" {
       return .answered(
         CompletionCommand.callback(

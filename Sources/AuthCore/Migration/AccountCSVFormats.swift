@@ -74,9 +74,21 @@ enum AccountCSVFormats {
     account.emailVerified = column["email_confirmed_at"] != nil
     // GoTrue keeps phones as digits without `+`.
     account.phone = column["phone"].map { $0.hasPrefix("+") ? $0 : "+" + $0 }
+    // Only a confirmation time says the number was confirmed; GoTrue's table has the column since 2019.
+    if account.phone != nil, header.contains("phone_confirmed_at") {
+      account.phoneConfirmed = column["phone_confirmed_at"] != nil
+    }
     account.createdAt = column["created_at"].flatMap(rfc3339)
     account.lastSignInAt = column["last_sign_in_at"].flatMap(rfc3339)
-    account.bannedUntil = column["banned_until"].flatMap(rfc3339)
+    switch column["banned_until"] {
+    // PostgreSQL writes a ban without end as `infinity`: a ban for good, not none.
+    case "infinity"?: account.disabled = true
+    case "-infinity"?, nil: break
+    case let text?:
+      guard let until = rfc3339(text) else { throw PortableAccountError("banned_until '\(text)' is not a time") }
+      account.bannedUntil = until
+    }
+    account.invitedAt = column["invited_at"].flatMap(rfc3339)
     func object(_ name: String) throws -> JSONObject? {
       guard let text = column[name] else { return nil }
       guard let object = (try? JSON.parse(text))?.object else {
@@ -88,8 +100,11 @@ enum AccountCSVFormats {
     account.appMetadata = try object("raw_app_meta_data")
     account.displayName = account.userMetadata?["full_name"]?.string ?? account.userMetadata?["name"]?.string
     account.providers = (account.appMetadata?["providers"]?.array ?? []).compactMap(\.string)
+    account.photoURL = account.userMetadata?["avatar_url"]?.string
     if let hash = column["encrypted_password"] {
       account.passwordHash = hash
+    } else if account.invitedAt != nil, column["email_confirmed_at"] == nil {
+      // An invitation not yet accepted: there is no password to lose.
     } else if account.providers.contains("email") {
       account.passwordNote = "no password set (invited, or signs in by link or code)"
     }

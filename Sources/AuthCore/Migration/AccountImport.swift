@@ -63,6 +63,9 @@ public struct ImportOutcome: Sendable, Equatable {
     if let errorCode { object["error"] = .string(errorCode) }
     if let message { object["message"] = .string(message) }
     if !losses.isEmpty { object["losses"] = .array(losses.map { .string($0.rawValue) }) }
+    // What this account lost (or would lose) on the way, by the ledger's names: every account
+    // that was (or would be) created says, an empty list included.
+    if status == .imported || status == .wouldImport { object["lost"] = .array(losses.map { .string($0.rawValue) }) }
     return .object(object)
   }
 
@@ -143,14 +146,18 @@ public enum AccountImportPlan {
     if let id = account.id, isUUID(id) { body["id"] = .string(id.lowercased()) }
     body["email"] = .optional(account.email)
     body["email_confirm"] = .bool(account.emailVerified ?? false)
-    // GoTrue stores the digits without `+`; a number Firebase held was verified by a code.
+    // GoTrue stores the digits without `+`; confirmed only when the file says it was (a number
+    // Firebase held always was).
     if let phone = account.phone.flatMap(PortableAccount.e164) {
       body["phone"] = .string(String(phone.dropFirst()))
-      body["phone_confirm"] = true
+      body["phone_confirm"] = .bool(account.phoneConfirmed == true)
     }
     var userMetadata = account.userMetadata ?? JSONObject()
     if let name = account.displayName, !name.isEmpty, userMetadata["full_name"] == nil {
       userMetadata["full_name"] = .string(name)
+    }
+    if let photo = account.photoURL, !photo.isEmpty, userMetadata["avatar_url"] == nil {
+      userMetadata["avatar_url"] = .string(photo)
     }
     if !userMetadata.isEmpty { body["user_metadata"] = .object(userMetadata) }
     var appMetadata = account.appMetadata ?? JSONObject()
@@ -223,7 +230,11 @@ public enum AccountImportPlan {
     if let name = account.displayName ?? account.userMetadata?["full_name"]?.string, !name.isEmpty {
       entry["displayName"] = .string(name)
     }
-    if let phone = account.phone.flatMap(PortableAccount.e164) { entry["phoneNumber"] = .string(phone) }
+    // Firebase's number is a way in: only one a code confirmed goes there.
+    if let phone = account.phone.flatMap(PortableAccount.e164), account.phoneConfirmed == true {
+      entry["phoneNumber"] = .string(phone)
+    }
+    if let photo = account.photoURL, !photo.isEmpty { entry["photoUrl"] = .string(photo) }
     if account.ban(at: now) != nil { entry["disabled"] = true }
     if let created = account.createdAt.flatMap(UnixTime.parseISO) {
       entry["createdAt"] = .string(String(created * 1000))
@@ -231,11 +242,7 @@ public enum AccountImportPlan {
     if let last = account.lastSignInAt.flatMap(UnixTime.parseISO) {
       entry["lastLoginAt"] = .string(String(last * 1000))
     }
-    if let claims = customClaims(account), let text = String(bytes: JSON.object(claims).bytes, encoding: .utf8),
-      text.utf8.count <= 1000
-    {
-      entry["customAttributes"] = .string(text)
-    }
+    if let claims = customClaims(account), let text = claimsText(claims) { entry["customAttributes"] = .string(text) }
     let password = firebasePassword(account)
     if let hash = password.hash { entry["passwordHash"] = .string(hash) }
     if let salt = password.salt { entry["salt"] = .string(salt) }
@@ -267,6 +274,13 @@ public enum AccountImportPlan {
     case .unknown:
       return (nil, nil, .none, "the password hash is of a kind Firebase does not take")
     }
+  }
+
+  /// The claims as Firebase's `customAttributes` text; nil when longer than it takes (the ledger
+  /// counts them as `claims`).
+  static func claimsText(_ claims: JSONObject) -> String? {
+    let text = String(decoding: JSON.object(claims).bytes, as: UTF8.self)
+    return text.utf8.count <= FidelityLedger.claimsLimit ? text : nil
   }
 
   /// Firebase custom claims: `app_metadata.claims` (as the export writes them), else Supabase's

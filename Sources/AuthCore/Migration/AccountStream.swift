@@ -53,6 +53,10 @@ public final class AccountStream {
     case firebase([UInt8], index: Int, line: Int)
   }
 
+  /// The most one account's record may take (a CSV record has the same cap in `CSVRecordReader`):
+  /// Firebase refuses a whole batchCreate call for one larger account.
+  public static let accountLimit = 1 << 20
+
   /// The next account; nil at the end of the file.
   public func next() throws -> PortableAccount? {
     try nextRecord().map { try Self.account($0, hashConfig: hashConfig) }
@@ -64,9 +68,17 @@ public final class AccountStream {
     case .account(let account):
       return account
     case .jsonl(let line, let number):
+      guard line.count <= accountLimit else {
+        throw PortableAccountError(
+          "line \(number): the account is \(line.count >> 10) KB, over the 1 MB an account may be")
+      }
       // Trimmed as a slice of the line: a column in an error counts from the start of the line.
       return try PortableAccountReader.jsonlRecord(trimmed(line), line: number)
     case .firebase(let element, let index, let line):
+      guard element.count <= accountLimit else {
+        throw PortableAccountError(
+          "users[\(index)] (near line \(line)) is \(element.count >> 10) KB, over the 1 MB an account may be")
+      }
       let json: JSON
       do { json = try JSON.parse(bytes: element) } catch {
         throw PortableAccountError("users[\(index)] (near line \(line)) is not valid JSON")
@@ -163,6 +175,12 @@ public final class AccountStream {
       return
     }
     var reader = CSVRecordReader { [unowned self] in try self.line().map { String(decoding: $0, as: UTF8.self) } }
+    // firebase-tools' rows have no header: an id, an address, then true or false. Its quoting is
+    // read its own way from the first row on.
+    let leading = trimmed.split(separator: UInt8(ascii: ","), maxSplits: 3, omittingEmptySubsequences: false)
+    if leading.count > 3, !leading[0].isEmpty, [Array("true".utf8), Array("false".utf8)].contains(Array(leading[2])) {
+      reader.firebaseQuotes = true
+    }
     let header: CSVRecord?
     do { header = try reader.next() } catch let error as CSVReadError { throw PortableAccountError(error.description) }
     guard let header else {

@@ -49,8 +49,15 @@ public struct CSVRecordReader {
     self.nextLine = nextLine
   }
 
+  /// firebase-tools' rows (`firebase auth:export users.csv`): every field is followed by a comma,
+  /// so a quote closes a quoted field only before one. Versions before mid-2026 wrapped a name with
+  /// a comma in quotes without doubling the quotes inside (`"Smith, "Jo""`), and its claims keep a
+  /// JSON `\"` undoubled: such quotes are the field's own.
+  public var firebaseQuotes = false
+
   /// The next record, nil at the end of the text.
   public mutating func next() throws -> CSVRecord? {
+    if firebaseQuotes { return try nextFirebase() }
     guard var line = try readLine() else { return nil }
     let start = lineNumber
     var fields: [String] = []
@@ -106,6 +113,68 @@ public struct CSVRecordReader {
       line = more
     }
     fields.append(field)
+    return CSVRecord(fields: fields, line: start)
+  }
+
+  /// `next` for firebase-tools' rows (`firebaseQuotes`).
+  private mutating func nextFirebase() throws -> CSVRecord? {
+    guard let first = try readLine() else { return nil }
+    let start = lineNumber
+    var line = Array(first.unicodeScalars)
+    var fields: [String] = []
+    var field = String.UnicodeScalarView()
+    var quoted = false
+    // A single quote inside a quoted field: this row was written without doubling them.
+    var undoubled = false
+    var size = first.utf8.count
+    var index = 0
+    while true {
+      if index == line.count {
+        guard quoted else { break }
+        // A quoted field runs on to the next line.
+        guard let more = try readLine() else {
+          throw CSVReadError(line: start, message: "the quoted field that starts here is never closed")
+        }
+        size += more.utf8.count + 1
+        guard size <= maxRecordBytes else {
+          throw CSVReadError(line: start, message: "the record that starts here is longer than \(maxRecordBytes) bytes")
+        }
+        field.append(contentsOf: (crlf ? "\r\n" : "\n").unicodeScalars)
+        line = Array(more.unicodeScalars)
+        index = 0
+        continue
+      }
+      let scalar = line[index]
+      index += 1
+      if !quoted {
+        switch scalar {
+        case "\"" where field.isEmpty: quoted = true
+        case ",":
+          fields.append(String(field))
+          field = String.UnicodeScalarView()
+        default: field.append(scalar)
+        }
+        continue
+      }
+      guard scalar == "\"" else {
+        field.append(scalar)
+        continue
+      }
+      let after = index < line.count ? line[index] : nil
+      if after == "," {
+        quoted = false
+      } else if after == "\"" {
+        // Doubled; or, in a row that does not double them, a quote of the field's own then the end.
+        let closes = undoubled && (index + 1 == line.count || line[index + 1] == ",")
+        field.append("\"")
+        index += 1
+        if closes { quoted = false }
+      } else {
+        undoubled = true
+        field.append(scalar)
+      }
+    }
+    fields.append(String(field))
     return CSVRecord(fields: fields, line: start)
   }
 

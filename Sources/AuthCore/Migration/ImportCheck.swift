@@ -17,6 +17,16 @@ public enum ImportLoss: String, Sendable, CaseIterable, Comparable {
   case metadata
   /// A ban with an end: Firebase's disable has none, so the account stays disabled.
   case banEnd = "ban_end"
+  /// A phone number not confirmed, or whose confirmation the file does not say: Firebase holds only
+  /// confirmed numbers (it is left out there), Supabase gets it unconfirmed.
+  case phoneUnconfirmed = "phone_unconfirmed"
+  /// The file does not say whether it had second factors (a `\copy` of auth.users, firebase-tools'
+  /// CSV, Supabase's admin list): unknown, never read as none.
+  case factorsUnknown = "factors_unknown"
+  /// Custom claims longer than Firebase's 1,000 characters.
+  case claims
+  /// When it was created and last signed in: Supabase's admin API sets both itself.
+  case timestamps
 
   /// A loss that makes the account weaker (it can no longer sign in as before): not made without
   /// the flag that names it.
@@ -99,24 +109,15 @@ public struct ImportCheck: Sendable {
       target == .firebase
       ? AccountImportPlan.firebasePassword(given, kind: kind).withoutPassword
       : AccountImportPlan.supabasePassword(given, kind: kind).withoutPassword
-    if hadPassword, withoutPassword != nil { losses.insert(.password) }
-    if let factors = given.factors, !factors.isEmpty { losses.insert(.secondFactors) }
-    if target == .supabase, given.emailVerified != true, given.source == "firebase", hadPassword,
-      given.email != nil
-    {
-      losses.insert(.verified)
-      if consent.confirmUnverified { account.emailVerified = true }
-    }
-    if let phone = given.phone, PortableAccount.e164(phone) == nil { losses.insert(.phone) }
-    let otherWays = Set(given.providers).subtracting(["email", "password", "phone", "anonymous"])
-    if !otherWays.isEmpty { losses.insert(.identities) }
-    if target == .firebase {
-      let own = (given.userMetadata ?? JSONObject()).pairs.map(\.0).filter {
-        !["full_name", "name", "email_verified", "email", "sub", "phone_verified"].contains($0)
+    // Every field of the ledger, none forgotten: what the target carries, converts, holds or counts.
+    let facts = LedgerFacts(now: now, hadPassword: hadPassword, withoutPassword: withoutPassword)
+    for field in PortableField.allCases {
+      switch FidelityLedger.fate(field, of: given, into: target, facts: facts) {
+      case .held(let loss)?, .counted(let loss)?: losses.insert(loss)
+      case .carried?, .converted?, nil: break
       }
-      if !own.isEmpty { losses.insert(.metadata) }
-      if case .until? = given.ban(at: now) { losses.insert(.banEnd) }
     }
+    if losses.contains(.verified), consent.confirmUnverified { account.emailVerified = true }
     self.account = account
     refused = Self.unmakeable(given, target: target)
     self.withoutPassword = withoutPassword

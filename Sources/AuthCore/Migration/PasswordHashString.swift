@@ -123,6 +123,15 @@ public enum PasswordHashString {
 
   static let firebaseImportPrefix = "$fbimport$"
 
+  /// A hash whose text names its own kind and parameters (bcrypt, argon2): read as it is from any
+  /// file, never as Firebase's scrypt.
+  public static func identifiesItself(_ text: String) -> Bool {
+    switch kind(of: text) {
+    case .bcrypt, .argon2: return true
+    case .firebaseScrypt, .firebaseImport, .unknown: return false
+    }
+  }
+
   /// The hash of a record read with `--hash-config` naming a kind other than SCRYPT, kept with its
   /// parameters: `$fbimport$<the config as JSON, base64>$<salt>$<hash>` (standard base64).
   public static func firebaseImport(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {

@@ -28,6 +28,11 @@ public struct PortableAccount: Sendable, Equatable {
   public var passwordHash: String?
   /// Why there is no hash though there is a password.
   public var passwordNote: String?
+  /// Whether the phone number was confirmed by a code; nil when the file does not say.
+  public var phoneConfirmed: Bool?
+  public var photoURL: String?
+  /// RFC 3339: when an invitation not yet accepted was sent (the account has no password yet).
+  public var invitedAt: String?
 
   public init(id: String? = nil, email: String? = nil) {
     self.id = id
@@ -80,14 +85,29 @@ public struct PortableAccount: Sendable, Equatable {
         PortableIdentity(provider: $0, id: item["id"]?.string, email: item["email"]?.string)
       }
     }
-    factors = object["factors"]?.array?.compactMap { item in
-      item["id"]?.string.map {
-        PortableFactor(id: $0, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string)
-      }
-    }
+    factors = try Self.factors(object["factors"])
     source = try string("source")
     passwordHash = try string("password_hash").flatMap { $0.isEmpty ? nil : $0 }
     passwordNote = try string("password_note")
+    phoneConfirmed = try bool("phone_verified")
+    photoURL = try string("photo_url")
+    invitedAt = try string("invited_at")
+    // Firebase holds a number only once a code confirmed it (records written before the field).
+    if phoneConfirmed == nil, source == "firebase", phone?.isEmpty == false { phoneConfirmed = true }
+  }
+
+  /// `factors`: a list (each with an id), or null/absent for unknown; anything else is an error,
+  /// not "none".
+  static func factors(_ value: JSON?) throws -> [PortableFactor]? {
+    switch value {
+    case nil, .null?: return nil
+    case .array(let items)?:
+      return try items.map { item in
+        guard let id = item["id"]?.string else { throw PortableAccountError("factors has an entry without an id") }
+        return PortableFactor(id: id, type: item["type"]?.string ?? "totp", friendlyName: item["friendly_name"]?.string)
+      }
+    default: throw PortableAccountError("factors is not a list")
+    }
   }
 }
 

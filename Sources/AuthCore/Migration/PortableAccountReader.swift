@@ -55,17 +55,40 @@ public enum PortableAccountReader {
     account.emailVerified = json["emailVerified"]?.bool
     account.displayName = json["displayName"]?.string
     account.phone = json["phoneNumber"]?.string
+    // Firebase holds a number only once a code confirmed it.
+    if account.phone?.isEmpty == false { account.phoneConfirmed = true }
+    account.photoURL = json["photoUrl"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     account.disabled = json["disabled"]?.bool
     account.createdAt = try time(json, "createdAt", label: label)
     account.lastSignInAt = try time(
       json, json["lastSignedInAt"] == nil ? "lastLoginAt" : "lastSignedInAt", label: label)
-    if let claims = json["customAttributes"]?.string, case .object(let object)? = try? JSON.parse(claims) {
-      account.appMetadata = JSONObject([("claims", .object(object))])
+    if let claims = json["customAttributes"]?.string, !claims.trimmingWhitespace.isEmpty {
+      guard case .object(let object)? = try? JSON.parse(claims) else {
+        throw PortableAccountError("\(label): customAttributes is not a JSON object")
+      }
+      if !object.isEmpty { account.appMetadata = JSONObject([("claims", .object(object))]) }
+    }
+    // firebase-tools writes `mfaInfo` since 2026 (older files have none: unknown, not none).
+    if let mfa = json["mfaInfo"] {
+      guard let items = mfa.array ?? (mfa.isNull ? [] : nil) else {
+        throw PortableAccountError("\(label): mfaInfo is not a list")
+      }
+      account.factors = items.compactMap { info in
+        guard let id = info["mfaEnrollmentId"]?.string, !id.isEmpty else { return nil }
+        let type = info["phoneInfo"] != nil ? "phone" : info["totpInfo"] != nil ? "totp" : "other"
+        return PortableFactor(id: id, type: type, friendlyName: info["displayName"]?.string)
+      }
     }
     account.providers = (json["providerUserInfo"]?.array ?? []).compactMap { $0["providerId"]?.string }
     account.source = "firebase"
     if let hash = json["passwordHash"]?.string, !hash.isEmpty {
-      if let hashConfig {
+      // bcrypt and argon2 travel as the base64 of their own text (`--hash-algo BCRYPT`): they say
+      // what they are, whatever --hash-config says.
+      if let text = PasswordHashString.bytes(hash).flatMap({ String(validating: $0, as: UTF8.self) }),
+        PasswordHashString.identifiesItself(text)
+      {
+        account.passwordHash = text
+      } else if let hashConfig {
         account.passwordHash = PasswordHashString.firebaseImport(
           hashConfig, salt: json["salt"]?.string ?? "", hash: hash)
         if account.passwordHash == nil { throw PortableAccountError("\(label): passwordHash or salt is not base64") }
@@ -91,7 +114,7 @@ public enum PortableAccountReader {
 
   /// Columns whose cells are JSON text (objects and lists).
   static let jsonColumns: Set<String> = ["user_metadata", "app_metadata", "providers", "identities", "factors"]
-  static let boolColumns: Set<String> = ["email_verified", "disabled"]
+  static let boolColumns: Set<String> = ["email_verified", "disabled", "phone_verified"]
 
   /// The columns authsh's own CSV (`user export --format csv`) may have.
   static let portableColumns: Set<String> = Set(PortableAccount.keys)

@@ -65,12 +65,26 @@ public enum FirebaseImportRecord {
       if let parts = FbscryptParts(hash) {
         object["passwordHash"] = .string(parts.hash)
         object["salt"] = .string(parts.salt)
-      } else if hash.hasPrefix("$2") {
+      } else if PasswordHashString.identifiesItself(hash) {
+        // bcrypt and argon2 as the base64 of their text: a reader tells them from scrypt by it.
         object["passwordHash"] = .string(Base64Text.encode(Array(hash.utf8)))
       }
     }
+    if let phone = account.phone.flatMap(PortableAccount.e164), account.phoneConfirmed == true {
+      object["phoneNumber"] = .string(phone)
+    }
+    if let photo = account.photoURL { object["photoUrl"] = .string(photo) }
+    if let factors = account.factors {
+      object["mfaInfo"] = .array(
+        factors.map { factor in
+          var info = JSONObject([("mfaEnrollmentId", .string(factor.id))])
+          if let name = factor.friendlyName { info["displayName"] = .string(name) }
+          info[factor.type == "phone" ? "phoneInfo" : "totpInfo"] =
+            factor.type == "phone" ? .string("") : .object(JSONObject())
+          return .object(info)
+        })
+    }
     if let name = account.displayName { object["displayName"] = .string(name) }
-    if let phone = account.phone.flatMap(PortableAccount.e164) { object["phoneNumber"] = .string(phone) }
     object["disabled"] = .bool(account.disabled ?? false)
     if let created = account.createdAt.flatMap(UnixMillis.from) { object["createdAt"] = .string(created) }
     if let last = account.lastSignInAt.flatMap(UnixMillis.from) { object["lastSignedInAt"] = .string(last) }

@@ -42,7 +42,8 @@ extension PortableAccount {
     id: String, email: String? = nil, emailVerified: Bool = false, phone: String? = nil, displayName: String? = nil,
     disabled: Bool = false, bannedUntil: String? = nil, createdAt: String? = nil, lastSignInAt: String? = nil,
     userMetadata: JSON? = nil, appMetadata: JSON? = nil, providers: [String] = [], identities: [PortableIdentity]? = [],
-    factors: [PortableFactor]? = [], source: Source, passwordHash: String? = nil, passwordNote: String? = nil
+    factors: [PortableFactor]? = [], source: Source, passwordHash: String? = nil, passwordNote: String? = nil,
+    phoneConfirmed: Bool? = nil, photoURL: String? = nil, invitedAt: String? = nil
   ) {
     self.init(id: id, email: email)
     self.emailVerified = emailVerified
@@ -60,13 +61,16 @@ extension PortableAccount {
     self.source = source.rawValue
     self.passwordHash = passwordHash
     self.passwordNote = passwordNote
+    self.phoneConfirmed = phoneConfirmed
+    self.photoURL = photoURL
+    self.invitedAt = invitedAt
   }
 
   /// The record's keys, in the order every format writes them (the CSV header).
   public static let keys = [
     "id", "email", "email_verified", "phone", "display_name", "disabled", "banned_until", "created_at",
     "last_sign_in_at", "user_metadata", "app_metadata", "providers", "identities", "factors", "source",
-    "password_hash", "password_note",
+    "password_hash", "password_note", "phone_verified", "photo_url", "invited_at",
   ]
 
   /// One field as JSON (null when unknown).
@@ -89,6 +93,9 @@ extension PortableAccount {
     case "source": return .optional(source)
     case "password_hash": return .optional(passwordHash)
     case "password_note": return .optional(passwordNote)
+    case "phone_verified": return phoneConfirmed.map(JSON.bool) ?? .null
+    case "photo_url": return .optional(photoURL)
+    case "invited_at": return .optional(invitedAt)
     default: return .null
     }
   }

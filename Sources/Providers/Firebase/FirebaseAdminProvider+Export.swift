@@ -155,7 +155,9 @@ enum FirebaseExportDecoding {
       disabled: json["disabled"]?.bool ?? false, createdAt: json["createdAt"].flatMap(IdentityToolkitDecoding.millis),
       lastSignInAt: json["lastLoginAt"].flatMap(IdentityToolkitDecoding.millis),
       appMetadata: claims.map { ["claims": $0] }, providers: providers, identities: identities, factors: factors,
-      source: .firebase, passwordHash: passwordHash, passwordNote: note)
+      source: .firebase, passwordHash: passwordHash, passwordNote: note,
+      phoneConfirmed: nonEmpty(json["phoneNumber"]?.string) == nil ? nil : true,
+      photoURL: nonEmpty(json["photoUrl"]?.string))
   }
 
   static func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }

@@ -74,6 +74,8 @@ enum SupabaseExportDecoding {
       createdAt: time("created_at"), lastSignInAt: time("last_sign_in_at"), userMetadata: metadata,
       appMetadata: SupabaseAdminDecoding.adminMetadata(json["app_metadata"]), providers: providers,
       identities: identities,
-      factors: factors, source: .supabase, passwordNote: hasPassword ? SupabaseAccountReader.note : nil)
+      factors: factors, source: .supabase, passwordNote: hasPassword ? SupabaseAccountReader.note : nil,
+      phoneConfirmed: json["phone"]?.string.map { $0.isEmpty } == false ? time("phone_confirmed_at") != nil : nil,
+      photoURL: metadata?["avatar_url"]?.string, invitedAt: invitedOnly ? time("invited_at") : nil)
   }
 }

@@ -61,7 +61,10 @@ extension SupabaseAdminProvider: AccountImporter {
       let (json, _) = try await ImportRetry.run { try await call("POST", "/admin/users", body: .object(body)) }
       if let id = json["id"]?.string, id != account.id { outcome.newId = id }
       outcome.withoutPassword = withoutPassword
-    } catch let error as AuthError where error.code == .userAlreadyExists {
+    } catch let error as AuthError
+      where error.code == .userAlreadyExists || (error.providerCode == "phone_exists" && account.email == nil)
+    {
+      // A phone-only account is known by its number: taken means it is there (a second run).
       outcome.status = .skippedExisting
     } catch let error as AuthError where error.isNoAnswer {
       outcome = ImportOutcome.interrupted(outcome, by: error, sent: true)

@@ -1,3 +1,5 @@
+import AuthCore
+
 extension FlagKey where Value == String {
   public static let importHashConfig = text(
     FlagSpec(
@@ -58,7 +60,7 @@ extension CommandTable {
         + " audit line. Hashes are never printed. --resume REPORT sends what the report of an import into the"
         + " same backend does not list as done. The exit status is 0 when every account was imported or"
         + " skipped, 1 when any failed or was held back, 3 when the backend cannot be reached, 130 when"
-        + " interrupted.",
+        + " interrupted.\n\n" + FidelityLedger.helpText(),
       examples: [
         "authsh user import users.jsonl --yes --jobs 16 --report import-report.jsonl",
         "authsh user import users.json --hash-config hash.json --dry-run",

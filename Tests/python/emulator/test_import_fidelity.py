@@ -43,6 +43,8 @@ def test_a_ban_keeps_its_end_and_an_ended_ban_is_none(emulator, admin_app, tmp_p
         {"id": "b1000000-0000-4000-8000-000000000003", "email": "forever@ban.example", "email_verified": True,
          "disabled": True, "password_hash": HASH},
     ]
+    for record in records:
+        record["factors"] = []  # known: none (a record without the key is counted factors_unknown)
     path = write_jsonl(tmp_path / "bans.jsonl", records)
 
     done = authsh(env, "user", "import", path, "--provider", "firebase", "--yes", "--json")
