@@ -193,6 +193,8 @@ struct PhysicalLines {
         .usage,
         message:
           "Line \(long.line) of \(name) is longer than \(long.limit) bytes: it is not an account; nothing was sent.")
+    } catch is ReadingStopped {
+      throw AuthError.cancelledBeforeSending("Stopped while \(name) was being read: nothing was sent.")
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }

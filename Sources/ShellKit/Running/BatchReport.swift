@@ -2,6 +2,10 @@ import AuthCore
 import Essentials
 import JSONKit
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Progress of a bulk change after one more account finished.
 public struct BatchProgress: Sendable {
   public var record: BatchRecord
@@ -50,11 +54,27 @@ public final class BatchReportFile: BatchReportSink, Sendable {
 
   public static func open(_ path: String, append: Bool = false) throws -> any BatchReportSink {
     do {
-      return BatchReportFile(
-        descriptor: try append ? Descriptor.openForAppending(path) : Descriptor.create(path, mode: 0o600))
+      let fd = try append ? Descriptor.openForAppending(path) : Descriptor.create(path, mode: 0o600)
+      // A run killed mid-line (or out of disk space) left a torn last line: the new lines start
+      // on a line of their own, and `--resume` passes over the torn one.
+      if append, endsTorn(path), let failure = Descriptor.writeAll(fd, [0x0A]).failure {
+        Descriptor.release(fd)
+        throw SystemError(failure)
+      }
+      return BatchReportFile(descriptor: fd)
     } catch {
       throw AuthError(.usage, message: "Cannot write the report \(path): \(error).")
     }
+  }
+
+  /// Whether the file's last byte is not a line break (an empty file is not torn).
+  static func endsTorn(_ path: String) -> Bool {
+    guard let fd = try? Descriptor.openForReading(path) else { return false }
+    defer { Descriptor.release(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_size > 0 else { return false }
+    var last: UInt8 = 0
+    return pread(fd, &last, 1, off_t(info.st_size - 1)) == 1 && last != 0x0A
   }
 
   public func write(_ record: BatchRecord) throws { try write(json: record.json) }

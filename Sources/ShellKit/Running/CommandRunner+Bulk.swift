@@ -92,7 +92,7 @@ extension CommandRunner {
       try guardRails.confirmBatch(count: entries.count)
       try guardRails.checkAuditWritable()
     }
-    let report = try openReport(invocation, context, plan: plan)
+    let report = try openReport(invocation, context, plan: plan, listFirst: !dryRun)
     defer { report?.close() }
 
     let stop = context.batchStop

@@ -23,18 +23,61 @@ extension CommandRunner {
   /// `--report FILE` (emptied, and given the lines an earlier run finished first when resuming),
   /// else `--resume REPORT` itself, appended to (also when `--report` names REPORT: the batch's
   /// own command line, `--report` and all, with `--resume` added).
-  func openReport(_ invocation: Invocation, _ context: ShellContext, plan: BulkPlan) throws -> (any BatchReportSink)? {
+  /// `listFirst`: before the first change, a copy of the batch's list is kept beside the report
+  /// (`REPORT.batch`, mode 0600), so that `--resume REPORT` after a `kill -9` knows the accounts
+  /// the report never got to.
+  func openReport(_ invocation: Invocation, _ context: ShellContext, plan: BulkPlan, listFirst: Bool = false) throws
+    -> (any BatchReportSink)?
+  {
     let resume = invocation[.bulkResume]
     if let path = invocation[.bulkReport], resume.map({ !Self.sameFile(path, $0) }) ?? true {
       let report = try context.openBatchReport(path, false)
       var failure: AuthError?
       for record in plan.carried { Self.write(record, to: report, failure: &failure) }
+      if listFirst { try Self.writeBatchList(plan.list, report: path) }
       if let failure {
         throw AuthError(.usage, message: "Cannot write the report \(path): \(failure.message); nothing was sent.")
       }
       return report
     }
     return try resume.map { try context.openBatchReport($0, true) }
+  }
+
+  /// The copy of a batch's list kept beside its report (`REPORT.batch`).
+  static func batchListPath(_ report: String) -> String { report + ".batch" }
+
+  /// Writes the list's accounts (one input a line) beside a report that is a regular file (a
+  /// report to a pipe or a device has nothing to resume). A copy that cannot be written stops the
+  /// batch before anything is sent.
+  static func writeBatchList(_ list: BatchList, report: String) throws {
+    var info = stat()
+    guard stat(report, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+    let path = batchListPath(report)
+    let text = list.entries.filter { $0.problem == nil }.map { $0.input + "\n" }.joined()
+    do {
+      let fd = try Descriptor.create(path, mode: 0o600)
+      defer { Descriptor.release(fd) }
+      if let failure = Descriptor.writeAll(fd, Array(text.utf8)).failure { throw SystemError(failure) }
+    } catch {
+      throw AuthError(.usage, message: "Cannot write the batch's list \(path): \(error); nothing was sent.")
+    }
+  }
+
+  /// The accounts of the list kept beside `report` that the report has no line for: a run killed
+  /// (`kill -9`) before it got to them. Empty when there is no list.
+  func unreported(_ report: String, _ resume: BatchResume, _ context: ShellContext) -> [BatchEntry] {
+    let path = Self.batchListPath(report)
+    guard report != "-", let lines = try? context.openInputLines(path) else { return [] }
+    lines.lineLimit = BatchInput.recordLimit
+    let reported = Set(resume.records.map { BatchEntry(input: $0.input).key })
+    var entries: [BatchEntry] = []
+    while let line = try? lines.nextLine() {
+      let input = line.trimmingWhitespace
+      if input.isEmpty { continue }
+      let entry = BatchInput.entry(input)
+      if !reported.contains(entry.key) { entries.append(entry) }
+    }
+    return entries
   }
 
   /// Whether two paths name one file (the same text, or the same device and inode).
@@ -77,6 +120,7 @@ extension CommandRunner {
       if invocation[.bulkFrom] != nil { try checkSameBatch(invocation, context, resume: resume, report: path) }
       var list = BatchList()
       for entry in resume.pending(dryRun: dryRun) { list.add(entry) }
+      for entry in unreported(path, resume, context) { list.add(entry) }
       return BulkPlan(
         list: list, carried: resume.done(dryRun: dryRun),
         nothingToDo: "Nothing left to do: every account in \(path) has its outcome.")
@@ -102,10 +146,13 @@ extension CommandRunner {
       arguments: arguments, lines: try openBulkLines(path, context), name: path == "-" ? "standard input" : path,
       onlyFailed: invocation[.onlyFailed]
     ).entries.map(\.key)
-    let reported = Set(resume.records.map { BatchEntry(input: $0.input).key })
+    let reported = Set(resume.records.map { BatchEntry(input: $0.input).key }).union(
+      unreported(report, resume, context).map(\.key))
     let onlyListed = listed.filter { !reported.contains($0) }
     let listedKeys = Set(listed)
-    let onlyReported = resume.records.map(\.input).filter { !listedKeys.contains(BatchEntry(input: $0).key) }
+    let onlyReported = (resume.records.map(\.input) + unreported(report, resume, context).map(\.input)).filter {
+      !listedKeys.contains(BatchEntry(input: $0).key)
+    }
     guard let first = onlyListed.first ?? onlyReported.first else { return }
     let count = onlyListed.count + onlyReported.count
     throw AuthError(
@@ -122,6 +169,7 @@ extension CommandRunner {
     do {
       let lines = try context.openInputLines(path)
       lines.lineLimit = BatchInput.recordLimit
+      (lines as? DescriptorLines)?.stop = context.batchStop
       return lines
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")

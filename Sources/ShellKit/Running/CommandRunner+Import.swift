@@ -210,10 +210,17 @@ extension CommandRunner {
     let name = path == "-" ? "standard input" : path
     var lines = PhysicalLines(lines: try openBulkLines(path, context), name: name)
     var status: [String: Bool] = [:]
+    // A line that is no report line is refused, unless it is the last one: a run killed or out of
+    // disk space mid-write leaves a torn last line, and its account is simply not done.
+    var unreadable: Int?
     while let (line, number) = try lines.nextContent() {
-      guard let json = try? JSON.parse(line), let (key, done, into) = ImportOutcome.reported(json) else {
+      if let unreadable {
         throw AuthError(
-          .usage, message: "\(name) is not a report of user import: line \(number) has no id or email and status.")
+          .usage, message: "\(name) is not a report of user import: line \(unreadable) has no id or email and status.")
+      }
+      guard let json = try? JSON.parse(line), let (key, done, into) = ImportOutcome.reported(json) else {
+        unreadable = number
+        continue
       }
       // A line of another backend matters only when it says the account is done there: one that
       // was never sent (a backend that could not be reached, then fixed) is no outcome here.

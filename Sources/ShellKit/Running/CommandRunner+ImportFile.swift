@@ -7,36 +7,49 @@ import JSONKit
 #endif
 
 /// `user import`'s file, read as a stream and strict: a file of no known shape, a record with the
-/// wrong fields or invalid UTF-8 is `invalid_file` (exit 65) naming the line. A path is opened
-/// again for each pass (memory: one record); standard input is read once, whole (with the same cap
-/// as a file), and kept.
+/// wrong fields or invalid UTF-8 is `invalid_file` (exit 65) naming the line. A regular file is
+/// opened again for each pass (memory: one record); a source that can be read only once (standard
+/// input, a pipe, a FIFO) is copied by pass 1 to a private temporary file that pass 2 reads
+/// (`ImportSpill`).
 struct AccountFile {
   let path: String
   let name: String
   let hashConfig: FirebaseHashConfig?
   let context: ShellContext
-  /// Standard input, read once.
+  /// Standard input as a test gives it, in memory.
   private let bytes: [UInt8]?
+  /// The copy of a read-once source (nil: a regular file, read again).
+  private let spill: Spill?
+
+  private final class Spill {
+    var copy: ImportSpill?
+    var read = false
+    init(_ copy: ImportSpill) { self.copy = copy }
+  }
 
   init(path: String, name: String, hashConfig: FirebaseHashConfig?, _ context: ShellContext) throws {
     self.path = path
     self.name = name
     self.hashConfig = hashConfig
     self.context = context
-    guard path == "-" else {
-      bytes = nil
+    if path == "-", let readStdin = context.readStdinText {
+      do { bytes = Array(try readStdin().utf8) } catch {
+        throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+      }
+      spill = nil
       return
     }
-    // Standard input is read once, whole: the second pass cannot read it again.
-    let caps = ShellContext.InputCaps.accountFile
-    do {
-      if let readStdin = context.readStdinText {
-        bytes = Array(try readStdin().utf8)
-      } else {
-        bytes = try Descriptor.readAll(STDIN_FILENO, limit: caps.limit, lineLimit: caps.line)
-      }
-    } catch {
-      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+    bytes = nil
+    guard ImportSpill.isReadOnce(path) else {
+      spill = nil
+      return
+    }
+    do { spill = Spill(try ImportSpill()) } catch {
+      throw AuthError(
+        .usage,
+        message:
+          "Cannot keep a copy of \(name) for the second pass (a temporary file in $TMPDIR or /tmp): \(error); nothing was sent."
+      )
     }
   }
 
@@ -45,16 +58,36 @@ struct AccountFile {
       var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).makeIterator()
       return AccountStream(hashConfig: hashConfig) { lines.next().map(Array.init) }
     }
+    let limit = ShellContext.InputCaps.accountFile.line
+    if let spill, spill.read, let copy = spill.copy {
+      // Pass 2: the copy pass 1 made.
+      let lines: DescriptorLines
+      do { lines = try copy.lines(limit: limit) } catch {
+        throw AuthError(.usage, message: "Cannot read the copy of \(name): \(error).")
+      }
+      return AccountStream(hashConfig: hashConfig) { try lines.nextLineBytes() }
+    }
     let lines: DescriptorLines
     do {
       if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
       let fd = path == "-" ? STDIN_FILENO : try Descriptor.openForReading(path)
-      lines = DescriptorLines(
-        descriptor: fd, closeAtEnd: path != "-", limit: ShellContext.InputCaps.accountFile.line)
+      lines = DescriptorLines(descriptor: fd, closeAtEnd: path != "-", limit: limit)
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
-    return AccountStream(hashConfig: hashConfig) { try lines.nextLineBytes() }
+    guard let spill, let copy = spill.copy else {
+      return AccountStream(hashConfig: hashConfig) { try lines.nextLineBytes() }
+    }
+    spill.read = true
+    let name = self.name
+    return AccountStream(hashConfig: hashConfig) {
+      guard let line = try lines.nextLineBytes() else { return nil }
+      do { try copy.append(line) } catch {
+        throw AuthError(
+          .usage, message: "Cannot keep a copy of \(name) for the second pass: \(error); nothing was sent.")
+      }
+      return line
+    }
   }
 
   /// Up to `count` accounts of `stream`, each with what `check` makes of it, in file order; fewer

@@ -13,6 +13,9 @@ struct ImportSender: Sendable {
   /// Set by the first chunk with a request that never reached the backend (refused, no route): the
   /// chunks after it are not sent, and each of their accounts is `not_started` with the reason.
   let unreachable = Guarded<AuthError?>(nil)
+  /// Set when the audit log could not take a chunk's `started` lines: that chunk and the ones after
+  /// it are not sent (the log fails closed: nothing goes out without its line).
+  let auditFailure = Guarded<AuthError?>(nil)
 
   /// The final outcome of every account of `chunk`, and the first report or audit write that failed.
   func send(_ chunk: ArraySlice<ImportCheck>) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
@@ -38,9 +41,12 @@ struct ImportSender: Sendable {
     let sent: [ImportOutcome]
     if todo.isEmpty {
       sent = []
-    } else if Task.isCancelled || stop?.stopped == true || unreachable.update({ $0 }) != nil {
-      // Stopped in an earlier chunk: the rest are never sent, and each still has its outcome.
-      let reason = unreachable.update { $0 }
+    } else if Task.isCancelled || stop?.stopped == true || unreachable.update({ $0 }) != nil
+      || auditFailure.update({ $0 }) != nil || !auditStarted(todo)
+    {
+      // Stopped in an earlier chunk, or the audit log refused this one's lines: the rest are never
+      // sent, and each still has its outcome.
+      let reason = unreachable.update { $0 } ?? auditFailure.update { $0 }
       sent = todo.map {
         ImportOutcome.interrupted(
           ImportOutcome(index: 0, account: $0.account, status: .imported), by: reason, sent: false)
@@ -54,6 +60,20 @@ struct ImportSender: Sendable {
       }
       unreachable.keepUnreachable(sent)
     }
-    return (sent.map(sink.withLosses) + held, sink.failure)
+    return (sent.map(sink.withLosses) + held, auditFailure.update { $0 } ?? sink.failure)
+  }
+
+  /// Writes the `started` audit line of every account of `todo`; false (and the failure kept) when
+  /// the log cannot take them.
+  private func auditStarted(_ todo: [ImportCheck]) -> Bool {
+    do {
+      try guardRails.recordStarted(todo.map { ($0.account.id, $0.account.email) })
+      return true
+    } catch {
+      var failure = (error as? AuthError) ?? AuthError(.auditUnavailable)
+      failure.neverSent = true
+      auditFailure.update { if $0 == nil { $0 = failure } }
+      return false
+    }
   }
 }

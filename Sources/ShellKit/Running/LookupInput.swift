@@ -1,6 +1,10 @@
 import AuthCore
 import Essentials
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Lines of text read a piece at a time (`user show --from FILE|-`): nil at the end.
 public protocol InputLines: AnyObject {
   /// The next line without its line break; throws `InputLineTooLong` for a line over the cap.
@@ -28,6 +32,9 @@ public final class DescriptorLines: InputLines {
   private var scanned = 0
   private var ended = false
   private var number = 0
+  /// A stop asked for (the first Ctrl-C or SIGTERM of a batch): reading ends at once, also while
+  /// waiting on a pipe that has nothing to give, with `ReadingStopped`.
+  public var stop: BatchStop?
 
   public init(descriptor: Int32, closeAtEnd: Bool, limit: Int = DescriptorLines.lineLimit) {
     self.descriptor = descriptor
@@ -71,11 +78,28 @@ public final class DescriptorLines: InputLines {
         start = 0
       }
       scanned = buffer.count
+      try waitReadable()
       let chunk = try Descriptor.readChunk(descriptor, upTo: 64 * 1024)
       if chunk.isEmpty { ended = true } else { buffer += chunk }
     }
   }
 }
+
+extension DescriptorLines {
+  /// Waits for bytes (or the end) a tenth of a second at a time, so that a stop is seen at once.
+  fileprivate func waitReadable() throws {
+    guard let stop else { return }
+    while true {
+      if stop.stopped { throw ReadingStopped() }
+      var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&watched, 1, 100)
+      if ready > 0 || (ready < 0 && errno != EINTR) { return }
+    }
+  }
+}
+
+/// A list's reading ended by a stop (the first Ctrl-C or SIGTERM) before anything was sent.
+public struct ReadingStopped: Error, Equatable {}
 
 /// Lines of a text already in memory (tests).
 public final class TextLines: InputLines {

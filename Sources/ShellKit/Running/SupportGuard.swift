@@ -127,6 +127,25 @@ public struct SupportGuard: Sendable {
     if let writer { try writer.appendAll(entries) } else { try log.appendAll(entries) }
   }
 
+  /// Before a batch's accounts are sent (an import's chunk): a `started` line for each, in one
+  /// write. Throws `audit_unavailable` when the log cannot take them: the accounts are then not sent.
+  public func recordStarted(_ accounts: [(id: String?, email: String?)]) throws {
+    guard invocation.access.isAudited, let log = context.auditLog, !accounts.isEmpty else { return }
+    let template = entry(user: nil, email: nil, outcome: "started")
+    let entries = accounts.map { id, email in
+      var line = template
+      line.targetId = id.map(Self.capped)
+      line.targetEmail = email.map(Self.capped)
+      return line
+    }
+    do {
+      try log.appendAll(entries)
+    } catch let error as AuthError {
+      throw AuthError(
+        .auditUnavailable, message: "'\(invocation.spec.name)' stopped sending: \(error.message)", hint: error.hint)
+    }
+  }
+
   /// The writer of a batch's outcome lines, opened once for the batch (nil: the command is not
   /// audited).
   public func auditWriter() throws -> (any AuditBatchWriter)? {

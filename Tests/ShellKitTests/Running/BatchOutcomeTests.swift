@@ -241,8 +241,14 @@ import Testing
 }
 
 /// A `--report` on a disk that filled up: every write fails.
+/// A report whose disk fills after `room` lines (the batch's list, written before the first change).
 final class FullDiskReport: BatchReportSink, @unchecked Sendable {
-  func write(_ record: BatchRecord) throws { throw SystemError(ENOSPC) }
+  private var room: Int
+  init(room: Int = 0) { self.room = room }
+  func write(_ record: BatchRecord) throws {
+    guard room > 0 else { throw SystemError(ENOSPC) }
+    room -= 1
+  }
   func close() {}
 }
 
