@@ -58,7 +58,7 @@ enum ReportFile {
       }
       return nil
     } catch {
-      return error.code == ENOENT ? nil : reason(error)
+      return error.reason  // a missing or misplaced directory is told apart below
     }
   }
 
