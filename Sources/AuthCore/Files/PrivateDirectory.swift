@@ -89,7 +89,7 @@ public enum StateDirectory {
   public static func check(_ path: String, create: Bool) throws -> Bool {
     // Every hop to it walked by hand (`SafePath`): no link of someone else's on the way.
     do {
-      try SafePath.locate(path).close()
+      try SafePath.parent(of: path).close()  // the directory itself is judged below
     } catch  where error.reason != nil {
       throw AuthError(
         .configError, message: "Refusing to use authsh's state directory \(path): \(error).",
