@@ -58,6 +58,8 @@ let package = Package(
     // libcurl for https://, loaded at run time (dlopen) by a small C shim: not linked, not at start-up.
     // dlopen of a library by the first of its names that loads, and its functions resolved: CCurl's and CPq's.
     .target(name: "CLoader"),
+    // Not dumpable and no core file, set first thing in main (passwords and keys live in memory).
+    .target(name: "CProcessGuard"),
     .target(name: "CCurl", dependencies: ["CLoader"]),
     .target(name: "CurlTransport", dependencies: ["Essentials", "AuthCore", "CCurl"]),
     // libpq for `user export --db`, loaded at run time (dlopen) by a small C shim like CCurl's.
@@ -94,7 +96,7 @@ let package = Package(
       name: "authsh",
       dependencies: [
         "Essentials", "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
-        "PostgresExport", "CurlTransport", "SocketTransport",
+        "PostgresExport", "CurlTransport", "SocketTransport", "CProcessGuard",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),

@@ -1,11 +1,17 @@
 /// A failed system call: its errno, described by the C library.
+/// `SafePath`'s refusals carry their own words (`reason`): which hop, and why.
 public struct SystemError: Error, Equatable, CustomStringConvertible {
   public let code: Int32
-  public init(_ code: Int32 = errno) { self.code = code }
+  public let reason: String?
+  public init(_ code: Int32 = errno, reason: String? = nil) {
+    self.code = code
+    self.reason = reason
+  }
   public var description: String {
+    if let reason { return reason }
     // What open(2) with O_NOFOLLOW says of a link; strerror's "too many levels of symbolic links"
     // would send the reader looking for a loop.
-    code == ELOOP
+    return code == ELOOP
       ? "it is a symbolic link in a directory others may write to, which authsh does not follow; give the file's own path"
       : String(cString: strerror(code))
   }
@@ -37,65 +43,33 @@ public enum Descriptor {
     }
   }
 
-  /// Creates `path`, or empties it, to write (close-on-exec). A new file gets `mode`, and an
-  /// existing regular file is set to it. A symbolic link is followed only where no one else could
-  /// have planted it (`plantable`): one in a shared directory (`/tmp`) would aim the write at
-  /// another file, and is refused with `ELOOP`.
+  /// Creates `path`, or empties it, to write (close-on-exec), through `SafePath`: every hop is
+  /// checked and links are followed by hand. A new file gets `mode`, and an existing regular file
+  /// is set to it.
   public static func create(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
-    let fd = openRetrying(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
-    if fd == -ELOOP {
-      guard !plantable(path) else { throw SystemError(ELOOP) }
-      let through = openRetrying(path, O_WRONLY | O_TRUNC | O_CLOEXEC, 0)
-      guard through >= 0 else { throw SystemError(-through) }
-      return through
-    }
-    guard fd >= 0 else { throw SystemError(-fd) }
+    let fd = try SafePath.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
     var info = stat()
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o777 != mode { _ = fchmod(fd, mode) }
     return fd
   }
 
-  /// Whether `path` is a symbolic link someone else could have put there (as ssh judges its
-  /// files): a link not owned by you or root, or in a directory that is not yours (or root's) or
-  /// that others may write to (`/tmp`, a shared folder). `/dev/stdout` is not; nor is a link of
-  /// yours in your own directory. Not a link: false.
-  public static func plantable(_ path: String) -> Bool {
-    var link = stat()
-    guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return false }
-    let me = geteuid()
-    guard link.st_uid == me || link.st_uid == 0 else { return true }
-    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-    let directory = slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
-    var parent = stat()
-    guard stat(directory, &parent) == 0 else { return true }
-    return !(parent.st_uid == me || parent.st_uid == 0) || parent.st_mode & 0o022 != 0
-  }
-
   /// Creates `path`, which must not exist yet (`EEXIST`), to write: `O_EXCL | O_NOFOLLOW`, so
   /// neither a file nor a link already there is ever written through; mode `mode`.
   public static func createNew(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
-    let fd = openRetrying(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-    guard fd >= 0 else { throw SystemError(-fd) }
+    let place = try SafePath.parent(of: path)
+    defer { place.close() }
+    var fd: Int32
+    repeat {
+      fd = openat(place.directory, place.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+    } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { throw SystemError() }
     _ = fchmod(fd, mode)  // exactly `mode`, whatever the umask took away
     return fd
   }
 
-  /// open(2), retried when interrupted: the descriptor, or minus errno (for the caller to judge).
-  private static func openRetrying(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    while true {
-      let fd = open(path, flags, mode)
-      if fd >= 0 { return fd }
-      if errno != EINTR { return -errno }
-    }
-  }
-
-  /// Opens an existing `path` to add to its end (close-on-exec; a link is not followed).
+  /// Opens an existing `path` to add to its end (close-on-exec), through `SafePath`.
   public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
-    while true {
-      let fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
-      if fd >= 0 { return fd }
-      if errno != EINTR { throw SystemError() }
-    }
+    try SafePath.open(path, flags: O_WRONLY | O_APPEND)
   }
 
   /// Closes `fd` (for types with a `close` of their own, where the C call is out of reach).

@@ -1,4 +1,5 @@
 import AuthCore
+import CProcessGuard
 import Essentials
 import JSONKit
 import ShellKit
@@ -11,6 +12,8 @@ struct Authsh {
   /// callbacks) answers before the concurrency runtime, its threads or Foundation's environment
   /// are set up; the rest runs as one task while this thread waits.
   static func main() {
+    // Before anything holds a secret: no core file, not dumpable (every mode, the emulator too).
+    _ = authsh_guard_process()
     StandardStreams.prepare()
     let argv = Array(CommandLine.arguments.dropFirst())
     let arguments: Arguments

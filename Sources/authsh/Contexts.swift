@@ -77,13 +77,28 @@ enum Contexts {
     var contents: ConfigResolver.ConfigFileContents
     if info.st_mode & S_IFMT == S_IFDIR {
       contents = .init(unreadable: "it is a directory", mode: mode)
-    } else if let data = FileManager.default.contents(atPath: path) {
-      contents = .init(text: String(decoding: data, as: UTF8.self), mode: mode)
     } else {
-      contents = .init(unreadable: access(path, R_OK) == 0 ? "it could not be read" : "permission denied", mode: mode)
+      // Walked one hop at a time and read from the descriptor the walk opened (no second lookup).
+      do {
+        let fd = try SafePath.open(path, flags: O_RDONLY | O_NONBLOCK)
+        defer { Descriptor.release(fd) }
+        let bytes = try? Descriptor.readAll(fd)
+        contents =
+          bytes.map { .init(text: String(decoding: $0, as: UTF8.self), mode: mode) }
+          ?? .init(unreadable: "it could not be read", mode: mode)
+      } catch  where error.reason != nil {
+        contents = .init(text: "", mode: mode)  // never read: refused below
+        contents.untrusted = TrustedPath.Problem(
+          reason: error.description,
+          hint: "Keep config.toml in a directory of yours (AUTHSH_CONFIG_DIR), reached through no one else's link")
+      } catch {
+        contents = .init(unreadable: error.code == EACCES ? "permission denied" : "it could not be read", mode: mode)
+      }
     }
     contents.directoryMode = directoryMode
-    contents.untrusted = TrustedPath.problem(of: path, home: ProcessInfo.processInfo.environment["HOME"])
+    if let problem = TrustedPath.problem(of: path, home: ProcessInfo.processInfo.environment["HOME"]) {
+      contents.untrusted = problem
+    }
     return contents
   }
 }

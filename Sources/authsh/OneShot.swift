@@ -29,6 +29,10 @@ enum OneShot {
       )
       return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
     }
+    if invocation.given(.password) {
+      // argv is world-readable (/proc/PID/cmdline, ps): say so once, on standard error only.
+      sink.err(Self.passwordInArgvWarning)
+    }
     if invocation.id == .userImport, invocation[.importFile]?.trimmingWhitespace == "-", Terminal.stdinIsTTY {
       // It would wait for an export to be typed, behind the "Importing…" spinner.
       let problem = UsageError(
@@ -186,4 +190,9 @@ enum OneShot {
     if !willAsk { spinner.start(text) }
     return spinner
   }
+
+  static let passwordInArgvWarning =
+    "warning: --password puts the password on the command line, where other users of this machine can read it"
+    + " (ps, /proc/PID/cmdline) while authsh runs; use --password-stdin (printf '%s\\n' \"$PW\" | authsh …) or"
+    + " --password-env VAR instead.\n"
 }

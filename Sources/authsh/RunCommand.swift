@@ -75,6 +75,20 @@ enum RunCommand {
       emulator?.configure(context)
       return context
     }
+    // A profile that does not exist, or whose key variable is unset, is one configuration error
+    // before any test runs (exit 78, as a one-shot command), not a failure per test. With nothing
+    // configured at all, scripts that send nothing (offline checks) still run.
+    if !useEmulator {
+      do {
+        _ = try makeContext().target()
+      } catch let failure as AuthError
+        where failure.code == .configError && failure.message != ConfigResolver.nothingConfigured(paths: paths).message
+      {
+        sink.err(
+          HumanRenderer.renderError(failure, style: Terminal.style(flag: nil, environment: environment, stream: 2)))
+        return ExitStatus.configuration
+      } catch {}
+    }
     // Ctrl-C / SIGTERM: the step under way finishes, the tests left are skipped, `cleanup` blocks
     // run, exit 130. A second one stops at once.
     let signals = InterruptSignals.install(sink: sink) { interrupt.set() }

@@ -54,12 +54,12 @@ import Testing
     #expect(outcome.stderr.contains("cannot write report '/dev/full'"))
   }
 
-  /// A link in a directory others may write to (`/tmp`, a shared folder) could have been planted
-  /// there to aim the report at another file: it is refused before anything runs, and the file it
-  /// points to is untouched.
+  /// A link in a directory others may write to (a shared folder, not sticky) could have been
+  /// planted there to aim the report at another file: it is refused before anything runs, and the
+  /// file it points to is untouched.
   @Test func aLinkInASharedDirectoryIsRefusedAndItsTargetUntouched() async throws {
     let directory = try scratch()
-    #expect(chmod(directory, 0o1777) == 0)
+    #expect(chmod(directory, 0o777) == 0)
     let target = directory + "/someone-elses.json"
     try "old".write(toFile: target, atomically: true, encoding: .utf8)
     let link = directory + "/latest.json"
@@ -68,7 +68,7 @@ import Testing
       ["run", "--emulator", directory + "/a.auth", "--report-json", link], timeout: 60)
     #expect(outcome.status == 64, "\(outcome.stderr)")
     #expect(
-      outcome.stderr.contains("is a symbolic link in a directory others may write to, which authsh does not follow"),
+      outcome.stderr.contains("latest.json is a symbolic link in a directory group or others may write to (mode 0777)"),
       "\(outcome.stderr)")
     #expect(!outcome.stdout.contains("passed"), "nothing ran")
     #expect(Self.kind(link) == S_IFLNK)
@@ -116,7 +116,7 @@ import Testing
   @Test func aBulkReportThroughAPlantedLinkIsRefused() async throws {
     let runner = try BinaryRunner()
     let directory = try scratch()
-    #expect(chmod(directory, 0o1777) == 0)
+    #expect(chmod(directory, 0o777) == 0)
     let target = directory + "/someone-elses.txt"
     try "old".write(toFile: target, atomically: true, encoding: .utf8)
     let link = directory + "/report.jsonl"
@@ -130,7 +130,7 @@ import Testing
     #expect(outcome.status == 64, "\(outcome.combined)")
     #expect(
       outcome.stderr.contains(
-        "Cannot write the report \(link): it is a symbolic link in a directory others may write to"))
+        "Cannot write the report \(link): \(link) is a symbolic link in a directory group or others may write to"))
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
   }
 }

@@ -15,10 +15,13 @@ extension FileAuditLog {
   /// `visit`, newest first: memory stays flat whatever the log's size, and a lookup that stops
   /// at its first match reads only the end of the file.
   public func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else {
-      if errno == ENOENT { return }
-      throw failed("read", errno: errno)
+    let fd: Int32
+    do { fd = try SafePath.open(path, flags: O_RDONLY | O_NONBLOCK, followLast: false) } catch {
+      if error.code == ENOENT { return }
+      if let reason = error.reason {
+        throw AuthError(.auditUnavailable, message: "Refusing to use the audit log \(path): \(reason).")
+      }
+      throw failed("read", errno: error.code)
     }
     defer { close(fd) }
     try checkFile(fd)

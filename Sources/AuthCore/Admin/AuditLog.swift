@@ -126,9 +126,16 @@ public struct FileAuditLog: AuditLog {
       throw AuthError(
         .auditUnavailable, message: "Cannot use the audit log \(path): \(error.message)", hint: error.hint)
     }
-    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      let code = errno
+    let fd: Int32
+    do {
+      fd = try SafePath.open(path, flags: O_RDWR | O_CREAT | O_APPEND | O_NONBLOCK, followLast: false)
+    } catch {
+      let code = error.code
+      if let reason = error.reason {
+        throw AuthError(
+          .auditUnavailable, message: "Refusing to use the audit log \(path): \(reason).",
+          hint: "Keep XDG_STATE_HOME in a directory of yours, reached through no one else's link.")
+      }
       if code == ELOOP {
         throw AuthError(
           .auditUnavailable, message: "Refusing to use the audit log \(path): it is a symbolic link.",
@@ -168,10 +175,11 @@ public struct FileAuditLog: AuditLog {
         hint: "Move it away and let authsh create it: mv \(path) \(path).old")
     }
     guard info.st_mode & 0o077 == 0 else {
+      let can = info.st_mode & 0o022 != 0 ? "write to" : "read"
       throw AuthError(
         .auditUnavailable,
         message:
-          "Refusing to use the audit log \(path): other users can read it (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
+          "Refusing to use the audit log \(path): other users can \(can) it (mode 0\(String(info.st_mode & 0o777, radix: 8))).",
         hint: "Run: chmod 600 \(path)")
     }
   }

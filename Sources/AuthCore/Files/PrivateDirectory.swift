@@ -87,6 +87,14 @@ public struct PrivateDirectory: Sendable {
 /// unless sticky like /tmp, where nobody else can move `authsh/` away.
 public enum StateDirectory {
   public static func check(_ path: String, create: Bool) throws -> Bool {
+    // Every hop to it walked by hand (`SafePath`): no link of someone else's on the way.
+    do {
+      try SafePath.parent(of: path).close()  // the directory itself is judged below
+    } catch  where error.reason != nil {
+      throw AuthError(
+        .configError, message: "Refusing to use authsh's state directory \(path): \(error).",
+        hint: "Point XDG_STATE_HOME at a directory of your own, reached through no one else's link.")
+    } catch {}
     let parent = parentDirectory(of: path)
     var info = stat()
     if !parent.isEmpty, stat(parent, &info) == 0 {

@@ -13,6 +13,10 @@ public enum TrustedPath {
     /// What is wrong, to follow "Refusing to use FILE: ".
     public var reason: String
     public var hint: String
+    public init(reason: String, hint: String) {
+      self.reason = reason
+      self.hint = hint
+    }
   }
 
   /// Why `path` cannot be trusted, or nil (also nil when it does not exist).

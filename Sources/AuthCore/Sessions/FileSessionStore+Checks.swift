@@ -14,6 +14,11 @@ extension FileSessionStore {
   /// Checks the sessions directory (creating it 0700 with its parents when `create`), and
   /// authsh's state directory above it when the store knows it; false when it does not exist and
   /// `create` is false.
+  /// Before a sign-in is sent: a state or sessions directory that would be refused at saving
+  /// time (someone else's link on the way, others may write it) is a configuration error now
+  /// (exit 78), not a session the server issued and authsh could not keep.
+  public func checkAvailable() throws { _ = try checkDirectory(create: false) }
+
   func checkDirectory(create: Bool) throws -> Bool {
     if let stateDirectory, try !StateDirectory.check(stateDirectory, create: create) { return false }
     return try PrivateDirectory(directory, what: "the sessions directory").check(create: create)
@@ -21,7 +26,17 @@ extension FileSessionStore {
 
   /// The bytes of a session file, nil when there is none. Never follows a symbolic link.
   func readPrivateFile(_ path: String) throws -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    // The directories walked by hand (`SafePath`); the file itself opened in the last of them,
+    // never through a link, and judged below with its own words.
+    let place: SafePath.Place
+    do { place = try SafePath.parent(of: path) } catch let failure {
+      if failure.code == ENOENT { return nil }
+      if let reason = failure.reason { throw AuthError(.configError, message: "Refusing to use \(path): \(reason).") }
+      errno = failure.code
+      throw PrivateDirectory.failure("open \(path)")
+    }
+    defer { place.close() }
+    let fd = openat(place.directory, place.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
       if errno == ELOOP {

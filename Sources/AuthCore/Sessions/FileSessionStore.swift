@@ -153,34 +153,38 @@ public final class FileSessionStore: SessionStore, Sendable {
   func save(_ state: ProfileState, profile key: String, tokensInKeyring: Bool) throws {
     _ = try checkDirectory(create: true)
     let target = path(for: key)
-    let temp = target + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    // The directory walked by hand (`SafePath`); the file made and renamed in it by descriptor.
+    let place: SafePath.Place
+    do { place = try SafePath.parent(of: target) } catch {
+      guard let reason = error.reason else { throw ioError("open the directory of \(target)", errno: error.code) }
+      throw AuthError(.configError, message: "Refusing to use \(target): \(reason).")
+    }
+    defer { place.close() }
+    let name = place.name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let temp = parentDirectory(of: target) + "/" + name
     let bytes = Array(state.json(tokensInKeyring: tokensInKeyring).prettyText.utf8) + [0x0A]
-    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let fd = openat(place.directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw ioError("create \(temp)", errno: errno) }
     var failure = Descriptor.writeAll(fd, bytes).failure
     if failure == nil, fsync(fd) != 0 { failure = errno }
     close(fd)
     if let failure {
-      unlink(temp)
+      unlinkat(place.directory, name, 0)
       throw ioError("write \(temp)", errno: failure)
     }
     do {
       try beforeRename?()
     } catch {
-      unlink(temp)
+      unlinkat(place.directory, name, 0)
       throw error
     }
     // rename replaces a symbolic link at `target` itself; it never writes through it.
-    guard rename(temp, target) == 0 else {
+    guard renameat(place.directory, name, place.directory, place.name) == 0 else {
       let code = errno
-      unlink(temp)
+      unlinkat(place.directory, name, 0)
       throw ioError("rename to \(target)", errno: code)
     }
-    let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if dirfd >= 0 {
-      fsync(dirfd)
-      close(dirfd)
-    }
+    fsync(place.directory)
   }
 
   public func clear(profile key: String) throws {

@@ -93,14 +93,26 @@ public struct SessionManager: Sendable {
   private func refresh(_ session: AuthSession, provider: any AuthProvider, after callError: AuthError?) async throws
     -> AuthSession
   {
+    let fresh: AuthSession
     do {
-      let fresh = try await provider.refresh(session)
-      try save(session: fresh)
-      return fresh
+      fresh = try await provider.refresh(session)
     } catch let error as AuthError where error.code == .sessionExpired {
       try save(session: nil)
       throw SessionEnd.refreshRefused(error, after: callError)
     }
+    // Sent and answered: the server has rotated the refresh token, so a save that fails (a full
+    // disk) is an I/O failure (exit 74) that says so, not a configuration found before sending.
+    do {
+      try save(session: fresh)
+    } catch let error as AuthError {
+      throw AuthError(
+        .sessionNotSaved,
+        message: "The tokens were refreshed, but the new session could not be saved: \(error.message)",
+        hint: error.hint
+          ?? "Free some space where sessions are kept, then log in again: the server has replaced the saved refresh token."
+      )
+    }
+    return fresh
   }
 
   public func save(session: AuthSession?) throws {

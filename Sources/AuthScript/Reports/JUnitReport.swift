@@ -23,13 +23,14 @@ public enum JUnitReport {
 
   static func suite(_ file: FileResult, renderer: DiagnosticRenderer) -> String {
     let name = escape(file.file)
+    let path = escape(file.path)
     let stamp = timestamp(file.startedAt)
     if !file.diagnostics.isEmpty {
       let text = renderer.render(file.diagnostics)
       let title = "\(file.diagnostics.count) problem\(file.diagnostics.count == 1 ? "" : "s"); nothing was run"
       return "  <testsuite name=\"\(name)\"" + counts(tests: 1, failures: 0, errors: 1, skipped: 0, ms: 0)
         + " timestamp=\"\(stamp)\">\n"
-        + "    <testcase name=\"check\" classname=\"\(name)\" time=\"0.000\" file=\"\(name)\">\n"
+        + "    <testcase name=\"check\" classname=\"\(name)\" time=\"0.000\" file=\"\(path)\">\n"
         + "      <error message=\"\(escape(title))\" type=\"check\">\(escape(text))</error>\n"
         + "    </testcase>\n  </testsuite>\n"
     }
@@ -41,7 +42,7 @@ public enum JUnitReport {
     for test in file.tests {
       let open =
         "    <testcase name=\"\(escape(test.name))\" classname=\"\(name)\" time=\"\(seconds(test.durationMs))\""
-        + " file=\"\(name)\" line=\"\(test.line)\""
+        + " file=\"\(path)\" line=\"\(test.line)\""
       switch test.status {
       case .passed:
         xml += open + "/>\n"

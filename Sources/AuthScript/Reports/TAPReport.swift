@@ -16,13 +16,13 @@ public enum TAPReport {
         tap += yaml(
           [
             ("message", .string("\(file.diagnostics.count) problem(s); nothing was run")), ("severity", "fail"),
-            ("file", .string(file.file)),
+            ("file", .string(file.path)),
           ], rendered: renderer.render(file.diagnostics))
         continue
       }
       for test in file.tests {
         number += 1
-        let text = description(file.file + ": " + test.name)
+        let text = description(file.path + ": " + test.name)  // a --data row is in the test's name
         switch test.status {
         case .passed:
           tap += "ok \(number) - \(text)\n"
@@ -33,7 +33,7 @@ public enum TAPReport {
           tap += "not ok \(number) - \(text)" + (isError ? " # error" : "") + "\n"
           var fields: [(String, JSON)] = [
             ("message", .string(test.failure?.diagnostic.title ?? "failed")), ("severity", isError ? "error" : "fail"),
-            ("file", .string(file.file)), ("line", .int(test.failure?.diagnostic.range?.start.line ?? test.line)),
+            ("file", .string(file.path)), ("line", .int(test.failure?.diagnostic.range?.start.line ?? test.line)),
             ("duration_ms", .int(Int(test.durationMs.rounded()))),
           ]
           if let failure = test.failure {

@@ -65,8 +65,10 @@ public struct TestResult: Sendable, Hashable {
 
 /// One `.auth` file: its tests, or the diagnostics that stopped it before anything ran.
 public struct FileResult: Sendable, Hashable {
-  /// As the user named it.
+  /// As the user named it; a `--data` row's run adds `[row N]`.
   public var file: String
+  /// The file's path as the user named it, without a row (JUnit `file=`, TAP `file:`).
+  public var path: String
   public var tests: [TestResult]
   public var durationMs: Double
   /// Parse and check errors (then `tests` is empty and nothing was sent).
@@ -75,10 +77,11 @@ public struct FileResult: Sendable, Hashable {
   public var startedAt: Double
 
   public init(
-    file: String, tests: [TestResult] = [], durationMs: Double = 0, diagnostics: [Diagnostic] = [],
-    startedAt: Double = 0
+    file: String, path: String? = nil, tests: [TestResult] = [], durationMs: Double = 0,
+    diagnostics: [Diagnostic] = [], startedAt: Double = 0
   ) {
     self.file = file
+    self.path = path ?? file
     self.tests = tests
     self.durationMs = durationMs
     self.diagnostics = diagnostics

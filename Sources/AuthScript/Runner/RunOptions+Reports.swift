@@ -35,70 +35,80 @@ extension RunOptions {
   }
 }
 
-/// Writes a report file. A regular file (or a new one) is replaced atomically by a new 0600 file;
-/// a FIFO, a terminal or a device is written through, in place (as root, renaming over
-/// `/dev/full` would replace it). A symbolic link someone else could have planted (in `/tmp`, a
-/// shared folder) is refused: it would aim the report at another file. `/dev/stdout`, or a link of
-/// yours in your own directory, is written through.
+/// Writes a report file, found through `SafePath` (every hop checked, links followed by hand). A
+/// regular file (or a new one) is replaced atomically by a new 0600 file in the directory where
+/// the walk ended; a FIFO, a terminal or a device (`/dev/stdout`) is written through, in place (as
+/// root, renaming over `/dev/full` would replace it).
 enum ReportFile {
   struct WriteError: Error { let reason: String }
 
-  static let linkRefused =
-    "it is a symbolic link in a directory others may write to, which authsh does not follow; give the file's own path"
-
-  /// Why `path` is not written to as a report (nil: it may be).
+  /// Why `path` is not written to as a report (nil: it may be), found before anything runs.
   static func refusal(_ path: String) -> String? {
-    Descriptor.plantable(path) ? linkRefused : nil
+    do {
+      let place = try SafePath.locate(path)
+      defer { place.close() }
+      var report = stat()
+      var output = stat()
+      // A terminal or a pipe gets both, one after the other; a file would be emptied for the report.
+      if fstatat(place.directory, place.name, &report, 0) == 0, fstat(1, &output) == 0,
+        report.st_mode & S_IFMT == S_IFREG, report.st_dev == output.st_dev, report.st_ino == output.st_ino
+      {
+        return
+          "it is the file standard output goes to, so the report would replace the console lines; give the report a file of its own"
+      }
+      return nil
+    } catch {
+      return error.reason  // a missing or misplaced directory is told apart below
+    }
   }
 
   static func write(_ text: String, to path: String) throws {
-    if let refusal = refusal(path) { throw WriteError(reason: refusal) }
+    let place: SafePath.Place
+    do { place = try SafePath.locate(path) } catch { throw WriteError(reason: reason(error)) }
+    defer { place.close() }
     var link = stat()
-    if lstat(path, &link) == 0, link.st_mode & S_IFMT != S_IFREG {
-      var info = stat()
-      let regular = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-      try writeInPlace(Array(text.utf8), to: path, truncate: regular, follow: link.st_mode & S_IFMT == S_IFLNK)
+    if fstatat(place.directory, place.name, &link, AT_SYMLINK_NOFOLLOW) == 0, link.st_mode & S_IFMT != S_IFREG {
+      try writeInPlace(Array(text.utf8), to: place, path: path)
       return
     }
-    try replace(path, with: Array(text.utf8))
+    try replace(place, with: Array(text.utf8))
   }
 
-  /// A new 0600 file beside `path` (`O_EXCL | O_NOFOLLOW`), renamed over it: rename(2) replaces
-  /// the name and never follows what is there.
-  private static func replace(_ path: String, with bytes: [UInt8]) throws {
-    let temporary = path + ".authsh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd: Int32
-    do {
-      fd = try Descriptor.createNew(temporary, mode: 0o600)
-    } catch {
-      throw WriteError(reason: reason(error.code))
-    }
+  /// A new 0600 file beside the report (`O_EXCL | O_NOFOLLOW`), renamed over it: rename(2)
+  /// replaces the name and never follows what is there.
+  private static func replace(_ place: SafePath.Place, with bytes: [UInt8]) throws {
+    let temporary = place.name + ".authsh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = openat(place.directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw WriteError(reason: reason(SystemError())) }
+    _ = fchmod(fd, 0o600)
     let (_, failure) = Descriptor.writeAll(fd, bytes)
     close(fd)
     if let failure {
-      unlink(temporary)
+      unlinkat(place.directory, temporary, 0)
+      throw WriteError(reason: reason(SystemError(failure)))
+    }
+    guard renameat(place.directory, temporary, place.directory, place.name) == 0 else {
+      let failure = SystemError()
+      unlinkat(place.directory, temporary, 0)
       throw WriteError(reason: reason(failure))
     }
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw WriteError(reason: reason(code))
+  }
+
+  private static func writeInPlace(_ bytes: [UInt8], to place: SafePath.Place, path: String) throws {
+    let fd: Int32
+    do { fd = try SafePath.open(place, flags: O_WRONLY | O_TRUNC, mode: 0, path: path) } catch {
+      throw WriteError(reason: reason(error))
     }
-  }
-
-  private static func writeInPlace(_ bytes: [UInt8], to path: String, truncate: Bool, follow: Bool) throws {
-    let fd = open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0) | (follow ? 0 : O_NOFOLLOW))
-    guard fd >= 0 else { throw WriteError(reason: reason(errno)) }
     defer { close(fd) }
-    if let failure = Descriptor.writeAll(fd, bytes).failure { throw WriteError(reason: reason(failure)) }
+    if let failure = Descriptor.writeAll(fd, bytes).failure { throw WriteError(reason: reason(SystemError(failure))) }
   }
 
-  static func reason(_ code: Int32) -> String {
-    switch code {
+  static func reason(_ error: SystemError) -> String {
+    if let reason = error.reason { return reason }
+    switch error.code {
     case ENOSPC: return "no space left on the device"
     case EACCES, EPERM: return "permission denied"
-    case ELOOP: return linkRefused
-    default: return String(cString: strerror(code)).lowercased()
+    default: return error.description.lowercased()
     }
   }
 }

@@ -65,13 +65,14 @@ extension ScriptRunner {
     if hasTests { sink.out("\n" + console.summary(run)) }
     // Without tests the input is a list of commands: end as a one-shot command with that
     // failure would (4 for "not signed in" / "session expired", 64 for a usage error such as a
-    // change that needs --yes).
+    // change that needs --yes, 78 for a configuration that names no backend).
     if !hasTests, run.exitCode == 1, let failure = tests.lazy.compactMap(\.failure).first, failure.kind == .command,
       let code = failure.errorCode.flatMap(ErrorCode.init(rawValue:))
     {
       switch code {
       case .notAuthenticated, .sessionExpired: return ExitStatus.notSignedIn
       case .usage: return ExitStatus.usage
+      case .configError: return ExitStatus.configuration
       default: break
       }
     }

@@ -64,9 +64,15 @@ public struct ScriptRunner: Sendable {
     if let row { variables.merge(row.variables) { _, column in column } }
     let text: String
     do {
+      // Not read at all: a line of a .env or a key file would come back in a diagnostic and the report.
+      guard path.hasSuffix(".auth") else { throw NotAScript() }
       text = try options.readFile(path)
     } catch {
-      let diagnostic = Diagnostic("cannot read '\(path)'", note: ScriptReadError.reason(of: error))
+      let diagnostic =
+        error is NotAScript
+        ? Diagnostic(
+          "'\(path)' is not an .auth script", note: "only .auth files are run, and other files are not read")
+        : Diagnostic("cannot read '\(path)'", note: ScriptReadError.reason(of: error))
       let empty = Program(
         main: Script(file: SourceFile(name: path, path: path, text: ""), statements: []), statements: [])
       return Prepared(
@@ -157,7 +163,8 @@ public struct ScriptRunner: Sendable {
       tests = await interpreter.run()
     }
     return FileResult(
-      file: file.name + suffix, tests: tests.map(named), durationMs: Self.milliseconds(started.duration(to: .now)),
+      file: file.name + suffix, path: file.name, tests: tests.map(named),
+      durationMs: Self.milliseconds(started.duration(to: .now)),
       startedAt: startedAt)
   }
 
@@ -193,3 +200,6 @@ public struct ScriptRunner: Sendable {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
   }
 }
+
+/// `run FILE` of a file whose name does not end in `.auth` (`secrets.env`).
+struct NotAScript: Error {}

@@ -89,7 +89,7 @@ public enum HelpTopics {
     .reauthenticationNeeded: "The backend wants the user to sign in again before changing the password.",
     .readonlyProfile: "A command that changes accounts was refused on a readonly profile; nothing was sent.",
     .sessionNotSaved:
-      "The server signed you in (signup: the account exists) but the session could not be written (a full disk).",
+      "The server signed you in (signup: the account exists; refresh: it replaced the tokens) but the session could not be written (a full disk).",
     .auditUnavailable:
       "The audit log could not be written: the change was not sent (or was made but not recorded, as the message says).",
     .mfaRequired: "The account has a second factor and there was no code: add --code, --code-env or --totp-secret-env.",

@@ -219,8 +219,7 @@ public struct HistoryFile: Sendable {
 
   /// The last `limit` lines (none when the file is missing, unreadable or a symbolic link).
   public func load() -> [String] {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return [] }
+    guard let fd = try? SafePath.open(path, flags: O_RDONLY | O_NONBLOCK, followLast: false) else { return [] }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     var info = stat()
@@ -243,8 +242,8 @@ public struct HistoryFile: Sendable {
   /// link or something else than a regular file there is left alone.
   public func append(_ line: String) {
     guard !line.utf8.contains(UInt8(ascii: "\n")), ensureDirectory() else { return }
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return }
+    guard let fd = try? SafePath.open(path, flags: O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, followLast: false)
+    else { return }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return }
@@ -253,13 +252,15 @@ public struct HistoryFile: Sendable {
   }
 
   private func rewrite(_ lines: [String]) {
-    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard let place = try? SafePath.parent(of: path) else { return }
+    defer { place.close() }
+    let temporary = place.name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = openat(place.directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
     let written = Descriptor.writeAll(fd, Array(lines.map { $0 + "\n" }.joined().utf8)).failure == nil
     close(fd)
-    guard written, rename(temporary, path) == 0 else {
-      unlink(temporary)
+    guard written, renameat(place.directory, temporary, place.directory, place.name) == 0 else {
+      unlinkat(place.directory, temporary, 0)
       return
     }
   }

@@ -241,3 +241,21 @@ def test_a_config_in_a_sticky_root_directory_tree_is_used(tmp_path):
     _write_config(config_dir / "config.toml")
     result = run(["status", "--json"], _config_env(tmp_path))
     assert result.returncode != 78, result.stdout + result.stderr
+
+
+def test_an_audit_log_others_can_write_is_refused_saying_write(emulator, tmp_path):
+    """Issue 48: mode 0602 is refused because others can WRITE it (it used to say "read")."""
+    admin(emulator).create_user({"email": "ada@example.com", "password": PASSWORD, "email_confirm": True})
+    state = tmp_path / "state" / "authsh"
+    state.mkdir(parents=True, mode=0o700)
+    log = state / "audit.jsonl"
+    log.write_text("")
+    os.chmod(log, 0o602)
+    env = {**base_env(tmp_path), "SUPABASE_URL": emulator.base, "SUPABASE_ANON_KEY": emulator.anon_key,
+           "SUPABASE_SERVICE_ROLE_KEY": emulator.service_role_key}
+    result = run(["user", "disable", "ada@example.com", "--yes", "--json"], env)
+    assert result.returncode == 74, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["error"]["code"] == "audit_unavailable"
+    assert "other users can write to it (mode 0602)" in doc["error"]["message"]
+    assert "can read" not in doc["error"]["message"]

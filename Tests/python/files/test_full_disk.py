@@ -207,3 +207,20 @@ def test_an_export_to_a_file_on_a_full_disk_leaves_nothing_and_exits_74(emulator
     assert f"Nothing was left in {target}" in result.stderr and "(output_not_written)" in result.stderr
     assert not target.exists()
     assert [p.name for p in small_disk.path.iterdir()] == ["filler"]
+
+
+def test_a_refresh_whose_tokens_cannot_be_saved_exits_74_session_not_saved(emulator, small_disk, tmp_path):
+    """Issue 48: the refresh was sent and the server rotated the token, so a save that fails is an
+    I/O failure (74 session_not_saved), not a configuration found before sending (78)."""
+    admin(emulator).create_user({"email": "ada@example.com", "password": PASSWORD, "email_confirm": True})
+    env = env_for(tmp_path, small_disk.path, emulator)
+    login = run(["login", "ada@example.com", "--password-env", "AUTHSH_TEST_PW"], env)
+    assert login.returncode == 0, login.stderr
+    small_disk.fill()
+    result = run(["refresh", "--json"], env)
+    assert result.returncode == 74, result.stdout + result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["ok"] is False and doc["error"]["code"] == "session_not_saved"
+    assert doc["error"]["message"].startswith("The tokens were refreshed, but the new session could not be saved:")
+    assert "No space left on device" in doc["error"]["message"]
+    assert "config_error" not in result.stdout + result.stderr
