@@ -140,7 +140,7 @@ enum EditorState {
     let column = (EditorState.promptWidth + prefix.count) % width
     let room = width - column - 1
     guard room >= 8 else { return 0 }
-    let shown = text.count <= room ? text : String(text.prefix(room - 1)) + "…"
+    let shown = text.count <= room ? text : String(text.prefix(room - 3)) + "..."
     EditorState.emit("\u{1B}[90m" + shown + "\u{1B}[0m\u{1B}[\(shown.count)D")
     EditorState.hintShown = true
     return 0

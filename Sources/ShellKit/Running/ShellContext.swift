@@ -146,6 +146,12 @@ public final class ShellContext: Sendable {
     get { state[\.outputToPerson] }
     set { state[\.outputToPerson] = newValue }
   }
+  /// The terminal's marks and width, for what a command draws itself (the QR code of
+  /// `mfa enroll`); results are rendered with the surface's own style.
+  public var style: Style {
+    get { state[\.style] }
+    set { state[\.style] = newValue }
+  }
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose: Bool {
     get { state[\.verbose] }

@@ -26,6 +26,7 @@ struct ShellState: Sendable {
   var confirmedByScript = false
   var verbose = false
   var outputToPerson = false
+  var style = Style(color: false)
   var lookupStream: (@Sendable (UserLookup) -> Void)?
   var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
   var lookupShouldStop: (@Sendable () -> Bool)?
