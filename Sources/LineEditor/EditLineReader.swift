@@ -52,6 +52,11 @@ public final class EditLineReader: LineReader {
       EditorState.promptWidth = prompt.count
       // libedit's own SIGWINCH handling is off with its signal handling: pick up resizes here.
       rl_resize_terminal()
+      if CharacterMode.endOfFileTypedAhead(fd: 0) {
+        // Ctrl-D typed while the last command ran: the shell ends now, as it would at the prompt.
+        EditorState.emit(prompt + "\n")
+        return nil
+      }
       let wake = self.wake
       let id = interrupts?.push { wake?.wake() }
       let mode = CharacterMode(fd: 0)

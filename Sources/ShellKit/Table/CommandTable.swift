@@ -192,6 +192,7 @@ public enum CommandTable {
     CommandSpec(
       .source, group: .shell, surfaces: .repl, arguments: [ArgumentKey.sourceFile],
       takesOutputFlags: false, summary: "Run a .auth script in this shell"),
+    CommandSpec(.clear, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Clear the screen"),
     CommandSpec(
       .quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
     CommandSpec(
