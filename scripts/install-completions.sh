@@ -10,7 +10,9 @@
 #   scripts/install-completions.sh --generate
 #       rewrites completions/ from `authsh completion SHELL` (AUTHSH_BIN, default .build/debug/authsh)
 #
-#   PREFIX/share/bash-completion/completions/authsh    (bash-completion 2 loads it on demand)
+#   PREFIX/share/bash-completion/completions/authsh    (the bash-completion package loads it on
+#                                                       demand; without that package, source it
+#                                                       from ~/.bashrc)
 #   PREFIX/share/zsh/site-functions/_authsh            (on zsh's fpath for /usr and /usr/local)
 #   PREFIX/share/fish/vendor_completions.d/authsh.fish (fish reads it for /usr, /usr/local, ~/.local)
 #
@@ -35,7 +37,7 @@ while (($#)); do
     --generate) action=generate ;;
     --uninstall) action=uninstall ;;
     --shell) shift; shells+=("${1:?--shell needs bash, zsh or fish}") ;;
-    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-completions: unknown option '$1' (try --help)" >&2; exit 64 ;;
   esac
   shift
@@ -78,6 +80,11 @@ for shell in "${shells[@]}"; do
   mv "$target.tmp" "$target"
   echo "installed $shell completion: $target"
 done
+
+if [[ $action == install && -z $destdir && " ${shells[*]} " == *" bash "* ]]; then
+  echo "bash: the bash-completion package loads $(target_for bash) (apt install bash-completion, dnf install" \
+    "bash-completion, brew install bash-completion@2); without it, add to ~/.bashrc:  source $(target_for bash)"
+fi
 
 if [[ $action == install && -z $destdir && " ${shells[*]} " == *" zsh "* ]]; then
   case $prefix in

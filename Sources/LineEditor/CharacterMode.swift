@@ -38,3 +38,21 @@ struct CharacterMode {
     _ = tcsetattr(fd, TCSANOW, &saved)
   }
 }
+
+extension CharacterMode {
+  /// Whether a Ctrl-D typed while a command ran waits on `fd`, alone: the line discipline holds
+  /// it as an end-of-file, which a read in line mode returns as zero bytes (consumed here) and
+  /// one in character mode as a NUL byte, so typed ahead it was dropped. Only when nothing else
+  /// waits (a typed-ahead line stays for libedit).
+  static func endOfFileTypedAhead(fd: Int32) -> Bool {
+    var current = termios()
+    guard tcgetattr(fd, &current) == 0, current.c_lflag & tcflag_t(ICANON) != 0 else { return false }
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&poller, 1, 0) == 1, poller.revents & Int16(POLLIN) != 0 else { return false }
+    // FIONREAD counts the bytes of complete lines, not an end-of-file mark.
+    var pending: Int32 = 0
+    guard ioctl(fd, UInt(FIONREAD), &pending) == 0, pending == 0 else { return false }
+    var byte: UInt8 = 0
+    return read(fd, &byte, 1) == 0
+  }
+}

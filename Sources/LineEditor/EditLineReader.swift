@@ -52,6 +52,11 @@ public final class EditLineReader: LineReader {
       EditorState.promptWidth = prompt.count
       // libedit's own SIGWINCH handling is off with its signal handling: pick up resizes here.
       rl_resize_terminal()
+      if CharacterMode.endOfFileTypedAhead(fd: 0) {
+        // Ctrl-D typed while the last command ran: the shell ends now, as it would at the prompt.
+        EditorState.emit(prompt + "\n")
+        return nil
+      }
       let wake = self.wake
       let id = interrupts?.push { wake?.wake() }
       let mode = CharacterMode(fd: 0)
@@ -140,7 +145,7 @@ enum EditorState {
     let column = (EditorState.promptWidth + prefix.count) % width
     let room = width - column - 1
     guard room >= 8 else { return 0 }
-    let shown = text.count <= room ? text : String(text.prefix(room - 1)) + "…"
+    let shown = text.count <= room ? text : String(text.prefix(room - 3)) + "..."
     EditorState.emit("\u{1B}[90m" + shown + "\u{1B}[0m\u{1B}[\(shown.count)D")
     EditorState.hintShown = true
     return 0

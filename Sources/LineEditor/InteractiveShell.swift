@@ -15,14 +15,14 @@ public enum InteractiveShell {
   /// Colour and marks for the shell: colour on a terminal unless `NO_COLOR` or `TERM=dumb`;
   /// ASCII marks when the locale is not UTF-8.
   public static func style(environment: [String: String], colorFlag: String? = nil) -> Style {
-    let locale = environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? ""
-    let unicode = locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8")
+    let unicode = TerminalLayout.unicodeLocale(environment)
+    let width = standardStreamsAreTerminals ? EditorState.terminalWidth() : nil
     switch colorFlag {
-    case "always": return Style(color: true, unicode: unicode)
-    case "never": return Style(color: false, unicode: unicode)
+    case "always": return Style(color: true, unicode: unicode, width: width)
+    case "never": return Style(color: false, unicode: unicode, width: width)
     default:
       let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
-      return Style(color: standardStreamsAreTerminals && !noColor, unicode: unicode)
+      return Style(color: standardStreamsAreTerminals && !noColor, unicode: unicode, width: width)
     }
   }
 
@@ -36,6 +36,7 @@ public enum InteractiveShell {
     let environment = context.environment
     let interactive = standardStreamsAreTerminals
     let dumb = environment["TERM"] == "dumb"
+    let unicode = TerminalLayout.unicodeLocale(environment)
     var options = ReplOptions.standard(
       environment: environment, noRC: noRC, interactive: interactive,
       style: style ?? self.style(environment: environment))
@@ -56,7 +57,10 @@ public enum InteractiveShell {
     let reader: any LineReader =
       dumb
       ? PlainLineReader(showPrompt: true)
-      : EditLineReader(interrupts: interrupts, hint: hints ? { Hinter.hint(linePrefix: $0) } : nil) { prefix in
+      : EditLineReader(
+        interrupts: interrupts,
+        hint: hints ? { Hinter.hint(linePrefix: $0).map { unicode ? $0 : TerminalLayout.ascii($0) } } : nil
+      ) { prefix in
         Completer.complete(linePrefix: prefix, surface: .repl, source: CompletionSource(context: context)).candidates
       }
     return (Repl(context: context, reader: reader, output: output, options: options), interrupts)

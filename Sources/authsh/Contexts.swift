@@ -49,6 +49,8 @@ enum Contexts {
     }
     context.redactor.register(arguments.connection.key)
     context.traceSink = { line in sink.err(line + "\n") }
+    context.style = Terminal.style(flag: nil, environment: environment)
+    context.readConfigFile = { readConfig(paths.configFile) }
     return context
   }
 

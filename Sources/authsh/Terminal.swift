@@ -8,9 +8,16 @@ import ShellKit
 #endif
 
 /// The process's stdout/stderr (write errors are remembered, never trap: `StandardStreams`).
+/// What goes to a terminal is laid out for it (`TerminalLayout`): marks in ASCII under a locale
+/// that is not UTF-8, long lines wrapped at spaces to the window's width. A pipe or a file gets
+/// the text as it is.
 struct StandardSink: OutputSink {
   func write(_ text: String, to stream: ShellKit.OutputStream) {
-    StandardStreams.write(text, to: stream == .standardOutput ? 1 : 2)
+    let descriptor: Int32 = stream == .standardOutput ? 1 : 2
+    guard Terminal.isTerminal(descriptor) else { return StandardStreams.write(text, to: descriptor) }
+    var shown = Terminal.unicode ? text : TerminalLayout.ascii(text)
+    if let width = Terminal.width(of: descriptor) { shown = TerminalLayout.wrap(shown, width: width) }
+    StandardStreams.write(shown, to: descriptor)
   }
 }
 
@@ -19,16 +26,40 @@ enum Terminal {
   static var stdoutIsTTY: Bool { isatty(1) == 1 }
   static var stderrIsTTY: Bool { isatty(2) == 1 }
 
-  /// Colour on a terminal unless `NO_COLOR` (or `TERM=dumb`); `--color` overrides.
+  static let standardOutputIsTerminal = isatty(1) == 1
+  static let standardErrorIsTerminal = isatty(2) == 1
+  static func isTerminal(_ descriptor: Int32) -> Bool {
+    descriptor == 1 ? standardOutputIsTerminal : descriptor == 2 ? standardErrorIsTerminal : isatty(descriptor) == 1
+  }
+
+  /// Whether the process's locale shows UTF-8 marks (read once, from the process's environment).
+  static let unicode: Bool = {
+    var environment: [String: String] = [:]
+    for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+      if let value = getenv(name) { environment[name] = String(cString: value) }
+    }
+    return TerminalLayout.unicodeLocale(environment)
+  }()
+
+  /// The columns of the terminal on `descriptor` (asked at each write: the window may be resized);
+  /// nil when it is not a terminal or does not say.
+  static func width(of descriptor: Int32) -> Int? {
+    var size = winsize()
+    guard isTerminal(descriptor), ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
+  /// Colour on a terminal unless `NO_COLOR` (or `TERM=dumb`); `--color` overrides. Marks and
+  /// width follow the locale and the terminal on `stream`.
   static func style(flag: String?, environment: [String: String], stream: Int32 = 1) -> Style {
-    let unicode = (environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? "").uppercased().contains(
-      "UTF")
+    let unicode = TerminalLayout.unicodeLocale(environment)
+    let width = width(of: stream)
     switch flag {
-    case "always": return Style(color: true, unicode: unicode)
-    case "never": return Style(color: false, unicode: unicode)
+    case "always": return Style(color: true, unicode: unicode, width: width)
+    case "never": return Style(color: false, unicode: unicode, width: width)
     default:
       let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
-      return Style(color: !noColor && isatty(stream) == 1, unicode: unicode)
+      return Style(color: !noColor && isatty(stream) == 1, unicode: unicode, width: width)
     }
   }
 }

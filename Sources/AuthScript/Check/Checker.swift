@@ -149,12 +149,14 @@ public struct Checker: Sendable {
       }
       return nil
     }
-    let candidates = Array(defined) + Checker.builtins + QuerySchema.roots
-    let guess = Suggest.closest(to: ref.root, among: candidates.sorted())
+    // A near miss among the names a script defines (and the builtins) is offered first; the
+    // result's fields (`ok`, `user`) are no variables, so `{{dom}}` is not "did you mean 'ok'".
+    let guess = Suggest.closest(to: ref.root, among: (Array(defined) + Checker.builtins).sorted())
+    let define =
+      "define it with let, secret or capture, or pass --var \(ref.root)=VALUE (or set AUTHSH_VAR_\(ref.root))"
     return .init(
       "undefined variable '\(ref.root)'", range: ref.range,
-      note: guess.map { "did you mean '\($0)'?" }
-        ?? "define it with let, secret or capture, or pass --var \(ref.root)=VALUE (or set AUTHSH_VAR_\(ref.root))")
+      note: guess.map { "did you mean '\($0)'? Otherwise \(define)" } ?? define)
   }
 
   func checkRegex(_ assertion: Assertion) -> Diagnostic.Partial? {

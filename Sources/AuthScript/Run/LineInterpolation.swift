@@ -32,7 +32,7 @@ public enum LineInterpolation {
           filled.text = try scope.render(template)
           expanded.append(filled)
         } catch {
-          return .failure(hole(error.title, note: error.note ?? hint(error.title), error.range, word: word))
+          return .failure(hole(error.title, note: hint(error.title) ?? error.note, error.range, word: word))
         }
       }
     }

@@ -67,7 +67,9 @@ struct Scope {
       }
       return found
     }
-    let note = skippedDefinitions[ref.root].map { "it is set at line \($0), which did not run" }
+    let note =
+      skippedDefinitions[ref.root].map { "it is set at line \($0), which did not run" }
+      ?? "define it with let, secret or capture, or pass --var \(ref.root)=VALUE (or set AUTHSH_VAR_\(ref.root))"
     throw UnresolvedVariable(title: "undefined variable '\(ref.root)'", range: ref.range, note: note)
   }
 

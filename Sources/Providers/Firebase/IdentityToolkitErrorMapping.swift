@@ -79,6 +79,14 @@ enum IdentityToolkitErrorMapping {
     case "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS":
       return AuthError(.weakPassword, message: detail ?? message)
     case "USER_DISABLED": return AuthError(.userDisabled)
+    case "UNVERIFIED_EMAIL":
+      // mfaEnrollment:start for an account whose address is not verified.
+      return AuthError(
+        .emailNotConfirmed,
+        message: "Confirm the e-mail address first: Firebase enrolls a second factor only for a verified address.",
+        hint:
+          "Open the verification link sent to the address, then run mfa enroll again (support can mark it confirmed: authsh user confirm EMAIL)."
+      )
     case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT", "QUOTA_EXCEEDED": return AuthError(.rateLimited)
     case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE": return AuthError(.invalidCode)
     case "INVALID_CODE", "SESSION_EXPIRED",

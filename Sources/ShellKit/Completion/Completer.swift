@@ -39,6 +39,7 @@ public enum Completer {
     }
     let rest = Array(before[index...])
     if rest.isEmpty {
+      if let typed = flagValue(current, allowed: globals, source: source) { return typed }
       if current.hasPrefix("-") { return flagCandidates(globals, seen: [], current: current, source: source) }
       return commandCandidates(surface: surface, current: current)
     }
@@ -56,15 +57,8 @@ public enum Completer {
     let (positionals, seen, flagsEnded) = (scan.positionals, scan.flagsGiven, scan.flagsEnded)
     if let pending = scan.pendingFlag { return values(for: pending, current: current, source: source) }
     if !flagsEnded, current.hasPrefix("-") {
-      if let equals = current.firstIndex(of: "=") {
-        let name = String(current[..<equals])
-        guard let flag = allowed.first(where: { $0.name == name }), flag.takesValue else { return [] }
-        let typed = String(current[current.index(after: equals)...])
-        return values(for: flag, current: typed, source: source).map {
-          CompletionCandidate(name + "=" + $0.value, $0.description, isComplete: $0.isComplete)
-        }
-      }
-      return flagCandidates(allowed, seen: seen, current: current, source: source)
+      return flagValue(current, allowed: allowed, source: source)
+        ?? flagCandidates(allowed, seen: seen, current: current, source: source)
     }
 
     var result: [CompletionCandidate] = []
@@ -116,10 +110,22 @@ public enum Completer {
 
   // MARK: Pieces
 
+  /// `--flag=<Tab>` (or `--flag=va<Tab>`), anywhere on the line: the flag's values, each with
+  /// `--flag=` before it; nil when `current` is not a `--flag=` word.
+  static func flagValue(_ current: String, allowed: [FlagSpec], source: CompletionSource) -> [CompletionCandidate]? {
+    guard current.hasPrefix("--"), let equals = current.firstIndex(of: "=") else { return nil }
+    let name = String(current[..<equals])
+    guard let flag = allowed.first(where: { $0.name == name }), flag.takesValue else { return [] }
+    let typed = String(current[current.index(after: equals)...])
+    return values(for: flag, current: typed, source: source).map {
+      CompletionCandidate(name + "=" + $0.value, $0.description, isComplete: $0.isComplete)
+    }
+  }
+
   static func commandCandidates(surface: Surfaces, current: String) -> [CompletionCandidate] {
     CommandTable.firstWords(on: surface).filter { $0.hasPrefix(current) }.map { word in
-      let spec = CommandTable.all.first { $0.words == [word] } ?? CommandTable.all.first { $0.words.first == word }
-      return CompletionCandidate(word, spec?.summary ?? "")
+      let summary = CommandTable.all.first { $0.words == [word] }?.summary ?? CommandTable.groupSummaries[word]
+      return CompletionCandidate(word, summary ?? "\(word) commands")
     }
   }
 
@@ -169,7 +175,8 @@ public enum Completer {
       let next = other.words[rest.count]
       guard next.hasPrefix(current), seen.insert(next).inserted else { continue }
       let ends = other.words.count == rest.count + 1
-      let summary = ends ? other.summary : "\((rest + [next]).joined(separator: " ")) commands"
+      let group = (rest + [next]).joined(separator: " ")
+      let summary = ends ? other.summary : CommandTable.groupSummaries[group] ?? "\(group) commands"
       result.append(CompletionCandidate(next, summary))
     }
     return result

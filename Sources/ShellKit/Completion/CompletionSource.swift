@@ -42,9 +42,8 @@ public struct CompletionSource: Sendable {
   /// Values from a shell context: its config file, the e-mails it saw and the remembered
   /// e-mail of the active profile. Never touches the network; never writes.
   public init(context: ShellContext) {
-    let resolver = context.resolver
     self.init(
-      profiles: { resolver.profileNames() },
+      profiles: { context.currentProfileNames() },
       emails: {
         var emails = context.knownEmails
         if let target = try? context.target(),

@@ -73,7 +73,7 @@ public enum HelpRenderer {
     switch surfaces {
     case .repl: return "Works only in the interactive shell (authsh on a terminal)."
     case .interactive: return "Works only in the interactive shell and in .auth scripts, not as authsh COMMAND."
-    case .oneShot: return "Works only from a shell, as authsh COMMAND."
+    case .oneShot: return "Works only from your system shell (bash, zsh), as authsh COMMAND."
     default: return nil
     }
   }

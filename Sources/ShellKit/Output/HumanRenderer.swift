@@ -45,7 +45,7 @@ public enum HumanRenderer {
       // only to a person at a terminal (or --show-tokens): never drawn into a pipe or a log.
       if invocation.given(.selfVerify) {
         let shown = result.drawsEnrollment ? enrollment : enrollment.redacted
-        lines += result.drawsEnrollment ? result.qrCode ?? [] : ["qr code " + Redactor.mask]
+        lines += result.drawsEnrollment ? TerminalQR.fitted(result.qrCode, style: style) : ["qr code " + Redactor.mask]
         lines += table([("uri", shown.uri), ("secret", shown.secret)])
       }
     } else if let factors = result.factors {

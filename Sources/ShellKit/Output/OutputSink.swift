@@ -50,13 +50,17 @@ public final class CapturingSink: OutputSink, Sendable {
   }
 }
 
-/// How to print: colour and marks depend on the terminal, `NO_COLOR` and the locale.
+/// How to print: colour and marks depend on the terminal, `NO_COLOR` and the locale
+/// (`TerminalLayout.unicodeLocale`); `width` is the terminal's columns (nil: not a terminal),
+/// which tables and the QR code must fit.
 public struct Style: Sendable, Equatable {
   public var color: Bool
   public var unicode: Bool
-  public init(color: Bool, unicode: Bool = true) {
+  public var width: Int?
+  public init(color: Bool, unicode: Bool = true, width: Int? = nil) {
     self.color = color
     self.unicode = unicode
+    self.width = width
   }
   public static let plain = Style(color: false)
 

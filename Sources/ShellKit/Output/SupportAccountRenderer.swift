@@ -37,11 +37,11 @@ enum SupportAccountRenderer {
     return rows
   }
 
-  static func history(_ events: [AccountEvent]) -> [String] {
+  static func history(_ events: [AccountEvent], width: Int? = nil) -> [String] {
     guard !events.isEmpty else { return [] }
     let rows = events.map { event in
       [event.time, event.action, event.actor ?? "—", event.ipAddress ?? "—"].map(TerminalText.escape)
     }
-    return SupportRenderer.columns([["TIME", "ACTION", "BY", "IP"]] + rows)
+    return SupportRenderer.columns([["TIME", "ACTION", "BY", "IP"]] + rows, width: width)
   }
 }

@@ -23,7 +23,7 @@ enum SupportRenderer {
         out = lookups(result.lookups, style: style, revealTokens: reveal)
       }
     case .userPage:
-      if let page = result.userPage { out = userPage(page, invocation: invocation) }
+      if let page = result.userPage { out = userPage(page, invocation: invocation, width: style.width) }
     case .link:
       if let link = result.link {
         let what: String
@@ -42,9 +42,9 @@ enum SupportRenderer {
     case .diagnosis:
       if let diagnosis = result.diagnosis { out = self.diagnosis(diagnosis, style: style) }
     case .audit:
-      out = audit(result.audit ?? [])
+      out = audit(result.audit ?? [], width: style.width)
     case .history:
-      out = SupportAccountRenderer.history(result.history ?? [])
+      out = SupportAccountRenderer.history(result.history ?? [], width: style.width)
     case .account, .none:
       break
     }
@@ -119,7 +119,7 @@ enum SupportRenderer {
   }
 
   /// A table (email, id, confirmed, last sign-in, disabled), "N of TOTAL" and the next command.
-  static func userPage(_ page: UserPage, invocation: Invocation) -> [String] {
+  static func userPage(_ page: UserPage, invocation: Invocation, width: Int? = nil) -> [String] {
     var lines: [String] = []
     if page.users.isEmpty {
       lines.append("No accounts" + (invocation[.filter].map { " match '\(TerminalText.escape($0))'" } ?? "") + ".")
@@ -133,7 +133,7 @@ enum SupportRenderer {
           user.disabled ? "yes" + (user.disabledUntil.map { " until \($0)" } ?? "") : "no",
         ].map(TerminalText.escape)
       }
-      lines += columns([header] + rows)
+      lines += columns([header] + rows, width: width)
     }
     let count = page.users.count
     lines.append(page.total.map { "\(count) of \($0) accounts" } ?? "\(count) account\(count == 1 ? "" : "s")")
@@ -164,7 +164,7 @@ enum SupportRenderer {
     return lines
   }
 
-  static func audit(_ entries: [AuditEntry]) -> [String] {
+  static func audit(_ entries: [AuditEntry], width: Int? = nil) -> [String] {
     guard !entries.isEmpty else { return ["No account changes recorded."] }
     let rows = entries.map { entry in
       [
@@ -174,7 +174,7 @@ enum SupportRenderer {
         Self.clipped(TerminalText.escape(entry.backend), to: 4 * cellWidth)
       ]
     }
-    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows)
+    return columns([["TIME", "PROFILE", "COMMAND", "ACCOUNT", "OUTCOME", "OPERATOR", "BACKEND"]] + rows, width: width)
   }
 
   /// The widest a cell of the audit table is (an entry written by an older version may hold any
@@ -186,15 +186,28 @@ enum SupportRenderer {
     text.count > width ? String(text.prefix(width - 1)) + "…" : text
   }
 
-  /// Left-aligned columns, two spaces apart, the last one unpadded.
-  static func columns(_ rows: [[String]]) -> [String] {
+  /// Left-aligned columns, two spaces apart, the last one unpadded; the first row is the header.
+  /// When a row is wider than `width` (the terminal's), each row is stacked instead, as
+  /// `header: value` lines with a blank line between rows.
+  static func columns(_ rows: [[String]], width: Int? = nil) -> [String] {
     let count = rows.map(\.count).max() ?? 0
     let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-    return rows.map { row in
+    let lines = rows.map { row in
       row.enumerated().map { column, text in
         column == row.count - 1 ? text : text.padded(to: widths[column])
       }.joined(separator: "  ")
     }
+    guard let width, let header = rows.first, rows.count > 1, lines.contains(where: { $0.count > width }) else {
+      return lines
+    }
+    var stacked: [String] = []
+    for row in rows.dropFirst() {
+      if !stacked.isEmpty { stacked.append("") }
+      for (column, text) in row.enumerated() where column < header.count {
+        stacked.append(header[column].lowercased() + ": " + text)
+      }
+    }
+    return stacked
   }
 
   /// Quoted for a POSIX shell when needed.

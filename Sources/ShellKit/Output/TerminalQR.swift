@@ -44,4 +44,17 @@ public enum TerminalQR {
     }
     return lines
   }
+
+  /// What a terminal of `style` shows of a drawn code (`render`'s lines): the code itself, or a
+  /// note in its place when the locale cannot show its blocks or the window is narrower than the
+  /// code (a wrapped code cannot be scanned). The secret and the URI are printed beside it anyway.
+  public static func fitted(_ lines: [String]?, style: Style) -> [String] {
+    guard let lines, let codeWidth = lines.first?.count else { return [] }
+    let byHand = "Enter the secret in the app by hand, or open the otpauth:// URI on this device."
+    guard style.unicode else { return ["No QR code: the terminal's locale is not UTF-8. " + byHand] }
+    if let width = style.width, width < codeWidth {
+      return ["No QR code: the window is too narrow (\(width) columns; the code needs \(codeWidth)). " + byHand]
+    }
+    return lines
+  }
 }

@@ -56,6 +56,10 @@ public enum InvocationParser {
       let parts = word.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = String(parts[0])
       guard let flag = allowed.first(where: { $0.name == name }) else {
+        let given = parts.count == 2 ? String(parts[1]) : index + 1 < words.count ? words[index + 1].text : nil
+        if surface != .oneShot, let switching = switchInstead(name, value: given) {
+          return .failure(UsageError(switching, wordIndex: index))
+        }
         return .failure(unknownFlag(name, of: spec, allowed: allowed, wordIndex: index))
       }
       var value = FlagValue.on
@@ -90,6 +94,20 @@ public enum InvocationParser {
       index += 1
     }
     return assign(positionals, to: invocation, holes: holes)
+  }
+
+  /// `--profile fb` or `--provider firebase` on a line of the shell or a script, where the
+  /// connection is the session's: the command that switches it (`use fb`) instead.
+  static func switchInstead(_ name: String, value: String?) -> String? {
+    let value = value.flatMap { $0.isEmpty || $0.hasPrefix("-") ? nil : $0 }
+    let command: String
+    switch name {
+    case "--profile": command = "use " + (value ?? "NAME")
+    case "--provider": command = "provider " + (value ?? "supabase|firebase")
+    default: return nil
+    }
+    return
+      "\(name) does not apply to one command inside the shell: switch first with '\(command)', then run the command"
   }
 
   /// A flag `spec` does not take here. One that other commands take (`user create --yes`) is said
@@ -153,10 +171,12 @@ public enum InvocationParser {
 
   static func availability(of spec: CommandSpec, on surface: Surfaces) -> String {
     if spec.id == .run, surface.contains(.repl) {
-      return "'run' works from a shell (authsh run FILE…); in this shell use 'source FILE'"
+      return "'run' works from your system shell (bash, zsh) as authsh run FILE…; in this shell use 'source FILE'"
     }
     if spec.surfaces == .repl { return "'\(spec.name)' works only in the interactive shell" }
-    if spec.surfaces == .oneShot { return "'\(spec.name)' works only as `authsh \(spec.name) …` from a shell" }
+    if spec.surfaces == .oneShot {
+      return "'\(spec.name)' works only from your system shell (bash, zsh), as `authsh \(spec.name) …`"
+    }
     if spec.surfaces == .interactive { return "'\(spec.name)' works only in the shell and in .auth scripts" }
     return "'\(spec.name)' is not available here"
   }

@@ -123,6 +123,10 @@ public final class Repl {
     case .history:
       remember(line, invocation: invocation, record: record)
       sink.out(ReplRendering.history(sessionLines))
+    case .clear:
+      // Cursor home, erase the screen and its scroll-back (what clear(1) sends on xterm).
+      remember(line, invocation: invocation, record: record)
+      if options.interactive { sink.out("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
     case .retry:
       remember(line, invocation: invocation, record: record)
       guard let last = context.lastFailed else {

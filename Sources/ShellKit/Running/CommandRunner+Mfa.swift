@@ -55,8 +55,13 @@ extension CommandRunner {
     } else {
       let shown = draws ? enrollment : enrollment.redacted
       var intro = ["Scan this QR code with your authenticator app, or enter the secret by hand."]
-      intro += draws ? qrCode ?? [] : ["qr code " + Redactor.mask + " (on a terminal, or with --show-tokens)"]
+      intro +=
+        draws
+        ? TerminalQR.fitted(qrCode, style: context.style)
+        : ["qr code " + Redactor.mask + " (on a terminal, or with --show-tokens)"]
       intro += ["uri     " + TerminalText.escape(shown.uri), "secret  " + TerminalText.escape(shown.secret)]
+      // The question goes to the terminal as it is (not through the output sink): laid out here.
+      if let width = context.style.width { intro = intro.map { TerminalLayout.wrap($0, width: width) } }
       verified = try await verifyTyped(enrollment, session: session, provider: provider, context, intro: intro)
     }
     session = verified

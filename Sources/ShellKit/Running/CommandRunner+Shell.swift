@@ -3,6 +3,8 @@ import AuthCore
 extension CommandRunner {
   func use(_ invocation: Invocation, _ context: ShellContext) throws -> CommandResult {
     let name = invocation[.profileName] ?? ""
+    // A profile added to config.toml while the shell runs is there to switch to.
+    context.rereadConfig()
     // A broken config.toml is reported as itself, not as "profile not defined".
     let known = try context.resolver.document()?.profileNames ?? []
     guard known.contains(name) else {

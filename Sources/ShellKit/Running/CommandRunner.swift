@@ -82,7 +82,7 @@ public struct CommandRunner: Sendable {
     case .secretList: return try listSecrets(invocation, context)
     case .secretDelete: return try deleteSecret(invocation, context)
     case .secretMigrate: return try migrateSessions(invocation, context)
-    case .retry, .history, .source, .quit, .exit:
+    case .retry, .history, .source, .clear, .quit, .exit:
       // The shell runs these itself: they act on the shell, not on a backend.
       throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")
     case .run, .emulator, .emulatorFaultsClear, .completion:

@@ -33,10 +33,10 @@ struct PasswordSource {
     var prompt = confirm ? "New password: " : "Password: "
     // A mistyped confirmation asks again (three tries), rather than losing the command.
     for attempt in 1...Self.confirmationTries {
-      guard let first = prompter.readPassword(prompt: prompt) else { throw AuthError(.cancelled) }
+      guard let first = prompter.readPassword(prompt: prompt) else { throw Self.cancelled }
       context.redactor.register(first)
       guard confirm else { return (first, nil) }
-      guard let second = prompter.readPassword(prompt: "Confirm password: ") else { throw AuthError(.cancelled) }
+      guard let second = prompter.readPassword(prompt: "Confirm password: ") else { throw Self.cancelled }
       context.redactor.register(second)
       if first == second || attempt == Self.confirmationTries { return (first, second) }
       prompt = "Passwords do not match. Try again.\nNew password: "
@@ -46,11 +46,15 @@ struct PasswordSource {
 
   static let confirmationTries = 3
 
+  /// Ctrl-C or Ctrl-D at the prompt: asked before the request, so nothing was sent (the shell
+  /// says so instead of "may already have reached the server").
+  static var cancelled: AuthError { .cancelledBeforeSending("Cancelled at the password prompt: nothing was sent.") }
+
   /// A value the line left out (`login` with no EMAIL), asked for with echo on a terminal; nil
   /// without one (scripts and pipes keep their "Email is required").
   func ask(_ prompt: String) throws -> String? {
     guard let prompter = context.passwordPrompter, prompter.readsText else { return nil }
-    guard let text = prompter.readText(prompt: prompt) else { throw AuthError(.cancelled) }
+    guard let text = prompter.readText(prompt: prompt) else { throw Self.cancelled }
     return text
   }
 

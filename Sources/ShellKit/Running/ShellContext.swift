@@ -146,6 +146,29 @@ public final class ShellContext: Sendable {
     get { state[\.outputToPerson] }
     set { state[\.outputToPerson] = newValue }
   }
+  /// Reads `config.toml` again (set by the executable): a profile added while the shell runs is
+  /// offered by `use <Tab>` and taken by `use`.
+  public var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? {
+    get { state[\.readConfigFile] }
+    set { state[\.readConfigFile] = newValue }
+  }
+  /// The profile names of `config.toml` as it is now (as it was at the start without `readConfigFile`).
+  public func currentProfileNames() -> [String] {
+    guard let read = readConfigFile else { return resolver.profileNames() }
+    let resolver = self.resolver
+    return ConfigResolver(environment: resolver.environment, paths: resolver.paths, configFile: read()).profileNames()
+  }
+  /// Takes `config.toml` as it is now, for `use`.
+  public func rereadConfig() {
+    guard let read = readConfigFile else { return }
+    state.update { $0.resolver.configFile = read() }
+  }
+  /// The terminal's marks and width, for what a command draws itself (the QR code of
+  /// `mfa enroll`); results are rendered with the surface's own style.
+  public var style: Style {
+    get { state[\.style] }
+    set { state[\.style] = newValue }
+  }
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
   public var verbose: Bool {
     get { state[\.verbose] }

@@ -26,6 +26,8 @@ struct ShellState: Sendable {
   var confirmedByScript = false
   var verbose = false
   var outputToPerson = false
+  var style = Style(color: false)
+  var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)?
   var lookupStream: (@Sendable (UserLookup) -> Void)?
   var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
   var lookupShouldStop: (@Sendable () -> Bool)?

@@ -39,7 +39,7 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   // Backend
   case use, provider
   // Shell
-  case help, sleep, echo, retry, history, source, quit, exit
+  case help, sleep, echo, retry, history, source, clear, quit, exit
   // Tools
   case run, emulator
   case emulatorFaultsClear = "emulator faults clear"

@@ -48,6 +48,17 @@ public enum CommandTable {
     }
   }
 
+  /// What a group of commands with no command of its own is for (`user`, `mfa`): completion
+  /// and help describe the group with this, not with its first command's summary.
+  public static let groupSummaries: [String: String] = [
+    "mfa": "Your own second factors: enroll an authenticator app, list or remove them",
+    "user": "Support: show, list, change, diagnose or delete any account (admin key)",
+    "secret": "Keys kept in the system keyring: set, list, delete, migrate",
+    "user link": "A recovery, confirmation or invitation link, made without sending mail",
+    "user mfa": "An account's second factors (support)",
+    "emulator faults": "The emulator's injected faults",
+  ]
+
   /// Top-level command words usable on a surface (`reset` once, for `reset` and `reset confirm`).
   public static func firstWords(on surface: Surfaces) -> [String] {
     var seen: [String] = []
@@ -181,6 +192,7 @@ public enum CommandTable {
     CommandSpec(
       .source, group: .shell, surfaces: .repl, arguments: [ArgumentKey.sourceFile],
       takesOutputFlags: false, summary: "Run a .auth script in this shell"),
+    CommandSpec(.clear, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Clear the screen"),
     CommandSpec(
       .quit, group: .shell, surfaces: .repl, takesOutputFlags: false, summary: "Leave the shell (also exit, Ctrl-D)"),
     CommandSpec(

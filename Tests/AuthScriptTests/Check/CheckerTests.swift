@@ -48,7 +48,7 @@ import Testing
         ),
         ("4️⃣", "PROVIDER must be one of supabase, firebase, not 'supabse'", "did you mean 'supabase'?"),
         ("5️⃣", "undefined variable 'p'", nil),
-        ("6️⃣", "'run' works only as `authsh run …` from a shell", nil),
+        ("6️⃣", "'run' works only from your system shell (bash, zsh), as `authsh run …`", nil),
         ("7️⃣", "unexpected argument 'extra' for 'signup'", nil),
       ])
   }

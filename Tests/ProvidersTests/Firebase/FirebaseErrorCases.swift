@@ -59,6 +59,13 @@ enum FirebaseErrorCases {
       row(
         "EXPIRED_OOB_CODE", "reset confirm abc --password new-password-1", accounts("resetPassword"), 400,
         "error_EXPIRED_OOB_CODE.json", .invalidCode, "This reset link is invalid or has expired."),
+      // mfa enroll for an address not verified: the catalogue's code, with the fix.
+      row(
+        "UNVERIFIED_EMAIL on mfa enroll", "mfa enroll --self-verify",
+        "/identitytoolkit.googleapis.com/v2/accounts/mfaEnrollment:start", 400, "error_UNVERIFIED_EMAIL.json",
+        .emailNotConfirmed,
+        "Confirm the e-mail address first: Firebase enrolls a second factor only for a verified address.",
+        providerCode: "UNVERIFIED_EMAIL", signedIn: true),
       row(
         "INVALID_REFRESH_TOKEN", "refresh", token, 400, "error_INVALID_REFRESH_TOKEN.json", .sessionExpired, expired,
         exit: 4, signedIn: true),

@@ -22,6 +22,25 @@ struct ShellCompletionTests {
     #expect(values([], 0) == [])
   }
 
+  @Test func flagEqualsCompletesAtAnyPositionTheFirstWordIncluded() {
+    #expect(values(["authsh", "--profile="], 1) == ["--profile=staging"])
+    #expect(values(["authsh", "--color=a"], 1) == ["--color=auto", "--color=always"])
+    #expect(values(["authsh", "--provider=f"], 1) == ["--provider=firebase"])
+    #expect(values(["authsh", "--json", "--profile=s"], 2) == ["--profile=staging"])
+    #expect(values(["authsh", "whoami", "--profile="], 2) == ["--profile=staging"])
+    #expect(values(["authsh", "--nosuch="], 1) == [])
+  }
+
+  @Test func groupsAreDescribedAsGroups() {
+    let described = ShellCompletion.candidates(words: ["authsh", ""], cword: 1, source: source)
+    let mfa = described.first { $0.value == "mfa" }?.description ?? ""
+    let user = described.first { $0.value == "user" }?.description ?? ""
+    #expect(mfa == CommandTable.groupSummaries["mfa"])
+    #expect(user == CommandTable.groupSummaries["user"])
+    let link = ShellCompletion.candidates(words: ["authsh", "user", "li"], cword: 2, source: source)
+    #expect(link.first { $0.value == "link" }?.description == CommandTable.groupSummaries["user link"])
+  }
+
   @Test func wordsAfterTheCursorAreIgnored() {
     #expect(values(["authsh", "lo", "ada@example.com"], 1) == ["login", "logout"])
   }

@@ -79,7 +79,8 @@ struct ReplTests {
   @Test func oneShotOnlyCommandsAreExplained() async {
     let shell = ReplHarness(["completion bash"])
     _ = await shell.run()
-    #expect(shell.sink.standardError.contains("works only as `authsh completion …` from a shell"))
+    #expect(
+      shell.sink.standardError.contains("works only from your system shell (bash, zsh), as `authsh completion …`"))
   }
 
   @Test func helpListsCommands() async {

@@ -148,6 +148,8 @@ def test_install_script_user_paths(env, tmp_path):
     done = subprocess.run([str(ROOT / "scripts" / "install-completions.sh"), "--user"], env=env, capture_output=True,
                           text=True, check=True)
     assert "installed bash completion" in done.stdout
+    # bash reads that directory only through the bash-completion package: the installer says so.
+    assert "bash-completion package" in done.stdout and "~/.bashrc" in done.stdout
     targets = {
         "bash": tmp_path / ".local/share/bash-completion/completions/authsh",
         "zsh": tmp_path / ".local/share/zsh/site-functions/_authsh",
@@ -155,3 +157,48 @@ def test_install_script_user_paths(env, tmp_path):
     }
     for shell, target in targets.items():
         assert target.read_text() == (ROOT / "completions" / SCRIPTS[shell]).read_text()
+
+
+# `--flag=<Tab>` at any position, the first word included (issue 48), and groups described as
+# groups, not by their first command.
+
+def test_bash_flag_equals_completes_as_the_first_word(env):
+    assert bash_complete(env, ["authsh", "--profile", "="]) == ["mobile", "staging"]
+    assert bash_complete(env, ["authsh", "--profile", "=", "st"]) == ["staging"]
+    assert bash_complete(env, ["authsh", "--color", "="]) == ["auto", "always", "never"]
+    assert bash_complete(env, ["authsh", "--provider", "=", "f"]) == ["firebase"]
+    assert bash_complete(env, ["authsh", "--json", "--profile", "="]) == ["mobile", "staging"]
+    assert bash_complete(env, ["authsh", "whoami", "--profile", "="]) == ["mobile", "staging"]
+
+
+def test_zsh_flag_equals_completes_as_the_first_word(env):
+    screen = zsh_listing(env, "authsh --profile=")
+    assert "mobile" in screen and "staging" in screen
+    screen = zsh_listing(env, "authsh --color=")
+    assert "always" in screen and "never" in screen
+    screen = zsh_listing(env, "authsh --provider=")
+    assert "firebase" in screen and "supabase" in screen
+
+
+def test_fish_flag_equals_completes_as_the_first_word(env):
+    assert sorted(fish_complete(env, "authsh --profile=")) == ["--profile=mobile", "--profile=staging"]
+    assert sorted(fish_complete(env, "authsh --color=")) == ["--color=always", "--color=auto", "--color=never"]
+    assert fish_complete(env, "authsh --provider=f") == ["--provider=firebase"]
+
+
+def fish_described(env, line):
+    script = ROOT / "completions" / "authsh.fish"
+    done = subprocess.run(["fish", "--no-config", "-c", f"source '{script}'; complete -C '{line}'"], env=env,
+                          capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr
+    return dict(row.split("\t", 1) for row in done.stdout.splitlines() if "\t" in row)
+
+
+def test_groups_have_descriptions_of_their_own(env):
+    described = fish_described(env, "authsh ")
+    assert described["mfa"].startswith("Your own second factors")
+    assert described["user"].startswith("Support: show, list")
+    assert "Enroll" not in described["mfa"] and "Show" not in described["user"]
+    screen = zsh_listing(env, "authsh ")
+    assert re.search(r"mfa\s+-- Your own second factors", screen)
+    assert re.search(r"user\s+-- Support: show, list", screen)
