@@ -4,12 +4,15 @@ tenant, and the official emulator's errors; firebase-admin's `verify_id_token` a
 the oracle for what the sign-in made."""
 import base64
 import json
+import subprocess
 import uuid
 
 import firebase_admin
 import pytest
 import requests
 from firebase_admin import auth, credentials, tenant_mgt
+
+from conftest import authsh_binary, user_env
 
 AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 
@@ -115,3 +118,44 @@ def test_a_tenants_token_signs_in_to_that_tenant_only(emulator, monkeypatch):
         assert error(itk(emulator, {"token": token, "tenantId": us.tenant_id})) == "TENANT_ID_MISMATCH"
     finally:
         firebase_admin.delete_app(app)
+
+
+def authsh(env, *args):
+    return subprocess.run([authsh_binary(), *args], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_login_with_a_custom_token_saves_the_session_and_whoami_shows_its_claims(emulator, admin_app, tmp_path):
+    env = user_env(tmp_path, emulator, "firebase", FIREBASE_API_KEY=emulator.api_key, AUTHSH_CREDENTIAL_STORE="file")
+    token = auth.create_custom_token("app-user-7", {"role": "editor"}, app=admin_app).decode()
+    done = authsh({**env, "TOK": token}, "login", "--custom-token-env", "TOK")
+    assert done.returncode == 0, done.stderr
+    assert "Signed in with a custom token as app-user-7" in done.stdout + done.stderr
+    assert token not in done.stdout + done.stderr
+    who = authsh(env, "whoami", "--claims", "--json")
+    assert who.returncode == 0, who.stderr
+    doc = json.loads(who.stdout)
+    assert doc["user"]["id"] == "app-user-7"
+    assert doc["claims"]["role"] == "editor" and doc["claims"]["firebase"]["sign_in_provider"] == "custom", doc
+    shown = authsh(env, "whoami", "--claims")
+    assert "editor" in shown.stdout, shown.stdout
+
+    # The token on the command line works too; it never shows in --verbose.
+    other = auth.create_custom_token("app-user-8", app=admin_app).decode()
+    done = authsh(env, "login", "--custom-token", other, "--verbose")
+    assert done.returncode == 0, done.stderr
+    assert other not in done.stdout + done.stderr
+    assert json.loads(authsh(env, "whoami", "--json").stdout)["user"]["id"] == "app-user-8"
+
+    bad = authsh(env, "login", "--custom-token", "not-a-jwt")
+    assert bad.returncode != 0 and "INVALID_CUSTOM_TOKEN" in bad.stderr, bad.stderr
+    unset = authsh(env, "login", "--custom-token-env", "NOPE")
+    assert unset.returncode == 64 and "NOPE is not set" in unset.stderr
+    both = authsh(env, "login", "ada@example.com", "--custom-token", other)
+    assert both.returncode == 64 and "token alone" in both.stderr
+
+
+def test_supabase_has_no_custom_tokens(emulator, tmp_path):
+    env = user_env(tmp_path, emulator, "supabase", AUTHSH_CREDENTIAL_STORE="file")
+    done = authsh(env, "login", "--custom-token", "x.y.z")
+    assert done.returncode != 0 and "not_supported" in done.stderr, done.stderr
