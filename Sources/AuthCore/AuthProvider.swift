@@ -44,4 +44,6 @@ public protocol AuthProvider: Sendable {
   func sendPhoneCode(phone: String) async throws -> PhoneVerification
   /// Signs in with the texted code.
   func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession
+  /// Signs in with a custom token an app server minted (Firebase; default: not supported).
+  func signInWithCustomToken(_ token: String) async throws -> AuthSession
 }

@@ -139,7 +139,9 @@ enum OneShot {
     if interrupted != 0 {
       EchoGuard.writeMessage()
       // A batch's report and summary give each account's outcome: no general warning on top.
-      if batchStop == nil, let note = ResultText.cancelledNote(invocation) { sink.err(note + "\n") }
+      if batchStop == nil, let note = ResultText.cancelledNote(invocation, error: result.error) {
+        sink.err(TerminalText.escape(note) + "\n")
+      }
       return 128 + interrupted
     }
     return ExitStatus.oneShot(result)
@@ -164,6 +166,8 @@ enum OneShot {
       let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
       var error = AuthError(.cancelled, message: "Interrupted (\(name)); what had finished is shown.")
       error.detail = result.error?.detail
+      // What the command said its interruption left behind (`ResultText.cancelledNote`).
+      error.hint = result.error?.code == .cancelled ? result.error?.hint : nil
       result.error = error
     }
     return result

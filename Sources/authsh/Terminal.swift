@@ -67,6 +67,19 @@ enum Terminal {
 /// No-echo password prompt on the controlling terminal (termios); echo is restored even on Ctrl-C.
 /// Also asks, with echo, for a value the command line left out (`authsh login` with no e-mail).
 struct TerminalPasswordPrompter: PasswordPrompter {
+  func readPassword(prompt: String, ifInterrupted note: String) -> String? {
+    // Made before the prompt shows: the signal handler only writes it.
+    let bytes = Array(((Terminal.stderrIsTTY ? "\r\u{1B}[K" : "") + "Cancelled.\n" + note + "\n").utf8)
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+    _ = buffer.initialize(from: bytes)
+    EchoGuard.promptMessage = buffer
+    defer {
+      EchoGuard.promptMessage = nil
+      buffer.deallocate()
+    }
+    return readPassword(prompt: prompt)
+  }
+
   func readPassword(prompt: String) -> String? {
     var saved = termios()
     guard tcgetattr(0, &saved) == 0 else {
@@ -114,6 +127,8 @@ enum EchoGuard {
   /// `\r ESC[K Cancelled.\n` on a terminal (over the `^C` and any spinner), else `Cancelled.\n`.
   /// Written by the handler: a buffer made once, so the handler touches no Swift object.
   nonisolated(unsafe) static var message: UnsafeMutableBufferPointer<UInt8>?
+  /// What a prompt's interruption leaves behind, with "Cancelled." (`readPassword(prompt:ifInterrupted:)`).
+  nonisolated(unsafe) static var promptMessage: UnsafeMutableBufferPointer<UInt8>?
   static let grace: UInt32 = 3
 
   /// From now until exit, SIGINT and SIGTERM cancel the command through `cancel`; a command still
@@ -162,6 +177,10 @@ enum EchoGuard {
   /// Only async-signal-safe calls: tcsetattr, write, _exit.
   static let handler: @convention(c) (Int32) -> Void = { signal in
     if EchoGuard.armed { tcsetattr(0, TCSAFLUSH, &EchoGuard.saved) }
+    if EchoGuard.armed, let note = EchoGuard.promptMessage {
+      _ = write(2, note.baseAddress, note.count)
+      _exit(128 + signal)
+    }
     if EchoGuard.cancelling, !EchoGuard.armed, EchoGuard.received == 0, EchoGuard.wakeDescriptor >= 0 {
       EchoGuard.received = signal
       var byte: UInt8 = 1

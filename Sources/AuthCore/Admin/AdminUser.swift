@@ -1,3 +1,4 @@
+import Essentials
 import JSONKit
 
 /// An account as the admin API sees it: what support asks first (result model `user.*` of the
@@ -142,20 +143,89 @@ public struct UserLookup: Sendable, Equatable {
   }
 }
 
-/// How a command names an account: an e-mail address (contains `@`) or a user id.
+/// How a command names an account: an e-mail address (contains `@`), an E.164 phone number (`+`
+/// and 2–15 digits, the first not 0) or a user id.
 public enum UserReference: Sendable, Equatable, CustomStringConvertible {
   case email(String)
   case id(String)
+  /// E.164: `+` and digits (spaces, hyphens, dots and brackets typed between them are dropped).
+  case phone(String)
 
   public init(_ text: String) {
     let trimmed = text.trimmingWhitespace
-    self = trimmed.contains("@") ? .email(trimmed) : .id(trimmed)
+    if trimmed.contains("@") {
+      self = .email(trimmed)
+    } else if let number = Self.e164(trimmed) {
+      self = .phone(number)
+    } else {
+      self = .id(trimmed)
+    }
   }
 
+  /// The reference `text` is on `provider`, or nil when it is no address, id or number there:
+  /// text nothing can be looked up by (a name, a word), refused before anything is sent.
+  /// Supabase ids are UUIDs (32 hex digits without hyphens too). Firebase ids are any token of
+  /// letters, digits and `-_.:|` up to 128 characters, except a word of letters only shorter than
+  /// 20 characters (a generated id has 28 characters; such a word is a name more often than an
+  /// imported id: `user list --filter` finds both).
+  public static func parse(_ text: String, for provider: ProviderKind) -> UserReference? {
+    let reference = UserReference(text)
+    switch reference {
+    case .email, .phone: return reference
+    case .id(let id): return isId(id, for: provider) ? reference : nil
+    }
+  }
+
+  public static func isId(_ id: String, for provider: ProviderKind) -> Bool {
+    switch provider {
+    case .supabase:
+      return UUID(uuidString: id) != nil || (id.utf8.count == 32 && id.allSatisfy(\.isHexDigit))
+    case .firebase:
+      let scalars = id.unicodeScalars
+      let token =
+        !id.isEmpty && id.utf8.count <= 128
+        && scalars.allSatisfy {
+          $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:|".unicodeScalars.contains($0))
+        }
+      guard token else { return false }
+      return id.utf8.count >= 20 || !scalars.allSatisfy(\.properties.isAlphabetic)
+    }
+  }
+
+  /// `text` as an E.164 number (`+` and its digits), or nil. Spaces, hyphens, dots and brackets
+  /// between the digits are dropped (`+1 (555) 123-4567`); without the `+` it is no number.
+  public static func e164(_ text: String) -> String? {
+    guard text.hasPrefix("+") else { return nil }
+    var digits = ""
+    for character in text.dropFirst() {
+      if let ascii = character.asciiValue, (48...57).contains(ascii) {
+        digits.append(character)
+      } else if !" -.()".contains(character) {
+        return nil
+      }
+    }
+    guard (2...15).contains(digits.count), digits.first != "0" else { return nil }
+    return "+" + digits
+  }
+
+  /// What the text was taken for, for messages.
   public var description: String {
     switch self {
     case .email(let email): return email
     case .id(let id): return id
+    case .phone(let number): return number
     }
+  }
+
+  /// The usage error for text that is no address, id or number on `provider`: it names the
+  /// search that finds names and addresses.
+  public static func refusal(_ text: String, for provider: ProviderKind) -> AuthError {
+    let shown = text.count > 60 ? String(text.prefix(59)) + "…" : text
+    let ids = provider == .supabase ? "a user id (a UUID)" : "a user id"
+    return AuthError(
+      .usage,
+      message:
+        "'\(shown)' is not an e-mail address, \(ids) or an E.164 phone number (+15551234567); nothing was sent. "
+        + "To search names and addresses: authsh user list --filter \(Diagnosis.quoted(shown))")
   }
 }

@@ -192,6 +192,15 @@ extension Diagnosis {
         Finding(
           code: "no_account", message: "There is no account for \(email). Did you mean \(best)?\(also)",
           fix: "authsh diagnose \(Self.quoted(best))"))
+    } else if case .phone(let number) = UserReference(email) {
+      findings.append(
+        Finding(
+          code: "no_account",
+          message: "There is no account with the phone number \(number). Check the number and its country code.",
+          fix: nil))
+    } else if !email.contains("@") {
+      findings.append(
+        Finding(code: "no_account", message: "There is no account with the user id \(email).", fix: nil))
     } else {
       findings.append(
         Finding(

@@ -23,4 +23,10 @@ extension AuthProvider {
   public func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession {
     throw AuthError(.notSupported, message: "This backend has no phone sign-in here.")
   }
+
+  public func signInWithCustomToken(_ token: String) async throws -> AuthSession {
+    throw AuthError(
+      .notSupported,
+      message: "Custom tokens are Firebase's: Supabase has no sign-in with a token an app server minted.")
+  }
 }

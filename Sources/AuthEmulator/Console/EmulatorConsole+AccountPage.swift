@@ -21,14 +21,16 @@ extension EmulatorConsole {
       return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
     }
     typealias H = ConsoleHTML
-    let email = user["email"]?.string ?? ""
+    let state = Self.accountState(side: side, user)
+    // A soft-deleted account's e-mail is a hash GoTrue put there: not an address.
+    let email = state == .deleted ? "" : user["email"]?.string ?? ""
     var body = ""
     if let done = request.query("done") { body += "<p class=\"notice\" role=\"status\">\(H.text(done))</p>" }
-    body += H.facts(side == .supabase ? supabaseFacts(user) : firebaseFacts(user), caption: "Account")
+    body += H.facts(side == .supabase ? supabaseFacts(user, state: state) : firebaseFacts(user), caption: "Account")
     body += "<h2>Can it sign in?</h2><ul id=\"signin-facts\">"
     for line in signInFacts(side: side, user) { body += "<li>\(H.text(line))</li>" }
     body += "</ul>"
-    body += identitiesTable(side: side, user) + factorsTable(side: side, user)
+    if state != .deleted { body += identitiesTable(side: side, user) + factorsTable(side: side, user) }
     body += "<h2>Metadata and claims</h2>"
     for key in side == .supabase ? ["user_metadata", "app_metadata"] : ["customAttributes"] {
       var value = user[key] ?? .null
@@ -38,15 +40,38 @@ extension EmulatorConsole {
     body += actionsSection(side: side, id: id, email: email)
     body += auditSection(side: side, id: id, email: email)
     body += "<details><summary>The admin API's answer</summary><pre>\(H.text(user.prettyText))</pre></details>"
-    let title = email.isEmpty ? "Account \(id)" : email
+    let title =
+      switch state {
+      case .deleted: "Deleted account \(id)"
+      case .anonymous: "Anonymous account \(id)"
+      case .live: email.isEmpty ? "Account \(id)" : email
+      }
     return Self.html(200, H.page(title: title, section: .accounts, body: body))
   }
 
-  private func supabaseFacts(_ user: JSON) -> [(String, String)] {
+  /// What an account is, before what it has: a soft-deleted or anonymous account is named so.
+  enum AccountState { case live, deleted, anonymous }
+
+  static func accountState(side: ConsoleSide, _ user: JSON) -> AccountState {
+    switch side {
+    case .supabase:
+      if let deleted = user["deleted_at"], deleted != .null { return .deleted }
+      return user["is_anonymous"]?.bool == true ? .anonymous : .live
+    case .firebase:
+      // Firebase's anonymous account: no e-mail, phone, password or provider.
+      let none = { (key: String) in (user[key]?.string ?? "").isEmpty }
+      let providers = user["providerUserInfo"]?.array ?? []
+      return none("email") && none("phoneNumber") && none("passwordHash") && providers.isEmpty ? .anonymous : .live
+    }
+  }
+
+  private func supabaseFacts(_ user: JSON, state: AccountState) -> [(String, String)] {
+    // A soft delete replaced the e-mail, the phone and the pending e-mail with hashes.
+    let scrambled: Set<String> = state == .deleted ? ["email", "phone", "new_email"] : []
     let keys = [
       "id", "email", "phone", "role", "aud", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at",
       "confirmed_at", "banned_until", "is_anonymous", "is_sso_user", "deleted_at",
-    ]
+    ].filter { !scrambled.contains($0) }
     return keys.compactMap { key in user[key].map { (key, ConsoleHTML.text(Self.plain($0))) } }
   }
 
@@ -76,6 +101,22 @@ extension EmulatorConsole {
 
   /// The facts `authsh diagnose` starts from, as the emulator knows them.
   func signInFacts(side: ConsoleSide, _ user: JSON) -> [String] {
+    switch Self.accountState(side: side, user) {
+    case .deleted:
+      let when = user["deleted_at"].map(Self.plain) ?? "an unknown time"
+      return [
+        "Deleted on \(when) (soft delete): no sign-in works, every password answers invalid_credentials; the address is free for a new sign-up."
+      ]
+    case .anonymous:
+      return [
+        "Anonymous account: no e-mail, no password. Only the session of the device that made it signs in; the app can link an e-mail address while it is signed in."
+      ]
+    case .live:
+      return liveSignInFacts(side: side, user)
+    }
+  }
+
+  private func liveSignInFacts(side: ConsoleSide, _ user: JSON) -> [String] {
     var lines: [String] = []
     switch side {
     case .supabase:

@@ -98,6 +98,7 @@ extension FirebaseAPI {
     case .getTenant, .updateTenant, .deleteTenant: return try manageTenant(operation, call, projectId: projectId)
     case .signInWithEmailLink: return try signInWithEmailLink(call)
     case .signInWithIdp: return try signInWithIdp(call)
+    case .signInWithCustomToken: return try signInWithCustomToken(call)
     case .sendVerificationCode: return try sendVerificationCode(call)
     case .signInWithPhoneNumber: return try signInWithPhoneNumber(call)
     case .mfaEnrollmentStart: return try mfaEnrollmentStart(call)
@@ -179,6 +180,8 @@ extension FirebaseAPI {
       ]
     case .signInWithEmailLink:
       return common + [("email", .string), ("oobCode", .string)]
+    case .signInWithCustomToken:
+      return common + [("token", .string), ("returnSecureToken", .bool)]
     case .signInWithIdp:
       return common + [
         ("requestUri", .string), ("postBody", .string), ("returnSecureToken", .bool),
@@ -261,7 +264,7 @@ extension FirebaseAPI {
       FirebaseTokens.refreshToken(
         localId: user.localId, provider: provider,
         projectId: project.projectId,
-        issuedAtMs: FirebaseTime.milliseconds(issuedAt),
+        issuedAtMs: FirebaseTime.milliseconds(issuedAt), extraClaims: extraClaims,
         secondFactor: secondFactor, tenantId: project.tenantId))
     tokens["expiresIn"] = .string(String(config.tokenLifetime))
     return (user, tokens)

@@ -9,6 +9,8 @@ enum FirebaseOperation: Equatable, Sendable {
   /// v2 tenant management (`projects/{p}/tenants[/{t}]`).
   case listTenants, createTenant, getTenant, updateTenant, deleteTenant
   case signInWithEmailLink, signInWithIdp
+  /// A custom token an app server minted (`FirebaseAPI+CustomToken.swift`).
+  case signInWithCustomToken
   /// Phone sign-in (`FirebaseAPI+Phone.swift`).
   case sendVerificationCode, signInWithPhoneNumber
   /// v2 second factors (`FirebaseAPI+Mfa.swift`).

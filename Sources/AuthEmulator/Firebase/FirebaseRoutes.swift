@@ -65,9 +65,13 @@ extension FirebaseAPI {
         "signInWithPhoneNumber", .signInWithPhoneNumber,
         "Sign in with the texted code {sessionInfo, code} → tokens, isNewUser, phoneNumber"
       ),
+      (
+        "signInWithCustomToken", .signInWithCustomToken,
+        "Sign in with a custom token {token} (an unsigned JWT, as the Admin SDKs make for an emulator, or strict JSON)"
+      ),
     ].map { Entry("POST", v1 + "/accounts:" + $0.0, .toolkit($0.1), $0.2) }
     + [
-      "signInWithCustomToken", "signInWithGameCenter",
+      "signInWithGameCenter",
       "issueSamlResponse", "verifyIosClient",
     ].map { Entry("POST", v1 + "/accounts:" + $0, .toolkit(.unimplemented($0)), "Not served (501)") }
 

@@ -78,13 +78,14 @@ enum FirebaseTokens {
 
   static func refreshToken(
     localId: String, provider: String, projectId: String, issuedAtMs: Int? = nil,
-    secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil
+    extraClaims: JSONObject = JSONObject(), secondFactor: FirebaseSecondFactor? = nil, tenantId: String? = nil
   ) -> String {
     var record = JSONObject()
     record["_AuthEmulatorRefreshToken"] = "DO NOT MODIFY"
     record["localId"] = .string(localId)
     record["provider"] = .string(provider)
-    record["extraClaims"] = .object(JSONObject())
+    // A custom token's developer claims: every refreshed ID token keeps them.
+    record["extraClaims"] = .object(extraClaims)
     record["projectId"] = .string(projectId)
     if let secondFactor {
       record["secondFactor"] = [

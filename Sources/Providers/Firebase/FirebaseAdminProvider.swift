@@ -55,6 +55,7 @@ public struct FirebaseAdminProvider: AdminProvider {
     switch reference {
     case .email(let email): return try await lookup(["email": .array([.string(email)])])
     case .id(let id): return try await lookup(["localId": .array([.string(id)])])
+    case .phone(let number): return try await lookup(["phoneNumber": .array([.string(number)])])
     }
   }
 
@@ -70,8 +71,8 @@ public struct FirebaseAdminProvider: AdminProvider {
         user.pendingMail = try? await latestMail(to: user.email)
       }
       return user
-    case .id(let id):
-      guard var user = try await lookup(["localId": .array([.string(id)])]) else { return nil }
+    case .id, .phone:
+      guard var user = try await accountForChange(reference) else { return nil }
       if emulatorHost != nil, !user.email.isEmpty {
         user.pendingMail = try? await latestMail(to: user.email)
       }
@@ -125,7 +126,7 @@ public struct FirebaseAdminProvider: AdminProvider {
 
   static func matches(_ user: AdminUser, _ filter: String) -> Bool {
     user.email.lowercased().contains(filter) || (user.name?.lowercased().contains(filter) ?? false)
-      || user.id.lowercased() == filter
+      || user.id.lowercased() == filter || (filter.hasPrefix("+") && user.phone?.contains(filter) == true)
   }
 
   public func settings() async throws -> ProjectSettings {

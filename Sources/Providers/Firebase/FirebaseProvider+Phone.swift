@@ -22,4 +22,11 @@ extension FirebaseProvider {
     session.user.phone = json["phoneNumber"]?.string ?? session.user.phone ?? verification.phone
     return session
   }
+
+  /// `accounts:signInWithCustomToken` `{token, returnSecureToken}` → tokens (a new uid makes an account).
+  public func signInWithCustomToken(_ token: String) async throws -> AuthSession {
+    let body: JSON = ["token": .string(token), "returnSecureToken": true]
+    let (json, response) = try await accounts("signInWithCustomToken", body, as: .signIn)
+    return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)
+  }
 }

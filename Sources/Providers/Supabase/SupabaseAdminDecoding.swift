@@ -41,6 +41,22 @@ enum SupabaseAdminDecoding {
     // GoTrue keeps `is_sso_user` out of its JSON; an SSO account's identity is `sso:<provider id>`.
     user.sso = json["is_sso_user"]?.bool == true || providers.contains { $0.hasPrefix("sso:") }
     user.methods = waysIn(providers, user: user)
+    return user.deletedAt == nil ? user : scrubbed(user)
+  }
+
+  /// A soft-deleted account as it is: GoTrue replaced its e-mail, phone and pending e-mail with
+  /// hashes and removed its password and metadata, so none of them is shown as data, and it has
+  /// no way in.
+  static func scrubbed(_ deleted: AdminUser) -> AdminUser {
+    var user = deleted
+    user.email = ""
+    user.phone = nil
+    user.pendingEmail = nil
+    user.emailChangeSentAt = nil
+    user.methods = []
+    user.identities = []
+    user.name = nil
+    user.metadata = nil
     return user
   }
 

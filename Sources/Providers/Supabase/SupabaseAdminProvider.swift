@@ -64,6 +64,8 @@ public struct SupabaseAdminProvider: AdminProvider {
         // Only GoTrue's own "no such user": a 404 page from a wrong URL stays a config_error.
         return nil
       }
+    case .phone(let number):
+      return try await lookUp(phone: number, reload: reload)
     case .email(let email):
       // GoTrue has no lookup by e-mail: `filter` is a substring search (`email LIKE %filter%` or
       // `full_name ILIKE %filter%`, in which `_` matches any character), so several accounts can
@@ -146,6 +148,9 @@ public struct SupabaseAdminProvider: AdminProvider {
       page = number
     }
     let perPage = min(max(query.limit, 1), 1000)
+    if let filter = query.filter, let number = UserReference.e164(filter.trimmingWhitespace) {
+      return try await listUsers(phone: number, query, perPage: perPage, from: page)
+    }
     // GoTrue's default order is newest first (`created_at desc`).
     var items = [("page", String(page)), ("per_page", String(perPage))]
     // Lower-cased: GoTrue matches e-mails (stored in lower case) with a case-sensitive LIKE and

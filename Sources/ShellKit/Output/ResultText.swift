@@ -18,7 +18,10 @@ public enum ResultText {
   /// The line after "Cancelled." for a command whose request may have reached the server and
   /// changed something there (`signup`: the account may exist; trying again says so); nil for
   /// one that only reads.
-  public static func cancelledNote(_ invocation: Invocation) -> String? {
+  /// A command that knows what its interruption left behind says it in the error's hint
+  /// (`mfa enroll` at its code prompt: the unverified factor and how to remove it).
+  public static func cancelledNote(_ invocation: Invocation, error: AuthError? = nil) -> String? {
+    if let error, error.code == .cancelled, let hint = error.hint { return hint }
     guard invocation.mayChangeTheServer else { return nil }
     return
       "The request may already have reached the server and been applied: check before trying '\(invocation.spec.name)' again."

@@ -58,7 +58,7 @@ enum SupportRenderer {
     for lookup in lookups {
       if !lines.isEmpty { lines.append("") }
       if let user = lookup.user {
-        lines.append(style.bold(TerminalText.escape(user.email.isEmpty ? user.id : user.email)))
+        lines.append(style.bold(TerminalText.escape(title(user))))
         lines += HumanRenderer.table(userRows(user, revealTokens: revealTokens)).map { "  " + $0 }
       } else if let error = lookup.error, error.code != .userNotFound {
         lines.append(
@@ -82,9 +82,29 @@ enum SupportRenderer {
     return lines
   }
 
-  /// What support asks first, in that order (values escaped by `HumanRenderer.table`).
+  /// The heading of one account: its address, else what it is and its id.
+  static func title(_ user: AdminUser) -> String {
+    if user.deleted { return "Deleted account \(user.id)" }
+    if user.email.isEmpty { return (user.anonymous ? "Anonymous account " : "") + user.id }
+    return user.email
+  }
+
+  /// What support asks first, in that order (values escaped by `HumanRenderer.table`). A
+  /// soft-deleted account shows when it was deleted, not the hashes its fields were replaced with.
   static func userRows(_ user: AdminUser, revealTokens: Bool = false) -> [(String, String)] {
-    var rows: [(String, String)] = [("id", user.id), ("e-mail", user.email)]
+    if let deletedAt = user.deletedAt {
+      return [
+        ("id", user.id),
+        ("deleted", "on \(deletedAt) (soft delete: its address and phone were scrambled; no sign-in works)"),
+        ("created", user.createdAt ?? "unknown"), ("last sign-in", user.lastSignInAt ?? "never"),
+      ]
+    }
+    var rows: [(String, String)] = [("id", user.id)]
+    if user.anonymous, user.email.isEmpty {
+      rows.append(("e-mail", "none (anonymous)"))
+    } else {
+      rows.append(("e-mail", user.email))
+    }
     if let pending = user.pendingEmail {
       rows.append(
         (
@@ -92,8 +112,10 @@ enum SupportRenderer {
           pending + " (not confirmed" + (user.emailChangeSentAt.map { "; mail sent at \($0)" } ?? "") + ")"
         ))
     }
-    if let deletedAt = user.deletedAt { rows.append(("deleted", "yes, at \(deletedAt) (soft delete: the row stays)")) }
-    rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
+    // An anonymous account has no address to confirm.
+    if !(user.anonymous && user.email.isEmpty) {
+      rows.append(("confirmed", user.confirmed ? "yes" + (user.confirmedAt.map { ", at \($0)" } ?? "") : "no"))
+    }
     rows.append(("created", user.createdAt ?? "unknown"))
     rows.append(("last sign-in", user.lastSignInAt ?? "never"))
     if user.disabled {
@@ -128,7 +150,9 @@ enum SupportRenderer {
       // A soft-deleted account (GoTrue lists them) keeps only an obfuscated e-mail: say what it is.
       let rows = page.users.map { user -> [String] in
         [
-          user.deleted ? "(deleted \(user.deletedAt ?? ""))" : user.email, user.id, user.confirmed ? "yes" : "no",
+          user.deleted
+            ? "(deleted \(user.deletedAt ?? ""))" : user.anonymous && user.email.isEmpty ? "(anonymous)" : user.email,
+          user.id, user.confirmed ? "yes" : "no",
           user.lastSignInAt ?? "never",
           user.disabled ? "yes" + (user.disabledUntil.map { " until \($0)" } ?? "") : "no",
         ].map(TerminalText.escape)

@@ -244,7 +244,9 @@ public final class Repl {
       // it says so instead of "may already have been applied".
       let said = error.neverSent ? error.message : "Cancelled."
       sink.err((options.interactive ? "\r\u{1B}[K" : "") + options.style.dim(said) + "\n")
-      if !error.neverSent, let note = ResultText.cancelledNote(invocation) { sink.err(options.style.dim(note) + "\n") }
+      if !error.neverSent, let note = ResultText.cancelledNote(invocation, error: error) {
+        sink.err(options.style.dim(TerminalText.escape(note)) + "\n")
+      }
       return
     }
     let (out, err) = ResultText.render(result, invocation: invocation, style: options.style, now: now)

@@ -93,6 +93,13 @@ public struct SpinnerPausingPrompter: PasswordPrompter {
     return password
   }
 
+  public func readPassword(prompt: String, ifInterrupted note: String) -> String? {
+    spinner.stop()
+    let password = base.readPassword(prompt: prompt, ifInterrupted: note)
+    if password != nil, !Task.isCancelled { spinner.start(text) }
+    return password
+  }
+
   public var readsText: Bool { base.readsText }
 
   public func readText(prompt: String) -> String? {

@@ -141,9 +141,11 @@ public enum BatchInput {
     }
   }
 
-  /// An address or id, or the reason the text is neither.
+  /// An address, id or E.164 phone number, or the reason the text is none of them.
   public static func entry(_ text: String) -> BatchEntry {
     let value = text.trimmingWhitespace
+    // A number as typed (`+1 555 123-4567`) is listed as its digits, so two spellings are one account.
+    if let number = UserReference.e164(value) { return BatchEntry(input: number) }
     if value.contains("@") {
       // As the EMAIL argument of the same command takes it (`CommandRunner.accountArgument`).
       return Validator.isAccountAddress(value)
@@ -153,7 +155,8 @@ public enum BatchInput {
       $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0))
     }
     guard !value.isEmpty, value.count <= 128, idCharacters else {
-      return BatchEntry(input: value, problem: "'\(shown(value))' is not an e-mail address or a user id.")
+      return BatchEntry(
+        input: value, problem: "'\(shown(value))' is not an e-mail address, a user id or an E.164 phone number.")
     }
     return BatchEntry(input: value)
   }

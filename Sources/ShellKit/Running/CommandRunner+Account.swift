@@ -57,6 +57,9 @@ extension CommandRunner {
 
   func logIn(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if let phone = invocation[.loginPhone] { return try await logInWithPhone(invocation, context, number: phone) }
+    if invocation.hasAny([FlagKey.customToken, FlagKey.customTokenEnv]) {
+      return try await logInWithCustomToken(invocation, context)
+    }
     if invocation[.link] { return try await logInWithLink(invocation, context) }
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)

@@ -91,7 +91,8 @@ extension CommandRunner {
     guard let prompter = context.passwordPrompter else { throw AuthError(.mfaRequired) }
     var prompt = intro.joined(separator: "\n") + "\n" + SecondFactorSource.prompt
     for attempt in 1...3 {
-      guard let typed = prompter.readPassword(prompt: prompt) else { throw AuthError(.cancelled) }
+      let stopped = Self.unverified(enrollment)
+      guard let typed = prompter.readPassword(prompt: prompt, ifInterrupted: stopped.hint ?? "") else { throw stopped }
       let code = typed.trimmingWhitespace.replacingAll(" ", with: "")
       context.redactor.register(code)
       do {
@@ -101,6 +102,21 @@ extension CommandRunner {
       }
     }
     throw AuthError(.mfaInvalidCode)
+  }
+
+  /// Stopped at the code prompt: what was left on the server, named, with the way to remove it
+  /// (the hint is the line printed under "Cancelled.").
+  static func unverified(_ enrollment: TOTPEnrollment) -> AuthError {
+    var error = AuthError(.cancelled, message: "Cancelled at the code prompt.")
+    if let id = enrollment.factorID {
+      let name = enrollment.name.map { " '\($0)'" } ?? ""
+      error.hint =
+        "The factor\(name) \(id) was enrolled and is left unverified (authsh mfa list shows it); sign-ins do not ask for it. Remove it with: authsh mfa remove \(id)"
+    } else {
+      // Firebase adds the factor only when its first code is accepted.
+      error.hint = "Nothing was enrolled: the factor is added only once its first code is accepted."
+    }
+    return error
   }
 
   func listFactors(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {

@@ -22,14 +22,18 @@ extension CommandRunner {
     return (try makeAdminProvider(invocation, context, target: target), target)
   }
 
-  /// The EMAIL argument, trimmed, or a usage error.
-  func accountArgument(_ invocation: Invocation) throws -> String {
+  /// The EMAIL argument, trimmed, or a usage error. With `kind`, the argument names an existing
+  /// account: text that is no address, id or phone number there is refused before anything is sent.
+  func accountArgument(_ invocation: Invocation, kind: ProviderKind?) throws -> String {
     let text = (invocation[.user] ?? "").trimmingWhitespace
-    guard !text.isEmpty else { throw AuthError(.usage, message: "Which account? Give its e-mail address or user id.") }
+    guard !text.isEmpty else {
+      throw AuthError(.usage, message: "Which account? Give its e-mail address, user id or E.164 phone number.")
+    }
     // The same rule as each line of `--from FILE` (`BatchInput.entry`): nothing is sent for it.
     if text.contains("@"), !Validator.isAccountAddress(text) {
       throw AuthError(.validationFailed, message: "'\(BatchInput.shown(text))' is not an e-mail address.")
     }
+    if let kind, UserReference.parse(text, for: kind) == nil { throw UserReference.refusal(text, for: kind) }
     return text
   }
 
@@ -38,7 +42,7 @@ extension CommandRunner {
   func requireUser(_ invocation: Invocation, _ provider: any AdminProvider, allowDeleted: Bool = false) async throws
     -> AdminUser
   {
-    let text = try accountArgument(invocation)
+    let text = try accountArgument(invocation, kind: provider.kind)
     guard let user = try await provider.user(UserReference(text)) else {
       throw AuthError(.userNotFound, message: "No account for \(text).")
     }
@@ -52,7 +56,7 @@ extension CommandRunner {
   /// `diagnose EMAIL`: the account, the project's settings and the outbox, judged by `Diagnosis`.
   func diagnose(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let (provider, target) = try makeAdminProvider(invocation, context)
-    let email = try accountArgument(invocation)
+    let email = try accountArgument(invocation, kind: target.provider)
     let user = try await provider.user(UserReference(email))
     // Settings the backend will not tell (a service account without the config scope) are unknown, not fatal.
     let settings = try? await provider.settings()

@@ -38,14 +38,15 @@ extension CommandRunner {
   /// The readonly refusal and the audit entry around `body`, which looks the account up (or
   /// creates it) and sets `account` as soon as it knows it.
   func guarded(
-    _ invocation: Invocation, _ context: ShellContext,
+    _ invocation: Invocation, _ context: ShellContext, creating: Bool = false,
     _ body: (any AdminProvider, String, SupportGuard, inout AdminUser?) async throws -> CommandResult
   ) async throws -> CommandResult {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
     try guardRails.checkWritable()
     let provider = try makeAdminProvider(invocation, context, target: target)
-    let subject = try accountArgument(invocation)
+    // An account to create is any address; one to change is looked up (address, id or number).
+    let subject = try accountArgument(invocation, kind: creating ? nil : target.provider)
     // Fails closed: no line in the log, no change sent.
     try guardRails.recordAttempt(email: subject)
     var account: AdminUser?
@@ -70,7 +71,7 @@ extension CommandRunner {
   }
 
   func createUser(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    try await guarded(invocation, context) { provider, subject, _, account in
+    try await guarded(invocation, context, creating: true) { provider, subject, _, account in
       let password = try PasswordSource(invocation: invocation, context: context).read(confirm: true)?.password
       if let password { context.redactor.register(password) }
       let user = try await provider.createUser(

@@ -46,7 +46,7 @@ extension CommandRunner {
     context.noteEmail(user.email)
     let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
     var result = CommandResult(command: invocation.spec.name)
-    result.lookups = [UserLookup(query: try accountArgument(invocation), user: user)]
+    result.lookups = [UserLookup(query: try accountArgument(invocation, kind: provider.kind), user: user)]
     result.history = try await provider.history(user, since: since)
     if result.history?.isEmpty == true {
       let window = invocation.text(of: .since).map { " in the last \($0)" } ?? ""

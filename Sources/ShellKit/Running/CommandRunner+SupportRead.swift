@@ -12,7 +12,7 @@ extension CommandRunner {
       throw AuthError(
         .usage,
         message: invocation[.from].map { "\($0 == "-" ? "Standard input" : $0) has no addresses (one per line)." }
-          ?? "Which accounts? Give e-mail addresses or user ids, or --from FILE.")
+          ?? "Which accounts? Give e-mail addresses, user ids or E.164 phone numbers, or --from FILE.")
     }
     let jobs = invocation[.lookupJobs] ?? Self.defaultLookupJobs
     let (provider, _) = try makeAdminProvider(invocation, context)
@@ -85,10 +85,17 @@ extension CommandRunner {
   /// (blank lines and `#` comments skipped).
   func lookupInput(_ invocation: Invocation, _ context: ShellContext) throws -> LookupInput {
     let arguments = invocation.all(.lookupUsers).map(\.trimmingWhitespace).filter { !$0.isEmpty }
-    guard let path = invocation[.from] else { return LookupInput(arguments: arguments, lines: nil, name: "") }
+    let kind = try target(invocation, context).provider
+    guard let path = invocation[.from] else {
+      return try LookupInput(arguments: arguments, lines: nil, name: "", kind: kind)
+    }
     let name = path == "-" ? "standard input" : path
+    // Every argument is checked before the file is opened.
+    _ = try LookupInput(arguments: arguments, lines: nil, name: name, kind: kind)
     do {
-      return LookupInput(arguments: arguments, lines: try context.openInputLines(path), name: name)
+      return try LookupInput(arguments: arguments, lines: try context.openInputLines(path), name: name, kind: kind)
+    } catch let error as AuthError {
+      throw error
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(Self.reason(error)).")
     }
@@ -180,7 +187,9 @@ extension CommandRunner {
 
   func listUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let limit = invocation[.limit] ?? 50
-    let filter = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+    let typed = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+    // A phone number as typed (`+1 555 123-4567`) is matched as its digits.
+    let filter = typed.map { UserReference.e164($0) ?? $0 }
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(.userList)
     var query = UserListQuery(

@@ -129,11 +129,23 @@ final class LookupInput {
   let name: String
   private(set) var exhausted = false
   private(set) var count = 0
+  /// The backend whose ids the lines must be (`UserReference.parse`); nil: any text.
+  private let kind: ProviderKind?
 
-  init(arguments: [String], lines: (any InputLines)?, name: String) {
+  /// A usage error when an argument is no address, id or number on `kind`: nothing is sent.
+  init(arguments: [String], lines: (any InputLines)?, name: String, kind: ProviderKind? = nil) throws {
+    if let kind {
+      let wrong = arguments.filter { UserReference.parse($0, for: kind) == nil }
+      // `user show Ada Lovelace` unquoted: every word refused is one name to search for.
+      if wrong.count == arguments.count, wrong.count > 1 {
+        throw UserReference.refusal(wrong.joined(separator: " "), for: kind)
+      }
+      if let first = wrong.first { throw UserReference.refusal(first, for: kind) }
+    }
     self.arguments = arguments.reversed()
     self.lines = lines
     self.name = name
+    self.kind = kind
   }
 
   /// The next address, nil at the end; a usage error for a line no address can be.
@@ -151,8 +163,16 @@ final class LookupInput {
         let line = raw.trimmingWhitespace
         if line.isEmpty || line.hasPrefix("#") { continue }
         count += 1
+        if let kind, UserReference.parse(line, for: kind) == nil {
+          exhausted = true
+          var refusal = UserReference.refusal(line, for: kind)
+          refusal.message = "In \(name): " + refusal.message
+          throw refusal
+        }
         return line
       }
+    } catch let refusal as AuthError {
+      throw refusal
     } catch let long as InputLineTooLong {
       exhausted = true
       throw AuthError(

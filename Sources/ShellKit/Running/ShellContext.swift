@@ -6,6 +6,9 @@ import JSONKit
 public protocol PasswordPrompter: Sendable {
   /// nil when the user cancelled (Ctrl-C / Ctrl-D).
   func readPassword(prompt: String) -> String?
+  /// The same, for a prompt whose interruption leaves something behind: `note` says what (it is
+  /// printed under "Cancelled." however the prompt is interrupted).
+  func readPassword(prompt: String, ifInterrupted note: String) -> String?
   /// Asks for a value the line left out (an e-mail, a name) with echo on; nil when the user
   /// cancelled (Ctrl-C / Ctrl-D).
   func readText(prompt: String) -> String?
@@ -14,6 +17,7 @@ public protocol PasswordPrompter: Sendable {
 }
 
 extension PasswordPrompter {
+  public func readPassword(prompt: String, ifInterrupted note: String) -> String? { readPassword(prompt: prompt) }
   public func readText(prompt: String) -> String? { nil }
   public var readsText: Bool { false }
 }

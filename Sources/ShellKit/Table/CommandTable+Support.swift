@@ -66,13 +66,18 @@ extension CommandTable {
       loading: Loading("Looking up…"), access: .read, output: .lookups,
       summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
       discussion: supportDiscussion
-        + " FILE has one address or id per line; blank lines and lines starting with # are skipped."
+        + " FILE has one address, id or phone number per line; blank lines and lines starting with # are skipped."
+        + " A phone number is E.164 (+15551234567). Text that is none of them, a name, is refused before anything"
+        + " is sent: `authsh user list --filter TEXT` searches addresses and names."
         + " Results are in input order (--jsonl: in the order the lookups complete). Missing accounts are"
         + " reported, not fatal: the exit status is 0 when every account was found, 1 when any is missing"
         + " or failed (like grep), 3 when the backend could not be reached. --json always has `users`"
         + " (one entry per address; `user` too for exactly one found) and `ok` false whenever the exit"
         + " status is not 0.",
-      examples: ["authsh user show ada@example.com", "authsh user show --from ticket.txt --json"]),
+      examples: [
+        "authsh user show ada@example.com", "authsh user show +15551234567",
+        "authsh user show --from ticket.txt --json",
+      ]),
     CommandSpec(
       .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken, FlagKey.maxPages],
       loading: Loading("Listing…"), access: .read, output: .userPage,
@@ -82,8 +87,9 @@ extension CommandTable {
         + " Firebase's list API has no filter: --filter reads pages of accounts and keeps the matches, up to"
         + " 10,000 accounts per call (a terminal shows how far the scan has got); --max-pages N stops sooner and"
         + " says how far it got, with the command to go on. A server that repeats a page token stops the scan"
-        + " with an error. Supabase filters on the server.",
-      examples: ["authsh user list --filter @example.com --limit 20"]),
+        + " with an error. Supabase filters addresses and names on the server; a phone number (+1555…) is matched"
+        + " by authsh over the pages it reads, as on Firebase.",
+      examples: ["authsh user list --filter @example.com --limit 20", "authsh user list --filter 'Ada Lovelace'"]),
     CommandSpec(
       .userLinkRecovery, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
       loading: Loading("Generating…"),

@@ -86,7 +86,7 @@ public enum CommandTable {
     CommandSpec(
       .login, group: .account, arguments: [ArgumentKey.accountEmail],
       flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags
-        + [FlagKey.link, FlagKey.loginPhone, FlagKey.sendOnly],
+        + [FlagKey.link, FlagKey.loginPhone, FlagKey.sendOnly, FlagKey.customToken, FlagKey.customTokenEnv],
       loading: Loading("Signing in…", host: "Signing in to %@…"),
       summary: "Sign in with e-mail and password",
       discussion: """

@@ -14,6 +14,14 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--phone", value: "NUMBER", kind: .text,
       "Sign in without a password: text a code to NUMBER (E.164, +15551234567; a new number gets an account)"))
+  public static let customToken = text(
+    FlagSpec(
+      "--custom-token", value: "TOKEN", kind: .code, secret: true,
+      "Firebase: sign in with a custom token an app server minted (an Admin SDK's createCustomToken)"))
+  public static let customTokenEnv = text(
+    FlagSpec(
+      "--custom-token-env", value: "VAR", kind: .variable,
+      "Firebase: read the custom token from environment variable VAR (kept out of the process list)"))
   public static let totpSecretEnv = text(
     FlagSpec(
       "--totp-secret-env", value: "VAR", kind: .variable,

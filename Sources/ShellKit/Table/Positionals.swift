@@ -26,7 +26,9 @@ extension ArgumentKey where Value == String {
     ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address (or its user id); --from FILE for many")
   )
   public static let lookupUsers = text(
-    ArgumentSpec("EMAIL", .email, optional: true, variadic: true, "E-mail addresses or user ids"))
+    ArgumentSpec(
+      "EMAIL", .email, optional: true, variadic: true,
+      "E-mail addresses, user ids or phone numbers (E.164, +15551234567)"))
   public static let newEmail = text(ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address"))
   public static let auditUser = text(
     ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)"))

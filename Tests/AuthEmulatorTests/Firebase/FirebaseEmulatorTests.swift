@@ -106,7 +106,7 @@ struct FirebaseEmulatorTests {
     #expect(wrongType.error == "Invalid JSON payload received. /email should be string")
     #expect(
       await harness.call("signUp", ["email": "a@x.io", "password": 1_234_567]).status == 200, "numbers become strings")
-    let unimplemented = await harness.call("signInWithCustomToken", [:])
+    let unimplemented = await harness.call("signInWithGameCenter", [:])
     #expect(unimplemented.status == 501)
     #expect(await harness.send("GET", "/auth/v1/health").status == 200, "not the Firebase side's path")
   }

@@ -8,9 +8,11 @@ import Testing
 
 @Suite struct SupportShowTests {
   @Test func severalAccountsComeBackInInputOrderWithTheMissingOnesReported() async throws {
-    let harness = SupportHarness((1...30).map { SupportHarness.user($0) })
+    // A Supabase id is a UUID.
+    let id7 = "00000000-0000-4000-8000-000000000007"
+    let harness = SupportHarness((1...30).map { n in SupportHarness.user(n) { if n == 7 { $0.id = id7 } } })
     harness.provider.scramble = true
-    let queries = (1...30).map { "user\($0)@example.com" } + ["nobody@example.com", "id-7"]
+    let queries = (1...30).map { "user\($0)@example.com" } + ["nobody@example.com", id7]
     let result = try await harness.run("user show " + queries.joined(separator: " ") + " --jobs 8")
     // The result says so too (`ok` false, `expect ok` fails, piped input stops), as the exit status does.
     #expect(result.error?.code == .userNotFound && result.error?.message == "1 of 32 accounts not found.")

@@ -151,7 +151,7 @@ def test_a_bad_line_is_reported_and_the_rest_go_on(tmp_path, emulators):
     done = authsh(environment(tmp_path, emu), "user", "confirm", "--from", str(listing), "--yes", "--report", str(out))
     assert done.returncode == 1, done.stderr
     assert "11 accounts: 10 changed, 0 unchanged, 0 not found, 1 failed (validation_failed 1)." in done.stdout
-    assert "'not an address' is not an e-mail address or a user id." in done.stderr
+    assert "'not an address' is not an e-mail address, a user id or an E.164 phone number." in done.stderr
     assert all(confirmed_by_email(emu)[a] for a in addresses)
     (bad,) = [line for line in report(out) if line["outcome"] == "failed"]
     assert bad["input"] == "not an address" and bad["code"] == "validation_failed"
