@@ -67,8 +67,11 @@ extension CommandRunner {
   /// (`kill -9`) before it got to them. Empty when there is no list.
   func unreported(_ report: String, _ resume: BatchResume, _ context: ShellContext) -> [BatchEntry] {
     let path = Self.batchListPath(report)
-    guard report != "-", let lines = try? context.openInputLines(path) else { return [] }
-    lines.lineLimit = BatchInput.recordLimit
+    var info = stat()
+    guard report != "-", stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      let fd = try? Descriptor.openForReading(path)
+    else { return [] }
+    let lines = DescriptorLines(descriptor: fd, closeAtEnd: true, limit: BatchInput.recordLimit)
     let reported = Set(resume.records.map { BatchEntry(input: $0.input).key })
     var entries: [BatchEntry] = []
     while let line = try? lines.nextLine() {
