@@ -232,7 +232,8 @@ def test_thousands_of_accounts_come_in_pages_once_each(tmp_path):
 
 def test_progress_goes_to_a_terminal_on_standard_error(database, tmp_path):
     out = tmp_path / "users.jsonl"
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1", "TERM": "xterm"}
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "NO_COLOR": "1", "TERM": "xterm",
+           "LANG": "C.UTF-8"}  # a UTF-8 terminal: under the C locale "…" is "..."
     screen = io.StringIO()
     child = pexpect.spawn("/bin/sh", ["-c", f"exec '{authsh_binary()}' user export --provider supabase --db '{database.url()}' > '{out}'"],
                           env=env, encoding="utf-8", timeout=60, dimensions=(40, 200))

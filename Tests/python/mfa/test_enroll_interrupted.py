@@ -78,7 +78,8 @@ def test_the_shell_says_the_same(emu, tmp_path):
     child.sendline("mfa enroll --name desk")
     child.expect_exact("Code from your authenticator app: ")
     child.sendintr()
-    child.expect("authsh mfa remove ([0-9a-f-]{36})")
+    # The hint is wrapped to the window at a space: the id may start a line of its own.
+    child.expect(r"authsh mfa remove\s+([0-9a-f-]{36})")
     factor_id = child.match.group(1)
     child.sendline("exit")
     child.expect(pexpect.EOF)
