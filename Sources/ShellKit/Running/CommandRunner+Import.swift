@@ -54,7 +54,8 @@ extension CommandRunner {
     var planned = ImportDryRunTally(provider: target.provider)
     var pending = (todo: 0, held: 0)
     var unhashed = 0
-    var kept: [ImportCheck]? = []
+    // A dry run has no pass 2: it keeps nothing (a file's first 50,000 accounts were ~70 MB).
+    var kept: [ImportCheck]? = invocation[.importDryRun] ? nil : []
     var duplicates = ImportDuplicates()
     // Where the duplicates are (their places in the file): pass 2 marks them again without the keys.
     var duplicateAt = Set<Int>()
