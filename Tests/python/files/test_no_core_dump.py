@@ -63,8 +63,16 @@ def assert_guarded(process: subprocess.Popen, workdir: Path, dumps: bool):
     limit = core_limit(process.pid).split()
     assert limit[4:6] == ["0", "0"], f"soft and hard core limits are 0: {limit}"
     if os.geteuid() != 0:
-        # A process that is not dumpable has its /proc entries given to root.
-        assert os.stat(f"/proc/{process.pid}").st_uid == 0
+        # A process that is not dumpable has its private /proc files given to root (the directory
+        # /proc/PID itself, world-readable, keeps the user's id), so the same user cannot read
+        # its memory or environment.
+        assert os.stat(f"/proc/{process.pid}/mem").st_uid == 0
+        assert os.stat(f"/proc/{process.pid}/environ").st_uid == 0
+        try:
+            Path(f"/proc/{process.pid}/environ").read_bytes()
+            raise AssertionError("the same user read /proc/PID/environ of a process that is not dumpable")
+        except PermissionError:
+            pass
     assert crash(process) == -signal.SIGSEGV
     time.sleep(0.5 if dumps else 0)
     assert cores(workdir) == [], "no core file"
