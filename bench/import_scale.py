@@ -18,6 +18,9 @@ import requests
 from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "python"))
+import peak_memory  # noqa: E402
+
 PROJECT = "demo-authsh"
 JWT_SECRET = "super-secret-jwt-token-with-at-least-32-characters-long"  # the emulator's default
 MEMORY_TARGET = 150 << 20
@@ -58,21 +61,22 @@ def run(binary, args, env, kill_after_lines=None, report=None, pipe_from=None):
     start = time.perf_counter()
     with open(os.devnull, "w") as devnull:
         cat = subprocess.Popen(["cat", pipe_from], stdout=subprocess.PIPE) if pipe_from else None
-        process = subprocess.Popen([binary, *args], env=env, stdin=cat.stdout if cat else subprocess.DEVNULL,
-                                   stdout=devnull, stderr=devnull)
+        # Measured in a small launcher: a child of this script would be charged the script's own size.
+        process = peak_memory.Measured([binary, *args], env=env, stdin=cat.stdout if cat else subprocess.DEVNULL,
+                                       stdout=devnull, stderr=devnull)
         if cat:
             cat.stdout.close()
         while kill_after_lines is not None:
             time.sleep(0.2)
             if os.path.exists(report) and sum(1 for _ in open(report, "rb")) >= kill_after_lines:
-                process.send_signal(signal.SIGKILL)
+                os.kill(process.pid, signal.SIGKILL)
                 break
-            if process.poll() is not None:
+            if not process.running():
                 break
-        _, status, usage = os.wait4(process.pid, 0)
+        status, peak = process.wait()
         if cat:
             cat.wait()
-    return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - start, peak, status
 
 
 def supabase_total(host):
