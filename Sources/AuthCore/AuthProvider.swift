@@ -46,4 +46,13 @@ public protocol AuthProvider: Sendable {
   func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession
   /// Signs in with a custom token an app server minted (Firebase; default: not supported).
   func signInWithCustomToken(_ token: String) async throws -> AuthSession
+
+  // PKCE (Supabase, `flow = "pkce"`; defaults in PKCE.swift: not supported with a pair).
+  /// `sendPasswordReset` / `sendSignInLink` with the challenge of `pkce` (nil: as without).
+  func sendPasswordReset(email: String, pkce: PKCEPair?) async throws
+  func sendSignInLink(email: String, pkce: PKCEPair?) async throws
+  /// `signInWithLink` for a link that came back with `?code=`: the code and the flow's verifier.
+  func signInWithLink(email: String, authCode: String, verifier: String) async throws -> SignInStep
+  /// `confirmPasswordReset` for a recovery link that came back with `?code=`.
+  func confirmPasswordReset(authCode: String, verifier: String, newPassword: String) async throws -> AuthSession
 }

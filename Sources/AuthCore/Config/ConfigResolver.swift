@@ -187,7 +187,13 @@ public struct ConfigResolver: Sendable {
         projectId: settings.value(flag: nil, env: "FIREBASE_PROJECT_ID", key: "project_id"),
         firebaseEmulatorHost: emulatorHost, timeout: timeout, allowInsecureHTTP: insecure)
       target.tenantId = (flags.tenant ?? profile?["tenant"]?.string).flatMap { $0.isEmpty ? nil : $0 }
+      if profile?["flow"]?.string == "pkce" {
+        throw AuthError(
+          .configError, message: "flow = \"pkce\" is a Supabase setting; Firebase has no PKCE flow.",
+          hint: "Remove flow from [profiles.\(profileName)] of \(paths.configFile).")
+      }
     }
+    target.pkce = profile?["flow"]?.string == "pkce"
     target.environmentNotes = settings.notes
     target.admin = adminSettings(profile, profileName: profileName, explicit: settings.explicit)
     target.readonly = profile?["readonly"]?.bool == true

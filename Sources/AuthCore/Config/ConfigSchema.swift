@@ -63,6 +63,7 @@ public enum ConfigSchema {
     Key("credential_store", .string, .oneOf(CredentialStoreMode.allCases.map(\.rawValue))),
     Key("service_key_keyring", .string),
     Key("credentials_keyring", .string),
+    Key("flow", .string, .oneOf(["implicit", "pkce"])),
   ]
 
   public static func profileKey(_ name: String) -> Key? { profileKeys.first { $0.name == name } }

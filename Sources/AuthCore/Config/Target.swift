@@ -66,6 +66,9 @@ public struct Target: Sendable, Equatable {
   public var admin = AdminSettings()
   /// `readonly = true`: mutating admin commands are refused before anything is sent.
   public var readonly = false
+  /// `flow = "pkce"` (Supabase): `reset` and `login --link` send a PKCE challenge, so their links
+  /// come back with `?code=`, which authsh trades with the verifier it kept.
+  public var pkce = false
   /// `credential_store`, `--credential-store`, `AUTHSH_CREDENTIAL_STORE`: where sessions are kept.
   public var credentialStore = CredentialStoreChoice()
   /// Where the environment overrode the profile, or was ignored because the profile was chosen

@@ -15,6 +15,10 @@ public struct ProfileState: Sendable, Equatable {
   /// `login --phone N --send-only`: the number (E.164) → Firebase's `sessionInfo` ("" on Supabase,
   /// which needs none), for the `login --phone N --code C` that finishes it.
   public var phoneVerifications: [String: String] = [:]
+  /// `reset` and `login --link` with `flow = "pkce"`: `recovery:EMAIL` / `magiclink:EMAIL` → the
+  /// verifier that trades the code of the link for the session (`PKCE.swift`). Kept with the
+  /// rest of this state in the 0600 file; never shown.
+  public var pkceFlows: [String: PendingPKCEFlow] = [:]
   /// Set when the stored session is there but cannot be used (an expiry out of range, a missing
   /// token, tokens kept in a keyring this run does not use): session commands fail with this
   /// error instead of using it; `logout` removes it.
@@ -61,6 +65,7 @@ public struct ProfileState: Sendable, Equatable {
       object["phone_verifications"] = .object(
         JSONObject(phoneVerifications.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
     }
+    if !pkceFlows.isEmpty { object["pkce_flows"] = pkceFlowsJSON }
     return .object(object)
   }
 
@@ -94,12 +99,13 @@ public struct ProfileState: Sendable, Equatable {
     for pair in json["phone_verifications"]?.object?.pairs ?? [] {
       if let sessionInfo = pair.value.string { phoneVerifications[pair.key] = sessionInfo }
     }
+    pkceFlows = Self.pkceFlows(from: json["pkce_flows"])
   }
 
   /// Nothing worth keeping (the store may delete the file).
   public var isEmpty: Bool {
     session == nil && keyringSession == nil && rememberedEmail == nil && resetSentAt.isEmpty
-      && phoneVerifications.isEmpty
+      && phoneVerifications.isEmpty && pkceFlows.isEmpty
   }
 
   /// Drops reset holds older than `window` seconds (or dated in the future by a clock that went

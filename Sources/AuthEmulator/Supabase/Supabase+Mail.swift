@@ -40,10 +40,11 @@ extension SupabaseAPI {
   }
 
   /// Stores a new token of `kind` on the user (checking the frequency unless `enforceLimit` is
-  /// false) and returns the mail to record once the change is stored.
+  /// false) and returns the mail to record once the change is stored. A PKCE flow's token is
+  /// stored and linked with the `pkce_` prefix (`addFlowPrefixToToken`); the code stays six digits.
   func prepareMail(
     _ kind: MailKind, user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros,
-    enforceLimit: Bool = true
+    enforceLimit: Bool = true, pkce: Bool = false
   ) throws -> OutboxMessage {
     let address = kind == .emailChange ? user.newEmail : user.email
     switch kind {
@@ -59,7 +60,8 @@ extension SupabaseAPI {
       try checkMayReceiveMail(address)
       try checkEmailQuota()
     }
-    let code = Self.newCode(for: address)
+    let fresh = Self.newCode(for: address)
+    let code = (otp: fresh.otp, hash: pkce ? Self.pkcePrefix + fresh.hash : fresh.hash)
     switch kind {
     case .signup, .invite:
       user.confirmationToken = code.hash
@@ -104,14 +106,16 @@ extension SupabaseAPI {
   /// An e-mail change mails the new address and, as GoTrue's default secure e-mail change does,
   /// the current one too (each with its own code; both links must be followed when confirmation
   /// is on, either one otherwise).
-  func prepareEmailChangeMails(user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros) throws
-    -> [OutboxMessage]
-  {
+  func prepareEmailChangeMails(
+    user: inout SBUser, request: ServerRequest, redirectTo: String, now: Micros, pkce: Bool = false
+  ) throws -> [OutboxMessage] {
     // Secure e-mail change: the current address must be able to receive its mail too.
     if !user.email.isEmpty { try checkMayReceiveMail(user.email) }
-    let toNew = try prepareMail(.emailChange, user: &user, request: request, redirectTo: redirectTo, now: now)
+    let toNew = try prepareMail(
+      .emailChange, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce)
     guard !user.email.isEmpty else { return [toNew] }
-    let code = Self.newCode(for: user.email)
+    let fresh = Self.newCode(for: user.email)
+    let code = (otp: fresh.otp, hash: pkce ? Self.pkcePrefix + fresh.hash : fresh.hash)
     user.emailChangeTokenCurrent = code.hash
     let link = actionLink(
       origin: origin(of: request), hash: code.hash, type: MailKind.emailChange.rawValue,
@@ -133,12 +137,17 @@ extension SupabaseAPI {
     let raw = try params.string("email")
     if raw.isEmpty { throw GoTrueError.validation("Password recovery requires an email") }
     let email = try GoTrueRules.validateEmail(raw)
+    let pkce = try PKCEChallenge.parse(params)
     let redirectTo = redirectTarget(request)
     let now = self.now
     let mail = try state.transaction { data -> OutboxMessage? in
       guard var user = data.user(email: email) else { return nil }
+      if let pkce {
+        try startFlow(pkce, userID: user.id, method: "recovery", provider: "recovery", in: &data, now: now)
+      }
       data.recordAudit("user_recovery_requested", user: user, at: now)
-      let mail = try prepareMail(.recovery, user: &user, request: request, redirectTo: redirectTo, now: now)
+      let mail = try prepareMail(
+        .recovery, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil)
       user.updatedAt = now
       data.saveUser(user)
       return mail
@@ -157,6 +166,7 @@ extension SupabaseAPI {
     guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
       throw GoTrueError.validation("Missing one of these types: signup, email_change, sms, phone_change")
     }
+    let pkce = type == "signup" || type == "email_change" ? try PKCEChallenge.parse(params) : nil
     if type == "signup" || type == "email_change" {
       if rawEmail.isEmpty { throw GoTrueError.validation("Type provided requires an email address") }
     } else {
@@ -169,13 +179,21 @@ extension SupabaseAPI {
     let mails = try state.transaction { data -> [OutboxMessage] in
       if type == "signup" {
         guard var user = data.user(email: email), !user.isConfirmed else { return [] }
+        if let pkce {
+          try startFlow(pkce, userID: user.id, method: "email/signup", provider: "email/signup", in: &data, now: now)
+        }
         data.recordAudit("user_confirmation_requested", user: user, at: now)
-        let mail = try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now)
+        let mail = try prepareMail(
+          .signup, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil)
         data.saveUser(user)
         return [mail]
       }
       guard var user = data.user(email: email), !user.newEmail.isEmpty else { return [] }
-      let mails = try prepareEmailChangeMails(user: &user, request: request, redirectTo: redirectTo, now: now)
+      if let pkce {
+        try startFlow(pkce, userID: user.id, method: "email_change", provider: "email_change", in: &data, now: now)
+      }
+      let mails = try prepareEmailChangeMails(
+        user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil)
       data.saveUser(user)
       return mails
     }

@@ -59,9 +59,7 @@ extension SupabaseAPI {
     if !rawEmail.isEmpty && !channel.isEmpty {
       throw GoTrueError.validation("Channel should only be specified with Phone OTP")
     }
-    if challenge.isEmpty != challengeMethod.isEmpty {
-      throw GoTrueError.validation("PKCE flow requires code_challenge_method and code_challenge")
-    }
+    let pkce = try PKCEChallenge.parse(challenge: challenge, method: challengeMethod)
     if !createUser, !rawEmail.isEmpty {
       let email = try GoTrueRules.validateEmail(rawEmail)
       if state.read({ $0.user(email: email) }) == nil {
@@ -96,8 +94,13 @@ extension SupabaseAPI {
       }
       if !user.isConfirmed {
         if confirmEmail {
-          // The confirmation mail doubles as the magic link.
-          mails.append(try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now))
+          // The confirmation mail doubles as the magic link (a PKCE one belongs to a sign-up flow).
+          mails.append(
+            try prepareMail(
+              .signup, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil))
+          if let pkce {
+            try startFlow(pkce, userID: user.id, method: "email/signup", provider: "email", in: &data, now: now)
+          }
           data.recordAudit("user_confirmation_requested", user: user, traits: ["provider": "email"], at: now)
           data.saveUser(user)
           return
@@ -106,8 +109,13 @@ extension SupabaseAPI {
         data.recordAudit("user_signedup", user: user, traits: ["provider": "email"], at: now)
         data.recordAudit("login", user: user, traits: ["provider": "email"], at: now)
       }
+      if let pkce {
+        try startFlow(pkce, userID: user.id, method: "magiclink", provider: "magiclink", in: &data, now: now)
+      }
       data.recordAudit("user_recovery_requested", user: user, at: now)
-      mails.append(try prepareMail(.magiclink, user: &user, request: request, redirectTo: redirectTo, now: now))
+      mails.append(
+        try prepareMail(
+          .magiclink, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil))
       data.saveUser(user)
     }
     record(mails)

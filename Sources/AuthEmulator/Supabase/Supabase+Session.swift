@@ -71,6 +71,7 @@ extension SupabaseAPI {
     switch request.query("grant_type") {
     case "password": return try passwordGrant(request)
     case "refresh_token": return try refreshTokenGrant(request)
+    case "pkce": return try pkceGrant(request)
     default: throw GoTrueError.badRequest("invalid_credentials", "unsupported_grant_type")
     }
   }

@@ -34,9 +34,7 @@ extension SupabaseAPI {
       if !challenge.isEmpty { throw GoTrueError.validation("PKCE not supported for phone signups") }
       return try signupWithPhone(request, phone: phone, password: password, metadata: metadata)
     }
-    if challenge.isEmpty != challengeMethod.isEmpty {
-      throw GoTrueError.validation("PKCE flow requires code_challenge_method and code_challenge")
-    }
+    let pkce = try PKCEChallenge.parse(challenge: challenge, method: challengeMethod)
     let email = try GoTrueRules.validateEmail(rawEmail)
 
     let hash = PasswordHasher.hash(password, cost: config.bcryptCost)  // slow: outside the lock
@@ -53,7 +51,12 @@ extension SupabaseAPI {
           return .user(existing.obfuscated(data: metadata, now: now), identities: .empty)
         }
         if confirmEmail {
-          mails.append(try prepareMail(.signup, user: &existing, request: request, redirectTo: redirectTo, now: now))
+          mails.append(
+            try prepareMail(
+              .signup, user: &existing, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil))
+          if let pkce {
+            try startFlow(pkce, userID: existing.id, method: "email/signup", provider: "email", in: &data, now: now)
+          }
           data.recordAudit("user_confirmation_requested", user: existing, traits: ["provider": "email"], at: now)
           data.saveUser(existing)
           return .user(existing, identities: .loaded)
@@ -71,7 +74,9 @@ extension SupabaseAPI {
         createdAt: now, updatedAt: now)
       user.identity = SBIdentity.email(userID: id, email: email, data: metadata, now: now)
       if confirmEmail {
-        mails.append(try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now))
+        mails.append(
+          try prepareMail(.signup, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil))
+        if let pkce { try startFlow(pkce, userID: id, method: "email/signup", provider: "email", in: &data, now: now) }
         data.recordAudit("user_confirmation_requested", user: user, traits: ["provider": "email"], at: now)
         data.saveUser(user)
         return .user(user, identities: .loaded)

@@ -48,7 +48,8 @@ extension SupabaseAPI {
       bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
   }
 
-  /// The mail link: success and failure are both 303 redirects with the data in the fragment.
+  /// The mail link: success and failure are both 303 redirects with the data in the fragment;
+  /// a PKCE link (`pkce_` token) redirects with `?code=` and puts errors in the query too.
   func verifyGet(_ request: ServerRequest) throws -> ServerResponse {
     let type = request.query("type") ?? ""
     let tokenHash = request.query("token") ?? ""
@@ -56,24 +57,37 @@ extension SupabaseAPI {
     if tokenHash.isEmpty { throw GoTrueError.validation("Verify requires a token or a token hash") }
     var target = redirectTarget(request, body: request.header("Referer"))
     if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+    var flowMethod: String?
+    if tokenHash.hasPrefix(Self.pkcePrefix) {
+      guard let method = Self.flowMethod(forVerifyType: type) else {
+        throw GoTrueError.internal("unsupported authentication method \(Self.goQuoted(type))")
+      }
+      flowMethod = method
+    }
     let now = self.now
     let fragment: [(String, String)]
     do {
-      let (user, session, refreshToken) = try verify(type: type, tokenHash: tokenHash, email: nil, now: now)
-      let (accessToken, expiresAt) = accessToken(user: user, session: session, issuer: issuer(for: request), now: now)
-      fragment = [
-        ("access_token", accessToken), ("expires_at", String(expiresAt)),
-        ("expires_in", String(expiresAt - Int(now / 1_000_000))), ("refresh_token", refreshToken), ("sb", ""),
-        ("token_type", "bearer"), ("type", type),
-      ]
+      switch try verify(type: type, tokenHash: tokenHash, email: nil, now: now, flowMethod: flowMethod) {
+      case .authCode(let code):
+        return ServerResponse(status: 303, headers: [("Location", Self.settingQuery([("code", code)], on: target))])
+      case .session(let user, let session, let refreshToken):
+        let (accessToken, expiresAt) = accessToken(
+          user: user, session: session, issuer: issuer(for: request), now: now)
+        fragment = [
+          ("access_token", accessToken), ("expires_at", String(expiresAt)),
+          ("expires_in", String(expiresAt - Int(now / 1_000_000))), ("refresh_token", refreshToken), ("sb", ""),
+          ("token_type", "bearer"), ("type", type),
+        ]
+      }
     } catch is EmailChangeHalfConfirmed {
+      if flowMethod != nil { target = Self.settingQuery([("message", EmailChangeHalfConfirmed.message)], on: target) }
       fragment = [("message", EmailChangeHalfConfirmed.message), ("sb", "")]
     } catch let error as GoTrueError {
       let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
-      fragment =
-        (names[error.status].map { [("error", $0)] } ?? []) + [
-          ("error_code", error.code), ("error_description", error.message), ("sb", ""),
-        ]
+      let described = [("error_code", error.code), ("error_description", error.message)]
+      let named = names[error.status].map { [("error", $0)] } ?? []
+      if flowMethod != nil { target = Self.settingQuery(named + described, on: target) }
+      fragment = named + described + [("sb", "")]
     }
     return ServerResponse(status: 303, headers: [("Location", target + "#" + Self.goQueryEncode(fragment))])
   }
@@ -89,6 +103,21 @@ extension SupabaseAPI {
 
   /// Finds the user holding the token, applies the verification, starts a session (amr `otp`).
   func verify(type: String, tokenHash: String, email: String?, now: Micros) throws -> (SBUser, SBSession, String) {
+    switch try verify(type: type, tokenHash: tokenHash, email: email, now: now, flowMethod: nil) {
+    case .session(let user, let session, let refreshToken): return (user, session, refreshToken)
+    case .authCode: throw GoTrueError.internal("Internal Server Error")
+    }
+  }
+
+  enum Verified: Sendable {
+    case session(SBUser, SBSession, String)
+    /// A PKCE link: the flow's auth code, and no session yet.
+    case authCode(String)
+  }
+
+  /// The same, ending for a PKCE link (`flowMethod` set) in the newest flow's auth code instead
+  /// of a session; without such a flow nothing changes (GoTrue rolls the verification back).
+  func verify(type: String, tokenHash: String, email: String?, now: Micros, flowMethod: String?) throws -> Verified {
     if type == "sms" || type == "phone_change" {
       throw GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
     }
@@ -98,8 +127,10 @@ extension SupabaseAPI {
       ? GoTrueError.forbidden("otp_expired", "Email link is invalid or has expired")
       : GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
     let lifetime = Micros(config.otpLifetime) * 1_000_000
+    // `isOtpValid`: a typed code also matches the token of a PKCE flow (stored with its prefix).
     func live(_ stored: String, _ sentAt: Micros?) -> Bool {
-      !stored.isEmpty && stored == tokenHash && sentAt.map { now <= $0 + lifetime } ?? false
+      !stored.isEmpty && (stored == tokenHash || (email != nil && stored == Self.pkcePrefix + tokenHash))
+        && sentAt.map { now <= $0 + lifetime } ?? false
     }
     return try state.transaction { data in
       let candidates: [SBUser]
@@ -127,6 +158,7 @@ extension SupabaseAPI {
         })
       else { throw invalid }
       if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
+      let authCode = try flowMethod.map { try issueAuthCode(userID: user.id, method: $0, in: &data, now: now) }
       if type == "email" { effective = live(user.confirmationToken, user.confirmationSentAt) ? "signup" : "magiclink" }
       switch effective {
       case "signup", "invite":
@@ -165,8 +197,9 @@ extension SupabaseAPI {
       }
       user.updatedAt = now
       data.saveUser(user)
+      if let authCode { return .authCode(authCode) }
       guard let started = startSession(userID: user.id, method: "otp", in: &data, now: now) else { throw invalid }
-      return (started.user, started.session, started.refreshToken)
+      return .session(started.user, started.session, started.refreshToken)
     }
   }
 }

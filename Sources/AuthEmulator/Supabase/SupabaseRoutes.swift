@@ -63,7 +63,7 @@ extension SupabaseAPI {
     ) { api, request, _ in try api.signup(request) },
     SupabaseRoute(
       "POST", v1 + "/token",
-      "?grant_type=password {email | phone, password} or refresh_token {refresh_token} → a session",
+      "?grant_type=password {email | phone, password}, refresh_token {refresh_token} or pkce {auth_code, code_verifier} → a session",
       guards: [.captchaExceptTokenRefresh, .limit(.token)]
     ) { api, request, _ in try api.token(request) },
     SupabaseRoute("POST", v1 + "/recover", "Mail a password reset {email}", guards: [.limit(.recover), .captcha]) {

@@ -22,12 +22,16 @@ struct SupabaseData: Sendable {
   var audit = SupabaseAudit()
   /// Social providers some account has signed in with: `/settings` shows them enabled.
   private(set) var socialProviders: Set<String> = []
+  /// PKCE flow states (`SupabaseFlowState.swift`) by id, and their ids by auth code.
+  private(set) var flowStates: [String: SBFlowState] = [:]
+  private(set) var flowStateIDByAuthCode: [String: String] = [:]
   fileprivate var changes: [DocumentChange] = []
   fileprivate var persistent = false
 
   static let usersTable = "supabase_users"
   static let sessionsTable = "supabase_sessions"
   static let refreshTokensTable = "supabase_refresh_tokens"
+  static let flowStatesTable = "supabase_flow_states"
 
   func user(email: String) -> SBUser? { userIDByEmail[email].flatMap { users[$0] } }
   /// The account with this phone number (digits without `+`, as stored).
@@ -65,6 +69,19 @@ struct SupabaseData: Sendable {
     userJSONCache[id] = nil
     if persistent { changes.append(.delete(table: Self.usersTable, key: id)) }
     for sessionID in sessionIDsByUser[id] ?? [] { deleteSession(id: sessionID) }
+    for flow in flowStates.values where flow.userID == id { deleteFlowState(id: flow.id) }
+  }
+
+  mutating func saveFlowState(_ flow: SBFlowState) {
+    flowStates[flow.id] = flow
+    flowStateIDByAuthCode[flow.authCode] = flow.id
+    note(.put(table: Self.flowStatesTable, key: flow.id, document: flow.document))
+  }
+
+  mutating func deleteFlowState(id: String) {
+    guard let flow = flowStates.removeValue(forKey: id) else { return }
+    flowStateIDByAuthCode[flow.authCode] = nil
+    note(.delete(table: Self.flowStatesTable, key: id))
   }
 
   mutating func saveSession(_ session: SBSession) {
@@ -161,6 +178,13 @@ struct SupabaseData: Sendable {
     }
     for token in tokens.sorted(by: { $0.sequence < $1.sequence }) where sessions[token.sessionID] != nil {
       saveRefreshToken(token)
+    }
+    for (key, document) in try store.loadAll(Self.flowStatesTable) {
+      guard let flow = SBFlowState(document: document) else {
+        store.noteUnreadable(Self.flowStatesTable, key: key)
+        continue
+      }
+      if users[flow.userID] != nil { saveFlowState(flow) }
     }
     try audit.load(from: store)
     changes.removeAll()

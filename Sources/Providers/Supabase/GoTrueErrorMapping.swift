@@ -59,6 +59,9 @@ enum GoTrueErrorMapping {
     case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
       return rateLimited(message, response: response, providerCode: code)
     case "otp_expired": return AuthError(.invalidCode)
+    // A PKCE code that is unknown, used, older than five minutes, or not this verifier's.
+    case "flow_state_not_found", "flow_state_expired", "flow_state_already_used", "bad_code_verifier":
+      return AuthError(.invalidCode)
     case "mfa_verification_failed", "mfa_challenge_expired": return AuthError(.mfaInvalidCode)
     case "insufficient_aal":
       return AuthError(

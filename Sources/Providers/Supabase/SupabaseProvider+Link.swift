@@ -6,7 +6,7 @@ import JSONKit
 /// either answers the session (`magiclink` + `token_hash`, or `email` + `token`).
 extension SupabaseProvider {
   public func sendSignInLink(email: String) async throws {
-    _ = try await call("POST", "/otp", body: ["email": .string(email), "create_user": false], as: .recover)
+    try await sendSignInLink(email: email, pkce: nil)
   }
 
   public func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep {
@@ -24,9 +24,16 @@ extension SupabaseProvider {
       let (json, response) = try await call("POST", "/verify", body: body, as: .verify)
       session = try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
     } catch var error as AuthError where error.code == .invalidCode {
-      error.message = "This sign-in link or code is invalid or has expired."
+      error.message = Self.invalidLinkMessage
       throw error
     }
+    return Self.stepAfterLink(session, email: email)
+  }
+
+  static let invalidLinkMessage = "This sign-in link or code is invalid or has expired."
+
+  /// Signed in, or (with a verified factor) the second step still due.
+  static func stepAfterLink(_ session: AuthSession, email: String) -> SignInStep {
     let verified = session.user.factors.filter { $0.status == .verified }
     guard !verified.isEmpty, session.aal != "aal2" else { return .signedIn(session) }
     return .secondFactorDue(PendingSecondFactor(email: email, factors: verified, firstStep: session))

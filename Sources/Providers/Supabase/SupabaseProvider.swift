@@ -50,7 +50,7 @@ public struct SupabaseProvider: AuthProvider {
   }
 
   public func sendPasswordReset(email: String) async throws {
-    _ = try await call("POST", "/recover", body: ["email": .string(email)], as: .recover)
+    try await sendPasswordReset(email: email, pkce: nil)
   }
 
   public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
@@ -58,7 +58,13 @@ public struct SupabaseProvider: AuthProvider {
     try Self.checkBcryptLimit(newPassword)
     let body = try verifyBody(codeOrLink: codeOrLink, email: email)
     let (json, response) = try await call("POST", "/verify", body: body, as: .verify)
-    var session = try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
+    return try await setNewPassword(
+      newPassword, in: try GoTrueDecoding.session(json, response: response, now: clock.unixNow))
+  }
+
+  /// `PUT /user` with the new password, in the session the reset link gave.
+  func setNewPassword(_ newPassword: String, in verified: AuthSession) async throws -> AuthSession {
+    var session = verified
     do {
       let (userJSON, userResponse) = try await call(
         "PUT", "/user", body: ["password": .string(newPassword)], bearer: session.accessToken, as: .other)

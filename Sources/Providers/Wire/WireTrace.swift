@@ -8,13 +8,14 @@ enum WireTrace {
   /// Fields whose string values are masked wherever they appear in a body: passwords and tokens,
   /// TOTP secrets and what carries them (Supabase `totp.secret`, `totp.uri`, `totp.qr_code`;
   /// Firebase `sharedSecretKey`), one-time codes and pending second steps, and the keys that make
-  /// exported password hashes crackable (Firebase `signerKey`, `saltSeparator`).
+  /// exported password hashes crackable (Firebase `signerKey`, `saltSeparator`), and a PKCE
+  /// exchange's verifier and code.
   static let secretFields: Set<String> = [
     "password", "newPassword", "new_password", "access_token", "refresh_token", "id_token", "idToken", "refreshToken",
     "oobCode", "token", "token_hash", "passwordHash", "password_hash", "encrypted_password", "hashed_token",
     "email_otp", "action_link", "oobLink",
     "secret", "uri", "qr_code", "sharedSecretKey", "verificationCode", "mfaPendingCredential", "totpSessionInfo",
-    "sessionInfo", "code", "otp", "phone_otp", "signerKey", "saltSeparator", "nonce",
+    "sessionInfo", "code", "otp", "phone_otp", "signerKey", "saltSeparator", "nonce", "code_verifier", "auth_code",
   ]
   /// Query parameters masked in URLs: in the request line and in any link inside a body.
   static let secretParameters: Set<String> = [

@@ -126,15 +126,20 @@ extension CommandRunner {
         .resetCooldown, retryAfterSeconds: SessionManager.resetHoldSeconds - UnixTime.difference(now, sent))
     }
     context.noteEmail(email)
+    let pkce = Self.pkcePair(for: target)
     do {
-      try await provider.sendPasswordReset(email: email)
+      try await provider.sendPasswordReset(email: email, pkce: pkce)
     } catch let error as AuthError {
       throw error.inResetContext()
     }
-    try sessions.update { $0.resetSentAt[key] = now }
+    try sessions.update { state in
+      state.resetSentAt[key] = now
+      if let pkce { state.keepPKCEFlow(.recovery, email: email, verifier: pkce.verifier, now: now) }
+    }
     var result = CommandResult(.reset)
     result.reset = email
     result.notes.append("Sent a password-reset e-mail to \(email).")
+    if pkce != nil { result.notes.append(Self.pkceResetNote) }
     if provider.kind == .supabase {
       result.notes.append("Supabase does not say whether the address has an account; no e-mail arrives if it has none.")
     }
@@ -152,14 +157,20 @@ extension CommandRunner {
     }
     let (provider, target) = try makeProvider(invocation, context)
     try context.sessions(for: target).checkAvailable()
+    let sessions = context.sessions(for: target)
     let session: AuthSession
     do {
-      session = try await provider.confirmPasswordReset(codeOrLink: code, email: email, newPassword: password)
+      session = try await confirmReset(
+        codeOrLink: code, email: email, newPassword: password, provider: provider, sessions: sessions)
     } catch let error as AuthError {
       throw error.inResetContext()
     }
     try savedAfterSignIn("The password was changed and you are signed in") {
-      try context.sessions(for: target).save(session: session)
+      try sessions.update { state in
+        state.session = session
+        state.keyringSession = nil
+        state.pkceFlows[PendingPKCEFlow.key(.recovery, email: session.user.email)] = nil
+      }
     }
     var result = CommandResult(.resetConfirm)
     result.session = session

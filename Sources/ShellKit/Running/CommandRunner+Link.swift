@@ -16,10 +16,12 @@ extension CommandRunner {
     if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }
     if !invocation[.noSave] { try sessions.checkAvailable() }
     context.noteEmail(email)
-    try await provider.sendSignInLink(email: email)
+    // PKCE: the verifier lives only as long as this command (the link is pasted into it).
+    let pkce = Self.pkcePair(for: target)
+    try await provider.sendSignInLink(email: email, pkce: pkce)
     let codeOrLink = try await mailedLinkOrCode(to: email, provider: provider, context)
     let session: AuthSession
-    switch try await provider.signInWithLink(email: email, codeOrLink: codeOrLink) {
+    switch try await signInWithLink(email: email, codeOrLink: codeOrLink, pkce: pkce, provider: provider) {
     case .signedIn(let signedIn): session = signedIn
     case .secondFactorDue(let pending):
       session = try await secondStep(pending, provider: provider, invocation, context) { nil }
