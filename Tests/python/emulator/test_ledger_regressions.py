@@ -160,3 +160,49 @@ def test_a_copys_permanent_ban_and_unconfirmed_phone_arrive_as_they_left(tmp_pat
     user = json.loads(shown.stdout)
     assert shown.returncode == 0, shown.stderr
     assert "disabled" in json.dumps(user).lower() or "banned" in json.dumps(user).lower()
+
+
+def test_the_audit_log_fails_closed_when_it_fills_up_mid_import(tmp_path, emulator):
+    """The audit log's disk fills up while an import is under way (a file size limit, as a full disk
+    refuses a write: EFBIG with SIGXFSZ ignored). No account is created without its audit line;
+    the import stops with exit 74, audit_unavailable."""
+    import resource
+
+    count = 12_000
+    source = accounts_file(tmp_path, count)
+    env = environment(tmp_path, emulator, "firebase")
+    audit = tmp_path / "state" / "authsh" / "audit.jsonl"
+    # A first change makes the log; the import may then add about one chunk's lines, not all.
+    assert authsh(env, "user", "create", "first@example.com").returncode == 0
+    limit = audit.stat().st_size + 1_600_000
+
+    def full_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = subprocess.run([authsh_binary(), "user", "import", str(source), "--yes", "--json"], env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600, preexec_fn=full_disk)
+    assert done.returncode == 74, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["error"]["code"] == "audit_unavailable", result["error"]
+    lines = [json.loads(line) for line in audit.read_text().splitlines() if line.endswith("}")]
+    started = {line.get("target_id") for line in lines if line["outcome"] == "started"}
+    created = {u["localId"] for u in firebase_accounts(emulator) if u["localId"].startswith("pipe")}
+    assert 0 < len(created) < count, len(created)  # it failed mid-import, not before or after
+    assert created <= started, f"{len(created - started)} accounts were created without an audit line"
+    assert result["import"]["imported"] == len(created)
+
+
+def firebase_accounts(emu):
+    import requests
+
+    users, token = [], None
+    while True:
+        params = {"maxResults": 1000, **({"nextPageToken": token} if token else {})}
+        r = requests.get(f"{emu.base}/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:batchGet",
+                         params=params, headers={"Authorization": "Bearer owner"}, timeout=30)
+        assert r.status_code == 200, r.text
+        users += r.json().get("users", [])
+        token = r.json().get("nextPageToken")
+        if not token:
+            return users
