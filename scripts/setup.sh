@@ -38,7 +38,7 @@ fi
 python=python3
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import venv, ensurepip" 2>/dev/null && python=/usr/bin/python3
 venv_ok() {
-  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect, pyotp, xdist, selenium" 2>/dev/null &&
+  [ -x .venv/bin/pytest ] && .venv/bin/python -c "import supabase_auth, firebase_admin, pexpect, pyotp, xdist, selenium, hypothesis" 2>/dev/null &&
     [ "$(readlink -f .venv/bin/python)" = "$(readlink -f "$(command -v "$python")")" ]
 }
 if ! venv_ok; then

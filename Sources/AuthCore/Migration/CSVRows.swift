@@ -38,11 +38,15 @@ public struct CSVRecordReader {
   public static let defaultRecordLimit = 1 << 20
 
   private let nextLine: NextLine
-  private let maxRecordBytes: Int
+  let maxRecordBytes: Int
   /// The number of the last line read.
-  public private(set) var lineNumber = 0
+  public internal(set) var lineNumber = 0
   /// Whether the last line read ended in CRLF (a quoted line break keeps what the file had).
-  private var crlf = false
+  var crlf = false
+  /// Lines to read again before the rest (a firebase-tools row read a second way), with their CRLF.
+  var replay: [(line: String, crlf: Bool)] = []
+  /// While not nil, every line read is kept here too (to be read again).
+  var taken: [(line: String, crlf: Bool)]?
 
   public init(maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit, nextLine: @escaping NextLine) {
     self.maxRecordBytes = maxRecordBytes
@@ -116,69 +120,14 @@ public struct CSVRecordReader {
     return CSVRecord(fields: fields, line: start)
   }
 
-  /// `next` for firebase-tools' rows (`firebaseQuotes`).
-  private mutating func nextFirebase() throws -> CSVRecord? {
-    guard let first = try readLine() else { return nil }
-    let start = lineNumber
-    var line = Array(first.unicodeScalars)
-    var fields: [String] = []
-    var field = String.UnicodeScalarView()
-    var quoted = false
-    // A single quote inside a quoted field: this row was written without doubling them.
-    var undoubled = false
-    var size = first.utf8.count
-    var index = 0
-    while true {
-      if index == line.count {
-        guard quoted else { break }
-        // A quoted field runs on to the next line.
-        guard let more = try readLine() else {
-          throw CSVReadError(line: start, message: "the quoted field that starts here is never closed")
-        }
-        size += more.utf8.count + 1
-        guard size <= maxRecordBytes else {
-          throw CSVReadError(line: start, message: "the record that starts here is longer than \(maxRecordBytes) bytes")
-        }
-        field.append(contentsOf: (crlf ? "\r\n" : "\n").unicodeScalars)
-        line = Array(more.unicodeScalars)
-        index = 0
-        continue
-      }
-      let scalar = line[index]
-      index += 1
-      if !quoted {
-        switch scalar {
-        case "\"" where field.isEmpty: quoted = true
-        case ",":
-          fields.append(String(field))
-          field = String.UnicodeScalarView()
-        default: field.append(scalar)
-        }
-        continue
-      }
-      guard scalar == "\"" else {
-        field.append(scalar)
-        continue
-      }
-      let after = index < line.count ? line[index] : nil
-      if after == "," {
-        quoted = false
-      } else if after == "\"" {
-        // Doubled; or, in a row that does not double them, a quote of the field's own then the end.
-        let closes = undoubled && (index + 1 == line.count || line[index + 1] == ",")
-        field.append("\"")
-        index += 1
-        if closes { quoted = false }
-      } else {
-        undoubled = true
-        field.append(scalar)
-      }
+  mutating func readLine() throws -> String? {
+    if !replay.isEmpty {
+      let again = replay.removeFirst()
+      lineNumber += 1
+      crlf = again.crlf
+      taken?.append(again)
+      return again.line
     }
-    fields.append(String(field))
-    return CSVRecord(fields: fields, line: start)
-  }
-
-  private mutating func readLine() throws -> String? {
     guard var line = try nextLine() else { return nil }
     lineNumber += 1
     if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
@@ -187,6 +136,7 @@ public struct CSVRecordReader {
     guard line.utf8.count <= maxRecordBytes else {
       throw CSVReadError(line: lineNumber, message: "the line is longer than \(maxRecordBytes) bytes")
     }
+    taken?.append((line, crlf))
     return line
   }
 }

@@ -28,6 +28,38 @@ import Testing
     #expect(accounts[1].disabled == true)
   }
 
+  /// firebase-tools quotes a name only when it holds a comma: any other line break in a name
+  /// (its own or a provider's) is written bare, and the row goes on on the next line.
+  @Test func aNameWithALineBreakGoesOnToTheNextLineAsFirebaseToolsWritesIt() throws {
+    // "mixed": a CRLF break in a row whose next line ends in LF alone (and the other way round).
+    let names = [
+      "cr\r\nlf", "line\nbreak", "\nleading", "trailing\n", "Smith, \"Jo\"\nand co", "mixed\r\n",
+      "Quoted, \"x\"\r\nend",
+      // Bare names that start with a quote (no comma, so not quoted): read as the names they are.
+      "\"", "\"Ada\" L", "\"\"", "\"line\nbreak\"",
+    ]
+    let rows = names.enumerated().map { index, name in
+      Self.firebaseRow([
+        0: "uid-\(index)", 1: "p\(index)@example.com", 2: "true", 5: name.contains(",") ? "\"\(name)\"" : name,
+        7: "g-\(index)", 9: "G \(name.contains(",") ? "plain" : name)", 23: "1700000000000",
+        27: "\"{\"\"n\"\":\(index)}\"",
+      ])
+    }
+    let (format, accounts) = try PortableAccountReader.read(rows.joined(separator: "\n") + "\n")
+    #expect(format == .firebaseCSV)
+    #expect(accounts.map(\.id) == (0..<names.count).map { "uid-\($0)" })
+    #expect(accounts.map(\.displayName) == names)
+    #expect(accounts.map { $0.appMetadata?["claims"]?["n"]?.int } == names.indices.map { $0 })
+    // A row cut short (here in its name, at the end of the file) is still refused, naming the line
+    // it starts on (the first row took three).
+    let cut = rows[0] + "\n" + "uid-x,x@example.com,true,,,half"
+    #expect {
+      try PortableAccountReader.read(cut + "\n")
+    } throws: { error in
+      (error as? PortableAccountError)?.message.contains("line 4: 6 fields where firebase-tools writes 28") == true
+    }
+  }
+
   @Test func aCopyOfAuthUsersIsReadAndItsDeletedAccountsStayBehind() throws {
     let header =
       "instance_id,id,aud,role,email,encrypted_password,email_confirmed_at,created_at,raw_app_meta_data,raw_user_meta_data,phone,banned_until,deleted_at"
