@@ -6,6 +6,7 @@ while the list is still being read ends the batch at once; a phone-only account 
 its `lost` list on its report line."""
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -94,16 +95,39 @@ def test_a_bulk_change_killed_with_9_is_finished_by_resume(tmp_path, emulators):
     assert len(changed) == len(set(changed)), "an account was changed twice"
 
 
+def wait_for_sigint_handler(group, timeout=30):
+    """Until the authsh of process group `group` catches SIGINT (`SigCgt` in /proc/PID/status)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                status = open(f"/proc/{entry}/status").read()
+                if os.getpgid(int(entry)) != group or "\nName:\tauthsh" not in "\n" + status:
+                    continue
+            except (OSError, ProcessLookupError):
+                continue
+            caught = int(re.search(r"SigCgt:\s*([0-9a-f]+)", status).group(1), 16)
+            if caught & (1 << (signal.SIGINT - 1)):
+                time.sleep(0.3)  # into its list, past the handler
+                return
+        time.sleep(0.05)
+    raise AssertionError("authsh never began handling SIGINT")
+
+
 def test_a_stop_while_the_list_is_read_ends_the_batch_at_once(tmp_path, emulator):
     env = environment(tmp_path, emulator, "supabase")
     process = subprocess.Popen(["bash", "-c", f'(echo ada@example.com; sleep 15) | "{authsh_binary()}" user enable '
                                 "--from - --yes"], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(1.5)
+    # Signalled once authsh handles SIGINT (a loaded machine can take longer than a fixed pause
+    # to start it; before its handler a SIGINT is simply fatal, and not what is tested here).
+    wait_for_sigint_handler(process.pid)
     started = time.time()
     os.killpg(process.pid, signal.SIGINT)
     try:
-        _, stderr = process.communicate(timeout=8)
+        _, stderr = process.communicate(timeout=20)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
