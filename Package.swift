@@ -96,7 +96,7 @@ let package = Package(
       name: "authsh",
       dependencies: [
         "Essentials", "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
-        "PostgresExport", "CurlTransport", "SocketTransport", "CProcessGuard",
+        "PostgresExport", "CurlTransport", "SocketTransport", "CProcessGuard", "HTTPServerKit",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),

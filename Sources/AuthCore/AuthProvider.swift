@@ -55,4 +55,10 @@ public protocol AuthProvider: Sendable {
   func signInWithLink(email: String, authCode: String, verifier: String) async throws -> SignInStep
   /// `confirmPasswordReset` for a recovery link that came back with `?code=`.
   func confirmPasswordReset(authCode: String, verifier: String, newPassword: String) async throws -> AuthSession
+
+  // Browser sign-in with a social provider (`login --oauth`; defaults in OAuthSignIn.swift).
+  /// Where to send the browser for `provider`, returning to `callback` (a loopback address).
+  func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart
+  /// The session, from the address the browser came back to.
+  func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession
 }

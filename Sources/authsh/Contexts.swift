@@ -51,6 +51,7 @@ enum Contexts {
     context.traceSink = { line in sink.err(line + "\n") }
     context.style = Terminal.style(flag: nil, environment: environment)
     context.readConfigFile = { readConfig(paths.configFile) }
+    context.browserSignIn = LoopbackBrowserSignIn(environment: environment, sink: sink)
     return context
   }
 

@@ -60,7 +60,9 @@ extension FirebaseAPI {
   func createAuthUri(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     let sessionId = body.truthy("sessionId") ?? FirebaseRandom.alphanumeric(27)
-    if body.isTruthy("providerId") { throw FirebaseError.notImplemented("Sign-in with IDP is not yet supported.") }
+    if let providerId = body.truthy("providerId") {
+      return try createProviderAuthUri(call, providerId: providerId, sessionId: sessionId)
+    }
     guard let identifier = body.truthy("identifier") else { throw FirebaseError.bad("MISSING_IDENTIFIER") }
     guard let continueUri = body.truthy("continueUri") else { throw FirebaseError.bad("MISSING_CONTINUE_URI") }
     try require(FirebaseRules.isValidEmail(identifier), "INVALID_IDENTIFIER")

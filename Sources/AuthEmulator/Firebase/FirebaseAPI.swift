@@ -27,6 +27,7 @@ public final class FirebaseAPI: EmulatorAPI {
     guard let route = FirebaseRoute(request) else { return nil }
     if request.method == "OPTIONS" { return preflight(request) }
     if route == .action { return emulatorAction(request) }
+    if route == .handler { return oauthHandler(request) }
     do {
       if request.bodyTooLarge { throw FirebaseError.bodyTooLarge }
       let body = try perform(route, request)
@@ -57,7 +58,7 @@ public final class FirebaseAPI: EmulatorAPI {
       return try grantToken(FirebaseBody.parse(request, allowForm: true))
     case .emulator(let endpoint, let projectId):
       return try emulatorEndpoint(endpoint, projectId: projectId, request: request)
-    case .notFound, .action:
+    case .notFound, .action, .handler:
       throw FirebaseError.notFound
     }
   }

@@ -34,6 +34,8 @@ enum FirebaseRoute: Equatable {
   case readiness
   /// `GET /emulator/action`: the e-mailed links.
   case action
+  /// `/emulator/auth/handler`: a social provider's page.
+  case handler
   case identityToolkit(FirebaseOperation, project: String?, tenant: String? = nil)
   case secureToken
   case emulator(EmulatorEndpoint, project: String)
@@ -55,7 +57,9 @@ enum FirebaseRoute: Equatable {
     let path = request.path
     let method = request.method == "HEAD" ? "GET" : request.method
     if path == "/" && method != "GET" && method != "OPTIONS" { return nil }
-    let owned = path == "/" || path == "/emulator/action" || Self.ownedPrefixes.contains { path.hasPrefix($0) }
+    let owned =
+      path == "/" || path == "/emulator/action" || path == FirebaseAPI.handlerPath
+      || Self.ownedPrefixes.contains { path.hasPrefix($0) }
     guard owned else { return nil }
     guard case .found(let entry, let parameters) = FirebaseAPI.routes.resolve(method: method, path: path) else {
       self = .notFound
@@ -65,6 +69,7 @@ enum FirebaseRoute: Equatable {
     switch entry.target {
     case .readiness: self = .readiness
     case .action: self = .action
+    case .handler: self = .handler
     case .secureToken: self = .secureToken
     case .toolkit(.unimplemented(let name)):
       // A wildcard route names what was asked (`accounts/foo`), the others their own name.

@@ -3,7 +3,7 @@
 /// preflight is answered for every path the side owns) and the OpenAPI document lists it.
 struct FirebaseRouteEntry: RouteDeclaration {
   enum Target: Sendable, Equatable {
-    case readiness, action, secureToken
+    case readiness, action, handler, secureToken
     case toolkit(FirebaseOperation)
     case emulator(FirebaseRoute.EmulatorEndpoint)
   }
@@ -33,6 +33,8 @@ extension FirebaseAPI {
     [
       Entry("GET", "/", .readiness, "Readiness: {authEmulator: {ready: true}}"),
       Entry("GET", "/emulator/action", .action, "A mailed link (mode, oobCode, apiKey, continueUrl)"),
+      Entry("GET", handlerPath, .handler, "A social provider's page (providerId, continueUri from createAuthUri)"),
+      Entry("POST", handlerPath, .handler, "The account chosen there → continueUri with an unsigned id_token"),
       Entry("POST", "/securetoken.googleapis.com/v1/token", .secureToken, "Refresh {grant_type, refresh_token}"),
     ] + clientRoutes + projectRoutes(v1 + "/projects/{projectId}", tenant: "")
     + projectRoutes(v1 + "/projects/{projectId}/tenants/{tenantId}", tenant: " (a tenant)")

@@ -160,6 +160,16 @@ extension SupabaseAPI {
       access: .admin
     ) { api, request, _ in try api.adminAuditLog(request) },
     SupabaseRoute(
+      "GET", v1 + "/authorize",
+      "A browser sign-in: ?provider=google&redirect_to=…[&code_challenge=…&code_challenge_method=s256] → the provider's page"
+    ) { api, request, _ in try api.authorize(request) },
+    SupabaseRoute("GET", oauthPagePath, "The provider's page (emulator only): pick an account or add one") {
+      api, request, _ in try api.oauthPage(request)
+    },
+    SupabaseRoute("POST", oauthPagePath, "The provider's answer (emulator only) → the app's redirect_to") {
+      api, request, _ in try api.oauthChoose(request)
+    },
+    SupabaseRoute(
       "POST", fakeIdPPath,
       "Sign in as a Supabase user of a social provider (emulator only): {\"provider\":\"google\",\"email\",\"sub\"?,\"name\"?,\"email_verified\"?} → the session"
     ) { api, request, _ in try api.fakeIdPSignIn(request) },

@@ -57,6 +57,7 @@ extension CommandRunner {
 
   func logIn(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     if let phone = invocation[.loginPhone] { return try await logInWithPhone(invocation, context, number: phone) }
+    if let provider = invocation[.oauth] { return try await logInWithOAuth(invocation, context, provider: provider) }
     if invocation.hasAny([FlagKey.customToken, FlagKey.customTokenEnv]) {
       return try await logInWithCustomToken(invocation, context)
     }

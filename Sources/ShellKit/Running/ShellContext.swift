@@ -156,6 +156,11 @@ public final class ShellContext: Sendable {
     get { state[\.readConfigFile] }
     set { state[\.readConfigFile] = newValue }
   }
+  /// `login --oauth`'s listener and browser (nil: this surface cannot open one).
+  public var browserSignIn: (any BrowserSignIn)? {
+    get { state[\.browserSignIn] }
+    set { state[\.browserSignIn] = newValue }
+  }
   /// The profile names of `config.toml` as it is now (as it was at the start without `readConfigFile`).
   public func currentProfileNames() -> [String] {
     guard let read = readConfigFile else { return resolver.profileNames() }

@@ -28,6 +28,7 @@ struct ShellState: Sendable {
   var outputToPerson = false
   var style = Style(color: false)
   var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)?
+  var browserSignIn: (any BrowserSignIn)?
   var lookupStream: (@Sendable (UserLookup) -> Void)?
   var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
   var lookupShouldStop: (@Sendable () -> Bool)?

@@ -86,7 +86,10 @@ public enum CommandTable {
     CommandSpec(
       .login, group: .account, arguments: [ArgumentKey.accountEmail],
       flags: passwordFlags + [FlagKey.remember, FlagKey.noSave] + secondFactorFlags
-        + [FlagKey.link, FlagKey.loginPhone, FlagKey.sendOnly, FlagKey.customToken, FlagKey.customTokenEnv],
+        + [
+          FlagKey.link, FlagKey.loginPhone, FlagKey.sendOnly, FlagKey.customToken, FlagKey.customTokenEnv,
+          FlagKey.oauth,
+        ],
       loading: Loading("Signing in…", host: "Signing in to %@…"),
       summary: "Sign in with e-mail and password",
       discussion: """
@@ -100,13 +103,18 @@ public enum CommandTable {
         --phone NUMBER signs in with a 6-digit code texted to the number instead (a new number gets \
         an account): on a terminal the code is asked for; otherwise text it with --send-only and \
         finish with --code or --code-env (--code never texts a new one). On an emulator, `authsh \
-        inbox NUMBER` shows the code.
+        inbox NUMBER` shows the code. \
+        --oauth PROVIDER signs in with Google, GitHub, … in a browser: authsh listens on a loopback \
+        address, opens the provider's page (with no display it prints the address to open) and \
+        saves the session the browser comes back with. On an emulator the provider's page lets you \
+        pick one of its accounts or add one.
         """,
       examples: [
         "authsh login ada@example.com", "PW=… authsh login ada@example.com --password-env PW --json",
         "authsh login ada@example.com --password-env PW --totp-secret-env TOTP_SECRET",
         "authsh login --link ada@example.com", "authsh login --phone +15551234567",
         "authsh login --phone +15551234567 --send-only", "authsh login --phone +15551234567 --code-env SMS_CODE",
+        "authsh login --oauth google",
       ]),
     CommandSpec(
       .reset, group: .account, arguments: [ArgumentKey.resetAddress],

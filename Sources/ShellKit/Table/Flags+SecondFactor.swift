@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Flags of second factors (`login`'s second step, `mfa …`) and of passwordless sign-in (a mailed
 /// link, a texted code).
 
@@ -22,6 +24,10 @@ extension FlagKey where Value == String {
     FlagSpec(
       "--custom-token-env", value: "VAR", kind: .variable,
       "Firebase: read the custom token from environment variable VAR (kept out of the process list)"))
+  public static let oauth = text(
+    FlagSpec(
+      "--oauth", value: "PROVIDER", kind: .text, choices: OAuthStart.providers,
+      "Sign in with a social provider in a browser (PKCE; the browser returns to a loopback address)"))
   public static let totpSecretEnv = text(
     FlagSpec(
       "--totp-secret-env", value: "VAR", kind: .variable,

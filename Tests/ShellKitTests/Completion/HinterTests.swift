@@ -9,7 +9,7 @@ struct HinterTests {
       Hinter.hint(linePrefix: "login ")
         == "[EMAIL] [--password VALUE] [--password-env VAR] [--remember] [--no-save] [--code CODE] [--code-env VAR] "
         + "[--totp-secret-env VAR] [--factor ID|NAME] [--link] [--phone NUMBER] [--send-only] "
-        + "[--custom-token TOKEN] [--custom-token-env VAR]")
+        + "[--custom-token TOKEN] [--custom-token-env VAR] [--oauth PROVIDER]")
     #expect(Hinter.hint(linePrefix: "inbox ") == "EMAIL")
     #expect(Hinter.hint(linePrefix: "reset ") == "confirm… [EMAIL]")
   }
@@ -28,7 +28,8 @@ struct HinterTests {
     #expect(
       Hinter.hint(linePrefix: "login ada@example.com --remember ")
         == "[--password VALUE] [--password-env VAR] [--no-save] [--code CODE] [--code-env VAR] [--totp-secret-env VAR] "
-        + "[--factor ID|NAME] [--link] [--phone NUMBER] [--send-only] [--custom-token TOKEN] [--custom-token-env VAR]")
+        + "[--factor ID|NAME] [--link] [--phone NUMBER] [--send-only] [--custom-token TOKEN] [--custom-token-env VAR] "
+        + "[--oauth PROVIDER]")
     #expect(Hinter.hint(linePrefix: "inbox ada@example.com ") == nil)
   }
 

@@ -4,8 +4,6 @@ Selenium through the system chromedriver (never a downloaded one). The official 
 
 AUTHSH_CONSOLE_SCREENSHOTS=DIR also saves the README's screenshots there."""
 import os
-import shutil
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -16,36 +14,15 @@ import requests
 from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
-from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from chromium import browser  # noqa: F401 (the fixture)
 
 SECRET = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"
 HOSTILE = "<img src=x onerror=alert(1)>"
 CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail("chromium and chromium-driver are not installed (scripts/setup.sh installs them)", pytrace=False)
-    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never try to download anything
-    profile = tempfile.mkdtemp(prefix="authsh-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    # --no-sandbox: Chromium refuses to start as root with its sandbox, and a container gives an
-    # unprivileged user no namespaces for it; the browser only ever loads the loopback emulator.
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", f"--user-data-dir={profile}", "--no-first-run"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def supabase_admin(emu):
