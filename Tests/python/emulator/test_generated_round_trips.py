@@ -28,6 +28,7 @@ import pytest
 import requests
 from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
 
+from backend_accounts import firebase_accounts, supabase_accounts
 from conftest import start_emulator
 from hashes import b64decode, firebase_scrypt, hash_config
 from one_shot import authsh, environment
@@ -347,31 +348,6 @@ def write_source(fmt, accounts, path, database, env):
 
 # MARK: - reading back what arrived
 
-def firebase_accounts(emu):
-    users, token = [], None
-    while True:
-        params = {"maxResults": 1000, **({"nextPageToken": token} if token else {})}
-        r = requests.get(f"{emu.base}/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:batchGet",
-                         params=params, headers={"Authorization": "Bearer owner"}, timeout=30)
-        assert r.status_code == 200, r.text
-        users += r.json().get("users", [])
-        token = r.json().get("nextPageToken")
-        if not token:
-            return users
-
-
-def supabase_accounts(emu):
-    users, page = [], 1
-    headers = {"apikey": emu.service_role_key, "Authorization": f"Bearer {emu.service_role_key}"}
-    while True:
-        r = requests.get(f"{emu.supabase_url}/admin/users", params={"page": page, "per_page": 1000}, headers=headers,
-                         timeout=30)
-        assert r.status_code == 200, r.text
-        batch = r.json()["users"]
-        users += batch
-        if len(batch) < 1000:
-            return users
-        page += 1
 
 
 def firebase_sign_in(emu, email, password):

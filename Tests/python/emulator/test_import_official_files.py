@@ -17,18 +17,13 @@ from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
 from conftest import authsh_binary
+from backend_accounts import firebase_accounts
 from one_shot import authsh, environment
 from hashes import hash_config
 
 KEY = {"key": "fake-api-key"}
 
 
-
-def firebase_users(emu):
-    r = requests.get(f"{emu.base}/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:batchGet",
-                     params={"maxResults": 1000}, headers={"Authorization": "Bearer owner"}, timeout=30)
-    assert r.status_code == 200, r.text
-    return r.json().get("users", [])
 
 
 def supabase_count(emu):
@@ -64,7 +59,7 @@ def test_firebase_tools_csv_imports_every_person_and_passwords_sign_in(emulator,
         auth.create_user(email=email, password=password, email_verified=True,
                          display_name="Lovelace, Ada" if i == 0 else f"Person {i}", app=admin_app)
     export = tmp_path / "users.csv"
-    export.write_text(firebase_tools_csv(firebase_users(emulator)))
+    export.write_text(firebase_tools_csv(firebase_accounts(emulator)))
     (tmp_path / "hash.json").write_text(json.dumps(hash_config(emulator)))
     env = environment(tmp_path, emulator, "both")
     # The hashes need their parameters: refused up front without them.
@@ -108,7 +103,7 @@ def test_a_file_that_is_no_export_exits_65_and_sends_nothing(emulator, tmp_path)
                                                                "--provider", "supabase", "--yes").stderr
     assert "line 1 has bytes no text has" in authsh(env, "user", "import", str(tmp_path / "latin1.jsonl"), "--provider",
                                                     "supabase", "--yes").stderr
-    assert supabase_count(emulator) == 0 and firebase_users(emulator) == []
+    assert supabase_count(emulator) == 0 and firebase_accounts(emulator) == []
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +142,7 @@ def test_a_copy_of_auth_users_imports_into_firebase_and_passwords_sign_in(databa
     assert done.returncode == 0, done.stdout + done.stderr
     counts = json.loads(done.stdout)["import"]
     assert counts["total"] == 2 and counts["imported"] == 2
-    users = {u["email"]: u for u in firebase_users(emulator)}
+    users = {u["email"]: u for u in firebase_accounts(emulator)}
     assert set(users) == {"ada@copy.example", "bob@copy.example"}
     assert users["ada@copy.example"]["displayName"] == "Ada, Countess"
     # Her number was never confirmed (phone_confirmed_at NULL): Firebase takes only confirmed
@@ -176,7 +171,7 @@ def test_an_account_with_a_second_factor_is_held_back_unless_drop_factors(databa
     result = json.loads(held.stdout)
     assert result["import"]["held_back"] == 1 and result["import"]["imported"] == 1
     assert result["ok"] is False and "--drop-factors" in result["error"]["hint"]
-    assert "ada@copy.example" not in {u["email"] for u in firebase_users(emulator)}
+    assert "ada@copy.example" not in {u["email"] for u in firebase_accounts(emulator)}
     done = authsh(env, "user", "import", str(export), "--provider", "firebase", "--yes", "--drop-factors", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     counts = json.loads(done.stdout)["import"]

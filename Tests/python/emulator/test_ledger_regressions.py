@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from backend_accounts import firebase_accounts
 from conftest import authsh_binary
 from one_shot import authsh, environment
 from seeded import emulators, seeded_records as seeded  # noqa: F401 (a fixture)
@@ -120,7 +121,11 @@ def test_a_stop_while_the_list_is_read_ends_the_batch_at_once(tmp_path, emulator
     env = environment(tmp_path, emulator, "supabase")
     process = subprocess.Popen(["bash", "-c", f'(echo ada@example.com; sleep 15) | "{authsh_binary()}" user enable '
                                 "--from - --yes"], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               # Ctrl-C's SIGINT as a terminal's shell gives it: CI may start the suite
+                               # with SIGINT ignored (a background job), and an ignored SIGINT would
+                               # leave `sleep 15` holding the pipes after authsh has ended.
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # Signalled once authsh handles SIGINT (a loaded machine can take longer than a fixed pause
     # to start it; before its handler a SIGINT is simply fatal, and not what is tested here).
     wait_for_sigint_handler(process.pid)
@@ -217,16 +222,3 @@ def test_the_audit_log_fails_closed_when_it_fills_up_mid_import(tmp_path, emulat
     assert result["import"]["imported"] == len(created)
 
 
-def firebase_accounts(emu):
-    import requests
-
-    users, token = [], None
-    while True:
-        params = {"maxResults": 1000, **({"nextPageToken": token} if token else {})}
-        r = requests.get(f"{emu.base}/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:batchGet",
-                         params=params, headers={"Authorization": "Bearer owner"}, timeout=30)
-        assert r.status_code == 200, r.text
-        users += r.json().get("users", [])
-        token = r.json().get("nextPageToken")
-        if not token:
-            return users

@@ -13,6 +13,7 @@ import requests
 from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 
+from backend_accounts import firebase_accounts
 from conftest import authsh_binary
 from hashes import hash_config
 
@@ -36,18 +37,6 @@ def authsh(emulator, tmp_path):
                               text=True, timeout=300)
     return run
 
-
-def firebase_users(emu):
-    users, token = [], None
-    while True:
-        params = {"maxResults": 1000, **({"nextPageToken": token} if token else {})}
-        r = requests.get(f"{emu.base}/identitytoolkit.googleapis.com/v1/projects/{emu.project}/accounts:batchGet",
-                         params=params, headers={"Authorization": "Bearer owner"}, timeout=30)
-        assert r.status_code == 200, r.text
-        users += r.json().get("users", [])
-        token = r.json().get("nextPageToken")
-        if not token:
-            return users
 
 
 def exported_jsonl_from_firebase(authsh) -> str:
@@ -127,7 +116,7 @@ def test_supabase_bcrypt_accounts_move_to_firebase_and_sign_in_through_rest(emul
     for email, password in passwords.items():
         r = firebase_sign_in(emulator, email, password)
         assert r.status_code == 200, r.text
-    users = {u["email"]: u for u in firebase_users(emulator)}
+    users = {u["email"]: u for u in firebase_accounts(emulator)}
     first = records[0]
     assert users["sb0@example.com"]["localId"] == first["id"] and users["sb0@example.com"]["displayName"] == "Person 0"
     assert json.loads(users["sb0@example.com"]["customAttributes"]) == {"role": "staff"}
@@ -140,7 +129,7 @@ def test_firebase_format_with_hash_config_is_read_back(emulator, admin_app, auth
         auth.create_user(email=f"fmt{i}@example.com", password=f"format-pw-{i}", email_verified=True, app=admin_app)
     users = [{"localId": u["localId"], "email": u["email"], "emailVerified": True, "passwordHash": u["passwordHash"],
               "salt": u["salt"], "createdAt": u["createdAt"], "providerUserInfo": u.get("providerUserInfo", [])}
-             for u in firebase_users(emulator)]
+             for u in firebase_accounts(emulator)]
     (tmp_path / "users.json").write_text(json.dumps({"users": users}))
     (tmp_path / "hash.json").write_text(json.dumps(hash_config(emulator)))
 
@@ -164,12 +153,12 @@ def test_dry_run_sends_nothing(emulator, authsh, tmp_path):
                 "password_hash": bcrypt.hashpw(b"dry-pw", bcrypt.gensalt(rounds=4)).decode()} for i in range(10)]
     export = tmp_path / "dry.jsonl"
     export.write_text("\n".join(json.dumps(r) for r in records) + "\n")
-    before_supabase, before_firebase = supabase_count(emulator), len(firebase_users(emulator))
+    before_supabase, before_firebase = supabase_count(emulator), len(firebase_accounts(emulator))
     for provider in ["supabase", "firebase"]:
         done = authsh("user", "import", str(export), "--provider", provider, "--dry-run")
         assert done.returncode == 0, done.stderr
         assert "Dry run: nothing was sent. 10 accounts" in done.stdout and "bcrypt 10" in done.stdout
-    assert supabase_count(emulator) == before_supabase and len(firebase_users(emulator)) == before_firebase
+    assert supabase_count(emulator) == before_supabase and len(firebase_accounts(emulator)) == before_firebase
 
 
 def test_existing_accounts_are_skipped_and_reported(emulator, authsh, tmp_path):
