@@ -40,10 +40,8 @@ final class LoopbackBrowserSignIn: BrowserSignIn {
     do { port = try await server.start() } catch {
       throw AuthError(.configError, message: "Cannot listen on a loopback port for the browser to return to: \(error).")
     }
-    state.withLock {
-      $0.server = server
-      $0.port = port
-    }
+    // One shell runs many sign-ins through this listener: each starts with nothing received.
+    state.withLock { $0 = State(server: server, port: port) }
     return "http://127.0.0.1:\(port)\(Self.path)"
   }
 
