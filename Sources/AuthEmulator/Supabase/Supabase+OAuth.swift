@@ -126,11 +126,7 @@ private struct OAuthFlow {
   /// The app's callback with the error as GoTrue's callback sends it: in the query under PKCE,
   /// in the fragment otherwise.
   func returning(error: GoTrueError) -> String {
-    let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
-    let pairs =
-      (names[error.status].map { [("error", $0)] } ?? []) + [
-        ("error_code", error.code), ("error_description", error.message),
-      ]
+    let pairs = SupabaseAPI.redirectError(error)
     var base = target
     if let hash = base.firstIndex(of: "#") { base = String(base[..<hash]) }
     if pkce != nil { return SupabaseAPI.settingQuery(pairs, on: base) }

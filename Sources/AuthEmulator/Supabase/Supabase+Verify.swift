@@ -83,13 +83,19 @@ extension SupabaseAPI {
       if flowMethod != nil { target = Self.settingQuery([("message", EmailChangeHalfConfirmed.message)], on: target) }
       fragment = [("message", EmailChangeHalfConfirmed.message), ("sb", "")]
     } catch let error as GoTrueError {
-      let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
-      let described = [("error_code", error.code), ("error_description", error.message)]
-      let named = names[error.status].map { [("error", $0)] } ?? []
-      if flowMethod != nil { target = Self.settingQuery(named + described, on: target) }
-      fragment = named + described + [("sb", "")]
+      let described = Self.redirectError(error)
+      if flowMethod != nil { target = Self.settingQuery(described, on: target) }
+      fragment = described + [("sb", "")]
     }
     return ServerResponse(status: 303, headers: [("Location", target + "#" + Self.goQueryEncode(fragment))])
+  }
+
+  /// An error as GoTrue's redirects carry it (`prepErrorRedirectURL`): `error` named by the
+  /// status where OAuth names one, then `error_code` and `error_description`.
+  static func redirectError(_ error: GoTrueError) -> [(String, String)] {
+    let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
+    let named = names[error.status].map { [("error", $0)] } ?? []
+    return named + [("error_code", error.code), ("error_description", error.message)]
   }
 
   /// Go's `url.Values.Encode`: keys sorted, `QueryEscape` (space as `+`).
