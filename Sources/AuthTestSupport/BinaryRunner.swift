@@ -25,7 +25,7 @@ public struct BinaryRunner: Sendable {
 
   public let executable: URL
   public var environment: [String: String]
-  /// The directory of Package.swift (the README, the examples).
+  /// The directory of Package.swift (the README and docs/, the examples).
   public let packageRoot: String
 
   /// A runner with a fresh HOME, config and state directories under a new temp directory.

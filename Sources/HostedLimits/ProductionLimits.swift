@@ -1,6 +1,6 @@
 /// The numbers the hosted products apply, each with where it comes from. The emulator's
 /// like-production mode enforces them and `diagnose` reasons with them, so the two never disagree.
-/// (The README's "Emulator modes" table lists the same numbers.)
+/// (The "Emulator modes" table of docs/emulator.md lists the same numbers.)
 public enum ProductionLimits {
   public enum Supabase {
     /// Mails an hour for the whole project on Supabase's built-in mail service (the hosted

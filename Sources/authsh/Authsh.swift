@@ -51,7 +51,7 @@ struct Authsh {
       return .answered(0)
     }
     if argv == ["__ledger"] {
-      // README's direction table, generated from the fidelity ledger (a test keeps README's copy).
+      // The direction table of docs/moving-accounts.md, generated from the fidelity ledger (a test keeps that copy).
       sink.out(FidelityLedger.markdownTable() + "\n")
       return .answered(0)
     }

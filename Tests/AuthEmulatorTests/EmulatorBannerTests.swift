@@ -40,7 +40,7 @@ struct EmulatorBannerTests {
     let anon = Emulator.key(role: "anon", secret: config.jwtSecret)
     #expect(text.contains("export SUPABASE_URL=http://127.0.0.1:54999\n"))
     #expect(text.contains("export SUPABASE_ANON_KEY=\(anon)\n"))
-    // The support commands need the admin key, which the README tells you to export from here.
+    // The support commands need the admin key, which docs/support-desk.md tells you to export from here.
     let service = Emulator.key(role: "service_role", secret: config.jwtSecret)
     #expect(text.contains("export SUPABASE_SERVICE_ROLE_KEY=\(service)\n"))
     #expect(text.contains("export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:54999\n"))

@@ -26,16 +26,16 @@ import Testing
     if let diff = Snapshot.check(help.stdout, named: "help") { Issue.record(Comment(rawValue: diff)) }
   }
 
-  /// The README's list of error codes is the catalogue's, as `help errors` prints it.
-  @Test func theReadmeListsEveryErrorCode() async throws {
-    let readme = try String(contentsOfFile: runner.packageRoot + "/README.md", encoding: .utf8)
-    let listed = readme.components(separatedBy: "Error codes (`expect error CODE`").dropFirst().first ?? ""
+  /// The list of error codes in docs/exit-codes-and-json.md is the catalogue's, as `help errors` prints it.
+  @Test func theExitCodesPageListsEveryErrorCode() async throws {
+    let page = try String(contentsOfFile: runner.packageRoot + "/docs/exit-codes-and-json.md", encoding: .utf8)
+    let listed = page.components(separatedBy: "Error codes (`expect error CODE`").dropFirst().first ?? ""
     let errors = try await runner.run(["help", "errors"])
     let codes = errors.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }.filter {
       $0.contains("_")
     }
     #expect(codes.count > 30)
-    for code in codes { #expect(listed.contains("`\(code)`"), "\(code) missing from the README") }
+    for code in codes { #expect(listed.contains("`\(code)`"), "\(code) missing from docs/exit-codes-and-json.md") }
   }
 
   @Test func commandHelpThreeWays() async throws {

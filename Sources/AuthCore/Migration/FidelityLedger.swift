@@ -90,7 +90,7 @@ public struct LedgerFacts: Sendable {
 }
 
 /// The fidelity ledger: for every field and target, what an import does with it. The documentation
-/// (`rules`, README's direction table, `help user import`) and the check of each account (`fate`)
+/// (`rules`, the direction table of docs/moving-accounts.md, `help user import`) and the check of each account (`fate`)
 /// are two exhaustive switches over the same fields, side by side.
 public enum FidelityLedger {
   /// Firebase's cap on `customAttributes`, in characters of its JSON text.

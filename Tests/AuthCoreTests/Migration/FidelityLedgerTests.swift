@@ -5,20 +5,21 @@ import Foundation
 import JSONKit
 import Testing
 
-/// The fidelity ledger: its documentation is README's table, and for generated accounts whatever
-/// the target's request leaves out of an account is named (held back or counted), never silent.
+/// The fidelity ledger: its documentation is the table of docs/moving-accounts.md, and for generated
+/// accounts whatever the target's request leaves out of an account is named (held back or counted),
+/// never silent.
 @Suite struct FidelityLedgerTests {
-  @Test func readmeCarriesTheLedgersTableAsGenerated() throws {
+  @Test func theMovingAccountsPageCarriesTheLedgersTableAsGenerated() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let markers = FidelityLedger.readmeMarkers
-    let begin = try #require(readme.range(of: markers.begin + "\n"), "README has no ledger table")
-    let end = try #require(readme.range(of: markers.end, range: begin.upperBound..<readme.endIndex))
-    let committed = String(readme[begin.upperBound..<end.lowerBound])
+    let page = try String(contentsOf: root.appendingPathComponent("docs/moving-accounts.md"), encoding: .utf8)
+    let markers = FidelityLedger.docsMarkers
+    let begin = try #require(page.range(of: markers.begin + "\n"), "docs/moving-accounts.md has no ledger table")
+    let end = try #require(page.range(of: markers.end, range: begin.upperBound..<page.endIndex))
+    let committed = String(page[begin.upperBound..<end.lowerBound])
     #expect(
       committed == FidelityLedger.markdownTable() + "\n",
-      "README's direction table drifted from the ledger: run `authsh __ledger` and paste it between the markers")
+      "The table in docs/moving-accounts.md drifted from the ledger: paste `authsh __ledger` between the markers")
   }
 
   @Test func everyFieldHasRulesForBothTargets() {

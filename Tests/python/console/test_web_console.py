@@ -2,7 +2,7 @@
 Selenium through the system chromedriver (never a downloaded one). The official clients
 (firebase_admin, supabase_auth) check that the console's actions change the state they read.
 
-AUTHSH_CONSOLE_SCREENSHOTS=DIR also saves the README's screenshots there."""
+AUTHSH_CONSOLE_SCREENSHOTS=DIR also saves the screenshots of docs/emulator.md there."""
 import os
 import time
 import urllib.error

@@ -1,5 +1,6 @@
 """`user export` to standard output whose reader stops early (`| head -1`), on the real emulator:
-the reader chose to stop, so authsh says nothing about it (README, exit codes: 74, silent)."""
+the reader chose to stop, so authsh says nothing about it (docs/exit-codes-and-json.md, exit codes:
+74, silent)."""
 import json
 import subprocess
 

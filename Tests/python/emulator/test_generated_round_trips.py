@@ -164,7 +164,7 @@ def pg_time(seconds):
 
 
 def portable_record(f):
-    """authsh's JSONL record (README's fields)."""
+    """authsh's JSONL record (the fields docs/moving-accounts.md lists)."""
     meta = dict(f["user_metadata"] or {})
     app = ({"claims": f["claims"]} if f["claims"] else None) if f["source"] == "firebase" else \
         {"provider": "email", "providers": ["email"] + (["google"] if f["google"] else []), **(f["claims"] or {})}

@@ -1,4 +1,4 @@
-"""Issue 48, through the real binary: exit codes that match README, and secrets that stay put.
+"""Issue 48, through the real binary: exit codes that match docs/exit-codes-and-json.md, and secrets that stay put.
 
 - `run` under a profile that does not exist, or whose key variable is unset, stops with one
   configuration error (exit 78) before any test runs; `echo whoami | authsh` with nothing
