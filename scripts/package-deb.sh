@@ -39,6 +39,11 @@ rmdir "$stage/usr/share/zsh/site-functions"
 gzip -9n "$stage/usr/share/man/man1/authsh.1"
 install -d "$stage/usr/share/doc/authsh"
 gzip -9nc "$here/README.md" > "$stage/usr/share/doc/authsh/README.md.gz"
+# The topic pages README links to (docs/*.md), beside it as README expects them.
+install -d "$stage/usr/share/doc/authsh/docs"
+for page in "$here"/docs/*.md; do
+  gzip -9nc "$page" > "$stage/usr/share/doc/authsh/docs/$(basename "$page").gz"
+done
 
 # dpkg-shlibdeps wants a source package around the binary.
 mkdir -p "$work/src/debian"

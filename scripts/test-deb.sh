@@ -73,7 +73,8 @@ status=0; https_login || status=$?
 [[ $status -eq 3 ]] && grep -q 'apt install libcurl4' "$root/tmp/https.err" || { echo "test-deb: https without libcurl (exit $status):" >&2; cat "$root/tmp/https.err" >&2; exit 1; }
 DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq libcurl4 >/dev/null
 for f in /usr/share/man/man1/authsh.1.gz /usr/share/bash-completion/completions/authsh \
-  /usr/share/zsh/vendor-completions/_authsh /usr/share/fish/vendor_completions.d/authsh.fish; do
+  /usr/share/zsh/vendor-completions/_authsh /usr/share/fish/vendor_completions.d/authsh.fish \
+  /usr/share/doc/authsh/README.md.gz /usr/share/doc/authsh/docs/moving-accounts.md.gz; do
   [[ -s $root$f ]] || { echo "test-deb: $f is missing" >&2; exit 1; }
 done
 if in_root sh -c 'ldd /usr/bin/authsh' | grep -E 'libswift|libFoundation|not found'; then
