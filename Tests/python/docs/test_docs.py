@@ -422,7 +422,7 @@ def check_authsh(words: list) -> list:
     if i < len(words) and words[i].startswith("__"):
         return []   # the binary's internal commands (`__complete`, `__man`, `__ledger`) are not in help
     if i < len(words) and not command:
-        return [f"unknown command {words[i]!r}"]
+        return [f"unknown command {' '.join(w for w in words[i:i + 2] if not w.startswith('-'))!r}"]
     flags = accepted_flags(command)
     return [f"'authsh {command}'".replace(" '", "'") + f" takes no {word.split('=', 1)[0]}"
             for word in words if word.startswith("--") and word.split("=", 1)[0] not in flags]
@@ -454,6 +454,33 @@ def test_every_inline_authsh_command_is_real():
             problems += [f"{rel(page)}:{number}: {content}\n    {p}" for p in check_authsh(words)]
     assert checked >= 80, f"only {checked} inline authsh commands found"
     assert not problems, "\n".join(problems)
+
+
+# Flags the pages name that are not authsh's: other tools' and deliberately wrong input.
+NOT_AUTHSH_FLAGS = {
+    "--prefix", "--destdir", "--uninstall", "--user",      # scripts/install.sh, install-completions.sh
+    "--static-swift-stdlib", "--in-place", "--parallel", "--strict",   # swift build, swift format
+    "--impersonate-service-account",                       # gcloud auth application-default login
+    "--hash-algo",                                         # firebase auth:import
+    "--web",                                               # gh auth login
+    "--flag", "--report-", "--pass",                       # `--flag=<Tab>`, `--report-*`, a mistyped flag
+}
+
+
+def test_every_flag_the_pages_name_is_one_of_authshs():
+    """A `--flag` anywhere on a page, prose included, is one that `authsh help` or a command's
+    help lists (or one of NOT_AUTHSH_FLAGS): a misspelt or removed flag shows up here."""
+    commands, global_flags = command_table()
+    known = set(global_flags)
+    for command in commands:
+        known |= set(flag_lines(help_text(*command.split())))
+    problems = []
+    for page in PAGES:
+        text = page.read_text()
+        for m in re.finditer(r"(?<![\w-])--[a-z][a-z0-9-]*", text):
+            if m.group(0) not in known and m.group(0) not in NOT_AUTHSH_FLAGS:
+                problems.append(f"{rel(page)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
+    assert not problems, "flags no authsh command takes:\n" + "\n".join(problems)
 
 
 # ------------------------------------------------------------------ scripts
