@@ -212,8 +212,9 @@ def test_no_page_cites_the_internal_specification(page):
 
 @pytest.mark.parametrize("page", PAGES, ids=rel)
 def test_prose_lines_are_at_most_100_characters(page):
+    # Tables may stay long, and so may a line that is one word (a code span with no space in it).
     long = [n for n, line in enumerate(prose(page.read_text()).split("\n"), 1)
-            if len(line) > MAX_PROSE_WIDTH and not line.lstrip().startswith("|")]
+            if len(line) > MAX_PROSE_WIDTH and not line.lstrip().startswith("|") and len(line.split()) > 1]
     assert not long, f"{rel(page)}: lines over {MAX_PROSE_WIDTH} characters (rewrap them): {long}"
 
 
