@@ -261,18 +261,25 @@ public enum AccountImportPlan {
   public static func firebasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
     -> (hash: String?, salt: String?, group: FirebaseHashGroup, withoutPassword: String?)
   {
-    guard let hash = account.passwordHash, let kind else {
-      return (nil, nil, .none, account.passwordNote ?? "no password hash in the record")
-    }
+    if let reason = firebaseWithoutPassword(account, kind: kind) { return (nil, nil, .none, reason) }
     switch kind {
-    case .bcrypt:
-      return (Data(hash.utf8).base64EncodedString(), nil, .bcrypt, nil)
-    case .firebaseScrypt(let config, let salt, let digest), .firebaseImport(let config, let salt, let digest):
+    case .bcrypt?:
+      return (Data((account.passwordHash ?? "").utf8).base64EncodedString(), nil, .bcrypt, nil)
+    case .firebaseScrypt(let config, let salt, let digest)?, .firebaseImport(let config, let salt, let digest)?:
       return (digest, salt, .scrypt(config), nil)
-    case .argon2:
-      return (nil, nil, .none, "Firebase cannot import argon2 hashes")
-    case .unknown:
+    case .argon2?, .unknown?, nil:
       return (nil, nil, .none, "the password hash is of a kind Firebase does not take")
+    }
+  }
+
+  /// Why an account would reach Firebase without its password (nil: its hash goes with it). The
+  /// check asks only this, so it encodes nothing.
+  public static func firebaseWithoutPassword(_ account: PortableAccount, kind: PasswordHashString.Kind?) -> String? {
+    guard account.passwordHash != nil, let kind else { return account.passwordNote ?? "no password hash in the record" }
+    switch kind {
+    case .bcrypt, .firebaseScrypt, .firebaseImport: return nil
+    case .argon2: return "Firebase cannot import argon2 hashes"
+    case .unknown: return "the password hash is of a kind Firebase does not take"
     }
   }
 

@@ -107,7 +107,7 @@ public struct ImportCheck: Sendable {
     let kind = given.passwordHash.map(PasswordHashString.kind(of:))
     let withoutPassword =
       target == .firebase
-      ? AccountImportPlan.firebasePassword(given, kind: kind).withoutPassword
+      ? AccountImportPlan.firebaseWithoutPassword(given, kind: kind)
       : AccountImportPlan.supabasePassword(given, kind: kind).withoutPassword
     // Every field of the ledger, none forgotten: what the target carries, converts, holds or counts.
     let facts = LedgerFacts(now: now, hadPassword: hadPassword, withoutPassword: withoutPassword)

@@ -4,39 +4,140 @@ import JSONKit
 /// One account of `user export --format jsonl` / `user import`: the portable record both backends
 /// are read into and written from. Keys are snake_case; a field is nil when unknown.
 public struct PortableAccount: Sendable, Equatable {
-  public var id: String?
-  public var email: String?
-  public var emailVerified: Bool?
-  public var phone: String?
-  public var displayName: String?
-  public var disabled: Bool?
+  /// The fields, held once and shared by copies until one changes (copy on write): an import hands
+  /// each account through checks, outcomes and batches, and a copy is one reference, not twenty.
+  struct Fields: Equatable {
+    var id: String?
+    var email: String?
+    var emailVerified: Bool?
+    var phone: String?
+    var displayName: String?
+    var disabled: Bool?
+    var bannedUntil: String?
+    var createdAt: String?
+    var lastSignInAt: String?
+    var userMetadata: JSONObject?
+    var appMetadata: JSONObject?
+    var providers: [String] = []
+    var identities: [PortableIdentity]?
+    var factors: [PortableFactor]?
+    var source: String?
+    var passwordHash: String?
+    var passwordNote: String?
+    var phoneConfirmed: Bool?
+    var photoURL: String?
+    var invitedAt: String?
+  }
+
+  final class Storage: @unchecked Sendable {
+    // Changed only through `unique()`, when no other value shares it.
+    var fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private var storage: Storage
+
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    return storage
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
+  public var id: String? {
+    get { storage.fields.id }
+    set { unique().fields.id = newValue }
+  }
+  public var email: String? {
+    get { storage.fields.email }
+    set { unique().fields.email = newValue }
+  }
+  public var emailVerified: Bool? {
+    get { storage.fields.emailVerified }
+    set { unique().fields.emailVerified = newValue }
+  }
+  public var phone: String? {
+    get { storage.fields.phone }
+    set { unique().fields.phone = newValue }
+  }
+  public var displayName: String? {
+    get { storage.fields.displayName }
+    set { unique().fields.displayName = newValue }
+  }
+  public var disabled: Bool? {
+    get { storage.fields.disabled }
+    set { unique().fields.disabled = newValue }
+  }
   /// RFC 3339.
-  public var bannedUntil: String?
-  public var createdAt: String?
-  public var lastSignInAt: String?
-  public var userMetadata: JSONObject?
-  public var appMetadata: JSONObject?
-  public var providers: [String] = []
+  public var bannedUntil: String? {
+    get { storage.fields.bannedUntil }
+    set { unique().fields.bannedUntil = newValue }
+  }
+  public var createdAt: String? {
+    get { storage.fields.createdAt }
+    set { unique().fields.createdAt = newValue }
+  }
+  public var lastSignInAt: String? {
+    get { storage.fields.lastSignInAt }
+    set { unique().fields.lastSignInAt = newValue }
+  }
+  public var userMetadata: JSONObject? {
+    get { storage.fields.userMetadata }
+    set { unique().fields.userMetadata = newValue }
+  }
+  public var appMetadata: JSONObject? {
+    get { storage.fields.appMetadata }
+    set { unique().fields.appMetadata = newValue }
+  }
+  public var providers: [String] {
+    get { storage.fields.providers }
+    set { unique().fields.providers = newValue }
+  }
   /// The ways in, as the source backend lists them (`user export`); nil when it did not say
   /// (Supabase's admin list).
-  public var identities: [PortableIdentity]?
+  public var identities: [PortableIdentity]? {
+    get { storage.fields.identities }
+    set { unique().fields.identities = newValue }
+  }
   /// Second factors, never their secrets (`user export`); nil when unknown.
-  public var factors: [PortableFactor]?
+  public var factors: [PortableFactor]? {
+    get { storage.fields.factors }
+    set { unique().fields.factors = newValue }
+  }
   /// `firebase` or `supabase`.
-  public var source: String?
+  public var source: String? {
+    get { storage.fields.source }
+    set { unique().fields.source = newValue }
+  }
   /// The string GoTrue's `password_hash` takes: bcrypt, argon2 or `$fbscrypt$…` (`PasswordHashString`).
-  public var passwordHash: String?
+  public var passwordHash: String? {
+    get { storage.fields.passwordHash }
+    set { unique().fields.passwordHash = newValue }
+  }
   /// Why there is no hash though there is a password.
-  public var passwordNote: String?
+  public var passwordNote: String? {
+    get { storage.fields.passwordNote }
+    set { unique().fields.passwordNote = newValue }
+  }
   /// Whether the phone number was confirmed by a code; nil when the file does not say.
-  public var phoneConfirmed: Bool?
-  public var photoURL: String?
+  public var phoneConfirmed: Bool? {
+    get { storage.fields.phoneConfirmed }
+    set { unique().fields.phoneConfirmed = newValue }
+  }
+  public var photoURL: String? {
+    get { storage.fields.photoURL }
+    set { unique().fields.photoURL = newValue }
+  }
   /// RFC 3339: when an invitation not yet accepted was sent (the account has no password yet).
-  public var invitedAt: String?
+  public var invitedAt: String? {
+    get { storage.fields.invitedAt }
+    set { unique().fields.invitedAt = newValue }
+  }
 
   public init(id: String? = nil, email: String? = nil) {
-    self.id = id
-    self.email = email
+    storage = Storage(Fields(id: id, email: email))
   }
 
   /// The record as a JSON line's object (the export's shape), keys in `keys` order.
@@ -47,6 +148,7 @@ public struct PortableAccount: Sendable, Equatable {
   /// Reads a record object; unknown keys are ignored, wrong types are an error naming the key.
   public init(json: JSON) throws {
     guard let object = json.object else { throw PortableAccountError("is not a JSON object") }
+    self.init()
     func string(_ key: String) throws -> String? {
       switch object[key] {
       case nil, .null?: return nil

@@ -13,6 +13,8 @@ extension CommandRunner {
   /// A file of at most this many accounts is read once: pass 1 keeps its checked accounts (about
   /// 1 KB each) for pass 2.
   static let importKept = 50_000
+  /// Chunks being sent at once (each sends `--jobs` calls at a time).
+  static let importChunksInFlight = 2
 
   func importUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let target = try target(invocation, context)
@@ -158,15 +160,26 @@ extension CommandRunner {
       }
       return queued[...]
     }
-    // The next chunk is read and checked while this one is sent.
-    var chunk = try nextChunk()
-    while !chunk.isEmpty {
-      async let sending = sender.send(chunk)
-      let next = try nextChunk()
-      let (outcomes, firstFailure) = await sending
-      for outcome in outcomes { tally.add(outcome) }
-      if failure == nil { failure = firstFailure }
-      chunk = next
+    // The next chunk is read and checked while the ones before it are sent, and it is sent as soon
+    // as it is ready: two chunks in flight, so the backend never waits for the last calls of one.
+    try await withThrowingTaskGroup(of: (outcomes: [ImportOutcome], failure: AuthError?).self) { group in
+      func collect(_ sent: (outcomes: [ImportOutcome], failure: AuthError?)) {
+        for outcome in sent.outcomes { tally.add(outcome) }
+        if failure == nil { failure = sent.failure }
+      }
+      var inFlight = 0
+      var chunk = try nextChunk()
+      while !chunk.isEmpty {
+        let sending = chunk
+        group.addTask { await sender.send(sending) }
+        inFlight += 1
+        chunk = try nextChunk()
+        if inFlight == Self.importChunksInFlight, let sent = try await group.next() {
+          collect(sent)
+          inFlight -= 1
+        }
+      }
+      while let sent = try await group.next() { collect(sent) }
     }
     result.output = ImportSummary.text(tally, total: total, format: format, source: name, backend: backend)
     if resume != nil {

@@ -16,16 +16,15 @@ enum ParallelMap {
     let cores = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
     let workers = min(cores, items.count / grain)
     guard workers > 1 else { return items.map(transform) }
-    var results = [Mapped?](repeating: nil, count: items.count)
-    results.withUnsafeMutableBufferPointer { buffer in
-      // Each worker writes only its own slice of the buffer.
+    return [Mapped](unsafeUninitializedCapacity: items.count) { buffer, initialized in
+      // Each worker initializes only its own slice of the buffer, and every slot is initialized.
       nonisolated(unsafe) let slots = buffer
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         let start = items.count * worker / workers
         let end = items.count * (worker + 1) / workers
-        for index in start..<end { slots[index] = transform(items[index]) }
+        for index in start..<end { (slots.baseAddress! + index).initialize(to: transform(items[index])) }
       }
+      initialized = items.count
     }
-    return results.map { $0! }
   }
 }

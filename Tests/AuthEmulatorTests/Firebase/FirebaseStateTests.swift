@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -53,6 +54,18 @@ struct FirebaseStateTests {
     #expect(!FirebaseRules.isAbsoluteURI("localhost"))
     #expect(!FirebaseRules.isAbsoluteURI("http://"))
     #expect(!FirebaseRules.isAbsoluteURI("/relative"))
+  }
+
+  /// The emulator's e-mail rule (`x@y`: one `@`, something either side), as the split it replaced
+  /// read it, for generated strings of the characters that matter.
+  @Test func emailsHaveOneAtWithSomethingEitherSide() {
+    var random = SplitMix64(seed: 0xE3A1)
+    for _ in 0..<2_000 {
+      let email = String((0..<Int(random.next() % 7)).map { _ in Array("a@é.")[Int(random.next() % 4)] })
+      let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+      #expect(
+        FirebaseRules.isValidEmail(email) == (parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty), "\(email)")
+    }
   }
 
   @Test func usersCodesAndConfigSurviveARestart() async throws {
