@@ -3,6 +3,8 @@ build ImportUserRecords, import_users in batches of 1,000. bench/import_scale.py
 start of its process, beside `authsh user import` of the same kind of file.
 
 Usage: python bench/firebase_admin_import.py HOST:PORT PROJECT EXPORT.json HASH-CONFIG.json
+       python bench/firebase_admin_import.py HOST:PORT PROJECT ACCOUNTS.jsonl --bcrypt
+         (authsh's JSONL with bcrypt hashes, as bench/import_bench.py writes it)
 """
 import base64
 import json
@@ -18,6 +20,11 @@ def main():
     host, project, export, hash_file = sys.argv[1:5]
     os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = host
     app = firebase_admin.initialize_app(options={"projectId": project}, name=f"import-{uuid.uuid4()}")
+    if hash_file == "--bcrypt":
+        with open(export) as lines:
+            users = [auth.ImportUserRecord(uid=r["id"], email=r["email"], email_verified=r.get("email_verified", False),
+                                           password_hash=r["password_hash"].encode()) for r in map(json.loads, lines)]
+        sys.exit(upload(users, auth.UserImportHash.bcrypt(), app))
     with open(hash_file) as source:
         config = json.load(source)
     algorithm = auth.UserImportHash.scrypt(key=base64.b64decode(config["signerKey"]), rounds=config["rounds"],
@@ -29,10 +36,14 @@ def main():
                                    display_name=r.get("displayName"),
                                    password_hash=base64.b64decode(r["passwordHash"]),
                                    password_salt=base64.b64decode(r["salt"])) for r in records]
+    sys.exit(upload(users, algorithm, app))
+
+
+def upload(users, algorithm, app):
     failed = 0
     for index in range(0, len(users), 1000):
         failed += auth.import_users(users[index:index + 1000], hash_alg=algorithm, app=app).failure_count
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
