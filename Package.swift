@@ -43,7 +43,9 @@ let package = Package(
       ]),
     .target(
       name: "Providers",
-      dependencies: ["Essentials", "AuthCore", "JSONKit", "HostedLimits", .product(name: "CryptoExtras", package: "swift-crypto")]),
+      dependencies: [
+        "Essentials", "AuthCore", "JSONKit", "HostedLimits", .product(name: "CryptoExtras", package: "swift-crypto"),
+      ]),
     .target(
       name: "NIOTransport",
       dependencies: [
@@ -95,7 +97,8 @@ let package = Package(
     .executableTarget(
       name: "authsh",
       dependencies: [
-        "Essentials", "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport", "Keyring",
+        "Essentials", "ShellKit", "AuthScript", "Providers", "AuthCore", "AuthEmulator", "LineEditor", "NIOTransport",
+        "Keyring",
         "PostgresExport", "CurlTransport", "SocketTransport", "CProcessGuard", "HTTPServerKit",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -107,19 +110,30 @@ let package = Package(
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "EssentialsTests", dependencies: ["Essentials"]),
-    .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
-    .testTarget(name: "SocketTransportTests", dependencies: ["SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
-    .testTarget(name: "NIOTransportTests", dependencies: ["NIOTransport", "SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
-    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]),
     .testTarget(
-      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit", "NIOTransport", "CurlTransport", "SocketTransport",
+      name: "CurlTransportTests", dependencies: ["CurlTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
+    .testTarget(
+      name: "SocketTransportTests", dependencies: ["SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
+    .testTarget(
+      name: "NIOTransportTests",
+      dependencies: ["NIOTransport", "SocketTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
+    .testTarget(
+      name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTestSupport", "HostedLimits"], exclude: ["Config/Fixtures"]
+    ),
+    .testTarget(
+      name: "ProvidersTests",
+      dependencies: [
+        "Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit",
+        "NIOTransport", "CurlTransport", "SocketTransport",
         .product(name: "CryptoExtras", package: "swift-crypto"),
       ],
       exclude: ["Fixtures", "Snapshots"]),
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport", "HostedLimits"]),
-    .testTarget(name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"], exclude: ["Snapshots"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"],
+      exclude: ["Snapshots"]),
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),
     .testTarget(name: "KeyringTests", dependencies: ["Keyring", "AuthCore"]),

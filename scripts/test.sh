@@ -32,7 +32,7 @@ build_without_warnings() {
 }
 step scripts/setup.sh
 # The committed .swift-format; any difference fails (swift format format --in-place fixes it).
-step swift format lint --strict --parallel -r Sources Tests
+step swift format lint --strict --parallel -r Package.swift Sources Tests
 step build_without_warnings
 step swift build -c release --static-swift-stdlib --product authsh   # what scripts/install.sh installs
 step scripts/check-binary.sh   # ≤ 40 MB stripped, no Foundation proper, no ICU

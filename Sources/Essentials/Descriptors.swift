@@ -134,22 +134,43 @@ public enum Descriptor {
     }
   }
 
-  /// Writes every byte, retrying interrupted and partial writes. Returns how many bytes went in
-  /// and, when not all did, the reason (`ENOSPC` for a write(2) that returned 0: a device with
-  /// no room sets no errno). Shared by the audit log, the session files, the history file and
-  /// batch reports.
-  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> (written: Int, failure: Int32?) {
+  /// Writes every byte, retrying interrupted and partial writes, and waiting for room on a
+  /// non-blocking descriptor. Returns how many bytes went in and, when not all did, the reason
+  /// (`ENOSPC` for a write(2) that returned 0: a device with no room sets no errno, and a loop
+  /// that counted it as progress would spin). Shared by the standard streams, the audit log, the
+  /// session files, the history file and batch reports. `write` is write(2) unless a test gives one.
+  public static func writeAll(
+    _ fd: Int32, _ bytes: [UInt8],
+    write: (Int32, UnsafeRawPointer, Int) -> Int = { systemWrite($0, $1, $2) }
+  ) -> (written: Int, failure: Int32?) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count, let base = buffer.baseAddress {
         let n = write(fd, base + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return (offset, n < 0 ? errno : ENOSPC) }
+        if n < 0 {
+          let error = errno
+          if error == EINTR { continue }
+          if error == EAGAIN || error == EWOULDBLOCK {
+            var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&request, 1, -1)
+            continue
+          }
+          return (offset, error)
+        }
+        guard n > 0 else { return (offset, ENOSPC) }
         offset += n
       }
       return (offset, nil)
     }
   }
+}
+
+@usableFromInline func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, bytes, count)
+  #else
+    return Darwin.write(fd, bytes, count)
+  #endif
 }
 
 /// Runs `body` on a new detached thread of its own (in place of Foundation's `Thread`); false

@@ -102,7 +102,7 @@ enum OneShot {
       EchoGuard.cancelOnInterrupt(terminal: Terminal.stderrIsTTY, cancel: { command.cancel() })
     }
     var result = await command.value
-    let interrupted = EchoGuard.received
+    let interrupted = EchoGuard.signalReceived
     if interrupted != 0 { result = Self.interrupted(result, by: interrupted) }
     spinner?.stop()
     progress?.clear()

@@ -50,25 +50,7 @@ enum StandardStreams {
       return (skip, closed)
     }
     guard !skip, !closed, !text.isEmpty else { return }
-    let failure: Int32? = Array(text.utf8).withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count, let base = buffer.baseAddress {
-        let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-        if written >= 0 {
-          offset += written
-          continue
-        }
-        let error = errno
-        if error == EINTR { continue }
-        if error == EAGAIN || error == EWOULDBLOCK {
-          var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-          _ = poll(&request, 1, -1)
-          continue
-        }
-        return error
-      }
-      return nil
-    }
+    let failure = Descriptor.writeAll(descriptor, Array(text.utf8)).failure
     if let failure {
       state.update { $0.failures[descriptor] = failure }
     }
@@ -110,15 +92,7 @@ enum StandardStreams {
   struct ReadFailure: Error { let reason: String }
 }
 
-/// write(2) and read(2) by their module's name: `StandardStreams.write` hides the bare names.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.write(descriptor, bytes, count)
-  #else
-    return Darwin.write(descriptor, bytes, count)
-  #endif
-}
-
+/// read(2) by its module's name: `StandardStreams` has members that hide the bare name.
 private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
   #if canImport(Glibc)
     return Glibc.read(descriptor, bytes, count)

@@ -1,5 +1,6 @@
 import Essentials
 import ShellKit
+import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -117,13 +118,18 @@ struct TerminalPasswordPrompter: PasswordPrompter {
 /// so far, `"ok": false` in `--json`) and exit 130 or 143; a command that has not finished
 /// `grace` seconds later, or a second signal, ends the process as before.
 enum EchoGuard {
+  /// Set before `armed` is stored (release) and read by the handler after it loads `armed` (acquire).
   nonisolated(unsafe) static var saved = termios()
-  nonisolated(unsafe) static var armed = false
-  nonisolated(unsafe) static var cancelling = false
+  // The flags the handler reads and writes are atomics (lock-free, so safe in a signal handler),
+  // as redis-cli keeps its `sig_atomic_t`.
+  static let armed = Atomic<Bool>(false)
+  static let cancelling = Atomic<Bool>(false)
   /// The signal that interrupted the command (0: none).
-  nonisolated(unsafe) static var received: Int32 = 0
+  static let received = Atomic<Int32>(0)
   /// Written by the handler to wake the thread that cancels the command.
-  nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
+  static let wakeDescriptor = Atomic<Int32>(-1)
+  /// The signal that interrupted the command (0: none), as the command's end reads it.
+  static var signalReceived: Int32 { received.load(ordering: .acquiring) }
   /// `\r ESC[K Cancelled.\n` on a terminal (over the `^C` and any spinner), else `Cancelled.\n`.
   /// Written by the handler: a buffer made once, so the handler touches no Swift object.
   nonisolated(unsafe) static var message: UnsafeMutableBufferPointer<UInt8>?
@@ -141,7 +147,7 @@ enum EchoGuard {
     message = buffer
     var descriptors: [Int32] = [-1, -1]
     if pipe(&descriptors) == 0 {
-      wakeDescriptor = descriptors[1]
+      wakeDescriptor.store(descriptors[1], ordering: .releasing)
       let readEnd = descriptors[0]
       startThread {
         var byte: UInt8 = 0
@@ -150,10 +156,10 @@ enum EchoGuard {
         sleep(grace)
         // Still running: the command did not stop when cancelled.
         if let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
-        _exit(128 + EchoGuard.received)
+        _exit(128 + EchoGuard.received.load(ordering: .acquiring))
       }
     }
-    cancelling = true
+    cancelling.store(true, ordering: .releasing)
     signal(SIGINT, EchoGuard.handler)
     signal(SIGTERM, EchoGuard.handler)
   }
@@ -165,29 +171,34 @@ enum EchoGuard {
 
   static func arm(_ state: termios) {
     saved = state
-    armed = true
+    armed.store(true, ordering: .releasing)
     signal(SIGINT, EchoGuard.handler)
   }
 
   static func disarm() {
-    armed = false
-    if !cancelling { signal(SIGINT, SIG_DFL) }
+    armed.store(false, ordering: .releasing)
+    if !cancelling.load(ordering: .acquiring) { signal(SIGINT, SIG_DFL) }
   }
 
   /// Only async-signal-safe calls: tcsetattr, write, _exit.
   static let handler: @convention(c) (Int32) -> Void = { signal in
-    if EchoGuard.armed { tcsetattr(0, TCSAFLUSH, &EchoGuard.saved) }
-    if EchoGuard.armed, let note = EchoGuard.promptMessage {
+    let armed = EchoGuard.armed.load(ordering: .acquiring)
+    let cancelling = EchoGuard.cancelling.load(ordering: .acquiring)
+    if armed { tcsetattr(0, TCSAFLUSH, &EchoGuard.saved) }
+    if armed, let note = EchoGuard.promptMessage {
       _ = write(2, note.baseAddress, note.count)
       _exit(128 + signal)
     }
-    if EchoGuard.cancelling, !EchoGuard.armed, EchoGuard.received == 0, EchoGuard.wakeDescriptor >= 0 {
-      EchoGuard.received = signal
+    let wake = EchoGuard.wakeDescriptor.load(ordering: .acquiring)
+    // Only the first signal is the command's: it wakes the cancelling thread; a second one ends it.
+    if cancelling, !armed, wake >= 0,
+      EchoGuard.received.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged
+    {
       var byte: UInt8 = 1
-      _ = write(EchoGuard.wakeDescriptor, &byte, 1)
+      _ = write(wake, &byte, 1)
       return
     }
-    if EchoGuard.cancelling, let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
+    if cancelling, let message = EchoGuard.message { _ = write(2, message.baseAddress, message.count) }
     _exit(128 + signal)
   }
 }

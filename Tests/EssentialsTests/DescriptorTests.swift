@@ -11,6 +11,44 @@ struct DescriptorTests {
     return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// write(2) returning 0 is no progress: the loop stops with ENOSPC after one call instead of
+  /// spinning; partial writes, EINTR and EAGAIN (waited out with poll) still get every byte in.
+  @Test func writeAllStopsOnAZeroByteWriteAndFinishesPartialOnes() throws {
+    var calls = 0
+    let stuck = Descriptor.writeAll(1, Array("hello".utf8)) { _, _, _ in
+      calls += 1
+      return 0
+    }
+    #expect(stuck == (0, ENOSPC) && calls == 1)
+
+    var ends: [Int32] = [-1, -1]
+    try #require(pipe(&ends) == 0)
+    defer { ends.forEach { _ = close($0) } }
+    var received: [UInt8] = []
+    var step = 0
+    let bytes = Array("partial, interrupted and would-block writes".utf8)
+    let done = Descriptor.writeAll(ends[1], bytes) { _, base, count in
+      step += 1
+      switch step % 3 {
+      case 1:
+        errno = step == 1 ? EINTR : EAGAIN
+        return -1
+      default:
+        let taken = min(count, 4)
+        received += UnsafeRawBufferPointer(start: base, count: taken)
+        return taken
+      }
+    }
+    #expect(done == (bytes.count, nil) && received == bytes)
+  }
+
+  @Test func aFullDeviceIsENOSPC() throws {
+    let fd = open("/dev/full", O_WRONLY)
+    try #require(fd >= 0)
+    defer { _ = close(fd) }
+    #expect(Descriptor.writeAll(fd, [1, 2, 3]).failure == ENOSPC)
+  }
+
   @Test func aFileIsReadWholeAndWrittenWhole() throws {
     let bytes = (0..<200_000).map { UInt8($0 % 251) }
     let path = try temporaryFile(bytes)

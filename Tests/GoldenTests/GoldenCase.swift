@@ -5,7 +5,9 @@ import Testing
 /// `Scripts/{ok,failed,errored,parse_error}/<case>.auth` with optional sidecars beside it —
 /// `.out` / `.err` (exact) or `.out.pattern` / `.err.pattern` (`~~~` matches any text on a line),
 /// `.exit` (default 0), `.args` (extra `authsh run` arguments, one per line). A provider-specific
-/// sidecar (`<case>.firebase.err`) wins over the shared one. A missing sidecar is not checked.
+/// sidecar (`<case>.firebase.err`) wins over the shared one. A case without an `out` or an `err`
+/// sidecar fails (a deleted sidecar would otherwise pass anything), and so does a case outside `ok/`
+/// without its `exit`.
 struct GoldenCase: Sendable, CustomTestStringConvertible {
   let folder: String
   let name: String
@@ -58,7 +60,15 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
       let fits = isPattern ? Self.matches(expected, actual) : expected == actual
       return fits ? nil : Self.diff(expected: expected, actual: actual, label: "\(folder)/\(name).\(suffix)")
     }
-    return nil
+    return "\(folder)/\(name) has no .\(stream) sidecar (AUTHSH_RECORD=1 records one)"
+  }
+
+  /// The sidecars the case lacks (`out`, `err`; `exit` outside `ok/`).
+  var missingSidecars: [String] {
+    let needed = folder == "ok" ? ["out", "err"] : ["out", "err", "exit"]
+    return needed.filter { stream in
+      !GoldenCase.providers.allSatisfy { hasExpectation(stream, provider: $0) || read(stream, provider: $0) != nil }
+    }
   }
 
   func hasExpectation(_ stream: String, provider: String) -> Bool {

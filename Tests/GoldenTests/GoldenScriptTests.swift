@@ -41,6 +41,16 @@ import Testing
     }
   }
 
+  /// A case whose sidecar is gone fails instead of passing whatever it prints.
+  @Test func everyCaseHasItsSidecarsAndAMissingOneFails() {
+    for golden in GoldenCase.all() {
+      #expect(golden.missingSidecars.isEmpty, "\(golden.relativePath) lacks \(golden.missingSidecars)")
+    }
+    let orphan = GoldenCase(folder: "failed", name: "no-such-case")
+    #expect(orphan.missingSidecars == ["out", "err", "exit"])
+    #expect(orphan.mismatch("out", actual: "anything", provider: "supabase") != nil)
+  }
+
   @Test func theCorpusCoversEveryOutcomeFolder() {
     let folders = Set(GoldenCase.all().map(\.folder))
     #expect(folders == Set(GoldenCase.folders))
