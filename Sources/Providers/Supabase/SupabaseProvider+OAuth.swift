@@ -7,6 +7,10 @@ import JSONKit
 /// `?code=`, and `POST /token?grant_type=pkce` trades the code and the verifier for the session.
 extension SupabaseProvider {
   public func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
+    // `/authorize` is the browser's to open, so nothing would tell authsh that the server is down
+    // (it would wait for a callback that never comes): the project's public settings are asked
+    // first, and a server that does not answer fails here, as every other command does.
+    _ = try await call("GET", "/settings", as: .other)
     let query = [
       ("provider", provider), ("redirect_to", callback), ("code_challenge", pkce.challenge),
       ("code_challenge_method", PKCEPair.method),

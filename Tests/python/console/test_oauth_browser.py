@@ -145,3 +145,19 @@ def test_a_provider_the_backend_does_not_have_is_refused_before_anything_is_open
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 64, done.stderr
     assert "Firebase has no discord sign-in" in done.stderr and "http://" not in done.stderr
+
+
+def test_a_supabase_server_that_is_down_fails_at_once_without_an_address_to_open(tmp_path):
+    """The browser's /authorize cannot tell authsh the server is down: authsh asks it first."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "NO_COLOR": "1",
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "SUPABASE_URL": f"http://127.0.0.1:{closed}", "SUPABASE_ANON_KEY": "anon-key"}
+    # Without the check it would wait minutes for a callback: the timeout fails the test then.
+    done = subprocess.run([authsh_binary(), "login", "--oauth", "google"], env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "network_unreachable" in done.stderr and "/authorize" not in done.stderr, done.stderr
