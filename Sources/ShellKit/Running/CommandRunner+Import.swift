@@ -8,8 +8,9 @@ import JSONKit
 /// (the log answers "what happened to ada@…" whichever way she was changed). Never prints a hash.
 extension CommandRunner {
   /// Accounts sent to the importer at a time: the file is read twice (checked whole, then sent a
-  /// chunk at a time), so memory is one chunk however many accounts the file has.
-  static let importChunk = 5_000
+  /// chunk at a time), so memory is a few chunks however many accounts the file has. Three of
+  /// Firebase's batches of 1,000.
+  static let importChunk = 3_000
   /// A file of at most this many accounts is read once: pass 1 keeps its checked accounts (about
   /// 1 KB each) for pass 2.
   static let importKept = 50_000
