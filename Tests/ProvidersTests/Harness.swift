@@ -34,7 +34,7 @@ struct OwnThreadTransport: HTTPTransport {
 }
 
 /// A fixture server plus a shell context pointing a provider at it (real socket, real HTTP client).
-final class Harness: @unchecked Sendable {
+final class Harness: TestService, @unchecked Sendable {
   let server = FixtureServer()
   let store = InMemorySessionStore()
   let provider: ProviderKind

@@ -7,7 +7,7 @@ import JSONKit
 
 /// A Google-like OAuth token endpoint on loopback that checks each JWT-bearer assertion with the
 /// public key of a service account generated here, and counts exchanges.
-final class TestTokenEndpoint: @unchecked Sendable {
+final class TestTokenEndpoint: TestService, @unchecked Sendable {
   static let email = "authsh-admin@demo-prod.iam.gserviceaccount.com"
   static let scope = "https://www.googleapis.com/auth/identitytoolkit https://www.googleapis.com/auth/cloud-platform"
   let server = FixtureServer()
@@ -37,6 +37,8 @@ final class TestTokenEndpoint: @unchecked Sendable {
 
   var tokenURI: String { server.baseURL + "/token" }
   var exchangeCount: Int { lock.withLock { exchanges } }
+
+  func stop() async { await server.stop() }
 
   var account: ServiceAccount {
     ServiceAccount(
