@@ -56,14 +56,16 @@ import Testing
 
   @Test func cancellingTheTaskEndsTheTransfer() async throws {
     try await withStarted(server()) { server in
+      let arrived = Signal()
       server.on("GET", "/slow") { _ in
+        arrived.fire()
         try? await Task.sleep(nanoseconds: 20_000_000_000)
         return .text(200, "late")
       }
       let transport = CurlTransport()
       let request = HTTPRequest(method: "GET", url: try url(server, "/slow"), timeout: 60)
       let task = Task { try await transport.send(request) }
-      try await Task.sleep(nanoseconds: 200_000_000)
+      try await arrived.wait()  // the transfer is under way: the server has the request
       task.cancel()
       await #expect(throws: TransportFailure.cancelled) { try await task.value }
     }

@@ -132,13 +132,15 @@ struct BlockingThreadTransport: CountingTransport {
   /// shell), however long the server would take.
   @Test(arguments: Plain.allCases) func aCancelledRequestEndsAtOnce(_ plain: Plain) async throws {
     try await withStarted(server()) { server in
+      let arrived = Signal()
       server.on("GET", "/n") { request in
+        arrived.fire()
         try? await Task.sleep(nanoseconds: 20_000_000_000)
         return .text(200, "late")
       }
       let transport = plain.make()
       let request = Task { try await get(transport, server, "slow") }
-      try await Task.sleep(nanoseconds: 100_000_000)
+      try await arrived.wait()  // the request is in flight: the server has it
       request.cancel()
       await #expect(throws: TransportFailure.cancelled) { try await request.value }
     }

@@ -12,8 +12,17 @@ import Testing
     let server = FixtureServer()
     try await server.start()
     try await withStarted(server) { server in
+      let arrived = ["a": Signal(), "b": Signal()]
+      // `a` and `b` are held until `a`'s cancellation is over, so both are in flight when it
+      // comes; `c` answers after a second, time enough for a stale wake-up to show.
+      let cancellationOver = Signal()
       server.on("GET", "/n") { request in
-        try? await Task.sleep(nanoseconds: 1_000_000_000)
+        if let signal = arrived[request.rawQuery] {
+          signal.fire()
+          try? await cancellationOver.wait()
+        } else {
+          try? await Task.sleep(nanoseconds: 1_000_000_000)
+        }
         return .text(200, "answer to \(request.uri)")
       }
       let transport = SocketHTTPTransport()
@@ -27,9 +36,10 @@ import Testing
       }
       let cancelled = get("a")
       let kept = get("b")
-      try await Task.sleep(nanoseconds: 200_000_000)
+      for signal in arrived.values { try await signal.wait() }
       cancelled.cancel()
       await #expect(throws: TransportFailure.cancelled) { try await cancelled.value }
+      cancellationOver.fire()
       #expect(try await kept.value.bodyText == "answer to /n?b")
       // The next request on the transport is not woken by the earlier cancellation.
       #expect(try await get("c").value.bodyText == "answer to /n?c")

@@ -16,10 +16,11 @@ import Testing
     let admin: any AdminProvider
     let client: any AuthProvider
 
-    init(projectId: String? = nil) async throws {
+    /// With a `clock`, the emulator and both providers keep its time, which the test moves.
+    init(projectId: String? = nil, clock: ManualTestClock? = nil) async throws {
       var config = EmulatorConfig()
       config.port = 0
-      emulator = try Emulator(config: config)
+      emulator = try Emulator(config: config, clock: clock ?? SystemEmulatorClock() as any EmulatorClock)
       FileDescriptorLimit.raiseSoftLimit()
       try await emulator.start()
       let host = emulator.firebaseHost
@@ -30,8 +31,9 @@ import Testing
       if projectId == "" { target.projectId = nil }
       self.target = target
       let transport = CurlTransport()
-      admin = AdminProviderFactory.make(target, credential: .firebaseEmulatorOwner, transport: transport)
-      client = ProviderFactory.make(target, transport: transport)
+      let clock: any Clock = clock ?? SystemClock()
+      admin = AdminProviderFactory.make(target, credential: .firebaseEmulatorOwner, transport: transport, clock: clock)
+      client = ProviderFactory.make(target, transport: transport, clock: clock)
     }
 
     func stop() async { await emulator.shutdown() }
@@ -172,12 +174,13 @@ import Testing
   }
 
   @Test func signOutRevokesRefreshTokens() async throws {
-    try await withStarted(Rig()) { rig in
+    let clock = ManualTestClock()
+    try await withStarted(Rig(clock: clock)) { rig in
       let user = try await rig.admin.createUser(
         email: "ada@example.com", password: "correct-horse-1", confirmed: false, name: nil)
       let session = try await rig.client.signIn(email: "ada@example.com", password: "correct-horse-1")
       // validSince has a one-second resolution: a token issued in the same second stays valid.
-      try await Task.sleep(nanoseconds: 1_100_000_000)
+      clock.advance(1)
       try await rig.admin.signOut(user)
       #expect(await Self.code { _ = try await rig.client.user(of: session) } == .sessionExpired)
     }

@@ -14,12 +14,16 @@ import Testing
   final class Rig: TestService, @unchecked Sendable {
     let emulator: Emulator
     let transport = CurlTransport()
+    /// The providers' time: the emulator's when the test moves it.
+    let clock: any Clock
 
-    init(likeProduction: Bool = false) async throws {
+    /// With a `clock`, the emulator and the providers keep its time, which the test moves.
+    init(likeProduction: Bool = false, clock: ManualTestClock? = nil) async throws {
       var config = EmulatorConfig()
       config.port = 0
       config.likeProduction = likeProduction
-      emulator = try Emulator(config: config)
+      emulator = try Emulator(config: config, clock: clock ?? SystemEmulatorClock() as any EmulatorClock)
+      self.clock = clock ?? SystemClock()
       FileDescriptorLimit.raiseSoftLimit()
       try await emulator.start()
     }
@@ -35,11 +39,12 @@ import Testing
     }
 
     func admin(tenant: String? = nil) -> any AdminProvider {
-      AdminProviderFactory.make(target(tenant: tenant), credential: .firebaseEmulatorOwner, transport: transport)
+      AdminProviderFactory.make(
+        target(tenant: tenant), credential: .firebaseEmulatorOwner, transport: transport, clock: clock)
     }
 
     func client(tenant: String? = nil) -> any AuthProvider {
-      ProviderFactory.make(target(tenant: tenant), transport: transport)
+      ProviderFactory.make(target(tenant: tenant), transport: transport, clock: clock)
     }
 
     /// `POST /v2/projects/{p}/tenants` as the management API (Bearer owner).
@@ -148,12 +153,13 @@ import Testing
   @Test("signOut ends refresh tokens like production only: the provider says which")
   func signOutEffect() async throws {
     for likeProduction in [false, true] {
-      try await withStarted(Rig(likeProduction: likeProduction)) { rig in
+      let clock = ManualTestClock()
+      try await withStarted(Rig(likeProduction: likeProduction, clock: clock)) { rig in
         let admin = rig.admin()
         let user = try await admin.createUser(
           email: "s@example.com", password: "correct-horse-1", confirmed: true, name: nil)
         let session = try await rig.client().signIn(email: "s@example.com", password: "correct-horse-1")
-        try await Task.sleep(nanoseconds: 1_100_000_000)  // validSince has whole seconds
+        clock.advance(1)  // validSince has whole seconds
         try await admin.signOut(user)
         #expect(await admin.signOutEndsRefreshTokens() == likeProduction)
         do {
