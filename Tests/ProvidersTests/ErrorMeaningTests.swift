@@ -57,7 +57,7 @@ import Testing
   @Test func refreshConflictIsRetriedOnce() async throws {
     try await withStarted(Harness(.supabase)) { harness in
       try harness.signedIn(expiresIn: 3600)
-      let calls = CallCounter()
+      let calls = Guarded(0)
       harness.server.on("POST", "/auth/v1/token") { _ in
         calls.next() == 0
           ? Self.json(409, Fixture.text("supabase/error_conflict.json")) : Self.json(200, Self.freshSession)

@@ -99,16 +99,3 @@ final class Harness: TestService, @unchecked Sendable {
 
   func stop() async { await server.stop() }
 }
-
-/// A thread-safe call counter for fixture routes.
-final class CallCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  /// The count before this call.
-  func next() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    value += 1
-    return value - 1
-  }
-}

@@ -23,7 +23,7 @@ import Testing
 
   /// `GET /user` answers each call from `answers` in turn (the last one repeats).
   func userAnswers(_ harness: Harness, _ answers: [(Int, String)]) {
-    let calls = CallCounter()
+    let calls = Guarded(0)
     harness.server.on("GET", Self.userPath) { _ in
       let (status, json) = answers[min(calls.next(), answers.count - 1)]
       return ServerResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(json.utf8))

@@ -174,15 +174,15 @@ import Testing
           #"{"users":[{"localId":"u\#(number)","email":"u\#(number)@example.com"}],"nextPageToken":"P\#(number + 1)"}"#
         return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
       }
-      let seen = Locked<[ScanProgress]>([])
+      let seen = Guarded<[ScanProgress]>([])
       var query = UserListQuery(filter: "u1@", limit: 50, maxPages: 3)
-      query.scanProgress = { progress in seen.withLock { $0.append(progress) } }
+      query.scanProgress = { progress in seen.update { $0.append(progress) } }
       let page = try await rig.admin.listUsers(query)
       #expect(rig.server.requests.filter { $0.path == Self.accounts("batchGet") }.count == 3)
       #expect(page.stoppedScan == ScanProgress(pages: 3, scanned: 3, matches: 1))
       #expect(page.users.map(\.email) == ["u1@example.com"])
       #expect(page.nextPageToken == "P3")
-      #expect(seen.withLock { $0.map(\.pages) } == [1, 2, 3])
+      #expect(seen[\.self].map(\.pages) == [1, 2, 3])
     }
   }
 
@@ -340,17 +340,5 @@ import Testing
       let user = AdminUser(id: "x", email: "ada@example.com", confirmed: false)
       #expect(await Self.failure { _ = try await rig.admin.link(.recovery, for: user) }?.code == .malformedResponse)
     }
-  }
-}
-
-/// A value shared with a `@Sendable` closure in a test.
-final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-  init(_ value: Value) { self.value = value }
-  func withLock<T>(_ body: (inout Value) -> T) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
   }
 }

@@ -70,21 +70,21 @@ import Testing
   @Test func secretsAreRegisteredAndTracesMaskThem() async throws {
     let endpoint = try await TestTokenEndpoint()
     let redactor = Redactor()
-    let lines = Collected()
-    let secrets = Collected()
+    let lines = Guarded<[String]>([])
+    let secrets = Guarded<[String]>([])
     let source = GoogleTokenSource(
       account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock(),
-      trace: { line in lines.add(redactor.redact(line)) },
+      trace: { line in lines.update { $0.append(redactor.redact(line)) } },
       secrets: { secret in
-        secrets.add(secret)
+        secrets.update { $0.append(secret) }
         redactor.register(secret)
       })
     let token = try await source.accessToken()
     let assertion = try #require(endpoint.assertions.first)
     #expect(
-      secrets.all.contains(token) && secrets.all.contains(assertion)
-        && secrets.all.contains(endpoint.account.privateKeyPEM))
-    let trace = lines.all.joined(separator: "\n")
+      secrets[\.self].contains(token) && secrets[\.self].contains(assertion)
+        && secrets[\.self].contains(endpoint.account.privateKeyPEM))
+    let trace = lines[\.self].joined(separator: "\n")
     #expect(trace.contains("> POST \(endpoint.tokenURI)"))
     #expect(trace.contains("assertion=***"))
     #expect(!trace.contains(token) && !trace.contains(assertion) && !trace.contains(String(assertion.prefix(40))))

@@ -84,14 +84,14 @@ import Testing
   @Test("authorized_user: the refresh-token grant, one exchange for many calls, secrets to the redactor")
   func refreshTokenGrant() async throws {
     try await withStarted(Google()) { google throws in
-      let secrets = Collected()
+      let secrets = Guarded<[String]>([])
       let source = GoogleTokenSource(
         grant: .authorizedUser(google.user), transport: NIOHTTPTransport(), clock: SystemClock(),
-        secrets: { secrets.add($0) })
+        secrets: { secret in secrets.update { $0.append(secret) } })
       for _ in 0..<10 { #expect(try await source.accessToken() == "ya29.user-token") }
       #expect(google.grants.count == 1)
       #expect(source.quotaProject == "demo-prod")
-      #expect(Set(secrets.all).isSuperset(of: [Self.clientSecret, Self.refreshToken, "ya29.user-token"]))
+      #expect(Set(secrets[\.self]).isSuperset(of: [Self.clientSecret, Self.refreshToken, "ya29.user-token"]))
     }
   }
 

@@ -101,11 +101,3 @@ final class TestTokenEndpoint: TestService, @unchecked Sendable {
     return Data(base64Encoded: base64).map(Array.init)
   }
 }
-
-/// Collects strings handed over (trace lines, secrets) from concurrent code.
-final class Collected: @unchecked Sendable {
-  private let lock = NSLock()
-  private var items: [String] = []
-  func add(_ item: String) { lock.withLock { items.append(item) } }
-  var all: [String] { lock.withLock { items } }
-}
