@@ -5,7 +5,7 @@ import HTTPServerKit
 import JSONKit
 
 /// The real `authsh` binary against an in-process emulator on a free port.
-final class CLIEmulator: @unchecked Sendable {
+final class CLIEmulator: TestService, @unchecked Sendable {
   let emulator: Emulator
   var runner: BinaryRunner
   let provider: String

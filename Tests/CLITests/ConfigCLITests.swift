@@ -22,40 +22,41 @@ import Testing
     let emulator = try Emulator(config: config)
     FileDescriptorLimit.raiseSoftLimit()
     try await emulator.start()
-    defer { Task { await emulator.shutdown() } }
-    var runner = try runner(
-      config: """
-        default_profile = "local"
+    try await withStarted(emulator) { emulator in
+      var runner = try runner(
+        config: """
+          default_profile = "local"
 
-        [profiles.local]
-        provider = "supabase"
-        url = "\(emulator.baseURL)"
-        key = "anon-key-for-cli-tests"
-        """)
-    // What `authsh emulator` tells people to export, but pointing nowhere.
-    runner.environment["SUPABASE_URL"] = "http://127.0.0.1:9"
-    runner.environment["SUPABASE_ANON_KEY"] = "stale-anon-key"
-    runner.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
+          [profiles.local]
+          provider = "supabase"
+          url = "\(emulator.baseURL)"
+          key = "anon-key-for-cli-tests"
+          """)
+      // What `authsh emulator` tells people to export, but pointing nowhere.
+      runner.environment["SUPABASE_URL"] = "http://127.0.0.1:9"
+      runner.environment["SUPABASE_ANON_KEY"] = "stale-anon-key"
+      runner.environment["AUTHSH_TEST_PW"] = "Known-Pa55word-for-config"
 
-    let signup = try await runner.run([
-      "signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--profile", "local",
-    ])
-    #expect(signup.status == 0, "\(signup.combined)")
+      let signup = try await runner.run([
+        "signup", "ada@example.com", "--name", "Ada", "--password-env", "AUTHSH_TEST_PW", "--profile", "local",
+      ])
+      #expect(signup.status == 0, "\(signup.combined)")
 
-    let explicit = try await runner.run(["status", "--profile", "local"])
-    #expect(explicit.status == 0, "\(explicit.combined)")
-    #expect(explicit.stdout.contains(emulator.baseURL + "/auth/v1"))
-    #expect(explicit.stdout.contains("SUPABASE_URL is set but not used: profile 'local' was chosen explicitly."))
+      let explicit = try await runner.run(["status", "--profile", "local"])
+      #expect(explicit.status == 0, "\(explicit.combined)")
+      #expect(explicit.stdout.contains(emulator.baseURL + "/auth/v1"))
+      #expect(explicit.stdout.contains("SUPABASE_URL is set but not used: profile 'local' was chosen explicitly."))
 
-    let implicit = try await runner.run(["status"])
-    #expect(implicit.stdout.contains("http://127.0.0.1:9/auth/v1"))
-    #expect(implicit.stdout.contains("environment: SUPABASE_URL overrides url of profile 'local'"))
-    #expect(!implicit.combined.contains("stale-anon-key"))
+      let implicit = try await runner.run(["status"])
+      #expect(implicit.stdout.contains("http://127.0.0.1:9/auth/v1"))
+      #expect(implicit.stdout.contains("environment: SUPABASE_URL overrides url of profile 'local'"))
+      #expect(!implicit.combined.contains("stale-anon-key"))
 
-    let verbose = try await runner.run(["whoami", "--verbose"])
-    #expect(
-      verbose.stderr.contains("* environment: SUPABASE_URL overrides url of profile 'local'"), "\(verbose.combined)")
-    #expect(!verbose.combined.contains("stale-anon-key"))
+      let verbose = try await runner.run(["whoami", "--verbose"])
+      #expect(
+        verbose.stderr.contains("* environment: SUPABASE_URL overrides url of profile 'local'"), "\(verbose.combined)")
+      #expect(!verbose.combined.contains("stale-anon-key"))
+    }
   }
 
   @Test func configMistakesExit78() async throws {

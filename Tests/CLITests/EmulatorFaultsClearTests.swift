@@ -7,20 +7,20 @@ import Testing
 @Suite struct EmulatorFaultsClearTests {
   @Test func clearsTheFaultsOfARunningEmulator() async throws {
     let fault = try EmulatorFault.parse(spec: "POST /auth/v1/token rate_limitx0")
-    let cli = try await CLIEmulator(provider: "supabase") { $0.faults = [fault] }
-    defer { Task { await cli.stop() } }
-    #expect(cli.emulator.faults.all.count == 1)
-    let port = String(cli.emulator.port)
-    let cleared = try await cli.authsh("emulator", "faults", "clear", "--port", port)
-    #expect(cleared.status == 0, "\(cleared.stderr)")
-    #expect(cleared.stdout == "Cleared the faults of http://127.0.0.1:\(port).\n")
-    #expect(cli.emulator.faults.all.isEmpty)
+    try await withStarted(CLIEmulator(provider: "supabase") { $0.faults = [fault] }) { cli in
+      #expect(cli.emulator.faults.all.count == 1)
+      let port = String(cli.emulator.port)
+      let cleared = try await cli.authsh("emulator", "faults", "clear", "--port", port)
+      #expect(cleared.status == 0, "\(cleared.stderr)")
+      #expect(cleared.stdout == "Cleared the faults of http://127.0.0.1:\(port).\n")
+      #expect(cli.emulator.faults.all.isEmpty)
 
-    // The URL a CI job has (`AUTHSH_EMULATOR_URL`, or SUPABASE_URL with its path) works too.
-    cli.emulator.faults.append(try EmulatorFault.parse(spec: "GET /auth/v1/user html502"))
-    let byURL = try await cli.authsh("emulator", "faults", "clear", "--url", cli.emulator.supabaseURL)
-    #expect(byURL.status == 0, "\(byURL.stderr)")
-    #expect(cli.emulator.faults.all.isEmpty)
+      // The URL a CI job has (`AUTHSH_EMULATOR_URL`, or SUPABASE_URL with its path) works too.
+      cli.emulator.faults.append(try EmulatorFault.parse(spec: "GET /auth/v1/user html502"))
+      let byURL = try await cli.authsh("emulator", "faults", "clear", "--url", cli.emulator.supabaseURL)
+      #expect(byURL.status == 0, "\(byURL.stderr)")
+      #expect(cli.emulator.faults.all.isEmpty)
+    }
   }
 
   @Test func nothingListeningIsABackendProblem() async throws {

@@ -18,18 +18,18 @@ import Testing
 
   @Test(arguments: [BinaryRunner.StandardOutput.deviceFull, .closed])
   func whoamiWithAnUnwritableStdout(_ target: BinaryRunner.StandardOutput) async throws {
-    let cli = try await CLIEmulator(provider: "supabase")
-    defer { Task { await cli.stop() } }
-    #expect(
-      try await cli.authsh("signup", "full@example.com", "--name", "Full", "--password-env", "AUTHSH_TEST_PW").status
-        == 0)
-    let outcome = try await cli.runner.run(["whoami"], stdout: target)
-    expectNoCrash(outcome)
-    #expect(outcome.status == Self.ioError)
-    let reason = target == .deviceFull ? "No space left on device" : "Bad file descriptor"
-    #expect(outcome.stderr == "authsh: error: cannot write to standard output: \(reason)\n")
-    // The command itself still ran: the session is there for the next one.
-    #expect(try await cli.authsh("whoami").stdout.contains("full@example.com"))
+    try await withStarted(CLIEmulator(provider: "supabase")) { cli in
+      #expect(
+        try await cli.authsh("signup", "full@example.com", "--name", "Full", "--password-env", "AUTHSH_TEST_PW").status
+          == 0)
+      let outcome = try await cli.runner.run(["whoami"], stdout: target)
+      expectNoCrash(outcome)
+      #expect(outcome.status == Self.ioError)
+      let reason = target == .deviceFull ? "No space left on device" : "Bad file descriptor"
+      #expect(outcome.stderr == "authsh: error: cannot write to standard output: \(reason)\n")
+      // The command itself still ran: the session is there for the next one.
+      #expect(try await cli.authsh("whoami").stdout.contains("full@example.com"))
+    }
   }
 
   @Test(arguments: [["--version"], ["help"], ["completion", "bash"], ["emulator", "--bogus-flag"]])
@@ -59,19 +59,20 @@ import Testing
   /// An export to a full disk says how far it got (nothing was written) and why, not that
   /// nobody reads; a reader that goes away is told nothing (exit 74, as `brokenPipeIsQuiet`).
   @Test func userExportToAnUnwritableStdout() async throws {
-    let cli = try await CLIEmulator(provider: "supabase")
-    defer { Task { await cli.stop() } }
-    cli.runner.environment["SUPABASE_SERVICE_ROLE_KEY"] = cli.emulator.serviceRoleKey
-    #expect(try await cli.authsh("user", "create", "full@example.com", "--password-env", "AUTHSH_TEST_PW").status == 0)
-    let full = try await cli.runner.run(["user", "export"], stdout: .deviceFull)
-    expectNoCrash(full)
-    #expect(full.status == Self.ioError)
-    #expect(full.stderr.contains("Stopped after 0 accounts: standard output failed"), "\(full.stderr)")
-    #expect(full.stderr.hasSuffix("authsh: error: cannot write to standard output: No space left on device\n"))
-    #expect(!full.stderr.contains("nobody reads"))
-    let gone = try await cli.runner.run(["user", "export"], stdout: .brokenPipe)
-    #expect(gone.status == Self.ioError)
-    #expect(!gone.stderr.contains("Stopped after") && !gone.stderr.contains("nobody reads"), "\(gone.stderr)")
+    try await withStarted(CLIEmulator(provider: "supabase")) { cli in
+      cli.runner.environment["SUPABASE_SERVICE_ROLE_KEY"] = cli.emulator.serviceRoleKey
+      #expect(
+        try await cli.authsh("user", "create", "full@example.com", "--password-env", "AUTHSH_TEST_PW").status == 0)
+      let full = try await cli.runner.run(["user", "export"], stdout: .deviceFull)
+      expectNoCrash(full)
+      #expect(full.status == Self.ioError)
+      #expect(full.stderr.contains("Stopped after 0 accounts: standard output failed"), "\(full.stderr)")
+      #expect(full.stderr.hasSuffix("authsh: error: cannot write to standard output: No space left on device\n"))
+      #expect(!full.stderr.contains("nobody reads"))
+      let gone = try await cli.runner.run(["user", "export"], stdout: .brokenPipe)
+      #expect(gone.status == Self.ioError)
+      #expect(!gone.stderr.contains("Stopped after") && !gone.stderr.contains("nobody reads"), "\(gone.stderr)")
+    }
   }
 
   /// The emulator's ready output (banner, --print-env, --json) that cannot be written stops it:

@@ -14,68 +14,68 @@ import Testing
 
   @Test(arguments: ["supabase", "firebase"])
   func everySupportCommandHumanAndJSON(_ provider: String) async throws {
-    let cli = try await CLIEmulator(provider: provider)
-    defer { Task { await cli.stop() } }
-    if provider == "supabase" { cli.runner.environment["SUPABASE_SERVICE_ROLE_KEY"] = cli.emulator.serviceRoleKey }
-    cli.runner.environment["SUPPORT_PW"] = Self.password
-    var transcript = ""
-    func step(_ args: String..., sortRows: Bool = false) async throws {
-      var outcome = try await cli.runner.run(args, timeout: 120)
-      if sortRows {
-        // Firebase lists in id order, and ids are random: the rows between the header and the count, sorted.
-        var lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.count > 3 { lines[1..<(lines.count - 2)].sort() }
-        outcome.stdout = lines.joined(separator: "\n")
+    try await withStarted(CLIEmulator(provider: provider)) { cli in
+      if provider == "supabase" { cli.runner.environment["SUPABASE_SERVICE_ROLE_KEY"] = cli.emulator.serviceRoleKey }
+      cli.runner.environment["SUPPORT_PW"] = Self.password
+      var transcript = ""
+      func step(_ args: String..., sortRows: Bool = false) async throws {
+        var outcome = try await cli.runner.run(args, timeout: 120)
+        if sortRows {
+          // Firebase lists in id order, and ids are random: the rows between the header and the count, sorted.
+          var lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+          if lines.count > 3 { lines[1..<(lines.count - 2)].sort() }
+          outcome.stdout = lines.joined(separator: "\n")
+        }
+        transcript += "$ authsh \(args.map { $0.debugDescription.dropFirst().dropLast() }.joined(separator: " "))\n"
+        if !outcome.stdout.isEmpty { transcript += outcome.stdout }
+        if !outcome.stderr.isEmpty { transcript += "[stderr]\n" + outcome.stderr }
+        transcript += "[exit \(outcome.status)]\n\n"
       }
-      transcript += "$ authsh \(args.map { $0.debugDescription.dropFirst().dropLast() }.joined(separator: " "))\n"
-      if !outcome.stdout.isEmpty { transcript += outcome.stdout }
-      if !outcome.stderr.isEmpty { transcript += "[stderr]\n" + outcome.stderr }
-      transcript += "[exit \(outcome.status)]\n\n"
-    }
-    try await step("user", "create", "ada@example.com", "--name", "Ada", "--password-env", "SUPPORT_PW")
-    try await step("--json", "user", "create", "bob@example.com", "--confirmed", "--password-env", "SUPPORT_PW")
-    try await step(
-      "user", "create", "eve@example.com", "--confirmed", "--name", Self.hostileName, "--password-env", "SUPPORT_PW")
-    let ids = try await accountIds(cli, ["ada@example.com", "bob@example.com", "eve@example.com"])
-    try await step("user", "show", "ada@example.com", "bob@example.com", "nobody@example.com")
-    try await step("user", "show", "--json", "ada@example.com", "nobody@example.com")
-    try await step("user", "show", "--jsonl", "--jobs", "1", "ada@example.com", "nobody@example.com", ids[1])
-    try await step("user", "show", "eve@example.com")
-    try await step("user", "list", "--limit", "5", sortRows: true)
-    try await step("user", "list", "--filter", "ada")
-    try await step("user", "list", "--filter", "bob", "--json")
-    try await step("diagnose", "ada@example.com")
-    try await step("diagnose", "nobody@example.com", "--json")
-    try await step("user", "link", "confirm", "ada@example.com")
-    try await step("user", "link", "confirm", "ada@example.com", "--yes")
-    try await step("user", "link", "recovery", "ada@example.com", "--yes", "--json")
-    try await step("user", "resend", "ada@example.com")
-    try await step("user", "confirm", "ada@example.com")
-    try await step("user", "confirm", "ada@example.com", "--json")
-    try await step("user", "disable", "bob@example.com")
-    try await step("user", "disable", "bob@example.com", "--yes")
-    try await step("diagnose", "bob@example.com")
-    try await step("user", "enable", "bob@example.com", "--json")
-    try await step("user", "disable", "bob@example.com", "--until", "24h", "--yes", "--json")
-    try await step("user", "enable", "bob@example.com")
-    try await step("user", "set-password", "bob@example.com", "--yes", "--password-env", "SUPPORT_PW")
-    try await step("user", "signout", "bob@example.com", "--yes")
-    try await step("user", "signout", "bob@example.com", "--yes", "--json")
-    try await step("user", "delete", "bob@example.com", "--yes")
-    try await step("user", "delete", "eve@example.com", "--yes", "--json")
-    try await step("user", "show", "bob@example.com")
-    try await step("login", "ada@example.com", "--password-env", "SUPPORT_PW")
-    try await step("diagnose", "ada@example.com", "--json")
-    try await step("audit")
-    try await step("audit", "--since", "1h", "--json")
+      try await step("user", "create", "ada@example.com", "--name", "Ada", "--password-env", "SUPPORT_PW")
+      try await step("--json", "user", "create", "bob@example.com", "--confirmed", "--password-env", "SUPPORT_PW")
+      try await step(
+        "user", "create", "eve@example.com", "--confirmed", "--name", Self.hostileName, "--password-env", "SUPPORT_PW")
+      let ids = try await accountIds(cli, ["ada@example.com", "bob@example.com", "eve@example.com"])
+      try await step("user", "show", "ada@example.com", "bob@example.com", "nobody@example.com")
+      try await step("user", "show", "--json", "ada@example.com", "nobody@example.com")
+      try await step("user", "show", "--jsonl", "--jobs", "1", "ada@example.com", "nobody@example.com", ids[1])
+      try await step("user", "show", "eve@example.com")
+      try await step("user", "list", "--limit", "5", sortRows: true)
+      try await step("user", "list", "--filter", "ada")
+      try await step("user", "list", "--filter", "bob", "--json")
+      try await step("diagnose", "ada@example.com")
+      try await step("diagnose", "nobody@example.com", "--json")
+      try await step("user", "link", "confirm", "ada@example.com")
+      try await step("user", "link", "confirm", "ada@example.com", "--yes")
+      try await step("user", "link", "recovery", "ada@example.com", "--yes", "--json")
+      try await step("user", "resend", "ada@example.com")
+      try await step("user", "confirm", "ada@example.com")
+      try await step("user", "confirm", "ada@example.com", "--json")
+      try await step("user", "disable", "bob@example.com")
+      try await step("user", "disable", "bob@example.com", "--yes")
+      try await step("diagnose", "bob@example.com")
+      try await step("user", "enable", "bob@example.com", "--json")
+      try await step("user", "disable", "bob@example.com", "--until", "24h", "--yes", "--json")
+      try await step("user", "enable", "bob@example.com")
+      try await step("user", "set-password", "bob@example.com", "--yes", "--password-env", "SUPPORT_PW")
+      try await step("user", "signout", "bob@example.com", "--yes")
+      try await step("user", "signout", "bob@example.com", "--yes", "--json")
+      try await step("user", "delete", "bob@example.com", "--yes")
+      try await step("user", "delete", "eve@example.com", "--yes", "--json")
+      try await step("user", "show", "bob@example.com")
+      try await step("login", "ada@example.com", "--password-env", "SUPPORT_PW")
+      try await step("diagnose", "ada@example.com", "--json")
+      try await step("audit")
+      try await step("audit", "--since", "1h", "--json")
 
-    for secret in [Self.password, cli.emulator.serviceRoleKey] {
-      #expect(!transcript.contains(secret), "a secret leaked into the output [\(provider)]")
+      for secret in [Self.password, cli.emulator.serviceRoleKey] {
+        #expect(!transcript.contains(secret), "a secret leaked into the output [\(provider)]")
+      }
+      #expect(!transcript.contains("\u{1B}"), "a server value reached the terminal unescaped [\(provider)]")
+      let names = ["ada", "bob", "eve"]
+      let normalized = Self.normalize(transcript, ids: Dictionary(uniqueKeysWithValues: zip(ids, names)))
+      if let diff = Snapshot.check(normalized, named: "support-\(provider)") { Issue.record(Comment(rawValue: diff)) }
     }
-    #expect(!transcript.contains("\u{1B}"), "a server value reached the terminal unescaped [\(provider)]")
-    let names = ["ada", "bob", "eve"]
-    let normalized = Self.normalize(transcript, ids: Dictionary(uniqueKeysWithValues: zip(ids, names)))
-    if let diff = Snapshot.check(normalized, named: "support-\(provider)") { Issue.record(Comment(rawValue: diff)) }
   }
 
   /// `authsh --emulator`: the embedded emulator's own admin credentials, no environment needed.

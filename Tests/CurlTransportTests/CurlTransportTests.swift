@@ -21,62 +21,64 @@ import Testing
   }
 
   @Test func methodHeadersAndBodyArriveAsGivenAndTheAnswerComesBackWhole() async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("PATCH", "/thing") { request in
-      ServerResponse(status: 201, headers: [("X-Answer", "yes")], body: request.body + Array(" back".utf8))
+    try await withStarted(server()) { server in
+      server.on("PATCH", "/thing") { request in
+        ServerResponse(status: 201, headers: [("X-Answer", "yes")], body: request.body + Array(" back".utf8))
+      }
+      let body = Array(String(repeating: "x", count: 5000).utf8)  // past libcurl's Expect: 100-continue size
+      let response = try await CurlTransport().send(
+        HTTPRequest(
+          method: "PATCH", url: try url(server, "/thing?a=1"),
+          headers: [("apikey", "k"), ("Content-Type", "application/json"), ("X-Empty", "")], body: body))
+      #expect(response.status == 201)
+      #expect(response.body == body + Array(" back".utf8))
+      #expect(response.headers.contains { $0.name.lowercased() == "x-answer" && $0.value == "yes" })
+      let seen = try #require(server.requests.first)
+      #expect(seen.method == "PATCH")
+      #expect(seen.uri == "/thing?a=1")
+      #expect(seen.header("apikey") == "k")
+      #expect(seen.header("expect") == nil)
+      #expect(seen.header("x-empty") == "")
+      #expect(seen.header("user-agent")?.hasPrefix("authsh/") == true)
     }
-    let body = Array(String(repeating: "x", count: 5000).utf8)  // past libcurl's Expect: 100-continue size
-    let response = try await CurlTransport().send(
-      HTTPRequest(
-        method: "PATCH", url: try url(server, "/thing?a=1"),
-        headers: [("apikey", "k"), ("Content-Type", "application/json"), ("X-Empty", "")], body: body))
-    #expect(response.status == 201)
-    #expect(response.body == body + Array(" back".utf8))
-    #expect(response.headers.contains { $0.name.lowercased() == "x-answer" && $0.value == "yes" })
-    let seen = try #require(server.requests.first)
-    #expect(seen.method == "PATCH")
-    #expect(seen.uri == "/thing?a=1")
-    #expect(seen.header("apikey") == "k")
-    #expect(seen.header("expect") == nil)
-    #expect(seen.header("x-empty") == "")
-    #expect(seen.header("user-agent")?.hasPrefix("authsh/") == true)
   }
 
   @Test func aBodylessPostSendsNoBodyAndNoMadeUpContentType() async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("POST", "/logout") { _ in .text(204, "") }
-    let response = try await CurlTransport().send(HTTPRequest(method: "POST", url: try url(server, "/logout")))
-    #expect(response.status == 204)
-    let seen = try #require(server.requests.first)
-    #expect(seen.body.isEmpty)
-    #expect(seen.header("content-type") == nil)
+    try await withStarted(server()) { server in
+      server.on("POST", "/logout") { _ in .text(204, "") }
+      let response = try await CurlTransport().send(HTTPRequest(method: "POST", url: try url(server, "/logout")))
+      #expect(response.status == 204)
+      let seen = try #require(server.requests.first)
+      #expect(seen.body.isEmpty)
+      #expect(seen.header("content-type") == nil)
+    }
   }
 
   @Test func cancellingTheTaskEndsTheTransfer() async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("GET", "/slow") { _ in
-      try? await Task.sleep(nanoseconds: 20_000_000_000)
-      return .text(200, "late")
+    try await withStarted(server()) { server in
+      let arrived = Signal()
+      server.on("GET", "/slow") { _ in
+        arrived.fire()
+        try? await Task.sleep(nanoseconds: 20_000_000_000)
+        return .text(200, "late")
+      }
+      let transport = CurlTransport()
+      let request = HTTPRequest(method: "GET", url: try url(server, "/slow"), timeout: 60)
+      let task = Task { try await transport.send(request) }
+      try await arrived.wait()  // the transfer is under way: the server has the request
+      task.cancel()
+      await #expect(throws: TransportFailure.cancelled) { try await task.value }
     }
-    let transport = CurlTransport()
-    let request = HTTPRequest(method: "GET", url: try url(server, "/slow"), timeout: 60)
-    let task = Task { try await transport.send(request) }
-    try await Task.sleep(nanoseconds: 200_000_000)
-    task.cancel()
-    await #expect(throws: TransportFailure.cancelled) { try await task.value }
   }
 
   @Test func aRedirectIsReturnedNotFollowed() async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("GET", "/moved") { _ in
-      ServerResponse(status: 302, headers: [("Location", "http://127.0.0.1:9/elsewhere")], body: [])
+    try await withStarted(server()) { server in
+      server.on("GET", "/moved") { _ in
+        ServerResponse(status: 302, headers: [("Location", "http://127.0.0.1:9/elsewhere")], body: [])
+      }
+      let response = try await CurlTransport().send(
+        HTTPRequest(method: "GET", url: try url(server, "/moved"), headers: [("apikey", "k")]))
+      #expect(response.status == 302)
     }
-    let response = try await CurlTransport().send(
-      HTTPRequest(method: "GET", url: try url(server, "/moved"), headers: [("apikey", "k")]))
-    #expect(response.status == 302)
   }
 }

@@ -36,34 +36,37 @@ import Testing
     try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first")
     let server = FixtureServer()
     try await server.start()
-    defer { Task { await server.stop() } }
-    server.on("POST", "/auth/v1/signup", Self.replay("supabase/signup_unconfirmed.json"))
-    server.on("POST", "/auth/v1/token", Self.replay("supabase/error_invalid_credentials_2024.json", status: 400))
-    server.on("POST", "/auth/v1/recover", status: 200, json: "{}")
-    let outcome = try await run(
-      server, ["--provider", "supabase", "--url", server.baseURL, "--key", "sb_publishable_replay"])
-    #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
-    #expect(outcome.stdout.hasSuffix("3 passed, 0 failed\n"))
+    try await withStarted(server) { server in
+      server.on("POST", "/auth/v1/signup", Self.replay("supabase/signup_unconfirmed.json"))
+      server.on("POST", "/auth/v1/token", Self.replay("supabase/error_invalid_credentials_2024.json", status: 400))
+      server.on("POST", "/auth/v1/recover", status: 200, json: "{}")
+      let outcome = try await run(
+        server, ["--provider", "supabase", "--url", server.baseURL, "--key", "sb_publishable_replay"])
+      #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+      #expect(outcome.stdout.hasSuffix("3 passed, 0 failed\n"))
+    }
   }
 
   @Test func firebaseProductionAnswers() async throws {
     try #require(FileManager.default.isExecutableFile(atPath: AuthshProcess.binary.path), "build authsh first")
     let server = FixtureServer()
     try await server.start()
-    defer { Task { await server.stop() } }
-    let toolkit = "/identitytoolkit.googleapis.com/v1/accounts:"
-    server.on("POST", toolkit + "signUp", Self.replay("firebase/signup.json"))
-    server.on("POST", toolkit + "update", Self.replay("firebase/update_profile.json"))
-    server.on(
-      "POST", toolkit + "signInWithPassword", Self.replay("firebase/error_INVALID_LOGIN_CREDENTIALS.json", status: 400))
-    server.on("POST", toolkit + "sendOobCode", Self.replay("firebase/send_oob.json"))
-    let outcome = try await run(
-      server,
-      [
-        "--provider", "firebase", "--url", server.baseURL + "/identitytoolkit.googleapis.com/v1", "--key",
-        "AIzaReplayKey",
-      ])
-    #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)\n\(server.requests.map(\.path))")
-    #expect(outcome.stdout.hasSuffix("3 passed, 0 failed\n"))
+    try await withStarted(server) { server in
+      let toolkit = "/identitytoolkit.googleapis.com/v1/accounts:"
+      server.on("POST", toolkit + "signUp", Self.replay("firebase/signup.json"))
+      server.on("POST", toolkit + "update", Self.replay("firebase/update_profile.json"))
+      server.on(
+        "POST", toolkit + "signInWithPassword",
+        Self.replay("firebase/error_INVALID_LOGIN_CREDENTIALS.json", status: 400))
+      server.on("POST", toolkit + "sendOobCode", Self.replay("firebase/send_oob.json"))
+      let outcome = try await run(
+        server,
+        [
+          "--provider", "firebase", "--url", server.baseURL + "/identitytoolkit.googleapis.com/v1", "--key",
+          "AIzaReplayKey",
+        ])
+      #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)\n\(server.requests.map(\.path))")
+      #expect(outcome.stdout.hasSuffix("3 passed, 0 failed\n"))
+    }
   }
 }

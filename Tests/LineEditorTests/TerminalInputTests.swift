@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import ShellKit
 import Testing
@@ -107,15 +108,15 @@ struct TerminalInputTests {
 
   @Test func innermostInterruptHandlerWins() {
     let interrupts = Interrupts()
-    let log = LockedLog()
-    let outer = interrupts.push { log.add("outer") }
-    let inner = interrupts.push { log.add("inner") }
+    let log = Guarded<[String]>([])
+    let outer = interrupts.push { log.update { $0.append("outer") } }
+    let inner = interrupts.push { log.update { $0.append("inner") } }
     interrupts.fire()
     interrupts.pop(inner)
     interrupts.fire()
     interrupts.pop(outer)
     interrupts.fire()
-    #expect(log.entries == ["inner", "outer"])
+    #expect(log[\.self] == ["inner", "outer"])
   }
 
   @Test func passwordPromptWithoutATerminalNeverWaits() {
@@ -123,13 +124,6 @@ struct TerminalInputTests {
     let prompter = TerminalPasswordPrompter(interrupts: nil, input: input.readEnd, output: input.writeEnd)
     #expect(prompter.readPassword(prompt: "Password: ") == nil)
   }
-}
-
-final class LockedLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [String] = []
-  func add(_ entry: String) { lock.withLock { stored.append(entry) } }
-  var entries: [String] { lock.withLock { stored } }
 }
 
 /// A pseudo-terminal pair in raw mode; `slave` is the terminal end a program would read.

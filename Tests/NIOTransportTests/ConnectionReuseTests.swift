@@ -76,82 +76,84 @@ struct BlockingThreadTransport: CountingTransport {
   }
 
   @Test(arguments: Plain.allCases) func sequentialRequestsShareOneConnection(_ plain: Plain) async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    let transport = plain.make()
-    for index in 1...5 {
-      let response = try await get(transport, server, "i=\(index)")
-      #expect(response.bodyText == "answer to /n?i=\(index)")
+    try await withStarted(server()) { server in
+      let transport = plain.make()
+      for index in 1...5 {
+        let response = try await get(transport, server, "i=\(index)")
+        #expect(response.bodyText == "answer to /n?i=\(index)")
+      }
+      #expect(transport.connectionsOpened == 1)
+      #expect(server.requests.count == 5)
     }
-    #expect(transport.connectionsOpened == 1)
-    #expect(server.requests.count == 5)
   }
 
   @Test(arguments: Plain.allCases) func concurrentRequestsGetTheirOwnAnswers(_ plain: Plain) async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    let transport = plain.make()
-    let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-      for index in 1...8 {
-        group.addTask { (index, try await get(transport, server, "i=\(index)").bodyText) }
+    try await withStarted(server()) { server in
+      let transport = plain.make()
+      let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+        for index in 1...8 {
+          group.addTask { (index, try await get(transport, server, "i=\(index)").bodyText) }
+        }
+        return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
       }
-      return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+      for index in 1...8 { #expect(bodies[index] == "answer to /n?i=\(index)") }
+      #expect(transport.connectionsOpened <= 8)
     }
-    for index in 1...8 { #expect(bodies[index] == "answer to /n?i=\(index)") }
-    #expect(transport.connectionsOpened <= 8)
   }
 
   @Test(arguments: Plain.allCases) func connectionCloseFromTheServerIsHonoured(_ plain: Plain) async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("GET", "/n") { _ in
-      ServerResponse(status: 200, headers: [("Connection", "close")], body: Array("bye".utf8))
+    try await withStarted(server()) { server throws in
+      server.on("GET", "/n") { _ in
+        ServerResponse(status: 200, headers: [("Connection", "close")], body: Array("bye".utf8))
+      }
+      let transport = plain.make()
+      #expect(try await get(transport, server, "a").bodyText == "bye")
+      #expect(try await get(transport, server, "b").bodyText == "bye")
+      #expect(transport.connectionsOpened == 2)
     }
-    let transport = plain.make()
-    #expect(try await get(transport, server, "a").bodyText == "bye")
-    #expect(try await get(transport, server, "b").bodyText == "bye")
-    #expect(transport.connectionsOpened == 2)
   }
 
   @Test(arguments: Plain.allCases) func aTimedOutRequestDoesNotLeaveItsAnswerForTheNextOne(_ plain: Plain) async throws
   {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("GET", "/n") { request in
-      if request.uri.hasSuffix("slow") { try? await Task.sleep(nanoseconds: 2_500_000_000) }
-      return .text(200, "answer to \(request.uri)")
+    try await withStarted(server()) { server throws in
+      server.on("GET", "/n") { request in
+        if request.uri.hasSuffix("slow") { try? await Task.sleep(nanoseconds: 2_500_000_000) }
+        return .text(200, "answer to \(request.uri)")
+      }
+      let transport = plain.make()
+      #expect(try await get(transport, server, "first").bodyText == "answer to /n?first")
+      await #expect(throws: TransportFailure.timedOut) { try await get(transport, server, "slow", timeout: 1) }
+      #expect(try await get(transport, server, "next").bodyText == "answer to /n?next")
+      #expect(transport.connectionsOpened == 2)
     }
-    let transport = plain.make()
-    #expect(try await get(transport, server, "first").bodyText == "answer to /n?first")
-    await #expect(throws: TransportFailure.timedOut) { try await get(transport, server, "slow", timeout: 1) }
-    #expect(try await get(transport, server, "next").bodyText == "answer to /n?next")
-    #expect(transport.connectionsOpened == 2)
   }
 
   /// Cancelling the task that waits for an answer ends the wait with `cancelled` (Ctrl-C in the
   /// shell), however long the server would take.
   @Test(arguments: Plain.allCases) func aCancelledRequestEndsAtOnce(_ plain: Plain) async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    server.on("GET", "/n") { request in
-      try? await Task.sleep(nanoseconds: 20_000_000_000)
-      return .text(200, "late")
+    try await withStarted(server()) { server in
+      let arrived = Signal()
+      server.on("GET", "/n") { request in
+        arrived.fire()
+        try? await Task.sleep(nanoseconds: 20_000_000_000)
+        return .text(200, "late")
+      }
+      let transport = plain.make()
+      let request = Task { try await get(transport, server, "slow") }
+      try await arrived.wait()  // the request is in flight: the server has it
+      request.cancel()
+      await #expect(throws: TransportFailure.cancelled) { try await request.value }
     }
-    let transport = plain.make()
-    let request = Task { try await get(transport, server, "slow") }
-    try await Task.sleep(nanoseconds: 100_000_000)
-    request.cancel()
-    await #expect(throws: TransportFailure.cancelled) { try await request.value }
   }
 
   @Test(arguments: Plain.allCases) func idleConnectionsAreClosedAfterTheIdleTimeout(_ plain: Plain) async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    let transport = plain.make(idleTimeout: 0.02)
-    #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
-    try await transport.waitUntilNothingIsParked(idleTimeout: 0.02)
-    #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
-    #expect(transport.connectionsOpened == 2)
+    try await withStarted(server()) { server in
+      let transport = plain.make(idleTimeout: 0.02)
+      #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
+      try await transport.waitUntilNothingIsParked(idleTimeout: 0.02)
+      #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
+      #expect(transport.connectionsOpened == 2)
+    }
   }
 
   @Test(arguments: Plain.allCases) func aConnectionTheServerClosedIsNotReused(_ plain: Plain) async throws {
@@ -160,9 +162,9 @@ struct BlockingThreadTransport: CountingTransport {
     #expect(try await get(transport, first, "a").bodyText == "answer to /n?a")
     await first.stop()
     try await transport.waitUntilNothingIsParked(idleTimeout: 0)
-    let second = try await server()
-    defer { Task { await second.stop() } }
-    #expect(try await get(transport, second, "b").bodyText == "answer to /n?b")
+    try await withStarted(server()) { second throws in
+      #expect(try await get(transport, second, "b").bodyText == "answer to /n?b")
+    }
   }
 
   /// A kept-alive connection that closes before a byte of the answer (a server making room, an
@@ -170,43 +172,43 @@ struct BlockingThreadTransport: CountingTransport {
   @Test(arguments: Plain.allCases) func aReusedConnectionClosedBeforeTheAnswerIsRetriedOnceOnAFreshOne(_ plain: Plain)
     async throws
   {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    let calls = Mutex(0)
-    server.on("GET", "/n") { request in
-      calls.withLock {
-        $0 += 1
-        return $0
-      } == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
+    try await withStarted(server()) { server throws in
+      let calls = Mutex(0)
+      server.on("GET", "/n") { request in
+        calls.withLock {
+          $0 += 1
+          return $0
+        } == 2 ? .dropConnection : .text(200, "answer to \(request.uri)")
+      }
+      let transport = plain.make()
+      #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
+      #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
+      #expect(try await get(transport, server, "c").bodyText == "answer to /n?c")
+      #expect(transport.connectionsOpened == 2)
+      #expect(server.requests.count == 4)
     }
-    let transport = plain.make()
-    #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
-    #expect(try await get(transport, server, "b").bodyText == "answer to /n?b")
-    #expect(try await get(transport, server, "c").bodyText == "answer to /n?c")
-    #expect(transport.connectionsOpened == 2)
-    #expect(server.requests.count == 4)
   }
 
   /// Only once, and never on a fresh connection: a server that drops every request is an error.
   @Test(arguments: Plain.allCases) func aFreshConnectionClosedBeforeTheAnswerIsAnError(_ plain: Plain) async throws {
-    let server = try await server()
-    defer { Task { await server.stop() } }
-    let calls = Mutex(0)
-    server.on("GET", "/n") { request in
-      calls.withLock {
-        $0 += 1
-        return $0
-      } == 1 ? .text(200, "answer to \(request.uri)") : .dropConnection
+    try await withStarted(server()) { server throws in
+      let calls = Mutex(0)
+      server.on("GET", "/n") { request in
+        calls.withLock {
+          $0 += 1
+          return $0
+        } == 1 ? .text(200, "answer to \(request.uri)") : .dropConnection
+      }
+      let transport = plain.make()
+      #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
+      await #expect {
+        try await get(transport, server, "b")
+      } throws: { error in
+        if case .connectionLost = error as? TransportFailure { return true }
+        return false
+      }
+      #expect(server.requests.count == 3)
+      #expect(transport.connectionsOpened == 2)
     }
-    let transport = plain.make()
-    #expect(try await get(transport, server, "a").bodyText == "answer to /n?a")
-    await #expect {
-      try await get(transport, server, "b")
-    } throws: { error in
-      if case .connectionLost = error as? TransportFailure { return true }
-      return false
-    }
-    #expect(server.requests.count == 3)
-    #expect(transport.connectionsOpened == 2)
   }
 }

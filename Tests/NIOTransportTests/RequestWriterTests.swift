@@ -45,23 +45,24 @@ import Testing
   @Test func aServerReadsTheBodyAndAHeadAnswerLeavesTheConnectionInStep() async throws {
     let server = FixtureServer()
     try await server.start()
-    defer { Task { await server.stop() } }
-    server.on("POST", "/echo") { request in .text(201, "got " + String(decoding: request.body, as: UTF8.self)) }
-    // A HEAD answer announces a length and sends no body: the decoder must know the request was HEAD.
-    server.on("HEAD", "/echo") { _ in ServerResponse(status: 200, headers: [("Content-Length", "5")], body: []) }
-    let transport = NIOHTTPTransport()
-    let url = try #require(URL(string: "\(server.baseURL)/echo"))
-    let body = Array("{\"email\":\"ada@example.com\"}".utf8)
-    let posted = try await transport.send(
-      HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")], body: body))
-    #expect(posted.status == 201 && posted.bodyText == "got {\"email\":\"ada@example.com\"}")
-    let head = try await transport.send(HTTPRequest(method: "HEAD", url: url))
-    #expect(head.status == 200 && head.body.isEmpty)
-    let again = try await transport.send(HTTPRequest(method: "POST", url: url, body: Array("x".utf8)))
-    #expect(again.bodyText == "got x")
-    #expect(transport.connectionsOpened == 1)
-    let seen = server.requests
-    #expect(seen.map(\.method) == ["POST", "HEAD", "POST"])
-    #expect(seen.first?.headers.first { $0.name.lowercased() == "content-length" }?.value == String(body.count))
+    try await withStarted(server) { server in
+      server.on("POST", "/echo") { request in .text(201, "got " + String(decoding: request.body, as: UTF8.self)) }
+      // A HEAD answer announces a length and sends no body: the decoder must know the request was HEAD.
+      server.on("HEAD", "/echo") { _ in ServerResponse(status: 200, headers: [("Content-Length", "5")], body: []) }
+      let transport = NIOHTTPTransport()
+      let url = try #require(URL(string: "\(server.baseURL)/echo"))
+      let body = Array("{\"email\":\"ada@example.com\"}".utf8)
+      let posted = try await transport.send(
+        HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")], body: body))
+      #expect(posted.status == 201 && posted.bodyText == "got {\"email\":\"ada@example.com\"}")
+      let head = try await transport.send(HTTPRequest(method: "HEAD", url: url))
+      #expect(head.status == 200 && head.body.isEmpty)
+      let again = try await transport.send(HTTPRequest(method: "POST", url: url, body: Array("x".utf8)))
+      #expect(again.bodyText == "got x")
+      #expect(transport.connectionsOpened == 1)
+      let seen = server.requests
+      #expect(seen.map(\.method) == ["POST", "HEAD", "POST"])
+      #expect(seen.first?.headers.first { $0.name.lowercased() == "content-length" }?.value == String(body.count))
+    }
   }
 }

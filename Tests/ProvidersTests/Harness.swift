@@ -34,7 +34,7 @@ struct OwnThreadTransport: HTTPTransport {
 }
 
 /// A fixture server plus a shell context pointing a provider at it (real socket, real HTTP client).
-final class Harness: @unchecked Sendable {
+final class Harness: TestService, @unchecked Sendable {
   let server = FixtureServer()
   let store = InMemorySessionStore()
   let provider: ProviderKind
@@ -98,17 +98,4 @@ final class Harness: @unchecked Sendable {
   var backendKey: String { (try? BackendKey(context().target()).canonical) ?? "unresolved" }
 
   func stop() async { await server.stop() }
-}
-
-/// A thread-safe call counter for fixture routes.
-final class CallCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  /// The count before this call.
-  func next() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    value += 1
-    return value - 1
-  }
 }

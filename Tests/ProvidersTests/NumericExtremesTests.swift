@@ -142,37 +142,37 @@ import Testing
     #expect(Self.inputCount == 968)
     var answered = 0
     for provider in [ProviderKind.supabase, .firebase] {
-      let harness = try await Harness(provider, transport: .nio)
-      defer { Task { await harness.stop() } }
-      for field in provider == .supabase ? Self.supabaseFields : Self.firebaseFields {
-        for literal in Self.literals {
-          harness.server.reset()
-          try harness.store.clear(profile: "default")
-          if field.signedIn { try harness.signedIn() }
-          let before = try harness.store.load(profile: "default").session
-          let body = Array(field.body(literal).utf8)
-          let headers = [("Content-Type", "application/json")] + field.headers(literal)
-          let status = field.status
-          harness.server.on("POST", field.path) { _ in
-            ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body)
+      try await withStarted(Harness(provider, transport: .nio)) { harness in
+        for field in provider == .supabase ? Self.supabaseFields : Self.firebaseFields {
+          for literal in Self.literals {
+            harness.server.reset()
+            try harness.store.clear(profile: "default")
+            if field.signedIn { try harness.signedIn() }
+            let before = try harness.store.load(profile: "default").session
+            let body = Array(field.body(literal).utf8)
+            let headers = [("Content-Type", "application/json")] + field.headers(literal)
+            let status = field.status
+            harness.server.on("POST", field.path) { _ in
+              ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body)
+            }
+            harness.server.on("GET", field.path) { _ in
+              ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body)
+            }
+            let result = try await harness.run(field.line)
+            let stored = try harness.store.load(profile: "default").session
+            let context = "\(field) = \(literal)"
+            if let error = result.error {
+              #expect(ErrorCode.catalogue.contains(error.code), "\(context): \(error.code)")
+              if error.code == .malformedResponse { #expect(stored == before, "\(context): nothing is saved") }
+            } else if let session = result.session {
+              #expect(UnixTime.isPlausible(session.expiresAt), "\(context): expires_at \(session.expiresAt)")
+            }
+            if let stored { #expect(UnixTime.isPlausible(stored.expiresAt), "\(context)") }
+            // What a later command sees must not trap either (it did: the value was saved first).
+            let status2 = try await harness.run("status")
+            #expect(status2.error == nil, "\(context): status \(String(describing: status2.error))")
+            answered += 1
           }
-          harness.server.on("GET", field.path) { _ in
-            ServerResponse(status: status, headers: headers.map { ($0.0, $0.1) }, body: body)
-          }
-          let result = try await harness.run(field.line)
-          let stored = try harness.store.load(profile: "default").session
-          let context = "\(field) = \(literal)"
-          if let error = result.error {
-            #expect(ErrorCode.catalogue.contains(error.code), "\(context): \(error.code)")
-            if error.code == .malformedResponse { #expect(stored == before, "\(context): nothing is saved") }
-          } else if let session = result.session {
-            #expect(UnixTime.isPlausible(session.expiresAt), "\(context): expires_at \(session.expiresAt)")
-          }
-          if let stored { #expect(UnixTime.isPlausible(stored.expiresAt), "\(context)") }
-          // What a later command sees must not trap either (it did: the value was saved first).
-          let status2 = try await harness.run("status")
-          #expect(status2.error == nil, "\(context): status \(String(describing: status2.error))")
-          answered += 1
         }
       }
     }

@@ -80,30 +80,30 @@ import Testing
 
   @Test(arguments: calls)
   func wireRequest(_ call: Call) async throws {
-    let harness = try await Harness(call.provider)
-    defer { Task { await harness.stop() } }
-    if call.signedIn { try harness.signedIn(refreshToken: "stored+refresh/token==") }
-    var secrets = [
-      Harness.password, "new-password-123", "anon-key-for-tests", "api-key-for-tests", Harness.accessToken,
-      "stored+refresh/token==",
-    ]
-    for (method, path, status, fixture) in call.answers {
-      let body = fixture.map { Array(Fixture.text($0).utf8) } ?? []
-      if let json = try? JSON.parse(bytes: body) {
-        secrets += ["access_token", "refresh_token", "idToken", "refreshToken", "id_token"].compactMap {
-          json[$0]?.string
+    try await withStarted(Harness(call.provider)) { harness in
+      if call.signedIn { try harness.signedIn(refreshToken: "stored+refresh/token==") }
+      var secrets = [
+        Harness.password, "new-password-123", "anon-key-for-tests", "api-key-for-tests", Harness.accessToken,
+        "stored+refresh/token==",
+      ]
+      for (method, path, status, fixture) in call.answers {
+        let body = fixture.map { Array(Fixture.text($0).utf8) } ?? []
+        if let json = try? JSON.parse(bytes: body) {
+          secrets += ["access_token", "refresh_token", "idToken", "refreshToken", "id_token"].compactMap {
+            json[$0]?.string
+          }
+        }
+        harness.server.on(method, path) { _ in
+          ServerResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
         }
       }
-      harness.server.on(method, path) { _ in
-        ServerResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+      let result = try await harness.run(call.line)
+      #expect(result.ok, "\(result.error.map { "\($0.code): \($0.message) \($0.detail ?? "")" } ?? "")")
+      let text = harness.server.requests.map { $0.snapshot(redacting: secrets) }.joined(separator: "\n")
+      for secret in secrets { #expect(!text.contains(secret)) }
+      if let diff = Snapshot.check(text, named: "\(call.provider.rawValue)-\(call.name)") {
+        Issue.record(Comment(rawValue: diff))
       }
-    }
-    let result = try await harness.run(call.line)
-    #expect(result.ok, "\(result.error.map { "\($0.code): \($0.message) \($0.detail ?? "")" } ?? "")")
-    let text = harness.server.requests.map { $0.snapshot(redacting: secrets) }.joined(separator: "\n")
-    for secret in secrets { #expect(!text.contains(secret)) }
-    if let diff = Snapshot.check(text, named: "\(call.provider.rawValue)-\(call.name)") {
-      Issue.record(Comment(rawValue: diff))
     }
   }
 }

@@ -23,7 +23,7 @@ import Testing
 
   /// `GET /user` answers each call from `answers` in turn (the last one repeats).
   func userAnswers(_ harness: Harness, _ answers: [(Int, String)]) {
-    let calls = CallCounter()
+    let calls = Guarded(0)
     harness.server.on("GET", Self.userPath) { _ in
       let (status, json) = answers[min(calls.next(), answers.count - 1)]
       return ServerResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
@@ -35,21 +35,21 @@ import Testing
   }
 
   @Test func refusedAccessTokenIsRefreshedOnceAndTheCallRepeated() async throws {
-    let harness = try await Harness(.supabase)
-    defer { Task { await harness.stop() } }
-    try harness.signedIn()
-    userAnswers(harness, [(403, Self.badJWT), (200, Fixture.text("supabase/user.json"))])
-    harness.server.on("POST", Self.tokenPath, status: 200, json: Fixture.text("supabase/session.json"))
-    let result = try await harness.run("whoami")
-    #expect(result.error == nil, "\(String(describing: result.error))")
-    #expect(result.user?.email == "ada@example.com")
-    #expect(refreshes(harness) == 1)
-    let users = harness.server.requests.filter { $0.uri == Self.userPath }
-    #expect(users.count == 2)
-    #expect(bearer(users[0]) == "Bearer " + Harness.accessToken)
-    #expect(bearer(users[1]) != "Bearer " + Harness.accessToken, "the repeated call carries the new token")
-    #expect(try harness.store.load(profile: harness.backendKey).session?.refreshToken == "abcd1234wxyz")
-    #expect(try harness.store.load(profile: harness.backendKey).session?.accessToken != Harness.accessToken)
+    try await withStarted(Harness(.supabase)) { harness in
+      try harness.signedIn()
+      userAnswers(harness, [(403, Self.badJWT), (200, Fixture.text("supabase/user.json"))])
+      harness.server.on("POST", Self.tokenPath, status: 200, json: Fixture.text("supabase/session.json"))
+      let result = try await harness.run("whoami")
+      #expect(result.error == nil, "\(String(describing: result.error))")
+      #expect(result.user?.email == "ada@example.com")
+      #expect(refreshes(harness) == 1)
+      let users = harness.server.requests.filter { $0.uri == Self.userPath }
+      #expect(users.count == 2)
+      #expect(bearer(users[0]) == "Bearer " + Harness.accessToken)
+      #expect(bearer(users[1]) != "Bearer " + Harness.accessToken, "the repeated call carries the new token")
+      #expect(try harness.store.load(profile: harness.backendKey).session?.refreshToken == "abcd1234wxyz")
+      #expect(try harness.store.load(profile: harness.backendKey).session?.accessToken != Harness.accessToken)
+    }
   }
 
   /// Each way a session can end, as GoTrue answers it: the error, its message, and one refresh.
@@ -64,23 +64,23 @@ import Testing
   )
     async throws
   {
-    let harness = try await Harness(.supabase)
-    defer { Task { await harness.stop() } }
-    try harness.signedIn()
-    userAnswers(harness, [(status, body)])
-    if refreshWorks {
-      harness.server.on("POST", Self.tokenPath, status: 200, json: Fixture.text("supabase/session.json"))
-    } else {
-      harness.server.on(
-        "POST", Self.tokenPath, status: 400, json: Fixture.text("supabase/error_refresh_token_not_found.json"))
+    try await withStarted(Harness(.supabase)) { harness in
+      try harness.signedIn()
+      userAnswers(harness, [(status, body)])
+      if refreshWorks {
+        harness.server.on("POST", Self.tokenPath, status: 200, json: Fixture.text("supabase/session.json"))
+      } else {
+        harness.server.on(
+          "POST", Self.tokenPath, status: 400, json: Fixture.text("supabase/error_refresh_token_not_found.json"))
+      }
+      let result = try await harness.run("whoami")
+      let error = try #require(result.error, "\(name)")
+      #expect(error.code == .sessionExpired, "\(name)")
+      #expect(error.message == message, "\(name)")
+      #expect(ExitStatus.oneShot(result) == 4)
+      #expect(refreshes(harness) == 1, "exactly one refresh (\(name))")
+      #expect(try harness.store.load(profile: harness.backendKey).session == nil, "the ended session is forgotten")
     }
-    let result = try await harness.run("whoami")
-    let error = try #require(result.error, "\(name)")
-    #expect(error.code == .sessionExpired, "\(name)")
-    #expect(error.message == message, "\(name)")
-    #expect(ExitStatus.oneShot(result) == 4)
-    #expect(refreshes(harness) == 1, "exactly one refresh (\(name))")
-    #expect(try harness.store.load(profile: harness.backendKey).session == nil, "the ended session is forgotten")
   }
 
   @Test func firebaseDeletedUserAndRevokedCredential() async throws {
@@ -108,20 +108,20 @@ import Testing
 
   /// A state saved for another backend (a copied or renamed file) is never sent anywhere.
   @Test func anotherBackendsSessionIsNotSent() async throws {
-    let harness = try await Harness(.supabase)
-    defer { Task { await harness.stop() } }
-    try harness.signedIn()
-    var state = try harness.store.load(profile: harness.backendKey)
-    state.backend = "supabase https://other.supabase.co:443/auth/v1"
-    try harness.store.save(state, profile: harness.backendKey)
-    let result = try await harness.run("whoami")
-    let error = try #require(result.error)
-    #expect(error.code == .notAuthenticated)
-    #expect(error.message.contains("belongs to supabase https://other.supabase.co:443/auth/v1"))
-    #expect(!error.message.contains("inactivity"))
-    #expect(ExitStatus.oneShot(result) == 4)
-    #expect(harness.server.requests.isEmpty, "nothing was sent")
-    let status = try await harness.run("status")
-    #expect(status.session == nil, "status does not show the other backend's user")
+    try await withStarted(Harness(.supabase)) { harness in
+      try harness.signedIn()
+      var state = try harness.store.load(profile: harness.backendKey)
+      state.backend = "supabase https://other.supabase.co:443/auth/v1"
+      try harness.store.save(state, profile: harness.backendKey)
+      let result = try await harness.run("whoami")
+      let error = try #require(result.error)
+      #expect(error.code == .notAuthenticated)
+      #expect(error.message.contains("belongs to supabase https://other.supabase.co:443/auth/v1"))
+      #expect(!error.message.contains("inactivity"))
+      #expect(ExitStatus.oneShot(result) == 4)
+      #expect(harness.server.requests.isEmpty, "nothing was sent")
+      let status = try await harness.run("status")
+      #expect(status.session == nil, "status does not show the other backend's user")
+    }
   }
 }

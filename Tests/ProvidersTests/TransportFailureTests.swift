@@ -10,19 +10,19 @@ import Testing
   /// The deadline itself (a 4 s answer cut at 1 s) is measured in bench/client.sh, not asserted here.
   @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
   func slowAnswerPastTimeoutIsTimeout(_ provider: ProviderKind, _ transport: TransportKind) async throws {
-    let harness = try await Harness(provider, transport: transport)
-    defer { Task { await harness.stop() } }
-    harness.server.on(
-      "POST",
-      provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
-    ) { _ in
-      try? await Task.sleep(nanoseconds: 4_000_000_000)
-      return .text(200, "{}")
+    try await withStarted(Harness(provider, transport: transport)) { harness in
+      harness.server.on(
+        "POST",
+        provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+      ) { _ in
+        try? await Task.sleep(nanoseconds: 4_000_000_000)
+        return .text(200, "{}")
+      }
+      let result = try await harness.run("login ada@example.com --password correct-horse-battery --timeout 1s")
+      #expect(result.error?.code == .timeout)
+      #expect(result.error?.message == "Connection timed out. Check your network and try again.")
+      #expect(ExitStatus.oneShot(result) == 3)
     }
-    let result = try await harness.run("login ada@example.com --password correct-horse-battery --timeout 1s")
-    #expect(result.error?.code == .timeout)
-    #expect(result.error?.message == "Connection timed out. Check your network and try again.")
-    #expect(ExitStatus.oneShot(result) == 3)
   }
 
   @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
@@ -67,107 +67,108 @@ import Testing
     ("abcd.supabase.co", "Did you mean https://abcd.supabase.co?"),
   ])
   func urlWithoutSchemeSuggestsOne(_ url: String, _ hint: String) async throws {
-    let harness = try await Harness(.supabase)
-    defer { Task { await harness.stop() } }
-    let result = try await harness.run(
-      "login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
-    #expect(result.error?.code == .configError)
-    #expect(
-      result.error?.message
-        == "The Supabase URL '\(url.hasSuffix("/") ? String(url.dropLast()) : url)' does not start with http:// or https://."
-    )
-    #expect(result.error?.hint == hint)
-    #expect(ExitStatus.oneShot(result) == ExitStatus.configuration, "a configuration problem found before sending")
+    try await withStarted(Harness(.supabase)) { harness in
+      let result = try await harness.run(
+        "login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
+      #expect(result.error?.code == .configError)
+      #expect(
+        result.error?.message
+          == "The Supabase URL '\(url.hasSuffix("/") ? String(url.dropLast()) : url)' does not start with http:// or https://."
+      )
+      #expect(result.error?.hint == hint)
+      #expect(ExitStatus.oneShot(result) == ExitStatus.configuration, "a configuration problem found before sending")
+    }
   }
 
   @Test(arguments: TransportKind.allCases)
   func unsupportedSchemeSaysSoAndSendsNothing(_ transport: TransportKind) async throws {
-    let harness = try await Harness(.supabase, transport: transport)
-    defer { Task { await harness.stop() } }
-    let url = "ftp://127.0.0.1:\(harness.server.port)"
-    let result = try await harness.run(
-      "login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
-    #expect(result.error?.code == .configError)
-    #expect(result.error?.message == "The Supabase URL '\(url)' uses the unsupported scheme 'ftp'.")
-    #expect(result.error?.hint == "authsh speaks http:// (local emulators) and https:// (hosted projects).")
-    #expect(ExitStatus.oneShot(result) == ExitStatus.configuration)
-    #expect(harness.server.requests.isEmpty)
+    try await withStarted(Harness(.supabase, transport: transport)) { harness in
+      let url = "ftp://127.0.0.1:\(harness.server.port)"
+      let result = try await harness.run(
+        "login ada@example.com --password correct-horse-battery", context: harness.context(url: url))
+      #expect(result.error?.code == .configError)
+      #expect(result.error?.message == "The Supabase URL '\(url)' uses the unsupported scheme 'ftp'.")
+      #expect(result.error?.hint == "authsh speaks http:// (local emulators) and https:// (hosted projects).")
+      #expect(ExitStatus.oneShot(result) == ExitStatus.configuration)
+      #expect(harness.server.requests.isEmpty)
+    }
   }
 
   @Test(arguments: ProviderKind.allCases, TransportKind.allCases)
   func droppedConnectionIsAnError(_ provider: ProviderKind, _ transport: TransportKind) async throws {
-    let harness = try await Harness(provider, transport: transport)
-    defer { Task { await harness.stop() } }
-    harness.server.on(
-      "POST",
-      provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
-    ) { _ in
-      .dropConnection
+    try await withStarted(Harness(provider, transport: transport)) { harness in
+      harness.server.on(
+        "POST",
+        provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+      ) { _ in
+        .dropConnection
+      }
+      let result = try await harness.run("login ada@example.com --password correct-horse-battery")
+      let code = try #require(result.error?.code)
+      #expect([.malformedResponse, .networkUnreachable, .serverError].contains(code))
+      #expect(ExitStatus.oneShot(result) == 3)
     }
-    let result = try await harness.run("login ada@example.com --password correct-horse-battery")
-    let code = try #require(result.error?.code)
-    #expect([.malformedResponse, .networkUnreachable, .serverError].contains(code))
-    #expect(ExitStatus.oneShot(result) == 3)
   }
 
   @Test(arguments: TransportKind.allCases)
   func tenMegabyteGarbageIsMalformed(_ transport: TransportKind) async throws {
-    let harness = try await Harness(.supabase, transport: transport)
-    defer { Task { await harness.stop() } }
-    let junk = [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
-    harness.server.on("POST", "/auth/v1/token") { _ in
-      ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: junk)
+    try await withStarted(Harness(.supabase, transport: transport)) { harness in
+      let junk = [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
+      harness.server.on("POST", "/auth/v1/token") { _ in
+        ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: junk)
+      }
+      let result = try await harness.run("login ada@example.com --password correct-horse-battery")
+      #expect(result.error?.code == .malformedResponse)
     }
-    let result = try await harness.run("login ada@example.com --password correct-horse-battery")
-    #expect(result.error?.code == .malformedResponse)
   }
 
   @Test(arguments: ProviderKind.allCases)
   func notSignedInSendsNothing(_ provider: ProviderKind) async throws {
-    let harness = try await Harness(provider)
-    defer { Task { await harness.stop() } }
-    for line in ["whoami", "refresh", "logout"] {
-      let result = try await harness.run(line)
-      #expect(result.error?.code == .notAuthenticated)
-      #expect(result.error?.message == "You are not signed in.")
-      #expect(ExitStatus.oneShot(result) == 4)
+    try await withStarted(Harness(provider)) { harness in
+      for line in ["whoami", "refresh", "logout"] {
+        let result = try await harness.run(line)
+        #expect(result.error?.code == .notAuthenticated)
+        #expect(result.error?.message == "You are not signed in.")
+        #expect(ExitStatus.oneShot(result) == 4)
+      }
+      #expect(harness.server.requests.isEmpty)
     }
-    #expect(harness.server.requests.isEmpty)
   }
 
   @Test(arguments: ProviderKind.allCases)
   func resetCooldownIsPerAddress(_ provider: ProviderKind) async throws {
-    let harness = try await Harness(provider)
-    defer { Task { await harness.stop() } }
-    let clock = ManualClock()
-    harness.clock = clock
-    harness.server.on(
-      "POST", provider == .supabase ? "/auth/v1/recover" : "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
-      status: 200, json: "{}")
-    #expect(try await harness.run("reset ada@example.com").ok)
-    clock.advance(17)
-    let again = try await harness.run("reset ADA@example.com")
-    #expect(again.error?.code == .resetCooldown)
-    #expect(again.error?.retryAfterSeconds == 43)
-    #expect(again.error?.message == "Already sent, check your inbox. You can send another in 43 seconds.")
-    #expect(ExitStatus.oneShot(again) == 1)
-    #expect(try await harness.run("reset bob@example.com").ok, "another address is not held back")
-    clock.advance(43)
-    #expect(try await harness.run("reset ada@example.com").ok, "after 60 s the address may be sent another")
-    #expect(harness.server.requests.count == 3)
+    try await withStarted(Harness(provider)) { harness in
+      let clock = ManualClock()
+      harness.clock = clock
+      harness.server.on(
+        "POST", provider == .supabase ? "/auth/v1/recover" : "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+        status: 200, json: "{}")
+      #expect(try await harness.run("reset ada@example.com").ok)
+      clock.advance(17)
+      let again = try await harness.run("reset ADA@example.com")
+      #expect(again.error?.code == .resetCooldown)
+      #expect(again.error?.retryAfterSeconds == 43)
+      #expect(again.error?.message == "Already sent, check your inbox. You can send another in 43 seconds.")
+      #expect(ExitStatus.oneShot(again) == 1)
+      #expect(try await harness.run("reset bob@example.com").ok, "another address is not held back")
+      clock.advance(43)
+      #expect(try await harness.run("reset ada@example.com").ok, "after 60 s the address may be sent another")
+      #expect(harness.server.requests.count == 3)
+    }
   }
 
   @Test(arguments: ProviderKind.allCases)
   func plainHTTPToARemoteHostIsRefused(_ provider: ProviderKind) async throws {
-    let harness = try await Harness(provider)
-    defer { Task { await harness.stop() } }
-    let result = try await harness.run(
-      "login ada@example.com --password correct-horse-battery", context: harness.context(url: "http://auth.example.com")
-    )
-    #expect(result.error?.code == .insecureURL)
-    #expect(
-      result.error?.message
-        == "Refusing to send credentials over plain HTTP to auth.example.com (use https, or --allow-insecure-http)")
+    try await withStarted(Harness(provider)) { harness in
+      let result = try await harness.run(
+        "login ada@example.com --password correct-horse-battery",
+        context: harness.context(url: "http://auth.example.com")
+      )
+      #expect(result.error?.code == .insecureURL)
+      #expect(
+        result.error?.message
+          == "Refusing to send credentials over plain HTTP to auth.example.com (use https, or --allow-insecure-http)")
+    }
   }
 
   @Test func nothingConfiguredSaysWhatToSet() async throws {
@@ -192,13 +193,13 @@ import Testing
   /// (Firebase's key goes in the query string, percent-encoded: it cannot break a header.)
   @Test(arguments: TransportKind.allCases)
   func aKeyWithALineBreakIsRefusedBeforeAnythingIsSent(_ transport: TransportKind) async throws {
-    let harness = try await Harness(.supabase, transport: transport)
-    defer { Task { await harness.stop() } }
-    harness.environment["SUPABASE_ANON_KEY"] = "key\r\nX-Injected: 1"
-    let result = try await harness.run("login ada@example.com --password correct-horse-battery")
-    #expect(result.error?.code == .configError)
-    #expect(result.error?.message.contains("line break") == true)
-    #expect(harness.server.requests.isEmpty)
+    try await withStarted(Harness(.supabase, transport: transport)) { harness in
+      harness.environment["SUPABASE_ANON_KEY"] = "key\r\nX-Injected: 1"
+      let result = try await harness.run("login ada@example.com --password correct-horse-battery")
+      #expect(result.error?.code == .configError)
+      #expect(result.error?.message.contains("line break") == true)
+      #expect(harness.server.requests.isEmpty)
+    }
   }
 
   @Test(arguments: [

@@ -83,13 +83,9 @@ struct FailingTransport: HTTPTransport {
 
   struct Prompter: PasswordPrompter {
     let answers: [String]
-    let counter = Counter()
-    func readPassword(prompt: String) -> String? { counter.next(answers) }
-  }
-  final class Counter: @unchecked Sendable {
-    var index = 0
-    func next(_ answers: [String]) -> String? {
-      defer { index += 1 }
+    let asked = Guarded(0)
+    func readPassword(prompt: String) -> String? {
+      let index = asked.next()
       return index < answers.count ? answers[index] : nil
     }
   }

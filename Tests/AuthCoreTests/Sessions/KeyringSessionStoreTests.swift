@@ -117,13 +117,14 @@ import Testing
   }
 
   @Test func autoWithoutAKeyringKeepsTheFileAndSaysSoOnce() throws {
-    let notices = Notices()
+    let notices = Guarded<[String]>([])
     let stores = SessionStores(
-      directory: directory, keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"), notice: notices.append)
+      directory: directory, keyring: InMemorySecretStore(unavailable: "no D-Bus session bus"),
+      notice: { line in notices.update { $0.append(line) } })
     let auto = stores.store(for: CredentialStoreChoice())
     try auto.save(state("1"), profile: key)
     try auto.save(state("2"), profile: key)
-    #expect(notices.lines == ["no keyring: session kept in \(files.path(for: key)) (0600); no D-Bus session bus"])
+    #expect(notices[\.self] == ["no keyring: session kept in \(files.path(for: key)) (0600); no D-Bus session bus"])
     #expect(try fileText().contains("refresh-2"))
     #expect(auto.location(profile: key).kind == .file)
   }
@@ -151,20 +152,5 @@ import Testing
     let file = stores.store(for: CredentialStoreChoice(.file))
     #expect(file.location(profile: key).kind == .keyring)
     #expect(file.location(profile: key).unreadable?.hasPrefix("the keyring is not used here") == true)
-  }
-}
-
-final class Notices: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [String] = []
-  var lines: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
-  @Sendable func append(_ line: String) {
-    lock.lock()
-    stored.append(line)
-    lock.unlock()
   }
 }

@@ -70,21 +70,21 @@ import Testing
   @Test func secretsAreRegisteredAndTracesMaskThem() async throws {
     let endpoint = try await TestTokenEndpoint()
     let redactor = Redactor()
-    let lines = Collected()
-    let secrets = Collected()
+    let lines = Guarded<[String]>([])
+    let secrets = Guarded<[String]>([])
     let source = GoogleTokenSource(
       account: endpoint.account, transport: NIOHTTPTransport(), clock: SystemClock(),
-      trace: { line in lines.add(redactor.redact(line)) },
+      trace: { line in lines.update { $0.append(redactor.redact(line)) } },
       secrets: { secret in
-        secrets.add(secret)
+        secrets.update { $0.append(secret) }
         redactor.register(secret)
       })
     let token = try await source.accessToken()
     let assertion = try #require(endpoint.assertions.first)
     #expect(
-      secrets.all.contains(token) && secrets.all.contains(assertion)
-        && secrets.all.contains(endpoint.account.privateKeyPEM))
-    let trace = lines.all.joined(separator: "\n")
+      secrets[\.self].contains(token) && secrets[\.self].contains(assertion)
+        && secrets[\.self].contains(endpoint.account.privateKeyPEM))
+    let trace = lines[\.self].joined(separator: "\n")
     #expect(trace.contains("> POST \(endpoint.tokenURI)"))
     #expect(trace.contains("assertion=***"))
     #expect(!trace.contains(token) && !trace.contains(assertion) && !trace.contains(String(assertion.prefix(40))))
@@ -151,28 +151,29 @@ import Testing
   func exchangeHonoursTheTimeout() async throws {
     let server = FixtureServer()
     try await server.start()
-    defer { Task { await server.stop() } }
-    server.on("POST", "/token") { _ in
-      try? await Task.sleep(nanoseconds: 60_000_000_000)
-      return .text(200, "{}")
+    try await withStarted(server) { server in
+      server.on("POST", "/token") { _ in
+        try? await Task.sleep(nanoseconds: 60_000_000_000)
+        return .text(200, "{}")
+      }
+      var account = try await TestTokenEndpoint().account
+      account.tokenURI = server.baseURL + "/token"
+      // What the exchange asks of the transport is checked, not the wall clock (a loaded machine
+      // can stall a test for seconds); the transport honouring a deadline is tested on its own.
+      let transport = DeadlineRecordingTransport()
+      let source = GoogleTokenSource(account: account, transport: transport, clock: SystemClock(), timeout: 1)
+      let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
+      #expect(error.code == .timeout)
+      #expect(transport.deadlines == [1], "the command's timeout, not a fixed 30 s")
+      // Through the factory: the target's timeout reaches the shared source.
+      var target = Target(
+        provider: .firebase, profile: "p", url: "https://identitytoolkit.googleapis.com/v1", key: "k", projectId: "p")
+      target.timeout = 1
+      let admin = AdminProviderFactory.make(
+        target, credential: .firebaseServiceAccount(account), transport: NIOHTTPTransport())
+      let viaFactory = await #expect(throws: AuthError.self) { _ = try await admin.user(.id("x")) }
+      #expect(viaFactory?.code == .timeout)
     }
-    var account = try await TestTokenEndpoint().account
-    account.tokenURI = server.baseURL + "/token"
-    // What the exchange asks of the transport is checked, not the wall clock (a loaded machine
-    // can stall a test for seconds); the transport honouring a deadline is tested on its own.
-    let transport = DeadlineRecordingTransport()
-    let source = GoogleTokenSource(account: account, transport: transport, clock: SystemClock(), timeout: 1)
-    let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
-    #expect(error.code == .timeout)
-    #expect(transport.deadlines == [1], "the command's timeout, not a fixed 30 s")
-    // Through the factory: the target's timeout reaches the shared source.
-    var target = Target(
-      provider: .firebase, profile: "p", url: "https://identitytoolkit.googleapis.com/v1", key: "k", projectId: "p")
-    target.timeout = 1
-    let admin = AdminProviderFactory.make(
-      target, credential: .firebaseServiceAccount(account), transport: NIOHTTPTransport())
-    let viaFactory = await #expect(throws: AuthError.self) { _ = try await admin.user(.id("x")) }
-    #expect(viaFactory?.code == .timeout)
   }
 
   @Test("expires_in 0 or negative is malformed and remembered: 200 calls make one exchange, not 200")

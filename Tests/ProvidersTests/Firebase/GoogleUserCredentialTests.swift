@@ -14,7 +14,7 @@ import Testing
   static let clientSecret = "d-FL95Q19q7MQmFpd7hHD0Ty"
   static let refreshToken = "1//0gUser-refresh-token-secret"
 
-  final class Google: @unchecked Sendable {
+  final class Google: TestService, @unchecked Sendable {
     let server = FixtureServer()
     private let lock = NSLock()
     private(set) var grants: [[String: String]] = []
@@ -77,77 +77,80 @@ import Testing
         targetPrincipal: "authsh@demo-prod.iam.gserviceaccount.com",
         delegates: ["projects/-/serviceAccounts/hop@demo-prod.iam.gserviceaccount.com"], path: "/keys/impersonate.json")
     }
+
+    func stop() async { await server.stop() }
   }
 
   @Test("authorized_user: the refresh-token grant, one exchange for many calls, secrets to the redactor")
   func refreshTokenGrant() async throws {
-    let google = try await Google()
-    defer { Task { await google.server.stop() } }
-    let secrets = Collected()
-    let source = GoogleTokenSource(
-      grant: .authorizedUser(google.user), transport: NIOHTTPTransport(), clock: SystemClock(),
-      secrets: { secrets.add($0) })
-    for _ in 0..<10 { #expect(try await source.accessToken() == "ya29.user-token") }
-    #expect(google.grants.count == 1)
-    #expect(source.quotaProject == "demo-prod")
-    #expect(Set(secrets.all).isSuperset(of: [Self.clientSecret, Self.refreshToken, "ya29.user-token"]))
+    try await withStarted(Google()) { google throws in
+      let secrets = Guarded<[String]>([])
+      let source = GoogleTokenSource(
+        grant: .authorizedUser(google.user), transport: NIOHTTPTransport(), clock: SystemClock(),
+        secrets: { secret in secrets.update { $0.append(secret) } })
+      for _ in 0..<10 { #expect(try await source.accessToken() == "ya29.user-token") }
+      #expect(google.grants.count == 1)
+      #expect(source.quotaProject == "demo-prod")
+      #expect(Set(secrets[\.self]).isSuperset(of: [Self.clientSecret, Self.refreshToken, "ya29.user-token"]))
+    }
   }
 
   @Test("a revoked refresh token says to log in again with gcloud, naming the file, never the token")
   func revokedRefreshToken() async throws {
-    let google = try await Google()
-    defer { Task { await google.server.stop() } }
-    var user = google.user
-    user.refreshToken = "1//0gRevoked"
-    let source = GoogleTokenSource(grant: .authorizedUser(user), transport: NIOHTTPTransport(), clock: SystemClock())
-    let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
-    #expect(error.code == .configError && error.message.contains("expired or was revoked"))
-    #expect(error.message.contains(user.path) && error.hint?.contains("gcloud auth application-default login") == true)
-    #expect(!error.message.contains("1//0g") && !(error.hint ?? "").contains("1//0g"))
+    try await withStarted(Google()) { google in
+      var user = google.user
+      user.refreshToken = "1//0gRevoked"
+      let source = GoogleTokenSource(grant: .authorizedUser(user), transport: NIOHTTPTransport(), clock: SystemClock())
+      let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
+      #expect(error.code == .configError && error.message.contains("expired or was revoked"))
+      #expect(
+        error.message.contains(user.path) && error.hint?.contains("gcloud auth application-default login") == true)
+      #expect(!error.message.contains("1//0g") && !(error.hint ?? "").contains("1//0g"))
+    }
   }
 
   @Test("impersonation: the source token buys the target's token from generateAccessToken; delegates and scopes sent")
   func impersonation() async throws {
-    let google = try await Google()
-    defer { Task { await google.server.stop() } }
-    let source = GoogleTokenSource(
-      grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
-    for _ in 0..<5 { #expect(try await source.accessToken() == "ya29.impersonated-token") }
-    #expect(google.grants.count == 1 && google.impersonations.count == 1)
-    let body = try #require(google.impersonations.first?.body)
-    #expect(body["delegates"] == ["projects/-/serviceAccounts/hop@demo-prod.iam.gserviceaccount.com"])
-    #expect(body["lifetime"] == "3600s")
-    #expect(body["scope"]?.array?.contains("https://www.googleapis.com/auth/identitytoolkit") == true)
+    try await withStarted(Google()) { google in
+      let source = GoogleTokenSource(
+        grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
+      for _ in 0..<5 { #expect(try await source.accessToken() == "ya29.impersonated-token") }
+      #expect(google.grants.count == 1 && google.impersonations.count == 1)
+      let body = try #require(google.impersonations.first?.body)
+      #expect(body["delegates"] == ["projects/-/serviceAccounts/hop@demo-prod.iam.gserviceaccount.com"])
+      #expect(body["lifetime"] == "3600s")
+      #expect(body["scope"]?.array?.contains("https://www.googleapis.com/auth/identitytoolkit") == true)
+    }
   }
 
   @Test("impersonation refused: the Service Account Token Creator role is named")
   func impersonationRefused() async throws {
-    let google = try await Google()
-    defer { Task { await google.server.stop() } }
-    // The source credential gets a token the IAM stand-in does not accept.
-    google.server.on("POST", "/token", status: 200, json: #"{"access_token":"ya29.other","expires_in":3599}"#)
-    let source = GoogleTokenSource(
-      grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
-    let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
-    #expect(error.code == .configError && error.status == 403)
-    #expect(error.hint?.contains("roles/iam.serviceAccountTokenCreator") == true)
+    try await withStarted(Google()) { google in
+      // The source credential gets a token the IAM stand-in does not accept.
+      google.server.on("POST", "/token", status: 200, json: #"{"access_token":"ya29.other","expires_in":3599}"#)
+      let source = GoogleTokenSource(
+        grant: .impersonated(google.impersonated), transport: NIOHTTPTransport(), clock: SystemClock())
+      let error = try await #require(throws: AuthError.self) { try await source.accessToken() }
+      #expect(error.code == .configError && error.status == 403)
+      #expect(error.hint?.contains("roles/iam.serviceAccountTokenCreator") == true)
+    }
   }
 
   @Test("admin calls with user credentials carry X-Goog-User-Project (the quota project)")
   func quotaProjectHeader() async throws {
-    let google = try await Google()
-    defer { Task { await google.server.stop() } }
-    google.server.on(
-      "POST", "/identitytoolkit.googleapis.com/v1/projects/demo-prod/accounts:lookup", status: 200,
-      json: #"{"kind":"identitytoolkit#GetAccountInfoResponse"}"#)
-    let target = Target(
-      provider: .firebase, profile: "p", url: google.server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "k",
-      projectId: nil, allowInsecureHTTP: true)
-    let admin = AdminProviderFactory.make(
-      target, credential: .firebaseAuthorizedUser(google.user), transport: NIOHTTPTransport())
-    #expect(try await admin.user(.email("ada@example.com")) == nil)
-    let lookup = try #require(google.server.requests.last { $0.path.hasSuffix("accounts:lookup") })
-    #expect(lookup.header("Authorization") == "Bearer ya29.user-token")
-    #expect(lookup.header("X-Goog-User-Project") == "demo-prod")
+    try await withStarted(Google()) { google in
+      google.server.on(
+        "POST", "/identitytoolkit.googleapis.com/v1/projects/demo-prod/accounts:lookup", status: 200,
+        json: #"{"kind":"identitytoolkit#GetAccountInfoResponse"}"#)
+      let target = Target(
+        provider: .firebase, profile: "p", url: google.server.baseURL + "/identitytoolkit.googleapis.com/v1", key: "k",
+        projectId: nil, allowInsecureHTTP: true)
+      let admin = AdminProviderFactory.make(
+        target, credential: .firebaseAuthorizedUser(google.user), transport: NIOHTTPTransport())
+      #expect(try await admin.user(.email("ada@example.com")) == nil)
+      let lookup = try #require(google.server.requests.last { $0.path.hasSuffix("accounts:lookup") })
+      #expect(lookup.header("Authorization") == "Bearer ya29.user-token")
+      #expect(lookup.header("X-Goog-User-Project") == "demo-prod")
+    }
   }
 }

@@ -7,7 +7,7 @@ import JSONKit
 
 /// A Google-like OAuth token endpoint on loopback that checks each JWT-bearer assertion with the
 /// public key of a service account generated here, and counts exchanges.
-final class TestTokenEndpoint: @unchecked Sendable {
+final class TestTokenEndpoint: TestService, @unchecked Sendable {
   static let email = "authsh-admin@demo-prod.iam.gserviceaccount.com"
   static let scope = "https://www.googleapis.com/auth/identitytoolkit https://www.googleapis.com/auth/cloud-platform"
   let server = FixtureServer()
@@ -37,6 +37,8 @@ final class TestTokenEndpoint: @unchecked Sendable {
 
   var tokenURI: String { server.baseURL + "/token" }
   var exchangeCount: Int { lock.withLock { exchanges } }
+
+  func stop() async { await server.stop() }
 
   var account: ServiceAccount {
     ServiceAccount(
@@ -98,12 +100,4 @@ final class TestTokenEndpoint: @unchecked Sendable {
     while base64.count % 4 != 0 { base64 += "=" }
     return Data(base64Encoded: base64).map(Array.init)
   }
-}
-
-/// Collects strings handed over (trace lines, secrets) from concurrent code.
-final class Collected: @unchecked Sendable {
-  private let lock = NSLock()
-  private var items: [String] = []
-  func add(_ item: String) { lock.withLock { items.append(item) } }
-  var all: [String] { lock.withLock { items } }
 }

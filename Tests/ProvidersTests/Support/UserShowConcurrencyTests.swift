@@ -18,43 +18,45 @@ import Testing
     let emulator = try Emulator(config: config)
     FileDescriptorLimit.raiseSoftLimit()
     try await emulator.start()
-    defer { Task { await emulator.shutdown() } }
-    let host = emulator.firebaseHost
-    var target =
-      kind == .supabase
-      ? Target(provider: .supabase, profile: "test", url: emulator.supabaseURL, key: emulator.anonKey)
-      : Target(
-        provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
-        key: "fake-api-key",
-        projectId: config.project, firebaseEmulatorHost: host)
-    target.admin.serviceKey = kind == .supabase ? emulator.serviceRoleKey : nil
-    let transport = NIOHTTPTransport()
-    let seeding = AdminProviderFactory.make(
-      target, credential: try AdminCredential.resolve(for: target, environment: [:]), transport: transport)
-    let emails = (0..<40).map { "c\($0)@example.com" }
-    for email in emails { _ = try await seeding.createUser(email: email, password: nil, confirmed: true, name: nil) }
-    let before = transport.connectionsOpened
+    try await withStarted(emulator) { emulator in
+      let host = emulator.firebaseHost
+      var target =
+        kind == .supabase
+        ? Target(provider: .supabase, profile: "test", url: emulator.supabaseURL, key: emulator.anonKey)
+        : Target(
+          provider: .firebase, profile: "test", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
+          key: "fake-api-key",
+          projectId: config.project, firebaseEmulatorHost: host)
+      target.admin.serviceKey = kind == .supabase ? emulator.serviceRoleKey : nil
+      let transport = NIOHTTPTransport()
+      let seeding = AdminProviderFactory.make(
+        target, credential: try AdminCredential.resolve(for: target, environment: [:]), transport: transport)
+      let emails = (0..<40).map { "c\($0)@example.com" }
+      for email in emails { _ = try await seeding.createUser(email: email, password: nil, confirmed: true, name: nil) }
+      let before = transport.connectionsOpened
 
-    var connection = ConnectionFlags()
-    connection.provider = kind
-    let context = ShellContext(
-      resolver: ConfigResolver(environment: [:], paths: Paths(environment: ["HOME": "/nonexistent"]), configFile: nil),
-      connection: connection, makeProvider: { target, _ in ProviderFactory.make(target, transport: transport) },
-      sessionStore: InMemorySessionStore())
-    context.emulatorTargets = [kind: target]
-    context.makeAdminProvider = { target, credential, _ in
-      AdminProviderFactory.make(target, credential: credential, transport: transport)
+      var connection = ConnectionFlags()
+      connection.provider = kind
+      let context = ShellContext(
+        resolver: ConfigResolver(
+          environment: [:], paths: Paths(environment: ["HOME": "/nonexistent"]), configFile: nil),
+        connection: connection, makeProvider: { target, _ in ProviderFactory.make(target, transport: transport) },
+        sessionStore: InMemorySessionStore())
+      context.emulatorTargets = [kind: target]
+      context.makeAdminProvider = { target, credential, _ in
+        AdminProviderFactory.make(target, credential: credential, transport: transport)
+      }
+      let words = try WordSplitter.split("user show --jobs 8 " + (emails + ["gone@example.com"]).joined(separator: " "))
+      let invocation = try InvocationParser.parse(words, surface: .oneShot).get()
+      let result = await CommandRunner().run(invocation, in: context)
+
+      #expect(result.error?.code == .userNotFound, "one of 41 is missing: the result says so, as the exit status does")
+      #expect(result.lookups.map(\.query) == emails + ["gone@example.com"])
+      #expect(result.lookups.prefix(40).allSatisfy { $0.user != nil } && result.lookups[40].user == nil)
+      let opened = transport.connectionsOpened - before
+      #expect(
+        opened >= 2 && opened <= 16,
+        "41 lookups, each with its outbox read alongside (at most 2 × 8 at a time), over \(opened) new connections")
     }
-    let words = try WordSplitter.split("user show --jobs 8 " + (emails + ["gone@example.com"]).joined(separator: " "))
-    let invocation = try InvocationParser.parse(words, surface: .oneShot).get()
-    let result = await CommandRunner().run(invocation, in: context)
-
-    #expect(result.error?.code == .userNotFound, "one of 41 is missing: the result says so, as the exit status does")
-    #expect(result.lookups.map(\.query) == emails + ["gone@example.com"])
-    #expect(result.lookups.prefix(40).allSatisfy { $0.user != nil } && result.lookups[40].user == nil)
-    let opened = transport.connectionsOpened - before
-    #expect(
-      opened >= 2 && opened <= 16,
-      "41 lookups, each with its outbox read alongside (at most 2 × 8 at a time), over \(opened) new connections")
   }
 }

@@ -25,7 +25,7 @@ final class TypingPrompter: PasswordPrompter, @unchecked Sendable {
 @Suite("Repl: holes, prompts for what is missing, rc lines")
 struct ReplFinishTests {
   @Test func holesAreFilledFromThePreviousResultAndTheLineIsKeptAsTyped() async {
-    let seen = Box<[String]>([])
+    let seen = Guarded<[String]>([])
     let shell = ReplHarness(
       ["login ada@example.com", "echo between", "echo {{session.user.email}}", "history"],
       accounts: ["ada@example.com": "correct-horse"], passwords: ["correct-horse"]
@@ -33,7 +33,7 @@ struct ReplFinishTests {
       options.interpolate = { words, line, previous in
         // A stand-in for the script engine: fills one known hole from the model it is given.
         let email = previous?["user"]?["email"]?.string ?? previous?["session"]?["user"]?["email"]?.string
-        seen.set(seen.value + [previous?["command"]?.string ?? "none"])
+        seen.update { $0.append(previous?["command"]?.string ?? "none") }
         return .success(
           words.map { word in
             var filled = word
@@ -43,25 +43,25 @@ struct ReplFinishTests {
       }
     }
     _ = await shell.run()
-    #expect(seen.value == ["login"], "echo gave no result: the login is still the previous one")
+    #expect(seen[\.self] == ["login"], "echo gave no result: the login is still the previous one")
     #expect(shell.sink.standardOutput.contains("between\nada@example.com\n"))
     #expect(shell.repl.sessionLines.contains("echo {{session.user.email}}"))
     #expect(shell.historyFileText.contains("echo {{session.user.email}}\n"))
   }
 
   @Test func aHoleThatCannotBeFilledRunsNothing() async {
-    let ran = Box<[String]>([])
+    let ran = Guarded<[String]>([])
     let shell = ReplHarness(["whoami {{nosuch}}"]) { options in
       options.interpolate = { _, _, _ in
         .failure(InterpolationError("undefined variable 'nosuch'", note: "a note", start: 7, end: 17))
       }
       options.execute = { invocation, _ in
-        ran.set(ran.value + [invocation.spec.name])
+        ran.update { $0.append(invocation.spec.name) }
         return CommandResult(command: invocation.spec.name)
       }
     }
     _ = await shell.run()
-    #expect(ran.value.isEmpty)
+    #expect(ran[\.self].isEmpty)
     #expect(
       shell.sink.standardError
         == "error: undefined variable 'nosuch'\n  whoami {{nosuch}}\n         ^^^^^^^^^^ a note\n")

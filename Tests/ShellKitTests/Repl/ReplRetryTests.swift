@@ -88,29 +88,29 @@ struct ReplRetryTests {
   }
 
   @Test func sourceRunsThroughTheInjectedClosure() async {
-    let seen = Box<[String]>([])
+    let seen = Guarded<[String]>([])
     let shell = ReplHarness(["source smoke.auth"]) { options in
       options.sourceFile = { path in
-        seen.set(seen.value + [path])
+        seen.update { $0.append(path) }
         return 1
       }
     }
     _ = await shell.run()
-    #expect(seen.value == ["smoke.auth"])
+    #expect(seen[\.self] == ["smoke.auth"])
   }
 
   /// `source .env` would print each of its lines (a service key, a password) back as an unknown
   /// command: only .auth scripts are read, as `include` in a script.
   @Test func sourceReadsNothingButAnAuthScript() async {
-    let seen = Box<[String]>([])
+    let seen = Guarded<[String]>([])
     let shell = ReplHarness(["source .env", "source /etc/passwd"]) { options in
       options.sourceFile = { path in
-        seen.set(seen.value + [path])
+        seen.update { $0.append(path) }
         return 0
       }
     }
     _ = await shell.run()
-    #expect(seen.value.isEmpty)
+    #expect(seen[\.self].isEmpty)
     #expect(shell.sink.standardError.contains("source needs an .auth script"))
   }
 
@@ -134,12 +134,4 @@ final class RecordingSpinner: Spinner, @unchecked Sendable {
   var events: [String] { lock.withLock { recorded } }
   func start(_ text: String) { lock.withLock { recorded.append("start " + text) } }
   func stop() { lock.withLock { recorded.append("stop") } }
-}
-
-final class Box<T: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: T
-  init(_ value: T) { stored = value }
-  var value: T { lock.withLock { stored } }
-  func set(_ value: T) { lock.withLock { stored = value } }
 }

@@ -205,16 +205,16 @@ import Testing
     let lines = report.records.map { $0.json.compactText }.joined(separator: "\n")
     again.context.openInputLines = { path in TextLines(path == "r.jsonl" ? lines : list) }
     let appended = ReportCollector()
-    let opened = OpenedReports()
+    let opened = Guarded<[String]>([])
     again.context.openBatchReport = { path, append in
-      opened.add("\(path) \(append ? "appended" : "emptied")")
+      opened.update { $0.append("\(path) \(append ? "appended" : "emptied")") }
       return appended
     }
     let second = try await again.run(command + " --resume r.jsonl")
     #expect(second.error == nil, "\(String(describing: second.error))")
     #expect(second.batch?["total"]?.int == 6)
     #expect(again.provider.calls.filter { $0.hasPrefix("confirm") }.count == 4)
-    #expect(opened.paths == ["r.jsonl appended"])
+    #expect(opened[\.self] == ["r.jsonl appended"])
     #expect(appended.records.count == 4)
   }
 
@@ -250,12 +250,4 @@ final class FullDiskReport: BatchReportSink, @unchecked Sendable {
     room -= 1
   }
   func close() {}
-}
-
-/// The reports a run opened, as "PATH appended" or "PATH emptied".
-final class OpenedReports: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [String] = []
-  var paths: [String] { lock.withLock { stored } }
-  func add(_ path: String) { lock.withLock { stored.append(path) } }
 }

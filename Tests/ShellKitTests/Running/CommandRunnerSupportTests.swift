@@ -95,13 +95,15 @@ import Testing
 
   @Test func jsonlStreamsEachLookupAsItCompletesAndProgressCounts() async throws {
     let harness = SupportHarness((1...5).map { SupportHarness.user($0) })
-    let seen = LockedList<String>()
-    let progress = LockedList<String>()
-    harness.context.lookupStream = { seen.append($0.query) }
-    harness.context.lookupProgress = { done, total in progress.append("\(done)/\(total.map(String.init) ?? "?")") }
+    let seen = Guarded<[String]>([])
+    let progress = Guarded<[String]>([])
+    harness.context.lookupStream = { lookup in seen.update { $0.append(lookup.query) } }
+    harness.context.lookupProgress = { done, total in
+      progress.update { $0.append("\(done)/\(total.map(String.init) ?? "?")") }
+    }
     let result = try await harness.run("user show user1@example.com user2@example.com nobody@example.com --jsonl")
-    #expect(Set(seen.items) == ["user1@example.com", "user2@example.com", "nobody@example.com"])
-    #expect(progress.items == ["1/3", "2/3", "3/3"])
+    #expect(Set(seen[\.self]) == ["user1@example.com", "user2@example.com", "nobody@example.com"])
+    #expect(progress[\.self] == ["1/3", "2/3", "3/3"])
     // Streamed, not kept: an endless input must not grow a list.
     #expect(result.streamedLookups == 3 && result.lookups.isEmpty)
     #expect(result.error?.code == .userNotFound)
@@ -223,11 +225,4 @@ import Testing
     #expect(
       own.notes.first?.hasPrefix("2 lines about other backends are not shown: only supabase ") == true, "\(own.notes)")
   }
-}
-
-final class LockedList<T: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [T] = []
-  func append(_ item: T) { lock.withLock { storage.append(item) } }
-  var items: [T] { lock.withLock { storage } }
 }
