@@ -130,6 +130,10 @@ public protocol AccountImporter: Sendable {
   func importAccounts(
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome]
+
+  /// Accounts one request carries at most (1: a request per account; Firebase's batchCreate:
+  /// 1,000). The import keeps `jobs` the limit on requests at a time whatever it sends at once.
+  var accountsPerRequest: Int { get }
 }
 
 /// How each backend takes a portable record (pure: tested without a server).

@@ -10,6 +10,8 @@ import JSONKit
 extension FirebaseAdminProvider: AccountImporter {
   static let batchLimit = 1000
 
+  public var accountsPerRequest: Int { Self.batchLimit }
+
   public func importAccounts(
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {

@@ -6,6 +6,9 @@ import JSONKit
 /// metadata, ban, `password_hash` as GoTrue takes it), `jobs` at a time. An address already
 /// registered is skipped (422 `email_exists`), never overwritten.
 extension SupabaseAdminProvider: AccountImporter {
+  /// One `POST /admin/users` per account.
+  public var accountsPerRequest: Int { 1 }
+
   public func importAccounts(
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {

@@ -14,8 +14,15 @@ extension CommandRunner {
   /// A file of at most this many accounts is read once: pass 1 keeps its checked accounts (about
   /// 1 KB each) for pass 2.
   static let importKept = 50_000
-  /// Chunks being sent at once (each sends `--jobs` calls at a time).
+  /// Chunks being sent at once, at most: two when their requests together stay within `--jobs`
+  /// (Firebase's batches: a chunk is three calls), else one (a request per account: the chunk
+  /// alone fills `--jobs`).
   static let importChunksInFlight = 2
+
+  static func chunksInFlight(jobs: Int, accountsPerRequest: Int) -> Int {
+    let requestsPerChunk = (importChunk + max(accountsPerRequest, 1) - 1) / max(accountsPerRequest, 1)
+    return max(1, min(importChunksInFlight, jobs / requestsPerChunk))
+  }
 
   func importUsers(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
     let target = try target(invocation, context)
@@ -131,9 +138,11 @@ extension CommandRunner {
     let total = pending.todo + pending.held
     let progress = ImportProgress(total: total, report: context.batchProgress)
     var tally = ImportTally()
+    let jobs = invocation[.importJobs] ?? 8
     let sender = ImportSender(
-      importer: importer, report: report, guardRails: guardRails, progress: progress,
-      jobs: invocation[.importJobs] ?? 8, stop: context.batchStop)
+      importer: importer, report: report, guardRails: guardRails, progress: progress, jobs: jobs,
+      stop: context.batchStop)
+    let inFlightLimit = Self.chunksInFlight(jobs: jobs, accountsPerRequest: importer.accountsPerRequest)
     var failure: AuthError?
     // A small file was kept by pass 1; a large one is read again, a chunk at a time.
     let stream = kept == nil ? try file.open() : nil
@@ -162,7 +171,8 @@ extension CommandRunner {
       return queued[...]
     }
     // The next chunk is read and checked while the ones before it are sent, and it is sent as soon
-    // as it is ready: two chunks in flight, so the backend never waits for the last calls of one.
+    // as it is ready when `--jobs` leaves room for it (`chunksInFlight`), so a batch backend does
+    // not wait for a chunk's last call before the next chunk's first.
     try await withThrowingTaskGroup(of: (outcomes: [ImportOutcome], failure: AuthError?).self) { group in
       func collect(_ sent: (outcomes: [ImportOutcome], failure: AuthError?)) {
         for outcome in sent.outcomes { tally.add(outcome) }
@@ -175,7 +185,7 @@ extension CommandRunner {
         group.addTask { await sender.send(sending) }
         inFlight += 1
         chunk = try nextChunk()
-        if inFlight == Self.importChunksInFlight, let sent = try await group.next() {
+        if inFlight == inFlightLimit, let sent = try await group.next() {
           collect(sent)
           inFlight -= 1
         }

@@ -1,5 +1,4 @@
 import AuthCore
-import Dispatch
 import Essentials
 import JSONKit
 
@@ -140,50 +139,16 @@ struct AccountFile {
   }
 
   /// Every account of the file with what `check` makes of it, to `visit` in order; the file's format.
-  /// The next batch is read, made and checked on other threads while `visit` takes this one, so
-  /// that the cores are not idle while the file is read and visited in order.
   func read<Checked: Sendable>(
-    _ check: @escaping @Sendable (PortableAccount) -> Checked, _ visit: (PortableAccount, Checked) throws -> Void
+    _ check: @Sendable (PortableAccount) -> Checked, _ visit: (PortableAccount, Checked) throws -> Void
   ) throws -> AccountFileFormat {
     let stream = try open()
-    var batch = try next(stream, count: 1_024, check)
-    while !batch.isEmpty {
-      let ahead = ReadAhead { try self.next(stream, count: 1_024, check) }
-      do {
-        for (account, checked) in batch { try visit(account, checked) }
-      } catch {
-        // The stream is the read-ahead's until it is done.
-        _ = try? ahead.value()
-        throw error
-      }
-      // A batch's error comes after the accounts before it, as the file has them.
-      batch = try ahead.value()
+    while true {
+      let batch = try next(stream, count: 1_024, check)
+      if batch.isEmpty { break }
+      for (account, checked) in batch { try visit(account, checked) }
     }
     return stream.format
-  }
-}
-
-/// Work started on another thread at once, its result waited for later (`AccountFile.read`).
-/// Unchecked: `work` runs once, on that thread, and `result` is read only after `done` is signalled.
-final class ReadAhead<Value>: @unchecked Sendable {
-  private let work: () throws -> Value
-  private var result: Result<Value, any Error>?
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ work: @escaping () throws -> Value) {
-    self.work = work
-    DispatchQueue.global().async { self.run() }
-  }
-
-  private func run() {
-    result = Result { try work() }
-    done.signal()
-  }
-
-  /// Waits for the work; what it returned or threw. Call once.
-  func value() throws -> Value {
-    done.wait()
-    return try result!.get()
   }
 }
 
