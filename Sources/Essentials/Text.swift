@@ -136,4 +136,14 @@ extension String {
 
   /// Unicode's canonical decomposition (NFD) of the text.
   public var decomposedForm: String { String(String.UnicodeScalarView(_nfd)) }
+
+  /// `lowercased()`, without making a new string when nothing changes: ASCII without a capital
+  /// (most e-mail addresses) is its own lower case.
+  public var lowercasedKeepingLower: String {
+    var text = self
+    let changes = text.withUTF8 { bytes in
+      bytes.contains { $0 >= UInt8(ascii: "A") && ($0 <= UInt8(ascii: "Z") || $0 >= 0x80) }
+    }
+    return changes ? lowercased() : self
+  }
 }

@@ -27,6 +27,9 @@ public struct JSONObject: Sendable, Equatable {
   private struct Member: Sendable {
     var key: String
     var value: JSON
+    /// `key.utf8.count`, kept: most keys differ in length, and comparing lengths costs no string
+    /// compare.
+    var length: Int
   }
 
   public init() {}
@@ -37,13 +40,18 @@ public struct JSONObject: Sendable, Equatable {
   public var keys: [String] { entries.map(\.key) }
 
   /// Room for `count` members without growing (the parser makes objects member by member).
-  mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+  public mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
   private func position(of key: String) -> Int? {
     if let positions { return positions[key] }
-    // Lengths first: a native string knows its own, and most keys differ in it.
+    // Lengths first (a scan of integers); the key is compared only where they agree.
     let length = key.utf8.count
-    return entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
+    var index = 0
+    while index < entries.count {
+      if entries[index].length == length, entries[index].key == key { return index }
+      index += 1
+    }
+    return nil
   }
 
   public subscript(key: String) -> JSON? {
@@ -53,7 +61,7 @@ public struct JSONObject: Sendable, Equatable {
         if let found = position(of: key) {
           entries[found].value = newValue
         } else {
-          entries.append(Member(key: key, value: newValue))
+          entries.append(Member(key: key, value: newValue, length: key.utf8.count))
           if positions != nil {
             positions?[key] = entries.count - 1
           } else if entries.count > Self.scanned {

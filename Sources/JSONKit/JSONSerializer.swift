@@ -74,16 +74,42 @@ extension JSON {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
   }
 
+  /// Whether some byte of `word` may need an escape (`needsEscape`): never false when one does
+  /// (the bit tricks of "Bit Twiddling Hacks": a byte below 0x20, or equal to `"`, `\` or DEL).
+  static func wordNeedsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+    let hasControl = (word &- ones &* 0x20) & ~word & highs != 0
+    return hasControl || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+      || hasZeroByte(word ^ (ones &* 0x7F))
+  }
+
   /// `value` as a JSON string (quoted and escaped), appended to `out`: for writers that build a
   /// line of known shape without building its `JSON` first.
   public static func writeString(_ value: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     var value = value
     value.withUTF8 { utf8 in
+      // Runs of bytes that need no escape are copied whole (most strings are one run).
       var start = 0
-      for (offset, byte) in utf8.enumerated() where needsEscape(byte) {
+      var offset = 0
+      while offset < utf8.count {
+        // Eight bytes at a time while none of them needs an escape.
+        while offset + 8 <= utf8.count,
+          !wordNeedsEscape(UnsafeRawPointer(utf8.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+        {
+          offset += 8
+        }
+        guard offset < utf8.count else { break }
+        let byte = utf8[offset]
+        guard needsEscape(byte) else {
+          offset += 1
+          continue
+        }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<offset]))
-        start = offset + 1
+        offset += 1
+        start = offset
         switch byte {
         case UInt8(ascii: "\""): out += #"\""#.utf8
         case UInt8(ascii: "\\"): out += #"\\"#.utf8

@@ -61,4 +61,18 @@ struct TextTests {
     #expect("\u{E9}".decomposedForm.unicodeScalars.map(\.value) == [0x65, 0x301])
     #expect("plain".composedForm == "plain")
   }
+
+  /// Generated text of ASCII, capitals, accented and other-script letters: the same as
+  /// `lowercased()`, and the very string when it has nothing to lower.
+  @Test func lowercasedKeepingLowerIsLowercased() {
+    let pieces = ["a", "z", "A", "Z", "@", ".", "0", "_", "É", "é", "İ", "Σ", "ß", "Ä", "😀", "ǅ"]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+      let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator)!
+      }.joined()
+      #expect(text.lowercasedKeepingLower == text.lowercased(), "\(text)")
+    }
+    #expect("ada@example.com".lowercasedKeepingLower == "ada@example.com")
+  }
 }

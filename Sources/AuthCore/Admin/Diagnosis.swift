@@ -119,7 +119,12 @@ public struct AuditEntry: Sendable, Equatable {
     Self.field("outcome", outcome, to: &out)
     Self.field("operator", operatorName, to: &out)
     if let note { Self.field("note", note, to: &out) }
-    out += "}\n".utf8
+    Self.append("}\n", to: &out)
+  }
+
+  /// A literal's bytes, appended as one buffer (a `String.UTF8View` goes a byte at a time).
+  private static func append(_ text: StaticString, to out: inout [UInt8]) {
+    text.withUTF8Buffer { out.append(contentsOf: $0) }
   }
 
   /// Whether `other`'s head (`writeHead`) is this entry's.
@@ -130,9 +135,9 @@ public struct AuditEntry: Sendable, Equatable {
   private static func field(_ key: StaticString, _ value: String?, first: Bool = false, to out: inout [UInt8]) {
     out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
     out.append(UInt8(ascii: "\""))
-    key.withUTF8Buffer { out.append(contentsOf: $0) }
-    out += "\":".utf8
-    if let value { JSON.writeString(value, to: &out) } else { out += "null".utf8 }
+    append(key, to: &out)
+    append("\":", to: &out)
+    if let value { JSON.writeString(value, to: &out) } else { append("null", to: &out) }
   }
 
   public init?(json: JSON) {

@@ -90,7 +90,9 @@ public struct ImportOutcome: Sendable, Equatable {
   public var neverReachedBackend: Bool { status == .failed && errorCode == ErrorCode.networkUnreachable.rawValue }
 
   /// The key `reported` gives an account of the file.
-  public static func key(of account: PortableAccount) -> String? { account.id ?? account.email?.lowercased() }
+  public static func key(of account: PortableAccount) -> String? {
+    account.id ?? account.email?.lowercasedKeepingLower
+  }
 
   /// The outcome of a request that went out and got no answer, or was never sent (stopped first,
   /// or the backend could not be reached: `error.neverSent`).
@@ -115,9 +117,10 @@ public struct ImportOutcome: Sendable, Equatable {
 extension Guarded where Value == AuthError? {
   /// Keeps the reason of the first of `outcomes` that never reached the backend, unless one is kept
   /// already: the importers and the sender stop sending once it is set.
-  public func keepUnreachable(_ outcomes: some Sequence<ImportOutcome>) {
-    guard let first = outcomes.first(where: \.neverReachedBackend) else { return }
-    update { $0 = $0 ?? AuthError.unreachable(first.message) }
+  public func keepUnreachable(_ outcomes: some Collection<ImportOutcome>) {
+    // By index: reading two fields in place copies no outcome (a call's thousand, every chunk).
+    guard let first = outcomes.indices.first(where: { outcomes[$0].neverReachedBackend }) else { return }
+    update { $0 = $0 ?? AuthError.unreachable(outcomes[first].message) }
   }
 }
 
@@ -228,7 +231,10 @@ public enum AccountImportPlan {
   public static func firebaseEntry(_ account: PortableAccount, localId: String, now: Int)
     -> (entry: JSONObject, group: FirebaseHashGroup, withoutPassword: String?)
   {
-    var entry = JSONObject([("localId", .string(localId))])
+    var entry = JSONObject()
+    // Room for every member it can have: no growing while it is built (one per account sent).
+    entry.reserveCapacity(12)
+    entry["localId"] = .string(localId)
     entry["email"] = .optional(account.email)
     if let verified = account.emailVerified { entry["emailVerified"] = .bool(verified) }
     if let name = account.displayName ?? account.userMetadata?["full_name"]?.string, !name.isEmpty {
@@ -268,7 +274,9 @@ public enum AccountImportPlan {
     if let reason = firebaseWithoutPassword(account, kind: kind) { return (nil, nil, .none, reason) }
     switch kind {
     case .bcrypt?:
-      return (Data((account.passwordHash ?? "").utf8).base64EncodedString(), nil, .bcrypt, nil)
+      // From the bytes in place: `Data` made from a `String.UTF8View` goes a byte at a time.
+      var hash = account.passwordHash ?? ""
+      return (hash.withUTF8 { Data(buffer: $0) }.base64EncodedString(), nil, .bcrypt, nil)
     case .firebaseScrypt(let config, let salt, let digest)?, .firebaseImport(let config, let salt, let digest)?:
       return (digest, salt, .scrypt(config), nil)
     case .argon2?, .unknown?, nil:

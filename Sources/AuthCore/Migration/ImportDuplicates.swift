@@ -1,3 +1,5 @@
+import Essentials
+
 /// The ids, addresses (in any case) and phone numbers the accounts of a file named so far: a later
 /// account that names one of them again is a duplicate, and only the first is imported. Both
 /// backends would refuse or skip it anyway, each its own way (Supabase: "already there", Firebase:
@@ -14,7 +16,7 @@ public struct ImportDuplicates: Sendable {
   /// that is no duplicate are remembered.
   public mutating func isDuplicate(_ account: PortableAccount) -> Bool {
     let id = account.id.map { Self.key(0, $0) }
-    let email = account.email.map { Self.key(1, $0.lowercased()) }
+    let email = account.email.map { Self.key(1, $0.lowercasedKeepingLower) }
     let phone = account.phone.flatMap(PortableAccount.e164).map { Self.key(2, $0) }
     if [id, email, phone].contains(where: { $0.map(seen.contains) == true }) { return true }
     for key in [id, email, phone] { if let key { seen.insert(key) } }

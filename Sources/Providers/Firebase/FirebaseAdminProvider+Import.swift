@@ -23,10 +23,10 @@ extension FirebaseAdminProvider: AccountImporter {
     // A duplicate within one call would refuse the whole call (sanityCheck): the file's later
     // duplicates (same id, or same address in any case) fail here instead.
     var pending: [Int] = []
-    var seenIds = Set<String>()
-    var seenEmails = Set<String>()
+    var seenIds = Set<String>(minimumCapacity: accounts.count)
+    var seenEmails = Set<String>(minimumCapacity: accounts.count)
     for index in accounts.indices {
-      let email = accounts[index].email?.lowercased()
+      let email = accounts[index].email?.lowercasedKeepingLower
       if !seenIds.insert(localIds[index]).inserted || email.map({ !seenEmails.insert($0).inserted }) == true {
         Self.fail(
           &outcomes[index], AuthError(.validationFailed, message: "the id or address is already earlier in the file"))
@@ -36,18 +36,20 @@ extension FirebaseAdminProvider: AccountImporter {
     }
 
     // 2. batchCreate, grouped by hash kind, 1,000 at a time.
-    var groups: [AccountImportPlan.FirebaseHashGroup: [(index: Int, entry: JSONObject)]] = [:]
-    var order: [AccountImportPlan.FirebaseHashGroup] = []
+    // A file has one hash kind or a few: the groups are found by a scan, in the order first met.
+    var groups: [(group: AccountImportPlan.FirebaseHashGroup, items: [(index: Int, entry: JSONObject)])] = []
     let now = clock.unixNow
     for index in pending {
       let plan = AccountImportPlan.firebaseEntry(accounts[index], localId: localIds[index], now: now)
       outcomes[index].withoutPassword = plan.withoutPassword
-      if groups[plan.group] == nil { order.append(plan.group) }
-      groups[plan.group, default: []].append((index, plan.entry))
+      if let found = groups.lastIndex(where: { $0.group == plan.group }) {
+        groups[found].items.append((index, plan.entry))
+      } else {
+        groups.append((plan.group, [(index, plan.entry)]))
+      }
     }
     var calls: [(group: AccountImportPlan.FirebaseHashGroup, items: [(index: Int, entry: JSONObject)])] = []
-    for group in order {
-      let items = groups[group] ?? []
+    for (group, items) in groups {
       for start in stride(from: 0, to: items.count, by: Self.batchLimit) {
         calls.append((group, Array(items[start..<min(start + Self.batchLimit, items.count)])))
       }

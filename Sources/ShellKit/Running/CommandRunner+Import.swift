@@ -11,9 +11,16 @@ extension CommandRunner {
   /// chunk at a time), so memory is a few chunks however many accounts the file has. Three of
   /// Firebase's batches of 1,000.
   static let importChunk = 3_000
-  /// A file of at most this many accounts is read once: pass 1 keeps its checked accounts (about
-  /// 1 KB each) for pass 2.
-  static let importKept = 50_000
+  /// A file of at most this many accounts is read once: pass 1 keeps its checked accounts (under
+  /// 1 KB each) for pass 2, and drops them once there are more. Chosen by memory, against the
+  /// 150 MB resident a 1,000,000-account import stays within: a regular file of at most 32 MB
+  /// (100,000 accounts of a typical export) keeps up to 100,000 (about 120 MB at the end); a
+  /// larger file, or a stream whose size is not known, keeps up to 50,000, since pass 1 holds them
+  /// until it knows the count (a 1,000,000-account file peaked at 157 MB keeping 100,000).
+  static func importKept(fileSize: Int?) -> Int {
+    fileSize.map { $0 <= importKeptFileSize } == true ? 100_000 : 50_000
+  }
+  static let importKeptFileSize = 32 << 20
   /// Chunks being sent at once, at most: two when their requests together stay within `--jobs`
   /// (Firebase's batches: a chunk is three calls), else one (a request per account: the chunk
   /// alone fills `--jobs`).
@@ -64,8 +71,9 @@ extension CommandRunner {
     var planned = ImportDryRunTally(provider: target.provider)
     var pending = (todo: 0, held: 0)
     var unhashed = 0
-    // A dry run has no pass 2: it keeps nothing (a file's first 50,000 accounts were ~70 MB).
+    // A dry run has no pass 2: it keeps nothing.
     var kept: [ImportCheck]? = invocation[.importDryRun] ? nil : []
+    let keptLimit = Self.importKept(fileSize: file.regularFileSize)
     var duplicates = ImportDuplicates()
     // Where the duplicates are (their places in the file): pass 2 marks them again without the keys.
     var duplicateAt = Set<Int>()
@@ -85,7 +93,7 @@ extension CommandRunner {
       if !isDone(account) {
         if checked.willSend { pending.todo += 1 } else { pending.held += 1 }
         kept?.append(checked)
-        if kept?.count ?? 0 > Self.importKept { kept = nil }
+        if kept?.count ?? 0 > keptLimit { kept = nil }
       }
     }
     // The keys of a million accounts are tens of megabytes that pass 2 does not need.

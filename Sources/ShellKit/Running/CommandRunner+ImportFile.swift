@@ -53,6 +53,14 @@ struct AccountFile {
     }
   }
 
+  /// The size of a regular file in bytes (nil: standard input, a pipe, a FIFO, or no such file).
+  var regularFileSize: Int? {
+    guard bytes == nil, spill == nil, path != "-" else { return nil }
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(info.st_size)
+  }
+
   func open() throws -> AccountStream {
     if let bytes {
       var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).makeIterator()
@@ -96,15 +104,31 @@ struct AccountFile {
   func next<Checked: Sendable>(
     _ stream: AccountStream, count: Int, _ check: @Sendable (PortableAccount) -> Checked
   ) throws -> [(account: PortableAccount, checked: Checked)] {
+    let (records, readError) = Self.records(stream, count: count)
+    return try made(records, readError: readError, check)
+  }
+
+  /// Up to `count` records of `stream`, and the error that stopped reading early (kept: the
+  /// records before it are made first, so an earlier bad record is the one named).
+  private static func records(_ stream: AccountStream, count: Int) -> ([AccountStream.Record], (any Error)?) {
     var records: [AccountStream.Record] = []
-    var readError: (any Error)?
+    records.reserveCapacity(count)
     do {
       while records.count < count, let record = try stream.nextRecord() { records.append(record) }
     } catch {
-      readError = error
+      return (records, error)
     }
+    return (records, nil)
+  }
+
+  /// The accounts of `records` with what `check` makes of them, made on every core; `meanwhile`
+  /// runs on this thread as they are made. The first error in file order is thrown.
+  private func made<Checked: Sendable>(
+    _ records: [AccountStream.Record], readError: (any Error)?, meanwhile: () throws -> Void = {},
+    _ check: @Sendable (PortableAccount) -> Checked
+  ) throws -> [(account: PortableAccount, checked: Checked)] {
     let hashConfig = self.hashConfig
-    let made = ParallelMap.map(records) { record in
+    let made = try ParallelMap.map(records, meanwhile: meanwhile) { record in
       Result { () throws -> (PortableAccount, Checked) in
         let account = try AccountStream.account(record, hashConfig: hashConfig)
         return (account, check(account))
@@ -143,13 +167,28 @@ struct AccountFile {
     _ check: @Sendable (PortableAccount) -> Checked, _ visit: (PortableAccount, Checked) throws -> Void
   ) throws -> AccountFileFormat {
     let stream = try open()
-    while true {
-      let batch = try next(stream, count: 1_024, check)
-      if batch.isEmpty { break }
-      for (account, checked) in batch { try visit(account, checked) }
+    // A pipeline on this thread: while one batch is made on every core, the batch before it is
+    // visited and the one after it read (nothing is read after an error).
+    var (records, readError) = Self.records(stream, count: Self.readBatch)
+    var made: [(account: PortableAccount, checked: Checked)] = []
+    while !records.isEmpty {
+      var next: ([AccountStream.Record], (any Error)?) = ([], nil)
+      let visiting = made
+      made = try self.made(
+        records, readError: readError,
+        meanwhile: {
+          for (account, checked) in visiting { try visit(account, checked) }
+          if readError == nil { next = Self.records(stream, count: Self.readBatch) }
+        }, check)
+      (records, readError) = next
     }
+    for (account, checked) in made { try visit(account, checked) }
+    if let readError { throw told(readError) }
     return stream.format
   }
+
+  /// Records read and made at a time by `read`.
+  static let readBatch = 1_024
 }
 
 /// The progress of an import (`batchProgress`: the line on a terminal), fed from the importer's

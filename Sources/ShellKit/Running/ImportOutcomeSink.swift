@@ -8,8 +8,11 @@ final class ImportOutcomeSink: Sendable {
   private let report: (any BatchReportSink)?
   private let guardRails: SupportGuard
   private let firstFailure = Guarded<AuthError?>(nil)
-  /// What each account loses on the way (by `ImportOutcome.key`), put on its outcome.
-  private let losses: [String: [ImportLoss]]
+  /// What each account sent loses on the way, by its place among them (an outcome's `index`),
+  /// put on its outcome; the account's key (`ImportOutcome.key`) makes sure the place is its own.
+  private let losses: [(key: String?, losses: [ImportLoss])]
+  /// Whether some account sent loses something (a file without factors: every one).
+  let hasLosses: Bool
   /// The audit log opened once for the sink's outcomes (nil: not audited, or it could not be opened).
   private let auditWriter: (any AuditBatchWriter)?
 
@@ -17,11 +20,13 @@ final class ImportOutcomeSink: Sendable {
   /// another backend.
   private let backend: String
 
-  init(report: (any BatchReportSink)?, guardRails: SupportGuard, losses: [String: [ImportLoss]] = [:]) {
+  /// `sent`: the accounts given to the importer, in its order (each outcome's `index` is its place).
+  init(report: (any BatchReportSink)?, guardRails: SupportGuard, sent: [ImportCheck] = []) {
     self.report = report
     self.backend = BackendKey(guardRails.target).canonical
     self.guardRails = guardRails
-    self.losses = losses
+    self.losses = sent.map { (ImportOutcome.key(of: $0.account), $0.losses) }
+    self.hasLosses = sent.contains { !$0.losses.isEmpty }
     do {
       auditWriter = try guardRails.auditWriter()
     } catch {
@@ -35,9 +40,11 @@ final class ImportOutcomeSink: Sendable {
 
   /// `outcome` with the losses of its account (an imported one carries them).
   func withLosses(_ outcome: ImportOutcome) -> ImportOutcome {
-    guard !losses.isEmpty, outcome.losses.isEmpty, let key = outcome.sourceId ?? outcome.email?.lowercased(),
-      let found = losses[key]
-    else { return outcome }
+    guard hasLosses, outcome.losses.isEmpty, losses.indices.contains(outcome.index) else { return outcome }
+    let (key, found) = losses[outcome.index]
+    guard !found.isEmpty, key != nil, key == outcome.sourceId ?? outcome.email?.lowercasedKeepingLower else {
+      return outcome
+    }
     var changed = outcome
     changed.losses = found
     return changed
@@ -48,7 +55,7 @@ final class ImportOutcomeSink: Sendable {
   /// `audit` false: nothing was sent for these (held back), so the audit log has nothing to say.
   func take(_ given: [ImportOutcome], audit: Bool = true) {
     guard !given.isEmpty else { return }
-    let outcomes = given.map(withLosses)
+    let outcomes = hasLosses ? given.map(withLosses) : given
     do {
       for outcome in outcomes { try report?.write(json: outcome.reportLine(backend: backend)) }
     } catch {

@@ -28,13 +28,7 @@ struct ImportSender: Sendable {
       return outcome
     }
     let todo = chunk.filter(\.willSend)
-    // Only the accounts that lose something (most lose nothing: no entry, no key made for them).
-    let lossesOf = Dictionary(
-      todo.compactMap { checked in
-        checked.losses.isEmpty ? nil : ImportOutcome.key(of: checked.account).map { ($0, checked.losses) }
-      }
-    ) { first, _ in first }
-    let sink = ImportOutcomeSink(report: report, guardRails: guardRails, losses: lossesOf)
+    let sink = ImportOutcomeSink(report: report, guardRails: guardRails, sent: todo)
     defer { sink.close() }
     sink.take(held, audit: false)
     progress.add(held)
@@ -60,7 +54,7 @@ struct ImportSender: Sendable {
       }
       unreachable.keepUnreachable(sent)
     }
-    return (sent.map(sink.withLosses) + held, auditFailure.update { $0 } ?? sink.failure)
+    return ((sink.hasLosses ? sent.map(sink.withLosses) : sent) + held, auditFailure.update { $0 } ?? sink.failure)
   }
 
   /// Writes the `started` audit line of every account of `todo`; false (and the failure kept) when

@@ -57,7 +57,7 @@ public final class DescriptorLines: InputLines {
   public func nextLineBytes() throws -> [UInt8]? {
     while true {
       // Only the bytes not looked at yet are searched: a long line is scanned once, not once a chunk.
-      if let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = Self.newline(in: buffer, from: max(start, scanned)) {
         let line = buffer[start..<newline]
         start = newline + 1
         scanned = start
@@ -86,6 +86,18 @@ public final class DescriptorLines: InputLines {
 }
 
 extension DescriptorLines {
+  /// The position of the first newline of `bytes` at or after `from` (`memchr`: a line of an
+  /// import is searched a word at a time, not a byte at a time).
+  fileprivate static func newline(in bytes: [UInt8], from: Int) -> Int? {
+    guard from < bytes.count else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress,
+        let found = memchr(base + from, Int32(UInt8(ascii: "\n")), buffer.count - from)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
   /// Waits for bytes (or the end) a tenth of a second at a time, so that a stop is seen at once.
   fileprivate func waitReadable() throws {
     guard let stop else { return }

@@ -100,7 +100,9 @@ public struct SupportGuard: Sendable {
   static let recordedLength = 254
 
   static func capped(_ text: String) -> String {
-    text.count > recordedLength ? String(text.prefix(recordedLength - 1)) + "…" : text
+    // No more characters than bytes: a short text needs no count of its characters.
+    guard text.utf8.count > recordedLength else { return text }
+    return text.count > recordedLength ? String(text.prefix(recordedLength - 1)) + "…" : text
   }
 
   /// Appends the audit line of a grant or change (whatever the outcome). Never a secret: ids,

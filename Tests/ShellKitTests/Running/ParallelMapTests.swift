@@ -6,10 +6,61 @@ import Testing
 
 @Suite("user import: records made accounts on every core, in order")
 struct ParallelMapTests {
-  @Test func theResultIsTheSequentialMapWhateverTheSize() {
-    for count in [0, 1, 127, 128, 300, 10_001] {
+  @Test func theResultIsTheSequentialMapWhateverTheSize() throws {
+    for count in [0, 1, 127, 128, 300, 1_023, 1_024, 10_001] {
       let items = Array(0..<count)
-      #expect(ParallelMap.map(items) { $0 * 3 + 1 } == items.map { $0 * 3 + 1 })
+      #expect(try ParallelMap.map(items) { $0 * 3 + 1 } == items.map { $0 * 3 + 1 })
+    }
+  }
+
+  /// What the calling thread does meanwhile (an import reads and visits there) runs once, on that
+  /// thread, whatever the size; its error comes out once every item is mapped.
+  @Test func meanwhileRunsOnceOnTheCallingThreadAndItsErrorComesOut() throws {
+    struct Refused: Error {}
+    for count in [0, 5, 300, 10_001] {
+      let items = Array(0..<count)
+      var runs = 0
+      let caller = pthread_self()
+      let mapped = try ParallelMap.map(
+        items,
+        meanwhile: {
+          runs += 1
+          #expect(pthread_equal(pthread_self(), caller) != 0)
+        }
+      ) { $0 &* 7 }
+      #expect(runs == 1)
+      #expect(mapped == items.map { $0 &* 7 })
+      #expect(throws: Refused.self) { try ParallelMap.map(items, meanwhile: { throw Refused() }) { $0 } }
+    }
+  }
+
+  /// Pass 1 reads, makes and visits in a pipeline: every record of generated files (sizes about
+  /// the batch, a bad record anywhere) is visited once, in file order, batch by batch up to the
+  /// batch of the first bad record, which is the one named.
+  @Test func passOneVisitsEveryRecordOnceInOrderUpToTheFirstBadOne() async throws {
+    var generator = SystemRandomNumberGenerator()
+    for count in [0, 1, 1_023, 1_024, 1_025, 2_049, 5_000] {
+      let bad = count > 0 && Bool.random(using: &generator) ? Int.random(in: 0..<count, using: &generator) : nil
+      let lines = (0..<count).map { index in
+        index == bad ? #"{"id":"u\#(index)","email":}"# : #"{"id":"u\#(index)","email":"u\#(index)@example.com"}"#
+      }
+      let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "authsh-pass1-\(UUID().uuidString).jsonl"
+      )
+      .path
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      _ = FileManager.default.createFile(atPath: path, contents: Data(lines.map { $0 + "\n" }.joined().utf8))
+      let file = try AccountFile(
+        path: path, name: path, hashConfig: nil, SupportHarness().context)
+      var visited: [String] = []
+      do {
+        _ = try file.read({ _ in 0 }) { account, _ in visited.append(account.id ?? "") }
+        #expect(bad == nil, "\(count)")
+      } catch let error as AuthError {
+        #expect(bad != nil && error.message.contains("line \(bad! + 1)"), "\(error.message)")
+      }
+      let whole = bad.map { $0 / AccountFile.readBatch * AccountFile.readBatch } ?? count
+      #expect(visited == (0..<whole).map { "u\($0)" }, "\(count) \(String(describing: bad))")
     }
   }
 

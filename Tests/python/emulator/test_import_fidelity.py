@@ -184,16 +184,16 @@ def test_a_repeated_address_is_the_same_duplicate_on_both_backends_and_in_the_dr
 
 
 def test_a_file_too_large_to_keep_finds_the_same_duplicates_when_read_again(emulator, tmp_path):
-    """Over 50,000 accounts the file is read a second time to send it: the same accounts are duplicates."""
+    """Over 100,000 accounts the file is read a second time to send it: the same accounts are duplicates."""
     env = environment(tmp_path, emulator, "both")
-    records = [{"email": f"big{i}@fidelity.example", "password_hash": HASH} for i in range(50_010)]
+    records = [{"email": f"big{i}@fidelity.example", "password_hash": HASH} for i in range(100_010)]
     records += [{"email": "BIG7@fidelity.example", "password_hash": HASH},
-                {"email": "big50009@fidelity.example", "password_hash": HASH}]
+                {"email": "big100009@fidelity.example", "password_hash": HASH}]
     path = write_jsonl(tmp_path / "big.jsonl", records)
     done = authsh(env, "user", "import", path, "--provider", "firebase", "--yes", "--json")
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr
     counts = json.loads(done.stdout)["import"]
-    assert (counts["imported"], counts["failed"], counts["skipped"]) == (50_010, 2, 0), counts
+    assert (counts["imported"], counts["failed"], counts["skipped"]) == (100_010, 2, 0), counts
 
 
 def test_an_account_the_target_cannot_make_is_refused_before_anything_is_sent(emulator, admin_app, tmp_path):
