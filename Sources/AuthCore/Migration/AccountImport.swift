@@ -32,24 +32,59 @@ public struct ImportOutcome: Sendable, Equatable {
 
   /// Position in the input (0-based).
   public var index: Int
-  public var email: String?
-  /// The id in the input, and the id the account has on the target when that is another one.
-  public var sourceId: String?
-  public var newId: String?
   public var status: Status
+  /// The rest, held once and shared by copies until one changes (copy on write): an outcome is
+  /// handed through the importer, the report, the audit log and the tally, and a copy is one
+  /// reference, not seven.
+  private var texts: Shared<Texts>
+
+  struct Texts: Sendable, Equatable {
+    var email: String?
+    var sourceId: String?
+    var newId: String?
+    var withoutPassword: String?
+    var errorCode: String?
+    var message: String?
+    var losses: [ImportLoss] = []
+  }
+
+  public var email: String? {
+    get { texts.value.email }
+    set { texts.value.email = newValue }
+  }
+  /// The id in the input, and the id the account has on the target when that is another one.
+  public var sourceId: String? {
+    get { texts.value.sourceId }
+    set { texts.value.sourceId = newValue }
+  }
+  public var newId: String? {
+    get { texts.value.newId }
+    set { texts.value.newId = newValue }
+  }
   /// Imported without a working password (no hash, or one the target cannot take): why.
-  public var withoutPassword: String?
+  public var withoutPassword: String? {
+    get { texts.value.withoutPassword }
+    set { texts.value.withoutPassword = newValue }
+  }
   /// `failed`: the error code and message.
-  public var errorCode: String?
-  public var message: String?
+  public var errorCode: String? {
+    get { texts.value.errorCode }
+    set { texts.value.errorCode = newValue }
+  }
+  public var message: String? {
+    get { texts.value.message }
+    set { texts.value.message = newValue }
+  }
   /// What the account lost on the way (or would have: `heldBack`).
-  public var losses: [ImportLoss] = []
+  public var losses: [ImportLoss] {
+    get { texts.value.losses }
+    set { texts.value.losses = newValue }
+  }
 
   public init(index: Int, account: PortableAccount, status: Status) {
     self.index = index
-    email = account.email
-    sourceId = account.id
     self.status = status
+    texts = Shared(Texts(email: account.email, sourceId: account.id))
   }
 
   /// The `--report` line (never a hash).

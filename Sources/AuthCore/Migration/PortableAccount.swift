@@ -6,7 +6,7 @@ import JSONKit
 public struct PortableAccount: Sendable, Equatable {
   /// The fields, held once and shared by copies until one changes (copy on write): an import hands
   /// each account through checks, outcomes and batches, and a copy is one reference, not twenty.
-  struct Fields: Equatable {
+  struct Fields: Sendable, Equatable {
     var id: String?
     var email: String?
     var emailVerified: Bool?
@@ -29,115 +29,102 @@ public struct PortableAccount: Sendable, Equatable {
     var invitedAt: String?
   }
 
-  final class Storage: @unchecked Sendable {
-    // Changed only through `unique()`, when no other value shares it.
-    var fields: Fields
-    init(_ fields: Fields) { self.fields = fields }
-  }
+  private var storage: Shared<Fields>
 
-  private var storage: Storage
-
-  private mutating func unique() -> Storage {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-    return storage
-  }
-
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
-  }
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage == rhs.storage }
 
   public var id: String? {
-    get { storage.fields.id }
-    set { unique().fields.id = newValue }
+    get { storage.value.id }
+    set { storage.value.id = newValue }
   }
   public var email: String? {
-    get { storage.fields.email }
-    set { unique().fields.email = newValue }
+    get { storage.value.email }
+    set { storage.value.email = newValue }
   }
   public var emailVerified: Bool? {
-    get { storage.fields.emailVerified }
-    set { unique().fields.emailVerified = newValue }
+    get { storage.value.emailVerified }
+    set { storage.value.emailVerified = newValue }
   }
   public var phone: String? {
-    get { storage.fields.phone }
-    set { unique().fields.phone = newValue }
+    get { storage.value.phone }
+    set { storage.value.phone = newValue }
   }
   public var displayName: String? {
-    get { storage.fields.displayName }
-    set { unique().fields.displayName = newValue }
+    get { storage.value.displayName }
+    set { storage.value.displayName = newValue }
   }
   public var disabled: Bool? {
-    get { storage.fields.disabled }
-    set { unique().fields.disabled = newValue }
+    get { storage.value.disabled }
+    set { storage.value.disabled = newValue }
   }
   /// RFC 3339.
   public var bannedUntil: String? {
-    get { storage.fields.bannedUntil }
-    set { unique().fields.bannedUntil = newValue }
+    get { storage.value.bannedUntil }
+    set { storage.value.bannedUntil = newValue }
   }
   public var createdAt: String? {
-    get { storage.fields.createdAt }
-    set { unique().fields.createdAt = newValue }
+    get { storage.value.createdAt }
+    set { storage.value.createdAt = newValue }
   }
   public var lastSignInAt: String? {
-    get { storage.fields.lastSignInAt }
-    set { unique().fields.lastSignInAt = newValue }
+    get { storage.value.lastSignInAt }
+    set { storage.value.lastSignInAt = newValue }
   }
   public var userMetadata: JSONObject? {
-    get { storage.fields.userMetadata }
-    set { unique().fields.userMetadata = newValue }
+    get { storage.value.userMetadata }
+    set { storage.value.userMetadata = newValue }
   }
   public var appMetadata: JSONObject? {
-    get { storage.fields.appMetadata }
-    set { unique().fields.appMetadata = newValue }
+    get { storage.value.appMetadata }
+    set { storage.value.appMetadata = newValue }
   }
   public var providers: [String] {
-    get { storage.fields.providers }
-    set { unique().fields.providers = newValue }
+    get { storage.value.providers }
+    set { storage.value.providers = newValue }
   }
   /// The ways in, as the source backend lists them (`user export`); nil when it did not say
   /// (Supabase's admin list).
   public var identities: [PortableIdentity]? {
-    get { storage.fields.identities }
-    set { unique().fields.identities = newValue }
+    get { storage.value.identities }
+    set { storage.value.identities = newValue }
   }
   /// Second factors, never their secrets (`user export`); nil when unknown.
   public var factors: [PortableFactor]? {
-    get { storage.fields.factors }
-    set { unique().fields.factors = newValue }
+    get { storage.value.factors }
+    set { storage.value.factors = newValue }
   }
   /// `firebase` or `supabase`.
   public var source: String? {
-    get { storage.fields.source }
-    set { unique().fields.source = newValue }
+    get { storage.value.source }
+    set { storage.value.source = newValue }
   }
   /// The string GoTrue's `password_hash` takes: bcrypt, argon2 or `$fbscrypt$…` (`PasswordHashString`).
   public var passwordHash: String? {
-    get { storage.fields.passwordHash }
-    set { unique().fields.passwordHash = newValue }
+    get { storage.value.passwordHash }
+    set { storage.value.passwordHash = newValue }
   }
   /// Why there is no hash though there is a password.
   public var passwordNote: String? {
-    get { storage.fields.passwordNote }
-    set { unique().fields.passwordNote = newValue }
+    get { storage.value.passwordNote }
+    set { storage.value.passwordNote = newValue }
   }
   /// Whether the phone number was confirmed by a code; nil when the file does not say.
   public var phoneConfirmed: Bool? {
-    get { storage.fields.phoneConfirmed }
-    set { unique().fields.phoneConfirmed = newValue }
+    get { storage.value.phoneConfirmed }
+    set { storage.value.phoneConfirmed = newValue }
   }
   public var photoURL: String? {
-    get { storage.fields.photoURL }
-    set { unique().fields.photoURL = newValue }
+    get { storage.value.photoURL }
+    set { storage.value.photoURL = newValue }
   }
   /// RFC 3339: when an invitation not yet accepted was sent (the account has no password yet).
   public var invitedAt: String? {
-    get { storage.fields.invitedAt }
-    set { unique().fields.invitedAt = newValue }
+    get { storage.value.invitedAt }
+    set { storage.value.invitedAt = newValue }
   }
 
   public init(id: String? = nil, email: String? = nil) {
-    storage = Storage(Fields(id: id, email: email))
+    storage = Shared(Fields(id: id, email: email))
   }
 
   /// The record as a JSON line's object (the export's shape), keys in `keys` order.
