@@ -126,6 +126,10 @@ enum OneShot {
       finished.error = nil
       let style = Terminal.style(flag: invocation.output(.color), environment: environment, stream: 1)
       output.out(ResultText.render(finished, invocation: invocation, style: style, now: now).out)
+      // Stopped before anything was sent (an import's check): it says so, as the shell does.
+      if let error = result.error, error.neverSent, !error.message.isEmpty {
+        output.err(TerminalText.escape(error.message) + "\n")
+      }
     } else {
       let style = Terminal.style(
         flag: invocation.output(.color), environment: environment, stream: result.error == nil ? 1 : 2)
@@ -162,6 +166,8 @@ enum OneShot {
   /// interrupted (unless it had failed otherwise).
   static func interrupted(_ given: CommandResult, by signal: Int32) -> CommandResult {
     var result = given
+    // Stopped before anything was sent (an import's check): its own words say so.
+    if let error = result.error, error.code == .cancelled, error.neverSent, !error.message.isEmpty { return result }
     if result.error == nil || result.error?.code == .cancelled {
       let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
       var error = AuthError(.cancelled, message: "Interrupted (\(name)); what had finished is shown.")

@@ -15,7 +15,7 @@ public struct FieldError: Sendable, Equatable {
 }
 
 /// Every failure authsh reports: a stable code, the specs' message, and what the backend said.
-public struct AuthError: Error, Sendable, Equatable {
+public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
   public var code: ErrorCode
   public var message: String
   /// The backend's own code (`INVALID_LOGIN_CREDENTIALS`, `invalid_credentials`, …).
@@ -146,4 +146,10 @@ public struct AuthError: Error, Sendable, Equatable {
 
   /// Not signed in / session gone (exit 4 for one-shot `whoami`, `logout`, `refresh`).
   public var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }
+}
+
+extension AuthError {
+  /// The message, as a person reads it: an error shown through `"\(error)"` (a wrapper's reason,
+  /// a log line) is never the structure's dump with its code and empty fields.
+  public var description: String { message }
 }

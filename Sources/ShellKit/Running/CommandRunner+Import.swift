@@ -234,6 +234,9 @@ extension CommandRunner {
   func openImportReport(_ path: String, _ context: ShellContext, append: Bool = false) throws -> any BatchReportSink {
     do {
       return try context.openBatchReport(path, append)
+    } catch let error as AuthError {
+      // Already "Cannot write the report PATH: why."
+      throw error
     } catch {
       throw AuthError(.usage, message: "Cannot write the report \(path): \(Self.reason(error)).")
     }

@@ -61,7 +61,10 @@ struct AccountFile {
     return Int(info.st_size)
   }
 
-  func open() throws -> AccountStream {
+  /// The file as a stream of records. `stoppable` (pass 1, before anything is sent): the first
+  /// Ctrl-C or SIGTERM ends the reading at once, also while a pipe has nothing to give. Pass 2
+  /// reads on after a stop, so that every account gets its outcome.
+  func open(stoppable: Bool = false) throws -> AccountStream {
     if let bytes {
       var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).makeIterator()
       return AccountStream(hashConfig: hashConfig) { lines.next().map(Array.init) }
@@ -80,6 +83,7 @@ struct AccountFile {
       if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
       let fd = path == "-" ? STDIN_FILENO : try Descriptor.openForReading(path)
       lines = DescriptorLines(descriptor: fd, closeAtEnd: path != "-", limit: limit)
+      if stoppable { lines.stop = context.batchStop }
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
@@ -143,6 +147,11 @@ struct AccountFile {
     return accounts
   }
 
+  /// The first Ctrl-C or SIGTERM while pass 1 reads: nothing was sent (exit 130).
+  private var stoppedWhileChecking: AuthError {
+    AuthError.cancelledBeforeSending("Stopped while \(name) was being checked: nothing was sent.")
+  }
+
   /// An error of the stream as the user is told it.
   private func told(_ error: any Error) -> any Error {
     switch error {
@@ -157,6 +166,8 @@ struct AccountFile {
         message: "Cannot read \(name): line \(long.line) is longer than \(long.limit >> 20) MB (is it a text file?).")
     case let error as AuthError:
       return error
+    case is ReadingStopped:
+      return stoppedWhileChecking
     default:
       return AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
     }
@@ -166,12 +177,14 @@ struct AccountFile {
   func read<Checked: Sendable>(
     _ check: @Sendable (PortableAccount) -> Checked, _ visit: (PortableAccount, Checked) throws -> Void
   ) throws -> AccountFileFormat {
-    let stream = try open()
+    let stream = try open(stoppable: true)
     // A pipeline on this thread: while one batch is made on every core, the batch before it is
     // visited and the one after it read (nothing is read after an error).
     var (records, readError) = Self.records(stream, count: Self.readBatch)
     var made: [(account: PortableAccount, checked: Checked)] = []
     while !records.isEmpty {
+      // A stop ends the check at once (a regular file never waits, so it is asked here too).
+      if context.batchStop?.stopped == true { throw stoppedWhileChecking }
       var next: ([AccountStream.Record], (any Error)?) = ([], nil)
       let visiting = made
       made = try self.made(

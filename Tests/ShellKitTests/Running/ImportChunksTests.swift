@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import Testing
 
@@ -39,5 +40,45 @@ import Testing
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { try? FileManager.default.removeItem(atPath: fifo) }
     #expect(try AccountFile(path: fifo, name: fifo, hashConfig: nil, context).regularFileSize == nil)
+  }
+}
+
+/// The first Ctrl-C or SIGTERM during pass 1 (the check, before anything is sent) ends it at once:
+/// a regular file is not read to its end, and a pipe that has nothing to give is not waited on.
+@Suite struct ImportStopWhileCheckingTests {
+  @Test func aStopWhileAFileIsCheckedEndsItAndNothingIsSent() async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("authsh-stop-\(UUID().uuidString).jsonl")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let lines = (0..<20_000).map { #"{"id":"u\#($0)","email":"u\#($0)@example.com"}"# }
+    _ = FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+    let harness = SupportHarness()
+    let stop = BatchStop()
+    stop.stop()
+    harness.context.batchStop = stop
+    let result = try await harness.run("user import \(path) --yes")
+    #expect(result.error?.code == .cancelled)
+    #expect(result.error?.neverSent == true)
+    #expect(result.error?.message == "Stopped while \(path) was being checked: nothing was sent.")
+    #expect(harness.provider.calls.isEmpty, "\(harness.provider.calls)")
+  }
+
+  @Test func aStopWhileAPipeHasNothingToGiveEndsTheWait() async throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { _ = close(ends[1]) }
+    // The writer end stays open and silent: without the stop, pass 1 would wait for ever.
+    let path = "/dev/fd/\(ends[0])"
+    let harness = SupportHarness()
+    let stop = BatchStop()
+    harness.context.batchStop = stop
+    Task {
+      try await Task.sleep(for: .milliseconds(50))
+      stop.stop()
+    }
+    let result = try await harness.run("user import \(path) --yes")
+    #expect(result.error?.code == .cancelled, "\(String(describing: result.error))")
+    #expect(result.error?.message == "Stopped while \(path) was being checked: nothing was sent.")
+    _ = close(ends[0])
   }
 }

@@ -122,6 +122,8 @@ def test_an_import_report_through_a_planted_link_is_refused(tmp_path, plant, mal
     result = authsh(env, "user", "import", export, "--report", chain.mine, "--yes")
     assert result.returncode == 64, result.stdout + result.stderr
     assert f"Cannot write the report {chain.mine}: {chain.refusal(mallory)}" in result.stderr
+    # Said once, as a sentence: not wrapped again around the structure's dump.
+    assert result.stderr.count("Cannot write the report") == 1 and "AuthError(" not in result.stderr, result.stderr
     untouched(chain.victim)
 
 
