@@ -11,16 +11,18 @@ enum ParallelMap {
   /// Items per worker below which another worker is not worth its start.
   static let grain = 128
 
-  /// The items are taken in slices, each by whichever thread is free, so a thread that did other
-  /// work first (`meanwhile`) takes fewer.
+  /// The items are taken in slices, each by whichever thread is free, so the thread that runs
+  /// `meanwhile` first takes fewer.
   private final class Slices: Sendable {
     let next = Atomic<Int>(0)
+    let meanwhileTaken = Atomic<Bool>(false)
   }
 
-  /// `items.map(transform)`, computed on every core. `meanwhile` runs on the calling thread while
-  /// the other cores have started (an import reads its next records and visits the last ones
-  /// there); the calling thread then joins the map. An error `meanwhile` throws is rethrown once
-  /// the map is done.
+  /// `items.map(transform)`, computed on every core. `meanwhile` runs once, on the first thread to
+  /// start, while the others map (an import reads its next records and visits the last ones
+  /// there); that thread then joins the map. An error `meanwhile` throws is rethrown once the map
+  /// is done. `concurrentPerform` runs every iteration on the calling thread when no other thread
+  /// is free (a cooperative pool that is busy): the map never waits for a thread to start.
   static func map<Item: Sendable, Mapped: Sendable>(
     _ items: [Item], meanwhile: () throws -> Void = {}, _ transform: @Sendable (Item) -> Mapped
   ) throws -> [Mapped] {
@@ -33,12 +35,19 @@ enum ParallelMap {
     let size = max(grain / 2, items.count / (workers * 8))
     let count = (items.count + size - 1) / size
     let slices = Slices()
-    var thrown: (any Error)?
-    let mapped = [Mapped](unsafeUninitializedCapacity: items.count) { buffer, initialized in
-      // Each slice initializes only its own part of the buffer, and every slot is initialized.
-      nonisolated(unsafe) let slots = buffer
-      withoutActuallyEscaping(transform) { transform in
-        @Sendable func run() {
+    nonisolated(unsafe) var thrown: (any Error)?
+    // `concurrentPerform` returns once every iteration has, and keeps no reference to its closure:
+    // `meanwhile` does not escape.
+    let mapped = withoutActuallyEscaping(meanwhile) { meanwhile in
+      // Run by one thread only (`meanwhileTaken`), while the caller waits in `concurrentPerform`.
+      nonisolated(unsafe) let meanwhile = meanwhile
+      return [Mapped](unsafeUninitializedCapacity: items.count) { buffer, initialized in
+        // Each slice initializes only its own part of the buffer, and every slot is initialized.
+        nonisolated(unsafe) let slots = buffer
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+          if !slices.meanwhileTaken.exchange(true, ordering: .acquiringAndReleasing) {
+            do { try meanwhile() } catch { thrown = error }
+          }
           while true {
             let slice = slices.next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard slice < count else { return }
@@ -47,13 +56,8 @@ enum ParallelMap {
             }
           }
         }
-        let group = DispatchGroup()
-        for _ in 1..<workers { DispatchQueue.global().async(group: group) { run() } }
-        do { try meanwhile() } catch { thrown = error }
-        run()
-        group.wait()
+        initialized = items.count
       }
-      initialized = items.count
     }
     if let thrown { throw thrown }
     return mapped

@@ -13,24 +13,29 @@ struct ParallelMapTests {
     }
   }
 
-  /// What the calling thread does meanwhile (an import reads and visits there) runs once, on that
-  /// thread, whatever the size; its error comes out once every item is mapped.
-  @Test func meanwhileRunsOnceOnTheCallingThreadAndItsErrorComesOut() throws {
+  /// What is done meanwhile (an import reads and visits there) runs once, whatever the size, while
+  /// the caller waits; its error comes out once every item is mapped.
+  @Test func meanwhileRunsOnceAndItsErrorComesOut() throws {
     struct Refused: Error {}
     for count in [0, 5, 300, 10_001] {
       let items = Array(0..<count)
       var runs = 0
-      let caller = pthread_self()
-      let mapped = try ParallelMap.map(
-        items,
-        meanwhile: {
-          runs += 1
-          #expect(pthread_equal(pthread_self(), caller) != 0)
-        }
-      ) { $0 &* 7 }
+      let mapped = try ParallelMap.map(items, meanwhile: { runs += 1 }) { $0 &* 7 }
       #expect(runs == 1)
       #expect(mapped == items.map { $0 &* 7 })
       #expect(throws: Refused.self) { try ParallelMap.map(items, meanwhile: { throw Refused() }) { $0 } }
+    }
+  }
+
+  /// Called from every thread of a busy cooperative pool at once (tests and a shell's tasks run
+  /// there), the map never waits for a thread that cannot start: each call finishes.
+  @Test func callsFromEveryPoolThreadAtOnceAllFinish() async throws {
+    let items = Array(0..<5_000)
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      for _ in 0..<32 {
+        group.addTask { try ParallelMap.map(items, meanwhile: {}) { $0 + 1 } == items.map { $0 + 1 } }
+      }
+      for try await same in group { #expect(same) }
     }
   }
 
