@@ -126,7 +126,8 @@ struct AccountFile {
   }
 
   /// The accounts of `records` with what `check` makes of them, made on every core; `meanwhile`
-  /// runs on this thread as they are made. The first error in file order is thrown.
+  /// runs once while they are made (on the first thread to start, the caller waiting). The first
+  /// error in file order is thrown.
   private func made<Checked: Sendable>(
     _ records: [AccountStream.Record], readError: (any Error)?, meanwhile: () throws -> Void = {},
     _ check: @Sendable (PortableAccount) -> Checked
@@ -178,8 +179,8 @@ struct AccountFile {
     _ check: @Sendable (PortableAccount) -> Checked, _ visit: (PortableAccount, Checked) throws -> Void
   ) throws -> AccountFileFormat {
     let stream = try open(stoppable: true)
-    // A pipeline on this thread: while one batch is made on every core, the batch before it is
-    // visited and the one after it read (nothing is read after an error).
+    // A pipeline: while one batch is made on every core, the batch before it is visited and the
+    // one after it read, by one thread at a time (nothing is read after an error).
     var (records, readError) = Self.records(stream, count: Self.readBatch)
     var made: [(account: PortableAccount, checked: Checked)] = []
     while !records.isEmpty {
