@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import JSONKit
 
 /// One account named in `--from FILE`: the text as given, or why the line names none.
@@ -147,7 +148,7 @@ public enum BatchInput {
     // A number as typed (`+1 555 123-4567`) is listed as its digits, so two spellings are one account.
     if let number = UserReference.e164(value) { return BatchEntry(input: number) }
     if value.contains("@") {
-      // As the EMAIL argument of the same command takes it (`CommandRunner.accountArgument`).
+      // As the EMAIL argument of the same command takes it (`Command.accountArgument`).
       return Validator.isAccountAddress(value)
         ? BatchEntry(input: value) : BatchEntry(input: value, problem: "'\(shown(value))' is not an e-mail address.")
     }
@@ -199,7 +200,7 @@ struct PhysicalLines {
     } catch is ReadingStopped {
       throw AuthError.cancelledBeforeSending("Stopped while \(name) was being read: nothing was sent.")
     } catch {
-      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+      throw AuthError(.usage, message: "Cannot read \(name): \(SystemError.reason(error)).")
     }
   }
 

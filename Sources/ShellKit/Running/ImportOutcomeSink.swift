@@ -64,7 +64,7 @@ final class ImportOutcomeSink: Sendable {
         AuthError(
           .outputNotWritten,
           message:
-            "The report could not be written: \(CommandRunner.reason(error)); the import went on without it (the summary"
+            "The report could not be written: \(SystemError.reason(error)); the import went on without it (the summary"
             + " counts every account, and the audit log has every outcome)."))
     }
     guard audit else { return }

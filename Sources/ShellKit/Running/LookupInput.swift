@@ -191,7 +191,7 @@ final class LookupInput {
         .usage, message: "Line \(long.line) of \(name) is longer than \(long.limit) bytes: it is not an address or id.")
     } catch {
       exhausted = true
-      throw AuthError(.usage, message: "Cannot read \(name): \(CommandRunner.reason(error)).")
+      throw AuthError(.usage, message: "Cannot read \(name): \(SystemError.reason(error)).")
     }
     exhausted = true
     return nil

@@ -2,9 +2,8 @@ import AuthCore
 
 /// Every command of the table, by identity. The raw value is the command's words as typed.
 ///
-/// Dispatch switches over this enum without a `default:` (`CommandRunner.execute`, the shell's
-/// built-ins, the executable's own commands), so a new command without a handler does not
-/// compile. `CommandTable.all` has exactly one row per case (a test checks it).
+/// `CommandTable.all` has exactly one row per case and `CommandTable.handlers` one command type
+/// (tests check both).
 public enum CommandID: String, CaseIterable, Sendable, Hashable {
   // Account
   case signup, login, reset

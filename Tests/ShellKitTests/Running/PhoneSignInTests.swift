@@ -7,11 +7,11 @@ import Testing
 struct PhoneSignInTests {
   @Test("E.164 with spaces, dashes and parentheses dropped; anything else is a usage error naming the flag")
   func numbers() throws {
-    #expect(try CommandRunner.phoneNumber("+1 (555) 123-4567", flag: "--phone") == "+15551234567")
-    #expect(try CommandRunner.phoneNumber(" +447700900123 ", flag: "--phone") == "+447700900123")
+    #expect(try LogInCommand.phoneNumber("+1 (555) 123-4567", flag: "--phone") == "+15551234567")
+    #expect(try LogInCommand.phoneNumber(" +447700900123 ", flag: "--phone") == "+447700900123")
     for bad in ["555-1234", "15551234567", "+0123456789", "+1555", "+1555123456789012", "+1555abc4567"] {
       #expect {
-        try CommandRunner.phoneNumber(bad, flag: "--phone")
+        try LogInCommand.phoneNumber(bad, flag: "--phone")
       } throws: { error in
         guard let error = error as? AuthError else { return false }
         return error.code == .usage && error.message.contains("--phone") && error.message.contains("E.164")

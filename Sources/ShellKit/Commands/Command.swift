@@ -1,0 +1,40 @@
+import AuthCore
+
+/// One command of the table: how it runs. Each command is its own type (`WhoamiCommand`,
+/// `UserDisableCommand`, …) and `CommandTable.handlers` pairs every row with one, so a command
+/// lives in its row and its type, nowhere else. The rails commands share (the target, the
+/// provider, the readonly and audit rails of a change, `--from` batches) are the protocol's
+/// extensions in `Rails/`.
+///
+/// `run` returns the result or throws; `CommandRunner` turns a throw into the result's error.
+/// Library code: it never prints and never exits.
+protocol Command: Sendable {
+  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult
+}
+
+/// `version`.
+struct VersionCommand: Command {
+  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    var result = CommandResult(command: invocation.spec.name)
+    result.output = "authsh \(AuthshVersion.current)"
+    return result
+  }
+}
+
+/// The shell's own commands (`history`, `retry`, …) and the executable's (`run`, `emulator`, …):
+/// the table lists them for help and completion; the shell or the executable runs them, so
+/// reaching this handler is a command used where it does not work.
+struct ElsewhereCommand: Command {
+  enum Place { case shell, executable }
+  let place: Place
+
+  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    switch place {
+    case .shell:
+      throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")
+    case .executable:
+      throw AuthError(
+        .usage, message: "'\(invocation.spec.name)' works only as `authsh \(invocation.spec.name) …` from a shell")
+    }
+  }
+}

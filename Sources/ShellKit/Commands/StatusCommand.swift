@@ -1,0 +1,23 @@
+import AuthCore
+
+struct StatusCommand: Command {
+  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let target = try self.target(invocation, context)
+    let sessions = context.sessions(for: target)
+    // Without --show-tokens the tokens are not needed: a keyring stays locked.
+    let session = try invocation.output(.showTokens) ? sessions.storedSession() : sessions.storedSummary()
+    var result = CommandResult(.status)
+    result.status = StatusInfo(
+      provider: target.provider.rawValue, profile: target.profile, url: target.url, signedIn: session != nil)
+    let location = sessions.location
+    result.status?.sessionStore = location.kind.rawValue
+    result.status?.sessionLocation = location.place
+    if let why = location.unreadable, session != nil {
+      result.status?.sessionUnreadable = why
+      result.notes.append("The session's tokens cannot be read: \(why).")
+    }
+    result.session = session
+    result.notes += target.environmentNotes
+    return result
+  }
+}

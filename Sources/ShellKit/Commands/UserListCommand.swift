@@ -1,0 +1,25 @@
+import AuthCore
+import Essentials
+
+struct UserListCommand: Command {
+  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+    let limit = invocation[.limit] ?? 50
+    let typed = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+    // A phone number as typed (`+1 555 123-4567`) is matched as its digits.
+    let filter = typed.map { UserReference.e164($0) ?? $0 }
+    let (provider, _) = try makeAdminProvider(invocation, context)
+    var result = CommandResult(.userList)
+    var query = UserListQuery(
+      filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
+    query.scanProgress = context.scanProgress
+    let page = try await provider.listUsers(query)
+    result.userPage = page
+    if let stopped = page.stoppedScan {
+      let found = stopped.matches == 1 ? "1 match" : "\(stopped.matches) matches"
+      result.notes.append(
+        "Stopped after \(stopped.pages) page\(stopped.pages == 1 ? "" : "s") (--max-pages): \(stopped.scanned) accounts scanned, \(found)"
+          + (page.nextPageToken == nil ? "." : "; the next page goes on from there."))
+    }
+    return result
+  }
+}
