@@ -1,35 +1,31 @@
 import AuthCore
 import JSONKit
 
-struct UserUpdateCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+/// `user update EMAIL --name/--meta/--app-meta/--claims/--phone` (or `--from FILE`).
+struct UserUpdateCommand: AccountChangeCommand {
+  func action(_ invocation: Invocation) throws -> BulkAction {
     let changes = try Self.accountUpdate(invocation)
     // Metadata of the person's own (Supabase's user_metadata) is what one backend has not.
-    let requires: AdminChange? = changes.metadata.isEmpty ? nil : .userMetadata
-    if try isBulk(invocation) {
-      return try await bulkChange(
-        invocation, context,
-        BulkAction(
-          verb: "update", done: "Updated", requires: requires,
-          already: { changes.isApplied(to: $0) ? "Already as asked; nothing changed." : nil },
-          apply: { provider, user, _ in _ = try await provider.update(user, with: changes) }))
+    return BulkAction(
+      verb: "update", done: "Updated", requires: changes.metadata.isEmpty ? nil : .userMetadata,
+      already: { changes.isApplied(to: $0) ? "Already as asked; nothing changed." : nil },
+      apply: { provider, user, _ in try await provider.update(user, with: changes) })
+  }
+
+  func sentences(_ step: ChangeStep, changed: AdminUser, _ invocation: Invocation) -> [String] {
+    // Checked by `action` before anything was sent.
+    guard let changes = try? Self.accountUpdate(invocation) else { return [] }
+    var what: [String] = []
+    if changes.name != nil { what.append("the name") }
+    if !changes.metadata.isEmpty { what.append("metadata " + changes.metadata.keys.joined(separator: ", ")) }
+    if !changes.appMetadata.isEmpty { what.append("app metadata " + changes.appMetadata.keys.joined(separator: ", ")) }
+    if !changes.claims.isEmpty { what.append("claims " + changes.claims.keys.joined(separator: ", ")) }
+    if changes.phone != nil { what.append("the phone number") }
+    var sentences = ["Updated \(what.joined(separator: "; ")) of \(step.who)."]
+    if !changes.claims.isEmpty || !changes.appMetadata.isEmpty {
+      sentences.append("Tokens issued before keep the old claims until they are refreshed (up to 1 h).")
     }
-    return try await change(invocation, context, requires: requires) { step, result in
-      let changed = try await step.provider.update(step.user, with: changes)
-      var what: [String] = []
-      if changes.name != nil { what.append("the name") }
-      if !changes.metadata.isEmpty { what.append("metadata " + changes.metadata.keys.joined(separator: ", ")) }
-      if !changes.appMetadata.isEmpty {
-        what.append("app metadata " + changes.appMetadata.keys.joined(separator: ", "))
-      }
-      if !changes.claims.isEmpty { what.append("claims " + changes.claims.keys.joined(separator: ", ")) }
-      if changes.phone != nil { what.append("the phone number") }
-      result.notes.append("Updated \(what.joined(separator: "; ")) of \(step.who).")
-      if !changes.claims.isEmpty || !changes.appMetadata.isEmpty {
-        result.notes.append("Tokens issued before keep the old claims until they are refreshed (up to 1 h).")
-      }
-      return changed
-    }
+    return sentences
   }
 }
 

@@ -20,8 +20,9 @@ struct BulkAction: Sendable {
   var goneMeansDone = false
   /// Why nothing needs to be sent to `user` (it is already as asked); nil when a change is needed.
   var already: @Sendable (AdminUser) -> String? = { _ in nil }
-  /// Makes the change; the Int is the attempt (1 for the first).
-  var apply: @Sendable (any AdminProvider, AdminUser, Int) async throws -> Void
+  /// Makes the change and returns the account as it is after it; the Int is the attempt (1 for
+  /// the first).
+  var apply: @Sendable (any AdminProvider, AdminUser, Int) async throws -> AdminUser
 }
 
 extension CommandSpec {

@@ -210,7 +210,7 @@ extension Command {
       }
       sent = true
       try await retrier.run(retryTransient: action.retryTransient) { attempt in
-        try await action.apply(provider, found, attempt)
+        _ = try await action.apply(provider, found, attempt)
       }
       return (record(.changed, "\(action.done) \(who)."), nil)
     } catch {
