@@ -72,37 +72,105 @@ struct Arguments {
 
   /// Records a connection flag; nil when accepted.
   mutating func apply(_ name: String, _ value: String?) -> UsageError? {
-    switch name {
-    case FlagKey.profile.name: connection.profile = value
-    case FlagKey.tenant.name:
-      guard let value, !value.isEmpty else { return UsageError("--tenant needs a tenant id") }
-      connection.tenant = value
-    case FlagKey.backend.name:
-      guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
-        return UsageError(
-          "--provider must be supabase or firebase, not '\(value ?? "")'",
-          suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
-      }
-      connection.provider = kind
-    case FlagKey.url.name: connection.url = value
-    case FlagKey.key.name: connection.key = value
-    case FlagKey.allowInsecureHTTP.name: connection.allowInsecureHTTP = true
-    case FlagKey.credentialStore.name:
-      let choices = CredentialStoreMode.allCases.map(\.rawValue)
-      guard let mode = value.flatMap(CredentialStoreMode.init(rawValue:)) else {
-        return UsageError(
-          "--credential-store must be one of \(choices.joined(separator: ", ")), not '\(value ?? "")'",
-          suggestion: Suggest.choice(for: value ?? "", among: choices))
-      }
-      connection.credentialStore = mode
-    case FlagKey.emulator.name: emulator = true
-    case FlagKey.likeProduction.name: likeProduction = true
-    case FlagKey.emulatorSeed.name: seed = value
-    case FlagKey.noRC.name: noRC = true
-    default: return UsageError("unknown flag '\(name)'")
+    guard let setter = Self.setters.first(where: { $0.flag.spec.name == name }) else {
+      return UsageError("unknown flag '\(name)'")
     }
-    return nil
+    return setter.set(&self, value)
   }
+
+  /// What each connection flag sets, beside its key in the table: the table declares the flag
+  /// (help, completion, the one-shot parser), this list says where its value goes.
+  private static let setters: [(flag: any DeclaredFlag, set: @Sendable (inout Arguments, String?) -> UsageError?)] = [
+    (
+      FlagKey.profile,
+      {
+        $0.connection.profile = $1
+        return nil
+      }
+    ),
+    (
+      FlagKey.tenant,
+      { arguments, value in
+        guard let value, !value.isEmpty else { return UsageError("--tenant needs a tenant id") }
+        arguments.connection.tenant = value
+        return nil
+      }
+    ),
+    (
+      FlagKey.backend,
+      { arguments, value in
+        guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
+          return UsageError(
+            "--provider must be supabase or firebase, not '\(value ?? "")'",
+            suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
+        }
+        arguments.connection.provider = kind
+        return nil
+      }
+    ),
+    (
+      FlagKey.url,
+      {
+        $0.connection.url = $1
+        return nil
+      }
+    ),
+    (
+      FlagKey.key,
+      {
+        $0.connection.key = $1
+        return nil
+      }
+    ),
+    (
+      FlagKey.allowInsecureHTTP,
+      { arguments, _ in
+        arguments.connection.allowInsecureHTTP = true
+        return nil
+      }
+    ),
+    (
+      FlagKey.credentialStore,
+      { arguments, value in
+        let choices = CredentialStoreMode.allCases.map(\.rawValue)
+        guard let mode = value.flatMap(CredentialStoreMode.init(rawValue:)) else {
+          return UsageError(
+            "--credential-store must be one of \(choices.joined(separator: ", ")), not '\(value ?? "")'",
+            suggestion: Suggest.choice(for: value ?? "", among: choices))
+        }
+        arguments.connection.credentialStore = mode
+        return nil
+      }
+    ),
+    (
+      FlagKey.emulator,
+      { arguments, _ in
+        arguments.emulator = true
+        return nil
+      }
+    ),
+    (
+      FlagKey.likeProduction,
+      { arguments, _ in
+        arguments.likeProduction = true
+        return nil
+      }
+    ),
+    (
+      FlagKey.emulatorSeed,
+      {
+        $0.seed = $1
+        return nil
+      }
+    ),
+    (
+      FlagKey.noRC,
+      { arguments, _ in
+        arguments.noRC = true
+        return nil
+      }
+    ),
+  ]
 
   /// Splits connection flags given after the command word out of an invocation (`authsh login a@b --profile x`).
   mutating func absorb(_ invocation: inout Invocation) -> UsageError? {
