@@ -35,6 +35,13 @@ let package = Package(
     // FoundationEssentials for everyone, never Foundation proper (it links 44 MB of ICU): see Exports.swift.
     .target(name: "Essentials"),
     .target(name: "HostedLimits"),
+    // RFC 6238 codes and their base32 secrets: the emulator verifies, the client and scripts compute.
+    .target(
+      name: "OneTimeCode",
+      dependencies: [
+        "Essentials", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+      ]),
     .target(
       name: "AuthCore",
       dependencies: [
@@ -69,9 +76,11 @@ let package = Package(
     // Only the executable links it: PostgreSQL is needed by `user export --db` alone.
     .target(name: "PostgresExport", dependencies: ["Essentials", "AuthCore", "JSONKit", "CPq"]),
     .target(name: "EmulatorFaults", dependencies: ["JSONKit"]),
-    .target(name: "ShellKit", dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode", "EmulatorFaults"]),
     .target(
-      name: "AuthScript", dependencies: ["Essentials", "ShellKit", "AuthCore", "JSONKit"]),
+      name: "ShellKit",
+      dependencies: ["Essentials", "AuthCore", "JSONKit", "CQREncode", "EmulatorFaults", "OneTimeCode"]),
+    .target(
+      name: "AuthScript", dependencies: ["Essentials", "ShellKit", "AuthCore", "JSONKit", "OneTimeCode"]),
     .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // libqrencode: the QR codes of TOTP enrolment (GoTrue's `totp.qr_code` SVG).
@@ -89,6 +98,7 @@ let package = Package(
       name: "AuthEmulator",
       dependencies: [
         "Essentials", "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits", "EmulatorFaults",
+        "OneTimeCode",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -110,6 +120,7 @@ let package = Package(
       path: "Sources/AuthTestSupport"),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(name: "EssentialsTests", dependencies: ["Essentials"]),
+    .testTarget(name: "OneTimeCodeTests", dependencies: ["OneTimeCode"]),
     .testTarget(
       name: "CurlTransportTests", dependencies: ["CurlTransport", "AuthCore", "AuthTestSupport", "HTTPServerKit"]),
     .testTarget(
@@ -124,15 +135,16 @@ let package = Package(
       name: "ProvidersTests",
       dependencies: [
         "Providers", "AuthCore", "AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit",
-        "NIOTransport", "CurlTransport", "SocketTransport",
+        "NIOTransport", "CurlTransport", "SocketTransport", "OneTimeCode",
         .product(name: "CryptoExtras", package: "swift-crypto"),
       ],
       exclude: ["Fixtures", "Snapshots"]),
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
-    .testTarget(name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport", "HostedLimits"]),
     .testTarget(
-      name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit"],
+      name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport", "HostedLimits", "OneTimeCode"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit"],
       exclude: ["Snapshots"]),
     .testTarget(name: "GoldenTests", dependencies: ["AuthTestSupport", "HTTPServerKit"], exclude: ["Scripts"]),
     .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "ShellKit"]),

@@ -3,6 +3,7 @@ import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
+import OneTimeCode
 import Testing
 
 /// The emulator's answers for second factors, the audit trail and accounts without a password

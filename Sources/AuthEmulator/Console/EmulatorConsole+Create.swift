@@ -1,6 +1,7 @@
 import Essentials
 import HTTPServerKit
 import JSONKit
+import OneTimeCode
 
 /// `/_/create`: a new account through the admin API (Supabase `POST /admin/users`, Firebase
 /// `accounts` with owner credentials), with a verified TOTP factor when asked; its secret and QR

@@ -1,5 +1,6 @@
 import Essentials
 import JSONKit
+import OneTimeCode
 
 /// One account of a seed file (`authsh emulator --seed FILE`): one JSON object a line, checked
 /// whole before anything is created.

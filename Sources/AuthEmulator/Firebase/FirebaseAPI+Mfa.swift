@@ -1,5 +1,6 @@
 import Essentials
 import JSONKit
+import OneTimeCode
 
 /// TOTP second factors, as Identity Platform serves them (`v2/accounts/mfaEnrollment:*`,
 /// `mfaSignIn:*`; shapes of the v2 API spec). The official emulator serves phone factors only;

@@ -1,6 +1,7 @@
 import Essentials
 import HTTPServerKit
 import JSONKit
+import OneTimeCode
 
 /// `/factors` (`mfa.go`): TOTP enrolment, challenge, verification (an aal2 session) and unenrolment.
 extension SupabaseAPI {

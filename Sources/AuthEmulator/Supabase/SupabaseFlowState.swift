@@ -1,4 +1,5 @@
 import Crypto
+import Essentials
 import JSONKit
 
 /// GoTrue's `flow_state` row of a PKCE flow (`models/flow_state.go`): the challenge a client

@@ -1,6 +1,7 @@
 import AuthCore
 import Essentials
 import JSONKit
+import OneTimeCode
 
 /// A hole that could not be filled at run time.
 struct UnresolvedVariable: Error {
@@ -28,7 +29,7 @@ struct Scope {
       inner.function = nil
       let secret = Values.text(try resolve(inner))
       redactor?.register(secret)
-      guard let code = AuthenticatorCode.code(secret: secret, at: now()) else {
+      guard let code = TOTP.code(secret: secret, unixTime: now()) else {
         throw UnresolvedVariable(
           title: "totp(\(ref.name)) needs a base32 TOTP secret", range: ref.range,
           note: "letters A–Z and digits 2–7, as in the otpauth:// URI's secret=")

@@ -1,5 +1,6 @@
 import AuthCore
 import Essentials
+import OneTimeCode
 
 struct MfaEnrollCommand: Command {
   func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
@@ -47,7 +48,7 @@ struct MfaEnrollCommand: Command {
     let draws = invocation.output(.showTokens) || (context.outputToPerson && !invocation.output(.json))
     let verified: AuthSession
     if selfVerify {
-      guard let code = AuthenticatorCode.code(secret: enrollment.secret, at: context.clock.unixNow) else {
+      guard let code = TOTP.code(secret: enrollment.secret, unixTime: context.clock.unixNow) else {
         throw AuthError(.malformedResponse, detail: "the new factor's secret is not base32")
       }
       verified = try await provider.verifyEnrollment(session, enrollment, code: code)

@@ -1,5 +1,6 @@
 import AuthCore
 import Essentials
+import OneTimeCode
 
 /// Where `login`'s second-step code comes from: `--code`, `--code-env`, `--totp-secret-env`
 /// (computed here, RFC 6238), else a no-echo prompt on a terminal, else `mfa_required`.
@@ -26,7 +27,7 @@ struct SecondFactorSource {
         throw AuthError(.mfaRequired, message: "Environment variable \(variable) is not set (--totp-secret-env).")
       }
       context.redactor.register(secret)
-      guard let code = AuthenticatorCode.code(secret: secret, at: context.clock.unixNow) else {
+      guard let code = TOTP.code(secret: secret, unixTime: context.clock.unixNow) else {
         throw AuthError(
           .usage,
           message: "Environment variable \(variable) does not hold a base32 TOTP secret (letters A–Z and digits 2–7).")

@@ -1,5 +1,6 @@
 import HTTPServerKit
 import JSONKit
+import OneTimeCode
 import Testing
 
 @testable import AuthEmulator

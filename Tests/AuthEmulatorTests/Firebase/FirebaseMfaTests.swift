@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import OneTimeCode
 import Testing
 
 @testable import AuthEmulator

@@ -3,7 +3,9 @@ import Essentials
 import ExtrasBase64
 
 /// RFC 6238 time-based one-time passwords (RFC 4226 HOTP over a 30-second counter), as both
-/// products verify second factors: HMAC-SHA1, 6 digits, 30-second steps.
+/// products verify second factors and authenticator apps make them: HMAC-SHA1, 6 digits,
+/// 30-second steps. The one implementation: the emulator verifies with it, the client computes
+/// `--totp-secret-env` codes and the scripts' `totp(secret)` with it.
 public enum TOTP {
   public enum Algorithm: String, Sendable {
     case sha1 = "SHA1", sha256 = "SHA256", sha512 = "SHA512"
@@ -40,6 +42,13 @@ public enum TOTP {
     return code(key: key, counter: counter(at: time, period: period), digits: digits)
   }
 
+  /// The 6-digit code of `secret` (base32, as in an `otpauth://` URI) at Unix time `unixTime`; nil
+  /// when the secret is not base32.
+  public static func code(secret: String, unixTime: Int) -> String? {
+    guard let key = decodeSecret(secret) else { return nil }
+    return code(key: key, counter: UInt64(max(0, unixTime) / 30))
+  }
+
   /// True when `code` is the code of the current step or of one of the `window` steps either side
   /// (GoTrue: pquerna/otp `Skew: 1`, so the previous, current and next step).
   public static func verify(_ code: String, secret: String, at time: Date, window: Int = 1) -> Bool {
@@ -54,13 +63,6 @@ public enum TOTP {
       if ConstantTime.equal(Self.code(key: key, counter: UInt64(step)), code) { return true }
     }
     return false
-  }
-
-  /// A fresh 20-byte secret in unpadded upper-case base32 (32 characters), as pquerna/otp makes them.
-  public static func newSecret() -> String {
-    var generator = PooledRandom()
-    let bytes = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    return Base32.encodeToString(bytes: bytes, options: .omitPaddingCharacter)
   }
 
   /// Base32 (RFC 4648) as authenticator apps accept it: case-insensitive, spaces and padding

@@ -1,8 +1,8 @@
-import AuthCore
+import OneTimeCode
 import Testing
 
 /// RFC 6238 appendix B (SHA-1 seed "12345678901234567890", base32 below), last six digits.
-@Suite struct AuthenticatorCodeTests {
+@Suite struct TOTPUnixTimeTests {
   static let seed = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 
   @Test(arguments: [
@@ -10,14 +10,14 @@ import Testing
     (2_000_000_000, "279037"),
   ])
   func matchesTheRFCVectors(_ time: Int, _ code: String) {
-    #expect(AuthenticatorCode.code(secret: Self.seed, at: time) == code)
+    #expect(TOTP.code(secret: Self.seed, unixTime: time) == code)
   }
 
   @Test func readsSecretsAsAppsShowThem() {
-    let plain = AuthenticatorCode.code(secret: "JBSWY3DPEHPK3PXP", at: 1_700_000_000)
+    let plain = TOTP.code(secret: "JBSWY3DPEHPK3PXP", unixTime: 1_700_000_000)
     #expect(plain != nil)
-    #expect(AuthenticatorCode.code(secret: "jbsw y3dp ehpk 3pxp", at: 1_700_000_000) == plain)
-    #expect(AuthenticatorCode.code(secret: "not base32!", at: 0) == nil)
-    #expect(AuthenticatorCode.code(secret: "", at: 0) == nil)
+    #expect(TOTP.code(secret: "jbsw y3dp ehpk 3pxp", unixTime: 1_700_000_000) == plain)
+    #expect(TOTP.code(secret: "not base32!", unixTime: 0) == nil)
+    #expect(TOTP.code(secret: "", unixTime: 0) == nil)
   }
 }
