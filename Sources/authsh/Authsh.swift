@@ -102,11 +102,10 @@ struct Authsh {
     guard !arguments.command.isEmpty else {
       return await Interactive.run(arguments, environment: environment, sink: sink)
     }
-    switch arguments.commandID {
-    case .emulator?, .emulatorFaultsClear?:
-      return await EmulatorCommand.run(arguments, environment: environment, sink: sink)
-    default: return await OneShot.run(arguments, environment: environment, sink: sink)  // a usage error there when none
+    if let id = arguments.commandID, let command = ExecutableCommands.wholeLine[id] {
+      return await command(arguments, environment, sink)
     }
+    return await OneShot.run(arguments, environment: environment, sink: sink)  // a usage error there when none
   }
 
   static func help(_ topic: [String], sink: some OutputSink) -> Int32 {

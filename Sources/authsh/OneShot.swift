@@ -40,10 +40,8 @@ enum OneShot {
       )
       return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
     }
-    switch invocation.id {
-    case .run: return await RunCommand.run(invocation, arguments, environment: environment, sink: sink)
-    case .completion: return CompletionCommand.run(invocation, sink: sink)
-    default: break  // the command runner's
+    if let command = ExecutableCommands.parsed[invocation.id] {
+      return await command(invocation, arguments, environment, sink)
     }
 
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(

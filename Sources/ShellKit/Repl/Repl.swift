@@ -13,12 +13,12 @@ public final class Repl {
   /// This session's lines, secrets masked (`history`).
   public private(set) var sessionLines: [String] = []
   /// Whether a command failed (the exit status of a non-interactive run).
-  public private(set) var anyFailed = false
+  public internal(set) var anyFailed = false
   private var lastRecalled: String?
   /// The last command's result model and when it finished, for `{{inbox.link}}`-style holes.
   private var previous: (result: CommandResult, now: Int)?
   /// Where text goes: `output`, or while the startup file runs, one that names `rc:LINE`.
-  private var sink: any OutputSink
+  private(set) var sink: any OutputSink
 
   public init(context: ShellContext, reader: any LineReader, output: any OutputSink, options: ReplOptions) {
     self.context = context
@@ -116,33 +116,13 @@ public final class Repl {
     if invocation.given(.password), options.interactive {
       sink.err(ReplRendering.passwordWarning(style: options.style))
     }
-    switch invocation.id {
-    case .quit, .exit:
+    if let builtin = Repl.builtins[invocation.id] {
       remember(line, invocation: invocation, record: record)
-      return false
-    case .history:
-      remember(line, invocation: invocation, record: record)
-      sink.out(ReplRendering.history(sessionLines))
-    case .clear:
-      // Cursor home, erase the screen and its scroll-back (what clear(1) sends on xterm).
-      remember(line, invocation: invocation, record: record)
-      if options.interactive { sink.out("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
-    case .retry:
-      remember(line, invocation: invocation, record: record)
-      guard let last = context.lastFailed else {
-        sink.err(options.style.red("error:") + " nothing to retry: no command has failed yet\n")
-        return true
-      }
-      sink.err(options.style.dim("retrying: " + ReplRendering.line(of: last)) + "\n")
-      await execute(last)
-    case .source:
-      remember(line, invocation: invocation, record: record)
-      await source(invocation[.sourceFile] ?? "")
-    default:
-      let result = await execute(invocation)
-      let refused = result.error?.code == .invalidCredentials
-      remember(line, invocation: invocation, record: record && !(refused && invocation.carriesSecret))
+      return await builtin.run(invocation, in: self)
     }
+    let result = await execute(invocation)
+    let refused = result.error?.code == .invalidCredentials
+    remember(line, invocation: invocation, record: record && !(refused && invocation.carriesSecret))
     return true
   }
 
@@ -191,7 +171,7 @@ public final class Repl {
     return result
   }
 
-  private func source(_ path: String) async {
+  func source(_ path: String) async {
     guard let sourceFile = options.sourceFile else {
       sink.err(options.style.red("error:") + " source is not available in this shell\n")
       anyFailed = true
