@@ -1,10 +1,10 @@
 /// The backends authsh speaks.
-public enum ProviderKind: String, Sendable, CaseIterable {
+package enum ProviderKind: String, Sendable, CaseIterable {
   case supabase, firebase
 }
 
 /// One backend's e-mail/password surface. Every error thrown is an `AuthError`.
-public protocol AuthProvider: Sendable {
+package protocol AuthProvider: Sendable {
   var kind: ProviderKind { get }
   /// The endpoint shown by `status` (the API base URL).
   var endpoint: String { get }

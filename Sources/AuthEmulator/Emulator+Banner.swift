@@ -8,17 +8,17 @@ extension Emulator {
 
   /// A JWT like the Supabase CLI's keys: `{"iss":"supabase-demo","role":ROLE,"exp":…}`, HS256.
   /// With the default secret these are byte for byte the CLI's demo keys.
-  public static func key(role: String, secret: String) -> String {
+  package static func key(role: String, secret: String) -> String {
     EmulatorJWT.signHS256(["iss": "supabase-demo", "role": .string(role), "exp": .int(keyExpiry)], secret: secret)
   }
 
   /// `SUPABASE_ANON_KEY` (role `anon`).
-  public var anonKey: String { Self.key(role: "anon", secret: config.jwtSecret) }
+  package var anonKey: String { Self.key(role: "anon", secret: config.jwtSecret) }
   /// The admin key (role `service_role`): never ship it to clients.
-  public var serviceRoleKey: String { Self.key(role: "service_role", secret: config.jwtSecret) }
+  package var serviceRoleKey: String { Self.key(role: "service_role", secret: config.jwtSecret) }
 
   /// The start-up text: URLs, keys, and `export` lines ready to paste. Call after `start()`.
-  public func banner() -> String {
+  package func banner() -> String {
     let state = config.statePath.map { "state in \($0)" } ?? "state in memory"
     let confirm = config.confirmEmail || mode.likeProduction ? "on" : "off"
     let privacy = config.emailPrivacy || mode.likeProduction ? "on" : "off"

@@ -6,11 +6,11 @@ import Synchronization
 /// keys, for a CI job that starts the emulator with `--port 0` and reads them back.
 extension Emulator {
   /// The `--json` ready line's version; fields are only ever added within it.
-  public static let readySchema = 1
+  package static let readySchema = 1
 
   /// `NAME=VALUE` pairs, in the order printed. Values never need shell quoting (URLs, host:port,
   /// JWTs, ids), so each line works with `export`, `set -a; . FILE` and `>> "$GITHUB_ENV"`.
-  public var environment: [(name: String, value: String)] {
+  package var environment: [(name: String, value: String)] {
     var pairs: [(name: String, value: String)] = [
       ("AUTHSH_EMULATOR_URL", baseURL),
       ("AUTHSH_EMULATOR_PORT", String(port)),
@@ -35,12 +35,12 @@ extension Emulator {
   }
 
   /// `--print-env`: one `NAME=VALUE` line per variable.
-  public func environmentText() -> String {
+  package func environmentText() -> String {
     environment.map { "\($0.name)=\(Self.shellSafe($0.value))" }.joined(separator: "\n") + "\n"
   }
 
   /// `--json`: `{"schema":1,"event":"ready",…}` on one line.
-  public func readyLine() -> String {
+  package func readyLine() -> String {
     var supabase = JSONObject()
     supabase["url"] = .string(baseURL)
     supabase["auth_url"] = .string(supabaseURL)

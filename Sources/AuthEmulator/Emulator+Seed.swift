@@ -1,14 +1,14 @@
 import Synchronization
 
 /// What `Emulator.seed` did.
-public struct EmulatorSeedResult: Sendable, Equatable {
+package struct EmulatorSeedResult: Sendable, Equatable {
   /// The seed file, when there was one.
-  public var file: String?
-  public var created = 0
+  package var file: String?
+  package var created = 0
   /// Accounts whose e-mail or id was already there (a restart with the same `--state` and `--seed`).
-  public var alreadyThere = 0
+  package var alreadyThere = 0
 
-  public var summary: String {
+  package var summary: String {
     let noun = created == 1 ? "account" : "accounts"
     return "seeded \(created) \(noun)" + (alreadyThere > 0 ? " (\(alreadyThere) already there)" : "")
   }
@@ -18,7 +18,7 @@ extension Emulator {
   /// Creates the seed file's accounts on both sides: each side in one write, and the Supabase
   /// half taken back when the Firebase half cannot be stored, so nothing is half-seeded.
   @discardableResult
-  public func seed(_ accounts: [EmulatorSeedAccount], from file: String? = nil) throws -> EmulatorSeedResult {
+  package func seed(_ accounts: [EmulatorSeedAccount], from file: String? = nil) throws -> EmulatorSeedResult {
     let supabaseAccounts = accounts.filter { $0.backend == .supabase }
     let firebaseAccounts = accounts.filter { $0.backend == .firebase }
     let supabaseResult = try supabase.seed(supabaseAccounts)

@@ -7,15 +7,15 @@ import Synchronization
 
 /// Both backends on one loopback port, usable in-process (tests, `authsh run --emulator`) or as
 /// `authsh emulator`.
-public final class Emulator: Sendable {
-  public let config: EmulatorConfig
-  public let outbox: Outbox
+package final class Emulator: Sendable {
+  package let config: EmulatorConfig
+  package let outbox: Outbox
   /// Where users, sessions and mails are kept: SQLite with `config.statePath`, else nowhere.
-  public let store: any DocumentStore
+  package let store: any DocumentStore
   /// The live fault list (`/emulator/v1/faults`, `--fault`).
-  public let faults: FaultInjector
+  package let faults: FaultInjector
   /// Default or like-production behaviour (`/emulator/v1/config`).
-  public let mode: EmulatorMode
+  package let mode: EmulatorMode
   private let router: EmulatorRouter
   let supabase: SupabaseAPI
   let firebase: FirebaseAPI
@@ -25,7 +25,7 @@ public final class Emulator: Sendable {
 
   /// With no `store`, opens `config.statePath` as a `SQLiteDocumentStore` (or keeps everything in
   /// memory when it is nil); both sides get the same store.
-  public init(
+  package init(
     config: EmulatorConfig, clock: any EmulatorClock = SystemEmulatorClock(),
     store: (any DocumentStore)? = nil
   ) throws {
@@ -52,7 +52,7 @@ public final class Emulator: Sendable {
   }
 
   /// Same as `init(config:)`: the store comes from `config.statePath`.
-  public static func open(config: EmulatorConfig) throws -> Emulator { try Emulator(config: config) }
+  package static func open(config: EmulatorConfig) throws -> Emulator { try Emulator(config: config) }
 
   static func openStore(_ config: EmulatorConfig) throws -> any DocumentStore {
     guard let path = config.statePath, !path.isEmpty else { return NullDocumentStore() }
@@ -60,20 +60,20 @@ public final class Emulator: Sendable {
   }
 
   /// Serves a request without a socket (the same code path the server uses, faults included).
-  public func handle(_ request: ServerRequest) async -> ServerResponse {
+  package func handle(_ request: ServerRequest) async -> ServerResponse {
     await router.route(request)
   }
 
   /// Binds and serves; returns the bound port.
   @discardableResult
-  public func start() async throws -> Int {
+  package func start() async throws -> Int {
     let port = try await server.start()
     let origin = "http://\(displayHost):\(port)"
     supabase.boundOrigin.withLock { $0 = origin }
     return port
   }
 
-  public var port: Int { server.port ?? config.port }
+  package var port: Int { server.port ?? config.port }
   /// The host clients should use: the bound host, or 127.0.0.1 when bound to every interface.
   var displayHost: String {
     switch config.host {
@@ -82,28 +82,28 @@ public final class Emulator: Sendable {
     default: return config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host
     }
   }
-  public var baseURL: String { "http://\(displayHost):\(port)" }
-  public var supabaseURL: String { baseURL + "/auth/v1" }
+  package var baseURL: String { "http://\(displayHost):\(port)" }
+  package var supabaseURL: String { baseURL + "/auth/v1" }
   /// The web console (`Console/`).
-  public var consoleURL: String { baseURL + "/_/" }
+  package var consoleURL: String { baseURL + "/_/" }
   /// False when the emulator listens beyond loopback: the console then answers 403.
-  public var consoleServed: Bool { ConsoleGuard.isLoopback(config.host) }
+  package var consoleServed: Bool { ConsoleGuard.isLoopback(config.host) }
   /// `FIREBASE_AUTH_EMULATOR_HOST` value.
-  public var firebaseHost: String { "\(displayHost):\(port)" }
+  package var firebaseHost: String { "\(displayHost):\(port)" }
 
   /// Stops serving, then checkpoints and closes the state file (a normal stop leaves one
   /// self-contained `--state` file).
-  public func shutdown() async {
+  package func shutdown() async {
     await server.shutdown()
     store.close()
   }
 
   /// After `shutdown()`: why the state file alone is not a full copy (its checkpoint failed), or nil.
-  public var stateProblemAtStop: String? { store.closeProblem }
+  package var stateProblemAtStop: String? { store.closeProblem }
 
   /// What could not be read from the state file at start-up ("" when everything loaded): the
   /// count per table, with the keys of tables whose keys are not secrets.
-  public var unreadableRowsReport: String {
+  package var unreadableRowsReport: String {
     let rows = store.unreadableRows.filter { !$0.value.isEmpty }
     guard !rows.isEmpty else { return "" }
     let secretKeyed: Set = [SupabaseData.refreshTokensTable, FirebaseProject.oobTable]
@@ -115,7 +115,7 @@ public final class Emulator: Sendable {
       return "\(table): \(keys.count) \(noun) (\(shown))"
     }.joined(separator: "\n")
   }
-  public func waitUntilClosed() async { await server.waitUntilClosed() }
+  package func waitUntilClosed() async { await server.waitUntilClosed() }
 
   static func outboxResponse(_ request: ServerRequest, outbox: Outbox) -> ServerResponse {
     EmulatorRouter.outboxResponse(request, outbox: outbox)

@@ -1,18 +1,18 @@
 import Foundation
 
 /// Runs the built `authsh` binary (found from the package root) with an environment and stdin.
-public struct BinaryRunner: Sendable {
-  public struct Outcome: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct BinaryRunner: Sendable {
+  package struct Outcome: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
     /// Killed by a signal (then `status` is the signal's number), e.g. a trap (SIGILL).
-    public var signaled = false
-    public var combined: String { stdout + stderr }
+    package var signaled = false
+    package var combined: String { stdout + stderr }
   }
 
   /// Where the child's standard output goes.
-  public enum StandardOutput: Sendable {
+  package enum StandardOutput: Sendable {
     /// A pipe read into `Outcome.stdout`.
     case captured
     /// `/dev/full`: every write fails with ENOSPC.
@@ -23,13 +23,13 @@ public struct BinaryRunner: Sendable {
     case brokenPipe
   }
 
-  public let executable: URL
-  public var environment: [String: String]
+  package let executable: URL
+  package var environment: [String: String]
   /// The directory of Package.swift (the README and docs/, the examples).
-  public let packageRoot: String
+  package let packageRoot: String
 
   /// A runner with a fresh HOME, config and state directories under a new temp directory.
-  public init(file: String = #filePath) throws {
+  package init(file: String = #filePath) throws {
     FileDescriptorLimit.raiseSoftLimit()
     var root = URL(fileURLWithPath: file)
     while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
@@ -54,12 +54,12 @@ public struct BinaryRunner: Sendable {
     ]
   }
 
-  public var home: String { environment["HOME"] ?? "/tmp" }
+  package var home: String { environment["HOME"] ?? "/tmp" }
 
   /// Runs `authsh args…`, feeding `stdin` (closed when nil), with a hard timeout. The blocking
   /// wait happens on a dispatch thread, so an in-process server on the cooperative pool keeps
   /// answering.
-  public func run(
+  package func run(
     _ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60,
     stdout: StandardOutput = .captured
   ) async throws -> Outcome {
@@ -74,7 +74,7 @@ public struct BinaryRunner: Sendable {
     }
   }
 
-  public func runBlocking(
+  package func runBlocking(
     _ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:], timeout: TimeInterval = 60,
     stdout: StandardOutput = .captured
   ) throws -> Outcome {

@@ -131,14 +131,14 @@ struct ChildProcess {
 
 /// Runs any program to completion with posix_spawn and poll (never Foundation's `Process`, which
 /// crashes reading /proc/self/fd while many descriptors are open), optionally in `directory`.
-public enum ProgramRunner {
-  public struct Outcome: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package enum ProgramRunner {
+  package struct Outcome: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
   }
 
-  public static func run(
+  package static func run(
     _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
     stdin: String = "", timeout: TimeInterval = 120
   ) throws -> Outcome {

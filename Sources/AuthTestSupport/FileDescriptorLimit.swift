@@ -14,7 +14,7 @@
 /// The test process runs hundreds of servers and clients at once (parametrised cases run in
 /// parallel). An ordinary user's default soft limit of 1024 descriptors is not enough for that,
 /// while root's usually is: raise the soft limit to the hard one, once, as test runners do.
-public enum FileDescriptorLimit {
+package enum FileDescriptorLimit {
   private static let raised: Bool = {
     var limit = rlimit()
     guard getrlimit(openFilesResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return false }
@@ -24,5 +24,5 @@ public enum FileDescriptorLimit {
 
   /// Idempotent; called by the test helpers that open sockets or spawn processes.
   @discardableResult
-  public static func raiseSoftLimit() -> Bool { raised }
+  package static func raiseSoftLimit() -> Bool { raised }
 }

@@ -4,8 +4,8 @@ import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (port 0) that answers from a route table and records every
 /// request, for provider tests against recorded real-server answers.
-public final class FixtureServer: Sendable {
-  public typealias Route = @Sendable (ServerRequest) async -> ServerResponse
+package final class FixtureServer: Sendable {
+  package typealias Route = @Sendable (ServerRequest) async -> ServerResponse
   private struct State {
     var routes: [(method: String, path: String, route: Route)] = []
     var recorded: [ServerRequest] = []
@@ -14,13 +14,13 @@ public final class FixtureServer: Sendable {
   }
   private let state = Mutex(State())
 
-  public var port: Int { state.withLock { $0.port } }
+  package var port: Int { state.withLock { $0.port } }
 
-  public init() { FileDescriptorLimit.raiseSoftLimit() }
+  package init() { FileDescriptorLimit.raiseSoftLimit() }
 
-  public var baseURL: String { "http://127.0.0.1:\(port)" }
+  package var baseURL: String { "http://127.0.0.1:\(port)" }
 
-  public func start() async throws {
+  package func start() async throws {
     let server = HTTPServer(host: "127.0.0.1", port: 0, threads: 1) { [weak self] request in
       guard let self else { return .text(500, "gone") }
       return await self.answer(request)
@@ -32,14 +32,14 @@ public final class FixtureServer: Sendable {
     }
   }
 
-  public func stop() async { await state.withLock { $0.server }?.shutdown() }
+  package func stop() async { await state.withLock { $0.server }?.shutdown() }
 
   /// Answers `METHOD path` (path without query) with `route`; later routes win.
-  public func on(_ method: String, _ path: String, _ route: @escaping Route) {
+  package func on(_ method: String, _ path: String, _ route: @escaping Route) {
     state.withLock { $0.routes.insert((method, path, route), at: 0) }
   }
 
-  public func on(_ method: String, _ path: String, status: Int, json: String, headers: [(String, String)] = []) {
+  package func on(_ method: String, _ path: String, status: Int, json: String, headers: [(String, String)] = []) {
     on(method, path) { _ in
       ServerResponse(
         status: status, headers: [("Content-Type", "application/json")] + headers.map { (name: $0.0, value: $0.1) },
@@ -47,9 +47,9 @@ public final class FixtureServer: Sendable {
     }
   }
 
-  public var requests: [ServerRequest] { state.withLock { $0.recorded } }
+  package var requests: [ServerRequest] { state.withLock { $0.recorded } }
 
-  public func reset() {
+  package func reset() {
     state.withLock {
       $0.recorded = []
       $0.routes = []
@@ -68,7 +68,7 @@ public final class FixtureServer: Sendable {
 
 extension ServerRequest {
   /// The request as curl-like text with the given secrets replaced by `***` (request snapshots).
-  public func snapshot(
+  package func snapshot(
     redacting secrets: [String] = [],
     excludingHeaders: Set<String> = [
       "host", "content-length", "connection", "accept-encoding", "user-agent", "accept-language",

@@ -6,12 +6,12 @@ import Foundation
 /// hand instead of slept through: Firebase's `validSince` has whole seconds, and the admin
 /// provider sets it from its own clock, so a revocation is told apart from a sign-in only when
 /// both sides see the next second. It starts at the real time, as the system clocks would.
-public final class ManualTestClock: EmulatorClock, Clock {
+package final class ManualTestClock: EmulatorClock, Clock {
   private let current: Guarded<Date>
 
-  public init(_ start: Date = Date()) { current = Guarded(start) }
+  package init(_ start: Date = Date()) { current = Guarded(start) }
 
-  public func now() -> Date { current[\.self] }
+  package func now() -> Date { current[\.self] }
 
-  public func advance(_ seconds: TimeInterval) { current.update { $0 += seconds } }
+  package func advance(_ seconds: TimeInterval) { current.update { $0 += seconds } }
 }

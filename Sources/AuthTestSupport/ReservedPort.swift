@@ -3,17 +3,17 @@ import Foundation
 /// A loopback port that refuses connections and stays reserved while this value lives: the
 /// socket is bound but never listens, so a connection gets ECONNREFUSED and no parallel test can
 /// take the port in between (closing a probe socket first would leave that race open).
-public final class ReservedPort: Sendable {
-  public let port: Int
+package final class ReservedPort: Sendable {
+  package let port: Int
   private let fd: Int32
 
-  public init() throws {
+  package init() throws {
     (fd, port) = try Self.boundLoopbackSocket()
   }
 
   /// A TCP socket bound to a free port on 127.0.0.1, not listening (yet), and its port. It is
   /// not inherited by the processes other tests start.
-  public static func boundLoopbackSocket() throws -> (fd: Int32, port: Int) {
+  package static func boundLoopbackSocket() throws -> (fd: Int32, port: Int) {
     #if canImport(Glibc)
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     #else

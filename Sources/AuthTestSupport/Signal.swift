@@ -2,11 +2,11 @@ import Synchronization
 
 /// A one-shot latch between a test and the code it drives: a route handler calls `fire()` when a
 /// request arrives, and the test `wait`s for that instead of sleeping and hoping it did.
-public final class Signal: Sendable {
+package final class Signal: Sendable {
   /// `wait(upTo:)` gave up: the signal never fired.
-  public struct TimedOut: Error, CustomStringConvertible {
-    public let after: Duration
-    public var description: String { "the signal did not fire within \(after)" }
+  package struct TimedOut: Error, CustomStringConvertible {
+    package let after: Duration
+    package var description: String { "the signal did not fire within \(after)" }
   }
 
   private struct State {
@@ -16,12 +16,12 @@ public final class Signal: Sendable {
   }
   private let state = Mutex(State())
 
-  public init() {}
+  package init() {}
 
-  public var isFired: Bool { state.withLock { $0.fired } }
+  package var isFired: Bool { state.withLock { $0.fired } }
 
   /// Fires the signal: every `wait` returns, now and later. Firing again does nothing.
-  public func fire() {
+  package func fire() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       guard !state.fired else { return [] }
       state.fired = true
@@ -33,7 +33,7 @@ public final class Signal: Sendable {
 
   /// Returns once the signal has fired; throws `TimedOut` when it has not within `timeout` (a
   /// broken test fails instead of hanging), `CancellationError` when the task is cancelled.
-  public func wait(upTo timeout: Duration = .seconds(60)) async throws {
+  package func wait(upTo timeout: Duration = .seconds(60)) async throws {
     let fired = try await withThrowingTaskGroup(of: Bool.self) { group in
       group.addTask {
         await self.firedOrCancelled()

@@ -5,8 +5,8 @@ import Testing
 /// `AUTHSH_RECORD=1`; otherwise returns a line diff when the text differs, and a failure when
 /// the file is missing (a renamed or new golden test must not pass on a fresh clone by writing
 /// its own expectation).
-public enum Snapshot {
-  public static func check(_ actual: String, named name: String, ext: String = "txt", file: String = #filePath)
+package enum Snapshot {
+  package static func check(_ actual: String, named name: String, ext: String = "txt", file: String = #filePath)
     -> String?
   {
     let directory = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Snapshots")
@@ -23,7 +23,7 @@ public enum Snapshot {
     return expected == actual ? nil : diff(expected: expected, actual: actual, name: url.lastPathComponent)
   }
 
-  public static func diff(expected: String, actual: String, name: String) -> String {
+  package static func diff(expected: String, actual: String, name: String) -> String {
     let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
     var lines = ["snapshot \(name) differs (AUTHSH_RECORD=1 re-records):"]
@@ -38,8 +38,8 @@ public enum Snapshot {
 
 /// Reads `Fixtures/<path>` beside the calling test file. A missing fixture fails the test that
 /// asked for it (and reads as empty), rather than serving a made-up body.
-public enum Fixture {
-  public static func text(_ path: String, file: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation)
+package enum Fixture {
+  package static func text(_ path: String, file: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation)
     -> String
   {
     let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Fixtures")

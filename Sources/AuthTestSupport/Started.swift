@@ -2,7 +2,7 @@ import AuthEmulator
 
 /// Something a test starts and must stop before it ends: a fixture server, the embedded emulator,
 /// a test's rig of them.
-public protocol TestService: Sendable {
+package protocol TestService: Sendable {
   /// Stops what was started; awaited by `withStarted` before the test goes on or ends.
   func stop() async
 }
@@ -13,7 +13,7 @@ public protocol TestService: Sendable {
 /// Unlike `defer { Task { await stop(service) } }`, the stop is over when this returns: the next
 /// test never shares the machine with a server still shutting down.
 @discardableResult
-public func withStarted<Service, Result>(
+package func withStarted<Service, Result>(
   _ start: () async throws -> Service, stop: (Service) async -> Void,
   isolation: isolated (any Actor)? = #isolation,
   _ body: (Service) async throws -> Result
@@ -35,7 +35,7 @@ public func withStarted<Service, Result>(
 ///
 ///     try await withStarted(CLIEmulator(provider: "supabase")) { cli in … }
 @discardableResult
-public func withStarted<Service: TestService, Result>(
+package func withStarted<Service: TestService, Result>(
   _ service: Service, isolation: isolated (any Actor)? = #isolation,
   _ body: (Service) async throws -> Result
 ) async throws -> Result {
@@ -46,5 +46,5 @@ extension FixtureServer: TestService {}
 
 extension Emulator: TestService {
   /// `shutdown()`, under the name `TestService` asks for.
-  public func stop() async { await shutdown() }
+  package func stop() async { await shutdown() }
 }

@@ -14,15 +14,15 @@ import Synchronization
 /// connections, TLS sessions and DNS answers are reused. Redirects are not followed (an
 /// `apikey` header must not travel to another host), bodies are decompressed (gzip, br), and
 /// `SSL_CERT_FILE` names a CA bundle to trust instead of the system's (a corporate proxy's CA).
-public final class CurlTransport: HTTPTransport, Sendable {
+package final class CurlTransport: HTTPTransport, Sendable {
   /// Bodies larger than this end the request (hostile 10 MB answers).
-  public let maxResponseBytes: Int
+  package let maxResponseBytes: Int
   private let caBundle: String?
   private let idle = Mutex<[CurlEasy]>([])
   private static let keptIdle = 16
 
   /// `environment`: where `SSL_CERT_FILE` is read (the one the command runs with).
-  public init(maxResponseBytes: Int = 4 << 20, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  package init(maxResponseBytes: Int = 4 << 20, environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.maxResponseBytes = maxResponseBytes
     let bundle = environment["SSL_CERT_FILE"] ?? ""
     self.caBundle = bundle.isEmpty ? nil : bundle
@@ -36,13 +36,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
   }
 
   /// Whether libcurl could be loaded (and, if not, why).
-  public static func availability() -> Result<String, TransportFailure> {
+  package static func availability() -> Result<String, TransportFailure> {
     authsh_curl_load() == 1
       ? .success(String(cString: authsh_curl_loaded_name()))
       : .failure(.clientMissing(String(cString: authsh_curl_load_error())))
   }
 
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
     if case .failure(let failure) = Self.availability() { throw failure }
     let transfer = CurlTransfer(

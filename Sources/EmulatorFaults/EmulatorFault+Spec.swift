@@ -2,7 +2,7 @@ extension EmulatorFault {
   /// Parses the `--fault` flag: `"METHOD PATH STATUS|PRESET[xN]"`, e.g. `"POST /auth/v1/token 429x3"`,
   /// `"GET /auth/v1/user html502"`, `"* /auth/v1/token drop"`. METHOD `*` (or `ANY`) matches any
   /// method; `xN` applies the fault to N requests (default 1; `x0` = until cleared).
-  public static func parse(spec: String) throws -> EmulatorFault {
+  package static func parse(spec: String) throws -> EmulatorFault {
     let words = spec.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     guard words.count == 3 else {
       throw EmulatorFaultError("fault \"\(spec)\": expected \"METHOD PATH STATUS|PRESET[xN]\"")

@@ -5,9 +5,9 @@ import JSONKit
 /// Wire form (`/emulator/v1/faults`): `{"method":"POST","path":"/auth/v1/token","times":1,
 /// "latency_ms":0,"status":429,"headers":{"Retry-After":"30"},"body":"raw text","json":{…},
 /// "preset":"html502"}`; every field is optional.
-public struct EmulatorFault: Sendable, Equatable {
+package struct EmulatorFault: Sendable, Equatable {
   /// Canned misbehaviours.
-  public enum Preset: String, Sendable, CaseIterable {
+  package enum Preset: String, Sendable, CaseIterable {
     /// 502 with an HTML page, as a proxy in front of the API sends it.
     case html502
     /// 200 `application/json` whose body is cut in half.
@@ -22,32 +22,32 @@ public struct EmulatorFault: Sendable, Equatable {
   }
 
   /// HTTP method to match (upper case); nil matches any.
-  public var method: String?
+  package var method: String?
   /// Exact path (without the query) to match; nil matches any.
-  public var path: String?
+  package var path: String?
   /// How many matching requests the fault applies to; 0 = until cleared.
-  public var times: Int
+  package var times: Int
   /// Delay before answering. With nothing else set, the request is then served normally.
-  public var latencyMs: Int
-  public var status: Int?
+  package var latencyMs: Int
+  package var status: Int?
   /// Added to (or replacing) the answer's headers; with nothing else set, added to the normal answer.
-  public var headers: [Header]
+  package var headers: [Header]
   /// Raw body text.
-  public var body: String?
+  package var body: String?
   /// JSON body (wins over `body`).
-  public var json: JSON?
-  public var preset: Preset?
+  package var json: JSON?
+  package var preset: Preset?
 
-  public struct Header: Sendable, Equatable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
+  package struct Header: Sendable, Equatable {
+    package var name: String
+    package var value: String
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
-  public init(
+  package init(
     method: String? = nil, path: String? = nil, times: Int = 1, latencyMs: Int = 0, status: Int? = nil,
     headers: [Header] = [], body: String? = nil, json: JSON? = nil, preset: Preset? = nil
   ) {
@@ -63,25 +63,25 @@ public struct EmulatorFault: Sendable, Equatable {
   }
 
   /// True when the fault replaces the answer (otherwise it only delays it or adds headers).
-  public var replacesResponse: Bool { status != nil || body != nil || json != nil || preset != nil }
+  package var replacesResponse: Bool { status != nil || body != nil || json != nil || preset != nil }
 
-  public func matches(method: String, path: String) -> Bool {
+  package func matches(method: String, path: String) -> Bool {
     (self.method == nil || self.method == "*" || self.method == method.uppercased())
       && (self.path == nil || self.path == path)
   }
 }
 
 /// Why a fault description was refused.
-public struct EmulatorFaultError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+package struct EmulatorFaultError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let message: String
+  package init(_ message: String) { self.message = message }
+  package var description: String { message }
 }
 
 // MARK: - JSON form
 
 extension EmulatorFault {
-  public init(json value: JSON) throws {
+  package init(json value: JSON) throws {
     guard let object = value.object else { throw EmulatorFaultError("a fault must be a JSON object") }
     let known: Set<String> = ["method", "path", "times", "latency_ms", "status", "headers", "body", "json", "preset"]
     if let unknown = object.keys.first(where: { !known.contains($0) }) {
@@ -129,7 +129,7 @@ extension EmulatorFault {
   }
 
   /// The wire form; `times` is what is left.
-  public var jsonValue: JSON {
+  package var jsonValue: JSON {
     var object = JSONObject()
     if let method { object["method"] = .string(method) }
     if let path { object["path"] = .string(path) }

@@ -1,9 +1,9 @@
 /// UTC dates of the proleptic Gregorian calendar and their ISO 8601 text, in integer arithmetic:
 /// no formatter (Foundation's are not thread-safe, and costly per call), no trap on any `Int`.
-public enum CivilTime {
+package enum CivilTime {
   /// `2024-05-01T10:00:00Z` of a Unix time in whole seconds (times before 1970 count back
   /// correctly; a year outside 0000–9999 is written with as many digits as it has).
-  public static func iso8601(seconds: Int) -> String {
+  package static func iso8601(seconds: Int) -> String {
     let (days, rest) = floorDivision(seconds, 86_400)
     let (year, month, day) = civilFromDays(days)
     guard (0...9999).contains(year) else {
@@ -34,13 +34,13 @@ public enum CivilTime {
   }
 
   /// `2026-01-02T03:04:05.678Z` of a Unix time in milliseconds (JavaScript's `toISOString()`).
-  public static func iso8601(milliseconds: Int) -> String {
+  package static func iso8601(milliseconds: Int) -> String {
     let (seconds, fraction) = floorDivision(milliseconds, 1000)
     return iso8601(seconds: seconds).dropLast() + "." + NumberText.zeroPadded(fraction, width: 3) + "Z"
   }
 
   /// Days since 1970-01-01 of a date (Howard Hinnant's algorithm).
-  public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+  package static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -50,7 +50,7 @@ public enum CivilTime {
   }
 
   /// The date (year, month, day) of a day count since 1970-01-01.
-  public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+  package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097

@@ -1,13 +1,13 @@
 /// A failed system call: its errno, described by the C library.
 /// `SafePath`'s refusals carry their own words (`reason`): which hop, and why.
-public struct SystemError: Error, Equatable, CustomStringConvertible {
-  public let code: Int32
-  public let reason: String?
-  public init(_ code: Int32 = errno, reason: String? = nil) {
+package struct SystemError: Error, Equatable, CustomStringConvertible {
+  package let code: Int32
+  package let reason: String?
+  package init(_ code: Int32 = errno, reason: String? = nil) {
     self.code = code
     self.reason = reason
   }
-  public var description: String {
+  package var description: String {
     if let reason { return reason }
     // What open(2) with O_NOFOLLOW says of a link; strerror's "too many levels of symbolic links"
     // would send the reader looking for a loop.
@@ -18,11 +18,11 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A file over the size cap of its reader (`whole`), or with a line over its line cap.
-public struct InputTooLarge: Error, Equatable, CustomStringConvertible {
-  public let line: Int
-  public let limit: Int
-  public let whole: Bool
-  public var description: String {
+package struct InputTooLarge: Error, Equatable, CustomStringConvertible {
+  package let line: Int
+  package let limit: Int
+  package let whole: Bool
+  package var description: String {
     whole
       ? "it is larger than \(Self.size(limit))" : "line \(line) is longer than \(Self.size(limit)) (is it a text file?)"
   }
@@ -33,9 +33,9 @@ public struct InputTooLarge: Error, Equatable, CustomStringConvertible {
 
 /// Reading and writing file descriptors with POSIX calls (interrupted calls are retried), in place
 /// of Foundation's `FileHandle`.
-public enum Descriptor {
+package enum Descriptor {
   /// Opens `path` to read (close-on-exec).
-  public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+  package static func openForReading(_ path: String) throws(SystemError) -> Int32 {
     while true {
       let fd = open(path, O_RDONLY | O_CLOEXEC)
       if fd >= 0 { return fd }
@@ -46,7 +46,7 @@ public enum Descriptor {
   /// Creates `path`, or empties it, to write (close-on-exec), through `SafePath`: every hop is
   /// checked and links are followed by hand. A new file gets `mode`, and an existing regular file
   /// is set to it.
-  public static func create(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
+  package static func create(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
     let fd = try SafePath.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
     var info = stat()
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o777 != mode { _ = fchmod(fd, mode) }
@@ -55,7 +55,7 @@ public enum Descriptor {
 
   /// Creates `path`, which must not exist yet (`EEXIST`), to write: `O_EXCL | O_NOFOLLOW`, so
   /// neither a file nor a link already there is ever written through; mode `mode`.
-  public static func createNew(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
+  package static func createNew(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
     let place = try SafePath.parent(of: path)
     defer { place.close() }
     var fd: Int32
@@ -68,15 +68,15 @@ public enum Descriptor {
   }
 
   /// Opens an existing `path` to add to its end (close-on-exec), through `SafePath`.
-  public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
+  package static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
     try SafePath.open(path, flags: O_WRONLY | O_APPEND)
   }
 
   /// Closes `fd` (for types with a `close` of their own, where the C call is out of reach).
-  public static func release(_ fd: Int32) { _ = close(fd) }
+  package static func release(_ fd: Int32) { _ = close(fd) }
 
   /// Up to `count` bytes; empty at the end of the input.
-  public static func readChunk(_ fd: Int32, upTo count: Int) throws(SystemError) -> [UInt8] {
+  package static func readChunk(_ fd: Int32, upTo count: Int) throws(SystemError) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
     while true {
       let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, count) }
@@ -89,7 +89,7 @@ public enum Descriptor {
   }
 
   /// Everything up to the end of the input.
-  public static func readAll(_ fd: Int32) throws(SystemError) -> [UInt8] {
+  package static func readAll(_ fd: Int32) throws(SystemError) -> [UInt8] {
     var all: [UInt8] = []
     while true {
       let chunk = try readChunk(fd, upTo: 64 * 1024)
@@ -99,7 +99,7 @@ public enum Descriptor {
   }
 
   /// A whole file (`path`), or standard input for `-`, as bytes.
-  public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+  package static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
     if path == "-" { return try readAll(0) }
     let fd = try openForReading(path)
     defer { _ = close(fd) }
@@ -109,14 +109,14 @@ public enum Descriptor {
   /// A whole file (or standard input for `-`) of at most `limit` bytes whose lines are at most
   /// `lineLimit` bytes: a file with no end (`/dev/zero`) is refused at its first long line, not
   /// read until memory runs out.
-  public static func readFile(_ path: String, limit: Int, lineLimit: Int) throws -> [UInt8] {
+  package static func readFile(_ path: String, limit: Int, lineLimit: Int) throws -> [UInt8] {
     let fd = path == "-" ? 0 : try openForReading(path)
     defer { if fd != 0 { _ = close(fd) } }
     return try readAll(fd, limit: limit, lineLimit: lineLimit)
   }
 
   /// Everything up to the end of `fd`, within the caps of `readFile(_:limit:lineLimit:)`.
-  public static func readAll(_ fd: Int32, limit: Int, lineLimit: Int) throws -> [UInt8] {
+  package static func readAll(_ fd: Int32, limit: Int, lineLimit: Int) throws -> [UInt8] {
     var all: [UInt8] = []
     var lineStart = 0
     var lines = 1
@@ -139,7 +139,7 @@ public enum Descriptor {
   /// (`ENOSPC` for a write(2) that returned 0: a device with no room sets no errno, and a loop
   /// that counted it as progress would spin). Shared by the standard streams, the audit log, the
   /// session files, the history file and batch reports. `write` is write(2) unless a test gives one.
-  public static func writeAll(
+  package static func writeAll(
     _ fd: Int32, _ bytes: [UInt8],
     write: (Int32, UnsafeRawPointer, Int) -> Int = { systemWrite($0, $1, $2) }
   ) -> (written: Int, failure: Int32?) {
@@ -176,7 +176,7 @@ public enum Descriptor {
 /// Runs `body` on a new detached thread of its own (in place of Foundation's `Thread`); false
 /// when the system has no thread to give (resource limits), and `body` then never runs.
 @discardableResult
-public func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+package func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
   final class Box: Sendable {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -199,7 +199,7 @@ public func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
 }
 
 /// What is at `path` (links followed): nil when nothing is, else whether it is a directory.
-public func isDirectory(_ path: String) -> Bool? {
+package func isDirectory(_ path: String) -> Bool? {
   var info = stat()
   guard stat(path, &info) == 0 else { return nil }
   return info.st_mode & S_IFMT == S_IFDIR

@@ -1,7 +1,7 @@
 /// Numbers as text without `String(format:)` (a Foundation API).
-public enum NumberText {
+package enum NumberText {
   /// `value` with `places` digits after the point, rounded half away from zero (`%.3f`).
-  public static func fixed(_ value: Double, places: Int) -> String {
+  package static func fixed(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return String(value) }
     let places = max(0, min(places, 9))
     var scale = 1.0
@@ -16,14 +16,14 @@ public enum NumberText {
   }
 
   /// `value` in decimal with leading zeros to `width` digits (`%02d`).
-  public static func zeroPadded(_ value: Int, width: Int) -> String {
+  package static func zeroPadded(_ value: Int, width: Int) -> String {
     let digits = String(value.magnitude)
     let padding = String(repeating: "0", count: max(0, width - digits.count))
     return (value < 0 ? "-" : "") + padding + digits
   }
 
   /// Two lower-case hex digits a byte (`%02x`).
-  public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+  package static func hex(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }

@@ -6,19 +6,19 @@
 /// group or others may write to, unless that directory is sticky (`/tmp`) and the entry is yours.
 /// The file is opened in the directory where the walk ended: no second lookup by name. The links
 /// of /proc (`/dev/stdout`, `/proc/self/fd/1`) are the kernel's, and are opened as it resolves them.
-public enum SafePath {
+package enum SafePath {
   /// Where a walk ended: an open directory (the caller closes it) and a name in it, which is not a
   /// symbolic link (except a /proc link) and may not exist yet.
-  public struct Place: Sendable {
-    public let directory: Int32
-    public let name: String
-    public func close() { closeDescriptor(directory) }
+  package struct Place: Sendable {
+    package let directory: Int32
+    package let name: String
+    package func close() { closeDescriptor(directory) }
   }
 
   /// Opens `path` (close-on-exec; `O_TRUNC` applies only once the file is accepted). With
   /// `followLast` false the file itself must not be a link (`ELOOP`, with no reason): only its
   /// directories are walked (the audit log, history and session files).
-  public static func open(
+  package static func open(
     _ path: String, flags: Int32, mode: mode_t = 0o600, followLast: Bool = true
   ) throws(SystemError) -> Int32 {
     let place = try followLast ? locate(path) : parent(of: path)
@@ -27,7 +27,7 @@ public enum SafePath {
   }
 
   /// Opens `name` in `place`, checking what was opened (no second lookup by name).
-  public static func open(_ place: Place, flags: Int32, mode: mode_t, path: String) throws(SystemError) -> Int32 {
+  package static func open(_ place: Place, flags: Int32, mode: mode_t, path: String) throws(SystemError) -> Int32 {
     let kernelLink = isProc(place.directory)
     var directory = stat()
     guard fstat(place.directory, &directory) == 0 else { throw SystemError() }
@@ -58,7 +58,7 @@ public enum SafePath {
 
   /// Walks every directory of `path` and follows its links, `path` itself included (a link to a
   /// missing file leads to where the file would be created).
-  public static func locate(_ path: String) throws(SystemError) -> Place {
+  package static func locate(_ path: String) throws(SystemError) -> Place {
     guard !path.isEmpty else { throw SystemError(ENOENT) }
     var directory = try openDirectory(path.hasPrefix("/") ? "/" : ".")
     var pending = Array(components(path).reversed())
@@ -110,7 +110,7 @@ public enum SafePath {
 
   /// The directory `path` names its file in, walked and checked as `locate` does, and the file's
   /// own name in it, not looked at (for `O_EXCL` creation and renameat(2), which follow no link).
-  public static func parent(of path: String) throws(SystemError) -> Place {
+  package static func parent(of path: String) throws(SystemError) -> Place {
     let parts = components(path)
     guard let name = parts.last, name != ".", name != ".." else { throw SystemError(EISDIR) }
     let above = (path.hasPrefix("/") ? "/" : "") + parts.dropLast().joined(separator: "/")

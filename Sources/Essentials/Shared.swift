@@ -2,7 +2,7 @@
 /// record of many strings handed through several stages costs one reference a copy, not one per
 /// string. Inlinable, so that each use is specialized for its value (an unspecialized generic
 /// access costs more than the copies it saves).
-public struct Shared<Value: Sendable & Equatable>: Sendable, Equatable {
+package struct Shared<Value: Sendable & Equatable>: Sendable, Equatable {
   @usableFromInline final class Box: @unchecked Sendable {
     // Changed only through `value`'s `_modify`, when no other copy shares the box; so no access
     // can overlap another, and the runtime's check of each one (a tenth of an import) is left out.
@@ -12,9 +12,9 @@ public struct Shared<Value: Sendable & Equatable>: Sendable, Equatable {
 
   @usableFromInline var box: Box
 
-  @inlinable public init(_ value: Value) { box = Box(value) }
+  @inlinable package init(_ value: Value) { box = Box(value) }
 
-  @inlinable public var value: Value {
+  @inlinable package var value: Value {
     // Borrowed in place: reading one field copies only that field, not the whole value.
     _read { yield box.value }
     _modify {
@@ -23,7 +23,7 @@ public struct Shared<Value: Sendable & Equatable>: Sendable, Equatable {
     }
   }
 
-  @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
+  @inlinable package static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || lhs.box.value == rhs.box.value
   }
 }

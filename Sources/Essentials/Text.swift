@@ -4,7 +4,7 @@ extension StringProtocol {
   /// Every occurrence of `target` replaced by `replacement`, matched as UTF-8 bytes (so `"\n"` is
   /// found inside `"\r\n"`, as a byte-wise search would, where `replacing(_:with:)` compares
   /// whole characters and would not).
-  public func replacingAll(_ target: String, with replacement: String) -> String {
+  package func replacingAll(_ target: String, with replacement: String) -> String {
     let text = Array(utf8)
     let needle = Array(target.utf8)
     guard !needle.isEmpty, needle.count <= text.count else { return String(self) }
@@ -28,13 +28,13 @@ extension StringProtocol {
   }
 
   /// Without leading and trailing spaces and tabs (Unicode space separators and U+0009).
-  public var trimmingSpaces: String { trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } }
+  package var trimmingSpaces: String { trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } }
 
   /// Without leading and trailing white space, line breaks included (Unicode's White_Space).
-  public var trimmingSpacesAndNewlines: String { trimming { $0.properties.isWhitespace } }
+  package var trimmingSpacesAndNewlines: String { trimming { $0.properties.isWhitespace } }
 
   /// Without the leading and trailing scalars `drop` says yes to.
-  public func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
+  package func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) })
     else {
@@ -46,13 +46,13 @@ extension StringProtocol {
   }
 
   /// Padded with spaces, or cut, to `width` characters (the left column of a table).
-  public func padded(to width: Int) -> String {
+  package func padded(to width: Int) -> String {
     count >= width ? String(prefix(width)) : String(self) + String(repeating: " ", count: width - count)
   }
 
   /// Percent-encoded UTF-8: ASCII letters and digits and the characters of `kept` stay as they
   /// are, every other byte becomes `%XX`.
-  public func percentEncoded(keeping kept: String = "") -> String {
+  package func percentEncoded(keeping kept: String = "") -> String {
     let keptBytes = Set(kept.utf8)
     let hex = Array("0123456789ABCDEF".utf8)
     var out: [UInt8] = []
@@ -68,7 +68,7 @@ extension StringProtocol {
   }
 
   /// `%XX` sequences decoded; nil when one is malformed or the bytes are not UTF-8.
-  public var percentDecoded: String? {
+  package var percentDecoded: String? {
     func value(_ byte: UInt8) -> UInt8? {
       switch byte {
       case 0x30...0x39: byte - 0x30
@@ -100,7 +100,7 @@ extension StringProtocol {
   /// through the runtime's witness tables and metadata caches byte by byte: about 2,500
   /// instructions a header name, 43,000 of a script step's 222,000.
   @inlinable
-  public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+  package func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
     var mine = utf8.makeIterator()
     var theirs = other.utf8.makeIterator()
     while true {
@@ -121,7 +121,7 @@ func asciiLowercased(_ byte: UInt8) -> UInt8 {
 
 /// The directory part of a file path: `/a/b` → `/a`, `/a` → `/`, and `b` → `` (no directory
 /// part; callers then use the current directory or nothing).
-public func parentDirectory(of path: String) -> String {
+package func parentDirectory(of path: String) -> String {
   var trimmed = Substring(path)
   while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
   guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -132,14 +132,14 @@ public func parentDirectory(of path: String) -> String {
 
 extension String {
   /// Unicode's canonical composition (NFC) of the text, from the standard library's own tables.
-  public var composedForm: String { String(String.UnicodeScalarView(_nfc)) }
+  package var composedForm: String { String(String.UnicodeScalarView(_nfc)) }
 
   /// Unicode's canonical decomposition (NFD) of the text.
-  public var decomposedForm: String { String(String.UnicodeScalarView(_nfd)) }
+  package var decomposedForm: String { String(String.UnicodeScalarView(_nfd)) }
 
   /// `lowercased()`, without making a new string when nothing changes: ASCII without a capital
   /// (most e-mail addresses) is its own lower case.
-  public var lowercasedKeepingLower: String {
+  package var lowercasedKeepingLower: String {
     var text = self
     let changes = text.withUTF8 { bytes in
       bytes.contains { $0 >= UInt8(ascii: "A") && ($0 <= UInt8(ascii: "Z") || $0 >= 0x80) }

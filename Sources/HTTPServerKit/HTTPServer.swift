@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-public typealias ServerHandler = @Sendable (ServerRequest) async -> ServerResponse
+package typealias ServerHandler = @Sendable (ServerRequest) async -> ServerResponse
 
 /// A small HTTP/1.1 server on SwiftNIO: it reads whole requests (bodies up to `maxBodyBytes`),
 /// hands them to an async handler, and writes the answer. Keep-alive is honoured.
@@ -12,8 +12,8 @@ public typealias ServerHandler = @Sendable (ServerRequest) async -> ServerRespon
 /// request within `idleTimeout` of connecting (or of its last answer) is closed; at most
 /// `maxConnections` are open at once (by default below the descriptor limit), and when accepting
 /// fails anyway (EMFILE, ENFILE) it waits a moment instead of retrying in a busy loop.
-public final class HTTPServer: Sendable {
-  public let host: String
+package final class HTTPServer: Sendable {
+  package let host: String
   private let requestedPort: Int
   private let maxBodyBytes: Int
   private let idleTimeout: TimeAmount
@@ -24,7 +24,7 @@ public final class HTTPServer: Sendable {
   private let state = ServerState()
   private let connections = ConnectionRegistry()
 
-  public init(
+  package init(
     host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = 1 << 20, threads: Int = System.coreCount,
     idleTimeoutSeconds: Int = 30, maxConnections: Int? = nil, handler: @escaping ServerHandler
   ) {
@@ -39,7 +39,7 @@ public final class HTTPServer: Sendable {
 
   /// Binds and starts serving; returns the bound port (useful with port 0).
   @discardableResult
-  public func start() async throws -> Int {
+  package func start() async throws -> Int {
     let handler = self.handler
     let limit = maxBodyBytes
     let state = self.state
@@ -72,17 +72,17 @@ public final class HTTPServer: Sendable {
     return channel.localAddress?.port ?? requestedPort
   }
 
-  public var port: Int? { channelBox.get()?.localAddress?.port }
+  package var port: Int? { channelBox.get()?.localAddress?.port }
 
   /// Stops accepting, closes the listener and the event loops.
-  public func shutdown() async {
+  package func shutdown() async {
     guard state.stop() else { return }  // a second call (a signal during shutdown) has nothing to do
     if let channel = channelBox.get() { try? await channel.close() }
     try? await group.shutdownGracefully()
   }
 
   /// Blocks until the listening channel closes.
-  public func waitUntilClosed() async {
+  package func waitUntilClosed() async {
     guard let channel = channelBox.get() else { return }
     try? await channel.closeFuture.get()
   }

@@ -1,16 +1,16 @@
 import Essentials
 
 /// A complete HTTP request as the handler sees it: the body is fully read (up to the limit).
-public struct ServerRequest: Sendable {
-  public var method: String
+package struct ServerRequest: Sendable {
+  package var method: String
   /// The request target as sent, e.g. `/auth/v1/token?grant_type=password`.
-  public var uri: String
-  public var headers: [(name: String, value: String)]
-  public var body: [UInt8]
+  package var uri: String
+  package var headers: [(name: String, value: String)]
+  package var body: [UInt8]
   /// True when the body was longer than the server's limit; `body` is then empty.
-  public var bodyTooLarge: Bool
+  package var bodyTooLarge: Bool
 
-  public init(
+  package init(
     method: String, uri: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
     bodyTooLarge: Bool = false
   ) {
@@ -22,56 +22,56 @@ public struct ServerRequest: Sendable {
   }
 
   /// The path without the query string, percent-decoding left to the caller.
-  public var path: String {
+  package var path: String {
     String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
   }
 
   /// The raw query string (after `?`), or "".
-  public var rawQuery: String {
+  package var rawQuery: String {
     let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     return parts.count > 1 ? String(parts[1]) : ""
   }
 
   /// Query items, form-decoded (`+` is a space), in order.
-  public var queryItems: [(name: String, value: String)] { FormCoding.decode(rawQuery) }
+  package var queryItems: [(name: String, value: String)] { FormCoding.decode(rawQuery) }
 
-  public func query(_ name: String) -> String? {
+  package func query(_ name: String) -> String? {
     queryItems.first { $0.name == name }?.value
   }
 
   /// The first header with this name, compared case-insensitively.
-  public func header(_ name: String) -> String? {
+  package func header(_ name: String) -> String? {
     let lowered = name.lowercased()
     return headers.first { $0.name.lowercased() == lowered }?.value
   }
 }
 
 /// What the handler answers. `drop` closes the connection without any response (fault injection).
-public struct ServerResponse: Sendable {
-  public var status: Int
-  public var headers: [(name: String, value: String)]
-  public var body: [UInt8]
-  public var drop: Bool
+package struct ServerResponse: Sendable {
+  package var status: Int
+  package var headers: [(name: String, value: String)]
+  package var body: [UInt8]
+  package var drop: Bool
 
-  public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], drop: Bool = false) {
+  package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], drop: Bool = false) {
     self.status = status
     self.headers = headers
     self.body = body
     self.drop = drop
   }
 
-  public static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8")
+  package static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8")
     -> ServerResponse
   {
     ServerResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
   }
 
-  public static let dropConnection = ServerResponse(status: 0, drop: true)
+  package static let dropConnection = ServerResponse(status: 0, drop: true)
 }
 
 /// `application/x-www-form-urlencoded` and query-string coding.
-public enum FormCoding {
-  public static func decode(_ text: String) -> [(name: String, value: String)] {
+package enum FormCoding {
+  package static func decode(_ text: String) -> [(name: String, value: String)] {
     guard !text.isEmpty else { return [] }
     return text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -82,7 +82,7 @@ public enum FormCoding {
   }
 
   /// Decodes `%XX` escapes and `+` as a space; invalid escapes are kept as they are.
-  public static func percentDecode(_ text: String) -> String {
+  package static func percentDecode(_ text: String) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var iterator = Array(text.utf8)[...]
@@ -103,9 +103,9 @@ public enum FormCoding {
   }
 
   /// Percent-encodes everything but RFC 3986 unreserved characters.
-  public static func percentEncode(_ text: String) -> String { text.percentEncoded(keeping: "-._~") }
+  package static func percentEncode(_ text: String) -> String { text.percentEncoded(keeping: "-._~") }
 
-  public static func encode(_ items: [(String, String)]) -> String {
+  package static func encode(_ items: [(String, String)]) -> String {
     items.map { percentEncode($0.0) + "=" + percentEncode($0.1) }.joined(separator: "&")
   }
 

@@ -2,7 +2,7 @@
 ///
 /// Generic infrastructure only: wire shapes live with the code that speaks them, so the
 /// client providers and the emulator never share a field name by accident.
-public enum JSON: Sendable {
+package enum JSON: Sendable {
   case null
   case bool(Bool)
   case int(Int)
@@ -14,7 +14,7 @@ public enum JSON: Sendable {
 
 /// An object whose keys keep the order they were inserted in (Go and Node serialise in a
 /// fixed order; so do we).
-public struct JSONObject: Sendable, Equatable {
+package struct JSONObject: Sendable, Equatable {
   /// The members in insertion order. Objects are small (a user has about twenty members): a scan
   /// finds a key faster than hashing it, and building one costs no hash table.
   /// (A struct, not a tuple: an array of tuples is destroyed through the runtime's generic
@@ -32,15 +32,15 @@ public struct JSONObject: Sendable, Equatable {
     var length: Int
   }
 
-  public init() {}
-  public init(_ pairs: [(String, JSON)]) {
+  package init() {}
+  package init(_ pairs: [(String, JSON)]) {
     for (key, value) in pairs { self[key] = value }
   }
 
-  public var keys: [String] { entries.map(\.key) }
+  package var keys: [String] { entries.map(\.key) }
 
   /// Room for `count` members without growing (the parser makes objects member by member).
-  public mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+  package mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
   private func position(of key: String) -> Int? {
     if let positions { return positions[key] }
@@ -54,7 +54,7 @@ public struct JSONObject: Sendable, Equatable {
     return nil
   }
 
-  public subscript(key: String) -> JSON? {
+  package subscript(key: String) -> JSON? {
     get { position(of: key).map { entries[$0].value } }
     set {
       if let newValue {
@@ -79,18 +79,18 @@ public struct JSONObject: Sendable, Equatable {
     positions = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($0.element.key, $0.offset) })
   }
 
-  public var count: Int { entries.count }
-  public var isEmpty: Bool { entries.isEmpty }
-  public var pairs: [(key: String, value: JSON)] { entries.map { ($0.key, $0.value) } }
+  package var count: Int { entries.count }
+  package var isEmpty: Bool { entries.isEmpty }
+  package var pairs: [(key: String, value: JSON)] { entries.map { ($0.key, $0.value) } }
 
   /// The same members with the same values, in any order.
-  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+  package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     lhs.count == rhs.count && lhs.entries.allSatisfy { rhs[$0.key] == $0.value }
   }
 }
 
 extension JSON: Equatable {
-  public static func == (lhs: JSON, rhs: JSON) -> Bool {
+  package static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -108,28 +108,28 @@ extension JSON: Equatable {
 // MARK: - Typed access (nil when the value has another type: callers decide what that means)
 
 extension JSON {
-  public subscript(key: String) -> JSON? {
+  package subscript(key: String) -> JSON? {
     if case .object(let object) = self { return object[key] }
     return nil
   }
 
-  public subscript(index: Int) -> JSON? {
+  package subscript(index: Int) -> JSON? {
     if case .array(let items) = self, items.indices.contains(index) { return items[index] }
     return nil
   }
 
-  public var string: String? {
+  package var string: String? {
     if case .string(let value) = self { return value }
     return nil
   }
 
-  public var bool: Bool? {
+  package var bool: Bool? {
     if case .bool(let value) = self { return value }
     return nil
   }
 
   /// An integer, from a JSON integer or an integral double.
-  public var int: Int? {
+  package var int: Int? {
     switch self {
     case .int(let value): return value
     case .double(let value) where value.rounded() == value && abs(value) < 9e15: return Int(value)
@@ -138,13 +138,13 @@ extension JSON {
   }
 
   /// An integer from a number or a decimal string (Google APIs send 64-bit numbers as strings).
-  public var intOrNumericString: Int? {
+  package var intOrNumericString: Int? {
     if let value = int { return value }
     if case .string(let text) = self { return Int(text) }
     return nil
   }
 
-  public var double: Double? {
+  package var double: Double? {
     switch self {
     case .int(let value): return Double(value)
     case .double(let value): return value
@@ -152,23 +152,23 @@ extension JSON {
     }
   }
 
-  public var array: [JSON]? {
+  package var array: [JSON]? {
     if case .array(let items) = self { return items }
     return nil
   }
 
-  public var object: JSONObject? {
+  package var object: JSONObject? {
     if case .object(let object) = self { return object }
     return nil
   }
 
-  public var isNull: Bool {
+  package var isNull: Bool {
     if case .null = self { return true }
     return false
   }
 
   /// The name of the value's JSON type, for messages ("expected string, got number").
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: return "null"
     case .bool: return "boolean"
@@ -186,16 +186,16 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
   ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
   ExpressibleByNilLiteral
 {
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int) { self = .int(value) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(floatLiteral value: Double) { self = .double(value) }
-  public init(arrayLiteral elements: JSON...) { self = .array(elements) }
-  public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
-  public init(nilLiteral: ()) { self = .null }
+  package init(stringLiteral value: String) { self = .string(value) }
+  package init(integerLiteral value: Int) { self = .int(value) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(floatLiteral value: Double) { self = .double(value) }
+  package init(arrayLiteral elements: JSON...) { self = .array(elements) }
+  package init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
+  package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSON {
   /// `.string(value)` or `.null` when nil.
-  public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+  package static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
 }

@@ -1,18 +1,18 @@
 /// Why a text is not JSON, with the byte offset where the parser gave up.
-public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let offset: Int
-  public let reason: String
-  public var description: String { "\(reason) at byte \(offset)" }
+package struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let offset: Int
+  package let reason: String
+  package var description: String { "\(reason) at byte \(offset)" }
 }
 
 extension JSON {
   /// Parses RFC 8259 JSON. Hostile input (deep nesting, bad escapes, truncation) ends in a
   /// `JSONParseError`, never a crash.
-  public static func parse(_ text: String) throws -> JSON {
+  package static func parse(_ text: String) throws -> JSON {
     try parse(bytes: Array(text.utf8))
   }
 
-  public static func parse<Bytes: Collection>(bytes: Bytes) throws -> JSON where Bytes.Element == UInt8 {
+  package static func parse<Bytes: Collection>(bytes: Bytes) throws -> JSON where Bytes.Element == UInt8 {
     var parser = JSONByteParser(bytes: Array(bytes))
     return try parser.parseDocument()
   }

@@ -1,16 +1,16 @@
 extension JSON {
   /// Compact JSON text (`{"a":1}`), keys in insertion order.
-  public var compactText: String { String(decoding: bytes, as: UTF8.self) }
+  package var compactText: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Pretty JSON text with two-space indentation, as Node and `jq` print it.
-  public var prettyText: String {
+  package var prettyText: String {
     var out: [UInt8] = []
     write(to: &out, indent: 2, level: 0)
     return String(decoding: out, as: UTF8.self)
   }
 
   /// Compact JSON as UTF-8: written as bytes (a 1,000-account request body is built in one pass).
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(64)
     write(to: &out, indent: nil, level: 0)
@@ -87,7 +87,7 @@ extension JSON {
 
   /// `value` as a JSON string (quoted and escaped), appended to `out`: for writers that build a
   /// line of known shape without building its `JSON` first.
-  public static func writeString(_ value: String, to out: inout [UInt8]) {
+  package static func writeString(_ value: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     var value = value
     value.withUTF8 { utf8 in

@@ -7,10 +7,10 @@
   /// `SecretItem.account`, readable only while the Mac is unlocked and never synced or migrated
   /// to another device (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`). No macOS machine runs
   /// this project's CI yet (the workflow in .github/workflows is there for one); kept small.
-  public final class KeychainSecretStore: SecretStore, @unchecked Sendable {
-    public let name = "the login Keychain"
+  package final class KeychainSecretStore: SecretStore, @unchecked Sendable {
+    package let name = "the login Keychain"
 
-    public init() {}
+    package init() {}
 
     private func query(_ item: SecretItem) -> [String: Any] {
       [
@@ -20,7 +20,7 @@
     }
 
     /// A locked Keychain that cannot prompt (an ssh session) answers errSecInteractionNotAllowed.
-    public func unavailableReason() -> String? {
+    package func unavailableReason() -> String? {
       var probe = query(SecretItem(kind: .serviceKey, name: "authsh-probe"))
       probe[kSecReturnData as String] = true
       let status = SecItemCopyMatching(probe as CFDictionary, nil)
@@ -31,7 +31,7 @@
       }
     }
 
-    public func read(_ item: SecretItem) throws -> String? {
+    package func read(_ item: SecretItem) throws -> String? {
       var search = query(item)
       search[kSecReturnData as String] = true
       search[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -43,7 +43,7 @@
       return String(decoding: data, as: UTF8.self)
     }
 
-    public func write(_ value: String, to item: SecretItem) throws {
+    package func write(_ value: String, to item: SecretItem) throws {
       let data = Data(value.utf8)
       let status = SecItemUpdate(query(item) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
       if status == errSecSuccess { return }
@@ -57,14 +57,14 @@
     }
 
     @discardableResult
-    public func delete(_ item: SecretItem) throws -> Bool {
+    package func delete(_ item: SecretItem) throws -> Bool {
       let status = SecItemDelete(query(item) as CFDictionary)
       if status == errSecItemNotFound { return false }
       guard status == errSecSuccess else { throw failure("delete", item, status) }
       return true
     }
 
-    public func names(of kind: SecretItem.Kind) throws -> [String] {
+    package func names(of kind: SecretItem.Kind) throws -> [String] {
       let search: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: SecretItem.service,
         kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,

@@ -11,8 +11,8 @@
   /// Never prompts where no prompt can be answered: without a D-Bus session bus libsecret is not
   /// even asked (GLib would try to autolaunch one), and a locked or missing default keyring counts
   /// as unavailable unless a desktop session (DISPLAY, WAYLAND_DISPLAY) can show the unlock prompt.
-  public final class LibSecretStore: SecretStore, Sendable {
-    public let name = "the Secret Service keyring"
+  package final class LibSecretStore: SecretStore, Sendable {
+    package let name = "the Secret Service keyring"
     private let environment: [String: String]
     /// libsecret's sync calls are made one at a time.
     private let calls = Mutex(())
@@ -21,7 +21,7 @@
     /// first use; then the library, or `.some(nil)` when it could not be loaded.
     private let loadedLibrary = Guarded<LibSecret??>(nil)
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
       self.environment = environment
     }
 
@@ -37,7 +37,7 @@
       return value
     }
 
-    public func unavailableReason() -> String? {
+    package func unavailableReason() -> String? {
       guard let library = self.library else {
         return "\(LibSecret.soname) could not be loaded (install libsecret-1-0, or the package that provides it)"
       }
@@ -80,7 +80,7 @@
       }
     }
 
-    public func read(_ item: SecretItem) throws -> String? {
+    package func read(_ item: SecretItem) throws -> String? {
       let library = try loaded()
       return try retried {
         try serially {
@@ -94,7 +94,7 @@
       }.get()
     }
 
-    public func write(_ value: String, to item: SecretItem) throws {
+    package func write(_ value: String, to item: SecretItem) throws {
       let library = try loaded()
       try retried {
         try serially {
@@ -109,7 +109,7 @@
     }
 
     @discardableResult
-    public func delete(_ item: SecretItem) throws -> Bool {
+    package func delete(_ item: SecretItem) throws -> Bool {
       let library = try loaded()
       return try retried {
         try serially {
@@ -121,7 +121,7 @@
       }.get()
     }
 
-    public func names(of kind: SecretItem.Kind) throws -> [String] {
+    package func names(of kind: SecretItem.Kind) throws -> [String] {
       let library = try loaded()
       guard let searchv = library.searchv, let attributesOf = library.retrievableAttributes else {
         throw AuthError(.configError, message: "Listing secrets needs libsecret 0.19 or later.")

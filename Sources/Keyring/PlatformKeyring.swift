@@ -2,8 +2,8 @@ import AuthCore
 
 /// The platform's keyring: the login Keychain on macOS, the Secret Service (libsecret, loaded at
 /// run time) on Linux, none elsewhere.
-public enum PlatformKeyring {
-  public static func make(environment: [String: String]) -> (any SecretStore)? {
+package enum PlatformKeyring {
+  package static func make(environment: [String: String]) -> (any SecretStore)? {
     #if canImport(Security)
       return KeychainSecretStore()
     #elseif os(Linux)

@@ -13,18 +13,18 @@ import ShellKit
 /// ending the process. Not a terminal → plain lines from standard input, no prompt.
 ///
 /// libedit keeps global state, so there is one editor per process; create one reader.
-public final class EditLineReader: LineReader {
+package final class EditLineReader: LineReader {
   /// Candidates for the text before the cursor (the shell's `Completer`).
-  public typealias Complete = (_ linePrefix: String) -> [CompletionCandidate]
+  package typealias Complete = (_ linePrefix: String) -> [CompletionCandidate]
   /// Grey text to show after the cursor for the text before it (the shell's `Hinter`).
-  public typealias Hint = (_ linePrefix: String) -> String?
+  package typealias Hint = (_ linePrefix: String) -> String?
 
   private let interrupts: Interrupts?
   private let wake: WakePipe?
   private let isTerminal: Bool
   private var lastAdded: String?
 
-  public init(interrupts: Interrupts?, historyLimit: Int = 1000, hint: Hint? = nil, complete: @escaping Complete) {
+  package init(interrupts: Interrupts?, historyLimit: Int = 1000, hint: Hint? = nil, complete: @escaping Complete) {
     self.interrupts = interrupts
     self.wake = WakePipe()
     self.isTerminal = isatty(0) != 0 && isatty(1) != 0
@@ -43,7 +43,7 @@ public final class EditLineReader: LineReader {
     }
   }
 
-  public func readLine(prompt: String) -> String? {
+  package func readLine(prompt: String) -> String? {
     guard isTerminal else { return Swift.readLine(strippingNewline: true) }
     while true {
       fflush(nil)
@@ -75,7 +75,7 @@ public final class EditLineReader: LineReader {
     }
   }
 
-  public func addHistory(_ line: String, persist: Bool) {
+  package func addHistory(_ line: String, persist: Bool) {
     guard isTerminal, line != lastAdded else { return }
     lastAdded = line
     _ = CLibEdit.add_history(line)

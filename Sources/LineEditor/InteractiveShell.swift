@@ -8,13 +8,13 @@ import ShellKit
 
 /// The shell wired for a real terminal: libedit reader with Tab completion, no-echo password
 /// prompt, Ctrl-C routing, spinner, history and startup files. The executable calls `run`.
-public enum InteractiveShell {
+package enum InteractiveShell {
   /// Whether line editing applies: standard input and output are terminals (psql's rule).
-  public static var standardStreamsAreTerminals: Bool { isatty(0) != 0 && isatty(1) != 0 }
+  package static var standardStreamsAreTerminals: Bool { isatty(0) != 0 && isatty(1) != 0 }
 
   /// Colour and marks for the shell: colour on a terminal unless `NO_COLOR` or `TERM=dumb`;
   /// ASCII marks when the locale is not UTF-8.
-  public static func style(environment: [String: String], colorFlag: String? = nil) -> Style {
+  package static func style(environment: [String: String], colorFlag: String? = nil) -> Style {
     let unicode = TerminalLayout.unicodeLocale(environment)
     let width = standardStreamsAreTerminals ? EditorState.terminalWidth() : nil
     switch colorFlag {
@@ -29,7 +29,7 @@ public enum InteractiveShell {
   /// Builds the shell for the current standard streams. On a terminal: libedit, prompts,
   /// spinner, Ctrl-C handling, and `context.passwordPrompter` set to the no-echo prompt.
   /// Otherwise: plain lines, no prompt, no history, no startup file (`echo whoami | authsh`).
-  public static func makeRepl(
+  package static func makeRepl(
     context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
     sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
   ) -> (repl: Repl, interrupts: Interrupts?) {
@@ -67,7 +67,7 @@ public enum InteractiveShell {
   }
 
   /// Runs the shell until `quit`, `exit` or Ctrl-D; SIGINT is the shell's while it runs.
-  public static func run(
+  package static func run(
     context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
     sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
   ) async -> Int32 {

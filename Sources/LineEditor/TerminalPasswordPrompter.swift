@@ -9,23 +9,23 @@ import ShellKit
 /// Asks for a password on the terminal with echo off (termios), restoring the terminal on
 /// every path. Ctrl-C and Ctrl-D cancel (nil). Without a terminal it returns nil at once, so a
 /// caller never hangs.
-public final class TerminalPasswordPrompter: PasswordPrompter, Sendable {
+package final class TerminalPasswordPrompter: PasswordPrompter, Sendable {
   private let interrupts: Interrupts?
   private let input: Int32
   private let output: Int32
 
   /// Reads `input` (standard input) and writes prompts to `output` (standard error).
-  public init(interrupts: Interrupts?, input: Int32 = 0, output: Int32 = 2) {
+  package init(interrupts: Interrupts?, input: Int32 = 0, output: Int32 = 2) {
     self.interrupts = interrupts
     self.input = input
     self.output = output
   }
 
-  public func readPassword(prompt: String) -> String? { read(prompt: prompt, echo: false) }
+  package func readPassword(prompt: String) -> String? { read(prompt: prompt, echo: false) }
 
   /// A value the command line left out (an e-mail), echoed as typed.
-  public func readText(prompt: String) -> String? { read(prompt: prompt, echo: true) }
-  public var readsText: Bool { isatty(input) != 0 }
+  package func readText(prompt: String) -> String? { read(prompt: prompt, echo: true) }
+  package var readsText: Bool { isatty(input) != 0 }
 
   private func read(prompt: String, echo: Bool) -> String? {
     guard isatty(input) != 0 else { return nil }
@@ -78,12 +78,12 @@ public final class TerminalPasswordPrompter: PasswordPrompter, Sendable {
 
 /// Lines from standard input without line editing: piped input (no prompt) or `TERM=dumb`
 /// (the prompt is printed plainly).
-public final class PlainLineReader: LineReader {
+package final class PlainLineReader: LineReader {
   private let showPrompt: Bool
 
-  public init(showPrompt: Bool) { self.showPrompt = showPrompt }
+  package init(showPrompt: Bool) { self.showPrompt = showPrompt }
 
-  public func readLine(prompt: String) -> String? {
+  package func readLine(prompt: String) -> String? {
     if showPrompt, !prompt.isEmpty {
       fflush(nil)
       let bytes = Array(prompt.utf8)
@@ -92,5 +92,5 @@ public final class PlainLineReader: LineReader {
     return Swift.readLine(strippingNewline: true)
   }
 
-  public func addHistory(_ line: String, persist: Bool) {}
+  package func addHistory(_ line: String, persist: Bool) {}
 }

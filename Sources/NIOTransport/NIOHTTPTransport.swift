@@ -12,12 +12,12 @@ import NIOPosix
 /// connection. One retry only, as libcurl and browsers do: a request whose reused keep-alive
 /// connection closes before a byte of the answer (the server closed it while idle, or to make
 /// room) goes again, once, on a fresh connection. TLS goes through `CurlTransport`.
-public struct NIOHTTPTransport: HTTPTransport {
-  public let maxResponseBytes: Int
+package struct NIOHTTPTransport: HTTPTransport {
+  package let maxResponseBytes: Int
   private let group: any EventLoopGroup
   private let pool: ConnectionPool
 
-  public init(
+  package init(
     maxResponseBytes: Int = 4 << 20, idleTimeout: TimeAmount = .seconds(2),
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
   ) {
@@ -27,12 +27,12 @@ public struct NIOHTTPTransport: HTTPTransport {
   }
 
   /// Connections opened so far; requests on a reused connection do not add to it.
-  public var connectionsOpened: Int { pool.connectionsOpened }
+  package var connectionsOpened: Int { pool.connectionsOpened }
 
   /// Keep-alive connections parked for the next request.
-  public var idleConnections: Int { pool.idleCount }
+  package var idleConnections: Int { pool.idleCount }
 
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
     guard request.url.hasScheme("http"), let host = request.url.host, !host.isEmpty else {
       throw TransportFailure.other("NIOHTTPTransport only speaks plain http://")
@@ -117,7 +117,7 @@ public struct NIOHTTPTransport: HTTPTransport {
 
   /// Why a connect failed, as far as the socket says: refused, a name that does not resolve, or
   /// another cause (no route, network down).
-  public static func connectFailure(_ error: any Error) -> TransportFailure {
+  package static func connectFailure(_ error: any Error) -> TransportFailure {
     if case ChannelError.connectTimeout = error { return .timedOut }
     let detail = String(describing: error)
     if let io = error as? IOError {
@@ -161,16 +161,16 @@ public struct NIOHTTPTransport: HTTPTransport {
 }
 
 /// Plain `http://` through NIO, everything else (TLS) through `fallback`.
-public struct SchemeRoutingTransport: HTTPTransport {
+package struct SchemeRoutingTransport: HTTPTransport {
   let plain: any HTTPTransport
   let fallback: any HTTPTransport
 
-  public init(plain: any HTTPTransport = NIOHTTPTransport(), fallback: any HTTPTransport) {
+  package init(plain: any HTTPTransport = NIOHTTPTransport(), fallback: any HTTPTransport) {
     self.plain = plain
     self.fallback = fallback
   }
 
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     request.url.hasScheme("http") ? try await plain.send(request) : try await fallback.send(request)
   }
 }

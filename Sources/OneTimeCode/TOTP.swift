@@ -6,13 +6,13 @@ import ExtrasBase64
 /// products verify second factors and authenticator apps make them: HMAC-SHA1, 6 digits,
 /// 30-second steps. The one implementation: the emulator verifies with it, the client computes
 /// `--totp-secret-env` codes and the scripts' `totp(secret)` with it.
-public enum TOTP {
-  public enum Algorithm: String, Sendable {
+package enum TOTP {
+  package enum Algorithm: String, Sendable {
     case sha1 = "SHA1", sha256 = "SHA256", sha512 = "SHA512"
   }
 
   /// The code for `counter` (RFC 4226 §5.3: dynamic truncation, then modulo 10^digits).
-  public static func code(key: [UInt8], counter: UInt64, digits: Int = 6, algorithm: Algorithm = .sha1) -> String {
+  package static func code(key: [UInt8], counter: UInt64, digits: Int = 6, algorithm: Algorithm = .sha1) -> String {
     var message = [UInt8](repeating: 0, count: 8)
     for index in 0..<8 { message[index] = UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64(index))) }
     let symmetricKey = SymmetricKey(data: key)
@@ -33,25 +33,25 @@ public enum TOTP {
   }
 
   /// The 30-second step `time` falls in (RFC 6238 T = floor(unix time / period)).
-  public static func counter(at time: Date, period: Int = 30) -> UInt64 {
+  package static func counter(at time: Date, period: Int = 30) -> UInt64 {
     UInt64(max(0, time.timeIntervalSince1970.rounded(.down)) / Double(max(period, 1)))
   }
 
-  public static func code(secret: String, at time: Date, period: Int = 30, digits: Int = 6) -> String? {
+  package static func code(secret: String, at time: Date, period: Int = 30, digits: Int = 6) -> String? {
     guard let key = decodeSecret(secret) else { return nil }
     return code(key: key, counter: counter(at: time, period: period), digits: digits)
   }
 
   /// The 6-digit code of `secret` (base32, as in an `otpauth://` URI) at Unix time `unixTime`; nil
   /// when the secret is not base32.
-  public static func code(secret: String, unixTime: Int) -> String? {
+  package static func code(secret: String, unixTime: Int) -> String? {
     guard let key = decodeSecret(secret) else { return nil }
     return code(key: key, counter: UInt64(max(0, unixTime) / 30))
   }
 
   /// True when `code` is the code of the current step or of one of the `window` steps either side
   /// (GoTrue: pquerna/otp `Skew: 1`, so the previous, current and next step).
-  public static func verify(_ code: String, secret: String, at time: Date, window: Int = 1) -> Bool {
+  package static func verify(_ code: String, secret: String, at time: Date, window: Int = 1) -> Bool {
     guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let key = decodeSecret(secret)
     else {
       return false
@@ -67,7 +67,7 @@ public enum TOTP {
 
   /// Base32 (RFC 4648) as authenticator apps accept it: case-insensitive, spaces and padding
   /// ignored. nil when it is not base32 or decodes to nothing.
-  public static func decodeSecret(_ text: String) -> [UInt8]? {
+  package static func decodeSecret(_ text: String) -> [UInt8]? {
     let cleaned = String(text.uppercased().filter { $0 != " " && $0 != "=" && $0 != "-" })
     guard !cleaned.isEmpty, cleaned.allSatisfy({ ("A"..."Z").contains($0) || ("2"..."7").contains($0) }) else {
       return nil
@@ -81,7 +81,7 @@ public enum TOTP {
   }
 
   /// The canonical form of a secret the emulator stores: upper case, no spaces or padding.
-  public static func normalisedSecret(_ text: String) -> String? {
+  package static func normalisedSecret(_ text: String) -> String? {
     guard let bytes = decodeSecret(text) else { return nil }
     return Base32.encodeToString(bytes: bytes, options: .omitPaddingCharacter)
   }

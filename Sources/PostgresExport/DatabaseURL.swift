@@ -6,8 +6,8 @@ import Essentials
 /// `PGDATABASE`, `PGSSLMODE`, the password from `PGPASSWORD` or `~/.pgpass`, and a service of
 /// `pg_service.conf` (`service=` or `PGSERVICE`). The password is never part of a message:
 /// `display` names the user, host, port and database.
-public struct DatabaseURL: Sendable, Equatable {
-  public enum TLSMode: String, Sendable {
+package struct DatabaseURL: Sendable, Equatable {
+  package enum TLSMode: String, Sendable {
     /// libpq's modes: `disable`; `prefer` and `require` encrypt without checking the certificate
     /// (as libpq does without a root certificate); `verify-ca` / `verify-full` check it.
     case disable, prefer, require
@@ -17,14 +17,14 @@ public struct DatabaseURL: Sendable, Equatable {
 
   /// What libpq will use, as far as authsh can tell (for messages); `given` says which of
   /// `host`, `port`, `user`, `dbname`, `sslmode` the URL itself names.
-  public var host: String
-  public var port: Int
-  public var user: String
-  public var password: String?
-  public var database: String
-  public var tls: TLSMode
+  package var host: String
+  package var port: Int
+  package var user: String
+  package var password: String?
+  package var database: String
+  package var tls: TLSMode
   /// `service=` of the URL: a section of `pg_service.conf`.
-  public var service: String?
+  package var service: String?
   var given: Set<String> = []
   /// Whether authsh names the user and database itself: Supabase's `postgres`, where neither
   /// the URL, `PGUSER`/`PGDATABASE` nor a service does.
@@ -32,14 +32,14 @@ public struct DatabaseURL: Sendable, Equatable {
   var defaultsDatabase = false
 
   /// `postgres://user@host:5432/postgres` — what messages show.
-  public var display: String {
+  package var display: String {
     if let service = service ?? serviceFromEnvironment, !given.contains("host") { return "service '\(service)'" }
     return "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
   }
   private var serviceFromEnvironment: String?
 
   /// Throws a usage error that never repeats the password. `environment`: libpq's variables.
-  public init(_ text: String, environment: [String: String] = [:]) throws {
+  package init(_ text: String, environment: [String: String] = [:]) throws {
     let trimmed = text.trimmingWhitespace
     guard let components = URLComponents(string: trimmed),
       let scheme = components.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme)
@@ -87,7 +87,7 @@ public struct DatabaseURL: Sendable, Equatable {
   }
 
   /// The password as it appears in the URL (percent-encoded or not), for the redactor.
-  public static func secrets(in text: String) -> [String] {
+  package static func secrets(in text: String) -> [String] {
     guard let components = URLComponents(string: text.trimmingWhitespace) else { return [] }
     var found: [String] = []
     if let encoded = components.percentEncodedPassword, !encoded.isEmpty {

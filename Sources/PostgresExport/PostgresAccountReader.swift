@@ -7,13 +7,13 @@ import JSONKit
 /// records carry `encrypted_password` as `password_hash`. One connection through libpq (loaded
 /// at run time: see CPq), one read-only repeatable-read transaction (a consistent snapshot;
 /// nothing can be written through it), pages by user id.
-public actor PostgresAccountReader: AccountReader {
+package actor PostgresAccountReader: AccountReader {
   let connection: PqConnection
   let url: DatabaseURL
   let query: AuthUsersQuery
   private var closed = false
 
-  public var notices: [String] { [] }
+  package var notices: [String] { [] }
 
   init(connection: PqConnection, url: DatabaseURL, query: AuthUsersQuery) {
     self.connection = connection
@@ -23,7 +23,7 @@ public actor PostgresAccountReader: AccountReader {
 
   /// Connects, starts the read-only transaction and checks that GoTrue's tables are there.
   /// `environment`: where libpq's certificate settings are looked up (the command's own).
-  public static func open(
+  package static func open(
     _ text: String, timeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws -> PostgresAccountReader {
     let url = try DatabaseURL(text, environment: environment)
@@ -45,7 +45,7 @@ public actor PostgresAccountReader: AccountReader {
     }
   }
 
-  public func page(after token: String?, size: Int) async throws -> AccountPage {
+  package func page(after token: String?, size: Int) async throws -> AccountPage {
     do {
       let statement = query.page(after: token, size: size)
       let found = try await connection.execute(statement.sql, statement.parameters)
@@ -57,7 +57,7 @@ public actor PostgresAccountReader: AccountReader {
     }
   }
 
-  public func close() async {
+  package func close() async {
     guard !closed else { return }
     closed = true
     // The transaction wrote nothing; ending it and the connection politely.

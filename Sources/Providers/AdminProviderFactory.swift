@@ -1,8 +1,8 @@
 import AuthCore
 
 /// Makes the admin provider for a target and credential.
-public enum AdminProviderFactory {
-  public static func make(
+package enum AdminProviderFactory {
+  package static func make(
     _ target: Target, credential: AdminCredential, transport: any HTTPTransport, clock: any Clock = SystemClock(),
     trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) -> any AdminProvider {
@@ -37,8 +37,8 @@ public enum AdminProviderFactory {
 }
 
 /// A fixed bearer (`owner` against an emulator).
-public struct StaticAccessToken: AccessTokenSource {
-  public let token: String
-  public init(token: String) { self.token = token }
-  public func accessToken() async throws -> String { token }
+package struct StaticAccessToken: AccessTokenSource {
+  package let token: String
+  package init(token: String) { self.token = token }
+  package func accessToken() async throws -> String { token }
 }

@@ -1,8 +1,8 @@
 import AuthCore
 
 /// Makes the provider for a target.
-public enum ProviderFactory {
-  public static func make(
+package enum ProviderFactory {
+  package static func make(
     _ target: Target, transport: any HTTPTransport, clock: any Clock = SystemClock(),
     trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) -> any AuthProvider {

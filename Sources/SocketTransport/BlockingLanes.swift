@@ -7,17 +7,17 @@ import Synchronization
 /// requests (`RequestLanes`). A request on a lane is sent and read with socket calls right there
 /// (`SocketHTTPTransport` through `ThreadRoutingTransport`), where the event-loop transport costs a
 /// hop to the loop and back, and a wake-up each way, per request.
-public final class BlockingLanes: Sendable {
-  public static let shared = BlockingLanes()
+package final class BlockingLanes: Sendable {
+  package static let shared = BlockingLanes()
   /// At most this many lanes; jobs beyond them run on the global executor (`RequestLanes`).
-  public static let limit = 64
+  package static let limit = 64
 
   private let lanes = Mutex<[ThreadTaskExecutor]>([])
 
-  public init() {}
+  package init() {}
 
   /// `count` executors (at most `limit`; fewer when the system will not start more threads).
-  public func executors(_ count: Int) -> [any TaskExecutor] {
+  package func executors(_ count: Int) -> [any TaskExecutor] {
     lanes.withLock { lanes in
       while lanes.count < min(count, Self.limit) {
         let executor = ThreadTaskExecutor()

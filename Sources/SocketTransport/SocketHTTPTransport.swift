@@ -12,7 +12,7 @@ import Synchronization
 /// `idleTimeout`), a whole-request deadline, cancellation, a body-size cap, the same failures;
 /// a request whose reused connection closes before a byte of the answer goes again, once, on a
 /// fresh connection.
-public final class SocketHTTPTransport: HTTPTransport {
+package final class SocketHTTPTransport: HTTPTransport {
   struct Key: Hashable, Sendable {
     let host: String
     let port: Int
@@ -34,14 +34,14 @@ public final class SocketHTTPTransport: HTTPTransport {
 
   private static let destinations = Memo<URL, Destination?>()
 
-  public let maxResponseBytes: Int
+  package let maxResponseBytes: Int
   private let idleNanoseconds: UInt64
   /// Wakers not lent to a request (a script's thread needs one; tests send from several).
   private let wakers = Mutex<[Waker]>([])
   private let idle = Mutex<[Key: [SocketConnection]]>([:])
   private let opened = Atomic<Int>(0)
 
-  public init(maxResponseBytes: Int = 4 << 20, idleTimeout: Double = 2) {
+  package init(maxResponseBytes: Int = 4 << 20, idleTimeout: Double = 2) {
     self.maxResponseBytes = maxResponseBytes
     self.idleNanoseconds = UInt64(idleTimeout * 1e9)
   }
@@ -53,9 +53,9 @@ public final class SocketHTTPTransport: HTTPTransport {
   }
 
   /// Connections opened so far; requests on a reused connection do not add to it.
-  public var connectionsOpened: Int { opened.load(ordering: .relaxed) }
+  package var connectionsOpened: Int { opened.load(ordering: .relaxed) }
 
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let name = request.unsendableHeader { throw TransportFailure.unsendableHeader(name) }
     guard let destination = Self.destinations.value(for: request.url, { Destination(request.url) }) else {
       throw TransportFailure.other("SocketHTTPTransport only speaks plain http://")
@@ -189,16 +189,16 @@ enum RequestBytes {
 
 /// Plain `http://` through `SocketHTTPTransport` on a thread that may block (a script's own),
 /// through `elsewhere` (the event-loop transport) on any other: parallel work, the shell, one-shot commands.
-public struct ThreadRoutingTransport: HTTPTransport {
+package struct ThreadRoutingTransport: HTTPTransport {
   let blocking: SocketHTTPTransport
   let elsewhere: any HTTPTransport
 
-  public init(blocking: SocketHTTPTransport = SocketHTTPTransport(), elsewhere: any HTTPTransport) {
+  package init(blocking: SocketHTTPTransport = SocketHTTPTransport(), elsewhere: any HTTPTransport) {
     self.blocking = blocking
     self.elsewhere = elsewhere
   }
 
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     BlockingThread.isCurrent ? try await blocking.send(request) : try await elsewhere.send(request)
   }
 }

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Work that should go on in parallel (a bulk change's requests, files run with `--jobs`) asks
 /// for the global executor, where requests go through the event-loop transport instead.
-public final class ThreadTaskExecutor: TaskExecutor {
+package final class ThreadTaskExecutor: TaskExecutor {
   private struct Queue {
     var jobs: [UnownedJob] = []
     var stopped = false
@@ -18,9 +18,9 @@ public final class ThreadTaskExecutor: TaskExecutor {
   private let queue = Mutex(Queue())
   private let ready = DispatchSemaphore(value: 0)
 
-  public init() {}
+  package init() {}
 
-  public func enqueue(_ job: consuming ExecutorJob) {
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     queue.withLock { $0.jobs.append(job) }
     ready.signal()
@@ -28,7 +28,7 @@ public final class ThreadTaskExecutor: TaskExecutor {
 
   /// Runs the jobs given to this executor on the calling thread until `stop()`; the thread is
   /// marked as one that may block (`BlockingThread.isCurrent`).
-  public func run() {
+  package func run() {
     BlockingThread.markCurrent()
     while true {
       ready.wait()
@@ -42,7 +42,7 @@ public final class ThreadTaskExecutor: TaskExecutor {
   }
 
   /// Ends `run()` once the jobs already given have run.
-  public func stop() {
+  package func stop() {
     queue.withLock { $0.stopped = true }
     ready.signal()
   }
@@ -51,14 +51,14 @@ public final class ThreadTaskExecutor: TaskExecutor {
 /// Whether the current thread may wait on a socket: true on the thread of a `ThreadTaskExecutor`'s
 /// `run()`, false on the concurrency runtime's pool and on event loops (blocking those could hold
 /// up the very server a request waits for, the in-process emulator).
-public enum BlockingThread {
+package enum BlockingThread {
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
     return key
   }()
 
-  public static var isCurrent: Bool { pthread_getspecific(key) != nil }
+  package static var isCurrent: Bool { pthread_getspecific(key) != nil }
 
   static func markCurrent() { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
 }
@@ -66,7 +66,7 @@ public enum BlockingThread {
 extension ThreadTaskExecutor {
   /// Runs `body` on a thread started for it, which may block (`BlockingThread.isCurrent`), and
   /// ends the thread after: blocking calls from code that runs on a shared pool.
-  public static func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+  package static func onOwnThread<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let executor = ThreadTaskExecutor()
     guard startThread({ executor.run() }) else {
       throw TransportFailure.other("no thread for the request (the system's limit)")

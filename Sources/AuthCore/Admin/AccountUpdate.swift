@@ -3,19 +3,19 @@ import JSONKit
 /// What `user update` changes: the display name, the user's own metadata, the metadata only
 /// admins write (roles) and custom claims. Keys are merged into what the account has; a key
 /// set to `null` is removed.
-public struct AccountUpdate: Sendable, Equatable {
+package struct AccountUpdate: Sendable, Equatable {
   /// Supabase `user_metadata.full_name`; Firebase `displayName`.
-  public var name: String?
+  package var name: String?
   /// Supabase `user_metadata` (the user can change these themselves).
-  public var metadata: JSONObject
+  package var metadata: JSONObject
   /// Supabase `app_metadata` (only admins write it; it is in every access token).
-  public var appMetadata: JSONObject
+  package var appMetadata: JSONObject
   /// Firebase custom claims (`customAttributes`); on Supabase, keys of `app_metadata`.
-  public var claims: JSONObject
+  package var claims: JSONObject
   /// A new phone number (E.164, `+` and digits); "" removes it (Firebase only).
-  public var phone: String?
+  package var phone: String?
 
-  public init(
+  package init(
     name: String? = nil, metadata: JSONObject = JSONObject(), appMetadata: JSONObject = JSONObject(),
     claims: JSONObject = JSONObject()
   ) {
@@ -25,13 +25,13 @@ public struct AccountUpdate: Sendable, Equatable {
     self.claims = claims
   }
 
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     name == nil && metadata.isEmpty && appMetadata.isEmpty && claims.isEmpty && phone == nil
   }
 
   /// E.164 as typed by a person: `+` and 7 to 15 digits, the first not 0 (spaces, dashes and
   /// brackets are dropped).
-  public static func e164(_ text: String) -> String? {
+  package static func e164(_ text: String) -> String? {
     let digits = text.filter { !" -().".contains($0) }
     guard digits.hasPrefix("+"), digits.dropFirst().first != "0" else { return nil }
     return PortableAccount.e164(digits)
@@ -39,7 +39,7 @@ public struct AccountUpdate: Sendable, Equatable {
 
   /// `KEY=VALUE`: the value is JSON when it reads as JSON (`true`, `3`, `null`, `["a"]`, `"x"`),
   /// text otherwise (`role=admin`). nil when there is no `=` or no key.
-  public static func pair(_ text: String) -> (String, JSON)? {
+  package static func pair(_ text: String) -> (String, JSON)? {
     guard let equals = text.firstIndex(of: "=") else { return nil }
     let key = String(text[..<equals]).trimmingWhitespace
     guard !key.isEmpty else { return nil }
@@ -53,7 +53,7 @@ public struct AccountUpdate: Sendable, Equatable {
   /// `user_metadata.full_name` (Firebase: the display name, "" for none), `--meta` in the metadata,
   /// `--app-meta` and `--claims` in the claims (Supabase's `app_metadata`); a key asked `null` must be
   /// absent. Anything not known to be there counts as a change.
-  public func isApplied(to user: AdminUser) -> Bool {
+  package func isApplied(to user: AdminUser) -> Bool {
     func holds(_ object: JSONObject?, _ changes: JSONObject) -> Bool {
       changes.pairs.allSatisfy { key, value in
         let current = object?[key]
@@ -76,7 +76,7 @@ public struct AccountUpdate: Sendable, Equatable {
   }
 
   /// `base` with `changes` merged in: a key set to `null` is removed.
-  public static func merged(_ base: JSONObject, _ changes: JSONObject) -> JSONObject {
+  package static func merged(_ base: JSONObject, _ changes: JSONObject) -> JSONObject {
     var result = base
     for (key, value) in changes.pairs { result[key] = value.isNull ? nil : value }
     return result

@@ -1,6 +1,6 @@
 /// The admin credential for a backend, as each ecosystem hands it out. Values are secrets: never
 /// printed, logged, written to history, reports or any file authsh writes.
-public enum AdminCredential: Sendable, Equatable {
+package enum AdminCredential: Sendable, Equatable {
   /// A legacy service_role JWT: sent as `apikey` and `Authorization: Bearer`.
   case supabaseServiceRole(String)
   /// A secret key `sb_secret_…`: sent as `apikey` only (GoTrue answers `bad_jwt` to a non-JWT bearer).
@@ -15,7 +15,7 @@ public enum AdminCredential: Sendable, Equatable {
   case firebaseEmulatorOwner
 
   /// Every secret value inside, for the redactor.
-  public var secrets: [String] {
+  package var secrets: [String] {
     switch self {
     case .supabaseServiceRole(let key), .supabaseSecretKey(let key): return [key]
     case .firebaseServiceAccount(let account): return [account.privateKeyPEM, account.privateKeyId]
@@ -27,18 +27,18 @@ public enum AdminCredential: Sendable, Equatable {
 }
 
 /// The fields of a Google service-account JSON file that the token exchange needs.
-public struct ServiceAccount: Sendable, Equatable {
-  public var projectId: String
-  public var clientEmail: String
-  public var privateKeyId: String
+package struct ServiceAccount: Sendable, Equatable {
+  package var projectId: String
+  package var clientEmail: String
+  package var privateKeyId: String
   /// PEM (`-----BEGIN PRIVATE KEY-----`): secret.
-  public var privateKeyPEM: String
+  package var privateKeyPEM: String
   /// Where the assertion is POSTed (`https://oauth2.googleapis.com/token`).
-  public var tokenURI: String
+  package var tokenURI: String
   /// The file it came from (for messages).
-  public var path: String
+  package var path: String
 
-  public init(
+  package init(
     projectId: String, clientEmail: String, privateKeyId: String, privateKeyPEM: String, tokenURI: String, path: String
   ) {
     self.projectId = projectId

@@ -18,7 +18,7 @@ import JSONKit
 extension AdminCredential {
   /// The admin credential for `target`, from the environment and the profile.
   /// `keyring`: where `service_key_keyring` / `credentials_keyring` are looked up (nil: nowhere).
-  public static func resolve(
+  package static func resolve(
     for target: Target, environment: [String: String], keyring: (any SecretStore)? = nil
   ) throws -> AdminCredential {
     switch target.provider {
@@ -132,8 +132,8 @@ extension AdminCredential {
 
 /// Tells a Supabase admin key from an anon/publishable key given by mistake. Messages name where
 /// the key came from, never the key.
-public enum SupabaseAdminKey {
-  public static func classify(_ key: String, source: String) throws -> AdminCredential {
+package enum SupabaseAdminKey {
+  package static func classify(_ key: String, source: String) throws -> AdminCredential {
     if key.hasPrefix("sb_secret_") { return .supabaseSecretKey(key) }
     if key.hasPrefix("sb_publishable_") {
       throw AuthError(

@@ -3,16 +3,16 @@ import JSONKit
 /// One way in that the backend lists for an account (result model `user.identities[]`): a
 /// Supabase identity or a Firebase `providerUserInfo` entry, with the neutral provider name
 /// (`password`, `google`, `github`, `apple`, `phone`, `sso:…`, `saml.…`).
-public struct AdminIdentity: Sendable, Equatable, Hashable {
-  public var provider: String
+package struct AdminIdentity: Sendable, Equatable, Hashable {
+  package var provider: String
   /// The provider's subject (Google's account number, the e-mail for `password`), if given.
-  public var subject: String?
-  public var email: String?
+  package var subject: String?
+  package var email: String?
   /// ISO 8601 (UTC), nil when the backend did not say (Firebase never does).
-  public var createdAt: String?
-  public var lastSignInAt: String?
+  package var createdAt: String?
+  package var lastSignInAt: String?
 
-  public init(
+  package init(
     provider: String, subject: String? = nil, email: String? = nil, createdAt: String? = nil,
     lastSignInAt: String? = nil
   ) {
@@ -23,7 +23,7 @@ public struct AdminIdentity: Sendable, Equatable, Hashable {
     self.lastSignInAt = lastSignInAt
   }
 
-  public var json: JSON {
+  package var json: JSON {
     [
       "provider": .string(provider), "subject": .optional(subject), "email": .optional(email),
       "created_at": .optional(createdAt), "last_sign_in_at": .optional(lastSignInAt),
@@ -33,19 +33,19 @@ public struct AdminIdentity: Sendable, Equatable, Hashable {
 
 /// One entry of the backend's own trail for an account (`user history`, result model
 /// `history[]`): GoTrue's `/admin/audit`.
-public struct AccountEvent: Sendable, Equatable {
+package struct AccountEvent: Sendable, Equatable {
   /// ISO 8601 (UTC).
-  public var time: String
+  package var time: String
   /// GoTrue's action: `login`, `user_recovery_requested`, `user_updated_password`, `token_revoked`, …
-  public var action: String
+  package var action: String
   /// `account`, `token`, `user`, `factor`, … (GoTrue's `log_type`).
-  public var type: String?
+  package var type: String?
   /// Who did it: the account's e-mail, or the admin / service that acted on it.
-  public var actor: String?
-  public var ipAddress: String?
-  public var traits: JSON?
+  package var actor: String?
+  package var ipAddress: String?
+  package var traits: JSON?
 
-  public init(
+  package init(
     time: String, action: String, type: String? = nil, actor: String? = nil, ipAddress: String? = nil,
     traits: JSON? = nil
   ) {
@@ -57,7 +57,7 @@ public struct AccountEvent: Sendable, Equatable {
     self.traits = traits
   }
 
-  public var json: JSON {
+  package var json: JSON {
     [
       "time": .string(time), "action": .string(action), "type": .optional(type), "actor": .optional(actor),
       "ip_address": .optional(ipAddress), "traits": traits ?? .null,

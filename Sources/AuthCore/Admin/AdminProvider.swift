@@ -1,61 +1,61 @@
 import JSONKit
 
 /// One page of `user list`.
-public struct UserListQuery: Sendable, Equatable {
+package struct UserListQuery: Sendable, Equatable {
   /// Supabase: GoTrue's substring filter on e-mail and name. Firebase: matched on the client side
   /// (its list API has no filter).
-  public var filter: String?
-  public var limit: Int
+  package var filter: String?
+  package var limit: Int
   /// The token of the page to read (as `user list` printed it); nil for the first page.
-  public var pageToken: String?
+  package var pageToken: String?
   /// A scan on the client (Firebase with a filter) reads at most this many pages, then stops with
   /// the token to go on from (`--max-pages`); nil: the scan's own budget.
-  public var maxPages: Int?
+  package var maxPages: Int?
   /// Told after each page a scan on the client reads, for a progress line.
-  public var scanProgress: (@Sendable (ScanProgress) -> Void)?
+  package var scanProgress: (@Sendable (ScanProgress) -> Void)?
 
-  public init(filter: String? = nil, limit: Int = 50, pageToken: String? = nil, maxPages: Int? = nil) {
+  package init(filter: String? = nil, limit: Int = 50, pageToken: String? = nil, maxPages: Int? = nil) {
     self.filter = filter
     self.limit = limit
     self.pageToken = pageToken
     self.maxPages = maxPages
   }
 
-  public static func == (lhs: UserListQuery, rhs: UserListQuery) -> Bool {
+  package static func == (lhs: UserListQuery, rhs: UserListQuery) -> Bool {
     lhs.filter == rhs.filter && lhs.limit == rhs.limit && lhs.pageToken == rhs.pageToken && lhs.maxPages == rhs.maxPages
   }
 }
 
 /// How far a scan on the client has got.
-public struct ScanProgress: Sendable, Equatable {
-  public var pages: Int
-  public var scanned: Int
-  public var matches: Int
+package struct ScanProgress: Sendable, Equatable {
+  package var pages: Int
+  package var scanned: Int
+  package var matches: Int
 
-  public init(pages: Int, scanned: Int, matches: Int) {
+  package init(pages: Int, scanned: Int, matches: Int) {
     self.pages = pages
     self.scanned = scanned
     self.matches = matches
   }
 }
 
-public struct UserPage: Sendable, Equatable {
-  public var users: [AdminUser]
+package struct UserPage: Sendable, Equatable {
+  package var users: [AdminUser]
   /// The number of accounts, when the backend says (Supabase `X-Total-Count`).
-  public var total: Int?
+  package var total: Int?
   /// Pass to `--page-token` for the next page; nil on the last page.
-  public var nextPageToken: String?
+  package var nextPageToken: String?
   /// A scan on the client that stopped at `--max-pages` before it had a full page of matches.
-  public var stoppedScan: ScanProgress?
+  package var stoppedScan: ScanProgress?
 
-  public init(users: [AdminUser], total: Int? = nil, nextPageToken: String? = nil) {
+  package init(users: [AdminUser], total: Int? = nil, nextPageToken: String? = nil) {
     self.users = users
     self.total = total
     self.nextPageToken = nextPageToken
   }
 }
 
-public enum AdminLinkKind: String, Sendable, CaseIterable {
+package enum AdminLinkKind: String, Sendable, CaseIterable {
   /// Password recovery.
   case recovery
   /// Sign-up (e-mail) confirmation.
@@ -65,15 +65,15 @@ public enum AdminLinkKind: String, Sendable, CaseIterable {
 }
 
 /// A link support hands over, generated without sending mail (result model `link.*`).
-public struct AdminLink: Sendable, Equatable {
-  public var kind: AdminLinkKind
-  public var email: String
+package struct AdminLink: Sendable, Equatable {
+  package var kind: AdminLinkKind
+  package var email: String
   /// Secret: whoever has it can act as the user. Registered with the redactor.
-  public var url: String
+  package var url: String
   /// The one-time code inside the link, when the backend gives it separately (Supabase `email_otp`).
-  public var code: String?
+  package var code: String?
 
-  public init(kind: AdminLinkKind, email: String, url: String, code: String? = nil) {
+  package init(kind: AdminLinkKind, email: String, url: String, code: String? = nil) {
     self.kind = kind
     self.email = email
     self.url = url
@@ -82,17 +82,17 @@ public struct AdminLink: Sendable, Equatable {
 }
 
 /// What `diagnose` needs to know about the project, as far as the backend tells (nil: unknown).
-public struct ProjectSettings: Sendable, Equatable {
+package struct ProjectSettings: Sendable, Equatable {
   /// Supabase `GET /settings` `mailer_autoconfirm == false`.
-  public var requiresEmailConfirmation: Bool?
+  package var requiresEmailConfirmation: Bool?
   /// Supabase `external.email`; Firebase `signIn.email.enabled` (when readable).
-  public var passwordSignInEnabled: Bool?
+  package var passwordSignInEnabled: Bool?
   /// Seconds between two mails of one kind to one address (Supabase 60 by default).
-  public var mailInterval: Int?
+  package var mailInterval: Int?
   /// Firebase: whether the project's `mfa` config has TOTP on (nil: it does not say).
-  public var totpEnabled: Bool?
+  package var totpEnabled: Bool?
 
-  public init(
+  package init(
     requiresEmailConfirmation: Bool? = nil, passwordSignInEnabled: Bool? = nil, mailInterval: Int? = nil,
     totpEnabled: Bool? = nil
   ) {
@@ -104,7 +104,7 @@ public struct ProjectSettings: Sendable, Equatable {
 }
 
 /// A change some backends cannot make, asked about before anyone is asked to confirm it.
-public enum AdminChange: Sendable, Equatable {
+package enum AdminChange: Sendable, Equatable {
   case signOut
   case resendConfirmation
   case disable(seconds: Int?)
@@ -115,13 +115,13 @@ public enum AdminChange: Sendable, Equatable {
 
 /// What an emulator says about its sign-in rate limiter (`GET /emulator/v1/limits`): production
 /// does not tell. Supabase limits sign-ins per client address, not per account.
-public struct SignInLimitState: Sendable, Equatable {
+package struct SignInLimitState: Sendable, Equatable {
   /// The limits apply (the emulator runs like production).
-  public var enforced: Bool
+  package var enforced: Bool
   /// Client addresses whose sign-ins are refused right now, with the seconds until one is allowed.
-  public var limited: [String: Int]
+  package var limited: [String: Int]
 
-  public init(enforced: Bool, limited: [String: Int]) {
+  package init(enforced: Bool, limited: [String: Int]) {
     self.enforced = enforced
     self.limited = limited
   }
@@ -129,7 +129,7 @@ public struct SignInLimitState: Sendable, Equatable {
 
 /// A backend's admin API (service_role / secret key, or a Google service account). Every error
 /// thrown is an `AuthError`; a missing account is `nil` from `user(_:)`, never an error.
-public protocol AdminProvider: Sendable {
+package protocol AdminProvider: Sendable {
   var kind: ProviderKind { get }
   /// The API base shown in messages and the audit log.
   var endpoint: String { get }
@@ -186,15 +186,17 @@ public protocol AdminProvider: Sendable {
 }
 
 extension AdminProvider {
-  public func signOutEndsRefreshTokens() async -> Bool { true }
-  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? { nil }
-  public func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) { (nil, false) }
-  public func signInLimits() async -> SignInLimitState? { nil }
+  package func signOutEndsRefreshTokens() async -> Bool { true }
+  package func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? { nil }
+  package func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
+    (nil, false)
+  }
+  package func signInLimits() async -> SignInLimitState? { nil }
 }
 
 /// A bearer token for an admin API (a Google OAuth access token from a service account, or the
 /// emulator's `owner`). Implementations cache and refresh on their own.
-public protocol AccessTokenSource: Sendable {
+package protocol AccessTokenSource: Sendable {
   func accessToken() async throws -> String
   /// The project billed for the calls (`X-Goog-User-Project`), which Google wants with user
   /// credentials; nil otherwise.
@@ -202,9 +204,9 @@ public protocol AccessTokenSource: Sendable {
 }
 
 extension AccessTokenSource {
-  public var quotaProject: String? { nil }
+  package var quotaProject: String? { nil }
 }
 
 extension AdminProvider {
-  public func accountForChange(_ reference: UserReference) async throws -> AdminUser? { try await user(reference) }
+  package func accountForChange(_ reference: UserReference) async throws -> AdminUser? { try await user(reference) }
 }

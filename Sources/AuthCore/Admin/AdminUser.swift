@@ -3,60 +3,60 @@ import JSONKit
 
 /// An account as the admin API sees it: what support asks first (result model `user.*` of the
 /// `user …` commands and `diagnose`). Times are ISO 8601 (UTC), nil when the backend did not say.
-public struct AdminUser: Sendable, Equatable {
-  public var id: String
-  public var email: String
-  public var confirmed: Bool
-  public var confirmedAt: String?
-  public var createdAt: String?
-  public var lastSignInAt: String?
+package struct AdminUser: Sendable, Equatable {
+  package var id: String
+  package var email: String
+  package var confirmed: Bool
+  package var confirmedAt: String?
+  package var createdAt: String?
+  package var lastSignInAt: String?
   /// Cannot sign in: Firebase `disabled`, or a Supabase ban that has not ended.
-  public var disabled: Bool
+  package var disabled: Bool
   /// When a Supabase ban ends (nil: not banned, or disabled with no end).
-  public var disabledUntil: String?
+  package var disabledUntil: String?
   /// Sign-in methods with neutral names: `password`, `google`, `github`, `apple`, `phone`, …
   /// (`password` is e-mail + password on both backends).
-  public var methods: [String]
-  public var name: String?
+  package var methods: [String]
+  package var name: String?
   /// Supabase `user_metadata` (the person's own keys); Firebase has none.
-  public var metadata: JSON?
+  package var metadata: JSON?
   /// Custom claims, in one place on both backends: Firebase `customAttributes`, Supabase
   /// `app_metadata` without GoTrue's own `provider`/`providers` (what goes into every token).
-  public var claims: JSON?
+  package var claims: JSON?
   /// The phone number in E.164 (`+` and digits): Firebase `phoneNumber`, Supabase `phone`
   /// (which GoTrue stores without the `+`).
-  public var phone: String?
+  package var phone: String?
   /// When the last recovery / confirmation mail went out (Supabase says; Firebase does not).
-  public var recoverySentAt: String?
-  public var confirmationSentAt: String?
+  package var recoverySentAt: String?
+  package var confirmationSentAt: String?
   /// The latest mail an emulator "sent" to the address (nil elsewhere or when none).
-  public var pendingMail: InboxMessage?
+  package var pendingMail: InboxMessage?
   /// When a Supabase account was soft-deleted (its row stays, e-mail obfuscated; GoTrue's list
   /// still returns it). nil for a live account.
-  public var deletedAt: String?
+  package var deletedAt: String?
   /// The new address of an e-mail change the person asked for and has not confirmed yet
   /// (Supabase `new_email`; Firebase: a pending `VERIFY_AND_CHANGE_EMAIL` code, which only an
   /// emulator shows). nil when none is pending or the backend does not say.
-  public var pendingEmail: String?
+  package var pendingEmail: String?
   /// When the change mail went out (Supabase `email_change_sent_at`).
-  public var emailChangeSentAt: String?
+  package var emailChangeSentAt: String?
   /// Supabase `app_metadata` without GoTrue's own `provider` / `providers` (roles and the like
   /// an admin set); nil when there is nothing else. Firebase keeps such claims in `metadata`.
-  public var appMetadata: JSON?
+  package var appMetadata: JSON?
   /// What the backend lists as the account's ways in (Supabase identities, Firebase
   /// `providerUserInfo`), as it says them; `methods` is what authsh makes of them.
-  public var identities: [AdminIdentity] = []
+  package var identities: [AdminIdentity] = []
   /// Second factors (Supabase `factors`, Firebase `mfaInfo`).
-  public var factors: [AuthFactor] = []
+  package var factors: [AuthFactor] = []
   /// When a Supabase invitation was sent (`invited_at`).
-  public var invitedAt: String?
+  package var invitedAt: String?
   /// Signs in through an organisation's identity provider (Supabase `is_sso_user` or an `sso:`
   /// identity; Firebase `saml.` / `oidc.` providers).
-  public var sso = false
+  package var sso = false
   /// Supabase `is_anonymous`; a Firebase account with no e-mail, phone or provider.
-  public var anonymous = false
+  package var anonymous = false
 
-  public init(
+  package init(
     id: String, email: String, confirmed: Bool, confirmedAt: String? = nil, createdAt: String? = nil,
     lastSignInAt: String? = nil, disabled: Bool = false, disabledUntil: String? = nil, methods: [String] = [],
     name: String? = nil, metadata: JSON? = nil, recoverySentAt: String? = nil, confirmationSentAt: String? = nil,
@@ -84,25 +84,25 @@ public struct AdminUser: Sendable, Equatable {
   }
 
   /// Soft-deleted: listed by the backend, but gone for sign-in and lookups.
-  public var deleted: Bool { deletedAt != nil }
+  package var deleted: Bool { deletedAt != nil }
 
   /// Whether the account can sign in with e-mail and a password it really has (`methods`
   /// lists `password` only then).
-  public var hasPassword: Bool { methods.contains("password") }
+  package var hasPassword: Bool { methods.contains("password") }
 
   /// Invited and never accepted: no password until the invite link is followed.
-  public var invitePending: Bool { invitedAt != nil && !confirmed }
+  package var invitePending: Bool { invitedAt != nil && !confirmed }
 
   /// Signs in with mailed links only (Firebase `emailLinkSignin` without a password).
-  public var emailLinkOnly: Bool { methods.contains("email_link") && !hasPassword && !invitePending }
+  package var emailLinkOnly: Bool { methods.contains("email_link") && !hasPassword && !invitePending }
 
   /// The factors that a sign-in asks for (Supabase ignores unverified ones).
-  public var verifiedFactors: [AuthFactor] { factors.filter { $0.status == .verified } }
+  package var verifiedFactors: [AuthFactor] { factors.filter { $0.status == .verified } }
 
   /// The account as JSON; a pending mail's code and link secrets as `***` (`--show-tokens` reveals them).
-  public var json: JSON { json(revealTokens: false) }
+  package var json: JSON { json(revealTokens: false) }
 
-  public func json(revealTokens: Bool) -> JSON {
+  package func json(revealTokens: Bool) -> JSON {
     var object = JSONObject([
       ("id", .string(id)), ("email", .string(email)), ("confirmed", .bool(confirmed)),
       ("confirmed_at", .optional(confirmedAt)), ("created_at", .optional(createdAt)),
@@ -129,14 +129,14 @@ public struct AdminUser: Sendable, Equatable {
 
 /// What `user show ADDRESS` found for one address or id of the list (missing accounts are reported,
 /// not fatal).
-public struct UserLookup: Sendable, Equatable {
+package struct UserLookup: Sendable, Equatable {
   /// As typed: an e-mail address or a user id.
-  public var query: String
-  public var user: AdminUser?
+  package var query: String
+  package var user: AdminUser?
   /// Why the lookup failed (`user_not_found` for a missing account).
-  public var error: AuthError?
+  package var error: AuthError?
 
-  public init(query: String, user: AdminUser? = nil, error: AuthError? = nil) {
+  package init(query: String, user: AdminUser? = nil, error: AuthError? = nil) {
     self.query = query
     self.user = user
     self.error = error
@@ -145,13 +145,13 @@ public struct UserLookup: Sendable, Equatable {
 
 /// How a command names an account: an e-mail address (contains `@`), an E.164 phone number (`+`
 /// and 2–15 digits, the first not 0) or a user id.
-public enum UserReference: Sendable, Equatable, CustomStringConvertible {
+package enum UserReference: Sendable, Equatable, CustomStringConvertible {
   case email(String)
   case id(String)
   /// E.164: `+` and digits (spaces, hyphens, dots and brackets typed between them are dropped).
   case phone(String)
 
-  public init(_ text: String) {
+  package init(_ text: String) {
     let trimmed = text.trimmingWhitespace
     if trimmed.contains("@") {
       self = .email(trimmed)
@@ -168,7 +168,7 @@ public enum UserReference: Sendable, Equatable, CustomStringConvertible {
   /// letters, digits and `-_.:|` up to 128 characters, except a word of letters only shorter than
   /// 20 characters (a generated id has 28 characters; such a word is a name more often than an
   /// imported id: `user list --filter` finds both).
-  public static func parse(_ text: String, for provider: ProviderKind) -> UserReference? {
+  package static func parse(_ text: String, for provider: ProviderKind) -> UserReference? {
     let reference = UserReference(text)
     switch reference {
     case .email, .phone: return reference
@@ -176,7 +176,7 @@ public enum UserReference: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public static func isId(_ id: String, for provider: ProviderKind) -> Bool {
+  package static func isId(_ id: String, for provider: ProviderKind) -> Bool {
     switch provider {
     case .supabase:
       return UUID(uuidString: id) != nil || (id.utf8.count == 32 && id.allSatisfy(\.isHexDigit))
@@ -194,7 +194,7 @@ public enum UserReference: Sendable, Equatable, CustomStringConvertible {
 
   /// `text` as an E.164 number (`+` and its digits), or nil. Spaces, hyphens, dots and brackets
   /// between the digits are dropped (`+1 (555) 123-4567`); without the `+` it is no number.
-  public static func e164(_ text: String) -> String? {
+  package static func e164(_ text: String) -> String? {
     guard text.hasPrefix("+") else { return nil }
     var digits = ""
     for character in text.dropFirst() {
@@ -209,7 +209,7 @@ public enum UserReference: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// What the text was taken for, for messages.
-  public var description: String {
+  package var description: String {
     switch self {
     case .email(let email): return email
     case .id(let id): return id
@@ -219,7 +219,7 @@ public enum UserReference: Sendable, Equatable, CustomStringConvertible {
 
   /// The usage error for text that is no address, id or number on `provider`: it names the
   /// search that finds names and addresses.
-  public static func refusal(_ text: String, for provider: ProviderKind) -> AuthError {
+  package static func refusal(_ text: String, for provider: ProviderKind) -> AuthError {
     let shown = text.count > 60 ? String(text.prefix(59)) + "…" : text
     let ids = provider == .supabase ? "a user id (a UUID)" : "a user id"
     return AuthError(

@@ -7,7 +7,7 @@ import Essentials
 #endif
 
 /// Many appends in a row: a batch's outcome lines, handed in as each request ends.
-public protocol AuditBatchWriter: Sendable {
+package protocol AuditBatchWriter: Sendable {
   /// Appends whole lines or none, as `AuditLog.appendAll` does.
   func appendAll(_ entries: [AuditEntry]) throws
   /// Writes what is still waiting (best effort) and lets the log go.

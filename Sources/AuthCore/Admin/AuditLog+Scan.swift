@@ -14,7 +14,7 @@ extension FileAuditLog {
   /// Reads the log backwards 64 KiB at a time under a shared lock and hands each line to
   /// `visit`, newest first: memory stays flat whatever the log's size, and a lookup that stops
   /// at its first match reads only the end of the file.
-  public func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
+  package func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
     let fd: Int32
     do { fd = try SafePath.open(path, flags: O_RDONLY | O_NONBLOCK, followLast: false) } catch {
       if error.code == ENOENT { return }

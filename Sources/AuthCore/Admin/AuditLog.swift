@@ -9,7 +9,7 @@ import JSONKit
 
 /// Where mutating admin commands are recorded (`audit.jsonl`). A protocol so tests and the
 /// in-memory emulator shell can use their own.
-public protocol AuditLog: Sendable {
+package protocol AuditLog: Sendable {
   /// Throws `audit_unavailable` when a line could not be appended now (called before a change
   /// is sent, so a change is never made unrecorded).
   func checkWritable() throws
@@ -28,23 +28,23 @@ public protocol AuditLog: Sendable {
 }
 
 /// What `audit` reads: the entries and the lines it could not read.
-public struct AuditRead: Sendable, Equatable {
-  public var entries: [AuditEntry]
-  public var unreadableLines: [Int]
-  public init(entries: [AuditEntry], unreadableLines: [Int] = []) {
+package struct AuditRead: Sendable, Equatable {
+  package var entries: [AuditEntry]
+  package var unreadableLines: [Int]
+  package init(entries: [AuditEntry], unreadableLines: [Int] = []) {
     self.entries = entries
     self.unreadableLines = unreadableLines
   }
 }
 
 extension AuditLog {
-  public func checkWritable() throws {}
-  public func appendAll(_ entries: [AuditEntry]) throws {
+  package func checkWritable() throws {}
+  package func appendAll(_ entries: [AuditEntry]) throws {
     for entry in entries { try append(entry) }
   }
-  public func read(since: Int?) throws -> AuditRead { AuditRead(entries: try entries(since: since)) }
-  public func batchWriter() throws -> any AuditBatchWriter { PassThroughAuditWriter(log: self) }
-  public func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
+  package func read(since: Int?) throws -> AuditRead { AuditRead(entries: try entries(since: since)) }
+  package func batchWriter() throws -> any AuditBatchWriter { PassThroughAuditWriter(log: self) }
+  package func scanNewestFirst(_ visit: (AuditEntry?, Int) throws -> Bool) throws {
     let all = try entries(since: nil)
     for (index, entry) in all.enumerated().reversed() where try !visit(entry, index + 1) { return }
   }
@@ -56,32 +56,32 @@ extension AuditLog {
 /// repair hold an exclusive `flock` (several authsh processes at once: the end a repair cuts back
 /// to is still the end), and reads a shared one. Never followed through a symbolic link; refuses
 /// a file others can read, as session files are refused.
-public struct FileAuditLog: AuditLog {
-  public let path: String
+package struct FileAuditLog: AuditLog {
+  package let path: String
   /// `$XDG_STATE_HOME/authsh`, checked as ssh checks `~/.ssh` (nil: only created when missing).
-  public let stateDirectory: String?
+  package let stateDirectory: String?
   /// The directory passed its checks once: an import appends a line per account, and the checks
   /// (three `stat`s and as many `geteuid`s) were half of each append's system calls.
   private let directoryChecked = Guarded(false)
 
-  public init(path: String, stateDirectory: String? = nil) {
+  package init(path: String, stateDirectory: String? = nil) {
     self.path = path
     self.stateDirectory = stateDirectory
   }
 
-  public init(paths: Paths) {
+  package init(paths: Paths) {
     self.init(path: paths.stateDirectory + "/audit.jsonl", stateDirectory: paths.stateDirectory)
   }
 
-  public func checkWritable() throws {
+  package func checkWritable() throws {
     let fd = try openForAppend()
     close(fd)
   }
 
-  public func append(_ entry: AuditEntry) throws { try appendAll([entry]) }
+  package func append(_ entry: AuditEntry) throws { try appendAll([entry]) }
 
   /// One open and one write for the lines of a whole batch (an import's 10,000 outcomes).
-  public func appendAll(_ entries: [AuditEntry]) throws {
+  package func appendAll(_ entries: [AuditEntry]) throws {
     guard !entries.isEmpty else { return }
     let writer = try FileAuditWriter(log: self)
     defer { writer.close() }
@@ -89,12 +89,12 @@ public struct FileAuditLog: AuditLog {
   }
 
   /// The file opened and checked once for all of a batch's lines (`FileAuditWriter`).
-  public func batchWriter() throws -> any AuditBatchWriter { try FileAuditWriter(log: self) }
+  package func batchWriter() throws -> any AuditBatchWriter { try FileAuditWriter(log: self) }
 
-  public func entries(since: Int?) throws -> [AuditEntry] { try read(since: since).entries }
+  package func entries(since: Int?) throws -> [AuditEntry] { try read(since: since).entries }
 
   /// Streamed newest first (see `scanNewestFirst`): only the entries kept are held.
-  public func read(since: Int?) throws -> AuditRead {
+  package func read(since: Int?) throws -> AuditRead {
     var result = AuditRead(entries: [])
     try scanNewestFirst { entry, number in
       guard let entry else {
@@ -191,11 +191,11 @@ public struct FileAuditLog: AuditLog {
 }
 
 /// An audit log kept in memory (tests; `--emulator` shells may use the file one as well).
-public final class MemoryAuditLog: AuditLog, Sendable {
+package final class MemoryAuditLog: AuditLog, Sendable {
   private let stored = Guarded<[AuditEntry]>([])
-  public init() {}
-  public func append(_ entry: AuditEntry) throws { stored.update { $0.append(entry) } }
-  public func entries(since: Int?) throws -> [AuditEntry] {
+  package init() {}
+  package func append(_ entry: AuditEntry) throws { stored.update { $0.append(entry) } }
+  package func entries(since: Int?) throws -> [AuditEntry] {
     stored.update { stored in
       stored.filter { entry in
         guard let since, let time = UnixTime.parseISO(entry.time) else { return true }

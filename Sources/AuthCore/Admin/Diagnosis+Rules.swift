@@ -4,14 +4,14 @@ import HostedLimits
 extension Diagnosis {
   /// How long a mailed link stays usable when the backend does not say: hosted Supabase projects'
   /// `mailer_otp_exp` (and the Supabase CLI's `otp_expiry`), the same number the emulator uses.
-  public static let linkLifetime = ProductionLimits.Supabase.linkLifetime
+  package static let linkLifetime = ProductionLimits.Supabase.linkLifetime
 
   /// "Why can't this person sign in?" from the admin view alone, in the order support reads it: no
   /// account; no password sign-in method; e-mail unconfirmed where that blocks sign-in; disabled;
   /// a recovery mail pending; the resend window still closed; then, when nothing blocks, `ok`.
   /// `history`: the account's entries of the backend's audit trail, newest first (Supabase), for
   /// the last sign-in and the last recovery request.
-  public static func evaluate(
+  package static func evaluate(
     email: String, user: AdminUser?, provider: ProviderKind, settings: ProjectSettings?, now: Int,
     changingTo owner: AdminUser? = nil, similar: [String] = [], deletion: AuditEntry? = nil,
     limits: SignInLimitState? = nil, history: [AccountEvent]? = nil
@@ -215,7 +215,7 @@ extension Diagnosis {
   /// Addresses among `candidates` at the same domain as `email` whose local part is a small edit
   /// away (at most 1 for short names, 2 from 6 characters; a swap of two letters is one edit),
   /// closest first.
-  public static func nearMisses(of email: String, among candidates: [String]) -> [String] {
+  package static func nearMisses(of email: String, among candidates: [String]) -> [String] {
     let parts = email.lowercased().split(separator: "@", maxSplits: 1).map(String.init)
     guard parts.count == 2, !parts[0].isEmpty else { return [] }
     let limit = parts[0].count >= 6 ? 2 : 1

@@ -2,46 +2,46 @@ import JSONKit
 
 /// `diagnose EMAIL`: why a person cannot sign in, from the admin view alone (result model
 /// `diagnosis.*`). Findings are in the order support should read them.
-public struct Diagnosis: Sendable, Equatable {
-  public struct Finding: Sendable, Equatable {
+package struct Diagnosis: Sendable, Equatable {
+  package struct Finding: Sendable, Equatable {
     /// Stable: `no_account`, `password_sign_in_disabled`, `soft_deleted`, `anonymous`, `sso_user`,
     /// `invite_pending`, `email_link_only`, `no_password`, `email_unconfirmed`, `disabled`,
     /// `mfa_enrolled`, `totp_off`, `recovery_pending`, `resend_window_closed`, `ok`.
-    public var code: String
-    public var message: String
+    package var code: String
+    package var message: String
     /// The command that fixes it (`authsh user confirm ada@example.com`), when one does.
-    public var fix: String?
+    package var fix: String?
     /// Stops a password sign-in (false for notes such as a pending recovery mail).
-    public var blocking: Bool
+    package var blocking: Bool
 
-    public init(code: String, message: String, fix: String? = nil, blocking: Bool = true) {
+    package init(code: String, message: String, fix: String? = nil, blocking: Bool = true) {
       self.code = code
       self.message = message
       self.fix = fix
       self.blocking = blocking
     }
 
-    public var json: JSON {
+    package var json: JSON {
       ["code": .string(code), "message": .string(message), "fix": .optional(fix), "blocking": .bool(blocking)]
     }
   }
 
-  public var email: String
-  public var findings: [Finding]
+  package var email: String
+  package var findings: [Finding]
   /// True when nothing stands in the way of a password sign-in.
-  public var canSignIn: Bool
+  package var canSignIn: Bool
   /// From the backend's audit trail (Supabase), when it has them: the last sign-in and the last
   /// password-recovery request.
-  public var lastSignIn: String?
-  public var lastRecoveryRequest: String?
+  package var lastSignIn: String?
+  package var lastRecoveryRequest: String?
 
-  public init(email: String, findings: [Finding], canSignIn: Bool) {
+  package init(email: String, findings: [Finding], canSignIn: Bool) {
     self.email = email
     self.findings = findings
     self.canSignIn = canSignIn
   }
 
-  public var json: JSON {
+  package var json: JSON {
     [
       "email": .string(email), "can_sign_in": .bool(canSignIn), "findings": .array(findings.map(\.json)),
       "last_sign_in": .optional(lastSignIn), "last_recovery_request": .optional(lastRecoveryRequest),
@@ -50,23 +50,23 @@ public struct Diagnosis: Sendable, Equatable {
 }
 
 /// One line of `$XDG_STATE_HOME/authsh/audit.jsonl`: a mutating admin command. Never a secret.
-public struct AuditEntry: Sendable, Equatable {
+package struct AuditEntry: Sendable, Equatable {
   /// ISO 8601 (UTC).
-  public var time: String
-  public var profile: String
-  public var backend: String
+  package var time: String
+  package var profile: String
+  package var backend: String
   /// `user disable`.
-  public var command: String
-  public var targetId: String?
-  public var targetEmail: String?
+  package var command: String
+  package var targetId: String?
+  package var targetEmail: String?
   /// `started` (the line written before the change is sent), `ok` or the error code.
-  public var outcome: String
+  package var outcome: String
   /// Who ran it: the OS user and host (`ada@laptop`); nil in lines written before it was kept.
-  public var operatorName: String?
+  package var operatorName: String?
   /// What the outcome means for the account, when that is unsure ("may have been applied").
-  public var note: String?
+  package var note: String?
 
-  public init(
+  package init(
     time: String, profile: String, backend: String, command: String, targetId: String?, targetEmail: String?,
     outcome: String,
     operatorName: String? = nil, note: String? = nil
@@ -83,12 +83,12 @@ public struct AuditEntry: Sendable, Equatable {
   }
 
   /// Whether the entry is about the account named by `query` (its e-mail address, case-insensitive, or its id).
-  public func concerns(_ query: String) -> Bool {
+  package func concerns(_ query: String) -> Bool {
     let wanted = query.trimmingWhitespace.lowercased()
     return targetEmail?.lowercased() == wanted || targetId?.lowercased() == wanted
   }
 
-  public var json: JSON {
+  package var json: JSON {
     var object = JSONObject()
     for (key, value) in [
       ("time", JSON.string(time)), ("profile", .string(profile)), ("backend", .string(backend)),
@@ -105,7 +105,7 @@ public struct AuditEntry: Sendable, Equatable {
   /// `{"time":…,"profile":…,"backend":…,"command":…`: the part the lines of one batch share. With
   /// `writeTail` it is the entry as a line of the log, the bytes of `json.compactText` and a newline,
   /// written without building the object first (an import writes one per account).
-  public func writeHead(to out: inout [UInt8]) {
+  package func writeHead(to out: inout [UInt8]) {
     Self.field("time", time, first: true, to: &out)
     Self.field("profile", profile, to: &out)
     Self.field("backend", backend, to: &out)
@@ -113,7 +113,7 @@ public struct AuditEntry: Sendable, Equatable {
   }
 
   /// The rest of the line after `writeHead`: `,"target_id":…}` and the newline.
-  public func writeTail(to out: inout [UInt8]) {
+  package func writeTail(to out: inout [UInt8]) {
     Self.field("target_id", targetId, to: &out)
     Self.field("target_email", targetEmail, to: &out)
     Self.field("outcome", outcome, to: &out)
@@ -128,7 +128,7 @@ public struct AuditEntry: Sendable, Equatable {
   }
 
   /// Whether `other`'s head (`writeHead`) is this entry's.
-  public func sharesHead(with other: AuditEntry) -> Bool {
+  package func sharesHead(with other: AuditEntry) -> Bool {
     time == other.time && profile == other.profile && backend == other.backend && command == other.command
   }
 
@@ -140,7 +140,7 @@ public struct AuditEntry: Sendable, Equatable {
     if let value { JSON.writeString(value, to: &out) } else { append("null", to: &out) }
   }
 
-  public init?(json: JSON) {
+  package init?(json: JSON) {
     guard let time = json["time"]?.string, let command = json["command"]?.string else { return nil }
     self.init(
       time: time, profile: json["profile"]?.string ?? "", backend: json["backend"]?.string ?? "", command: command,

@@ -2,20 +2,20 @@
 /// Application Default Credentials of a user (`gcloud auth application-default login` writes
 /// them) and files that impersonate a service account. Like `ServiceAccount`, the secret fields
 /// are handed to the redactor and never printed.
-public struct AuthorizedUser: Sendable, Equatable {
-  public var clientId: String
+package struct AuthorizedUser: Sendable, Equatable {
+  package var clientId: String
   /// Secret.
-  public var clientSecret: String
+  package var clientSecret: String
   /// Secret: a long-lived refresh token.
-  public var refreshToken: String
+  package var refreshToken: String
   /// The project billed for API calls (`X-Goog-User-Project`): Identity Toolkit refuses user
   /// credentials without one.
-  public var quotaProjectId: String?
+  package var quotaProjectId: String?
   /// Where the refresh-token grant is POSTed (`https://oauth2.googleapis.com/token`).
-  public var tokenURI: String
-  public var path: String
+  package var tokenURI: String
+  package var path: String
 
-  public init(
+  package init(
     clientId: String, clientSecret: String, refreshToken: String, quotaProjectId: String? = nil,
     tokenURI: String = ServiceAccountFile.defaultTokenURI, path: String
   ) {
@@ -30,22 +30,22 @@ public struct AuthorizedUser: Sendable, Equatable {
 
 /// `type: impersonated_service_account`: the source credential's access token buys a short-lived
 /// token of the target service account from IAM Credentials (`…:generateAccessToken`).
-public struct ImpersonatedServiceAccount: Sendable, Equatable {
-  public enum Source: Sendable, Equatable {
+package struct ImpersonatedServiceAccount: Sendable, Equatable {
+  package enum Source: Sendable, Equatable {
     case authorizedUser(AuthorizedUser)
     case serviceAccount(ServiceAccount)
   }
 
-  public var source: Source
+  package var source: Source
   /// `https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/EMAIL:generateAccessToken`.
-  public var impersonationURL: String
+  package var impersonationURL: String
   /// The service account's e-mail, from the URL.
-  public var targetPrincipal: String
-  public var delegates: [String]
-  public var quotaProjectId: String?
-  public var path: String
+  package var targetPrincipal: String
+  package var delegates: [String]
+  package var quotaProjectId: String?
+  package var path: String
 
-  public init(
+  package init(
     source: Source, impersonationURL: String, targetPrincipal: String, delegates: [String] = [],
     quotaProjectId: String? = nil,
     path: String
@@ -59,7 +59,7 @@ public struct ImpersonatedServiceAccount: Sendable, Equatable {
   }
 
   /// The principal named in `…/serviceAccounts/EMAIL:generateAccessToken`, as google-auth reads it.
-  public static func principal(fromURL url: String) -> String? {
+  package static func principal(fromURL url: String) -> String? {
     guard let slash = url.lastIndex(of: "/"), let end = url.firstRange(of: ":generateAccessToken"),
       slash < end.lowerBound
     else {

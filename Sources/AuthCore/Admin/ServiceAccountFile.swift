@@ -9,23 +9,23 @@ import JSONKit
 
 /// Reads a Google service-account JSON file: refused when group or others can read it (it holds
 /// a private key), with a clear message for a missing, unreadable or malformed file.
-public enum ServiceAccountFile {
+package enum ServiceAccountFile {
   /// Largest file read (a real one is about 2.3 kB).
   static let maximumFileSize = 1 << 20
-  public static let defaultTokenURI = "https://oauth2.googleapis.com/token"
+  package static let defaultTokenURI = "https://oauth2.googleapis.com/token"
 
   /// `source` says where the path came from (`GOOGLE_APPLICATION_CREDENTIALS`, `credentials_file in …`).
-  public static func load(_ path: String, source: String) throws -> ServiceAccount {
+  package static func load(_ path: String, source: String) throws -> ServiceAccount {
     try parse(try readPrivate(path, source: source), path: path)
   }
 
   /// Any Google credential file an admin command can use: a service-account key, a user's
   /// Application Default Credentials (`authorized_user`) or an `impersonated_service_account` file.
-  public static func loadCredential(_ path: String, source: String) throws -> AdminCredential {
+  package static func loadCredential(_ path: String, source: String) throws -> AdminCredential {
     try parseCredential(try readPrivate(path, source: source), path: path)
   }
 
-  public static func parseCredential(_ bytes: [UInt8], path: String) throws -> AdminCredential {
+  package static func parseCredential(_ bytes: [UInt8], path: String) throws -> AdminCredential {
     guard let json = try? JSON.parse(bytes: bytes), json.object != nil else {
       throw AuthError(
         .configError, message: "The credentials file \(path) is not JSON.",
@@ -128,7 +128,7 @@ public enum ServiceAccountFile {
 
   /// The fields the token exchange needs. Messages never quote the file's contents.
   /// `what` names the source in messages (default: "The service-account file PATH").
-  public static func parse(_ bytes: [UInt8], path: String, what: String? = nil) throws -> ServiceAccount {
+  package static func parse(_ bytes: [UInt8], path: String, what: String? = nil) throws -> ServiceAccount {
     let subject = what ?? "The service-account file \(path)"
     guard let json = try? JSON.parse(bytes: bytes), json.object != nil else {
       throw AuthError(

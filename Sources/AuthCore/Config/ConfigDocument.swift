@@ -5,13 +5,13 @@ import TOMLKit
 /// `config.toml`, read by a TOML 1.0 parser (TOMLKit, over toml++) and checked against
 /// `ConfigSchema`: a syntax error, an unknown key or table, a value of the wrong type, an undefined
 /// `default_profile` or a URL without a scheme is a `config_error` naming file, line and key.
-public struct ConfigDocument: Sendable {
-  public let path: String
+package struct ConfigDocument: Sendable {
+  package let path: String
   /// The checked contents as JSON (tables become objects).
-  public let root: JSON
+  package let root: JSON
   let lines: ConfigLines
 
-  public static func parse(_ text: String, path: String) throws -> ConfigDocument {
+  package static func parse(_ text: String, path: String) throws -> ConfigDocument {
     // The parser reads a C string: it would stop at a NUL and silently ignore the rest.
     if let nul = text.firstIndex(of: "\0") {
       let line = text[..<nul].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
@@ -37,24 +37,24 @@ public struct ConfigDocument: Sendable {
     return document
   }
 
-  public var profileNames: [String] { (root["profiles"]?.object?.keys ?? []).sorted() }
+  package var profileNames: [String] { (root["profiles"]?.object?.keys ?? []).sorted() }
 
-  public func profile(_ name: String) -> JSON? { root["profiles"]?[name] }
+  package func profile(_ name: String) -> JSON? { root["profiles"]?[name] }
 
   /// `[emulator] like_production = true`: the emulators start in the like-production mode.
-  public var emulatorLikeProduction: Bool { root["emulator"]?["like_production"]?.bool ?? false }
+  package var emulatorLikeProduction: Bool { root["emulator"]?["like_production"]?.bool ?? false }
 
   /// `[emulator] smtp = "custom"` (nil: not set; the built-in mail service).
-  public var emulatorSMTP: String? { root["emulator"]?["smtp"]?.string }
+  package var emulatorSMTP: String? { root["emulator"]?["smtp"]?.string }
 
   /// `[emulator] team = [...]`: the addresses the built-in mail service delivers to.
-  public var emulatorTeam: [String] { root["emulator"]?["team"]?.array?.compactMap(\.string) ?? [] }
+  package var emulatorTeam: [String] { root["emulator"]?["team"]?.array?.compactMap(\.string) ?? [] }
 
   /// `[emulator] captcha = true`: Supabase CAPTCHA protection.
-  public var emulatorCaptcha: Bool { root["emulator"]?["captcha"]?.bool ?? false }
+  package var emulatorCaptcha: Bool { root["emulator"]?["captcha"]?.bool ?? false }
 
   /// A `config_error` whose message starts with `file:line:` for the key at `keyPath`.
-  public func error(at keyPath: [String], _ message: String, hint: String? = nil) -> AuthError {
+  package func error(at keyPath: [String], _ message: String, hint: String? = nil) -> AuthError {
     AuthError(.configError, message: "\(location(keyPath)): \(message)", hint: hint)
   }
 

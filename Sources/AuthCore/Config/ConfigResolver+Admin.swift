@@ -65,7 +65,7 @@ extension ConfigResolver {
   }
 
   /// `~/x` → `$HOME/x` (config files are not read by a shell).
-  public static func expandingTilde(_ path: String, home: String?) -> String {
+  package static func expandingTilde(_ path: String, home: String?) -> String {
     guard let home, !home.isEmpty else { return path }
     if path == "~" { return home }
     guard path.hasPrefix("~/") else { return path }

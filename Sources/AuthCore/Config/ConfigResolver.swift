@@ -4,28 +4,28 @@ import JSONKit
 /// Resolves the target of commands: flags > environment > `config.toml` profile > defaults, except
 /// that a profile chosen explicitly (`--profile`, `use`) wins over the environment. Says exactly
 /// what to set when something is missing.
-public struct ConfigResolver: Sendable {
-  public var environment: [String: String] { didSet { lastResolved = Guarded(nil) } }
-  public var paths: Paths { didSet { lastResolved = Guarded(nil) } }
+package struct ConfigResolver: Sendable {
+  package var environment: [String: String] { didSet { lastResolved = Guarded(nil) } }
+  package var paths: Paths { didSet { lastResolved = Guarded(nil) } }
   /// The config file's text and permission bits, nil when absent (a seam for tests).
-  public var configFile: ConfigFileContents? { didSet { lastResolved = Guarded(nil) } }
+  package var configFile: ConfigFileContents? { didSet { lastResolved = Guarded(nil) } }
 
-  public struct ConfigFileContents: Sendable, Equatable {
-    public var text: String
-    public var mode: UInt32
+  package struct ConfigFileContents: Sendable, Equatable {
+    package var text: String
+    package var mode: UInt32
     /// Why a file that exists could not be read ("it is a directory"), or nil.
-    public var problem: String?
+    package var problem: String?
     /// The permission bits of the directory it is in, when known.
-    public var directoryMode: UInt32?
+    package var directoryMode: UInt32?
     /// Why the file, its link target or a directory above them cannot be trusted (see
     /// `TrustedPath`), or nil.
-    public var untrusted: TrustedPath.Problem?
-    public init(text: String, mode: UInt32) {
+    package var untrusted: TrustedPath.Problem?
+    package init(text: String, mode: UInt32) {
       self.text = text
       self.mode = mode
     }
     /// A file that exists but cannot be read.
-    public init(unreadable problem: String, mode: UInt32) {
+    package init(unreadable problem: String, mode: UInt32) {
       self.init(text: "", mode: mode)
       self.problem = problem
     }
@@ -39,14 +39,14 @@ public struct ConfigResolver: Sendable {
   /// their target once, not once a line.
   private var lastResolved = Guarded<(flags: ConnectionFlags, target: Target)?>(nil)
 
-  public init(environment: [String: String], paths: Paths, configFile: ConfigFileContents?) {
+  package init(environment: [String: String], paths: Paths, configFile: ConfigFileContents?) {
     self.environment = environment
     self.paths = paths
     self.configFile = configFile
   }
 
   /// The parsed and checked config file, nil when there is none.
-  public func document() throws -> ConfigDocument? {
+  package func document() throws -> ConfigDocument? {
     guard let configFile else { return nil }
     if let problem = configFile.problem {
       throw AuthError(.configError, message: "Cannot read \(paths.configFile): \(problem).")
@@ -78,20 +78,20 @@ public struct ConfigResolver: Sendable {
   }
 
   /// The parsed config file (an empty object when there is none).
-  public func config() throws -> JSON {
+  package func config() throws -> JSON {
     try document()?.root ?? .object(JSONObject())
   }
 
-  public func profileNames() -> [String] {
+  package func profileNames() -> [String] {
     (try? document())?.profileNames ?? []
   }
 
   /// The profile name in effect: `--profile`, `AUTHSH_PROFILE`, `default_profile`, else "default".
-  public func profileName(flags: ConnectionFlags) throws -> String {
+  package func profileName(flags: ConnectionFlags) throws -> String {
     try flags.profile ?? env("AUTHSH_PROFILE") ?? config()["default_profile"]?.string ?? "default"
   }
 
-  public func resolve(_ flags: ConnectionFlags) throws -> Target {
+  package func resolve(_ flags: ConnectionFlags) throws -> Target {
     if let last = lastResolved.update({ $0 }), last.flags == flags { return last.target }
     let target = try resolveAnew(flags)
     lastResolved.update { $0 = (flags, target) }
@@ -226,7 +226,7 @@ public struct ConfigResolver: Sendable {
     return value
   }
 
-  public static func nothingConfigured(paths: Paths) -> AuthError {
+  package static func nothingConfigured(paths: Paths) -> AuthError {
     AuthError(
       .configError, message: "No backend is configured.",
       hint: """

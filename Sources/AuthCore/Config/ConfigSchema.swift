@@ -1,15 +1,15 @@
 /// What `config.toml` may contain: one row per key. Anything not listed here is an error (a typo
 /// such as `porvider` must never fall back to another backend silently). To add a profile key,
 /// add a row to `profileKeys`.
-public enum ConfigSchema {
-  public enum Kind: String, Sendable {
+package enum ConfigSchema {
+  package enum Kind: String, Sendable {
     case string, number, boolean
     /// A list of strings (`team = ["ada@example.com"]`).
     case strings
   }
 
   /// An extra check on a value beyond its kind.
-  public enum Check: Sendable, Equatable {
+  package enum Check: Sendable, Equatable {
     case oneOf([String])
     /// `http://` or `https://` with a host.
     case url
@@ -18,11 +18,11 @@ public enum ConfigSchema {
     case positive
   }
 
-  public struct Key: Sendable {
-    public var name: String
-    public var kind: Kind
-    public var check: Check?
-    public init(_ name: String, _ kind: Kind, _ check: Check? = nil) {
+  package struct Key: Sendable {
+    package var name: String
+    package var kind: Kind
+    package var check: Check?
+    package init(_ name: String, _ kind: Kind, _ check: Check? = nil) {
       self.name = name
       self.kind = kind
       self.check = check
@@ -30,15 +30,15 @@ public enum ConfigSchema {
   }
 
   /// Keys at the top of the file.
-  public static let topLevelKeys: [Key] = [
+  package static let topLevelKeys: [Key] = [
     Key("default_profile", .string)
   ]
 
   /// Tables at the top of the file: `[profiles.NAME]` (one table per profile) and `[emulator]`.
-  public static let tables = ["profiles", "emulator"]
+  package static let tables = ["profiles", "emulator"]
 
   /// Keys of the `[emulator]` table: defaults for `authsh emulator` and `--emulator`.
-  public static let emulatorKeys: [Key] = [
+  package static let emulatorKeys: [Key] = [
     Key("like_production", .boolean),
     Key("smtp", .string, .oneOf(["built-in", "custom"])),
     Key("team", .strings),
@@ -46,7 +46,7 @@ public enum ConfigSchema {
   ]
 
   /// Keys of a `[profiles.NAME]` table.
-  public static let profileKeys: [Key] = [
+  package static let profileKeys: [Key] = [
     Key("provider", .string, .oneOf(ProviderKind.allCases.map(\.rawValue))),
     Key("url", .string, .url),
     Key("key", .string),
@@ -66,5 +66,5 @@ public enum ConfigSchema {
     Key("flow", .string, .oneOf(["implicit", "pkce"])),
   ]
 
-  public static func profileKey(_ name: String) -> Key? { profileKeys.first { $0.name == name } }
+  package static func profileKey(_ name: String) -> Key? { profileKeys.first { $0.name == name } }
 }

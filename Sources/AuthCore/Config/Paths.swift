@@ -1,16 +1,16 @@
 /// Where authsh keeps its files (XDG base directories, overridable).
-public struct Paths: Sendable, Equatable {
-  public var configDirectory: String
-  public var stateDirectory: String
+package struct Paths: Sendable, Equatable {
+  package var configDirectory: String
+  package var stateDirectory: String
 
-  public init(configDirectory: String, stateDirectory: String) {
+  package init(configDirectory: String, stateDirectory: String) {
     self.configDirectory = configDirectory
     self.stateDirectory = stateDirectory
   }
 
   /// `AUTHSH_CONFIG_DIR` or `$XDG_CONFIG_HOME/authsh` (default `~/.config/authsh`);
   /// `$XDG_STATE_HOME/authsh` (default `~/.local/state/authsh`).
-  public init(environment env: [String: String]) {
+  package init(environment env: [String: String]) {
     let home = env["HOME"] ?? "/tmp"
     let configHome = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
     let stateHome = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
@@ -18,8 +18,8 @@ public struct Paths: Sendable, Equatable {
     stateDirectory = stateHome + "/authsh"
   }
 
-  public var configFile: String { configDirectory + "/config.toml" }
-  public var rcFile: String { configDirectory + "/rc" }
-  public var sessionsDirectory: String { stateDirectory + "/sessions" }
-  public var historyFile: String { stateDirectory + "/history" }
+  package var configFile: String { configDirectory + "/config.toml" }
+  package var rcFile: String { configDirectory + "/rc" }
+  package var sessionsDirectory: String { stateDirectory + "/sessions" }
+  package var historyFile: String { stateDirectory + "/history" }
 }

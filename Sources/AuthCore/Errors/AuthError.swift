@@ -1,13 +1,13 @@
 /// A form field a validation error belongs to.
-public enum Field: String, Sendable, CaseIterable {
+package enum Field: String, Sendable, CaseIterable {
   case email, password, name, confirm
 }
 
-public struct FieldError: Sendable, Equatable {
-  public var field: Field
-  public var code: String
-  public var message: String
-  public init(_ field: Field, code: String, message: String) {
+package struct FieldError: Sendable, Equatable {
+  package var field: Field
+  package var code: String
+  package var message: String
+  package init(_ field: Field, code: String, message: String) {
     self.field = field
     self.code = code
     self.message = message
@@ -15,25 +15,25 @@ public struct FieldError: Sendable, Equatable {
 }
 
 /// Every failure authsh reports: a stable code, the specs' message, and what the backend said.
-public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var code: ErrorCode
-  public var message: String
+package struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var code: ErrorCode
+  package var message: String
   /// The backend's own code (`INVALID_LOGIN_CREDENTIALS`, `invalid_credentials`, …).
-  public var providerCode: String?
+  package var providerCode: String?
   /// HTTP status, when there was a response.
-  public var status: Int?
-  public var retryAfterSeconds: Int?
+  package var status: Int?
+  package var retryAfterSeconds: Int?
   /// Per-field problems (validation), in form order.
-  public var fields: [FieldError]
+  package var fields: [FieldError]
   /// Extra explanation shown with `--verbose` (e.g. why a response was malformed).
-  public var detail: String?
+  package var detail: String?
   /// A hint shown under the message (e.g. how to fix a configuration).
-  public var hint: String?
+  package var hint: String?
   /// The request never left this machine (refused, no route, no such host, no TLS, no client
   /// library): nothing can have been applied, so a batch does not count it as "may have been".
-  public var neverSent = false
+  package var neverSent = false
 
-  public init(
+  package init(
     _ code: ErrorCode, message: String? = nil, providerCode: String? = nil, status: Int? = nil,
     retryAfterSeconds: Int? = nil, fields: [FieldError] = [], detail: String? = nil, hint: String? = nil
   ) {
@@ -48,7 +48,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The message the specs show for a code.
-  public static func defaultMessage(for code: ErrorCode, retryAfterSeconds: Int? = nil) -> String {
+  package static func defaultMessage(for code: ErrorCode, retryAfterSeconds: Int? = nil) -> String {
     switch code {
     case .invalidCredentials: return "Invalid email or password"
     case .userNotFound: return "Email not found. Please sign up first."
@@ -91,13 +91,13 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// "1 minute", "3 minutes" (rounded up).
-  public static func minutes(_ seconds: Int) -> String {
+  package static func minutes(_ seconds: Int) -> String {
     let value = max(1, seconds / 60 + (seconds % 60 > 0 ? 1 : 0))
     return value == 1 ? "1 minute" : "\(value) minutes"
   }
 
   /// The same error with the wording the specs use on the password-reset screen.
-  public func inResetContext() -> AuthError {
+  package func inResetContext() -> AuthError {
     var copy = self
     switch code {
     case .userNotFound: copy.message = "Email not found. Try signing up instead."
@@ -110,27 +110,27 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     return copy
   }
 
-  public func field(_ field: Field) -> FieldError? { fields.first { $0.field == field } }
+  package func field(_ field: Field) -> FieldError? { fields.first { $0.field == field } }
 
   /// Transport and server failures (exit 3 for one-shot commands).
-  public var isBackendFailure: Bool {
+  package var isBackendFailure: Bool {
     [.networkUnreachable, .timeout, .serverError, .malformedResponse].contains(code)
   }
 
   /// A request that was sent and got no answer (or none that can be read): what it asked may
   /// have been done (a batch's `unknown`).
-  public var isNoAnswer: Bool {
+  package var isNoAnswer: Bool {
     !neverSent && [.timeout, .networkUnreachable, .malformedResponse, .cancelled].contains(code)
   }
 
   /// The codes of failures that may go through when the same request is sent again later (a rate
   /// limit, an outage, an interruption): what `--resume` tries again.
-  public static let mayPassLaterCodes: Set<String> = Set(
+  package static let mayPassLaterCodes: Set<String> = Set(
     [ErrorCode.rateLimited, .timeout, .networkUnreachable, .serverError, .malformedResponse, .cancelled].map(\.rawValue)
   )
 
   /// A request that never reached the backend, as a batch's outcome said it (`message`).
-  public static func unreachable(_ message: String?) -> AuthError {
+  package static func unreachable(_ message: String?) -> AuthError {
     var error = AuthError(.networkUnreachable, message: message)
     error.neverSent = true
     return error
@@ -138,18 +138,18 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// Stopped before anything was sent (a confirmation answered no, or not at all): nothing "may
   /// have been applied".
-  public static func cancelledBeforeSending(_ message: String? = nil) -> AuthError {
+  package static func cancelledBeforeSending(_ message: String? = nil) -> AuthError {
     var error = AuthError(.cancelled, message: message)
     error.neverSent = true
     return error
   }
 
   /// Not signed in / session gone (exit 4 for one-shot `whoami`, `logout`, `refresh`).
-  public var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }
+  package var isAuthenticationRequired: Bool { code == .notAuthenticated || code == .sessionExpired }
 }
 
 extension AuthError {
   /// The message, as a person reads it: an error shown through `"\(error)"` (a wrapper's reason,
   /// a log line) is never the structure's dump with its code and empty fields.
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -1,15 +1,15 @@
 /// A stable error code (`expect error CODE`, `--json`, exit codes). Open: backend codes authsh
 /// does not know still travel as `provider_code` under `provider_error`.
-public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-  public let rawValue: String
-  public init(rawValue: String) { self.rawValue = rawValue }
-  public init(_ rawValue: String) { self.rawValue = rawValue }
-  public init(stringLiteral value: String) { self.rawValue = value }
-  public var description: String { rawValue }
+package struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+  package let rawValue: String
+  package init(rawValue: String) { self.rawValue = rawValue }
+  package init(_ rawValue: String) { self.rawValue = rawValue }
+  package init(stringLiteral value: String) { self.rawValue = value }
+  package var description: String { rawValue }
 
   /// Every code authsh defines: the catalogue is this list (`help errors`, the checker of
   /// `expect error`, completion), so a new code is one case here and one constant below.
-  public enum Known: String, CaseIterable, Sendable {
+  package enum Known: String, CaseIterable, Sendable {
     case invalidCredentials = "invalid_credentials"
     case userNotFound = "user_not_found"
     case emailNotConfirmed = "email_not_confirmed"
@@ -65,47 +65,47 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     case notFound = "not_found"
   }
 
-  public init(_ known: Known) { self.rawValue = known.rawValue }
+  package init(_ known: Known) { self.rawValue = known.rawValue }
 
-  public static let invalidCredentials = ErrorCode(Known.invalidCredentials)
-  public static let userNotFound = ErrorCode(Known.userNotFound)
-  public static let emailNotConfirmed = ErrorCode(Known.emailNotConfirmed)
-  public static let userAlreadyExists = ErrorCode(Known.userAlreadyExists)
-  public static let weakPassword = ErrorCode(Known.weakPassword)
-  public static let userDisabled = ErrorCode(Known.userDisabled)
-  public static let rateLimited = ErrorCode(Known.rateLimited)
-  public static let resetCooldown = ErrorCode(Known.resetCooldown)
-  public static let invalidCode = ErrorCode(Known.invalidCode)
-  public static let notAuthenticated = ErrorCode(Known.notAuthenticated)
-  public static let sessionExpired = ErrorCode(Known.sessionExpired)
-  public static let networkUnreachable = ErrorCode(Known.networkUnreachable)
-  public static let timeout = ErrorCode(Known.timeout)
-  public static let serverError = ErrorCode(Known.serverError)
-  public static let malformedResponse = ErrorCode(Known.malformedResponse)
-  public static let invalidRequest = ErrorCode(Known.invalidRequest)
-  public static let configError = ErrorCode(Known.configError)
-  public static let insecureURL = ErrorCode(Known.insecureURL)
-  public static let validationFailed = ErrorCode(Known.validationFailed)
-  public static let passwordRequired = ErrorCode(Known.passwordRequired)
-  public static let providerError = ErrorCode(Known.providerError)
-  public static let usage = ErrorCode(Known.usage)
-  public static let cancelled = ErrorCode(Known.cancelled)
-  public static let notSupported = ErrorCode(Known.notSupported)
-  public static let noMail = ErrorCode(Known.noMail)
-  public static let signupDisabled = ErrorCode(Known.signupDisabled)
-  public static let passwordSignInDisabled = ErrorCode(Known.passwordSignInDisabled)
-  public static let samePassword = ErrorCode(Known.samePassword)
-  public static let reauthenticationNeeded = ErrorCode(Known.reauthenticationNeeded)
-  public static let readonlyProfile = ErrorCode(Known.readonlyProfile)
-  public static let auditUnavailable = ErrorCode(Known.auditUnavailable)
-  public static let sessionNotSaved = ErrorCode(Known.sessionNotSaved)
-  public static let mfaRequired = ErrorCode(Known.mfaRequired)
-  public static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
-  public static let invalidFile = ErrorCode(Known.invalidFile)
-  public static let keyringUnavailable = ErrorCode(Known.keyringUnavailable)
-  public static let outputNotWritten = ErrorCode(Known.outputNotWritten)
-  public static let notFound = ErrorCode(Known.notFound)
+  package static let invalidCredentials = ErrorCode(Known.invalidCredentials)
+  package static let userNotFound = ErrorCode(Known.userNotFound)
+  package static let emailNotConfirmed = ErrorCode(Known.emailNotConfirmed)
+  package static let userAlreadyExists = ErrorCode(Known.userAlreadyExists)
+  package static let weakPassword = ErrorCode(Known.weakPassword)
+  package static let userDisabled = ErrorCode(Known.userDisabled)
+  package static let rateLimited = ErrorCode(Known.rateLimited)
+  package static let resetCooldown = ErrorCode(Known.resetCooldown)
+  package static let invalidCode = ErrorCode(Known.invalidCode)
+  package static let notAuthenticated = ErrorCode(Known.notAuthenticated)
+  package static let sessionExpired = ErrorCode(Known.sessionExpired)
+  package static let networkUnreachable = ErrorCode(Known.networkUnreachable)
+  package static let timeout = ErrorCode(Known.timeout)
+  package static let serverError = ErrorCode(Known.serverError)
+  package static let malformedResponse = ErrorCode(Known.malformedResponse)
+  package static let invalidRequest = ErrorCode(Known.invalidRequest)
+  package static let configError = ErrorCode(Known.configError)
+  package static let insecureURL = ErrorCode(Known.insecureURL)
+  package static let validationFailed = ErrorCode(Known.validationFailed)
+  package static let passwordRequired = ErrorCode(Known.passwordRequired)
+  package static let providerError = ErrorCode(Known.providerError)
+  package static let usage = ErrorCode(Known.usage)
+  package static let cancelled = ErrorCode(Known.cancelled)
+  package static let notSupported = ErrorCode(Known.notSupported)
+  package static let noMail = ErrorCode(Known.noMail)
+  package static let signupDisabled = ErrorCode(Known.signupDisabled)
+  package static let passwordSignInDisabled = ErrorCode(Known.passwordSignInDisabled)
+  package static let samePassword = ErrorCode(Known.samePassword)
+  package static let reauthenticationNeeded = ErrorCode(Known.reauthenticationNeeded)
+  package static let readonlyProfile = ErrorCode(Known.readonlyProfile)
+  package static let auditUnavailable = ErrorCode(Known.auditUnavailable)
+  package static let sessionNotSaved = ErrorCode(Known.sessionNotSaved)
+  package static let mfaRequired = ErrorCode(Known.mfaRequired)
+  package static let mfaInvalidCode = ErrorCode(Known.mfaInvalidCode)
+  package static let invalidFile = ErrorCode(Known.invalidFile)
+  package static let keyringUnavailable = ErrorCode(Known.keyringUnavailable)
+  package static let outputNotWritten = ErrorCode(Known.outputNotWritten)
+  package static let notFound = ErrorCode(Known.notFound)
 
   /// Every code the catalogue defines, for checkers and completion of `expect error`.
-  public static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }
+  package static let catalogue: [ErrorCode] = Known.allCases.map { ErrorCode($0) }
 }

@@ -1,17 +1,17 @@
 /// Client-side validation: instant, no request, every failing field reported at once.
-public enum Validator {
-  public struct Input: Sendable {
-    public var email: String?
-    public var password: String?
-    public var confirm: String?
-    public var name: String?
+package enum Validator {
+  package struct Input: Sendable {
+    package var email: String?
+    package var password: String?
+    package var confirm: String?
+    package var name: String?
     /// Whether to apply the length rules (sign-up, reset confirm) or only "required" (sign-in).
-    public var checkPasswordLength: Bool
-    public var requireName: Bool
-    public var requireEmail: Bool
-    public var requirePassword: Bool
+    package var checkPasswordLength: Bool
+    package var requireName: Bool
+    package var requireEmail: Bool
+    package var requirePassword: Bool
 
-    public init(
+    package init(
       email: String? = nil, password: String? = nil, confirm: String? = nil, name: String? = nil,
       checkPasswordLength: Bool = true, requireName: Bool = false, requireEmail: Bool = true,
       requirePassword: Bool = true
@@ -28,7 +28,7 @@ public enum Validator {
   }
 
   /// nil when valid; otherwise one `validation_failed` error carrying every field problem.
-  public static func validate(_ input: Input) -> AuthError? {
+  package static func validate(_ input: Input) -> AuthError? {
     var problems: [FieldError] = []
     if input.requireEmail {
       let email = (input.email ?? "").trimmingWhitespace
@@ -67,7 +67,7 @@ public enum Validator {
   /// backends accept it; refusing it here left such accounts impossible to sign in to or reset.
   static let localSpecials = Set(".!#$%&'*+/=?^_`{|}~-".unicodeScalars)
 
-  public static func isValidEmail(_ text: String) -> Bool {
+  package static func isValidEmail(_ text: String) -> Bool {
     let email = text.trimmingWhitespace
     guard email.count <= 255 else { return false }
     let scalars = Array(email.unicodeScalars)
@@ -89,7 +89,7 @@ public enum Validator {
   /// 255 characters. Unlike `isValidEmail` (what a sign-up form takes), letters of any script are
   /// fine — `jürgen@bücher.example`, in any case, composed or not — since the backend, not this
   /// check, decides which account the address names.
-  public static func isAccountAddress(_ text: String) -> Bool {
+  package static func isAccountAddress(_ text: String) -> Bool {
     let address = text.trimmingWhitespace
     guard address.count <= 255, let at = address.lastIndex(of: "@") else { return false }
     guard at > address.startIndex, address.index(after: at) < address.endIndex else { return false }
@@ -111,7 +111,7 @@ public enum Validator {
 
 extension String {
   /// Without leading and trailing spaces, tabs and newlines.
-  public var trimmingWhitespace: String {
+  package var trimmingWhitespace: String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
       return ""

@@ -10,19 +10,19 @@ import Essentials
 /// checks `~/.ssh`: a symbolic link, something else than a directory, a directory owned by someone
 /// else or one that group or others can write is refused (`config_error`, exit 78) with the fix;
 /// one they can merely read is tightened to 0700. Missing, it is created 0700 with its parents.
-public struct PrivateDirectory: Sendable {
-  public let path: String
+package struct PrivateDirectory: Sendable {
+  package let path: String
   /// How messages name it: "the sessions directory".
-  public let what: String
+  package let what: String
 
-  public init(_ path: String, what: String) {
+  package init(_ path: String, what: String) {
     self.path = path
     self.what = what
   }
 
   /// Checks the directory (creating it when `create`); false when it does not exist and `create`
   /// is false.
-  public func check(create: Bool) throws -> Bool {
+  package func check(create: Bool) throws -> Bool {
     var info = stat()
     if lstat(path, &info) != 0 {
       guard errno == ENOENT else { throw Self.failure("inspect \(path)") }
@@ -85,8 +85,8 @@ public struct PrivateDirectory: Sendable {
 /// used: the directory itself as a `PrivateDirectory`, and the one above it (which may be a link,
 /// as dotfile managers make them) must be yours or root's and not writable by group or others,
 /// unless sticky like /tmp, where nobody else can move `authsh/` away.
-public enum StateDirectory {
-  public static func check(_ path: String, create: Bool) throws -> Bool {
+package enum StateDirectory {
+  package static func check(_ path: String, create: Bool) throws -> Bool {
     // Every hop to it walked by hand (`SafePath`): no link of someone else's on the way.
     do {
       try SafePath.parent(of: path).close()  // the directory itself is judged below

@@ -8,19 +8,19 @@
 /// `~/.ssh/config`: the file, a symbolic link to it, its target and every directory above them
 /// up to `$HOME` (or `/`) must be owned by you or root and not writable by group or others. A
 /// sticky directory owned by root (`/tmp`) is allowed above: no one else can replace what is in it.
-public enum TrustedPath {
-  public struct Problem: Sendable, Equatable {
+package enum TrustedPath {
+  package struct Problem: Sendable, Equatable {
     /// What is wrong, to follow "Refusing to use FILE: ".
-    public var reason: String
-    public var hint: String
-    public init(reason: String, hint: String) {
+    package var reason: String
+    package var hint: String
+    package init(reason: String, hint: String) {
       self.reason = reason
       self.hint = hint
     }
   }
 
   /// Why `path` cannot be trusted, or nil (also nil when it does not exist).
-  public static func problem(of path: String, home: String?) -> Problem? {
+  package static func problem(of path: String, home: String?) -> Problem? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     if info.st_mode & S_IFMT == S_IFLNK {

@@ -1,9 +1,9 @@
 /// Whether a configured base URL can be sent to at all: http:// or https:// with a host. A bare
 /// `host:port` (a common slip with `--url`) gets the scheme it most likely lacks suggested.
-public enum EndpointCheck {
+package enum EndpointCheck {
   /// nil when `text` is usable; otherwise a `config_error` naming the problem. `what` names the
   /// setting in the message ("The Supabase URL").
-  public static func problem(_ text: String, what: String) -> AuthError? {
+  package static func problem(_ text: String, what: String) -> AuthError? {
     // Every provider call checks its base URL, and it is the same URL call after call.
     checked.value(for: Checked(text: text, what: what)) { examine(text, what: what) }
   }

@@ -1,14 +1,14 @@
 import Essentials
 
-public struct HTTPRequest: Sendable {
-  public var method: String
-  public var url: URL
-  public var headers: [(name: String, value: String)]
-  public var body: [UInt8]?
+package struct HTTPRequest: Sendable {
+  package var method: String
+  package var url: URL
+  package var headers: [(name: String, value: String)]
+  package var body: [UInt8]?
   /// Whole-request deadline in seconds.
-  public var timeout: Double
+  package var timeout: Double
 
-  public init(
+  package init(
     method: String, url: URL, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double = 30
   ) {
     self.method = method
@@ -21,11 +21,11 @@ public struct HTTPRequest: Sendable {
   /// The deadline a transport applies, in seconds: `timeout` within [1 ms, `Target.maximumTimeout`]
   /// (callers check the range; clamped anyway so no value can trap a conversion), 30 s if not
   /// finite. `--timeout 500ms` is half a second, not a whole one.
-  public var deadlineSeconds: Double {
+  package var deadlineSeconds: Double {
     timeout.isFinite ? min(max(0.001, timeout), Target.maximumTimeout) : 30
   }
 
-  public func header(_ name: String) -> String? {
+  package func header(_ name: String) -> String? {
     headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
 
@@ -33,7 +33,7 @@ public struct HTTPRequest: Sendable {
   /// control character other than tab (a line break would start a header of its own, or end the
   /// head). Every transport checks it before sending (libcurl sends header lines as given) and
   /// throws `TransportFailure.unsendableHeader`.
-  public var unsendableHeader: String? {
+  package var unsendableHeader: String? {
     headers.first { !Self.isToken($0.name) || !Self.isValue($0.value) }?.name
   }
 
@@ -81,26 +81,26 @@ public struct HTTPRequest: Sendable {
   }
 }
 
-public struct HTTPResponse: Sendable {
-  public var status: Int
-  public var headers: [(name: String, value: String)]
-  public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+  package var status: Int
+  package var headers: [(name: String, value: String)]
+  package var body: [UInt8]
 
-  public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+  package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
     self.status = status
     self.headers = headers
     self.body = body
   }
 
-  public func header(_ name: String) -> String? {
+  package func header(_ name: String) -> String? {
     headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
 
-  public var bodyText: String { String(decoding: body, as: UTF8.self) }
+  package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// Why a request got no HTTP answer.
-public enum TransportFailure: Error, Sendable, Equatable {
+package enum TransportFailure: Error, Sendable, Equatable {
   /// No network, no route, or a cause the transport cannot tell apart.
   case unreachable(String)
   /// Nothing listens on the host and port (connection refused).
@@ -123,16 +123,16 @@ public enum TransportFailure: Error, Sendable, Equatable {
 }
 
 /// Sends one HTTP request. The only way providers reach the network.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
 /// Which hosts may receive credentials over plain HTTP.
-public enum HostPolicy {
+package enum HostPolicy {
   /// `localhost`, a dotted-quad IPv4 literal in 127.0.0.0/8, or `::1` (bracketed or not), in any
   /// case. Nothing else: a name is resolved by whoever controls DNS or /etc/hosts, so
   /// `127.evil.test` or `api.localhost` may lead anywhere.
-  public static func isLoopback(_ host: String) -> Bool {
+  package static func isLoopback(_ host: String) -> Bool {
     // Compared as ASCII bytes (a host in a URL is ASCII), ignoring case: every request asks.
     var bare = host.utf8[...]
     if bare.first == UInt8(ascii: "["), bare.last == UInt8(ascii: "]"), bare.count >= 2 {
@@ -161,7 +161,7 @@ public enum HostPolicy {
 
   /// The `insecure_url` error for `http://` to a non-loopback host (nil for any other URL): what
   /// is refused unless `--allow-insecure-http` allows it.
-  public static func refusal(_ url: URL) -> AuthError? {
+  package static func refusal(_ url: URL) -> AuthError? {
     guard url.hasScheme("http") else { return nil }
     let host = url.host ?? ""
     guard !isLoopback(host) else { return nil }

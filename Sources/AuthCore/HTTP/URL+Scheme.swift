@@ -3,13 +3,13 @@ import Essentials
 extension URL {
   /// Whether the URL's scheme is `name` (given in lowercase), in any case, without making a
   /// lowercased copy: each request asks a few times.
-  public func hasScheme(_ name: String) -> Bool {
+  package func hasScheme(_ name: String) -> Bool {
     guard let scheme else { return false }
     return spellsInAnyCase(scheme.utf8, name)
   }
 
   /// What an HTTP/1.1 request line names: the percent-encoded path (`/` when empty) and query.
-  public var requestTarget: String {
+  package var requestTarget: String {
     var target = path(percentEncoded: true)
     if target.isEmpty { target = "/" }
     if let query = query(percentEncoded: true) { target += "?" + query }

@@ -3,8 +3,8 @@ import Essentials
 import JSONKit
 
 /// What happened to one account of `user import`.
-public struct ImportOutcome: Sendable, Equatable {
-  public enum Status: String, Sendable {
+package struct ImportOutcome: Sendable, Equatable {
+  package enum Status: String, Sendable {
     case imported
     case skippedExisting = "skipped_existing"
     case failed
@@ -19,7 +19,7 @@ public struct ImportOutcome: Sendable, Equatable {
     case heldBack = "held_back"
 
     /// Done: `--resume` leaves an account with this status in the report.
-    public func isDone(code: String?) -> Bool {
+    package func isDone(code: String?) -> Bool {
       switch self {
       case .imported, .skippedExisting: return true
       // A dry run sent nothing: resuming from its report sends everything.
@@ -31,8 +31,8 @@ public struct ImportOutcome: Sendable, Equatable {
   }
 
   /// Position in the input (0-based).
-  public var index: Int
-  public var status: Status
+  package var index: Int
+  package var status: Status
   /// The rest, held once and shared by copies until one changes (copy on write): an outcome is
   /// handed through the importer, the report, the audit log and the tally, and a copy is one
   /// reference, not seven.
@@ -48,47 +48,47 @@ public struct ImportOutcome: Sendable, Equatable {
     var losses: [ImportLoss] = []
   }
 
-  public var email: String? {
+  package var email: String? {
     get { texts.value.email }
     set { texts.value.email = newValue }
   }
   /// The id in the input, and the id the account has on the target when that is another one.
-  public var sourceId: String? {
+  package var sourceId: String? {
     get { texts.value.sourceId }
     set { texts.value.sourceId = newValue }
   }
-  public var newId: String? {
+  package var newId: String? {
     get { texts.value.newId }
     set { texts.value.newId = newValue }
   }
   /// Imported without a working password (no hash, or one the target cannot take): why.
-  public var withoutPassword: String? {
+  package var withoutPassword: String? {
     get { texts.value.withoutPassword }
     set { texts.value.withoutPassword = newValue }
   }
   /// `failed`: the error code and message.
-  public var errorCode: String? {
+  package var errorCode: String? {
     get { texts.value.errorCode }
     set { texts.value.errorCode = newValue }
   }
-  public var message: String? {
+  package var message: String? {
     get { texts.value.message }
     set { texts.value.message = newValue }
   }
   /// What the account lost on the way (or would have: `heldBack`).
-  public var losses: [ImportLoss] {
+  package var losses: [ImportLoss] {
     get { texts.value.losses }
     set { texts.value.losses = newValue }
   }
 
-  public init(index: Int, account: PortableAccount, status: Status) {
+  package init(index: Int, account: PortableAccount, status: Status) {
     self.index = index
     self.status = status
     texts = Shared(Texts(email: account.email, sourceId: account.id))
   }
 
   /// The `--report` line (never a hash).
-  public var json: JSON {
+  package var json: JSON {
     var object = JSONObject()
     object["email"] = .optional(email)
     object["id"] = .optional(sourceId)
@@ -105,7 +105,7 @@ public struct ImportOutcome: Sendable, Equatable {
   }
 
   /// The `--report` line of an import into `backend` (`BackendKey.canonical`).
-  public func reportLine(backend: String) -> JSON {
+  package func reportLine(backend: String) -> JSON {
     guard case .object(var object) = json else { return json }
     object["backend"] = .string(backend)
     return .object(object)
@@ -114,7 +114,7 @@ public struct ImportOutcome: Sendable, Equatable {
   /// What a `--report` line says of its account: the key it is known by (id, else address in
   /// lower case), whether it is done, and the backend it was imported into (nil in reports written
   /// before lines named it); nil for a line that is no import report line.
-  public static func reported(_ json: JSON) -> (key: String, done: Bool, backend: String?)? {
+  package static func reported(_ json: JSON) -> (key: String, done: Bool, backend: String?)? {
     guard let status = json["status"]?.string.flatMap(Status.init(rawValue:)) else { return nil }
     guard let key = json["id"]?.string ?? json["email"]?.string?.lowercased() else { return nil }
     return (key, status.isDone(code: json["error"]?.string), json["backend"]?.string)
@@ -122,16 +122,16 @@ public struct ImportOutcome: Sendable, Equatable {
 
   /// A request that never reached the backend (refused, no route, no such host): nothing was
   /// made, and the accounts after it are not sent either.
-  public var neverReachedBackend: Bool { status == .failed && errorCode == ErrorCode.networkUnreachable.rawValue }
+  package var neverReachedBackend: Bool { status == .failed && errorCode == ErrorCode.networkUnreachable.rawValue }
 
   /// The key `reported` gives an account of the file.
-  public static func key(of account: PortableAccount) -> String? {
+  package static func key(of account: PortableAccount) -> String? {
     account.id ?? account.email?.lowercasedKeepingLower
   }
 
   /// The outcome of a request that went out and got no answer, or was never sent (stopped first,
   /// or the backend could not be reached: `error.neverSent`).
-  public static func interrupted(_ outcome: ImportOutcome, by error: AuthError?, sent: Bool) -> ImportOutcome {
+  package static func interrupted(_ outcome: ImportOutcome, by error: AuthError?, sent: Bool) -> ImportOutcome {
     var changed = outcome
     changed.status = sent ? .unknown : .notStarted
     changed.errorCode = error?.code.rawValue
@@ -152,7 +152,7 @@ public struct ImportOutcome: Sendable, Equatable {
 extension Guarded where Value == AuthError? {
   /// Keeps the reason of the first of `outcomes` that never reached the backend, unless one is kept
   /// already: the importers and the sender stop sending once it is set.
-  public func keepUnreachable(_ outcomes: some Collection<ImportOutcome>) {
+  package func keepUnreachable(_ outcomes: some Collection<ImportOutcome>) {
     // By index: reading two fields in place copies no outcome (a call's thousand, every chunk).
     guard let first = outcomes.indices.first(where: { outcomes[$0].neverReachedBackend }) else { return }
     update { $0 = $0 ?? AuthError.unreachable(outcomes[first].message) }
@@ -161,7 +161,7 @@ extension Guarded where Value == AuthError? {
 
 /// Imports accounts into a backend: a provider that can do it conforms (the Supabase and Firebase
 /// admin providers).
-public protocol AccountImporter: Sendable {
+package protocol AccountImporter: Sendable {
   /// Creates the accounts, skipping those whose address or id is already taken. Never overwrites.
   /// `progress` is called with the final outcomes as they are known. Once `stop` is stopped no
   /// new request starts: what was never sent is `notStarted`.
@@ -175,14 +175,14 @@ public protocol AccountImporter: Sendable {
 }
 
 /// How each backend takes a portable record (pure: tested without a server).
-public enum AccountImportPlan {
+package enum AccountImportPlan {
   // MARK: Supabase (`POST /admin/users`)
 
   /// GoTrue's "ban forever": about a hundred years.
-  public static let disabledBan = "876000h"
+  package static let disabledBan = "876000h"
 
   /// The body of `POST /admin/users`, and why the account will have no working password (nil: it will).
-  public static func supabaseBody(_ account: PortableAccount, now: Int) -> (body: JSONObject, withoutPassword: String?)
+  package static func supabaseBody(_ account: PortableAccount, now: Int) -> (body: JSONObject, withoutPassword: String?)
   {
     var body = JSONObject()
     if let id = account.id, isUUID(id) { body["id"] = .string(id.lowercased()) }
@@ -219,12 +219,12 @@ public enum AccountImportPlan {
   }
 
   /// The `password_hash` GoTrue is sent, or why there is none. The import's check needs only this.
-  public static func supabasePassword(_ account: PortableAccount) -> (hash: String?, withoutPassword: String?) {
+  package static func supabasePassword(_ account: PortableAccount) -> (hash: String?, withoutPassword: String?) {
     supabasePassword(account, kind: account.passwordHash.map(PasswordHashString.kind(of:)))
   }
 
   /// `supabasePassword` for a hash whose kind is known (the check reads it once).
-  public static func supabasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
+  package static func supabasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
     -> (hash: String?, withoutPassword: String?)
   {
     switch kind {
@@ -247,13 +247,13 @@ public enum AccountImportPlan {
   // MARK: Firebase (`accounts:batchCreate`)
 
   /// The hash kinds a batchCreate call takes one of (`hashAlgorithm` and its parameters).
-  public enum FirebaseHashGroup: Hashable, Sendable {
+  package enum FirebaseHashGroup: Hashable, Sendable {
     case none, bcrypt
     /// Firebase's scrypt, or another kind with its parameters (`FirebaseHashConfig.algorithm`).
     case scrypt(FirebaseHashConfig)
 
     /// The call's hash fields (standard base64, as the API takes it).
-    public var fields: JSONObject {
+    package var fields: JSONObject {
       switch self {
       case .none: return JSONObject()
       case .bcrypt: return JSONObject([("hashAlgorithm", "BCRYPT")])
@@ -263,7 +263,7 @@ public enum AccountImportPlan {
   }
 
   /// One `users[]` entry of batchCreate, its hash group, and why it has no password (nil: it has).
-  public static func firebaseEntry(_ account: PortableAccount, localId: String, now: Int)
+  package static func firebaseEntry(_ account: PortableAccount, localId: String, now: Int)
     -> (entry: JSONObject, group: FirebaseHashGroup, withoutPassword: String?)
   {
     var entry = JSONObject()
@@ -296,14 +296,14 @@ public enum AccountImportPlan {
 
   /// The password part of a batchCreate entry (standard base64): its hash group, or why there is
   /// none. The import's check needs only this part.
-  public static func firebasePassword(_ account: PortableAccount)
+  package static func firebasePassword(_ account: PortableAccount)
     -> (hash: String?, salt: String?, group: FirebaseHashGroup, withoutPassword: String?)
   {
     firebasePassword(account, kind: account.passwordHash.map(PasswordHashString.kind(of:)))
   }
 
   /// `firebasePassword` for a hash whose kind is known (the check reads it once).
-  public static func firebasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
+  package static func firebasePassword(_ account: PortableAccount, kind: PasswordHashString.Kind?)
     -> (hash: String?, salt: String?, group: FirebaseHashGroup, withoutPassword: String?)
   {
     if let reason = firebaseWithoutPassword(account, kind: kind) { return (nil, nil, .none, reason) }
@@ -321,7 +321,7 @@ public enum AccountImportPlan {
 
   /// Why an account would reach Firebase without its password (nil: its hash goes with it). The
   /// check asks only this, so it encodes nothing.
-  public static func firebaseWithoutPassword(_ account: PortableAccount, kind: PasswordHashString.Kind?) -> String? {
+  package static func firebaseWithoutPassword(_ account: PortableAccount, kind: PasswordHashString.Kind?) -> String? {
     guard account.passwordHash != nil, let kind else { return account.passwordNote ?? "no password hash in the record" }
     switch kind {
     case .bcrypt, .firebaseScrypt, .firebaseImport: return nil
@@ -350,7 +350,7 @@ public enum AccountImportPlan {
   /// A Firebase-style id (28 letters and digits) for a record without one, made from its address
   /// (else its phone), so the same file imported twice never makes a second account; a random one
   /// when it has neither.
-  public static func derivedLocalId(_ account: PortableAccount) -> String {
+  package static func derivedLocalId(_ account: PortableAccount) -> String {
     guard let name = account.email?.lowercased() ?? account.phone, !name.isEmpty else { return newLocalId() }
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
     let digest = Array(SHA256.hash(data: Array(("authsh-import:" + name).utf8)))
@@ -358,7 +358,7 @@ public enum AccountImportPlan {
   }
 
   /// A Firebase-style id (28 letters and digits) for a record without one.
-  public static func newLocalId() -> String {
+  package static func newLocalId() -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
     var generator = SystemRandomNumberGenerator()
     return String((0..<28).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })

@@ -7,18 +7,18 @@ import JSONKit
 /// layout: the list is split into its elements as bytes arrive), authsh's CSV, firebase-tools'
 /// headerless CSV, a `\copy` of `auth.users`. Errors name the line: `PortableAccountError`, or
 /// `AccountStream.NotText` for bytes that are not UTF-8.
-public final class AccountStream {
-  public typealias NextLine = () throws -> [UInt8]?
+package final class AccountStream {
+  package typealias NextLine = () throws -> [UInt8]?
 
   /// A line with bytes that are not UTF-8 (1 for the first line).
-  public struct NotText: Error, Equatable {
-    public let line: Int
-    public init(line: Int) { self.line = line }
+  package struct NotText: Error, Equatable {
+    package let line: Int
+    package init(line: Int) { self.line = line }
   }
 
-  public private(set) var format = AccountFileFormat.jsonl
+  package private(set) var format = AccountFileFormat.jsonl
   /// The number of the last line read.
-  public private(set) var lineNumber = 0
+  package private(set) var lineNumber = 0
   private let nextLine: NextLine
   private let hashConfig: FirebaseHashConfig?
   private var mode: Mode = .start
@@ -34,20 +34,20 @@ public final class AccountStream {
 
   private enum CSVKind { case firebase, authUsers([String]), portable([String]) }
 
-  public init(hashConfig: FirebaseHashConfig?, nextLine: @escaping NextLine) {
+  package init(hashConfig: FirebaseHashConfig?, nextLine: @escaping NextLine) {
     self.hashConfig = hashConfig
     self.nextLine = nextLine
   }
 
   /// The accounts of a text already in memory (standard input, tests).
-  public convenience init(text: String, hashConfig: FirebaseHashConfig?) {
+  package convenience init(text: String, hashConfig: FirebaseHashConfig?) {
     var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).makeIterator()
     self.init(hashConfig: hashConfig) { lines.next().map(Array.init) }
   }
 
   /// A record as read, before it is made an account (`account(_:hashConfig:)`, which may run on
   /// any thread: an import turns records into accounts on every core while this reads on).
-  public enum Record: Sendable {
+  package enum Record: Sendable {
     case account(PortableAccount)
     case jsonl([UInt8], line: Int)
     case firebase([UInt8], index: Int, line: Int)
@@ -55,15 +55,15 @@ public final class AccountStream {
 
   /// The most one account's record may take (a CSV record has the same cap in `CSVRecordReader`):
   /// Firebase refuses a whole batchCreate call for one larger account.
-  public static let accountLimit = 1 << 20
+  package static let accountLimit = 1 << 20
 
   /// The next account; nil at the end of the file.
-  public func next() throws -> PortableAccount? {
+  package func next() throws -> PortableAccount? {
     try nextRecord().map { try Self.account($0, hashConfig: hashConfig) }
   }
 
   /// The account of a record read by `nextRecord`; errors name its line as `next` does.
-  public static func account(_ record: Record, hashConfig: FirebaseHashConfig?) throws -> PortableAccount {
+  package static func account(_ record: Record, hashConfig: FirebaseHashConfig?) throws -> PortableAccount {
     switch record {
     case .account(let account):
       return account
@@ -88,7 +88,7 @@ public final class AccountStream {
   }
 
   /// The next record; nil at the end of the file.
-  public func nextRecord() throws -> Record? {
+  package func nextRecord() throws -> Record? {
     while true {
       if let queued {
         self.queued = nil

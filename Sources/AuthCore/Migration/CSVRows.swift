@@ -1,28 +1,28 @@
 import Essentials
 
 /// One record of a CSV file: its fields and the line it starts on (1 for the first).
-public struct CSVRecord: Sendable, Equatable {
-  public var fields: [String]
-  public var line: Int
+package struct CSVRecord: Sendable, Equatable {
+  package var fields: [String]
+  package var line: Int
 
-  public init(fields: [String], line: Int) {
+  package init(fields: [String], line: Int) {
     self.fields = fields
     self.line = line
   }
 
   /// A line with nothing on it (one empty field).
-  public var isBlank: Bool { fields.count == 1 && fields[0].isEmpty }
+  package var isBlank: Bool { fields.count == 1 && fields[0].isEmpty }
 }
 
 /// Why a CSV file cannot be read past `line`.
-public struct CSVReadError: Error, Equatable, Sendable, CustomStringConvertible {
-  public var line: Int
-  public var message: String
-  public init(line: Int, message: String) {
+package struct CSVReadError: Error, Equatable, Sendable, CustomStringConvertible {
+  package var line: Int
+  package var message: String
+  package init(line: Int, message: String) {
     self.line = line
     self.message = message
   }
-  public var description: String { "line \(line): \(message)" }
+  package var description: String { "line \(line): \(message)" }
 }
 
 /// RFC 4180 CSV, the one reader of every CSV input (`--from`, `user import`, `run --data`):
@@ -33,14 +33,14 @@ public struct CSVReadError: Error, Equatable, Sendable, CustomStringConvertible 
 /// naming its line, not a process that grows until it is killed. Loose quoting as spreadsheets
 /// and firebase-tools write it is read as they mean it: a quote inside an unquoted field is a
 /// quote, and text after a closing quote joins the field.
-public struct CSVRecordReader {
-  public typealias NextLine = () throws -> String?
-  public static let defaultRecordLimit = 1 << 20
+package struct CSVRecordReader {
+  package typealias NextLine = () throws -> String?
+  package static let defaultRecordLimit = 1 << 20
 
   private let nextLine: NextLine
   let maxRecordBytes: Int
   /// The number of the last line read.
-  public internal(set) var lineNumber = 0
+  package internal(set) var lineNumber = 0
   /// Whether the last line read ended in CRLF (a quoted line break keeps what the file had).
   var crlf = false
   /// Lines to read again before the rest (a firebase-tools row read a second way), with their CRLF.
@@ -48,7 +48,7 @@ public struct CSVRecordReader {
   /// While not nil, every line read is kept here too (to be read again).
   var taken: [(line: String, crlf: Bool)]?
 
-  public init(maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit, nextLine: @escaping NextLine) {
+  package init(maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit, nextLine: @escaping NextLine) {
     self.maxRecordBytes = maxRecordBytes
     self.nextLine = nextLine
   }
@@ -57,10 +57,10 @@ public struct CSVRecordReader {
   /// so a quote closes a quoted field only before one. Versions before mid-2026 wrapped a name with
   /// a comma in quotes without doubling the quotes inside (`"Smith, "Jo""`), and its claims keep a
   /// JSON `\"` undoubled: such quotes are the field's own.
-  public var firebaseQuotes = false
+  package var firebaseQuotes = false
 
   /// The next record, nil at the end of the text.
-  public mutating func next() throws -> CSVRecord? {
+  package mutating func next() throws -> CSVRecord? {
     if firebaseQuotes { return try nextFirebase() }
     guard var line = try readLine() else { return nil }
     let start = lineNumber
@@ -142,19 +142,19 @@ public struct CSVRecordReader {
 }
 
 /// A whole CSV text in memory, read with `CSVRecordReader`.
-public enum CSVRows {
-  public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package enum CSVRows {
+  package struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
   }
 
   /// The rows; a blank line is one row of one empty field.
-  public static func parse(_ text: String) throws(ParseError) -> [[String]] {
+  package static func parse(_ text: String) throws(ParseError) -> [[String]] {
     try records(text).map(\.fields)
   }
 
   /// The records with their line numbers.
-  public static func records(_ text: String, maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit)
+  package static func records(_ text: String, maxRecordBytes: Int = CSVRecordReader.defaultRecordLimit)
     throws(ParseError) -> [CSVRecord]
   {
     // Split on the byte: "\r\n" is one Character, and CRLF lines lose their CR in the reader.
@@ -178,7 +178,7 @@ public enum CSVRows {
 
 extension CSVRows {
   /// The column names of a header line, trimmed and lowercased; empty when the line is no CSV.
-  public static func header(_ line: String) -> [String] {
+  package static func header(_ line: String) -> [String] {
     var once: String? = line
     var reader = CSVRecordReader {
       defer { once = nil }

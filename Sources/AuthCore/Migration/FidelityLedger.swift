@@ -3,7 +3,7 @@ import JSONKit
 
 /// Every field of a portable account, as the fidelity ledger lists it. Adding one fails to compile
 /// until `FidelityLedger.rules` and `FidelityLedger.fate` say what each target makes of it.
-public enum PortableField: String, CaseIterable, Sendable {
+package enum PortableField: String, CaseIterable, Sendable {
   case id
   case email
   case emailConfirmation = "email_verified"
@@ -23,7 +23,7 @@ public enum PortableField: String, CaseIterable, Sendable {
   case lastSignInAt = "last_sign_in_at"
 
   /// The field as the direction table names it.
-  public var title: String {
+  package var title: String {
     switch self {
     case .id: return "id"
     case .email: return "e-mail address"
@@ -47,7 +47,7 @@ public enum PortableField: String, CaseIterable, Sendable {
 }
 
 /// What a target makes of one field of an account.
-public enum FieldFate: Sendable, Equatable {
+package enum FieldFate: Sendable, Equatable {
   /// It arrives as it was.
   case carried
   /// It arrives in another form (how).
@@ -59,30 +59,30 @@ public enum FieldFate: Sendable, Equatable {
 }
 
 /// One line of the ledger's documentation: when a field's value is like this, this is its fate.
-public struct LedgerRule: Sendable, Equatable {
-  public var when: String?
-  public var fate: FieldFate
-  public init(_ when: String, _ fate: FieldFate) {
+package struct LedgerRule: Sendable, Equatable {
+  package var when: String?
+  package var fate: FieldFate
+  package init(_ when: String, _ fate: FieldFate) {
     self.when = when
     self.fate = fate
   }
 
   /// A fate whatever the value.
-  public init(_ fate: FieldFate) {
+  package init(_ fate: FieldFate) {
     self.when = nil
     self.fate = fate
   }
 }
 
 /// What an account is known to have, worked out once for the ledger's questions.
-public struct LedgerFacts: Sendable {
-  public var now: Int
+package struct LedgerFacts: Sendable {
+  package var now: Int
   /// The record says it signed in with a password.
-  public var hadPassword: Bool
+  package var hadPassword: Bool
   /// Why it would arrive without its password (nil: it carries one).
-  public var withoutPassword: String?
+  package var withoutPassword: String?
 
-  public init(now: Int, hadPassword: Bool, withoutPassword: String?) {
+  package init(now: Int, hadPassword: Bool, withoutPassword: String?) {
     self.now = now
     self.hadPassword = hadPassword
     self.withoutPassword = withoutPassword
@@ -92,12 +92,12 @@ public struct LedgerFacts: Sendable {
 /// The fidelity ledger: for every field and target, what an import does with it. The documentation
 /// (`rules`, the direction table of docs/moving-accounts.md, `help user import`) and the check of each account (`fate`)
 /// are two exhaustive switches over the same fields, side by side.
-public enum FidelityLedger {
+package enum FidelityLedger {
   /// Firebase's cap on `customAttributes`, in characters of its JSON text.
-  public static let claimsLimit = 1000
+  package static let claimsLimit = 1000
 
   /// The documentation of one field going into `target`.
-  public static func rules(_ field: PortableField, into target: ProviderKind) -> [LedgerRule] {
+  package static func rules(_ field: PortableField, into target: ProviderKind) -> [LedgerRule] {
     let firebase = target == .firebase
     switch field {
     case .id:
@@ -189,7 +189,7 @@ public enum FidelityLedger {
 
   /// What `target` makes of `field` of this account; nil when the account has nothing there to
   /// carry or lose.
-  public static func fate(
+  package static func fate(
     _ field: PortableField, of account: PortableAccount, into target: ProviderKind, facts: LedgerFacts
   ) -> FieldFate? {
     let firebase = target == .firebase

@@ -2,7 +2,7 @@ import Essentials
 import JSONKit
 
 /// What an account loses on its way into the target, found before anything is sent.
-public enum ImportLoss: String, Sendable, CaseIterable, Comparable {
+package enum ImportLoss: String, Sendable, CaseIterable, Comparable {
   /// It signed in with a password and will have none (a hash the target cannot take, or none in the file).
   case password
   /// Its second factors (TOTP): neither backend's import takes a factor with its secret.
@@ -30,10 +30,10 @@ public enum ImportLoss: String, Sendable, CaseIterable, Comparable {
 
   /// A loss that makes the account weaker (it can no longer sign in as before): not made without
   /// the flag that names it.
-  public var weakens: Bool { [.password, .secondFactors, .verified].contains(self) }
+  package var weakens: Bool { [.password, .secondFactors, .verified].contains(self) }
 
   /// The flag that accepts this loss.
-  public var flag: String? {
+  package var flag: String? {
     switch self {
     case .password: return "--without-passwords"
     case .secondFactors: return "--drop-factors"
@@ -42,17 +42,17 @@ public enum ImportLoss: String, Sendable, CaseIterable, Comparable {
     }
   }
 
-  public static func < (a: ImportLoss, b: ImportLoss) -> Bool { a.rawValue < b.rawValue }
+  package static func < (a: ImportLoss, b: ImportLoss) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// The losses a user has said yes to, by flag.
-public struct ImportConsent: Sendable, Equatable {
-  public var withoutPasswords = false
-  public var dropFactors = false
+package struct ImportConsent: Sendable, Equatable {
+  package var withoutPasswords = false
+  package var dropFactors = false
   /// Import unconfirmed addresses as confirmed (they signed in unconfirmed before).
-  public var confirmUnverified = false
+  package var confirmUnverified = false
 
-  public init(withoutPasswords: Bool = false, dropFactors: Bool = false, confirmUnverified: Bool = false) {
+  package init(withoutPasswords: Bool = false, dropFactors: Bool = false, confirmUnverified: Bool = false) {
     self.withoutPasswords = withoutPasswords
     self.dropFactors = dropFactors
     self.confirmUnverified = confirmUnverified
@@ -70,30 +70,30 @@ public struct ImportConsent: Sendable, Equatable {
 
 /// One account checked against the target: the record to send, what it loses, and why it is held
 /// back (a weakening loss without its flag).
-public struct ImportCheck: Sendable {
-  public var account: PortableAccount
-  public var losses: [ImportLoss]
-  public var heldBack: String?
+package struct ImportCheck: Sendable {
+  package var account: PortableAccount
+  package var losses: [ImportLoss]
+  package var heldBack: String?
   /// Why the account would arrive without a password (nil: it carries one).
-  public var withoutPassword: String?
+  package var withoutPassword: String?
   /// The kind of its password hash as the summary names it (nil: no hash).
-  public var hashKind: String?
+  package var hashKind: String?
   /// Why it is not sent though it loses nothing by name (it fails as `validation_failed`): the
   /// target cannot make it at all, or it repeats an earlier account of the file (set by the reader
   /// of the file, which sees the accounts in order: `ImportDuplicates`).
-  public var refused: String?
+  package var refused: String?
 
   /// Sent to the backend: neither held back nor refused.
-  public var willSend: Bool { heldBack == nil && refused == nil }
+  package var willSend: Bool { heldBack == nil && refused == nil }
 
   /// Marks it a duplicate of an earlier account of the file (a reason it had already stays).
-  public mutating func markDuplicate() {
+  package mutating func markDuplicate() {
     if refused == nil { refused = ImportDuplicates.message }
   }
 
   /// An unconfirmed address into Supabase cannot sign in with its password whatever the project's
   /// confirmation setting (GoTrue's password grant refuses it: `token.go`, "Email not confirmed").
-  public init(
+  package init(
     _ given: PortableAccount, target: ProviderKind, consent: ImportConsent, now: Int
   ) {
     var account = given
@@ -156,7 +156,7 @@ public struct ImportCheck: Sendable {
 
 extension ImportOutcome {
   /// A dry run's outcome of a checked account: it would be imported, or it is held back and why.
-  public static func planned(_ checked: ImportCheck, index: Int) -> ImportOutcome {
+  package static func planned(_ checked: ImportCheck, index: Int) -> ImportOutcome {
     if checked.refused != nil { return refused(checked) }
     var outcome = ImportOutcome(
       index: index, account: checked.account, status: checked.heldBack == nil ? .wouldImport : .heldBack)

@@ -5,16 +5,16 @@ import Essentials
 /// backends would refuse or skip it anyway, each its own way (Supabase: "already there", Firebase:
 /// a refused call); found before anything is sent, it is the same on both and in the dry run.
 /// Keeps a 64-bit hash per key, not the text: a million accounts cost tens of megabytes, not hundreds.
-public struct ImportDuplicates: Sendable {
+package struct ImportDuplicates: Sendable {
   private var seen = Set<Int>()
 
-  public init() {}
+  package init() {}
 
-  public static let message = "the same id, address or phone number is earlier in the file: only the first is imported"
+  package static let message = "the same id, address or phone number is earlier in the file: only the first is imported"
 
   /// Whether `account` names an id, address or phone an earlier one named; the keys of an account
   /// that is no duplicate are remembered.
-  public mutating func isDuplicate(_ account: PortableAccount) -> Bool {
+  package mutating func isDuplicate(_ account: PortableAccount) -> Bool {
     let id = account.id.map { Self.key(0, $0) }
     let email = account.email.map { Self.key(1, $0.lowercasedKeepingLower) }
     let phone = account.phone.flatMap(PortableAccount.e164).map { Self.key(2, $0) }
@@ -33,7 +33,7 @@ public struct ImportDuplicates: Sendable {
 
 extension ImportOutcome {
   /// An account refused before anything is sent (`ImportCheck.refused`): failed, not sent.
-  public static func refused(_ checked: ImportCheck) -> ImportOutcome {
+  package static func refused(_ checked: ImportCheck) -> ImportOutcome {
     var outcome = ImportOutcome(index: 0, account: checked.account, status: .failed)
     outcome.errorCode = ErrorCode.validationFailed.rawValue
     outcome.message = checked.refused

@@ -3,16 +3,16 @@ import JSONKit
 
 /// The text `user import` prints: counts, then the accounts that need a look (new ids, no
 /// password, skipped, failed), at most `listed` of each (the rest are in `--report`). Never a hash.
-public enum ImportSummary {
-  public static let listed = 20
+package enum ImportSummary {
+  package static let listed = 20
 
-  public static func text(
+  package static func text(
     _ outcomes: [ImportOutcome], total: Int, format: AccountFileFormat, source: String, backend: String
   ) -> String {
     text(ImportTally(outcomes), total: total, format: format, source: source, backend: backend)
   }
 
-  public static func text(
+  package static func text(
     _ tally: ImportTally, total: Int, format: AccountFileFormat, source: String, backend: String
   ) -> String {
     let imported = tally.count(.imported)
@@ -41,11 +41,11 @@ public enum ImportSummary {
 
   /// The counts of `--json` (`import`): every account of the run in exactly one of imported,
   /// skipped, failed, unknown and not_started; `without_password` counts imported ones.
-  public static func counts(_ outcomes: [ImportOutcome], total: Int) -> JSON {
+  package static func counts(_ outcomes: [ImportOutcome], total: Int) -> JSON {
     counts(ImportTally(outcomes), total: total)
   }
 
-  public static func counts(_ tally: ImportTally, total: Int) -> JSON {
+  package static func counts(_ tally: ImportTally, total: Int) -> JSON {
     [
       "total": .int(total), "imported": .int(tally.count(.imported)),
       "without_password": .int(tally.withoutPassword.count), "skipped": .int(tally.count(.skippedExisting)),
@@ -56,7 +56,7 @@ public enum ImportSummary {
   }
 
   /// The counts of a dry run's `--json` (`import`), by the same names as a run's.
-  public static func counts(_ tally: ImportDryRunTally) -> JSON {
+  package static func counts(_ tally: ImportDryRunTally) -> JSON {
     [
       "dry_run": true, "total": .int(tally.total), "would_import": .int(tally.sent),
       "without_password": .int(tally.without.count), "new_ids": .int(tally.newIds),
@@ -70,7 +70,7 @@ public enum ImportSummary {
   }
 
   /// The error of a run that held accounts back (exit 1), or of a dry run that would.
-  public static func heldBackError(_ held: Int, total: Int, losses: some Sequence<ImportLoss>, dryRun: Bool)
+  package static func heldBackError(_ held: Int, total: Int, losses: some Sequence<ImportLoss>, dryRun: Bool)
     -> AuthError
   {
     let flags = Set(losses.filter(\.weakens).compactMap(\.flag)).sorted().joined(separator: ", ")
@@ -89,7 +89,7 @@ public enum ImportSummary {
 
   /// `--dry-run`: what would be sent, held back and lost, from the file and the target's settings
   /// (accounts already there are not known: nothing is asked of them).
-  public static func dryRun(_ tally: ImportDryRunTally, format: AccountFileFormat, source: String, backend: String)
+  package static func dryRun(_ tally: ImportDryRunTally, format: AccountFileFormat, source: String, backend: String)
     -> String
   {
     var lines = [

@@ -4,39 +4,39 @@ import JSONKit
 /// What `user import` keeps of its outcomes for the summary, whatever the number of accounts: the
 /// counts, and the first `ImportSummary.listed` accounts of each list (the rest are in `--report`).
 /// A million-account import keeps a few kilobytes here, not a million outcomes.
-public struct ImportTally: Sendable, Equatable {
+package struct ImportTally: Sendable, Equatable {
   /// One list of the summary: its first accounts and how many there were.
-  public struct Sample: Sendable, Equatable {
-    public private(set) var first: [ImportOutcome] = []
-    public private(set) var count = 0
+  package struct Sample: Sendable, Equatable {
+    package private(set) var first: [ImportOutcome] = []
+    package private(set) var count = 0
     mutating func add(_ outcome: ImportOutcome) {
       count += 1
       if first.count < ImportSummary.listed { first.append(outcome) }
     }
   }
 
-  public private(set) var statuses: [ImportOutcome.Status: Int] = [:]
-  public private(set) var failedByCode: [String: Int] = [:]
+  package private(set) var statuses: [ImportOutcome.Status: Int] = [:]
+  package private(set) var failedByCode: [String: Int] = [:]
   /// Of the imported accounts, what they lost on the way.
-  public private(set) var losses: [ImportLoss: Int] = [:]
-  public private(set) var renamed = Sample()
-  public private(set) var withoutPassword = Sample()
-  public private(set) var skipped = Sample()
-  public private(set) var failed = Sample()
-  public private(set) var heldBack = Sample()
-  public private(set) var unknown = Sample()
+  package private(set) var losses: [ImportLoss: Int] = [:]
+  package private(set) var renamed = Sample()
+  package private(set) var withoutPassword = Sample()
+  package private(set) var skipped = Sample()
+  package private(set) var failed = Sample()
+  package private(set) var heldBack = Sample()
+  package private(set) var unknown = Sample()
   /// What the held-back accounts would have lost (the flags that accept it).
-  public private(set) var heldLosses: Set<ImportLoss> = []
+  package private(set) var heldLosses: Set<ImportLoss> = []
 
-  public init() {}
+  package init() {}
 
-  public init(_ outcomes: [ImportOutcome]) {
+  package init(_ outcomes: [ImportOutcome]) {
     for outcome in outcomes { add(outcome) }
   }
 
-  public func count(_ status: ImportOutcome.Status) -> Int { statuses[status] ?? 0 }
+  package func count(_ status: ImportOutcome.Status) -> Int { statuses[status] ?? 0 }
 
-  public mutating func add(_ outcome: ImportOutcome) {
+  package mutating func add(_ outcome: ImportOutcome) {
     statuses[outcome.status, default: 0] += 1
     switch outcome.status {
     case .imported:
@@ -62,35 +62,35 @@ public struct ImportTally: Sendable, Equatable {
 }
 
 /// What a `--dry-run` keeps of the checks: the counts and the first accounts of each list.
-public struct ImportDryRunTally: Sendable {
+package struct ImportDryRunTally: Sendable {
   /// One list of the dry run: its first accounts (who, and why) and how many there were.
-  public struct Listed: Sendable {
-    public private(set) var first: [(who: String, why: String)] = []
-    public private(set) var count = 0
+  package struct Listed: Sendable {
+    package private(set) var first: [(who: String, why: String)] = []
+    package private(set) var count = 0
     mutating func add(_ who: String, _ why: String) {
       count += 1
       if first.count < ImportSummary.listed { first.append((who, why)) }
     }
   }
 
-  public private(set) var total = 0
-  public private(set) var sent = 0
-  public private(set) var kinds: [String: Int] = [:]
-  public private(set) var newIds = 0
-  public private(set) var losses: [ImportLoss: Int] = [:]
-  public private(set) var without = Listed()
-  public private(set) var held = Listed()
+  package private(set) var total = 0
+  package private(set) var sent = 0
+  package private(set) var kinds: [String: Int] = [:]
+  package private(set) var newIds = 0
+  package private(set) var losses: [ImportLoss: Int] = [:]
+  package private(set) var without = Listed()
+  package private(set) var held = Listed()
   /// Accounts refused before anything is sent (a duplicate, or one the target cannot make).
-  public private(set) var refused = Listed()
+  package private(set) var refused = Listed()
   /// What the held-back accounts would lose (their flags are the hint).
-  public private(set) var heldLosses: Set<ImportLoss> = []
+  package private(set) var heldLosses: Set<ImportLoss> = []
   let provider: ProviderKind
 
-  public init(provider: ProviderKind) {
+  package init(provider: ProviderKind) {
     self.provider = provider
   }
 
-  public mutating func add(_ check: ImportCheck) {
+  package mutating func add(_ check: ImportCheck) {
     total += 1
     let account = check.account
     let who = account.email ?? account.id ?? "?"

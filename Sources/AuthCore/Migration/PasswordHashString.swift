@@ -9,24 +9,24 @@ import JSONKit
 /// (HMAC_*, MD5, SHA*, PBKDF_SHA1, PBKDF2_SHA256, STANDARD_SCRYPT) with the parameters each needs:
 /// `signerKey` (HMAC), `rounds` (digests, PBKDF), `memoryCost`, `blockSize`, `parallelization`,
 /// `dkLen` (STANDARD_SCRYPT), and optionally `passwordHashOrder`.
-public struct FirebaseHashConfig: Sendable, Hashable {
-  public var algorithm = "SCRYPT"
-  public var signerKey: String
-  public var saltSeparator: String
-  public var rounds: Int
-  public var memoryCost: Int
-  public var blockSize = 0
-  public var parallelization = 0
-  public var dkLen = 0
+package struct FirebaseHashConfig: Sendable, Hashable {
+  package var algorithm = "SCRYPT"
+  package var signerKey: String
+  package var saltSeparator: String
+  package var rounds: Int
+  package var memoryCost: Int
+  package var blockSize = 0
+  package var parallelization = 0
+  package var dkLen = 0
   /// SALT_AND_PASSWORD or PASSWORD_AND_SALT; nil: the kind's own order.
-  public var order: String?
+  package var order: String?
 
-  public static let otherAlgorithms = [
+  package static let otherAlgorithms = [
     "HMAC_SHA512", "HMAC_SHA256", "HMAC_SHA1", "HMAC_MD5", "MD5", "SHA1", "SHA256", "SHA512", "PBKDF_SHA1",
     "PBKDF2_SHA256", "STANDARD_SCRYPT",
   ]
 
-  public init(signerKey: String, saltSeparator: String, rounds: Int, memoryCost: Int) {
+  package init(signerKey: String, saltSeparator: String, rounds: Int, memoryCost: Int) {
     self.signerKey = signerKey
     self.saltSeparator = saltSeparator
     self.rounds = rounds
@@ -34,10 +34,10 @@ public struct FirebaseHashConfig: Sendable, Hashable {
   }
 
   /// Firebase's own modified scrypt (what Supabase takes as `$fbscrypt$`).
-  public var isFirebaseScrypt: Bool { algorithm == "SCRYPT" }
+  package var isFirebaseScrypt: Bool { algorithm == "SCRYPT" }
 
   /// Reads the config object (or a v2 config with it under `signIn.hashConfig`).
-  public init(json: JSON) throws {
+  package init(json: JSON) throws {
     let object = json["signIn"]?["hashConfig"] ?? json
     let algorithm = object["algorithm"]?.string ?? object["hashAlgorithm"]?.string ?? "SCRYPT"
     guard algorithm == "SCRYPT" || Self.otherAlgorithms.contains(algorithm) else {
@@ -82,7 +82,7 @@ public struct FirebaseHashConfig: Sendable, Hashable {
   }
 
   /// The fields of a batchCreate call for these parameters (standard base64, as the API takes it).
-  public var batchCreateFields: JSONObject {
+  package var batchCreateFields: JSONObject {
     var fields = JSONObject([("hashAlgorithm", .string(algorithm))])
     if !signerKey.isEmpty { fields["signerKey"] = .string(signerKey) }
     if !saltSeparator.isEmpty { fields["saltSeparator"] = .string(saltSeparator) }
@@ -100,8 +100,8 @@ public struct FirebaseHashConfig: Sendable, Hashable {
 }
 
 /// The hash strings of the portable record (`password_hash`) and what each backend's import takes.
-public enum PasswordHashString {
-  public enum Kind: Equatable, Sendable {
+package enum PasswordHashString {
+  package enum Kind: Equatable, Sendable {
     case bcrypt
     /// Firebase's modified scrypt: the parameters, the salt and the hash (standard base64).
     case firebaseScrypt(FirebaseHashConfig, salt: String, hash: String)
@@ -111,7 +111,7 @@ public enum PasswordHashString {
     case unknown
   }
 
-  public static func kind(of text: String) -> Kind {
+  package static func kind(of text: String) -> Kind {
     if text.utf8.count == 60, text.hasPrefix("$2a$") || text.hasPrefix("$2b$") || text.hasPrefix("$2y$") {
       return .bcrypt
     }
@@ -125,7 +125,7 @@ public enum PasswordHashString {
 
   /// A hash whose text names its own kind and parameters (bcrypt, argon2): read as it is from any
   /// file, never as Firebase's scrypt.
-  public static func identifiesItself(_ text: String) -> Bool {
+  package static func identifiesItself(_ text: String) -> Bool {
     switch kind(of: text) {
     case .bcrypt, .argon2: return true
     case .firebaseScrypt, .firebaseImport, .unknown: return false
@@ -134,7 +134,7 @@ public enum PasswordHashString {
 
   /// The hash of a record read with `--hash-config` naming a kind other than SCRYPT, kept with its
   /// parameters: `$fbimport$<the config as JSON, base64>$<salt>$<hash>` (standard base64).
-  public static func firebaseImport(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
+  package static func firebaseImport(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
     if config.isFirebaseScrypt { return firebaseScrypt(config, salt: salt, hash: hash) }
     guard let salt = standardBase64(salt), let hash = standardBase64(hash), !hash.isEmpty else { return nil }
     var fields = config.batchCreateFields
@@ -154,7 +154,7 @@ public enum PasswordHashString {
 
   /// `$fbscrypt$v=1,n=<memoryCost>,r=<rounds>,p=1,ss=<base64>,sk=<base64>$<salt>$<hash>`: GoTrue
   /// reads `n` as log2 of scrypt's N, which is Firebase's memoryCost.
-  public static func firebaseScrypt(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
+  package static func firebaseScrypt(_ config: FirebaseHashConfig, salt: String, hash: String) -> String? {
     guard let salt = standardBase64(salt), let hash = standardBase64(hash), !hash.isEmpty else { return nil }
     return
       "$fbscrypt$v=1,n=\(config.memoryCost),r=\(config.rounds),p=1,ss=\(config.saltSeparator),sk=\(config.signerKey)$\(salt)$\(hash)"
@@ -202,7 +202,7 @@ public enum PasswordHashString {
 
   /// Base64 in either alphabet, padded or not, re-encoded as standard padded base64 (what GoTrue
   /// decodes); nil when it is not base64.
-  public static func standardBase64(_ text: String) -> String? {
+  package static func standardBase64(_ text: String) -> String? {
     if isStandardBase64(text.utf8) { return text }
     return bytes(text).map { Data($0).base64EncodedString() }
   }
@@ -247,7 +247,7 @@ public enum PasswordHashString {
   }
 
   /// The bytes of base64 in either alphabet, padded or not.
-  public static func bytes(_ text: String) -> [UInt8]? {
+  package static func bytes(_ text: String) -> [UInt8]? {
     var standard = Array(text.utf8).map {
       $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
     }

@@ -3,7 +3,7 @@ import JSONKit
 
 /// One account of `user export --format jsonl` / `user import`: the portable record both backends
 /// are read into and written from. Keys are snake_case; a field is nil when unknown.
-public struct PortableAccount: Sendable, Equatable {
+package struct PortableAccount: Sendable, Equatable {
   /// The fields, held once and shared by copies until one changes (copy on write): an import hands
   /// each account through checks, outcomes and batches, and a copy is one reference, not twenty.
   struct Fields: Sendable, Equatable {
@@ -31,109 +31,109 @@ public struct PortableAccount: Sendable, Equatable {
 
   private var storage: Shared<Fields>
 
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage == rhs.storage }
+  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage == rhs.storage }
 
-  public var id: String? {
+  package var id: String? {
     get { storage.value.id }
     set { storage.value.id = newValue }
   }
-  public var email: String? {
+  package var email: String? {
     get { storage.value.email }
     set { storage.value.email = newValue }
   }
-  public var emailVerified: Bool? {
+  package var emailVerified: Bool? {
     get { storage.value.emailVerified }
     set { storage.value.emailVerified = newValue }
   }
-  public var phone: String? {
+  package var phone: String? {
     get { storage.value.phone }
     set { storage.value.phone = newValue }
   }
-  public var displayName: String? {
+  package var displayName: String? {
     get { storage.value.displayName }
     set { storage.value.displayName = newValue }
   }
-  public var disabled: Bool? {
+  package var disabled: Bool? {
     get { storage.value.disabled }
     set { storage.value.disabled = newValue }
   }
   /// RFC 3339.
-  public var bannedUntil: String? {
+  package var bannedUntil: String? {
     get { storage.value.bannedUntil }
     set { storage.value.bannedUntil = newValue }
   }
-  public var createdAt: String? {
+  package var createdAt: String? {
     get { storage.value.createdAt }
     set { storage.value.createdAt = newValue }
   }
-  public var lastSignInAt: String? {
+  package var lastSignInAt: String? {
     get { storage.value.lastSignInAt }
     set { storage.value.lastSignInAt = newValue }
   }
-  public var userMetadata: JSONObject? {
+  package var userMetadata: JSONObject? {
     get { storage.value.userMetadata }
     set { storage.value.userMetadata = newValue }
   }
-  public var appMetadata: JSONObject? {
+  package var appMetadata: JSONObject? {
     get { storage.value.appMetadata }
     set { storage.value.appMetadata = newValue }
   }
-  public var providers: [String] {
+  package var providers: [String] {
     get { storage.value.providers }
     set { storage.value.providers = newValue }
   }
   /// The ways in, as the source backend lists them (`user export`); nil when it did not say
   /// (Supabase's admin list).
-  public var identities: [PortableIdentity]? {
+  package var identities: [PortableIdentity]? {
     get { storage.value.identities }
     set { storage.value.identities = newValue }
   }
   /// Second factors, never their secrets (`user export`); nil when unknown.
-  public var factors: [PortableFactor]? {
+  package var factors: [PortableFactor]? {
     get { storage.value.factors }
     set { storage.value.factors = newValue }
   }
   /// `firebase` or `supabase`.
-  public var source: String? {
+  package var source: String? {
     get { storage.value.source }
     set { storage.value.source = newValue }
   }
   /// The string GoTrue's `password_hash` takes: bcrypt, argon2 or `$fbscrypt$…` (`PasswordHashString`).
-  public var passwordHash: String? {
+  package var passwordHash: String? {
     get { storage.value.passwordHash }
     set { storage.value.passwordHash = newValue }
   }
   /// Why there is no hash though there is a password.
-  public var passwordNote: String? {
+  package var passwordNote: String? {
     get { storage.value.passwordNote }
     set { storage.value.passwordNote = newValue }
   }
   /// Whether the phone number was confirmed by a code; nil when the file does not say.
-  public var phoneConfirmed: Bool? {
+  package var phoneConfirmed: Bool? {
     get { storage.value.phoneConfirmed }
     set { storage.value.phoneConfirmed = newValue }
   }
-  public var photoURL: String? {
+  package var photoURL: String? {
     get { storage.value.photoURL }
     set { storage.value.photoURL = newValue }
   }
   /// RFC 3339: when an invitation not yet accepted was sent (the account has no password yet).
-  public var invitedAt: String? {
+  package var invitedAt: String? {
     get { storage.value.invitedAt }
     set { storage.value.invitedAt = newValue }
   }
 
-  public init(id: String? = nil, email: String? = nil) {
+  package init(id: String? = nil, email: String? = nil) {
     storage = Shared(Fields(id: id, email: email))
   }
 
   /// The record as a JSON line's object (the export's shape), keys in `keys` order.
-  public var json: JSON {
+  package var json: JSON {
     .object(JSONObject(Self.keys.map { ($0, value(of: $0)) }))
   }
 
   /// Reads a record object; unknown keys are ignored, wrong types are an error naming the key.
-  public init(json: JSON) throws {
+  package init(json: JSON) throws {
     guard let object = json.object else { throw PortableAccountError("is not a JSON object") }
     self.init()
     func string(_ key: String) throws -> String? {
@@ -203,7 +203,7 @@ public struct PortableAccount: Sendable, Equatable {
 extension PortableAccount {
   /// A phone number in E.164 (`+15551234567`): GoTrue keeps the digits without `+`; nil for text
   /// that is no number.
-  public static func e164(_ phone: String) -> String? {
+  package static func e164(_ phone: String) -> String? {
     let digits = phone.hasPrefix("+") ? phone.dropFirst() : phone[...]
     guard (7...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
     return "+" + digits
@@ -211,7 +211,7 @@ extension PortableAccount {
 }
 
 /// Why a record could not be read (the reader adds the line number).
-public struct PortableAccountError: Error, Equatable, Sendable {
-  public var message: String
-  public init(_ message: String) { self.message = message }
+package struct PortableAccountError: Error, Equatable, Sendable {
+  package var message: String
+  package init(_ message: String) { self.message = message }
 }

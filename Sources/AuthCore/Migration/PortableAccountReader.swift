@@ -4,7 +4,7 @@ import JSONKit
 /// The account files `user import` reads, told apart by their content: the portable JSONL record
 /// (one object per line), Firebase's `auth:import` JSON (`{"users":[…]}`, `--format firebase`),
 /// or CSV with a header row (`--format csv`, nested fields as JSON text).
-public enum AccountFileFormat: String, Sendable, Equatable {
+package enum AccountFileFormat: String, Sendable, Equatable {
   case jsonl, firebase, csv
   /// firebase-tools' `auth:export --format csv` (no header, positional fields).
   case firebaseCSV = "firebase-csv"
@@ -12,14 +12,14 @@ public enum AccountFileFormat: String, Sendable, Equatable {
   case authUsers = "auth.users"
 }
 
-public enum PortableAccountReader {
+package enum PortableAccountReader {
   /// The note of a Firebase record with a hash read without `--hash-config`.
-  public static let missingHashConfig = "the Firebase format has no hash parameters; give --hash-config FILE"
+  package static let missingHashConfig = "the Firebase format has no hash parameters; give --hash-config FILE"
 
   /// Reads every account of `text` (`AccountStream` reads a file a record at a time). `hashConfig`
   /// turns the Firebase format's `passwordHash` and `salt` into `$fbscrypt$` strings; without it
   /// those accounts have no hash and a note why.
-  public static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (
+  package static func read(_ text: String, hashConfig: FirebaseHashConfig? = nil) throws -> (
     AccountFileFormat, [PortableAccount]
   ) {
     let stream = AccountStream(text: text, hashConfig: hashConfig)

@@ -2,8 +2,8 @@ import JSONKit
 
 /// A second factor of an account, provider-neutral (result model `user.factors[]`): a Supabase
 /// factor (`/factors`, `factors` on a user) or a Firebase MFA enrollment (`mfaInfo[]`).
-public struct AuthFactor: Sendable, Equatable, Hashable {
-  public enum Kind: String, Sendable, Hashable {
+package struct AuthFactor: Sendable, Equatable, Hashable {
+  package enum Kind: String, Sendable, Hashable {
     /// An authenticator app (RFC 6238).
     case totp
     /// A code by SMS.
@@ -12,7 +12,7 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
     case other
   }
 
-  public enum Status: String, Sendable, Hashable {
+  package enum Status: String, Sendable, Hashable {
     /// Usable for sign-in (Firebase enrollments are always verified).
     case verified
     /// Enrolled but never confirmed with a first code (Supabase).
@@ -20,15 +20,15 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
   }
 
   /// Supabase factor id or Firebase `mfaEnrollmentId`.
-  public var id: String
-  public var kind: Kind
+  package var id: String
+  package var kind: Kind
   /// The name given at enrolment (`friendly_name`, `displayName`), if any.
-  public var name: String?
-  public var status: Status
+  package var name: String?
+  package var status: Status
   /// ISO 8601 (UTC), nil when the backend did not say.
-  public var createdAt: String?
+  package var createdAt: String?
 
-  public init(id: String, kind: Kind, name: String? = nil, status: Status = .verified, createdAt: String? = nil) {
+  package init(id: String, kind: Kind, name: String? = nil, status: Status = .verified, createdAt: String? = nil) {
     self.id = id
     self.kind = kind
     self.name = name
@@ -36,14 +36,14 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
     self.createdAt = createdAt
   }
 
-  public var json: JSON {
+  package var json: JSON {
     [
       "id": .string(id), "kind": .string(kind.rawValue), "name": .optional(name), "status": .string(status.rawValue),
       "created_at": .optional(createdAt),
     ]
   }
 
-  public init?(json: JSON) {
+  package init?(json: JSON) {
     guard let id = json["id"]?.string else { return nil }
     self.init(
       id: id, kind: json["kind"]?.string.flatMap(Kind.init(rawValue:)) ?? .other, name: json["name"]?.string,
@@ -52,10 +52,10 @@ public struct AuthFactor: Sendable, Equatable, Hashable {
   }
 
   /// How a person refers to it: its name, else its id.
-  public var label: String { name.flatMap { $0.isEmpty ? nil : $0 } ?? id }
+  package var label: String { name.flatMap { $0.isEmpty ? nil : $0 } ?? id }
 
   /// Whether `text` names this factor (its id, or its name ignoring case).
-  public func matches(_ text: String) -> Bool {
+  package func matches(_ text: String) -> Bool {
     id == text || (name.map { $0.lowercased() == text.lowercased() } ?? false)
   }
 }
@@ -64,7 +64,7 @@ extension Array where Element == AuthFactor {
   /// The factor `text` names: the one with that id, else the one with that name (ignoring case);
   /// nil when none does. A name two factors share is refused (a usage error listing their ids):
   /// taking the first would remove, or answer with, a factor the person did not mean.
-  public func factor(named text: String) throws -> AuthFactor? {
+  package func factor(named text: String) throws -> AuthFactor? {
     if let byId = first(where: { $0.id == text }) { return byId }
     let named = filter { $0.matches(text) }
     guard named.count <= 1 else {

@@ -2,24 +2,24 @@ import Essentials
 import JSONKit
 
 /// The signed-in user, provider-neutral (result model `user.*`).
-public struct AuthUser: Sendable, Equatable {
-  public var id: String
-  public var email: String
-  public var emailConfirmed: Bool
-  public var name: String?
+package struct AuthUser: Sendable, Equatable {
+  package var id: String
+  package var email: String
+  package var emailConfirmed: Bool
+  package var name: String?
   /// ISO 8601 (UTC) or nil when the backend did not say.
-  public var createdAt: String?
-  public var lastSignInAt: String?
+  package var createdAt: String?
+  package var lastSignInAt: String?
   /// The sign-in provider as the backend names it (`email` on Supabase, `password` on Firebase):
   /// `user.provider_id`. `user.provider` is `signInMethod`, named the same on both.
-  public var provider: String
+  package var provider: String
   /// Second factors (`user.factors[]`): from `GET /user` / `accounts:lookup`, and from the
   /// sign-in answer where the backend sends them.
-  public var factors: [AuthFactor]
+  package var factors: [AuthFactor]
   /// The phone number in E.164 (`+15551234567`; GoTrue's digits get their `+`), nil when none.
-  public var phone: String?
+  package var phone: String?
 
-  public init(
+  package init(
     id: String, email: String, emailConfirmed: Bool, name: String? = nil, createdAt: String? = nil,
     lastSignInAt: String? = nil, provider: String, factors: [AuthFactor] = [], phone: String? = nil
   ) {
@@ -36,20 +36,20 @@ public struct AuthUser: Sendable, Equatable {
 
   /// Who this is, for people: the e-mail address, else the phone number (an account signed in by
   /// phone has no address), else the id.
-  public var label: String { !email.isEmpty ? email : phone.flatMap { $0.isEmpty ? nil : $0 } ?? id }
+  package var label: String { !email.isEmpty ? email : phone.flatMap { $0.isEmpty ? nil : $0 } ?? id }
 
   /// The sign-in method named alike on both backends (`user.provider`): `password` for e-mail
   /// and password (Supabase says `email`), `google` for Google (Firebase says `google.com`), …
-  public var signInMethod: String { Self.signInMethod(provider) }
+  package var signInMethod: String { Self.signInMethod(provider) }
 
-  public static func signInMethod(_ provider: String) -> String {
+  package static func signInMethod(_ provider: String) -> String {
     switch provider {
     case "email", "password": return "password"
     default: return provider.hasSuffix(".com") ? String(provider.dropLast(4)) : provider
     }
   }
 
-  public var json: JSON {
+  package var json: JSON {
     [
       "id": .string(id), "email": .string(email), "email_confirmed": .bool(emailConfirmed),
       "name": .optional(name), "created_at": .optional(createdAt), "last_sign_in_at": .optional(lastSignInAt),
@@ -58,7 +58,7 @@ public struct AuthUser: Sendable, Equatable {
     ]
   }
 
-  public init?(json: JSON) {
+  package init?(json: JSON) {
     guard let id = json["id"]?.string, let email = json["email"]?.string else { return nil }
     self.init(
       id: id, email: email, emailConfirmed: json["email_confirmed"]?.bool ?? false, name: json["name"]?.string,
@@ -69,15 +69,16 @@ public struct AuthUser: Sendable, Equatable {
 }
 
 /// Tokens of a signed-in user (result model `session.*`; tokens are secret).
-public struct AuthSession: Sendable, Equatable {
-  public var accessToken: String
-  public var refreshToken: String
+package struct AuthSession: Sendable, Equatable {
+  package var accessToken: String
+  package var refreshToken: String
   /// Unix seconds.
-  public var expiresAt: Int
-  public var tokenType: String
-  public var user: AuthUser
+  package var expiresAt: Int
+  package var tokenType: String
+  package var user: AuthUser
 
-  public init(accessToken: String, refreshToken: String, expiresAt: Int, tokenType: String = "bearer", user: AuthUser) {
+  package init(accessToken: String, refreshToken: String, expiresAt: Int, tokenType: String = "bearer", user: AuthUser)
+  {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
@@ -85,10 +86,10 @@ public struct AuthSession: Sendable, Equatable {
     self.user = user
   }
 
-  public func expiresIn(now: Int) -> Int { UnixTime.difference(expiresAt, now) }
+  package func expiresIn(now: Int) -> Int { UnixTime.difference(expiresAt, now) }
 
   /// The stored form (tokens in clear: only ever written to the 0600 session file).
-  public var storedJSON: JSON {
+  package var storedJSON: JSON {
     [
       "access_token": .string(accessToken), "refresh_token": .string(refreshToken), "expires_at": .int(expiresAt),
       "token_type": .string(tokenType), "user": user.json,
@@ -96,11 +97,11 @@ public struct AuthSession: Sendable, Equatable {
   }
 
   /// The key and value that mark a stored session whose tokens are kept in the keyring.
-  public static let tokensInKey = "tokens_in"
-  public static let tokensInKeyring = "keyring"
+  package static let tokensInKey = "tokens_in"
+  package static let tokensInKeyring = "keyring"
 
   /// The stored form without the tokens (what a session file keeps when the keyring holds them).
-  public var storedJSONWithoutTokens: JSON {
+  package var storedJSONWithoutTokens: JSON {
     [
       Self.tokensInKey: .string(Self.tokensInKeyring), "expires_at": .int(expiresAt), "token_type": .string(tokenType),
       "user": user.json,
@@ -108,7 +109,7 @@ public struct AuthSession: Sendable, Equatable {
   }
 
   /// A session recorded without its tokens (they are empty strings here: never sent).
-  public init?(storedJSONWithoutTokens json: JSON) {
+  package init?(storedJSONWithoutTokens json: JSON) {
     guard var complete = json.object else { return nil }
     complete["access_token"] = ""
     complete["refresh_token"] = ""
@@ -116,12 +117,12 @@ public struct AuthSession: Sendable, Equatable {
   }
 
   /// The tokens alone: the secret the keyring item holds.
-  public var tokensJSON: JSON {
+  package var tokensJSON: JSON {
     ["access_token": .string(accessToken), "refresh_token": .string(refreshToken)]
   }
 
   /// This session with the tokens of a keyring item; nil when the item does not hold both.
-  public func withTokens(_ json: JSON) -> AuthSession? {
+  package func withTokens(_ json: JSON) -> AuthSession? {
     guard let access = json["access_token"]?.string, let refresh = json["refresh_token"]?.string, !access.isEmpty,
       !refresh.isEmpty
     else { return nil }
@@ -131,7 +132,7 @@ public struct AuthSession: Sendable, Equatable {
     return copy
   }
 
-  public init?(storedJSON json: JSON) {
+  package init?(storedJSON json: JSON) {
     guard let access = json["access_token"]?.string, let refresh = json["refresh_token"]?.string,
       let expiresAt = json["expires_at"]?.int, UnixTime.isPlausible(expiresAt), let userJSON = json["user"],
       let user = AuthUser(json: userJSON)
@@ -143,12 +144,12 @@ public struct AuthSession: Sendable, Equatable {
 }
 
 /// The latest mail the emulator "sent" to an address (result model `inbox.*`).
-public struct InboxMessage: Sendable, Equatable {
-  public var kind: String
-  public var code: String
-  public var link: String
-  public var email: String
-  public init(kind: String, code: String, link: String, email: String) {
+package struct InboxMessage: Sendable, Equatable {
+  package var kind: String
+  package var code: String
+  package var link: String
+  package var email: String
+  package init(kind: String, code: String, link: String, email: String) {
     self.kind = kind
     self.code = code
     self.link = link
@@ -156,12 +157,12 @@ public struct InboxMessage: Sendable, Equatable {
   }
 }
 
-public enum LogoutScope: String, Sendable, CaseIterable {
+package enum LogoutScope: String, Sendable, CaseIterable {
   case local, global, others
 }
 
 /// Result of a sign-up: signed in, or a confirmation mail was sent (no session).
-public enum SignUpOutcome: Sendable, Equatable {
+package enum SignUpOutcome: Sendable, Equatable {
   case signedIn(AuthSession)
   /// `obfuscated`: Supabase answered with a fake user (the address already has a confirmed account).
   case confirmationSent(AuthUser, obfuscated: Bool)
@@ -171,10 +172,10 @@ extension InboxMessage {
   /// Query parameters of a mailed link that carry its secret: Supabase's `token` (or
   /// `token_hash`), Firebase's `oobCode`. Firebase's `apiKey` is a public Web API key that the
   /// link needs, so it stays.
-  public static let secretParameters: Set<String> = ["token", "token_hash", "oobCode", "code"]
+  package static let secretParameters: Set<String> = ["token", "token_hash", "oobCode", "code"]
 
   /// The message as printed without `--show-tokens`: the code and the link's secret as `***`.
-  public var redacted: InboxMessage {
+  package var redacted: InboxMessage {
     var copy = self
     if !code.isEmpty { copy.code = Redactor.mask }
     copy.link = Self.maskingSecrets(in: link)
@@ -183,10 +184,10 @@ extension InboxMessage {
 
   /// Values of the link's `apiKey` parameter: public, and needed for the link to work, so output
   /// of this message shows them even though the redactor knows the key.
-  public var publicValues: [String] { Self.queryValues(in: link) { $0 == "apiKey" } }
+  package var publicValues: [String] { Self.queryValues(in: link) { $0 == "apiKey" } }
 
   /// The code and the link's secret values: what a redactor should mask.
-  public var secretValues: [String] { [code] + Self.queryValues(in: link, where: Self.secretParameters.contains) }
+  package var secretValues: [String] { [code] + Self.queryValues(in: link, where: Self.secretParameters.contains) }
 
   static func queryValues(in link: String, where matches: (String) -> Bool) -> [String] {
     guard let question = link.firstIndex(of: "?") else { return [] }
@@ -200,7 +201,7 @@ extension InboxMessage {
   }
 
   /// `link` with the value of every secret query parameter replaced by `***`.
-  public static func maskingSecrets(in link: String) -> String {
+  package static func maskingSecrets(in link: String) -> String {
     guard let question = link.firstIndex(of: "?") else { return link }
     let fragmentStart = link[question...].firstIndex(of: "#") ?? link.endIndex
     let query = link[link.index(after: question)..<fragmentStart]

@@ -1,18 +1,18 @@
 import JSONKit
 
 /// `status.*`: where commands go and who is signed in (psql `\conninfo`).
-public struct StatusInfo: Sendable, Equatable {
-  public var provider: String
-  public var profile: String
-  public var url: String
-  public var signedIn: Bool
+package struct StatusInfo: Sendable, Equatable {
+  package var provider: String
+  package var profile: String
+  package var url: String
+  package var signedIn: Bool
   /// Where the session is kept: `keyring`, `file` or `memory`.
-  public var sessionStore: String?
+  package var sessionStore: String?
   /// The keyring or file, in words (`status.session_location`).
-  public var sessionLocation: String?
+  package var sessionLocation: String?
   /// Why the saved session cannot be read here (`status.session_unreadable`), or nil.
-  public var sessionUnreadable: String?
-  public init(provider: String, profile: String, url: String, signedIn: Bool) {
+  package var sessionUnreadable: String?
+  package init(provider: String, profile: String, url: String, signedIn: Bool) {
     self.provider = provider
     self.profile = profile
     self.url = url
@@ -21,73 +21,73 @@ public struct StatusInfo: Sendable, Equatable {
 }
 
 /// What one command produced: the result model, shared by `--json`, assertions and reports.
-public struct CommandResult: Sendable {
-  public var command: String
-  public var elapsedMs: Int = 0
-  public var error: AuthError?
-  public var user: AuthUser?
-  public var session: AuthSession?
-  public var reset: String?
-  public var inbox: InboxMessage?
-  public var status: StatusInfo?
+package struct CommandResult: Sendable {
+  package var command: String
+  package var elapsedMs: Int = 0
+  package var error: AuthError?
+  package var user: AuthUser?
+  package var session: AuthSession?
+  package var reset: String?
+  package var inbox: InboxMessage?
+  package var status: StatusInfo?
   /// `user …` commands: the accounts looked up (one per address of `user show`, or the one acted on).
-  public var lookups: [UserLookup] = []
+  package var lookups: [UserLookup] = []
   /// `user show --jsonl`: how many lookups were printed as they completed (and not kept in `lookups`).
-  public var streamedLookups = 0
+  package var streamedLookups = 0
   /// `user list`.
-  public var userPage: UserPage?
+  package var userPage: UserPage?
   /// `user link`.
-  public var link: AdminLink?
+  package var link: AdminLink?
   /// `diagnose`.
-  public var diagnosis: Diagnosis?
+  package var diagnosis: Diagnosis?
   /// `audit`.
-  public var audit: [AuditEntry]?
+  package var audit: [AuditEntry]?
   /// `user history`: the backend's trail for the account, newest first.
-  public var history: [AccountEvent]?
+  package var history: [AccountEvent]?
   /// Human notes ("Confirmation e-mail sent", …).
-  public var notes: [String] = []
+  package var notes: [String] = []
   /// A bulk change (`--from FILE`): its summary (counts by outcome and error code).
-  public var batch: JSON?
+  package var batch: JSON?
   /// `user import`: its counts (`import` in `--json`).
-  public var importCounts: JSON?
+  package var importCounts: JSON?
   /// Free text output (`echo`, `help`).
-  public var output: String?
+  package var output: String?
   /// `secret list`: the names of the stored secrets (never their values).
-  public var secrets: [String]?
+  package var secrets: [String]?
   /// `signup`: true when a confirmation mail was sent instead of signing in, false when signed in.
-  public var confirmationRequired: Bool?
+  package var confirmationRequired: Bool?
   /// `mfa list`: the signed-in user's second factors.
-  public var factors: [AuthFactor]?
+  package var factors: [AuthFactor]?
   /// `mfa enroll`: the new factor's URI and secret (secret), and the QR code's lines.
-  public var enrollment: TOTPEnrollment?
-  public var qrCode: [String]?
+  package var enrollment: TOTPEnrollment?
+  package var qrCode: [String]?
   /// Whether human output draws the enrolment's secret, URI and QR code (a person at a terminal,
   /// or `--show-tokens`); otherwise they print as `***`. JSON shows them with `revealTokens` only.
-  public var drawsEnrollment = false
+  package var drawsEnrollment = false
 
-  public init(command: String) { self.command = command }
+  package init(command: String) { self.command = command }
 
   /// Whether the command succeeded and its answer is a yes: `diagnose` of an account that cannot
   /// sign in is not ok (exit 1, like grep), though the command itself worked.
-  public var ok: Bool { error == nil && diagnosis?.canSignIn != false }
+  package var ok: Bool { error == nil && diagnosis?.canSignIn != false }
 
-  public static func failure(_ command: String, _ error: AuthError) -> CommandResult {
+  package static func failure(_ command: String, _ error: AuthError) -> CommandResult {
     var result = CommandResult(command: command)
     result.error = error
     return result
   }
 
   /// Decoded claims of the access token, when signed in.
-  public var claims: JSON? { session.flatMap { JWTClaims.decode($0.accessToken) } }
+  package var claims: JSON? { session.flatMap { JWTClaims.decode($0.accessToken) } }
 
   /// The version of the result model's JSON. Within one version fields are only ever added;
   /// none is removed, renamed or changes type or meaning.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// The result model as JSON. Tokens, recovery codes and link secrets print as `***` unless
   /// `revealTokens` (`--show-tokens`, or script queries, whose output goes through the redactor).
   /// `claims` only with `includeClaims` (`--claims`, and script queries).
-  public func json(now: Int, revealTokens: Bool, includeClaims: Bool = false) -> JSON {
+  package func json(now: Int, revealTokens: Bool, includeClaims: Bool = false) -> JSON {
     var object = JSONObject()
     object["schema"] = .int(Self.schemaVersion)
     object["ok"] = .bool(ok)
@@ -165,10 +165,10 @@ public struct CommandResult: Sendable {
   }
 
   /// The command whose JSON always has `users` (one entry per address asked).
-  public static let lookupCommand = "user show"
+  package static let lookupCommand = "user show"
 
   /// One account of `user show`: the user, or the query with its error.
-  public static func lookupJSON(_ lookup: UserLookup, revealTokens: Bool = false) -> JSON {
+  package static func lookupJSON(_ lookup: UserLookup, revealTokens: Bool = false) -> JSON {
     var object = JSONObject()
     object["query"] = .string(lookup.query)
     object["ok"] = .bool(lookup.user != nil)
@@ -177,7 +177,7 @@ public struct CommandResult: Sendable {
     return .object(object)
   }
 
-  public static func errorJSON(_ error: AuthError) -> JSON {
+  package static func errorJSON(_ error: AuthError) -> JSON {
     var object = JSONObject()
     object["code"] = .string(error.code.rawValue)
     object["message"] = .string(error.message)

@@ -2,8 +2,8 @@ import Essentials
 import JSONKit
 
 /// Reads the claims of a JWT without verifying it (the client has no key; the server checks).
-public enum JWTClaims {
-  public static func decode(_ token: String) -> JSON? {
+package enum JWTClaims {
+  package static func decode(_ token: String) -> JSON? {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3 else { return nil }
     var base64 = parts[1].replacingAll("-", with: "+").replacingAll("_", with: "/")
@@ -16,7 +16,7 @@ public enum JWTClaims {
 
   /// `exp` in Unix seconds.
   /// `exp` in Unix seconds; nil when absent or not a plausible time.
-  public static func expiry(_ token: String) -> Int? {
+  package static func expiry(_ token: String) -> Int? {
     decode(token)?["exp"]?.int.flatMap { UnixTime.isPlausible($0) ? $0 : nil }
   }
 }

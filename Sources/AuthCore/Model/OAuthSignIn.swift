@@ -2,15 +2,15 @@ import Essentials
 
 /// A browser sign-in under way (`login --oauth`): the address the browser is sent to, and what
 /// the backend needs again to finish it (the PKCE verifier, Firebase's `sessionId`).
-public struct OAuthStart: Sendable, Equatable {
+package struct OAuthStart: Sendable, Equatable {
   /// The provider as the backend names it (`google`, `google.com`).
-  public var provider: String
-  public var url: String
-  public var callback: String
-  public var verifier: String?
-  public var sessionId: String?
+  package var provider: String
+  package var url: String
+  package var callback: String
+  package var verifier: String?
+  package var sessionId: String?
 
-  public init(provider: String, url: String, callback: String, verifier: String? = nil, sessionId: String? = nil) {
+  package init(provider: String, url: String, callback: String, verifier: String? = nil, sessionId: String? = nil) {
     self.provider = provider
     self.url = url
     self.callback = callback
@@ -19,14 +19,14 @@ public struct OAuthStart: Sendable, Equatable {
   }
 
   /// The names `--oauth` takes, as a person says them (`google`), for each backend.
-  public static let providers = [
+  package static let providers = [
     "apple", "azure", "bitbucket", "discord", "facebook", "figma", "github", "gitlab", "google", "kakao", "keycloak",
     "linkedin", "microsoft", "notion", "slack", "spotify", "twitch", "twitter", "workos", "yahoo", "zoom",
   ]
 
   /// `google` as Supabase names it (`google`) or Firebase (`google.com`); nil when that backend
   /// has no such provider.
-  public static func backendName(_ name: String, for kind: ProviderKind) -> String? {
+  package static func backendName(_ name: String, for kind: ProviderKind) -> String? {
     let bare = name.lowercased().hasSuffix(".com") ? String(name.lowercased().dropLast(4)) : name.lowercased()
     switch kind {
     case .supabase:
@@ -40,7 +40,7 @@ public struct OAuthStart: Sendable, Equatable {
 
   /// The value of `name` in the query or the fragment of `url` (the fragment wins, as a browser
   /// app reads it).
-  public static func parameter(_ name: String, in url: String) -> String? {
+  package static func parameter(_ name: String, in url: String) -> String? {
     let noFragment = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
     let fragment = noFragment.count > 1 ? String(noFragment[1]) : ""
     let query = noFragment[0].split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
@@ -58,11 +58,11 @@ public struct OAuthStart: Sendable, Equatable {
 }
 
 extension AuthProvider {
-  public func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
+  package func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
     throw AuthError(.notSupported, message: "This backend has no browser sign-in in authsh.")
   }
 
-  public func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession {
+  package func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession {
     throw AuthError(.notSupported, message: "This backend has no browser sign-in in authsh.")
   }
 }

@@ -5,22 +5,22 @@ import JSONKit
 /// A PKCE pair (RFC 7636) for a Supabase project that signs in with `flow = "pkce"`: the
 /// challenge goes with the request for a mail, the verifier stays with authsh until the link
 /// comes back with `?code=` and is traded for the session.
-public struct PKCEPair: Sendable, Equatable {
-  public var verifier: String
+package struct PKCEPair: Sendable, Equatable {
+  package var verifier: String
   /// `code_challenge_method`: authsh always sends `s256`.
-  public static let method = "s256"
+  package static let method = "s256"
 
-  public init(verifier: String) { self.verifier = verifier }
+  package init(verifier: String) { self.verifier = verifier }
 
   /// base64url(SHA-256(verifier)) without padding.
-  public var challenge: String { Self.base64URL(Array(SHA256.hash(data: Array(verifier.utf8)))) }
+  package var challenge: String { Self.base64URL(Array(SHA256.hash(data: Array(verifier.utf8)))) }
 
   /// 32 random bytes as base64url: a 43-character verifier of `[A-Za-z0-9_-]`.
-  public static func generate<G: RandomNumberGenerator>(using generator: inout G) -> PKCEPair {
+  package static func generate<G: RandomNumberGenerator>(using generator: inout G) -> PKCEPair {
     PKCEPair(verifier: base64URL((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
   }
 
-  public static func generate() -> PKCEPair {
+  package static func generate() -> PKCEPair {
     var generator = SystemRandomNumberGenerator()
     return generate(using: &generator)
   }
@@ -31,7 +31,7 @@ public struct PKCEPair: Sendable, Equatable {
 
   /// The auth code of a link a PKCE flow ended in: the app's redirect, `https://app/cb?code=…`.
   /// nil for anything else (a mailed `/verify` link, a 6-digit code, a token hash).
-  public static func authCode(inLink text: String) -> String? {
+  package static func authCode(inLink text: String) -> String? {
     guard let components = URLComponents(string: text), components.scheme != nil,
       let items = components.queryItems,
       !items.contains(where: { ["token", "token_hash", "oobCode"].contains($0.name) }),
@@ -42,23 +42,23 @@ public struct PKCEPair: Sendable, Equatable {
 }
 
 /// A PKCE flow authsh started and has not finished: the verifier (never shown) and when it began.
-public struct PendingPKCEFlow: Sendable, Equatable {
-  public enum Kind: String, Sendable { case recovery, magiclink }
+package struct PendingPKCEFlow: Sendable, Equatable {
+  package enum Kind: String, Sendable { case recovery, magiclink }
 
-  public var verifier: String
-  public var startedAt: Int
+  package var verifier: String
+  package var startedAt: Int
 
-  public init(verifier: String, startedAt: Int) {
+  package init(verifier: String, startedAt: Int) {
     self.verifier = verifier
     self.startedAt = startedAt
   }
 
   /// The key in `ProfileState.pkceFlows`: `recovery:ada@example.com`.
-  public static func key(_ kind: Kind, email: String) -> String { kind.rawValue + ":" + email.lowercased() }
+  package static func key(_ kind: Kind, email: String) -> String { kind.rawValue + ":" + email.lowercased() }
 
   /// A day: GoTrue forgets flow states after five minutes of their start (a magic link: of its
   /// use), so anything older can only fail; it is dropped when the next flow is kept.
-  public static let keptSeconds = 86_400
+  package static let keptSeconds = 86_400
 
   var json: JSON { ["verifier": .string(verifier), "started_at": .int(startedAt)] }
 
@@ -73,7 +73,7 @@ public struct PendingPKCEFlow: Sendable, Equatable {
 extension ProfileState {
   /// Keeps the verifier of a flow just started, replacing an earlier one of the same kind and
   /// address, and drops flows older than a day.
-  public mutating func keepPKCEFlow(_ kind: PendingPKCEFlow.Kind, email: String, verifier: String, now: Int) {
+  package mutating func keepPKCEFlow(_ kind: PendingPKCEFlow.Kind, email: String, verifier: String, now: Int) {
     pkceFlows = pkceFlows.filter { _, flow in
       flow.startedAt <= now && flow.startedAt > now - PendingPKCEFlow.keptSeconds
     }
@@ -81,7 +81,7 @@ extension ProfileState {
   }
 
   /// The newest pending flow of `kind` (for `email` when given), with its key.
-  public func newestPKCEFlow(_ kind: PendingPKCEFlow.Kind, email: String?) -> (key: String, flow: PendingPKCEFlow)? {
+  package func newestPKCEFlow(_ kind: PendingPKCEFlow.Kind, email: String?) -> (key: String, flow: PendingPKCEFlow)? {
     let prefix = kind.rawValue + ":"
     return pkceFlows.filter { key, _ in
       key.hasPrefix(prefix) && email.map { key == PendingPKCEFlow.key(kind, email: $0) } ?? true
@@ -102,21 +102,21 @@ extension ProfileState {
 }
 
 extension AuthProvider {
-  public func sendPasswordReset(email: String, pkce: PKCEPair?) async throws {
+  package func sendPasswordReset(email: String, pkce: PKCEPair?) async throws {
     guard pkce == nil else { throw Self.noPKCE }
     try await sendPasswordReset(email: email)
   }
 
-  public func sendSignInLink(email: String, pkce: PKCEPair?) async throws {
+  package func sendSignInLink(email: String, pkce: PKCEPair?) async throws {
     guard pkce == nil else { throw Self.noPKCE }
     try await sendSignInLink(email: email)
   }
 
-  public func signInWithLink(email: String, authCode: String, verifier: String) async throws -> SignInStep {
+  package func signInWithLink(email: String, authCode: String, verifier: String) async throws -> SignInStep {
     throw Self.noPKCE
   }
 
-  public func confirmPasswordReset(authCode: String, verifier: String, newPassword: String) async throws
+  package func confirmPasswordReset(authCode: String, verifier: String, newPassword: String) async throws
     -> AuthSession
   {
     throw Self.noPKCE

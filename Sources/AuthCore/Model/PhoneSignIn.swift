@@ -1,30 +1,30 @@
 /// A one-time code texted to a phone number, waiting to be typed: what `signInWithPhone` needs
 /// besides the code (Firebase's `sessionInfo`; Supabase keys the code by the number alone).
-public struct PhoneVerification: Sendable, Equatable {
+package struct PhoneVerification: Sendable, Equatable {
   /// E.164 (`+15551234567`).
-  public var phone: String
+  package var phone: String
   /// Firebase `sendVerificationCode`'s `sessionInfo`; nil on Supabase.
-  public var sessionInfo: String?
+  package var sessionInfo: String?
 
-  public init(phone: String, sessionInfo: String? = nil) {
+  package init(phone: String, sessionInfo: String? = nil) {
     self.phone = phone
     self.sessionInfo = sessionInfo
   }
 
   /// What a wrong, used or expired code says on both backends.
-  public static let invalidCodeMessage = "This code is invalid or has expired."
+  package static let invalidCodeMessage = "This code is invalid or has expired."
 }
 
 extension AuthProvider {
-  public func sendPhoneCode(phone: String) async throws -> PhoneVerification {
+  package func sendPhoneCode(phone: String) async throws -> PhoneVerification {
     throw AuthError(.notSupported, message: "This backend has no phone sign-in here.")
   }
 
-  public func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession {
+  package func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession {
     throw AuthError(.notSupported, message: "This backend has no phone sign-in here.")
   }
 
-  public func signInWithCustomToken(_ token: String) async throws -> AuthSession {
+  package func signInWithCustomToken(_ token: String) async throws -> AuthSession {
     throw AuthError(
       .notSupported,
       message: "Custom tokens are Firebase's: Supabase has no sign-in with a token an app server minted.")

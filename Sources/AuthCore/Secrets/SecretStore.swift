@@ -2,38 +2,38 @@ import Essentials
 
 /// One secret authsh keeps in the platform keyring: the tokens of a session, or an admin key
 /// stored with `authsh secret set NAME`.
-public struct SecretItem: Sendable, Hashable {
-  public enum Kind: String, Sendable, CaseIterable {
+package struct SecretItem: Sendable, Hashable {
+  package enum Kind: String, Sendable, CaseIterable {
     case session
     case serviceKey = "service_key"
   }
 
-  public let kind: Kind
+  package let kind: Kind
   /// A session: the canonical `BackendKey`. An admin key: the name given to `secret set`.
-  public let name: String
+  package let name: String
   /// A session: the session file that refers to the item. A keyring serves every state directory
   /// of the user, so the file is part of the item's identity: two state directories never share,
   /// or clean up, each other's session.
-  public let file: String?
+  package let file: String?
 
-  public init(kind: Kind, name: String, file: String? = nil) {
+  package init(kind: Kind, name: String, file: String? = nil) {
     self.kind = kind
     self.name = name
     self.file = file
   }
 
-  public static func session(backend: String, file: String) -> SecretItem {
+  package static func session(backend: String, file: String) -> SecretItem {
     SecretItem(kind: .session, name: backend, file: file)
   }
 
-  public static func serviceKey(_ name: String) -> SecretItem { SecretItem(kind: .serviceKey, name: name) }
+  package static func serviceKey(_ name: String) -> SecretItem { SecretItem(kind: .serviceKey, name: name) }
 
   /// The attribute every item carries: `secret-tool search service authsh` lists them all.
-  public static let service = "authsh"
+  package static let service = "authsh"
 
   /// The item's attributes, in a fixed order: `service=authsh`, `kind`, then `backend` and `file`
   /// (a session) or `name` (an admin key).
-  public var attributes: [(name: String, value: String)] {
+  package var attributes: [(name: String, value: String)] {
     var list: [(name: String, value: String)] = [("service", Self.service), ("kind", kind.rawValue)]
     switch kind {
     case .session:
@@ -46,10 +46,10 @@ public struct SecretItem: Sendable, Hashable {
   }
 
   /// Every attribute name an item may carry (a Secret Service schema declares them).
-  public static let attributeNames = ["service", "kind", "backend", "file", "name"]
+  package static let attributeNames = ["service", "kind", "backend", "file", "name"]
 
   /// What a keyring manager (Seahorse, KWallet, Keychain Access) shows.
-  public var label: String {
+  package var label: String {
     switch kind {
     case .session: return "authsh session: \(name)"
     case .serviceKey: return "authsh secret: \(name)"
@@ -58,12 +58,12 @@ public struct SecretItem: Sendable, Hashable {
 
   /// One string naming the item, for keyrings that key items by an account name (the macOS
   /// Keychain): `session:<file>` (the file names the backend) or `service_key:<name>`.
-  public var account: String { kind.rawValue + ":" + (kind == .session ? (file ?? name) : name) }
+  package var account: String { kind.rawValue + ":" + (kind == .session ? (file ?? name) : name) }
 }
 
 /// The platform keyring: the freedesktop Secret Service on Linux, the login Keychain on macOS.
 /// Values are secrets: implementations never log or print them, and errors never quote them.
-public protocol SecretStore: Sendable {
+package protocol SecretStore: Sendable {
   /// Where secrets go, for messages: "the Secret Service keyring", "the login Keychain".
   var name: String { get }
   /// nil when items can be read and written now; else what is missing, in words a user can act
@@ -79,37 +79,37 @@ public protocol SecretStore: Sendable {
 }
 
 /// A keyring in memory: unit tests, and a stand-in that says why it is not there.
-public final class InMemorySecretStore: SecretStore, Sendable {
-  public let name: String
+package final class InMemorySecretStore: SecretStore, Sendable {
+  package let name: String
   private let items = Guarded<[SecretItem: String]>([:])
   private let reason: Guarded<String?>
 
   /// `unavailable`: the reason `unavailableReason()` gives (reads and writes then fail).
-  public init(name: String = "the test keyring", unavailable: String? = nil) {
+  package init(name: String = "the test keyring", unavailable: String? = nil) {
     self.name = name
     self.reason = Guarded(unavailable)
   }
 
-  public func setUnavailable(_ reason: String?) { self.reason[\.self] = reason }
+  package func setUnavailable(_ reason: String?) { self.reason[\.self] = reason }
 
-  public func unavailableReason() -> String? { reason[\.self] }
+  package func unavailableReason() -> String? { reason[\.self] }
 
   /// Every item, for tests that look at what was stored.
-  public var all: [SecretItem: String] { items[\.self] }
+  package var all: [SecretItem: String] { items[\.self] }
 
-  public func read(_ item: SecretItem) throws -> String? {
+  package func read(_ item: SecretItem) throws -> String? {
     try withItems { $0[item] }
   }
 
-  public func write(_ value: String, to item: SecretItem) throws {
+  package func write(_ value: String, to item: SecretItem) throws {
     try withItems { $0[item] = value }
   }
 
-  public func delete(_ item: SecretItem) throws -> Bool {
+  package func delete(_ item: SecretItem) throws -> Bool {
     try withItems { $0.removeValue(forKey: item) != nil }
   }
 
-  public func names(of kind: SecretItem.Kind) throws -> [String] {
+  package func names(of kind: SecretItem.Kind) throws -> [String] {
     try withItems { items in items.keys.filter { $0.kind == kind }.map(\.name).sorted() }
   }
 

@@ -3,19 +3,19 @@ import Essentials
 /// The backend that issues a session: provider + endpoint (scheme, host, port, path) + project for
 /// Firebase. Sessions, the remembered e-mail and reset holds are stored under this key, never under
 /// a profile name, so a token is only ever sent back to the endpoint that issued it.
-public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
-  public let provider: ProviderKind
-  public let scheme: String
-  public let host: String
-  public let port: Int
-  public let path: String
+package struct BackendKey: Sendable, Hashable, CustomStringConvertible {
+  package let provider: ProviderKind
+  package let scheme: String
+  package let host: String
+  package let port: Int
+  package let path: String
   /// Firebase: the project id, or `key-<hash>` of the API key when no project id is configured
   /// (the Web API key names the project). Supabase: nil (the host names the project).
-  public let project: String?
+  package let project: String?
   /// Firebase: the tenant whose user store issued the session (another issuer than the project).
-  public let tenant: String?
+  package let tenant: String?
 
-  public init(_ target: Target) {
+  package init(_ target: Target) {
     provider = target.provider
     let endpoint = Endpoint.of(target.url)
     scheme = endpoint.scheme
@@ -32,19 +32,19 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
 
   /// `supabase https://abcd.supabase.co:443/auth/v1`, `firebase http://127.0.0.1:9099/… project=demo`:
   /// what the session file records as its issuer (no secrets).
-  public var canonical: String {
+  package var canonical: String {
     var text = "\(provider.rawValue) \(scheme)://\(host):\(port)\(path)"
     if let project { text += " project=\(project)" }
     if let tenant { text += " tenant=\(tenant)" }
     return text
   }
 
-  public var description: String { canonical }
+  package var description: String { canonical }
 
   /// The file name (without `.json`) for a canonical key: `supabase-abcd.supabase.co-1f2e3d4c`,
   /// `firebase-127.0.0.1-9099-0a1b2c3d` (provider, host, non-default port, hash of the whole key).
   /// Any other string (a key made by hand) becomes its safe characters plus the hash.
-  public static func fileStem(_ canonical: String) -> String {
+  package static func fileStem(_ canonical: String) -> String {
     let words = canonical.split(separator: " ", maxSplits: 1).map(String.init)
     var readable = canonical
     if words.count == 2, let endpoint = Endpoint.parsed(words[1].split(separator: " ").first.map(String.init) ?? "") {
@@ -61,7 +61,7 @@ public struct BackendKey: Sendable, Hashable, CustomStringConvertible {
 
   /// 8 hex digits of FNV-1a (64-bit): tells keys apart in file names; not a security measure (the
   /// file records its full key and is checked against it on load).
-  public static func shortHash(_ text: String) -> String {
+  package static func shortHash(_ text: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in text.utf8 {
       hash ^= UInt64(byte)

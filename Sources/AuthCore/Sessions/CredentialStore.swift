@@ -8,7 +8,7 @@ import Essentials
 
 /// `credential_store` (profile), `--credential-store`, `AUTHSH_CREDENTIAL_STORE`: where sessions
 /// are kept.
-public enum CredentialStoreMode: String, Sendable, CaseIterable {
+package enum CredentialStoreMode: String, Sendable, CaseIterable {
   /// The platform keyring when one is reachable, else the 0600 file (with one notice).
   case auto
   /// The keyring or nothing: without one, session commands fail (exit 78) naming what is missing.
@@ -18,19 +18,19 @@ public enum CredentialStoreMode: String, Sendable, CaseIterable {
 }
 
 /// The mode and where it was set, for messages.
-public struct CredentialStoreChoice: Sendable, Equatable {
-  public var mode: CredentialStoreMode
+package struct CredentialStoreChoice: Sendable, Equatable {
+  package var mode: CredentialStoreMode
   /// `--credential-store`, `AUTHSH_CREDENTIAL_STORE`, `credential_store in [profiles.x] of PATH`;
   /// nil for the default (`auto`).
-  public var source: String?
+  package var source: String?
 
-  public init(_ mode: CredentialStoreMode = .auto, source: String? = nil) {
+  package init(_ mode: CredentialStoreMode = .auto, source: String? = nil) {
     self.mode = mode
     self.source = source
   }
 
   /// `credential_store = "file" (from --credential-store)`.
-  public var phrase: String {
+  package var phrase: String {
     "credential_store = \"\(mode.rawValue)\"" + (source.map { " (from \($0))" } ?? "")
   }
 }
@@ -39,17 +39,17 @@ public struct CredentialStoreChoice: Sendable, Equatable {
 /// reachable, else the file (`auto`, with a notice when a file first holds tokens) or an error
 /// (`keyring`). Whether the keyring is reachable is found out once, on first use, and only by
 /// commands that touch a session.
-public final class SessionStores: Sendable {
-  public let directory: String
+package final class SessionStores: Sendable {
+  package let directory: String
   /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory (nil: not checked).
-  public let stateDirectory: String?
+  package let stateDirectory: String?
   /// nil: the platform has no keyring authsh can use.
-  public let keyring: (any SecretStore)?
+  package let keyring: (any SecretStore)?
   let notice: @Sendable (String) -> Void
   private let probed = Guarded<String??>(nil)
 
   /// `notice`: a sentence for standard error ("no keyring: session kept in FILE (0600); …").
-  public init(
+  package init(
     directory: String, stateDirectory: String? = nil, keyring: (any SecretStore)?,
     notice: @escaping @Sendable (String) -> Void
   ) {
@@ -60,7 +60,7 @@ public final class SessionStores: Sendable {
   }
 
   /// Why no keyring can be used here, or nil when one can. Asked once.
-  public func keyringUnavailable() -> String? {
+  package func keyringUnavailable() -> String? {
     probed.update { probed in
       if let probed { return probed }
       let reason = keyring.map { $0.unavailableReason() } ?? "this platform has no keyring authsh can use"
@@ -70,7 +70,7 @@ public final class SessionStores: Sendable {
   }
 
   /// The store for `choice`, decided when it is first used.
-  public func store(for choice: CredentialStoreChoice) -> any SessionStore {
+  package func store(for choice: CredentialStoreChoice) -> any SessionStore {
     DeferredSessionStore { [self] in self.resolve(choice) }
   }
 
@@ -119,10 +119,10 @@ public final class SessionStores: Sendable {
   }
 
   /// What to do when the keyring is missing, on this platform (sessions: or keep them in a file).
-  public static var keyringHint: String { keyringHint(otherwise: "or use --credential-store file (a 0600 file)") }
+  package static var keyringHint: String { keyringHint(otherwise: "or use --credential-store file (a 0600 file)") }
 
   /// Admin keys: no file store stands in for the keyring, but other settings do.
-  public static var secretsKeyringHint: String {
+  package static var secretsKeyringHint: String {
     keyringHint(otherwise: "or name the key with service_key_env / credentials_file instead")
   }
 

@@ -17,7 +17,7 @@ extension FileSessionStore {
   /// Before a sign-in is sent: a state or sessions directory that would be refused at saving
   /// time (someone else's link on the way, others may write it) is a configuration error now
   /// (exit 78), not a session the server issued and authsh could not keep.
-  public func checkAvailable() throws { _ = try checkDirectory(create: false) }
+  package func checkAvailable() throws { _ = try checkDirectory(create: false) }
 
   func checkDirectory(create: Bool) throws -> Bool {
     if let stateDirectory, try !StateDirectory.check(stateDirectory, create: create) { return false }

@@ -12,33 +12,33 @@ import JSONKit
 /// rename, fsync of the directory). As ssh does, a session file that group or others can read, a
 /// symbolic link, or a file or directory owned by someone else is refused; a directory that group
 /// or others can write is refused, one they can merely read is tightened to 0700.
-public final class FileSessionStore: SessionStore, Sendable {
-  public let directory: String
+package final class FileSessionStore: SessionStore, Sendable {
+  package let directory: String
   /// `$XDG_STATE_HOME/authsh`, checked before the sessions directory inside it (nil: not checked).
-  public let stateDirectory: String?
+  package let stateDirectory: String?
   /// Test seam: called after the temp file is written and before the rename (a crash there must
   /// leave the old file intact).
   let beforeRename: (@Sendable () throws -> Void)?
   /// Why the keyring is not used (`credential_store = "file"`, or no keyring is reachable), for
   /// the message about a session whose tokens are in the keyring; nil: the keyring's own files.
-  public var keyringAbsence: String? {
+  package var keyringAbsence: String? {
     get { hooks[\.keyringAbsence] }
     set { hooks[\.keyringAbsence] = newValue }
   }
   /// Told, with the sentence to show, when a file starts to hold a session's tokens because no
   /// keyring is reachable (`credential_store = "auto"`): once per backend, not on every refresh.
-  public var onTokensInFile: (@Sendable (String) -> Void)? {
+  package var onTokensInFile: (@Sendable (String) -> Void)? {
     get { hooks[\.onTokensInFile] }
     set { hooks[\.onTokensInFile] = newValue }
   }
   /// Why the keyring cannot be reached, when `credential_store = "auto"` fell back to this file
   /// (nil: the file was chosen, or the keyring is in use).
-  public var keyringUnreachable: String? {
+  package var keyringUnreachable: String? {
     get { hooks[\.keyringUnreachable] }
     set { hooks[\.keyringUnreachable] = newValue }
   }
   /// Whether `credential_store = "file"` was chosen (a session saved is pinned to the file).
-  public var chosenExplicitly: Bool {
+  package var chosenExplicitly: Bool {
     get { hooks[\.chosenExplicitly] }
     set { hooks[\.chosenExplicitly] = newValue }
   }
@@ -51,7 +51,7 @@ public final class FileSessionStore: SessionStore, Sendable {
     var chosenExplicitly = false
   }
 
-  public init(directory: String, stateDirectory: String? = nil) {
+  package init(directory: String, stateDirectory: String? = nil) {
     self.directory = directory
     self.stateDirectory = stateDirectory
     self.beforeRename = nil
@@ -64,13 +64,13 @@ public final class FileSessionStore: SessionStore, Sendable {
   }
 
   /// The file of a store key (a canonical `BackendKey`).
-  public func path(for key: String) -> String {
+  package func path(for key: String) -> String {
     directory + "/" + BackendKey.fileStem(key) + ".json"
   }
 
   /// The stored state; a file that does not record the key it belongs to comes back with
   /// `backend == ""`, one saved for another key with that key (callers never use its session).
-  public func load(profile key: String) throws -> ProfileState {
+  package func load(profile key: String) throws -> ProfileState {
     guard try checkDirectory(create: false) else { return ProfileState() }
     let path = path(for: key)
     guard let bytes = try readPrivateFile(path) else { return ProfileState() }
@@ -106,7 +106,7 @@ public final class FileSessionStore: SessionStore, Sendable {
     return state
   }
 
-  public func save(_ state: ProfileState, profile key: String) throws {
+  package func save(_ state: ProfileState, profile key: String) throws {
     var state = state
     if chosenExplicitly, state.session != nil { state.pinnedStore = CredentialStoreMode.file.rawValue }
     if let onTokensInFile, state.session != nil, (try? load(profile: key))?.session == nil {
@@ -119,7 +119,7 @@ public final class FileSessionStore: SessionStore, Sendable {
 
   /// A session whose tokens are in the keyring shows as it is recorded (`status`), even where
   /// the keyring is not used or cannot be reached: user and expiry, no tokens.
-  public func loadSummary(profile key: String) throws -> ProfileState {
+  package func loadSummary(profile key: String) throws -> ProfileState {
     var state = try load(profile: key)
     if let recorded = state.keyringSession {
       state.session = recorded
@@ -129,7 +129,7 @@ public final class FileSessionStore: SessionStore, Sendable {
     return state
   }
 
-  public func location(profile key: String) -> SessionLocation {
+  package func location(profile key: String) -> SessionLocation {
     if let state = try? load(profile: key), state.keyringSession != nil {
       // The file keeps only the record: the tokens are in a keyring this run does not read.
       let why =
@@ -187,7 +187,7 @@ public final class FileSessionStore: SessionStore, Sendable {
     fsync(place.directory)
   }
 
-  public func clear(profile key: String) throws {
+  package func clear(profile key: String) throws {
     guard try checkDirectory(create: false) else { return }
     let path = path(for: key)
     if unlink(path) != 0 && errno != ENOENT { throw ioError("remove \(path)", errno: errno) }

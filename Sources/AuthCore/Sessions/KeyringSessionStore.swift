@@ -8,18 +8,18 @@ import JSONKit
 /// A file in the older format (tokens inside) is moved into the keyring the first time it is
 /// read: the item is written, then the file rewritten without the tokens. A keyring item whose
 /// file is gone (removed by hand) is deleted when its backend is next used.
-public final class KeyringSessionStore: SessionStore, Sendable {
-  public let files: FileSessionStore
-  public let keyring: any SecretStore
+package final class KeyringSessionStore: SessionStore, Sendable {
+  package let files: FileSessionStore
+  package let keyring: any SecretStore
 
-  public init(files: FileSessionStore, keyring: any SecretStore) {
+  package init(files: FileSessionStore, keyring: any SecretStore) {
     self.files = files
     self.keyring = keyring
   }
 
   func item(_ key: String) -> SecretItem { .session(backend: key, file: files.path(for: key)) }
 
-  public func load(profile key: String) throws -> ProfileState {
+  package func load(profile key: String) throws -> ProfileState {
     guard files.exists(profile: key) else {
       // The file was removed (the documented way to forget a session): so is its item.
       _ = try? keyring.delete(item(key))
@@ -51,9 +51,9 @@ public final class KeyringSessionStore: SessionStore, Sendable {
     return state
   }
 
-  public func loadSummary(profile key: String) throws -> ProfileState { try files.loadSummary(profile: key) }
+  package func loadSummary(profile key: String) throws -> ProfileState { try files.loadSummary(profile: key) }
 
-  public func save(_ state: ProfileState, profile key: String) throws {
+  package func save(_ state: ProfileState, profile key: String) throws {
     if state.session != nil, (try? files.load(profile: key))?.pinnedStore == CredentialStoreMode.file.rawValue {
       var pinned = state
       pinned.pinnedStore = CredentialStoreMode.file.rawValue
@@ -70,12 +70,12 @@ public final class KeyringSessionStore: SessionStore, Sendable {
     }
   }
 
-  public func clear(profile key: String) throws {
+  package func clear(profile key: String) throws {
     try files.clear(profile: key)
     try keyring.delete(item(key))
   }
 
-  public func location(profile key: String) -> SessionLocation {
+  package func location(profile key: String) -> SessionLocation {
     if (try? files.load(profile: key))?.pinnedStore == CredentialStoreMode.file.rawValue {
       return SessionLocation(
         .file,
@@ -89,14 +89,14 @@ public final class KeyringSessionStore: SessionStore, Sendable {
 
 /// Where `credential_store = "keyring"` was asked for and no keyring is reachable: every call
 /// fails with the reason (exit 78), before anything is sent.
-public struct UnavailableSessionStore: SessionStore {
-  public let error: AuthError
+package struct UnavailableSessionStore: SessionStore {
+  package let error: AuthError
 
-  public init(_ error: AuthError) { self.error = error }
+  package init(_ error: AuthError) { self.error = error }
 
-  public func load(profile: String) throws -> ProfileState { throw error }
-  public func save(_ state: ProfileState, profile: String) throws { throw error }
-  public func clear(profile: String) throws { throw error }
-  public func checkAvailable() throws { throw error }
-  public func location(profile: String) -> SessionLocation { SessionLocation(.keyring, "nowhere: \(error.message)") }
+  package func load(profile: String) throws -> ProfileState { throw error }
+  package func save(_ state: ProfileState, profile: String) throws { throw error }
+  package func clear(profile: String) throws { throw error }
+  package func checkAvailable() throws { throw error }
+  package func location(profile: String) -> SessionLocation { SessionLocation(.keyring, "nowhere: \(error.message)") }
 }

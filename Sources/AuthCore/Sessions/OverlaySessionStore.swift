@@ -2,11 +2,11 @@ import Essentials
 
 /// Backends pinned in memory by `login --no-save`, shared by every store of one shell context
 /// (the base store may differ per profile: `credential_store`).
-public final class SessionPins: Sendable {
+package final class SessionPins: Sendable {
   let memory = InMemorySessionStore()
   private let pinned = Guarded<Set<String>>([])
 
-  public init() {}
+  package init() {}
 
   /// Pins `profile`, starting from what `base` holds; false when it was pinned already.
   func pin(_ profile: String, from base: any SessionStore) {
@@ -21,32 +21,32 @@ public final class SessionPins: Sendable {
 
 /// A store whose pinned profiles live in memory (`login --no-save`), the rest in `base`.
 /// A pinned profile starts from what `base` holds and never writes back.
-public final class OverlaySessionStore: SessionStore, Sendable {
-  public let base: any SessionStore
+package final class OverlaySessionStore: SessionStore, Sendable {
+  package let base: any SessionStore
   let pins: SessionPins
 
-  public init(base: any SessionStore, pins: SessionPins = SessionPins()) {
+  package init(base: any SessionStore, pins: SessionPins = SessionPins()) {
     self.base = base
     self.pins = pins
   }
 
-  public func pin(_ profile: String) { pins.pin(profile, from: base) }
+  package func pin(_ profile: String) { pins.pin(profile, from: base) }
 
   private func store(_ profile: String) -> any SessionStore { pins.isPinned(profile) ? pins.memory : base }
 
-  public func load(profile: String) throws -> ProfileState { try store(profile).load(profile: profile) }
+  package func load(profile: String) throws -> ProfileState { try store(profile).load(profile: profile) }
 
-  public func save(_ state: ProfileState, profile: String) throws { try store(profile).save(state, profile: profile) }
+  package func save(_ state: ProfileState, profile: String) throws { try store(profile).save(state, profile: profile) }
 
-  public func clear(profile: String) throws { try store(profile).clear(profile: profile) }
+  package func clear(profile: String) throws { try store(profile).clear(profile: profile) }
 
-  public func loadSummary(profile: String) throws -> ProfileState { try store(profile).loadSummary(profile: profile) }
+  package func loadSummary(profile: String) throws -> ProfileState { try store(profile).loadSummary(profile: profile) }
 
-  public func location(profile: String) -> SessionLocation {
+  package func location(profile: String) -> SessionLocation {
     pins.isPinned(profile) ? SessionLocation(.memory, "memory (login --no-save)") : base.location(profile: profile)
   }
 
-  public func checkAvailable() throws {
+  package func checkAvailable() throws {
     try base.checkAvailable()
   }
 }

@@ -1,6 +1,6 @@
 /// Why a session ended, in words that match what the server said: "logged out due to inactivity"
 /// only when the refresh token itself was refused as expired or unknown.
-public enum SessionEnd {
+package enum SessionEnd {
   /// Backend codes meaning the user no longer exists.
   static let userGone: Set<String> = ["user_not_found", "USER_NOT_FOUND"]
   /// Backend codes meaning the server ended the session (signed out elsewhere, password changed,
@@ -9,14 +9,14 @@ public enum SessionEnd {
   static let revokedOnCall: Set<String> = ["session_not_found"]
   static let revokedOnRefresh: Set<String> = ["session_not_found", "TOKEN_EXPIRED"]
 
-  public static let userDeletedMessage =
+  package static let userDeletedMessage =
     "Your account no longer exists on this backend (the user was deleted). Sign up or log in again."
-  public static let revokedMessage =
+  package static let revokedMessage =
     "The server ended this session (signed out elsewhere, password changed, or revoked). Please log in again."
 
   /// The refresh token was refused (`session_expired`), possibly after `callError` refused the
   /// access token.
-  public static func refreshRefused(_ error: AuthError, after callError: AuthError?) -> AuthError {
+  package static func refreshRefused(_ error: AuthError, after callError: AuthError?) -> AuthError {
     let codes = [callError?.providerCode, error.providerCode].compactMap { $0 }
     var explained = error
     if codes.contains(where: userGone.contains) {
@@ -32,7 +32,7 @@ public enum SessionEnd {
   }
 
   /// The refresh worked but the server still refused the new access token.
-  public static func refusedAfterRefresh(_ error: AuthError) -> AuthError {
+  package static func refusedAfterRefresh(_ error: AuthError) -> AuthError {
     var explained = error
     explained.message = error.providerCode.map(userGone.contains) == true ? userDeletedMessage : revokedMessage
     return explained

@@ -1,53 +1,53 @@
 /// Loads the session of one backend and refreshes it before it expires: tokens are
 /// exchanged when expired or within 60 s of expiry; if the exchange is refused the session is
 /// removed and the caller gets `session_expired`, worded after what the server said.
-public struct SessionManager: Sendable {
-  public let store: any SessionStore
+package struct SessionManager: Sendable {
+  package let store: any SessionStore
   /// The store key: the canonical `BackendKey` of the backend (historically a profile name).
-  public let profile: String
-  public let clock: any Clock
+  package let profile: String
+  package let clock: any Clock
   /// Refresh when the token expires within this many seconds.
-  public let refreshMargin: Int
+  package let refreshMargin: Int
   /// How long `reset` holds an address back; older holds are dropped from the store.
-  public static let resetHoldSeconds = 60
+  package static let resetHoldSeconds = 60
 
-  public init(store: any SessionStore, profile: String, clock: any Clock, refreshMargin: Int = 60) {
+  package init(store: any SessionStore, profile: String, clock: any Clock, refreshMargin: Int = 60) {
     self.store = store
     self.profile = profile
     self.clock = clock
     self.refreshMargin = refreshMargin
   }
 
-  public init(store: any SessionStore, backend: BackendKey, clock: any Clock, refreshMargin: Int = 60) {
+  package init(store: any SessionStore, backend: BackendKey, clock: any Clock, refreshMargin: Int = 60) {
     self.init(store: store, profile: backend.canonical, clock: clock, refreshMargin: refreshMargin)
   }
 
   /// The stored state for this backend. A state saved for another backend (or not saying which)
   /// comes back empty: its session is never shown or sent.
-  public func state() throws -> ProfileState {
+  package func state() throws -> ProfileState {
     let (state, _) = try load()
     return state
   }
 
   /// The stored session as it is (no network), or nil.
-  public func storedSession() throws -> AuthSession? { try usable(state()).session }
+  package func storedSession() throws -> AuthSession? { try usable(state()).session }
 
   /// The stored session without its secrets where the store keeps them apart (`status`: user and
   /// expiry, empty tokens, the keyring left locked), or nil.
-  public func storedSummary() throws -> AuthSession? {
+  package func storedSummary() throws -> AuthSession? {
     let state = try store.loadSummary(profile: profile)
     if let owner = state.backend, owner != profile { return nil }
     return try usable(state).session
   }
 
   /// Where this backend's session is kept.
-  public var location: SessionLocation { store.location(profile: profile) }
+  package var location: SessionLocation { store.location(profile: profile) }
 
   /// Throws when sessions cannot be kept at all (`credential_store = "keyring"` without a keyring).
-  public func checkAvailable() throws { try store.checkAvailable() }
+  package func checkAvailable() throws { try store.checkAvailable() }
 
   /// A session that is valid for at least `refreshMargin` seconds, refreshing through `provider`.
-  public func activeSession(provider: any AuthProvider) async throws -> AuthSession {
+  package func activeSession(provider: any AuthProvider) async throws -> AuthSession {
     let (state, foreign) = try load()
     if let foreign { throw foreignSession(foreign) }
     guard let session = try usable(state).session else { throw AuthError(.notAuthenticated) }
@@ -56,7 +56,7 @@ public struct SessionManager: Sendable {
   }
 
   /// Exchanges the refresh token now (the `refresh` command).
-  public func refreshNow(provider: any AuthProvider) async throws -> AuthSession {
+  package func refreshNow(provider: any AuthProvider) async throws -> AuthSession {
     let (state, foreign) = try load()
     if let foreign { throw foreignSession(foreign) }
     _ = try usable(state)
@@ -67,7 +67,7 @@ public struct SessionManager: Sendable {
   /// Runs `call` with the active session. When the server refuses the access token (401/403,
   /// `session_expired`), the refresh token is tried once and `call` repeated with the new tokens;
   /// only a refused refresh ends the session.
-  public func authorized<T>(provider: any AuthProvider, _ call: (AuthSession) async throws -> T) async throws
+  package func authorized<T>(provider: any AuthProvider, _ call: (AuthSession) async throws -> T) async throws
     -> (value: T, session: AuthSession)
   {
     let session = try await activeSession(provider: provider)
@@ -115,14 +115,14 @@ public struct SessionManager: Sendable {
     return fresh
   }
 
-  public func save(session: AuthSession?) throws {
+  package func save(session: AuthSession?) throws {
     try update {
       $0.session = session
       $0.keyringSession = nil
     }
   }
 
-  public func update(_ change: (inout ProfileState) -> Void) throws {
+  package func update(_ change: (inout ProfileState) -> Void) throws {
     var (state, _) = try load()
     change(&state)
     state.backend = profile

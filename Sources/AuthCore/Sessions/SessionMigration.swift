@@ -12,14 +12,14 @@ import JSONKit
 /// command moves a session saved with `credential_store = "file"`.
 extension SessionStores {
   /// One session moved: its file and where its tokens now are.
-  public struct Move: Sendable, Equatable {
-    public var backend: String
-    public var file: String
-    public var to: CredentialStoreMode
+  package struct Move: Sendable, Equatable {
+    package var backend: String
+    package var file: String
+    package var to: CredentialStoreMode
   }
 
   /// Moves every session of `directory` to `mode` (`keyring` or `file`); what was moved.
-  public func migrate(to mode: CredentialStoreMode) throws -> [Move] {
+  package func migrate(to mode: CredentialStoreMode) throws -> [Move] {
     guard mode != .auto else {
       throw AuthError(.usage, message: "secret migrate --to takes keyring or file.")
     }

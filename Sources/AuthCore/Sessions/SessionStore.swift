@@ -3,36 +3,36 @@ import JSONKit
 
 /// What authsh keeps per backend (see `BackendKey`): the session, the remembered e-mail, reset
 /// cooldowns.
-public struct ProfileState: Sendable, Equatable {
+package struct ProfileState: Sendable, Equatable {
   /// The canonical `BackendKey` the state was saved for; a file store returns `""` for a file that
   /// does not record one (never trusted).
-  public var backend: String?
-  public var session: AuthSession?
+  package var backend: String?
+  package var session: AuthSession?
   /// `login --remember`: the default e-mail for the next `login`.
-  public var rememberedEmail: String?
+  package var rememberedEmail: String?
   /// Lower-cased e-mail → Unix time of the last reset request (the 60 s cooldown).
-  public var resetSentAt: [String: Int]
+  package var resetSentAt: [String: Int]
   /// `login --phone N --send-only`: the number (E.164) → Firebase's `sessionInfo` ("" on Supabase,
   /// which needs none), for the `login --phone N --code C` that finishes it.
-  public var phoneVerifications: [String: String] = [:]
+  package var phoneVerifications: [String: String] = [:]
   /// `reset` and `login --link` with `flow = "pkce"`: `recovery:EMAIL` / `magiclink:EMAIL` → the
   /// verifier that trades the code of the link for the session (`PKCE.swift`). Kept with the
   /// rest of this state in the 0600 file; never shown.
-  public var pkceFlows: [String: PendingPKCEFlow] = [:]
+  package var pkceFlows: [String: PendingPKCEFlow] = [:]
   /// Set when the stored session is there but cannot be used (an expiry out of range, a missing
   /// token, tokens kept in a keyring this run does not use): session commands fail with this
   /// error instead of using it; `logout` removes it.
-  public var sessionProblem: AuthError?
+  package var sessionProblem: AuthError?
   /// The session as a file records it when its tokens are kept in the keyring: user and expiry,
   /// empty tokens. Never sent anywhere; `KeyringSessionStore` fills in the tokens, and `status`
   /// shows it without unlocking the keyring.
-  public var keyringSession: AuthSession?
+  package var keyringSession: AuthSession?
   /// `"file"` when the session was saved with the file store chosen explicitly
   /// (`credential_store = "file"`): no later command moves it into the keyring; only `authsh
   /// secret migrate --to keyring` does.
-  public var pinnedStore: String?
+  package var pinnedStore: String?
 
-  public init(
+  package init(
     session: AuthSession? = nil, rememberedEmail: String? = nil, resetSentAt: [String: Int] = [:],
     backend: String? = nil
   ) {
@@ -42,11 +42,11 @@ public struct ProfileState: Sendable, Equatable {
     self.resetSentAt = resetSentAt
   }
 
-  public var json: JSON { json(tokensInKeyring: false) }
+  package var json: JSON { json(tokensInKeyring: false) }
 
   /// The stored form. `tokensInKeyring`: the session without its tokens (what is not secret:
   /// user and expiry), marked `"tokens_in": "keyring"`.
-  public func json(tokensInKeyring: Bool) -> JSON {
+  package func json(tokensInKeyring: Bool) -> JSON {
     var object = JSONObject()
     object["version"] = 2
     object["backend"] = .optional(backend)
@@ -69,7 +69,7 @@ public struct ProfileState: Sendable, Equatable {
     return .object(object)
   }
 
-  public init(json: JSON) {
+  package init(json: JSON) {
     backend = json["backend"]?.string
     pinnedStore = json["store"]?.string
     if let stored = json["session"], stored[AuthSession.tokensInKey]?.string == AuthSession.tokensInKeyring {
@@ -103,14 +103,14 @@ public struct ProfileState: Sendable, Equatable {
   }
 
   /// Nothing worth keeping (the store may delete the file).
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     session == nil && keyringSession == nil && rememberedEmail == nil && resetSentAt.isEmpty
       && phoneVerifications.isEmpty && pkceFlows.isEmpty
   }
 
   /// Drops reset holds older than `window` seconds (or dated in the future by a clock that went
   /// back), so the file does not accumulate addresses.
-  public mutating func pruneResetHolds(now: Int, window: Int) {
+  package mutating func pruneResetHolds(now: Int, window: Int) {
     resetSentAt = resetSentAt.filter { _, sent in sent <= now && sent > now - window }
   }
 }
@@ -118,7 +118,7 @@ public struct ProfileState: Sendable, Equatable {
 /// Where sessions live: the platform keyring (tokens) with a file (the rest), the 0600 file alone,
 /// or memory. `profile` is the store key: the canonical `BackendKey` of the backend (the name is
 /// historical).
-public protocol SessionStore: Sendable {
+package protocol SessionStore: Sendable {
   func load(profile: String) throws -> ProfileState
   func save(_ state: ProfileState, profile: String) throws
   func clear(profile: String) throws
@@ -133,40 +133,40 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
-  public func loadSummary(profile: String) throws -> ProfileState { try load(profile: profile) }
-  public func location(profile: String) -> SessionLocation { SessionLocation(.memory, "memory (not saved)") }
-  public func checkAvailable() throws {}
+  package func loadSummary(profile: String) throws -> ProfileState { try load(profile: profile) }
+  package func location(profile: String) -> SessionLocation { SessionLocation(.memory, "memory (not saved)") }
+  package func checkAvailable() throws {}
 }
 
 /// Where a session is kept, for `status` and `--verbose`.
-public struct SessionLocation: Sendable, Equatable, CustomStringConvertible {
-  public enum Kind: String, Sendable {
+package struct SessionLocation: Sendable, Equatable, CustomStringConvertible {
+  package enum Kind: String, Sendable {
     case keyring, file, memory
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// "the Secret Service keyring (service=authsh)", "/home/ana/.local/state/authsh/sessions/….json (0600)".
-  public var place: String
+  package var place: String
   /// Why the session cannot be read from here ("the keyring cannot be reached here: …"), or nil.
-  public var unreadable: String?
+  package var unreadable: String?
 
-  public init(_ kind: Kind, _ place: String) {
+  package init(_ kind: Kind, _ place: String) {
     self.kind = kind
     self.place = place
   }
 
-  public var description: String { place }
+  package var description: String { place }
 }
 
 /// For `.auth` runs and `--no-save`: nothing touches the disk.
-public final class InMemorySessionStore: SessionStore, Sendable {
+package final class InMemorySessionStore: SessionStore, Sendable {
   private let states = Guarded<[String: ProfileState]>([:])
 
-  public init() {}
+  package init() {}
 
-  public func load(profile: String) throws -> ProfileState { states.update { $0[profile] } ?? ProfileState() }
+  package func load(profile: String) throws -> ProfileState { states.update { $0[profile] } ?? ProfileState() }
 
-  public func save(_ state: ProfileState, profile: String) throws { states.update { $0[profile] = state } }
+  package func save(_ state: ProfileState, profile: String) throws { states.update { $0[profile] = state } }
 
-  public func clear(profile: String) throws { states.update { $0[profile] = nil } }
+  package func clear(profile: String) throws { states.update { $0[profile] = nil } }
 }

@@ -2,9 +2,9 @@ import Synchronization
 
 /// The first Ctrl-C (or SIGTERM) of a batch (a bulk change, an import): no new account starts,
 /// and none whose account was looked up is sent its change; what is in flight finishes.
-public final class BatchStop: Sendable {
+package final class BatchStop: Sendable {
   private let flag = Atomic<Bool>(false)
-  public init() {}
-  public func stop() { flag.store(true, ordering: .sequentiallyConsistent) }
-  public var stopped: Bool { flag.load(ordering: .sequentiallyConsistent) }
+  package init() {}
+  package func stop() { flag.store(true, ordering: .sequentiallyConsistent) }
+  package var stopped: Bool { flag.load(ordering: .sequentiallyConsistent) }
 }

@@ -4,19 +4,19 @@ import Synchronization
 ///
 /// Inlinable: every step of a script goes through a few of these, and a call the compiler can
 /// specialise costs no generic metadata lookup at run time.
-public final class Guarded<Value: Sendable>: Sendable {
+package final class Guarded<Value: Sendable>: Sendable {
   @usableFromInline let mutex: Mutex<Value>
 
-  public init(_ value: Value) { mutex = Mutex(value) }
+  package init(_ value: Value) { mutex = Mutex(value) }
 
   @inlinable
-  public subscript<T: Sendable>(_ keyPath: WritableKeyPath<Value, T>) -> T {
+  package subscript<T: Sendable>(_ keyPath: WritableKeyPath<Value, T>) -> T {
     get { mutex.withLock { $0[keyPath: keyPath] } }
     set { mutex.withLock { $0[keyPath: keyPath] = newValue } }
   }
 
   @inlinable
-  public func update<T: Sendable, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+  package func update<T: Sendable, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
     try mutex.withLock { value throws(E) in try body(&value) }
   }
 }

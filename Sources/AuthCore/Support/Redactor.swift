@@ -6,8 +6,8 @@ import Essentials
 /// Masking is linear in the text for each secret (see `SecretPattern`), whatever the secret's
 /// length: longer secrets are masked first, each at its leftmost non-overlapping occurrences, and
 /// a shorter one is masked only where no longer one was.
-public final class Redactor: Sendable {
-  public static let mask = "***"
+package final class Redactor: Sendable {
+  package static let mask = "***"
 
   fileprivate struct Secrets: Sendable {
     var patterns: [SecretPattern] = []
@@ -35,20 +35,20 @@ public final class Redactor: Sendable {
 
   fileprivate let secrets: Guarded<Secrets>
 
-  public init() { secrets = Guarded(Secrets()) }
+  package init() { secrets = Guarded(Secrets()) }
 
   fileprivate init(_ secrets: Secrets) { self.secrets = Guarded(secrets) }
 
   /// Registers a secret and the forms it takes on the wire (percent- and JSON-escaped) and in
   /// either Unicode normalisation form. Very short values (under 4 characters) met in passing are
   /// not registered: masking them would shred ordinary text, and they are never printed on purpose.
-  public func register(_ secret: String?) {
+  package func register(_ secret: String?) {
     register(secret, shortest: 4)
   }
 
   /// Registers a value the user declared secret (a script's `secret NAME = …`), whatever its
   /// length: they said so, and a three-letter secret printed in clear is still a secret printed.
-  public func registerDeclared(_ secret: String?) {
+  package func registerDeclared(_ secret: String?) {
     register(secret, shortest: 1)
   }
 
@@ -74,11 +74,11 @@ public final class Redactor: Sendable {
     }
   }
 
-  public func redact(_ text: String) -> String {
+  package func redact(_ text: String) -> String {
     Self.redact(text, with: secrets[\.patterns])
   }
 
-  public var isEmpty: Bool { secrets.update { $0.patterns.isEmpty } }
+  package var isEmpty: Bool { secrets.update { $0.patterns.isEmpty } }
 
   /// Masks over the text's UTF-8 bytes. A match of valid UTF-8 inside valid UTF-8 starts and
   /// ends on scalar boundaries, so the result is valid UTF-8 again.
@@ -142,7 +142,7 @@ public final class Redactor: Sendable {
 
 extension Redactor {
   /// A copy that no longer masks `values` (`--show-tokens` prints tokens, still masks passwords).
-  public func revealing(_ values: [String]) -> Redactor {
+  package func revealing(_ values: [String]) -> Redactor {
     var kept = Secrets()
     kept.patterns = secrets[\.patterns].filter { pattern in
       !values.contains { $0.contains(pattern.text) || pattern.text.contains($0) }

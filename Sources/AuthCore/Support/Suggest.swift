@@ -1,7 +1,7 @@
 /// "Did you mean …?" from edit distance (as hurl and ArgumentParser do).
-public enum Suggest {
+package enum Suggest {
   /// The closest candidate within a small edit distance, or a unique candidate that starts with the input.
-  public static func closest(to input: String, among candidates: [String]) -> String? {
+  package static func closest(to input: String, among candidates: [String]) -> String? {
     let lowered = input.lowercased()
     let limit = max(1, min(2, lowered.count / 3 + 1))
     var best: (String, Int)?
@@ -16,7 +16,7 @@ public enum Suggest {
 
   /// A suggestion among a short list of choices that the message already lists: only a near
   /// miss (at most one edit in three characters), so `tcsh` is not "corrected" to `bash`.
-  public static func choice(for input: String, among choices: [String]) -> String? {
+  package static func choice(for input: String, among choices: [String]) -> String? {
     let lowered = input.lowercased()
     var best: (String, Int)?
     for choice in choices {
@@ -29,7 +29,7 @@ public enum Suggest {
   }
 
   /// Levenshtein distance with adjacent transposition counted as one edit.
-  public static func editDistance(_ a: String, _ b: String) -> Int {
+  package static func editDistance(_ a: String, _ b: String) -> Int {
     let x = Array(a)
     let y = Array(b)
     if x.isEmpty { return y.count }

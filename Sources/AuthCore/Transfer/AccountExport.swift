@@ -1,10 +1,10 @@
 /// One page of accounts read for `user export`.
-public struct AccountPage: Sendable {
-  public var accounts: [PortableAccount]
+package struct AccountPage: Sendable {
+  package var accounts: [PortableAccount]
   /// Where the next page starts (opaque to callers); nil on the last page.
-  public var next: String?
+  package var next: String?
 
-  public init(accounts: [PortableAccount], next: String?) {
+  package init(accounts: [PortableAccount], next: String?) {
     self.accounts = accounts
     self.next = next
   }
@@ -13,7 +13,7 @@ public struct AccountPage: Sendable {
 /// Reads every account of a backend a page at a time, as portable records (`user export`):
 /// through the admin API, or straight from Supabase's database (`--db`). Memory stays bounded by
 /// one page whatever the number of accounts.
-public protocol AccountReader: Sendable {
+package protocol AccountReader: Sendable {
   /// What the records lack and why, said once on standard error ("Supabase's admin API does not
   /// return password hashes; pass --db URL"). Known after the first page.
   var notices: [String] { get async }
@@ -27,11 +27,11 @@ public protocol AccountReader: Sendable {
 }
 
 extension AccountReader {
-  public var privacyNotice: String? { "The export holds password hashes: keep it private." }
+  package var privacyNotice: String? { "The export holds password hashes: keep it private." }
 }
 
 /// An admin provider that can export its accounts with what the admin API gives of their passwords.
-public protocol AccountExporting: Sendable {
+package protocol AccountExporting: Sendable {
   /// A reader of every account; `hashConfig` (Firebase: `--hash-config FILE`) stands in for the
   /// project's own, which the provider reads from the project config when it is nil.
   func accountReader(hashConfig: FirebaseHashConfig?) async throws -> any AccountReader

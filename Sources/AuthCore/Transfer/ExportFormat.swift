@@ -2,7 +2,7 @@ import Essentials
 import JSONKit
 
 /// How `user export` writes the records: the text before the first, each record, between two, after the last.
-public enum ExportFormat: String, Sendable, CaseIterable {
+package enum ExportFormat: String, Sendable, CaseIterable {
   /// One portable record (JSON) per line.
   case jsonl
   /// The record's scalar fields as columns under a header row; nested ones as JSON text.
@@ -10,7 +10,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
   /// What `firebase auth:import` reads: `{"users":[…]}`, one account per line.
   case firebase
 
-  public var header: String {
+  package var header: String {
     switch self {
     case .jsonl: return ""
     case .csv: return PortableAccount.keys.joined(separator: ",") + "\n"
@@ -18,10 +18,10 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     }
   }
 
-  public var footer: String { self == .firebase ? "\n]}\n" : "" }
+  package var footer: String { self == .firebase ? "\n]}\n" : "" }
 
   /// One account, with what goes before it (`first`: nothing has been written yet).
-  public func record(_ account: PortableAccount, first: Bool) -> String {
+  package func record(_ account: PortableAccount, first: Bool) -> String {
     switch self {
     case .jsonl: return account.json.compactText + "\n"
     case .csv:
@@ -33,9 +33,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 }
 
 /// RFC 4180 fields.
-public enum CSVField {
+package enum CSVField {
   /// A value as a cell: text as it is, null empty, anything else as JSON.
-  public static func text(_ value: JSON) -> String {
+  package static func text(_ value: JSON) -> String {
     switch value {
     case .string(let text): return text
     case .null: return ""
@@ -44,7 +44,7 @@ public enum CSVField {
   }
 
   /// Quoted when it holds a comma, a quote, a line break or leading/trailing spaces.
-  public static func quote(_ text: String) -> String {
+  package static func quote(_ text: String) -> String {
     guard
       text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.hasPrefix(" ")
         || text.hasSuffix(" ")
@@ -56,8 +56,8 @@ public enum CSVField {
 /// A portable record as one user of the Firebase CLI's `auth:import` JSON file: `passwordHash`
 /// and `salt` in base64 (from a `$fbscrypt$` hash; a bcrypt hash as the base64 of its text, for
 /// `--hash-algo BCRYPT`); the hash parameters are not in it (as with the Firebase CLI).
-public enum FirebaseImportRecord {
-  public static func json(_ account: PortableAccount) -> JSON {
+package enum FirebaseImportRecord {
+  package static func json(_ account: PortableAccount) -> JSON {
     var object = JSONObject([("localId", .optional(account.id))])
     if let email = account.email { object["email"] = .string(email) }
     object["emailVerified"] = .bool(account.emailVerified ?? false)
@@ -106,14 +106,14 @@ public enum FirebaseImportRecord {
   }
 
   /// The provider ids `firebase auth:import` takes (any other refuses the whole file).
-  public static let importableProviders: Set<String> = [
+  package static let importableProviders: Set<String> = [
     "google.com", "facebook.com", "twitter.com", "github.com", "apple.com", "microsoft.com", "gc.apple.com",
     "playgames.google.com", "linkedin.com", "yahoo.com",
   ]
 
   /// A provider as `firebase auth:import` takes it (`azure` is `microsoft.com`, `linkedin_oidc`
   /// `linkedin.com`); nil for the password and for what it does not take (SSO, phone, discord…).
-  public static func importableProviderId(_ provider: String) -> String? {
+  package static func importableProviderId(_ provider: String) -> String? {
     let mapped: String
     switch provider {
     case "azure": mapped = "microsoft.com"
@@ -134,12 +134,12 @@ public enum FirebaseImportRecord {
 }
 
 /// `$fbscrypt$v=1,n=…,r=…,p=…,ss=…,sk=…$SALT$HASH` taken apart.
-public struct FbscryptParts: Sendable, Equatable {
-  public var parameters: [String: String]
-  public var salt: String
-  public var hash: String
+package struct FbscryptParts: Sendable, Equatable {
+  package var parameters: [String: String]
+  package var salt: String
+  package var hash: String
 
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     guard text.hasPrefix("$fbscrypt$") else { return nil }
     let parts = text.dropFirst("$fbscrypt$".count).split(separator: "$", omittingEmptySubsequences: false)
     guard parts.count == 3 else { return nil }

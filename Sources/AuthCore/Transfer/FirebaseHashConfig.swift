@@ -6,12 +6,12 @@ extension FirebaseHashConfig {
   /// The admin v2 project config's `signIn.hashConfig`, a tenant's `hashConfig`, or the bare object
   /// (a `--hash-config` file); nil when there is no complete SCRYPT config (production leaves the
   /// keys out for a caller that may not read them).
-  public static func from(projectConfig json: JSON) -> FirebaseHashConfig? {
+  package static func from(projectConfig json: JSON) -> FirebaseHashConfig? {
     let object = json["signIn"]?["hashConfig"] ?? json["hashConfig"] ?? json
     return (try? FirebaseHashConfig(json: object)).flatMap { $0.isFirebaseScrypt ? $0 : nil }
   }
 
-  public var json: JSON {
+  package var json: JSON {
     [
       "algorithm": "SCRYPT", "signerKey": .string(signerKey), "saltSeparator": .string(saltSeparator),
       "rounds": .int(rounds), "memoryCost": .int(memoryCost),
@@ -21,7 +21,7 @@ extension FirebaseHashConfig {
   /// GoTrue's `$fbscrypt$` string for one account's hash and salt (base64 of either alphabet, as
   /// Identity Toolkit returns them): `n` is the memory cost as GoTrue reads it — the power of two
   /// (`n=14` is 2^14), `r` the rounds, `p=1`; everything in standard base64.
-  public func passwordHash(hash: String, salt: String) -> String {
+  package func passwordHash(hash: String, salt: String) -> String {
     "$fbscrypt$v=1,n=\(memoryCost),r=\(rounds),p=1,ss=\(Base64Text.standard(saltSeparator)),sk=\(Base64Text.standard(signerKey))$"
       + Base64Text.standard(salt) + "$" + Base64Text.standard(hash)
   }
@@ -29,8 +29,8 @@ extension FirebaseHashConfig {
 
 /// Base64 in the standard alphabet with padding, whatever alphabet it came in (Google's APIs
 /// return bytes as web-safe base64).
-public enum Base64Text {
-  public static func standard(_ text: String) -> String {
+package enum Base64Text {
+  package static func standard(_ text: String) -> String {
     var result = text.trimmingWhitespace.replacingAll("-", with: "+").replacingAll("_", with: "/")
     result = result.replacingAll("=", with: "")
     let remainder = result.count % 4
@@ -41,7 +41,7 @@ public enum Base64Text {
 
 extension Base64Text {
   /// Standard base64 with padding.
-  public static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     var out: [UInt8] = []
     out.reserveCapacity((bytes.count + 2) / 3 * 4)

@@ -1,44 +1,44 @@
 import JSONKit
 
 /// One way in of an exported account (`identities[]` of the portable record).
-public struct PortableIdentity: Sendable, Equatable {
+package struct PortableIdentity: Sendable, Equatable {
   /// As the source backend names it: `password`, `google.com` (Firebase); `email`, `google` (Supabase).
-  public var provider: String
+  package var provider: String
   /// The provider's subject (Google's account number; the user id for GoTrue's `email` identity).
-  public var id: String?
-  public var email: String?
+  package var id: String?
+  package var email: String?
 
-  public init(provider: String, id: String? = nil, email: String? = nil) {
+  package init(provider: String, id: String? = nil, email: String? = nil) {
     self.provider = provider
     self.id = id
     self.email = email
   }
 
-  public var json: JSON { ["provider": .string(provider), "id": .optional(id), "email": .optional(email)] }
+  package var json: JSON { ["provider": .string(provider), "id": .optional(id), "email": .optional(email)] }
 }
 
 /// A second factor of an exported account: what it is, never its secret.
-public struct PortableFactor: Sendable, Equatable {
-  public var id: String
+package struct PortableFactor: Sendable, Equatable {
+  package var id: String
   /// `totp`, `phone`, `webauthn`.
-  public var type: String
-  public var friendlyName: String?
+  package var type: String
+  package var friendlyName: String?
 
-  public init(id: String, type: String, friendlyName: String? = nil) {
+  package init(id: String, type: String, friendlyName: String? = nil) {
     self.id = id
     self.type = type
     self.friendlyName = friendlyName
   }
 
-  public var json: JSON { ["id": .string(id), "type": .string(type), "friendly_name": .optional(friendlyName)] }
+  package var json: JSON { ["id": .string(id), "type": .string(type), "friendly_name": .optional(friendlyName)] }
 }
 
 /// What `user export` needs of the portable record (`PortableAccount`).
 extension PortableAccount {
-  public enum Source: String, Sendable { case firebase, supabase }
+  package enum Source: String, Sendable { case firebase, supabase }
 
   /// A record as an export reads it from a backend.
-  public init(
+  package init(
     id: String, email: String? = nil, emailVerified: Bool = false, phone: String? = nil, displayName: String? = nil,
     disabled: Bool = false, bannedUntil: String? = nil, createdAt: String? = nil, lastSignInAt: String? = nil,
     userMetadata: JSON? = nil, appMetadata: JSON? = nil, providers: [String] = [], identities: [PortableIdentity]? = [],
@@ -67,14 +67,14 @@ extension PortableAccount {
   }
 
   /// The record's keys, in the order every format writes them (the CSV header).
-  public static let keys = [
+  package static let keys = [
     "id", "email", "email_verified", "phone", "display_name", "disabled", "banned_until", "created_at",
     "last_sign_in_at", "user_metadata", "app_metadata", "providers", "identities", "factors", "source",
     "password_hash", "password_note", "phone_verified", "photo_url", "invited_at",
   ]
 
   /// One field as JSON (null when unknown).
-  public func value(of key: String) -> JSON {
+  package func value(of key: String) -> JSON {
     switch key {
     case "id": return .optional(id)
     case "email": return .optional(email)
@@ -101,7 +101,7 @@ extension PortableAccount {
   }
 
   /// Whether a filter text (lower-cased) matches: a part of the e-mail address or the name, or the whole id.
-  public func matches(_ filter: String) -> Bool {
+  package func matches(_ filter: String) -> Bool {
     (email?.lowercased().contains(filter) ?? false) || (displayName?.lowercased().contains(filter) ?? false)
       || id?.lowercased() == filter
   }

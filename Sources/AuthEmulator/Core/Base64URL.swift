@@ -1,6 +1,6 @@
 /// Base64url without padding (JWT segments). Decoding also accepts the standard alphabet and
 /// trailing `=` padding.
-public enum Base64URL {
+package enum Base64URL {
   private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
   private static let values: [UInt8] = {
     var table = [UInt8](repeating: 0xFF, count: 256)
@@ -10,7 +10,7 @@ public enum Base64URL {
     return table
   }()
 
-  public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+  package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
     let input = Array(bytes)
     var out: [UInt8] = []
     out.reserveCapacity((input.count + 2) / 3 * 4)
@@ -36,12 +36,12 @@ public enum Base64URL {
     return String(decoding: out, as: UTF8.self)
   }
 
-  public static func decode(_ text: String) -> [UInt8]? {
+  package static func decode(_ text: String) -> [UInt8]? {
     var text = text
     return text.withUTF8 { decode($0) }
   }
 
-  public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+  package static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
     var end = bytes.count
     while end > 0 && bytes[end - 1] == UInt8(ascii: "=") { end -= 1 }
     guard end % 4 != 1 else { return nil }

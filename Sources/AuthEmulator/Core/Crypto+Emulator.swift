@@ -10,12 +10,12 @@ import JSONKit
 /// are escaped (U+0001 U+0001 / U+0001 U+0002), and a key that is then longer than 72 bytes is
 /// replaced by `$sha256$` + its base64url SHA-256. Ordinary passwords (≤ 72 bytes, no control
 /// characters) are hashed exactly as GoTrue hashes them.
-public enum PasswordHasher {
-  public static func hash(_ password: String, cost: Int) -> String {
+package enum PasswordHasher {
+  package static func hash(_ password: String, cost: Int) -> String {
     Bcrypt.hash(key(password), cost: UInt8(clamping: min(max(cost, 4), 31)))
   }
 
-  public static func verify(_ password: String, hash: String) -> Bool {
+  package static func verify(_ password: String, hash: String) -> Bool {
     Bcrypt.verify(key(password), hash: hash)
   }
 
@@ -38,9 +38,9 @@ public enum PasswordHasher {
 }
 
 /// Compact JWS helpers for the emulator's own tokens.
-public enum EmulatorJWT {
+package enum EmulatorJWT {
   /// `header.payload.signature` signed with HMAC-SHA256.
-  public static func signHS256(_ claims: JSON, secret: String) -> String {
+  package static func signHS256(_ claims: JSON, secret: String) -> String {
     let header: JSON = ["alg": "HS256", "typ": "JWT"]
     let signingInput = Base64URL.encode(header.bytes) + "." + Base64URL.encode(claims.bytes)
     let mac = HMAC<SHA256>.authenticationCode(
@@ -49,7 +49,7 @@ public enum EmulatorJWT {
   }
 
   /// The claims of an HS256 token whose signature matches `secret`; nil otherwise.
-  public static func verifyHS256(_ token: String, secret: String) -> JSON? {
+  package static func verifyHS256(_ token: String, secret: String) -> JSON? {
     var token = token
     return token.withUTF8 { bytes -> JSON? in
       guard let (firstDot, secondDot) = dots(bytes) else { return nil }
@@ -72,13 +72,13 @@ public enum EmulatorJWT {
   }
 
   /// `header.payload.` with `alg: none`, as the Firebase Auth emulator mints ID tokens.
-  public static func unsigned(_ claims: JSON) -> String {
+  package static func unsigned(_ claims: JSON) -> String {
     let header: JSON = ["alg": "none", "typ": "JWT"]
     return Base64URL.encode(header.bytes) + "." + Base64URL.encode(claims.bytes) + "."
   }
 
   /// The payload of any compact JWT, without checking anything.
-  public static func decodePayload(_ token: String) -> JSON? {
+  package static func decodePayload(_ token: String) -> JSON? {
     var token = token
     return token.withUTF8 { bytes -> JSON? in
       guard let (firstDot, secondDot) = dots(bytes) else { return nil }
@@ -105,7 +105,7 @@ public enum EmulatorJWT {
   }
 
   /// Lowercase hex SHA-224, as GoTrue's token_hash (`hex(SHA-224(email + otp))`).
-  public static func sha224Hex(_ text: String) -> String {
+  package static func sha224Hex(_ text: String) -> String {
     SHA224.hash(Array(text.utf8)).map { byte in
       let hex = String(byte, radix: 16)
       return hex.count == 1 ? "0" + hex : hex

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Which mail service a hosted Supabase project sends through: the built-in one (2 mails an hour,
 /// only to the organisation's team) or the project's own SMTP server (GoTrue's own limit).
-public enum EmulatorSMTP: String, Sendable, CaseIterable {
+package enum EmulatorSMTP: String, Sendable, CaseIterable {
   case builtIn = "built-in"
   case custom
 }
@@ -13,7 +13,7 @@ public enum EmulatorSMTP: String, Sendable, CaseIterable {
 /// like_production`, `PUT /emulator/v1/config`), the settings that shape that behaviour (mail
 /// service, team addresses, CAPTCHA), and the limits that only apply then. Shared by both sides;
 /// switchable at run time. Every number here is in `ProductionLimits`, with its source.
-public final class EmulatorMode: Sendable {
+package final class EmulatorMode: Sendable {
   private struct Settings {
     var likeProduction: Bool
     var smtp: EmulatorSMTP
@@ -39,7 +39,7 @@ public final class EmulatorMode: Sendable {
     limit: ProductionLimits.Firebase.secondFactorGuesses,
     window: TimeInterval(ProductionLimits.Firebase.secondFactorGuessWindow))
 
-  public init(
+  package init(
     likeProduction: Bool, smtp: EmulatorSMTP = .builtIn, team: [String] = [], captcha: Bool = false,
     mfaRateLimit: Double? = nil
   ) {
@@ -67,36 +67,36 @@ public final class EmulatorMode: Sendable {
   }
 
   /// The mode and settings `config` starts with.
-  public convenience init(config: EmulatorConfig) {
+  package convenience init(config: EmulatorConfig) {
     self.init(
       likeProduction: config.likeProduction, smtp: config.smtp, team: config.team, captcha: config.captcha,
       mfaRateLimit: config.mfaRateLimit)
   }
 
-  public var likeProduction: Bool { settings.withLock { $0.likeProduction } }
-  public var smtp: EmulatorSMTP { settings.withLock { $0.smtp } }
+  package var likeProduction: Bool { settings.withLock { $0.likeProduction } }
+  package var smtp: EmulatorSMTP { settings.withLock { $0.smtp } }
   /// The organisation's team addresses (lower case): the only ones the built-in mail service
   /// delivers to.
-  public var team: [String] { settings.withLock { $0.team } }
+  package var team: [String] { settings.withLock { $0.team } }
   /// Supabase: refuse calls without a CAPTCHA token (GoTrue `SECURITY_CAPTCHA_ENABLED`).
-  public var captcha: Bool { settings.withLock { $0.captcha } }
+  package var captcha: Bool { settings.withLock { $0.captcha } }
 
   /// Switches the mode; the limits start afresh either way.
-  public func set(likeProduction: Bool) {
+  package func set(likeProduction: Bool) {
     settings.withLock { $0.likeProduction = likeProduction }
     resetLimits()
   }
 
-  public func set(smtp: EmulatorSMTP) {
+  package func set(smtp: EmulatorSMTP) {
     settings.withLock { $0.smtp = smtp }
     emailQuota.reset(events: ProductionLimits.Supabase.mailsPerHour(customSMTP: smtp == .custom))
   }
 
-  public func set(team: [String]) {
+  package func set(team: [String]) {
     let normalized = Self.normalizedTeam(team)
     settings.withLock { $0.team = normalized }
   }
-  public func set(captcha: Bool) { settings.withLock { $0.captcha = captcha } }
+  package func set(captcha: Bool) { settings.withLock { $0.captcha = captcha } }
 
   func resetLimits() {
     emailQuota.reset()

@@ -1,16 +1,16 @@
 /// What `authsh emulator` was asked for: the configuration, what it prints once it listens and
 /// the accounts to create at start. The executable fills it from the command table's flags.
-public struct EmulatorOptions: Sendable {
-  public var config: EmulatorConfig
+package struct EmulatorOptions: Sendable {
+  package var config: EmulatorConfig
   /// What is printed once it listens: the banner, `KEY=VALUE` lines (`--print-env`) or one JSON
   /// line (`--json`), for CI jobs that start it with `--port 0`.
-  public var ready: ReadyFormat
+  package var ready: ReadyFormat
   /// `--seed FILE`: accounts to create at start (read and checked by `EmulatorSeed.load`).
-  public var seedPath: String?
+  package var seedPath: String?
 
-  public enum ReadyFormat: Sendable, Equatable { case banner, env, json }
+  package enum ReadyFormat: Sendable, Equatable { case banner, env, json }
 
-  public init(config: EmulatorConfig = EmulatorConfig(), ready: ReadyFormat = .banner, seedPath: String? = nil) {
+  package init(config: EmulatorConfig = EmulatorConfig(), ready: ReadyFormat = .banner, seedPath: String? = nil) {
     self.config = config
     self.ready = ready
     self.seedPath = seedPath

@@ -5,95 +5,95 @@ import HostedLimits
 import JSONKit
 
 /// Settings of one emulator process (`authsh emulator` flags; tests build them directly).
-public struct EmulatorConfig: Sendable {
-  public var host = "127.0.0.1"
-  public var port = 54321
+package struct EmulatorConfig: Sendable {
+  package var host = "127.0.0.1"
+  package var port = 54321
   /// Firebase project id (`demo-` ids need no real project).
-  public var project = "demo-authsh"
+  package var project = "demo-authsh"
   /// HS256 secret for Supabase tokens (GoTrue's `GOTRUE_JWT_SECRET`).
-  public var jwtSecret = "super-secret-jwt-token-with-at-least-32-characters-long"
+  package var jwtSecret = "super-secret-jwt-token-with-at-least-32-characters-long"
   /// Supabase: require e-mail confirmation (`GOTRUE_MAILER_AUTOCONFIRM=false`). Off by default, as the CLI stack.
-  public var confirmEmail = false
+  package var confirmEmail = false
   /// Firebase: improved e-mail privacy (enumeration protection). Off by default, as the official emulator.
-  public var emailPrivacy = false
+  package var emailPrivacy = false
   /// SQLite file for users, sessions and pending codes; nil keeps everything in memory.
-  public var statePath: String?
+  package var statePath: String?
   /// bcrypt cost for stored passwords (4 is bcrypt's minimum; GoTrue uses 10).
-  public var bcryptCost = 4
+  package var bcryptCost = 4
   /// GoTrue `GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`, seconds; nil: GoTrue's own default 0,
   /// or the hosted projects' 10 in the like-production mode.
-  public var refreshReuseInterval: Int?
+  package var refreshReuseInterval: Int?
   /// GoTrue `MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY` (`--mfa-rate-limit`): second-factor challenges
   /// and, separately, verifications a minute per address (bursts of 30), in either mode; nil: none
   /// in the default mode, the hosted 15 like production.
-  public var mfaRateLimit: Double?
+  package var mfaRateLimit: Double?
   /// GoTrue `GOTRUE_SMTP_MAX_FREQUENCY`, seconds between two mails of one kind to one user.
-  public var mailFrequencySeconds = 60
+  package var mailFrequencySeconds = 60
   /// Access / ID token lifetime, seconds.
-  public var tokenLifetime = 3600
+  package var tokenLifetime = 3600
   /// Firebase API key printed at start (any non-empty key is accepted, as the official emulator does).
-  public var firebaseAPIKey = "fake-api-key"
+  package var firebaseAPIKey = "fake-api-key"
   /// GoTrue `SITE_URL`: where mail links send the browser when the request names no `redirect_to`.
-  public var siteURL = "http://127.0.0.1:3000"
+  package var siteURL = "http://127.0.0.1:3000"
   /// GoTrue `GOTRUE_MAILER_OTP_EXP`: how long mailed codes and links stay valid, seconds (the hosted
   /// and Supabase CLI default, which `diagnose` uses too).
-  public var otpLifetime = ProductionLimits.Supabase.linkLifetime
+  package var otpLifetime = ProductionLimits.Supabase.linkLifetime
   /// Delay added to every request except the `/emulator/v1/` control routes (`--latency-ms`).
-  public var latencyMs = 0
+  package var latencyMs = 0
   /// Seconds a connection may stay open without sending a complete request (`--idle-timeout`).
-  public var idleTimeout = 30
+  package var idleTimeout = 30
   /// GoTrue `GOTRUE_SESSIONS_TIMEBOX`: a session ends this many seconds after sign-in (0 = never).
-  public var sessionTimebox = 0
+  package var sessionTimebox = 0
   /// GoTrue `GOTRUE_SESSIONS_INACTIVITY_TIMEOUT`: a session ends when not refreshed for this many
   /// seconds (0 = never).
-  public var sessionInactivityTimeout = 0
+  package var sessionInactivityTimeout = 0
   /// At most this many sessions per user; a new sign-in ends the oldest (keeps memory bounded when
   /// one account signs in over and over, as load tests do).
-  public var maxSessionsPerUser = 100
+  package var maxSessionsPerUser = 100
   /// Faults active from the start (`--fault`); `/emulator/v1/faults` changes them at run time.
-  public var faults: [EmulatorFault] = []
+  package var faults: [EmulatorFault] = []
   /// Behave like the hosted products (`--like-production`); `/emulator/v1/config` switches it at run time.
-  public var likeProduction = false
+  package var likeProduction = false
   /// Supabase, like production: the built-in mail service (2 mails an hour, team addresses only)
   /// or custom SMTP (`--smtp custom`, `[emulator] smtp = "custom"`).
-  public var smtp = EmulatorSMTP.builtIn
+  package var smtp = EmulatorSMTP.builtIn
   /// Supabase, like production with the built-in mail service: the organisation's team addresses,
   /// the only ones that receive mail (`--team EMAIL…`, `[emulator] team = […]`).
-  public var team: [String] = []
+  package var team: [String] = []
   /// Supabase: GoTrue's CAPTCHA protection (`--captcha`, `[emulator] captcha = true`): sign-up,
   /// sign-in, recovery, resend and OTP calls need `gotrue_meta_security.captcha_token` unless sent
   /// with an admin key. Any non-empty token passes (there is no CAPTCHA service to ask).
-  public var captcha = false
+  package var captcha = false
   /// GoTrue `GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED` (`--anonymous-sign-ins`): `POST /signup`
   /// with neither e-mail nor phone signs in an anonymous user. Off, as in the Supabase CLI.
-  public var anonymousSignIns = false
+  package var anonymousSignIns = false
   /// GoTrue `URI_ALLOW_LIST`: where mail links may send the browser besides the site URL and
   /// loopback addresses (globs: `*` within a host label or path segment, `**` across them).
-  public var redirectAllowList = [
+  package var redirectAllowList = [
     "http://localhost", "http://localhost:*", "http://localhost/**", "http://localhost:*/**",
   ]
 
-  public init() {}
+  package init() {}
 }
 
 /// The emulator's notion of time; tests move it by hand.
-public protocol EmulatorClock: Sendable {
+package protocol EmulatorClock: Sendable {
   func now() -> Date
 }
 
-public struct SystemEmulatorClock: EmulatorClock {
-  public init() {}
-  public func now() -> Date { Date() }
+package struct SystemEmulatorClock: EmulatorClock {
+  package init() {}
+  package func now() -> Date { Date() }
 }
 
 /// A durable store of JSON documents by table and key. The in-memory state is the truth while the
 /// process runs; every acknowledged change is written here *before* the response is sent, so a
 /// `kill -9` loses nothing that a client saw succeed.
 extension DocumentStore {
-  public var closeProblem: String? { nil }
+  package var closeProblem: String? { nil }
 }
 
-public protocol DocumentStore: Sendable {
+package protocol DocumentStore: Sendable {
   func put(_ table: String, key: String, _ document: JSON) throws
   func delete(_ table: String, key: String) throws
   func deleteAll(_ table: String) throws
@@ -111,14 +111,14 @@ public protocol DocumentStore: Sendable {
 }
 
 /// One write in a batch for `DocumentStore.apply`.
-public enum DocumentChange: Sendable {
+package enum DocumentChange: Sendable {
   case put(table: String, key: String, document: JSON)
   case delete(table: String, key: String)
 }
 
 extension DocumentStore {
   /// One change after the other (stores without transactions).
-  public func apply(_ changes: [DocumentChange]) throws {
+  package func apply(_ changes: [DocumentChange]) throws {
     for change in changes {
       switch change {
       case .put(let table, let key, let document): try put(table, key: key, document)
@@ -127,38 +127,38 @@ extension DocumentStore {
     }
   }
 
-  public func noteUnreadable(_ table: String, key: String) {}
-  public var unreadableRows: [String: [String]] { [:] }
-  public func close() {}
+  package func noteUnreadable(_ table: String, key: String) {}
+  package var unreadableRows: [String: [String]] { [:] }
+  package func close() {}
 
   /// False for `NullDocumentStore`: callers can skip encoding documents nobody keeps.
-  public var isPersistent: Bool { !(self is NullDocumentStore) }
+  package var isPersistent: Bool { !(self is NullDocumentStore) }
 }
 
 /// Used when no `--state` file is given.
-public struct NullDocumentStore: DocumentStore {
-  public init() {}
-  public func put(_ table: String, key: String, _ document: JSON) throws {}
-  public func delete(_ table: String, key: String) throws {}
-  public func deleteAll(_ table: String) throws {}
-  public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { [] }
+package struct NullDocumentStore: DocumentStore {
+  package init() {}
+  package func put(_ table: String, key: String, _ document: JSON) throws {}
+  package func delete(_ table: String, key: String) throws {}
+  package func deleteAll(_ table: String) throws {}
+  package func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { [] }
 }
 
 /// One mail the emulator "sent" (it never sends mail; `GET /emulator/v1/outbox?email=` lists them).
-public struct OutboxMessage: Sendable, Equatable {
-  public enum Side: String, Sendable { case supabase, firebase }
-  public var side: Side
+package struct OutboxMessage: Sendable, Equatable {
+  package enum Side: String, Sendable { case supabase, firebase }
+  package var side: Side
   /// `signup`, `recovery`, `magiclink`, `email_change`, `invite` (Supabase) or the Firebase
   /// requestType: `PASSWORD_RESET`, `VERIFY_EMAIL`, …
-  public var kind: String
-  public var email: String
+  package var kind: String
+  package var email: String
   /// The code a person would type (Supabase 6-digit OTP; Firebase oobCode).
-  public var code: String
+  package var code: String
   /// The link in the mail.
-  public var link: String
-  public var time: Date
+  package var link: String
+  package var time: Date
 
-  public init(side: Side, kind: String, email: String, code: String, link: String, time: Date) {
+  package init(side: Side, kind: String, email: String, code: String, link: String, time: Date) {
     self.side = side
     self.kind = kind
     self.email = email
@@ -169,6 +169,6 @@ public struct OutboxMessage: Sendable, Equatable {
 }
 
 /// One side of the emulator (Supabase or Firebase). Returns nil for requests it does not serve.
-public protocol EmulatorAPI: Sendable {
+package protocol EmulatorAPI: Sendable {
   func handle(_ request: ServerRequest) async -> ServerResponse?
 }

@@ -6,7 +6,7 @@ extension EmulatorSeedAccount {
   /// The id given, or one derived from the backend and e-mail: the same line makes the same
   /// account every time (a restart with `--state` finds it, scripts can name it). Anonymous
   /// accounts without an id get a new one each time.
-  public var stableID: String? {
+  package var stableID: String? {
     if let id { return id }
     guard let email else { return nil }
     let digest = Array(SHA256.hash(data: Array(("authsh-seed:" + backend.rawValue + ":" + email).utf8)))

@@ -4,52 +4,52 @@ import OneTimeCode
 
 /// One account of a seed file (`authsh emulator --seed FILE`): one JSON object a line, checked
 /// whole before anything is created.
-public struct EmulatorSeedAccount: Sendable, Equatable {
-  public enum Backend: String, Sendable, CaseIterable { case supabase, firebase }
+package struct EmulatorSeedAccount: Sendable, Equatable {
+  package enum Backend: String, Sendable, CaseIterable { case supabase, firebase }
 
-  public struct Factor: Sendable, Equatable {
-    public var name: String
+  package struct Factor: Sendable, Equatable {
+    package var name: String
     /// Base32, upper case, no padding.
-    public var secret: String
-    public var verified: Bool
-    public var id: String?
+    package var secret: String
+    package var verified: Bool
+    package var id: String?
   }
 
-  public var backend: Backend
+  package var backend: Backend
   /// Where it came from (`FILE:LINE` in messages).
-  public var line: Int
-  public var email: String?
+  package var line: Int
+  package var email: String?
   /// nil: the account has no password.
-  public var password: String?
-  public var name: String?
+  package var password: String?
+  package var name: String?
   /// The sign-in providers in the backend's own names (`email`, `google` / `password`, `google.com`).
-  public var providers: [String]
-  public var factors: [Factor] = []
-  public var confirmed = true
-  public var disabled = false
-  public var invited = false
-  public var sso = false
-  public var anonymous = false
-  public var emailLinkOnly = false
-  public var softDeleted = false
-  public var id: String?
+  package var providers: [String]
+  package var factors: [Factor] = []
+  package var confirmed = true
+  package var disabled = false
+  package var invited = false
+  package var sso = false
+  package var anonymous = false
+  package var emailLinkOnly = false
+  package var softDeleted = false
+  package var id: String?
 }
 
 /// A seed file that cannot be used: the message names `FILE:LINE`.
-public struct EmulatorSeedError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+package struct EmulatorSeedError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let message: String
+  package init(_ message: String) { self.message = message }
+  package var description: String { message }
 }
 
-public enum EmulatorSeed {
+package enum EmulatorSeed {
   static let fields: Set<String> = [
     "backend", "email", "password", "name", "providers", "factors", "confirmed", "disabled", "invited", "sso",
     "anonymous", "email_link_only", "deleted", "id",
   ]
 
   /// Reads and checks the whole file.
-  public static func load(path: String) throws -> [EmulatorSeedAccount] {
+  package static func load(path: String) throws -> [EmulatorSeedAccount] {
     guard let data = FileManager.default.contents(atPath: path) else {
       let directory = isDirectory(path)
       throw EmulatorSeedError(
@@ -61,7 +61,7 @@ public enum EmulatorSeed {
 
   /// JSON lines; blank lines and lines starting with `#` are skipped. Every line is checked, and
   /// the same e-mail or id twice on one backend is refused.
-  public static func parse(_ text: String, file: String) throws -> [EmulatorSeedAccount] {
+  package static func parse(_ text: String, file: String) throws -> [EmulatorSeedAccount] {
     var accounts: [EmulatorSeedAccount] = []
     var seen: [String: Int] = [:]
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

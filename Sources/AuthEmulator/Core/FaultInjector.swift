@@ -5,19 +5,19 @@ import JSONKit
 import Synchronization
 
 /// The live fault list. Thread-safe; each match counts down the fault's `times`.
-public final class FaultInjector: Sendable {
+package final class FaultInjector: Sendable {
   private let faults: Mutex<[EmulatorFault]>
 
-  public init(_ faults: [EmulatorFault] = []) { self.faults = Mutex(faults) }
+  package init(_ faults: [EmulatorFault] = []) { self.faults = Mutex(faults) }
 
-  public var all: [EmulatorFault] { faults.withLock { $0 } }
+  package var all: [EmulatorFault] { faults.withLock { $0 } }
 
-  public func replace(with newFaults: [EmulatorFault]) { faults.withLock { $0 = newFaults } }
-  public func append(_ fault: EmulatorFault) { faults.withLock { $0.append(fault) } }
-  public func clear() { faults.withLock { $0.removeAll() } }
+  package func replace(with newFaults: [EmulatorFault]) { faults.withLock { $0 = newFaults } }
+  package func append(_ fault: EmulatorFault) { faults.withLock { $0.append(fault) } }
+  package func clear() { faults.withLock { $0.removeAll() } }
 
   /// The first fault matching the request, counted as used (removed when its count runs out).
-  public func take(method: String, path: String) -> EmulatorFault? {
+  package func take(method: String, path: String) -> EmulatorFault? {
     faults.withLock { faults in
       guard !faults.isEmpty, let index = faults.firstIndex(where: { $0.matches(method: method, path: path) })
       else { return nil }

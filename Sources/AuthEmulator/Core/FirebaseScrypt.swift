@@ -6,14 +6,14 @@ import Essentials
 /// scrypt(password, salt ‖ saltSeparator, N = 2^memoryCost, r = rounds, p = 1), whose first 32
 /// bytes are an AES-256 key; the hash is the project's signer key encrypted with it in CTR mode
 /// from a zero counter.
-public struct FirebaseScryptParameters: Equatable, Sendable {
-  public var signerKey: [UInt8]
-  public var saltSeparator: [UInt8]
-  public var rounds: Int
+package struct FirebaseScryptParameters: Equatable, Sendable {
+  package var signerKey: [UInt8]
+  package var saltSeparator: [UInt8]
+  package var rounds: Int
   /// log2 of scrypt's N.
-  public var memoryCost: Int
+  package var memoryCost: Int
 
-  public init(signerKey: [UInt8], saltSeparator: [UInt8], rounds: Int, memoryCost: Int) {
+  package init(signerKey: [UInt8], saltSeparator: [UInt8], rounds: Int, memoryCost: Int) {
     self.signerKey = signerKey
     self.saltSeparator = saltSeparator
     self.rounds = rounds
@@ -22,11 +22,11 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
 
   /// The emulator's default cost: rounds 4, memoryCost 8 (about half a millisecond a hash, so
   /// password sign-in stays above 1,000/s). Production projects use rounds 8, memoryCost 14.
-  public static let emulatorRounds = 4
-  public static let emulatorMemoryCost = 8
+  package static let emulatorRounds = 4
+  package static let emulatorMemoryCost = 8
 
   /// A new project's parameters: a random 64-byte signer key and a random one-byte separator.
-  public static func random(rounds: Int = emulatorRounds, memoryCost: Int = emulatorMemoryCost)
+  package static func random(rounds: Int = emulatorRounds, memoryCost: Int = emulatorMemoryCost)
     -> FirebaseScryptParameters
   {
     var generator = PooledRandom()
@@ -44,7 +44,7 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
   }
 
   /// The hash of `password` with `salt`, or nil for parameters this emulator does not compute.
-  public func hash(_ password: String, salt: [UInt8]) -> [UInt8]? {
+  package func hash(_ password: String, salt: [UInt8]) -> [UInt8]? {
     let passwordBytes = Array(password.utf8)
     let saltBytes = salt + saltSeparator
     guard isComputable, !passwordBytes.isEmpty, !saltBytes.isEmpty,
@@ -58,7 +58,7 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
   }
 
   /// A new random 8-byte salt (as production's) and the hash with it.
-  public func newHash(_ password: String) -> (salt: [UInt8], hash: [UInt8])? {
+  package func newHash(_ password: String) -> (salt: [UInt8], hash: [UInt8])? {
     var generator = PooledRandom()
     let salt = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return hash(password, salt: salt).map { (salt, $0) }
@@ -68,27 +68,27 @@ public struct FirebaseScryptParameters: Equatable, Sendable {
 /// A stored password hash in the string GoTrue's `password_hash` takes:
 /// `$fbscrypt$v=1,n=<memoryCost>,r=<rounds>,p=1,ss=<base64>,sk=<base64>$<base64 salt>$<base64 hash>`.
 /// GoTrue reads `n` as log2 of scrypt's N (its tests use `n=14`).
-public struct FirebaseScryptHash: Equatable, Sendable {
-  public var parameters: FirebaseScryptParameters
-  public var salt: [UInt8]
-  public var hash: [UInt8]
+package struct FirebaseScryptHash: Equatable, Sendable {
+  package var parameters: FirebaseScryptParameters
+  package var salt: [UInt8]
+  package var hash: [UInt8]
 
-  public init(parameters: FirebaseScryptParameters, salt: [UInt8], hash: [UInt8]) {
+  package init(parameters: FirebaseScryptParameters, salt: [UInt8], hash: [UInt8]) {
     self.parameters = parameters
     self.salt = salt
     self.hash = hash
   }
 
-  public static let prefix = "$fbscrypt"
+  package static let prefix = "$fbscrypt"
 
-  public var encoded: String {
+  package var encoded: String {
     "$fbscrypt$v=1,n=\(parameters.memoryCost),r=\(parameters.rounds),p=1,ss="
       + Data(parameters.saltSeparator).base64EncodedString() + ",sk=" + Data(parameters.signerKey).base64EncodedString()
       + "$" + Data(salt).base64EncodedString() + "$" + Data(hash).base64EncodedString()
   }
 
   /// GoTrue's `ParseFirebaseScryptHash`: the reason it refuses a string, or the parsed hash.
-  public static func parse(_ text: String) -> Result<FirebaseScryptHash, FirebaseScryptFormatError> {
+  package static func parse(_ text: String) -> Result<FirebaseScryptHash, FirebaseScryptFormatError> {
     guard text.hasPrefix("$fbscrypt$") else { return .failure(.format) }
     // Split as bytes: an import checks one of these for every account.
     let sections = Array(text.utf8.dropFirst("$fbscrypt$".utf8.count)).split(
@@ -135,17 +135,17 @@ public struct FirebaseScryptHash: Equatable, Sendable {
   }
 
   /// Constant-time comparison of the password's hash with the stored one.
-  public func matches(_ password: String) -> Bool {
+  package func matches(_ password: String) -> Bool {
     guard let computed = parameters.hash(password, salt: salt) else { return false }
     return ConstantTime.equal(computed, hash)
   }
 }
 
 /// Why GoTrue refuses a `$fbscrypt$` string (its `crypto:` messages).
-public enum FirebaseScryptFormatError: Error, Equatable, Sendable {
+package enum FirebaseScryptFormatError: Error, Equatable, Sendable {
   case format, version(String), parameter(String, String), zero(String), base64(String)
 
-  public var message: String {
+  package var message: String {
     switch self {
     case .format: return "crypto: incorrect scrypt hash format"
     case .version(let v):
@@ -159,7 +159,7 @@ public enum FirebaseScryptFormatError: Error, Equatable, Sendable {
 }
 
 /// What a password check against a stored hash found.
-public enum PasswordCheck: Equatable, Sendable {
+package enum PasswordCheck: Equatable, Sendable {
   case match, mismatch
   /// A hash kind this emulator stores but cannot compute here (argon2 without libargon2).
   case unverifiable
@@ -171,8 +171,8 @@ public enum PasswordCheck: Equatable, Sendable {
 /// Stored hashes of either side: bcrypt (`$2a$`/`$2b$`/`$2y$`, as `PasswordHasher` makes them),
 /// Firebase's modified scrypt (`$fbscrypt$…`), the other kinds Firebase imports (`$fbimport$…`,
 /// `ImportedPasswordHash`), argon2 (`$argon2i$`/`$argon2id$`, through libargon2).
-public enum StoredPasswordHash {
-  public static func check(_ password: String, against stored: String) -> PasswordCheck {
+package enum StoredPasswordHash {
+  package static func check(_ password: String, against stored: String) -> PasswordCheck {
     if stored.hasPrefix(FirebaseScryptHash.prefix) {
       guard case .success(let hash) = FirebaseScryptHash.parse(stored) else { return .mismatch }
       guard hash.parameters.isComputable else { return .failed }

@@ -15,8 +15,8 @@ import Essentials
 /// `passwordHashOrder` (SALT_AND_PASSWORD / PASSWORD_AND_SALT) overrides the order of the first two.
 ///
 /// Stored as `$fbimport$alg=…,key=…,rounds=…,order=…,n=…,r=…,p=…,dk=…$<salt>$<hash>` (base64).
-public struct ImportedPasswordHash: Equatable, Sendable {
-  public enum Algorithm: String, CaseIterable, Sendable {
+package struct ImportedPasswordHash: Equatable, Sendable {
+  package enum Algorithm: String, CaseIterable, Sendable {
     case hmacMD5 = "HMAC_MD5", hmacSHA1 = "HMAC_SHA1", hmacSHA256 = "HMAC_SHA256", hmacSHA512 = "HMAC_SHA512"
     case md5 = "MD5", sha1 = "SHA1", sha256 = "SHA256", sha512 = "SHA512"
     case pbkdfSHA1 = "PBKDF_SHA1", pbkdf2SHA256 = "PBKDF2_SHA256"
@@ -27,29 +27,29 @@ public struct ImportedPasswordHash: Equatable, Sendable {
     var isDigest: Bool { [.md5, .sha1, .sha256, .sha512].contains(self) }
   }
 
-  public enum Order: String, Sendable { case saltFirst = "SALT_AND_PASSWORD", passwordFirst = "PASSWORD_AND_SALT" }
+  package enum Order: String, Sendable { case saltFirst = "SALT_AND_PASSWORD", passwordFirst = "PASSWORD_AND_SALT" }
 
-  public var algorithm: Algorithm
-  public var key: [UInt8] = []
-  public var rounds = 0
+  package var algorithm: Algorithm
+  package var key: [UInt8] = []
+  package var rounds = 0
   /// nil: the kind's own order (HMAC password first, digests salt first).
-  public var order: Order?
+  package var order: Order?
   /// STANDARD_SCRYPT's N, r, p and derived key length.
-  public var cpuMemCost = 0
-  public var blockSize = 0
-  public var parallelization = 0
-  public var dkLen = 0
-  public var salt: [UInt8] = []
-  public var hash: [UInt8] = []
+  package var cpuMemCost = 0
+  package var blockSize = 0
+  package var parallelization = 0
+  package var dkLen = 0
+  package var salt: [UInt8] = []
+  package var hash: [UInt8] = []
 
-  public init(algorithm: Algorithm) { self.algorithm = algorithm }
+  package init(algorithm: Algorithm) { self.algorithm = algorithm }
 
-  public static let prefix = "$fbimport$"
+  package static let prefix = "$fbimport$"
   /// The largest cost computed at a sign-in: more rounds never match (a stored hash cannot make
   /// the emulator spin), and scrypt memory stays under 256 MiB.
   static let maximumRounds = 120_000
 
-  public var encoded: String {
+  package var encoded: String {
     var fields = ["alg=\(algorithm.rawValue)"]
     if !key.isEmpty { fields.append("key=" + Data(key).base64EncodedString()) }
     if rounds != 0 { fields.append("rounds=\(rounds)") }
@@ -61,7 +61,7 @@ public struct ImportedPasswordHash: Equatable, Sendable {
       + Data(hash).base64EncodedString()
   }
 
-  public static func parse(_ text: String) -> ImportedPasswordHash? {
+  package static func parse(_ text: String) -> ImportedPasswordHash? {
     guard text.hasPrefix(prefix) else { return nil }
     let sections = text.dropFirst(prefix.count).split(separator: "$", omittingEmptySubsequences: false)
     guard sections.count == 3, let salt = Data(base64Encoded: String(sections[1])),
@@ -87,7 +87,7 @@ public struct ImportedPasswordHash: Equatable, Sendable {
   }
 
   /// Whether `password` hashes to the stored hash (constant-time comparison).
-  public func matches(_ password: String) -> Bool {
+  package func matches(_ password: String) -> Bool {
     guard let computed = compute(Array(password.utf8)) else { return false }
     return ConstantTime.equal(computed, hash)
   }

@@ -3,12 +3,12 @@ import JSONKit
 import Synchronization
 
 /// Every mail the emulator "sent", in order. Shared by both sides; persisted with `--state`.
-public final class Outbox: Sendable {
+package final class Outbox: Sendable {
   private let messages: Mutex<[OutboxMessage]>
   private let store: any DocumentStore
   private static let table = "outbox"
 
-  public init(store: any DocumentStore = NullDocumentStore()) {
+  package init(store: any DocumentStore = NullDocumentStore()) {
     self.store = store
     let loaded = (try? store.loadAll(Self.table)) ?? []
     messages = Mutex(
@@ -21,7 +21,7 @@ public final class Outbox: Sendable {
       }.sorted { $0.time < $1.time })
   }
 
-  public func record(_ message: OutboxMessage) {
+  package func record(_ message: OutboxMessage) {
     messages.withLock { messages in
       messages.append(message)
       try? store.put(Self.table, key: UUID().uuidString, Self.encode(message))
@@ -29,7 +29,7 @@ public final class Outbox: Sendable {
   }
 
   /// Messages to this address (compared case-insensitively), oldest first; all when nil.
-  public func messages(to email: String? = nil, side: OutboxMessage.Side? = nil) -> [OutboxMessage] {
+  package func messages(to email: String? = nil, side: OutboxMessage.Side? = nil) -> [OutboxMessage] {
     messages.withLock { messages in
       messages.filter { message in
         (email == nil || message.email.lowercased() == email?.lowercased())

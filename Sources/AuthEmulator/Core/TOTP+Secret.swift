@@ -3,7 +3,7 @@ import OneTimeCode
 
 extension TOTP {
   /// A fresh 20-byte secret in unpadded upper-case base32 (32 characters), as pquerna/otp makes them.
-  public static func newSecret() -> String {
+  package static func newSecret() -> String {
     var generator = PooledRandom()
     let bytes = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return Base32.encodeToString(bytes: bytes, options: .omitPaddingCharacter)

@@ -5,14 +5,14 @@ import JSONKit
 /// The Identity Toolkit + Secure Token side, faithful to the official Firebase Auth emulator for
 /// e-mail/password flows (`firebase-tools` `src/emulator/auth`), plus its `/emulator/v1` utilities.
 /// Passwords are bcrypt-hashed and never returned (the official emulator stores them in plain text).
-public final class FirebaseAPI: EmulatorAPI {
+package final class FirebaseAPI: EmulatorAPI {
   let config: EmulatorConfig
   let clock: any EmulatorClock
   let outbox: Outbox
   let state: FirebaseState
   let mode: EmulatorMode
 
-  public init(
+  package init(
     config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
     mode: EmulatorMode? = nil
   ) throws {
@@ -23,7 +23,7 @@ public final class FirebaseAPI: EmulatorAPI {
     self.state = try FirebaseState(defaultProjectId: config.project, emailPrivacy: config.emailPrivacy, store: store)
   }
 
-  public func handle(_ request: ServerRequest) async -> ServerResponse? {
+  package func handle(_ request: ServerRequest) async -> ServerResponse? {
     guard let route = FirebaseRoute(request) else { return nil }
     if request.method == "OPTIONS" { return preflight(request) }
     if route == .action { return emulatorAction(request) }

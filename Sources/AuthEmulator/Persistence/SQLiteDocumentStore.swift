@@ -13,12 +13,12 @@ import Synchronization
 /// same file fails with `StateFileInUseError`. New files are created 0600 (SQLite gives `-wal` and
 /// `-shm` the same mode): they hold password hashes and tokens. `close()` checkpoints the WAL into
 /// the main file, so a stopped emulator leaves one self-contained file.
-public final class SQLiteDocumentStore: DocumentStore, Sendable {
-  public let path: String
+package final class SQLiteDocumentStore: DocumentStore, Sendable {
+  package let path: String
   private let connection: Mutex<Connection>
   private let fileLock: StateFileLock
 
-  public init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     fileLock = try StateFileLock(path: path)
     connection = Mutex(try Connection(path: path))
@@ -28,7 +28,7 @@ public final class SQLiteDocumentStore: DocumentStore, Sendable {
 
   /// Checkpoints the WAL into the main file (TRUNCATE), closes the database and releases the file
   /// lock. Later writes throw. Idempotent.
-  public func close() {
+  package func close() {
     connection.withLock { connection in
       guard !connection.closed else { return }
       connection.close(path: path)
@@ -37,30 +37,30 @@ public final class SQLiteDocumentStore: DocumentStore, Sendable {
   }
 
   /// Why `close()` left the data in the `-wal` file (a full disk), or nil.
-  public var closeProblem: String? { connection.withLock { $0.checkpointFailure } }
+  package var closeProblem: String? { connection.withLock { $0.checkpointFailure } }
 
-  public func put(_ table: String, key: String, _ document: JSON) throws {
+  package func put(_ table: String, key: String, _ document: JSON) throws {
     try connection.withLock { connection in
       try connection.checkOpen(path)
       try connection.run(connection.putStatement, [table, key, document.compactText])
     }
   }
 
-  public func delete(_ table: String, key: String) throws {
+  package func delete(_ table: String, key: String) throws {
     try connection.withLock { connection in
       try connection.checkOpen(path)
       try connection.run(connection.deleteStatement, [table, key])
     }
   }
 
-  public func deleteAll(_ table: String) throws {
+  package func deleteAll(_ table: String) throws {
     try connection.withLock { connection in
       try connection.checkOpen(path)
       try connection.run(connection.deleteAllStatement, [table])
     }
   }
 
-  public func apply(_ changes: [DocumentChange]) throws {
+  package func apply(_ changes: [DocumentChange]) throws {
     guard !changes.isEmpty else { return }
     try connection.withLock { connection in
       try connection.checkOpen(path)
@@ -83,19 +83,19 @@ public final class SQLiteDocumentStore: DocumentStore, Sendable {
 
   /// Every document of a table in insertion order. Rows that are not JSON are skipped and
   /// listed in `unreadableRows`.
-  public func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
+  package func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
     try connection.withLock { connection in
       try connection.checkOpen(path)
       return try connection.loadAll(table)
     }
   }
 
-  public func noteUnreadable(_ table: String, key: String) {
+  package func noteUnreadable(_ table: String, key: String) {
     connection.withLock { $0.noteUnreadable(table, key: key) }
   }
 
   /// Keys of the rows `loadAll` skipped because they are not JSON, by table.
-  public var unreadableRows: [String: [String]] { connection.withLock { $0.unreadable } }
+  package var unreadableRows: [String: [String]] { connection.withLock { $0.unreadable } }
 }
 
 /// The one SQLite connection, its prepared statements and what was noted about it; only ever used
@@ -221,7 +221,7 @@ private struct Connection {
   }
 }
 
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
-  public let description: String
+package struct SQLiteError: Error, CustomStringConvertible, Sendable {
+  package let description: String
   init(_ description: String) { self.description = description }
 }

@@ -42,9 +42,9 @@ final class StateFileLock: Sendable {
 }
 
 /// Another process (or another store in this one) has the state file open.
-public struct StateFileInUseError: Error, CustomStringConvertible, Sendable {
-  public let path: String
-  public var description: String {
+package struct StateFileInUseError: Error, CustomStringConvertible, Sendable {
+  package let path: String
+  package var description: String {
     "the state file \(path) is in use by another emulator; stop that one first or choose another --state file"
   }
 }

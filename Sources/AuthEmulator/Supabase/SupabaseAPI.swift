@@ -6,7 +6,7 @@ import Synchronization
 
 /// The GoTrue side, served under `/auth/v1`. Handlers are plain functions of the request; the
 /// state lives in `SupabaseState` (memory, written through to the `DocumentStore`).
-public final class SupabaseAPI: EmulatorAPI {
+package final class SupabaseAPI: EmulatorAPI {
   static let prefix = "/auth/v1"
 
   let config: EmulatorConfig
@@ -18,7 +18,7 @@ public final class SupabaseAPI: EmulatorAPI {
   /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
   let boundOrigin = Mutex<String?>(nil)
 
-  public init(
+  package init(
     config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
     mode: EmulatorMode? = nil
   ) throws {
@@ -33,7 +33,7 @@ public final class SupabaseAPI: EmulatorAPI {
 
   /// Routing from `routes`: a known path asked with another method is 405 with no body, an
   /// unknown path under `/auth/v1` GoTrue's plain-text 404, a preflight under it 204 for any path.
-  public func handle(_ request: ServerRequest) async -> ServerResponse? {
+  package func handle(_ request: ServerRequest) async -> ServerResponse? {
     let path = request.path
     let resolution = Self.routes.resolve(method: request.method, path: path)
     guard path == Self.prefix || path.hasPrefix(Self.prefix + "/") else {

@@ -5,9 +5,9 @@ import HTTPServerKit
 /// `Authorization` header reaches GoTrue with a service_role JWT (a publishable key: an anon one).
 /// A secret key sent as `Authorization: Bearer` is not a JWT, so GoTrue answers 403 `bad_jwt`.
 /// The emulator's pair is the fixed one the Supabase CLI prints for a local stack.
-public enum SupabaseAPIKeys {
-  public static let publishable = "sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH"
-  public static let secret = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"
+package enum SupabaseAPIKeys {
+  package static let publishable = "sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH"
+  package static let secret = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"
 
   enum Grant { case none, anon, serviceRole }
 

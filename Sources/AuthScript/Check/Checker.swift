@@ -5,24 +5,24 @@ import ShellKit
 /// Static checks before anything is sent (jlox's Resolver role): commands and flags against the
 /// command table (with did-you-mean), arity, error codes, queries against the result model,
 /// variables that are used before any definition, regular expressions.
-public struct Checker: Sendable {
+package struct Checker: Sendable {
   /// Names given with `--var` or `AUTHSH_VAR_name`.
-  public var predefined: Set<String>
+  package var predefined: Set<String>
   /// For `{{env.NAME}}`: a missing variable is an error before the run, not a surprise during it.
-  public var environment: [String: String]
+  package var environment: [String: String]
 
-  public init(predefined: Set<String> = [], environment: [String: String] = [:]) {
+  package init(predefined: Set<String> = [], environment: [String: String] = [:]) {
     self.predefined = predefined
     self.environment = environment
   }
 
-  public static let builtins = ["uuid", "timestamp", "random"]
+  package static let builtins = ["uuid", "timestamp", "random"]
 
-  public func check(_ program: Program) -> [Diagnostic] { checkAndParse(program).diagnostics }
+  package func check(_ program: Program) -> [Diagnostic] { checkAndParse(program).diagnostics }
 
   /// The diagnostics, and what each command line parsed to (by statement index), which the
   /// interpreter takes as its own so a line is matched against the table once, not twice.
-  public func checkAndParse(_ program: Program) -> (diagnostics: [Diagnostic], parsed: ParsedCommands) {
+  package func checkAndParse(_ program: Program) -> (diagnostics: [Diagnostic], parsed: ParsedCommands) {
     var diagnostics: [Diagnostic] = []
     var parsed: ParsedCommands = [:]
     var defined = predefined
@@ -175,10 +175,10 @@ public struct Checker: Sendable {
 }
 
 /// A command line's words and what the command table made of them.
-public struct ParsedCommand: Sendable {
-  public var words: [Word]
-  public var parsed: Result<Invocation, UsageError>
+package struct ParsedCommand: Sendable {
+  package var words: [Word]
+  package var parsed: Result<Invocation, UsageError>
 }
 
 /// By statement index.
-public typealias ParsedCommands = [Int: ParsedCommand]
+package typealias ParsedCommands = [Int: ParsedCommand]

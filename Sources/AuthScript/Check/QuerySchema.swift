@@ -2,8 +2,8 @@ import AuthCore
 import ShellKit
 
 /// The shape of the result model, for checking queries and `{{user.id}}` before a run.
-public enum QuerySchema {
-  public indirect enum Node: Sendable {
+package enum QuerySchema {
+  package indirect enum Node: Sendable {
     /// A scalar: no fields below.
     case leaf
     /// Known fields.
@@ -14,7 +14,7 @@ public enum QuerySchema {
 
   static let fields: Node = .object(["code": .leaf, "message": .leaf])
 
-  public static let root: [String: Node] = [
+  package static let root: [String: Node] = [
     "schema": .leaf, "ok": .leaf, "command": .leaf, "confirmation_required": .leaf, "elapsed_ms": .leaf,
     "output": .leaf, "notes": .any,
     "error": .object([
@@ -50,10 +50,10 @@ public enum QuerySchema {
     "status": .object(["provider": .leaf, "profile": .leaf, "url": .leaf, "signed_in": .leaf]),
   ]
 
-  public static var roots: [String] { root.keys.sorted() }
+  package static var roots: [String] { root.keys.sorted() }
 
   /// nil when the path fits the model; otherwise what is wrong and a suggestion.
-  public static func problem(with segments: [String]) -> (message: String, suggestion: String?)? {
+  package static func problem(with segments: [String]) -> (message: String, suggestion: String?)? {
     guard let first = segments.first else { return ("empty query", nil) }
     guard var node = root[first] else {
       return ("unknown query '\(first)'", Suggest.closest(to: first, among: roots))

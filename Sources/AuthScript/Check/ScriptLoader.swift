@@ -1,41 +1,41 @@
 import Essentials
 
 /// A file with its includes inlined, ready to check and run.
-public struct Program: Sendable {
-  public var main: Script
+package struct Program: Sendable {
+  package var main: Script
   /// Statements in run order; an `include` line is followed by the included file's statements.
-  public var statements: [Statement]
+  package var statements: [Statement]
   /// Every file that was read (the main one first, then each included file once).
-  public var sources: [SourceFile]
+  package var sources: [SourceFile]
 
-  public init(main: Script, statements: [Statement], sources: [SourceFile]? = nil) {
+  package init(main: Script, statements: [Statement], sources: [SourceFile]? = nil) {
     self.main = main
     self.statements = statements
     self.sources = sources ?? [main.file]
   }
 
   /// Literal secrets written in any of `sources` (see `SecretScan`).
-  public var literalSecrets: [String] { SecretScan.values(in: sources) }
+  package var literalSecrets: [String] { SecretScan.values(in: sources) }
 }
 
 /// Parses a file and, recursively, the files it includes (paths relative to the including file).
 /// Cycles, unreadable files and runaway expansion are diagnostics at the `include` line.
-public struct ScriptLoader: Sendable {
-  public typealias ReadFile = @Sendable (String) throws -> String
+package struct ScriptLoader: Sendable {
+  package typealias ReadFile = @Sendable (String) throws -> String
 
-  public var readFile: ReadFile
+  package var readFile: ReadFile
   /// Nesting deeper than this is reported (it is almost surely a mistake).
-  public var maxDepth = 32
+  package var maxDepth = 32
   /// Guards against include diamonds that multiply into millions of statements.
-  public var maxStatements = 100_000
+  package var maxStatements = 100_000
 
-  public init(readFile: @escaping ReadFile = ScriptLoader.readFromDisk) {
+  package init(readFile: @escaping ReadFile = ScriptLoader.readFromDisk) {
     self.readFile = readFile
   }
 
-  public static let readFromDisk: ReadFile = { path in try ScriptFileReader.read(path) }
+  package static let readFromDisk: ReadFile = { path in try ScriptFileReader.read(path) }
 
-  public func load(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
+  package func load(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
     let (script, diagnostics) = Parser.parse(file)
     var state = State(diagnostics: diagnostics)
     let root = file.path.map(Self.normalize) ?? file.name

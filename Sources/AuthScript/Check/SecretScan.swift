@@ -9,11 +9,11 @@ import ShellKit
 /// Works on raw lines, not on the parsed program, so a line that does not parse (or cannot even be
 /// split into words) is still covered: then everything after a secret flag or after `secret … =` is
 /// taken as the value.
-public enum SecretScan {
+package enum SecretScan {
   static var secretFlags: Set<String> { CommandTable.secretFlagNames }
 
   /// Every literal secret of `files`, in no particular order.
-  public static func values(in files: [SourceFile]) -> [String] {
+  package static func values(in files: [SourceFile]) -> [String] {
     var found: [String] = []
     var letValues: [String: [String]] = [:]
     var readsThroughVariable: [String] = []

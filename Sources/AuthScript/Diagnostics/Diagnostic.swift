@@ -1,24 +1,24 @@
 /// One problem at one place: parse, check, runtime and assertion failures all become this, and all
 /// print through `DiagnosticRenderer` (hurl's one error protocol, rustc's caret style).
-public struct Diagnostic: Sendable, Hashable, Error {
-  public enum Severity: String, Sendable, Hashable {
+package struct Diagnostic: Sendable, Hashable, Error {
+  package enum Severity: String, Sendable, Hashable {
     case error, warning
   }
 
-  public var severity: Severity
+  package var severity: Severity
   /// The headline after `error: ` (`unknown command 'logn'`).
-  public var title: String
+  package var title: String
   /// The file as the user named it.
-  public var fileName: String?
-  public var range: SourceRange?
+  package var fileName: String?
+  package var range: SourceRange?
   /// The text of the line the range starts on (kept so rendering needs no file access).
-  public var sourceLine: String?
+  package var sourceLine: String?
   /// Text after the carets (`did you mean 'login'?`).
-  public var note: String?
+  package var note: String?
   /// Further lines aligned under the note (`expected: string <…>`).
-  public var notes: [String]
+  package var notes: [String]
 
-  public init(
+  package init(
     _ title: String, severity: Severity = .error, file: SourceFile? = nil, range: SourceRange? = nil,
     note: String? = nil, notes: [String] = []
   ) {
@@ -32,7 +32,7 @@ public struct Diagnostic: Sendable, Hashable, Error {
   }
 
   /// `file:line:column`, or just the file.
-  public var location: String? {
+  package var location: String? {
     guard let fileName else { return nil }
     guard let range else { return fileName }
     return "\(fileName):\(range.start.line):\(range.start.column)"
@@ -41,7 +41,7 @@ public struct Diagnostic: Sendable, Hashable, Error {
 
 extension Diagnostic {
   /// In reading order: files in the order they first appear, each file's problems by line.
-  public static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+  package static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
     var files: [String?] = []
     for diagnostic in diagnostics where !files.contains(diagnostic.fileName) { files.append(diagnostic.fileName) }
     let origin = SourceLocation(line: 0, column: 0)
@@ -54,10 +54,10 @@ extension Diagnostic {
 }
 
 /// Collects diagnostics of a pass (parser, checker, loader) in source order.
-public struct DiagnosticBag: Sendable {
-  public private(set) var items: [Diagnostic] = []
-  public init() {}
-  public mutating func add(_ diagnostic: Diagnostic) { items.append(diagnostic) }
-  public mutating func add(contentsOf other: [Diagnostic]) { items.append(contentsOf: other) }
-  public var hasErrors: Bool { items.contains { $0.severity == .error } }
+package struct DiagnosticBag: Sendable {
+  package private(set) var items: [Diagnostic] = []
+  package init() {}
+  package mutating func add(_ diagnostic: Diagnostic) { items.append(diagnostic) }
+  package mutating func add(contentsOf other: [Diagnostic]) { items.append(contentsOf: other) }
+  package var hasErrors: Bool { items.contains { $0.severity == .error } }
 }

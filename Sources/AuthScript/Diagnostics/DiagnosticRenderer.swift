@@ -15,12 +15,12 @@ import ShellKit
 /// Secrets are masked in the source line and notes before carets are placed, so carets still point
 /// at the right word after a literal password became `***`; control and bidi characters (from the
 /// script or a server's message) show as escapes (`TerminalText`), measured the same way.
-public struct DiagnosticRenderer: Sendable {
-  public var style: Style
+package struct DiagnosticRenderer: Sendable {
+  package var style: Style
   /// Masks secrets (a `Redactor`, or several when files do not share one).
-  public var redaction: (@Sendable (String) -> String)?
+  package var redaction: (@Sendable (String) -> String)?
 
-  public init(style: Style = .plain, redactor: Redactor? = nil) {
+  package init(style: Style = .plain, redactor: Redactor? = nil) {
     self.style = style
     if let redactor {
       self.redaction = { @Sendable text in redactor.redact(text) }
@@ -29,12 +29,12 @@ public struct DiagnosticRenderer: Sendable {
     }
   }
 
-  public init(style: Style, redaction: (@Sendable (String) -> String)?) {
+  package init(style: Style, redaction: (@Sendable (String) -> String)?) {
     self.style = style
     self.redaction = redaction
   }
 
-  public func render(_ diagnostic: Diagnostic) -> String {
+  package func render(_ diagnostic: Diagnostic) -> String {
     let label = diagnostic.severity.rawValue
     let headline = diagnostic.severity == .error ? style.red(style.bold(label)) : style.yellow(style.bold(label))
     var out = headline + style.bold(": " + redact(diagnostic.title)) + "\n"
@@ -79,7 +79,7 @@ public struct DiagnosticRenderer: Sendable {
   }
 
   /// Several diagnostics, separated by blank lines.
-  public func render(_ diagnostics: [Diagnostic]) -> String {
+  package func render(_ diagnostics: [Diagnostic]) -> String {
     diagnostics.map(render).joined(separator: "\n")
   }
 

@@ -2,10 +2,10 @@ import JSONKit
 
 /// A machine-readable report with a stable, versioned schema (`"version": 1`; fields are only ever
 /// added within a version).
-public enum JSONReport {
-  public static let version = 1
+package enum JSONReport {
+  package static let version = 1
 
-  public static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
+  package static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
     let files: [JSON] = run.files.map { file in
       var object = JSONObject([
         ("file", .string(file.file)), ("duration_ms", .int(Int(file.durationMs.rounded()))),

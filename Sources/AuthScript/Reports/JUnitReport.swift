@@ -5,8 +5,8 @@ import Essentials
 /// per test, with `tests`/`failures`/`errors`/`skipped`/`time` counts. The failure body is the same
 /// caret text the terminal shows. Backend failures (exit 3) are `<error>`, the rest `<failure>`;
 /// a file that did not parse or check is one `<testcase name="check">` with an `<error>`.
-public enum JUnitReport {
-  public static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
+package enum JUnitReport {
+  package static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let checkErrors = run.files.filter { !$0.diagnostics.isEmpty }.count
     xml +=
@@ -72,7 +72,7 @@ public enum JUnitReport {
   }
 
   /// Escapes markup and drops characters XML 1.0 cannot carry (control characters, colour codes).
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.count)
     for scalar in text.unicodeScalars {

@@ -4,8 +4,8 @@ import JSONKit
 /// TAP version 13: one test point per test (`file: name`), YAML diagnostics under failures, `# SKIP`
 /// for skipped tests, `# error` (and `severity: "error"`) after a test the backend failed rather than
 /// the test itself; a file that did not parse or check is one `not ok` point.
-public enum TAPReport {
-  public static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
+package enum TAPReport {
+  package static func render(_ run: RunResult, renderer: DiagnosticRenderer) -> String {
     let points = run.files.reduce(0) { $0 + ($1.diagnostics.isEmpty ? $1.tests.count : 1) }
     var tap = "TAP version 13\n1..\(points)\n"
     var number = 0

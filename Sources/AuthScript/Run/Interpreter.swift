@@ -5,8 +5,8 @@ import ShellKit
 /// Runs one checked program statement by statement through a `CommandExecutor`, in one session
 /// (`ShellContext`). Tests run to the next `test` line; after a failure the rest of that test is
 /// skipped and the next one starts with the session as it is.
-public final class Interpreter {
-  public enum Mode: Sendable {
+package final class Interpreter {
+  package enum Mode: Sendable {
     /// `authsh run`: one line per test; commands print nothing but `echo`/`help` text.
     case tests
     /// `authsh < file`, `source FILE`: every command prints its human output, like the shell.
@@ -36,7 +36,7 @@ public final class Interpreter {
   /// again (a loop, a data row, the same values) is not parsed again.
   var parsedLines: ParsedCommands
 
-  public init(
+  package init(
     program: Program, context: ShellContext, executor: CommandExecutor, mode: Mode = .tests, style: Style = .plain,
     variables: [String: JSON] = [:], events: InterpreterEvents = InterpreterEvents(), stop: StopFlag? = nil,
     failFast: Bool = false, interrupt: StopFlag? = nil, parsed: ParsedCommands = [:]
@@ -98,7 +98,7 @@ public final class Interpreter {
   }
 
   /// The tests a file would report, without running it (for files skipped by `--fail-fast`).
-  public func plannedTests(reason: String) -> [TestResult] {
+  package func plannedTests(reason: String) -> [TestResult] {
     segments.filter { !$0.isSetup && !$0.isCleanup }.map { segment in
       TestResult(name: staticName(segment), line: segment.line, status: .skipped, skipReason: reason)
     }
@@ -116,7 +116,7 @@ public final class Interpreter {
   }
 
   /// Runs every test; reports each through `events` as it finishes and returns them all.
-  public func run() async -> [TestResult] {
+  package func run() async -> [TestResult] {
     var results: [TestResult] = []
     var skipReason: String?
     let all = segments

@@ -5,9 +5,9 @@ import ShellKit
 /// `{{…}}` in a line typed in the interactive shell, with the script engine: the same template
 /// syntax, the built-in names (`uuid`, `timestamp`, `random`, `env.NAME`) and the previous
 /// command's result (`inbox.link`, `user.id`). The shell has no `let`, so no other variables.
-public enum LineInterpolation {
+package enum LineInterpolation {
   /// The words with their holes filled, or the first hole that cannot be.
-  public static func expand(
+  package static func expand(
     _ words: [Word], line: String, previous: JSON?, environment: [String: String], now: @escaping () -> Int
   ) -> Result<[Word], InterpolationError> {
     let scope = Scope(variables: [:], environment: environment, previous: previous, now: now)

@@ -1,8 +1,8 @@
 import ShellKit
 
 /// Why a test failed, as data (reports consume this, hurl `runner/result.rs` style).
-public struct TestFailure: Sendable, Hashable {
-  public enum Kind: String, Sendable, Hashable {
+package struct TestFailure: Sendable, Hashable {
+  package enum Kind: String, Sendable, Hashable {
     /// A command failed and no `expect error` followed.
     case command
     /// The backend could not be reached or answered badly (network, timeout, 5xx, malformed): exit 3.
@@ -13,15 +13,15 @@ public struct TestFailure: Sendable, Hashable {
     case runtime
   }
 
-  public var kind: Kind
-  public var diagnostic: Diagnostic
+  package var kind: Kind
+  package var diagnostic: Diagnostic
   /// The command's error code, when a command failed.
-  public var errorCode: String?
+  package var errorCode: String?
   /// Typed `actual`/`expected` of an assertion (`string <a@example.com>`).
-  public var actual: String?
-  public var expected: String?
+  package var actual: String?
+  package var expected: String?
 
-  public init(
+  package init(
     kind: Kind, diagnostic: Diagnostic, errorCode: String? = nil, actual: String? = nil, expected: String? = nil
   ) {
     self.kind = kind
@@ -32,24 +32,24 @@ public struct TestFailure: Sendable, Hashable {
   }
 }
 
-public enum TestStatus: String, Sendable, Hashable {
+package enum TestStatus: String, Sendable, Hashable {
   case passed, failed, skipped
 }
 
 /// One `test` block (or the whole file when it has none).
-public struct TestResult: Sendable, Hashable {
-  public var name: String
+package struct TestResult: Sendable, Hashable {
+  package var name: String
   /// The line of the `test` statement (1 for a file without tests).
-  public var line: Int
-  public var status: TestStatus
-  public var durationMs: Double
-  public var failure: TestFailure?
+  package var line: Int
+  package var status: TestStatus
+  package var durationMs: Double
+  package var failure: TestFailure?
   /// Why it was skipped (`--fail-fast`, setup failed).
-  public var skipReason: String?
+  package var skipReason: String?
   /// Commands and assertions that ran.
-  public var steps: Int
+  package var steps: Int
 
-  public init(
+  package init(
     name: String, line: Int, status: TestStatus, durationMs: Double = 0, failure: TestFailure? = nil,
     skipReason: String? = nil, steps: Int = 0
   ) {
@@ -64,19 +64,19 @@ public struct TestResult: Sendable, Hashable {
 }
 
 /// One `.auth` file: its tests, or the diagnostics that stopped it before anything ran.
-public struct FileResult: Sendable, Hashable {
+package struct FileResult: Sendable, Hashable {
   /// As the user named it; a `--data` row's run adds `[row N]`.
-  public var file: String
+  package var file: String
   /// The file's path as the user named it, without a row (JUnit `file=`, TAP `file:`).
-  public var path: String
-  public var tests: [TestResult]
-  public var durationMs: Double
+  package var path: String
+  package var tests: [TestResult]
+  package var durationMs: Double
   /// Parse and check errors (then `tests` is empty and nothing was sent).
-  public var diagnostics: [Diagnostic]
+  package var diagnostics: [Diagnostic]
   /// Epoch seconds when the file started (JUnit `timestamp`).
-  public var startedAt: Double
+  package var startedAt: Double
 
-  public init(
+  package init(
     file: String, path: String? = nil, tests: [TestResult] = [], durationMs: Double = 0,
     diagnostics: [Diagnostic] = [], startedAt: Double = 0
   ) {
@@ -88,29 +88,29 @@ public struct FileResult: Sendable, Hashable {
     self.startedAt = startedAt
   }
 
-  public var passed: Int { tests.filter { $0.status == .passed }.count }
-  public var failed: Int { tests.filter { $0.status == .failed }.count }
-  public var skipped: Int { tests.filter { $0.status == .skipped }.count }
+  package var passed: Int { tests.filter { $0.status == .passed }.count }
+  package var failed: Int { tests.filter { $0.status == .failed }.count }
+  package var skipped: Int { tests.filter { $0.status == .skipped }.count }
   /// Failures caused by the backend (JUnit `<error>`), a subset of `failed`.
-  public var errors: Int { tests.filter { $0.failure?.kind == .backend }.count }
+  package var errors: Int { tests.filter { $0.failure?.kind == .backend }.count }
 }
 
 /// The whole run, and the exit code it ends with.
-public struct RunResult: Sendable, Hashable {
-  public var files: [FileResult]
-  public var durationMs: Double
+package struct RunResult: Sendable, Hashable {
+  package var files: [FileResult]
+  package var durationMs: Double
   /// Stopped by Ctrl-C or SIGTERM: the tests left were skipped.
-  public var interrupted = false
+  package var interrupted = false
 
-  public init(files: [FileResult], durationMs: Double) {
+  package init(files: [FileResult], durationMs: Double) {
     self.files = files
     self.durationMs = durationMs
   }
 
-  public var passed: Int { files.reduce(0) { $0 + $1.passed } }
-  public var failed: Int { files.reduce(0) { $0 + $1.failed } }
-  public var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
-  public var errors: Int { files.reduce(0) { $0 + $1.errors } }
+  package var passed: Int { files.reduce(0) { $0 + $1.passed } }
+  package var failed: Int { files.reduce(0) { $0 + $1.failed } }
+  package var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
+  package var errors: Int { files.reduce(0) { $0 + $1.errors } }
 
   /// 2 when any file had parse/check errors (nothing was sent); else 3 when a test failed because
   /// the backend was unreachable, timed out, answered 5xx or malformed data (and no `expect error`
@@ -118,7 +118,7 @@ public struct RunResult: Sendable, Hashable {
   /// (later failures are often its echoes), so CI should retry rather than report a regression;
   /// else 1 when any test failed; else 0. Interrupted: 130, whatever ran (the process exits so, and
   /// a report read by CI must not say the run passed).
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if interrupted { return ExitStatus.interrupted }
     if files.contains(where: { !$0.diagnostics.isEmpty }) { return 2 }
     if errors > 0 { return 3 }
@@ -128,7 +128,7 @@ public struct RunResult: Sendable, Hashable {
 
   /// `3 passed, 1 failed` (` (1 error)` when backend failures are among the failed, `, 2 skipped`
   /// when any): the closing line CI greps.
-  public var summaryLine: String {
+  package var summaryLine: String {
     var line = "\(passed) passed, \(failed) failed"
     if errors > 0 { line += " (\(errors) error\(errors == 1 ? "" : "s"))" }
     if skipped > 0 { line += ", \(skipped) skipped" }

@@ -1,9 +1,9 @@
 import JSONKit
 
 /// How values read in failures and holes.
-public enum Values {
+package enum Values {
   /// `string <a@example.com>`, `number <42>`, `boolean <true>`, `null`, `none` (no value).
-  public static func typed(_ value: JSON?) -> String {
+  package static func typed(_ value: JSON?) -> String {
     guard let value else { return "none" }
     switch value {
     case .null: return "null"
@@ -16,7 +16,7 @@ public enum Values {
   }
 
   /// The text a value takes inside a word or string.
-  public static func text(_ value: JSON) -> String {
+  package static func text(_ value: JSON) -> String {
     switch value {
     case .string(let string): return string
     case .null: return "null"
@@ -30,7 +30,7 @@ public enum Values {
   }
 
   /// Follows a dotted path (`error.fields.password.code`, `notes.0`); nil when a step is missing.
-  public static func lookup(_ segments: some Collection<String>, in value: JSON) -> JSON? {
+  package static func lookup(_ segments: some Collection<String>, in value: JSON) -> JSON? {
     var current = value
     for segment in segments {
       switch current {

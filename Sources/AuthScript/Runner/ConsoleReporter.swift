@@ -3,20 +3,20 @@ import ShellKit
 
 /// Terminal text of a run: a header per file, one line per test with ✓/✗ and its time, failures in
 /// the caret style, and the closing `N passed, N failed` line.
-public struct ConsoleReporter: Sendable {
-  public var style: Style
-  public var renderer: DiagnosticRenderer
+package struct ConsoleReporter: Sendable {
+  package var style: Style
+  package var renderer: DiagnosticRenderer
 
-  public init(style: Style, redactor: Redactor?) {
+  package init(style: Style, redactor: Redactor?) {
     self.style = style
     self.renderer = DiagnosticRenderer(style: style, redactor: redactor)
   }
 
-  public func header(_ file: String) -> String { style.bold(TerminalText.escape(file)) + "\n" }
+  package func header(_ file: String) -> String { style.bold(TerminalText.escape(file)) + "\n" }
 
   /// `  ✓ name (12 ms)`, `  ✗ name (3 ms)`, `  ✗ name (3 ms) error: timeout` (the backend failed,
   /// not the test), `  - name (skipped: reason)`.
-  public func line(for test: TestResult) -> String {
+  package func line(for test: TestResult) -> String {
     let name = TerminalText.escape(test.name)
     switch test.status {
     case .passed:
@@ -36,21 +36,21 @@ public struct ConsoleReporter: Sendable {
   }
 
   /// The failure in the caret style, followed by a blank line.
-  public func failure(_ test: TestResult) -> String? {
+  package func failure(_ test: TestResult) -> String? {
     test.failure.map { renderer.render($0.diagnostic) + "\n" }
   }
 
-  public func diagnostics(_ diagnostics: [Diagnostic]) -> String {
+  package func diagnostics(_ diagnostics: [Diagnostic]) -> String {
     diagnostics.map { renderer.render($0) + "\n" }.joined()
   }
 
-  public func summary(_ result: RunResult) -> String {
+  package func summary(_ result: RunResult) -> String {
     let text = result.summaryLine
     return (result.failed > 0 ? style.red(text) : style.green(text)) + "\n"
   }
 
   /// `12 ms`, `1.5 s`.
-  public static func duration(_ ms: Double) -> String {
+  package static func duration(_ ms: Double) -> String {
     if ms < 1000 { return "\(Int(ms.rounded())) ms" }
     let tenths = (ms / 100).rounded() / 10
     return "\(tenths) s"

@@ -5,21 +5,21 @@ import JSONKit
 /// `authsh run FILE --data table.csv|table.jsonl`: the rows a file runs once each, the columns as
 /// variables. CSV has a header row (RFC 4180); its values are typed like
 /// `--var` (`42` is a number); JSON lines keep their JSON types. Blank lines are skipped.
-public struct DataTable: Sendable, Equatable {
-  public struct Row: Sendable, Equatable {
+package struct DataTable: Sendable, Equatable {
+  package struct Row: Sendable, Equatable {
     /// 1-based, counting data rows only (`NAME[row 3]`).
-    public var number: Int
-    public var variables: [String: JSON]
+    package var number: Int
+    package var variables: [String: JSON]
   }
 
-  public var rows: [Row]
-  public static let maximumRows = 10_000
+  package var rows: [Row]
+  package static let maximumRows = 10_000
 
-  public struct LoadError: Error, Equatable {
-    public var message: String
+  package struct LoadError: Error, Equatable {
+    package var message: String
   }
 
-  public static func load(path: String, text: String) throws(LoadError) -> DataTable {
+  package static func load(path: String, text: String) throws(LoadError) -> DataTable {
     let rows =
       path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson")
       ? try jsonLines(text, path: path) : try csv(text, path: path)

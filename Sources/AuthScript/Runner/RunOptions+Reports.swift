@@ -10,7 +10,7 @@ extension RunOptions {
   /// Makes sure every report can be written before anything runs: missing parent directories are
   /// created (as `mkdir -p`); a path that is a directory, or whose parent cannot be made, is a
   /// problem to report (nil when every path is fine).
-  public func prepareReportPaths(fileManager: FileManager = .default) -> String? {
+  package func prepareReportPaths(fileManager: FileManager = .default) -> String? {
     for (flag, path) in [("--report-junit", reportJUnit), ("--report-tap", reportTAP), ("--report-json", reportJSON)] {
       guard let path else { continue }
       guard !path.isEmpty else { return "\(flag) needs a file name" }

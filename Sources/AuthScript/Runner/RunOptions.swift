@@ -3,26 +3,26 @@ import JSONKit
 import ShellKit
 
 /// What `authsh run` was asked for.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
   /// Files run in parallel (statements within a file stay sequential; output stays grouped per file).
-  public var jobs: Int
+  package var jobs: Int
   /// Stop the whole run at the first failed test; what did not run is reported as skipped.
-  public var failFast: Bool
+  package var failFast: Bool
   /// `--var name=value` (typed like literals: `--var n=42` is a number). Wins over `AUTHSH_VAR_name`.
-  public var variables: [String: String]
-  public var reportJUnit: String?
-  public var reportTAP: String?
-  public var reportJSON: String?
+  package var variables: [String: String]
+  package var reportJUnit: String?
+  package var reportTAP: String?
+  package var reportJSON: String?
   /// Colour and marks, decided by the CLI (terminal, `NO_COLOR`, `--color`, locale).
-  public var style: Style
-  public var executor: CommandExecutor
-  public var readFile: ScriptLoader.ReadFile
+  package var style: Style
+  package var executor: CommandExecutor
+  package var readFile: ScriptLoader.ReadFile
   /// `--data`: each file runs once per row, the row's columns as variables (over `--var`).
-  public var data: DataTable?
+  package var data: DataTable?
   /// Set on Ctrl-C / SIGTERM: tests not yet run are skipped, `cleanup` blocks still run, exit 130.
-  public var interrupt: StopFlag?
+  package var interrupt: StopFlag?
 
-  public init(
+  package init(
     jobs: Int = 1, failFast: Bool = false, variables: [String: String] = [:], reportJUnit: String? = nil,
     reportTAP: String? = nil, reportJSON: String? = nil, style: Style = .plain, executor: CommandExecutor = .standard,
     readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk, data: DataTable? = nil,
@@ -42,7 +42,7 @@ public struct RunOptions: Sendable {
   }
 
   /// `name=value` → (name, value); nil when there is no `=` or the name is not a valid name.
-  public static func parseVariable(_ text: String) -> (name: String, value: String)? {
+  package static func parseVariable(_ text: String) -> (name: String, value: String)? {
     guard let equals = text.firstIndex(of: "=") else { return nil }
     let name = String(text[..<equals])
     let token = Token(text: name, raw: name, quoted: false, range: SourceRange(line: 1, offsets: 0, 0))

@@ -11,7 +11,7 @@ extension ScriptRunner {
   /// resolve against.
   /// Piped input up to a line that is just `quit` or `exit`, which ends it (as psql, redis-cli
   /// and sqlite3 read their input); the rest is not read.
-  public static func untilQuit(_ text: String) -> String {
+  package static func untilQuit(_ text: String) -> String {
     var kept: [Substring] = []
     // Lines end at \n or \r\n (one Character in Swift).
     for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -22,7 +22,7 @@ extension ScriptRunner {
     return kept.joined(separator: "\n")
   }
 
-  public static func runSource(
+  package static func runSource(
     text: String, name: String, context: ShellContext, output: any OutputSink, style: Style = .plain,
     variables: [String: String] = [:], executor: CommandExecutor = .standard,
     readFile: @escaping ScriptLoader.ReadFile = ScriptLoader.readFromDisk

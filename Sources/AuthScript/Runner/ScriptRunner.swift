@@ -6,12 +6,12 @@ import ShellKit
 /// `authsh run FILE…`: lex, parse and check every file first (any problem → report all, exit 2,
 /// nothing sent), then run the files — in parallel with `--jobs N`, output grouped per file and
 /// printed in file order — and close with `N passed, N failed`. Exit codes: see `RunResult.exitCode`.
-public struct ScriptRunner: Sendable {
-  public var options: RunOptions
-  public var makeContext: @Sendable () -> ShellContext
-  public var output: any OutputSink
+package struct ScriptRunner: Sendable {
+  package var options: RunOptions
+  package var makeContext: @Sendable () -> ShellContext
+  package var output: any OutputSink
 
-  public init(options: RunOptions, makeContext: @escaping @Sendable () -> ShellContext, output: any OutputSink) {
+  package init(options: RunOptions, makeContext: @escaping @Sendable () -> ShellContext, output: any OutputSink) {
     self.options = options
     self.makeContext = makeContext
     self.output = output
@@ -30,7 +30,7 @@ public struct ScriptRunner: Sendable {
     var row: Int?
   }
 
-  public func run(files: [String]) async -> Int32 {
+  package func run(files: [String]) async -> Int32 {
     let started = ContinuousClock.now
     let prepared =
       options.data.map { table in files.flatMap { file in table.rows.map { prepare(file, row: $0) } } }

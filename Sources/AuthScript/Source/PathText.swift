@@ -1,20 +1,20 @@
 /// Path arithmetic on plain strings. Foundation's `NSString` path methods trap on some inputs
 /// (found by the parser fuzz test), and include paths are user text, so these never trap.
-public enum PathText {
+package enum PathText {
   /// `a/b/c.auth` → `c.auth`.
-  public static func lastComponent(_ path: String) -> String {
+  package static func lastComponent(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return path }
     return String(path[path.index(after: slash)...])
   }
 
   /// `directory/relative`, or `relative` itself when it is absolute or there is no directory.
-  public static func join(_ directory: String, _ relative: String) -> String {
+  package static func join(_ directory: String, _ relative: String) -> String {
     if relative.hasPrefix("/") || directory.isEmpty { return relative }
     return directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
   }
 
   /// `a/b/../c` → `a/c`, `./a` → `a` (relative paths stay relative; leading `..` is kept).
-  public static func normalize(_ path: String) -> String {
+  package static func normalize(_ path: String) -> String {
     var parts: [Substring] = []
     for part in path.split(separator: "/", omittingEmptySubsequences: true) {
       if part == "." { continue }

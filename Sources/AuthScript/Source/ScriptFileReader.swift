@@ -8,13 +8,13 @@ import Essentials
 
 /// Reading a script from disk with a reason a person can act on ("is a directory", "no such
 /// file", "permission denied") instead of Foundation's "The operation could not be completed".
-public struct ScriptReadError: Error, Sendable, CustomStringConvertible {
-  public let reason: String
-  public init(_ reason: String) { self.reason = reason }
-  public var description: String { reason }
+package struct ScriptReadError: Error, Sendable, CustomStringConvertible {
+  package let reason: String
+  package init(_ reason: String) { self.reason = reason }
+  package var description: String { reason }
 
   /// The reason for any error a `ReadFile` threw.
-  public static func reason(of error: Error) -> String {
+  package static func reason(of error: Error) -> String {
     if let error = error as? ScriptReadError { return error.reason }
     if let error = error as? SystemError { return ScriptFileReader.describe(error.code) }
     if let error = error as? InputTooLarge { return error.description }

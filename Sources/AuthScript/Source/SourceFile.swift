@@ -1,56 +1,56 @@
 import Essentials
 
 /// A 1-based line and column (columns count characters, as the word splitter does).
-public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
+package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+  package var line: Int
+  package var column: Int
 
-  public init(line: Int, column: Int) {
+  package init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 
-  public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+  package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
     (lhs.line, lhs.column) < (rhs.line, rhs.column)
   }
 
-  public var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }
 
 /// `start..<end` in one file. Every AST node carries one; runtime failures borrow it.
-public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
-  public var start: SourceLocation
-  public var end: SourceLocation
+package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+  package var start: SourceLocation
+  package var end: SourceLocation
 
-  public init(start: SourceLocation, end: SourceLocation) {
+  package init(start: SourceLocation, end: SourceLocation) {
     self.start = start
     self.end = max(start, end)
   }
 
   /// Columns `start..<end` (0-based character offsets, as `Word` gives them) on `line`.
-  public init(line: Int, offsets start: Int, _ end: Int) {
+  package init(line: Int, offsets start: Int, _ end: Int) {
     self.init(
       start: SourceLocation(line: line, column: start + 1), end: SourceLocation(line: line, column: end + 1))
   }
 
   /// The smallest range covering both.
-  public func union(_ other: SourceRange) -> SourceRange {
+  package func union(_ other: SourceRange) -> SourceRange {
     SourceRange(start: min(start, other.start), end: max(end, other.end))
   }
 
-  public var description: String { "\(start)-\(end)" }
+  package var description: String { "\(start)-\(end)" }
 }
 
 /// One `.auth` text: where it came from (as the user named it), its lines.
-public struct SourceFile: Sendable, Hashable {
+package struct SourceFile: Sendable, Hashable {
   /// The path as shown in messages (`smoke/login.auth`), or `<stdin>`.
-  public var name: String
+  package var name: String
   /// The path used to resolve `include` (nil for stdin: includes resolve against the working directory).
-  public var path: String?
-  public var text: String
-  public let lines: [String]
+  package var path: String?
+  package var text: String
+  package let lines: [String]
 
-  public init(name: String, path: String? = nil, text: String) {
+  package init(name: String, path: String? = nil, text: String) {
     self.name = name
     self.path = path
     var body = text
@@ -60,19 +60,19 @@ public struct SourceFile: Sendable, Hashable {
   }
 
   /// The text of a 1-based line, or "" when out of range.
-  public func line(_ number: Int) -> String {
+  package func line(_ number: Int) -> String {
     lines.indices.contains(number - 1) ? lines[number - 1] : ""
   }
 
   /// The directory `include` paths are relative to.
-  public var directory: String {
+  package var directory: String {
     guard let path else { return FileManager.default.currentDirectoryPath }
     let parent = parentDirectory(of: path)
     return parent.isEmpty ? "." : parent
   }
 
   /// The file name without directory and `.auth` (a file without `test` is one test named so).
-  public var baseName: String {
+  package var baseName: String {
     let last = PathText.lastComponent(name)
     return last.hasSuffix(".auth") ? String(last.dropLast(5)) : last
   }

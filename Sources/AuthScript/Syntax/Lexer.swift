@@ -3,8 +3,8 @@ import ShellKit
 /// Turns a file into lines of words, splitting each line exactly as the shell does (`WordSplitter`),
 /// so a command reads the same in a `.auth` file, the REPL and a one-shot call. Comments and blank
 /// lines vanish; a line that cannot be split (an unterminated quote) becomes a diagnostic.
-public enum Lexer {
-  public static func lex(_ file: SourceFile) -> (lines: [TokenLine], diagnostics: [Diagnostic]) {
+package enum Lexer {
+  package static func lex(_ file: SourceFile) -> (lines: [TokenLine], diagnostics: [Diagnostic]) {
     var lines: [TokenLine] = []
     var diagnostics: [Diagnostic] = []
     var index = 0

@@ -5,11 +5,11 @@ import ShellKit
 
 /// Lines of words → statements. Each line is one statement, so the parser recovers at every line
 /// end: one run reports every problem of the file (jlox `synchronize()`).
-public enum Parser {
+package enum Parser {
   /// The statement words of the language; anything else is a table command.
-  public static let keywords = ["test", "cleanup", "expect", "assert", "capture", "let", "secret", "include"]
+  package static let keywords = ["test", "cleanup", "expect", "assert", "capture", "let", "secret", "include"]
 
-  public static func parse(_ file: SourceFile) -> (script: Script, diagnostics: [Diagnostic]) {
+  package static func parse(_ file: SourceFile) -> (script: Script, diagnostics: [Diagnostic]) {
     let (lines, lexDiagnostics) = Lexer.lex(file)
     var diagnostics = lexDiagnostics
     var statements: [Statement] = []

@@ -1,53 +1,53 @@
 import Essentials
 
 /// A `{{name}}` reference inside a word: `email`, `env.HOME`, `inbox.link`, `uuid`.
-public struct VariableRef: Sendable, Hashable {
+package struct VariableRef: Sendable, Hashable {
   /// The dotted name with surrounding spaces trimmed.
-  public var name: String
-  public var range: SourceRange
+  package var name: String
+  package var range: SourceRange
   /// A function applied to the value (`{{totp(secret)}}`: `totp`), nil for a plain reference.
-  public var function: String?
+  package var function: String?
 
-  public init(name: String, range: SourceRange, function: String? = nil) {
+  package init(name: String, range: SourceRange, function: String? = nil) {
     self.name = name
     self.range = range
     self.function = function
   }
 
   /// The functions a hole can apply: `totp(NAME)`, the current RFC 6238 code of a base32 secret.
-  public static let functions: Set<String> = ["totp"]
+  package static let functions: Set<String> = ["totp"]
 
-  public var segments: [String] { Query.pathSegments(name) }
-  public var root: String { segments.first ?? name }
+  package var segments: [String] { Query.pathSegments(name) }
+  package var root: String { segments.first ?? name }
 }
 
 /// Text with `{{…}}` holes, as one word of a line.
-public struct Template: Sendable, Hashable {
-  public enum Part: Sendable, Hashable {
+package struct Template: Sendable, Hashable {
+  package enum Part: Sendable, Hashable {
     case text(String)
     case variable(VariableRef)
   }
 
-  public var parts: [Part]
-  public var range: SourceRange
+  package var parts: [Part]
+  package var range: SourceRange
 
-  public init(parts: [Part], range: SourceRange) {
+  package init(parts: [Part], range: SourceRange) {
     self.parts = parts
     self.range = range
   }
 
-  public var variables: [VariableRef] {
+  package var variables: [VariableRef] {
     parts.compactMap { if case .variable(let ref) = $0 { return ref } else { return nil } }
   }
 
   /// The single variable when the template is exactly `{{name}}` (then it keeps its type).
-  public var soleVariable: VariableRef? {
+  package var soleVariable: VariableRef? {
     if parts.count == 1, case .variable(let ref) = parts[0] { return ref }
     return nil
   }
 
   /// Plain text when there are no holes.
-  public var literalText: String? {
+  package var literalText: String? {
     if parts.isEmpty { return "" }
     if parts.count == 1, case .text(let text) = parts[0] { return text }
     return nil
@@ -59,7 +59,7 @@ public struct Template: Sendable, Hashable {
   }
 
   /// Splits a token's text into parts. Holes must hold a dotted name (`{{ user.id }}`).
-  public static func parse(_ token: Token) -> Result<Template, Diagnostic.Partial> {
+  package static func parse(_ token: Token) -> Result<Template, Diagnostic.Partial> {
     // Most words hold no `{{`: they are their own text, with no need to walk their characters.
     if !token.text.utf8.contains(UInt8(ascii: "{")) {
       return .success(Template(parts: token.text.isEmpty ? [] : [.text(token.text)], range: token.range))
@@ -126,16 +126,16 @@ public struct Template: Sendable, Hashable {
 
 extension Diagnostic {
   /// A diagnostic before its file is known (the parser adds the file).
-  public struct Partial: Error, Sendable, Hashable {
-    public var title: String
-    public var range: SourceRange
-    public var note: String?
-    public init(_ title: String, range: SourceRange, note: String? = nil) {
+  package struct Partial: Error, Sendable, Hashable {
+    package var title: String
+    package var range: SourceRange
+    package var note: String?
+    package init(_ title: String, range: SourceRange, note: String? = nil) {
       self.title = title
       self.range = range
       self.note = note
     }
-    public func diagnostic(in file: SourceFile) -> Diagnostic {
+    package func diagnostic(in file: SourceFile) -> Diagnostic {
       Diagnostic(title, file: file, range: range, note: note)
     }
   }

@@ -1,14 +1,14 @@
 /// One shell-style word of a `.auth` line, with its place in the file.
-public struct Token: Sendable, Hashable {
+package struct Token: Sendable, Hashable {
   /// The word after quote removal (`{{…}}` kept as written, for interpolation).
-  public var text: String
+  package var text: String
   /// The word exactly as written (quotes included).
-  public var raw: String
+  package var raw: String
   /// Whether any part was quoted: then it is a string, never a keyword, number or flag.
-  public var quoted: Bool
-  public var range: SourceRange
+  package var quoted: Bool
+  package var range: SourceRange
 
-  public init(text: String, raw: String, quoted: Bool, range: SourceRange) {
+  package init(text: String, raw: String, quoted: Bool, range: SourceRange) {
     self.text = text
     self.raw = raw
     self.quoted = quoted
@@ -16,22 +16,22 @@ public struct Token: Sendable, Hashable {
   }
 
   /// Whether this unquoted word is exactly `keyword`.
-  public func isKeyword(_ keyword: String) -> Bool { !quoted && text == keyword }
+  package func isKeyword(_ keyword: String) -> Bool { !quoted && text == keyword }
 }
 
 /// The words of one non-empty line.
-public struct TokenLine: Sendable, Hashable {
+package struct TokenLine: Sendable, Hashable {
   /// 1-based line number.
-  public var number: Int
-  public var tokens: [Token]
+  package var number: Int
+  package var tokens: [Token]
 
-  public init(number: Int, tokens: [Token]) {
+  package init(number: Int, tokens: [Token]) {
     self.number = number
     self.tokens = tokens
   }
 
   /// From the first word to the end of the last.
-  public var range: SourceRange {
+  package var range: SourceRange {
     guard let first = tokens.first, let last = tokens.last else {
       return SourceRange(line: number, offsets: 0, 0)
     }

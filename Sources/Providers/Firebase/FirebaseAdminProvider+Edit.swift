@@ -6,12 +6,12 @@ import JSONKit
 /// has no pending new address: only an emulator shows one, as a `VERIFY_AND_CHANGE_EMAIL` code in
 /// `GET /emulator/v1/projects/{id}/oobCodes` (the official emulator's list, which authsh's serves too).
 extension FirebaseAdminProvider {
-  public func setEmail(_ user: AdminUser, to email: String, confirmed: Bool) async throws -> AdminUser {
+  package func setEmail(_ user: AdminUser, to email: String, confirmed: Bool) async throws -> AdminUser {
     // Firebase marks a changed address unverified unless told otherwise in the same call.
     try await update(user, ["email": .string(email.trimmingWhitespace), "emailVerified": .bool(confirmed)])
   }
 
-  public func update(_ user: AdminUser, with changes: AccountUpdate) async throws -> AdminUser {
+  package func update(_ user: AdminUser, with changes: AccountUpdate) async throws -> AdminUser {
     if !changes.metadata.isEmpty {
       throw AuthError(
         .notSupported, message: "Firebase accounts have no metadata of their own (Supabase's user_metadata).",
@@ -47,7 +47,7 @@ extension FirebaseAdminProvider {
     return user
   }
 
-  public func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
+  package func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
     guard emulatorHost != nil else { return (nil, false) }
     let wanted = email.trimmingWhitespace.lowercased()
     let codes = await pendingCodes()

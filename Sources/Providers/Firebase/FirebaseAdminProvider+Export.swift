@@ -6,7 +6,7 @@ import JSONKit
 /// each account's `passwordHash` and `salt`; with the project's hash parameters (the admin v2
 /// config's `signIn.hashConfig`, or `--hash-config FILE`) they become GoTrue's `$fbscrypt$` strings.
 extension FirebaseAdminProvider: AccountExporting {
-  public func accountReader(hashConfig: FirebaseHashConfig?) async throws -> any AccountReader {
+  package func accountReader(hashConfig: FirebaseHashConfig?) async throws -> any AccountReader {
     if let hashConfig { return FirebaseAccountReader(provider: self, hashConfig: hashConfig, missingConfig: nil) }
     let (config, why) = await projectHashConfig()
     return FirebaseAccountReader(provider: self, hashConfig: config, missingConfig: why)

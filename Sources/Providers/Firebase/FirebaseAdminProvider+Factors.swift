@@ -5,7 +5,7 @@ import JSONKit
 /// "Lost my phone" (`accounts:update` with the enrolments to keep) and the account's trail,
 /// which Identity Toolkit does not serve.
 extension FirebaseAdminProvider {
-  public func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser {
+  package func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser {
     var kept: [JSON] = []
     if let wanted = factorId?.trimmingWhitespace, !wanted.isEmpty {
       guard user.factors.contains(where: { $0.id == wanted || $0.name == wanted }) else {
@@ -25,7 +25,7 @@ extension FirebaseAdminProvider {
     return try await update(user, ["mfa": ["enrollments": .array(kept)]])
   }
 
-  public func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
+  package func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
     throw AuthError(
       .notSupported, message: "Firebase keeps no per-account history that its API can read.",
       hint:

@@ -10,9 +10,9 @@ import JSONKit
 extension FirebaseAdminProvider: AccountImporter {
   static let batchLimit = 1000
 
-  public var accountsPerRequest: Int { Self.batchLimit }
+  package var accountsPerRequest: Int { Self.batchLimit }
 
-  public func importAccounts(
+  package func importAccounts(
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {
     // A record without an id gets one made from its address: a second run finds it there.

@@ -5,9 +5,9 @@ import JSONKit
 /// Firebase Auth's admin API: Identity Toolkit's project-scoped `projects/{id}/accounts:*` with an
 /// OAuth bearer (a service account's access token, or `owner` on an emulator), the calls the
 /// official Admin SDKs make.
-public struct FirebaseAdminProvider: AdminProvider {
-  public let kind = ProviderKind.firebase
-  public let endpoint: String
+package struct FirebaseAdminProvider: AdminProvider {
+  package let kind = ProviderKind.firebase
+  package let endpoint: String
   let tokens: any AccessTokenSource
   let client: WireClient
   let clock: any Clock
@@ -23,7 +23,7 @@ public struct FirebaseAdminProvider: AdminProvider {
   /// Accounts scanned at most by one filtered `listUsers` call (the list API has no filter).
   static let filterScanBudget = 10_000
 
-  public init(
+  package init(
     target: Target, tokens: any AccessTokenSource, transport: any HTTPTransport, clock: any Clock,
     trace: (@Sendable (String) -> Void)?, projectId: String? = nil, principal: String? = nil
   ) {
@@ -45,13 +45,13 @@ public struct FirebaseAdminProvider: AdminProvider {
 
   // MARK: - Reads
 
-  public func user(_ reference: UserReference) async throws -> AdminUser? {
+  package func user(_ reference: UserReference) async throws -> AdminUser? {
     guard let user = try await lookUp(reference) else { return nil }
     // Only an emulator shows a pending e-mail change (its out-of-band codes).
     return emulatorHost == nil ? user : withPendingChange(user, await pendingCodes())
   }
 
-  public func accountForChange(_ reference: UserReference) async throws -> AdminUser? {
+  package func accountForChange(_ reference: UserReference) async throws -> AdminUser? {
     switch reference {
     case .email(let email): return try await lookup(["email": .array([.string(email)])])
     case .id(let id): return try await lookup(["localId": .array([.string(id)])])
@@ -80,7 +80,7 @@ public struct FirebaseAdminProvider: AdminProvider {
     }
   }
 
-  public func listUsers(_ query: UserListQuery) async throws -> UserPage {
+  package func listUsers(_ query: UserListQuery) async throws -> UserPage {
     let limit = min(max(query.limit, 1), 1000)
     let filter = query.filter.flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0.trimmingWhitespace.lowercased() }
     var token = query.pageToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -129,7 +129,7 @@ public struct FirebaseAdminProvider: AdminProvider {
       || user.id.lowercased() == filter || (filter.hasPrefix("+") && user.phone?.contains(filter) == true)
   }
 
-  public func settings() async throws -> ProjectSettings {
+  package func settings() async throws -> ProjectSettings {
     // Firebase never requires a confirmed e-mail to sign in with a password.
     var settings = ProjectSettings(requiresEmailConfirmation: false)
     // The v2 project config says whether e-mail/password sign-in is on; an unreadable config
@@ -163,14 +163,14 @@ public struct FirebaseAdminProvider: AdminProvider {
     return emulator || json["signIn"] == nil ? nil : false
   }
 
-  public func latestMail(to email: String) async throws -> InboxMessage? {
+  package func latestMail(to email: String) async throws -> InboxMessage? {
     guard emulatorHost != nil else { return nil }
     return try await mailbox.latestMail(to: email)
   }
 
   // MARK: - Links and mail
 
-  public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
+  package func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
     let requestType: String
     switch kind {
     case .recovery: requestType = "PASSWORD_RESET"
@@ -189,11 +189,11 @@ public struct FirebaseAdminProvider: AdminProvider {
 
   /// Identity Toolkit sends a confirmation mail only on the user's own request (with their ID
   /// token); the admin API generates the link instead (`returnOobLink`), for you to hand over.
-  public func resendConfirmation(_ user: AdminUser) async throws {
+  package func resendConfirmation(_ user: AdminUser) async throws {
     if let refusal = unsupported(.resendConfirmation, for: user) { throw refusal }
   }
 
-  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
+  package func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
     switch change {
     case .resendConfirmation:
       return AuthError(
@@ -222,24 +222,24 @@ public struct FirebaseAdminProvider: AdminProvider {
 
   // MARK: - Changes
 
-  public func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
+  package func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
     try await update(user, ["emailVerified": true])
   }
 
-  public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
+  package func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
     if let refusal = unsupported(.disable(seconds: seconds), for: user) { throw refusal }
     return try await update(user, ["disableUser": true])
   }
 
-  public func enable(_ user: AdminUser) async throws -> AdminUser {
+  package func enable(_ user: AdminUser) async throws -> AdminUser {
     try await update(user, ["disableUser": false])
   }
 
-  public func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser {
+  package func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser {
     try await update(user, ["password": .string(password)])
   }
 
-  public func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
+  package func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
     var body = JSONObject([("email", .string(email)), ("emailVerified", .bool(confirmed))])
     if let password { body["password"] = .string(password) }
     if let name, !name.isEmpty { body["displayName"] = .string(name) }
@@ -253,14 +253,14 @@ public struct FirebaseAdminProvider: AdminProvider {
     return created
   }
 
-  public func delete(_ user: AdminUser, soft: Bool) async throws {
+  package func delete(_ user: AdminUser, soft: Bool) async throws {
     if let refusal = unsupported(.delete(soft: soft), for: user) { throw refusal }
     _ = try await post("accounts:delete", ["localId": .string(user.id)], as: .delete)
   }
 
   /// Production ends refresh tokens at `validSince`. An emulator only does when it says so: authsh's
   /// in the like-production mode (`GET /emulator/v1/config`); the official one never does.
-  public func signOutEndsRefreshTokens() async -> Bool {
+  package func signOutEndsRefreshTokens() async -> Bool {
     guard let host = emulatorHost else { return true }
     guard let url = URL(string: "http://\(host)/emulator/v1/config"),
       let response = try? await client.send("GET", url, headers: [("Accept", "application/json")]),
@@ -272,7 +272,7 @@ public struct FirebaseAdminProvider: AdminProvider {
 
   /// Sets `validSince` to now: every refresh token is revoked. ID tokens already issued stay valid
   /// until they expire (up to 1 h) unless the app verifies them with `checkRevoked`.
-  public func signOut(_ user: AdminUser) async throws {
+  package func signOut(_ user: AdminUser) async throws {
     _ = try await post(
       "accounts:update", ["localId": .string(user.id), "validSince": .string(String(clock.unixNow))], as: .update)
   }

@@ -5,14 +5,14 @@ import JSONKit
 /// E-mail-link sign-in: `sendOobCode` `EMAIL_SIGNIN`, then `accounts:signInWithEmailLink` with
 /// the link's `oobCode` (which may answer a second step, as a password does).
 extension FirebaseProvider {
-  public func sendSignInLink(email: String) async throws {
+  package func sendSignInLink(email: String) async throws {
     // The link must continue somewhere the project authorises; its own web domain always is.
     let continueUrl = "https://\(projectId ?? "localhost").firebaseapp.com/"
     let body: JSON = ["requestType": "EMAIL_SIGNIN", "email": .string(email), "continueUrl": .string(continueUrl)]
     _ = try await accounts("sendOobCode", body, as: .sendOobCode)
   }
 
-  public func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep {
+  package func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep {
     var code = codeOrLink
     if let components = URLComponents(string: codeOrLink), components.scheme != nil {
       guard let value = components.queryItems?.first(where: { $0.name == "oobCode" })?.value, !value.isEmpty else {
@@ -39,7 +39,7 @@ extension FirebaseProvider {
 extension FirebaseProvider {
   /// `accounts:createAuthUri`: the providers the address signed in with (none are named when the
   /// project protects against e-mail enumeration).
-  public func socialProviders(for email: String) async throws -> [String] {
+  package func socialProviders(for email: String) async throws -> [String] {
     let body: JSON = ["identifier": .string(email), "continueUri": "http://localhost"]
     let (json, _) = try await accounts("createAuthUri", body, as: .other)
     let providers = (json["allProviders"]?.array ?? []).compactMap(\.string)

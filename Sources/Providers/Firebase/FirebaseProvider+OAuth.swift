@@ -6,7 +6,7 @@ import JSONKit
 /// back to `continueUri` with the provider's answer, which `accounts:signInWithIdp {requestUri,
 /// sessionId}` trades for the session (a new account, or the identity linked by its address).
 extension FirebaseProvider {
-  public func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
+  package func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
     let body: JSON = ["providerId": .string(provider), "continueUri": .string(callback)]
     let (json, response) = try await accounts("createAuthUri", body, as: .signIn)
     guard let url = json["authUri"]?.string, let sessionId = json["sessionId"]?.string else {
@@ -15,7 +15,7 @@ extension FirebaseProvider {
     return OAuthStart(provider: provider, url: url, callback: callback, sessionId: sessionId)
   }
 
-  public func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession {
+  package func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession {
     if let problem = OAuthStart.parameter("error_description", in: url) ?? OAuthStart.parameter("error", in: url) {
       let code = OAuthStart.parameter("error", in: url) ?? ""
       throw AuthError(

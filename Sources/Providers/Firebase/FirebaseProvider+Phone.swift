@@ -4,7 +4,7 @@ import JSONKit
 /// Phone sign-in: `accounts:sendVerificationCode` `{phoneNumber}` → `sessionInfo`, then
 /// `accounts:signInWithPhoneNumber` `{sessionInfo, code}` → tokens (a new number makes an account).
 extension FirebaseProvider {
-  public func sendPhoneCode(phone: String) async throws -> PhoneVerification {
+  package func sendPhoneCode(phone: String) async throws -> PhoneVerification {
     let (json, response) = try await accounts("sendVerificationCode", ["phoneNumber": .string(phone)], as: .phone)
     guard let sessionInfo = json["sessionInfo"]?.string, !sessionInfo.isEmpty else {
       throw WireBody.missing("sessionInfo", in: response)
@@ -12,7 +12,7 @@ extension FirebaseProvider {
     return PhoneVerification(phone: phone, sessionInfo: sessionInfo)
   }
 
-  public func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession {
+  package func signInWithPhone(_ verification: PhoneVerification, code: String) async throws -> AuthSession {
     guard let sessionInfo = verification.sessionInfo else {
       throw AuthError(.invalidCode, message: PhoneVerification.invalidCodeMessage)
     }
@@ -24,7 +24,7 @@ extension FirebaseProvider {
   }
 
   /// `accounts:signInWithCustomToken` `{token, returnSecureToken}` → tokens (a new uid makes an account).
-  public func signInWithCustomToken(_ token: String) async throws -> AuthSession {
+  package func signInWithCustomToken(_ token: String) async throws -> AuthSession {
     let body: JSON = ["token": .string(token), "returnSecureToken": true]
     let (json, response) = try await accounts("signInWithCustomToken", body, as: .signIn)
     return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)

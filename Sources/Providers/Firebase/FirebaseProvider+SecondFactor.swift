@@ -5,7 +5,7 @@ import JSONKit
 /// Identity Toolkit v2 TOTP second factors: `mfaSignIn:finalize` after a password answer with
 /// `mfaPendingCredential`, and `mfaEnrollment:start|finalize|withdraw` for the signed-in user.
 extension FirebaseProvider {
-  public func beginSignIn(email: String, password: String) async throws -> SignInStep {
+  package func beginSignIn(email: String, password: String) async throws -> SignInStep {
     let body: JSON = ["email": .string(email), "password": .string(password), "returnSecureToken": true]
     let (json, response) = try await accounts("signInWithPassword", body, as: .signIn)
     if let pending = json["mfaPendingCredential"]?.string, json["idToken"]?.string == nil {
@@ -21,7 +21,8 @@ extension FirebaseProvider {
       pendingCredential: credential)
   }
 
-  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession
+  package func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws
+    -> AuthSession
   {
     guard let credential = pending.pendingCredential else { throw AuthError(.notAuthenticated) }
     let body: JSON = [
@@ -35,7 +36,7 @@ extension FirebaseProvider {
     return session
   }
 
-  public func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
+  package func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
     let body: JSON = ["idToken": .string(session.accessToken), "totpEnrollmentInfo": [:]]
     let (json, response) = try await v2("mfaEnrollment:start", body)
     guard let info = json["totpSessionInfo"], let secret = info["sharedSecretKey"]?.string,
@@ -46,7 +47,7 @@ extension FirebaseProvider {
     return TOTPEnrollment(handle: handle, secret: secret, uri: uri, name: name)
   }
 
-  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
+  package func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
     -> AuthSession
   {
     var body = JSONObject()
@@ -57,7 +58,7 @@ extension FirebaseProvider {
     return try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow, previous: session.user)
   }
 
-  public func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
+  package func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
     let body: JSON = ["idToken": .string(session.accessToken), "mfaEnrollmentId": .string(id)]
     let (json, response) = try await v2("mfaEnrollment:withdraw", body)
     guard json["idToken"]?.string != nil else { return nil }

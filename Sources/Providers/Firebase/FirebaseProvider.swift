@@ -4,9 +4,9 @@ import JSONKit
 
 /// Firebase Authentication over Identity Toolkit v1 and Secure Token. With an emulator host it targets
 /// `http://HOST/identitytoolkit.googleapis.com/v1`, as the official SDKs do.
-public struct FirebaseProvider: AuthProvider {
-  public let kind = ProviderKind.firebase
-  public let endpoint: String
+package struct FirebaseProvider: AuthProvider {
+  package let kind = ProviderKind.firebase
+  package let endpoint: String
   let secureTokenBase: String
   let emulatorHost: String?
   let projectId: String?
@@ -16,7 +16,7 @@ public struct FirebaseProvider: AuthProvider {
   let client: WireClient
   let clock: any Clock
 
-  public init(
+  package init(
     target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?,
     secrets: (@Sendable (String) -> Void)? = nil
   ) {
@@ -34,7 +34,7 @@ public struct FirebaseProvider: AuthProvider {
     self.clock = clock
   }
 
-  public func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+  package func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
     let body: JSON = ["email": .string(email), "password": .string(password), "returnSecureToken": true]
     let (json, response) = try await accounts("signUp", body, as: .signUp)
     var session = try IdentityToolkitDecoding.session(json, response: response, now: clock.unixNow)
@@ -53,18 +53,18 @@ public struct FirebaseProvider: AuthProvider {
   }
 
   /// A password sign-in that cannot take a second step: an account with one is `mfa_required`.
-  public func signIn(email: String, password: String) async throws -> AuthSession {
+  package func signIn(email: String, password: String) async throws -> AuthSession {
     switch try await beginSignIn(email: email, password: password) {
     case .signedIn(let session): return session
     case .secondFactorDue: throw AuthError(.mfaRequired)
     }
   }
 
-  public func sendPasswordReset(email: String) async throws {
+  package func sendPasswordReset(email: String) async throws {
     _ = try await accounts("sendOobCode", ["requestType": "PASSWORD_RESET", "email": .string(email)], as: .sendOobCode)
   }
 
-  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
+  package func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
   {
     var code = codeOrLink
     if let components = URLComponents(string: codeOrLink), components.scheme != nil {
@@ -81,13 +81,13 @@ public struct FirebaseProvider: AuthProvider {
     return try await signIn(email: address, password: newPassword)
   }
 
-  public func user(of session: AuthSession) async throws -> AuthUser {
+  package func user(of session: AuthSession) async throws -> AuthUser {
     let (json, response) = try await accounts("lookup", ["idToken": .string(session.accessToken)], as: .lookup)
     guard let record = json["users"]?[0] else { throw AuthError(.sessionExpired, providerCode: "USER_NOT_FOUND") }
     return try IdentityToolkitDecoding.user(record, response: response)
   }
 
-  public func refresh(_ session: AuthSession) async throws -> AuthSession {
+  package func refresh(_ session: AuthSession) async throws -> AuthSession {
     guard let url = url(secureTokenBase + "/token") else { throw invalidURL }
     let form = "grant_type=refresh_token&refresh_token=" + FormEncoding.encode(session.refreshToken)
     let response = try await client.send(
@@ -99,9 +99,9 @@ public struct FirebaseProvider: AuthProvider {
   }
 
   /// Firebase has no server-side sign-out for a client: the tokens are forgotten locally.
-  public func signOut(_ session: AuthSession, scope: LogoutScope) async throws {}
+  package func signOut(_ session: AuthSession, scope: LogoutScope) async throws {}
 
-  public func latestMail(to email: String) async throws -> InboxMessage? {
+  package func latestMail(to email: String) async throws -> InboxMessage? {
     guard let host = emulatorHost else { throw EmulatorOutbox.notAnEmulator }
     let outbox = EmulatorOutbox(client: client)
     do {

@@ -8,15 +8,15 @@ import JSONKit
 /// concurrent callers wait for the same exchange. Every secret (private key, client secret,
 /// refresh token, assertion, access token) is handed to `secrets` (the redactor) before it could
 /// appear anywhere.
-public final class GoogleTokenSource: AccessTokenSource, Sendable {
+package final class GoogleTokenSource: AccessTokenSource, Sendable {
   /// How the access token is obtained.
-  public enum Grant: Sendable, Equatable {
+  package enum Grant: Sendable, Equatable {
     case serviceAccount(ServiceAccount)
     case authorizedUser(AuthorizedUser)
     case impersonated(ImpersonatedServiceAccount)
 
     /// The credential behind `credential`, when it is a Google one.
-    public init?(_ credential: AdminCredential) {
+    package init?(_ credential: AdminCredential) {
       switch credential {
       case .firebaseServiceAccount(let account): self = .serviceAccount(account)
       case .firebaseAuthorizedUser(let user): self = .authorizedUser(user)
@@ -37,7 +37,7 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     }
 
     /// Who the calls go out as, for messages.
-    public var principal: String {
+    package var principal: String {
       switch self {
       case .serviceAccount(let account): return "the service account \(account.clientEmail)"
       case .authorizedUser(let user): return "the user credentials in \(user.path)"
@@ -81,12 +81,12 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     var exchanges = 0
   }
 
-  public let grant: Grant
+  package let grant: Grant
   private let transport: any HTTPTransport
   private let clock: any Clock
   private let mutable: Guarded<Mutable>
 
-  public init(
+  package init(
     grant: Grant, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) {
@@ -96,7 +96,7 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     mutable = Guarded(Mutable(timeout: timeout, trace: trace, secrets: secrets))
   }
 
-  public convenience init(
+  package convenience init(
     account: ServiceAccount, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)? = nil, secrets: (@Sendable (String) -> Void)? = nil
   ) {
@@ -109,7 +109,7 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
 
   /// The process's one source for `grant`: the latest caller's timeout, trace and secret sink are
   /// used for later exchanges.
-  public static func shared(
+  package static func shared(
     for grant: Grant, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)?, secrets: (@Sendable (String) -> Void)? = nil
   ) -> GoogleTokenSource {
@@ -127,7 +127,7 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
     return source
   }
 
-  public static func shared(
+  package static func shared(
     for account: ServiceAccount, transport: any HTTPTransport, clock: any Clock, timeout: Double = 30,
     trace: (@Sendable (String) -> Void)?, secrets: (@Sendable (String) -> Void)? = nil
   ) -> GoogleTokenSource {
@@ -137,11 +137,11 @@ public final class GoogleTokenSource: AccessTokenSource, Sendable {
   }
 
   /// How many exchanges this source has made (for tests and `--verbose`).
-  public var exchangeCount: Int { mutable[\.exchanges] }
+  package var exchangeCount: Int { mutable[\.exchanges] }
 
-  public var quotaProject: String? { grant.quotaProject }
+  package var quotaProject: String? { grant.quotaProject }
 
-  public func accessToken() async throws -> String {
+  package func accessToken() async throws -> String {
     enum Next {
       case cached(String)
       case wait(Task<Token, any Error>)

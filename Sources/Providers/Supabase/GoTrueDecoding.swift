@@ -72,8 +72,8 @@ enum GoTrueDecoding {
 
 /// Timestamps as ISO 8601 UTC, whatever the backend sent (RFC 3339 with any number of fraction
 /// digits, or Unix milliseconds as a string).
-public enum Timestamps {
-  public static func normalize(_ text: String) -> String {
+package enum Timestamps {
+  package static func normalize(_ text: String) -> String {
     if let millis = Int(text), text.count >= 12 {
       // Beyond year 9999 (or before 1970) it is not a time a backend means: keep the text.
       guard UnixTime.isPlausible(millis / 1000) else { return text }

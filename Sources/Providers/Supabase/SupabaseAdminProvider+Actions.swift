@@ -9,7 +9,7 @@ extension SupabaseAdminProvider {
   static let indefiniteBan = "876000h"
   static let longestBanSeconds = 876_000 * 3600
 
-  public func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
+  package func link(_ kind: AdminLinkKind, for user: AdminUser) async throws -> AdminLink {
     // `signup` for an existing, unconfirmed account issues a new confirmation token without a
     // password (GoTrue wants one only to create the account); for a confirmed one it answers 422
     // `email_exists`. `recovery` works for any account.
@@ -35,11 +35,11 @@ extension SupabaseAdminProvider {
     return AdminLink(kind: kind, email: user.email, url: url, code: code)
   }
 
-  public func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
+  package func confirmEmail(_ user: AdminUser) async throws -> AdminUser {
     try await update(user, ["email_confirm": true])
   }
 
-  public func resendConfirmation(_ user: AdminUser) async throws {
+  package func resendConfirmation(_ user: AdminUser) async throws {
     // For a confirmed address GoTrue answers 200 and sends nothing: say so instead.
     if user.confirmed { throw Self.alreadyConfirmed(user, what: "another confirmation mail") }
     // The public `/resend` (what the app's "send again" button calls), so the project's resend
@@ -49,7 +49,7 @@ extension SupabaseAdminProvider {
     _ = try await call("POST", "/resend", body: ["type": "signup", "email": .string(user.email)])
   }
 
-  public func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
+  package func disable(_ user: AdminUser, forSeconds seconds: Int?) async throws -> AdminUser {
     let duration: String
     if let seconds {
       // `0s` would lift the ban instead of setting one.
@@ -63,18 +63,18 @@ extension SupabaseAdminProvider {
     return try await update(user, ["ban_duration": .string(duration)])
   }
 
-  public func enable(_ user: AdminUser) async throws -> AdminUser {
+  package func enable(_ user: AdminUser) async throws -> AdminUser {
     try await update(user, ["ban_duration": "none"])
   }
 
   /// GoTrue also ends every session of the account (its refresh tokens are revoked) and voids
   /// pending recovery and confirmation links.
-  public func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser {
+  package func setPassword(_ user: AdminUser, to password: String) async throws -> AdminUser {
     try SupabaseProvider.checkBcryptLimit(password)
     return try await update(user, ["password": .string(password)])
   }
 
-  public func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
+  package func createUser(email: String, password: String?, confirmed: Bool, name: String?) async throws -> AdminUser {
     let address = email.trimmingWhitespace
     guard !address.isEmpty else { throw AuthError(.usage, message: "Which address? `user create EMAIL`.") }
     var body = JSONObject([("email", .string(address)), ("email_confirm", .bool(confirmed))])
@@ -93,15 +93,15 @@ extension SupabaseAdminProvider {
     return try SupabaseAdminDecoding.user(json, response: response, now: clock.now())
   }
 
-  public func delete(_ user: AdminUser, soft: Bool) async throws {
+  package func delete(_ user: AdminUser, soft: Bool) async throws {
     _ = try await call("DELETE", "/admin/users/" + user.id, body: ["should_soft_delete": .bool(soft)])
   }
 
-  public func signOut(_ user: AdminUser) async throws {
+  package func signOut(_ user: AdminUser) async throws {
     if let refusal = unsupported(.signOut, for: user) { throw refusal }
   }
 
-  public func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
+  package func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
     guard change == .signOut else { return nil }
     // GoTrue's admin API has no "end this user's sessions": `/logout` acts on the caller's own
     // session (it needs the user's access token).
@@ -115,7 +115,7 @@ extension SupabaseAdminProvider {
         + "data API until they expire (1 hour by default).")
   }
 
-  public func settings() async throws -> ProjectSettings {
+  package func settings() async throws -> ProjectSettings {
     let (json, _) = try await call("GET", "/settings", as: .anon)
     let autoconfirm = json["mailer_autoconfirm"]?.bool
     // GoTrue's SMTP_MAX_FREQUENCY defaults to 60 s; `/settings` does not tell the value in use.

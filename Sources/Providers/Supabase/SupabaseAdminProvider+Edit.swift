@@ -8,13 +8,13 @@ extension SupabaseAdminProvider {
   /// `new_email`, so the list is read page by page).
   static let pendingScanBudget = 10_000
 
-  public func setEmail(_ user: AdminUser, to email: String, confirmed: Bool) async throws -> AdminUser {
+  package func setEmail(_ user: AdminUser, to email: String, confirmed: Bool) async throws -> AdminUser {
     var body = JSONObject([("email", .string(email.trimmingWhitespace.lowercased()))])
     if confirmed { body["email_confirm"] = true }
     return try await update(user, .object(body))
   }
 
-  public func update(_ user: AdminUser, with changes: AccountUpdate) async throws -> AdminUser {
+  package func update(_ user: AdminUser, with changes: AccountUpdate) async throws -> AdminUser {
     var body = JSONObject()
     var metadata = changes.metadata
     if let name = changes.name {
@@ -33,7 +33,7 @@ extension SupabaseAdminProvider {
     return try await update(user, .object(body))
   }
 
-  public func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
+  package func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
     let wanted = email.trimmingWhitespace.lowercased()
     let perPage = 1000
     var page = 1
@@ -57,7 +57,7 @@ extension SupabaseAdminProvider {
   }
 
   /// authsh's emulator only (`GET /emulator/v1/limits` on a loopback host); nil elsewhere.
-  public func signInLimits() async -> SignInLimitState? {
+  package func signInLimits() async -> SignInLimitState? {
     guard let host = URL(string: endpoint)?.host, HostPolicy.isLoopback(host) else { return nil }
     let origin = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
     guard let url = URL(string: origin + "/emulator/v1/limits"),

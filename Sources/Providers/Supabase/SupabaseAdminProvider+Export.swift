@@ -6,7 +6,7 @@ import JSONKit
 /// returns password hashes: the records say so (`password_note`), and `--db URL` reads them from
 /// the database instead.
 extension SupabaseAdminProvider: AccountExporting {
-  public func accountReader(hashConfig: FirebaseHashConfig?) async throws -> any AccountReader {
+  package func accountReader(hashConfig: FirebaseHashConfig?) async throws -> any AccountReader {
     SupabaseAccountReader(provider: self)
   }
 }

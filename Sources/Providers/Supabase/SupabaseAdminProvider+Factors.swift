@@ -8,7 +8,7 @@ extension SupabaseAdminProvider {
   /// Pages of the audit trail read at most for one `user history`.
   static let historyPages = 20
 
-  public func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser {
+  package func resetFactors(_ user: AdminUser, factorId: String?) async throws -> AdminUser {
     let doomed = try Self.factorsToRemove(user, factorId: factorId)
     for factor in doomed {
       do {
@@ -38,7 +38,7 @@ extension SupabaseAdminProvider {
     return match
   }
 
-  public func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
+  package func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
     var events: [AccountEvent] = []
     var page = 1
     let email = user.email.lowercased()

@@ -7,9 +7,9 @@ import JSONKit
 /// registered is skipped (422 `email_exists`), never overwritten.
 extension SupabaseAdminProvider: AccountImporter {
   /// One `POST /admin/users` per account.
-  public var accountsPerRequest: Int { 1 }
+  package var accountsPerRequest: Int { 1 }
 
-  public func importAccounts(
+  package func importAccounts(
     _ accounts: [PortableAccount], jobs: Int, stop: BatchStop?, progress: @escaping @Sendable ([ImportOutcome]) -> Void
   ) async -> [ImportOutcome] {
     let now = clock.unixNow

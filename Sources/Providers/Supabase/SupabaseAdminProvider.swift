@@ -4,10 +4,10 @@ import JSONKit
 
 /// Supabase Auth's admin API (`/auth/v1/admin/*`) with a service_role key or a secret key.
 /// The account-changing calls are in `SupabaseAdminProvider+Actions.swift`.
-public struct SupabaseAdminProvider: AdminProvider {
-  public let kind = ProviderKind.supabase
+package struct SupabaseAdminProvider: AdminProvider {
+  package let kind = ProviderKind.supabase
   /// The Auth API base, e.g. `https://abcd.supabase.co/auth/v1`.
-  public let endpoint: String
+  package let endpoint: String
   let credential: AdminCredential
   /// The project's anon (publishable) key, for `/settings` (public; needs no admin key).
   let anonKey: String
@@ -15,7 +15,7 @@ public struct SupabaseAdminProvider: AdminProvider {
   let clock: any Clock
   let outbox = OutboxProbe()
 
-  public init(
+  package init(
     target: Target, credential: AdminCredential, transport: any HTTPTransport, clock: any Clock,
     trace: (@Sendable (String) -> Void)?
   ) {
@@ -29,7 +29,7 @@ public struct SupabaseAdminProvider: AdminProvider {
 
   // MARK: - Lookup
 
-  public func user(_ reference: UserReference) async throws -> AdminUser? {
+  package func user(_ reference: UserReference) async throws -> AdminUser? {
     if case .email(let email) = reference {
       // The outbox is asked alongside the lookup: one round trip instead of two for `--from FILE`.
       async let mail = pendingMail(to: email.lowercased())
@@ -42,7 +42,7 @@ public struct SupabaseAdminProvider: AdminProvider {
     return user
   }
 
-  public func accountForChange(_ reference: UserReference) async throws -> AdminUser? {
+  package func accountForChange(_ reference: UserReference) async throws -> AdminUser? {
     try await lookUp(reference, reload: false)
   }
 
@@ -131,14 +131,14 @@ public struct SupabaseAdminProvider: AdminProvider {
     }
   }
 
-  public func latestMail(to email: String) async throws -> InboxMessage? {
+  package func latestMail(to email: String) async throws -> InboxMessage? {
     let origin = endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint
     return try await EmulatorOutbox(client: client).latest(origin: origin, email: email, side: "supabase")
   }
 
   // MARK: - List
 
-  public func listUsers(_ query: UserListQuery) async throws -> UserPage {
+  package func listUsers(_ query: UserListQuery) async throws -> UserPage {
     var page = 1
     if let token = query.pageToken?.trimmingWhitespace, !token.isEmpty {
       guard let number = Int(token), number >= 1, number <= 1_000_000_000 else {

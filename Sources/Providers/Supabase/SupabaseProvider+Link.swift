@@ -5,11 +5,11 @@ import JSONKit
 /// Passwordless sign-in: `POST /otp` mails a magic link and a 6-digit code; `POST /verify` with
 /// either answers the session (`magiclink` + `token_hash`, or `email` + `token`).
 extension SupabaseProvider {
-  public func sendSignInLink(email: String) async throws {
+  package func sendSignInLink(email: String) async throws {
     try await sendSignInLink(email: email, pkce: nil)
   }
 
-  public func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep {
+  package func signInWithLink(email: String, codeOrLink: String) async throws -> SignInStep {
     let body: JSON
     if let components = URLComponents(string: codeOrLink), components.scheme != nil {
       guard let hash = components.queryItems?.first(where: { $0.name == "token_hash" || $0.name == "token" })?.value,
@@ -42,7 +42,7 @@ extension SupabaseProvider {
 
 extension SupabaseProvider {
   /// `GET /settings` `external`: the social providers the project has turned on.
-  public func socialProviders(for email: String) async throws -> [String] {
+  package func socialProviders(for email: String) async throws -> [String] {
     let (json, _) = try await call("GET", "/settings", as: .other)
     let external = json["external"]?.object ?? JSONObject()
     let notSocial: Set<String> = ["email", "phone", "anonymous_users", "saml"]

@@ -6,7 +6,7 @@ import JSONKit
 /// `/authorize?provider=…&redirect_to=CALLBACK&code_challenge=…`, comes back to the callback with
 /// `?code=`, and `POST /token?grant_type=pkce` trades the code and the verifier for the session.
 extension SupabaseProvider {
-  public func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
+  package func beginOAuth(provider: String, callback: String, pkce: PKCEPair) async throws -> OAuthStart {
     // `/authorize` is the browser's to open, so nothing would tell authsh that the server is down
     // (it would wait for a callback that never comes): the project's public settings are asked
     // first, and a server that does not answer fails here, as every other command does.
@@ -19,7 +19,7 @@ extension SupabaseProvider {
       provider: provider, url: endpoint + "/authorize?" + query, callback: callback, verifier: pkce.verifier)
   }
 
-  public func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession {
+  package func finishOAuth(_ start: OAuthStart, returnedTo url: String) async throws -> AuthSession {
     if let problem = OAuthStart.parameter("error_description", in: url) ?? OAuthStart.parameter("error", in: url) {
       let code = OAuthStart.parameter("error_code", in: url) ?? OAuthStart.parameter("error", in: url) ?? ""
       throw AuthError(

@@ -6,16 +6,16 @@ import JSONKit
 /// `code_challenge` + `code_challenge_method`; the mailed link then redirects to the app with
 /// `?code=`, which `POST /token?grant_type=pkce` trades, with the verifier, for the session.
 extension SupabaseProvider {
-  public func sendPasswordReset(email: String, pkce: PKCEPair?) async throws {
+  package func sendPasswordReset(email: String, pkce: PKCEPair?) async throws {
     _ = try await call("POST", "/recover", body: Self.withChallenge(["email": .string(email)], pkce), as: .recover)
   }
 
-  public func sendSignInLink(email: String, pkce: PKCEPair?) async throws {
+  package func sendSignInLink(email: String, pkce: PKCEPair?) async throws {
     let body = Self.withChallenge(["email": .string(email), "create_user": false], pkce)
     _ = try await call("POST", "/otp", body: body, as: .recover)
   }
 
-  public func signInWithLink(email: String, authCode: String, verifier: String) async throws -> SignInStep {
+  package func signInWithLink(email: String, authCode: String, verifier: String) async throws -> SignInStep {
     let session: AuthSession
     do {
       session = try await exchangeAuthCode(authCode, verifier: verifier)
@@ -32,7 +32,7 @@ extension SupabaseProvider {
     return try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
   }
 
-  public func confirmPasswordReset(authCode: String, verifier: String, newPassword: String) async throws
+  package func confirmPasswordReset(authCode: String, verifier: String, newPassword: String) async throws
     -> AuthSession
   {
     try Self.checkBcryptLimit(newPassword)

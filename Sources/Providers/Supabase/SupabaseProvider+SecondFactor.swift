@@ -6,7 +6,7 @@ import JSONKit
 /// official clients' `getAuthenticatorAssuranceLevel` does) an `aal1` session of a user with a
 /// verified factor is one whose second step is due.
 extension SupabaseProvider {
-  public func beginSignIn(email: String, password: String) async throws -> SignInStep {
+  package func beginSignIn(email: String, password: String) async throws -> SignInStep {
     // The token answer's user carries `factors` (GoTrue loads them with the user; left out when none).
     let session = try await signIn(email: email, password: password)
     let verified = session.user.factors.filter { $0.status == .verified }
@@ -14,7 +14,8 @@ extension SupabaseProvider {
     return .secondFactorDue(PendingSecondFactor(email: email, factors: verified, firstStep: session))
   }
 
-  public func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws -> AuthSession
+  package func finishSignIn(_ pending: PendingSecondFactor, factor: AuthFactor, code: String) async throws
+    -> AuthSession
   {
     guard let first = pending.firstStep else { throw AuthError(.notAuthenticated) }
     return try await challengeAndVerify(first, factorID: factor.id, code: code)
@@ -33,7 +34,7 @@ extension SupabaseProvider {
     return verified
   }
 
-  public func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
+  package func enrollTOTP(_ session: AuthSession, name: String?) async throws -> TOTPEnrollment {
     var body = JSONObject()
     body["factor_type"] = "totp"
     // GoTrue refuses a name the user's factors already have, an empty one included (422
@@ -52,13 +53,13 @@ extension SupabaseProvider {
       handle: id, secret: secret, uri: uri, name: json["friendly_name"]?.string ?? name, factorID: id)
   }
 
-  public func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
+  package func verifyEnrollment(_ session: AuthSession, _ enrollment: TOTPEnrollment, code: String) async throws
     -> AuthSession
   {
     try await challengeAndVerify(session, factorID: enrollment.handle, code: code)
   }
 
-  public func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
+  package func removeFactor(_ session: AuthSession, id: String) async throws -> AuthSession? {
     _ = try await call("DELETE", "/factors/" + Self.pathSegment(id), bearer: session.accessToken, as: .mfa)
     return nil
   }

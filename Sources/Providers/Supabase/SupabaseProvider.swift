@@ -3,15 +3,15 @@ import Essentials
 import JSONKit
 
 /// Supabase Auth (GoTrue) over its REST API.
-public struct SupabaseProvider: AuthProvider {
-  public let kind = ProviderKind.supabase
+package struct SupabaseProvider: AuthProvider {
+  package let kind = ProviderKind.supabase
   /// The Auth API base, e.g. `https://abcd.supabase.co/auth/v1`.
-  public let endpoint: String
+  package let endpoint: String
   let apiKey: String
   let client: WireClient
   let clock: any Clock
 
-  public init(
+  package init(
     target: Target, transport: any HTTPTransport, clock: any Clock, trace: (@Sendable (String) -> Void)?,
     secrets: (@Sendable (String) -> Void)? = nil
   ) {
@@ -23,7 +23,7 @@ public struct SupabaseProvider: AuthProvider {
     self.clock = clock
   }
 
-  public func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
+  package func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
     try Self.checkBcryptLimit(password)
     var data = JSONObject()
     if let name {
@@ -42,18 +42,18 @@ public struct SupabaseProvider: AuthProvider {
     return .confirmationSent(user, obfuscated: obfuscated)
   }
 
-  public func signIn(email: String, password: String) async throws -> AuthSession {
+  package func signIn(email: String, password: String) async throws -> AuthSession {
     let body: JSON = ["email": .string(email), "password": .string(password)]
     let (json, response) = try await call(
       "POST", "/token", query: [("grant_type", "password")], body: body, as: .signIn)
     return try GoTrueDecoding.session(json, response: response, now: clock.unixNow)
   }
 
-  public func sendPasswordReset(email: String) async throws {
+  package func sendPasswordReset(email: String) async throws {
     try await sendPasswordReset(email: email, pkce: nil)
   }
 
-  public func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
+  package func confirmPasswordReset(codeOrLink: String, email: String?, newPassword: String) async throws -> AuthSession
   {
     try Self.checkBcryptLimit(newPassword)
     let body = try verifyBody(codeOrLink: codeOrLink, email: email)
@@ -118,12 +118,12 @@ public struct SupabaseProvider: AuthProvider {
     throw AuthError(.invalidCode)
   }
 
-  public func user(of session: AuthSession) async throws -> AuthUser {
+  package func user(of session: AuthSession) async throws -> AuthUser {
     let (json, response) = try await call("GET", "/user", bearer: session.accessToken, as: .user)
     return try GoTrueDecoding.user(json, response: response)
   }
 
-  public func refresh(_ session: AuthSession) async throws -> AuthSession {
+  package func refresh(_ session: AuthSession) async throws -> AuthSession {
     let body: JSON = ["refresh_token": .string(session.refreshToken)]
     let answer: (JSON, HTTPResponse)
     do {
@@ -135,14 +135,14 @@ public struct SupabaseProvider: AuthProvider {
     return try GoTrueDecoding.session(answer.0, response: answer.1, now: clock.unixNow)
   }
 
-  public func signOut(_ session: AuthSession, scope: LogoutScope) async throws {
+  package func signOut(_ session: AuthSession, scope: LogoutScope) async throws {
     _ = try await call("POST", "/logout", query: [("scope", scope.rawValue)], bearer: session.accessToken, as: .logout)
   }
 
   /// The URL as configured (the Auth base without `/auth/v1`).
   var projectURL: String { endpoint.hasSuffix("/auth/v1") ? String(endpoint.dropLast("/auth/v1".count)) : endpoint }
 
-  public func latestMail(to email: String) async throws -> InboxMessage? {
+  package func latestMail(to email: String) async throws -> InboxMessage? {
     return try await EmulatorOutbox(client: client).latest(origin: projectURL, email: email, side: "supabase")
   }
 

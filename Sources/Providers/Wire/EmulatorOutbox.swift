@@ -51,8 +51,8 @@ struct EmulatorOutbox {
 }
 
 /// Mail kinds named the same on both providers, so scripts run on either.
-public enum MailKind {
-  public static func neutral(_ kind: String) -> String {
+package enum MailKind {
+  package static func neutral(_ kind: String) -> String {
     switch kind {
     case "recovery", "PASSWORD_RESET": return "password_reset"
     case "signup", "VERIFY_EMAIL": return "confirm_email"

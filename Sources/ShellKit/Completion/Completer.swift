@@ -1,14 +1,14 @@
 import AuthCore
 
 /// One completion: the word to insert and what it means (shown by zsh, fish and `help`).
-public struct CompletionCandidate: Sendable, Equatable {
-  public var value: String
-  public var description: String
+package struct CompletionCandidate: Sendable, Equatable {
+  package var value: String
+  package var description: String
   /// False when more typing is expected right after it (a directory `dir/`, a `--flag=`):
   /// no space is appended.
-  public var isComplete: Bool
+  package var isComplete: Bool
 
-  public init(_ value: String, _ description: String = "", isComplete: Bool = true) {
+  package init(_ value: String, _ description: String = "", isComplete: Bool = true) {
     self.value = value
     self.description = description
     self.isComplete = isComplete
@@ -18,10 +18,10 @@ public struct CompletionCandidate: Sendable, Equatable {
 /// Completion from the command table only: command words (surface-aware), flags per command,
 /// then values by kind (choices, providers, profiles, e-mails, `.auth` files, shells).
 /// The REPL's Tab and the bash/zsh/fish callback share it.
-public enum Completer {
+package enum Completer {
   /// Candidates for `current`, the word being typed, after the complete words `before`
   /// (command words first; for the one-shot surface global flags may come first).
-  public static func candidates(
+  package static func candidates(
     before: [String], current: String, surface: Surfaces, source: CompletionSource
   ) -> [CompletionCandidate] {
     if let holes = templateCandidates(current: current, source: source) { return holes }
@@ -76,7 +76,7 @@ public enum Completer {
 
   /// Candidates for a line typed up to the cursor: where the word being completed starts
   /// (a character offset in `linePrefix`) and what may replace it.
-  public static func complete(
+  package static func complete(
     linePrefix: String, surface: Surfaces, source: CompletionSource
   ) -> (wordStart: Int, candidates: [CompletionCandidate]) {
     let (before, current, start) = splitForCompletion(linePrefix)
@@ -85,7 +85,7 @@ public enum Completer {
 
   /// Complete words, the word being typed (quotes removed) and where it starts. Unterminated
   /// quotes are closed, so `login "ada@` still completes.
-  public static func splitForCompletion(_ linePrefix: String) -> (before: [String], current: String, start: Int) {
+  package static func splitForCompletion(_ linePrefix: String) -> (before: [String], current: String, start: Int) {
     let length = linePrefix.count
     let endsInSpace = linePrefix.last.map { $0 == " " || $0 == "\t" } ?? true
     var words: [Word]?

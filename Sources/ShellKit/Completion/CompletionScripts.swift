@@ -2,11 +2,11 @@
 /// `completions/`). They are thin: every candidate comes from `authsh __complete`, which reads
 /// the command table, so they never drift from it (as cobra/gh do). The header lists the table's
 /// commands so a change of the table shows up as a diff of the committed files.
-public enum CompletionScripts {
-  public static let shells = ["bash", "zsh", "fish"]
+package enum CompletionScripts {
+  package static let shells = ["bash", "zsh", "fish"]
 
   /// The script for `shell`, or nil when the shell is not supported.
-  public static func script(for shell: String) -> String? {
+  package static func script(for shell: String) -> String? {
     switch shell {
     case "bash": return header("#") + bash
     case "zsh": return "#compdef authsh\n" + header("#") + zsh
@@ -16,7 +16,7 @@ public enum CompletionScripts {
   }
 
   /// Where each script is committed, relative to the repository root.
-  public static func committedPath(for shell: String) -> String? {
+  package static func committedPath(for shell: String) -> String? {
     switch shell {
     case "bash": return "completions/authsh.bash"
     case "zsh": return "completions/_authsh"

@@ -4,17 +4,17 @@ import JSONKit
 
 /// Where dynamic completion values come from: profiles, e-mails seen, files. A seam, so tests
 /// and the shell-completion callback see the same engine with different worlds.
-public struct CompletionSource: Sendable {
+package struct CompletionSource: Sendable {
   /// Profile names of `config.toml`.
-  public var profiles: @Sendable () -> [String]
+  package var profiles: @Sendable () -> [String]
   /// E-mail addresses used in this session (and the profile's remembered one).
-  public var emails: @Sendable () -> [String]
+  package var emails: @Sendable () -> [String]
   /// Entries of a directory: (name, isDirectory). nil when it cannot be read.
-  public var listDirectory: @Sendable (_ path: String) -> [(name: String, isDirectory: Bool)]?
+  package var listDirectory: @Sendable (_ path: String) -> [(name: String, isDirectory: Bool)]?
   /// What `{{…}}` can name here: the builtins, `env.NAME`, and the previous result's fields.
-  public var templateNames: @Sendable () -> [String]
+  package var templateNames: @Sendable () -> [String]
 
-  public init(
+  package init(
     profiles: @escaping @Sendable () -> [String] = { [] }, emails: @escaping @Sendable () -> [String] = { [] },
     listDirectory: @escaping @Sendable (String) -> [(name: String, isDirectory: Bool)]? = CompletionSource.fileSystem,
     templateNames: @escaping @Sendable () -> [String] = { CompletionSource.builtinTemplateNames }
@@ -26,10 +26,10 @@ public struct CompletionSource: Sendable {
   }
 
   /// The names every `{{…}}` knows, whatever ran before.
-  public static let builtinTemplateNames = ["uuid", "timestamp", "random"]
+  package static let builtinTemplateNames = ["uuid", "timestamp", "random"]
 
   /// The dotted paths of a result model's values (`user.email`, `inbox.link`), arrays left out.
-  public static func paths(of model: JSON, prefix: String = "") -> [String] {
+  package static func paths(of model: JSON, prefix: String = "") -> [String] {
     guard let object = model.object else { return prefix.isEmpty ? [] : [prefix] }
     return object.keys.flatMap { key -> [String] in
       let path = prefix.isEmpty ? key : prefix + "." + key
@@ -41,7 +41,7 @@ public struct CompletionSource: Sendable {
 
   /// Values from a shell context: its config file, the e-mails it saw and the remembered
   /// e-mail of the active profile. Never touches the network; never writes.
-  public init(context: ShellContext) {
+  package init(context: ShellContext) {
     self.init(
       profiles: { context.currentProfileNames() },
       emails: {
@@ -68,10 +68,10 @@ public struct CompletionSource: Sendable {
   }
 
   /// No dynamic values at all (tests).
-  public static let empty = CompletionSource(listDirectory: { _ in nil })
+  package static let empty = CompletionSource(listDirectory: { _ in nil })
 
   /// Lists a directory of the real file system, hidden entries left out.
-  public static let fileSystem: @Sendable (String) -> [(name: String, isDirectory: Bool)]? = { path in
+  package static let fileSystem: @Sendable (String) -> [(name: String, isDirectory: Bool)]? = { path in
     let manager = FileManager.default
     guard let names = try? manager.contentsOfDirectory(atPath: path.isEmpty ? "." : path) else { return nil }
     return names.sorted().compactMap { name in

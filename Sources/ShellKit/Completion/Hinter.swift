@@ -1,10 +1,10 @@
 /// Argument hints in the style of redis-cli: after a command word and a space, the rest of the
 /// command's syntax (arguments not yet given, flags not yet used), drawn in grey by the line
 /// editor. Output flags (`--json`, …) are left out to keep hints short.
-public enum Hinter {
+package enum Hinter {
   /// The hint for a line typed up to the cursor, or nil. Only after a space: while a word is
   /// being typed, Tab completion is the help.
-  public static func hint(linePrefix: String, surface: Surfaces = .repl) -> String? {
+  package static func hint(linePrefix: String, surface: Surfaces = .repl) -> String? {
     guard let last = linePrefix.last, last == " " else { return nil }
     let (before, current, _) = Completer.splitForCompletion(linePrefix)
     guard current.isEmpty, !before.isEmpty else { return nil }

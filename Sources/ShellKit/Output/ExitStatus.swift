@@ -1,28 +1,28 @@
 import AuthCore
 
 /// Exit codes of one-shot commands.
-public enum ExitStatus {
-  public static let success: Int32 = 0
-  public static let failure: Int32 = 1
-  public static let scriptError: Int32 = 2
-  public static let backend: Int32 = 3
-  public static let notSignedIn: Int32 = 4
-  public static let usage: Int32 = 64
+package enum ExitStatus {
+  package static let success: Int32 = 0
+  package static let failure: Int32 = 1
+  package static let scriptError: Int32 = 2
+  package static let backend: Int32 = 3
+  package static let notSignedIn: Int32 = 4
+  package static let usage: Int32 = 64
   /// EX_DATAERR: a file to read (an account export) is no file of a shape authsh reads.
-  public static let dataError: Int32 = 65
+  package static let dataError: Int32 = 65
   /// EX_UNAVAILABLE: a bulk change the backend cannot make for any account listed; nothing was sent.
-  public static let unavailable: Int32 = 69
+  package static let unavailable: Int32 = 69
   /// EX_CONFIG: a `config_error` found locally (config.toml, a missing URL/key/profile, the session file).
-  public static let configuration: Int32 = 78
+  package static let configuration: Int32 = 78
   /// Standard output, a script report, a --report or --output file, the audit log or a session file could not
   /// be written (EX_IOERR).
-  public static let ioError: Int32 = 74
+  package static let ioError: Int32 = 74
   /// EX_TEMPFAIL: the keyring holding the session cannot be reached now; nothing was changed.
-  public static let temporaryFailure: Int32 = 75
-  public static let interrupted: Int32 = 130
+  package static let temporaryFailure: Int32 = 75
+  package static let interrupted: Int32 = 130
 
   /// Every exit status with its meaning, for the man page and help.
-  public static let documented: [(Int32, String)] = [
+  package static let documented: [(Int32, String)] = [
     (success, "Success; every test passed."),
     (failure, "A command or an assertion failed (wrong password, validation, ...)."),
     (scriptError, "A script parse or check error; nothing was sent."),
@@ -52,7 +52,7 @@ public enum ExitStatus {
     (interrupted, "Interrupted."),
   ]
 
-  public static func oneShot(_ result: CommandResult) -> Int32 {
+  package static func oneShot(_ result: CommandResult) -> Int32 {
     if let error = result.error {
       if error.code == .notSupported, result.batch != nil { return unavailable }
       return forError(error)
@@ -64,13 +64,13 @@ public enum ExitStatus {
 
   /// `user show`, like grep: 0 when every account was found, 1 when any is missing, or the
   /// status of the first lookup that failed otherwise (3 for an outage).
-  public static func lookups(_ lookups: [UserLookup]) -> Int32 {
+  package static func lookups(_ lookups: [UserLookup]) -> Int32 {
     if let failure = lookups.compactMap(\.error).first(where: { $0.code != .userNotFound }) { return forError(failure) }
     return lookups.contains { $0.user == nil } ? failure : success
   }
 
   /// The exit status of a one-shot command that failed with `error`.
-  public static func forError(_ error: AuthError) -> Int32 {
+  package static func forError(_ error: AuthError) -> Int32 {
     if error.code == .cancelled { return interrupted }
     if error.code == .usage { return usage }
     if error.code == .invalidFile { return dataError }

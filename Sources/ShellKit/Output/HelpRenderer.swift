@@ -1,8 +1,8 @@
 import Essentials
 
 /// Help text, from the command table only.
-public enum HelpRenderer {
-  public static func overview(surface: Surfaces) -> String {
+package enum HelpRenderer {
+  package static func overview(surface: Surfaces) -> String {
     var lines: [String] = []
     if surface.contains(.oneShot) {
       lines += [
@@ -48,7 +48,7 @@ public enum HelpRenderer {
     return lines.joined(separator: "\n")
   }
 
-  public static func command(_ spec: CommandSpec, surface: Surfaces) -> String {
+  package static func command(_ spec: CommandSpec, surface: Surfaces) -> String {
     var lines = [
       "Usage: " + (surface.contains(.oneShot) ? "authsh " : "") + spec.usage(for: surface), "", spec.summary + ".",
     ]

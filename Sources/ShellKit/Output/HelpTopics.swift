@@ -4,10 +4,10 @@ import Essentials
 /// `help [TOPIC…]` on every surface: the overview, one command (exact words or an alias; a
 /// near miss is an error with a suggestion, never a silent fallback to a shorter command), or
 /// `errors`, the error catalogue generated from `ErrorCode.catalogue`.
-public enum HelpTopics {
-  public static let errorsTopic = "errors"
+package enum HelpTopics {
+  package static let errorsTopic = "errors"
 
-  public static func render(_ words: [String], surface: Surfaces) -> Result<String, UsageError> {
+  package static func render(_ words: [String], surface: Surfaces) -> Result<String, UsageError> {
     if words.isEmpty { return .success(HelpRenderer.overview(surface: surface)) }
     if words == [errorsTopic] { return .success(errors()) }
     if let (spec, consumed) = CommandTable.match(words), consumed == words.count {
@@ -37,7 +37,7 @@ public enum HelpTopics {
 
   /// Every stable error code with the exit status a one-shot command ends with and its meaning:
   /// what `expect error CODE` accepts.
-  public static func errors() -> String {
+  package static func errors() -> String {
     var lines = [
       "Error codes (stable: `expect error CODE` in scripts, `error.code` in --json output).", "",
     ]

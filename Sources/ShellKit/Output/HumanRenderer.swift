@@ -4,8 +4,8 @@ import JSONKit
 
 /// Human text for a result: the default output of one-shot commands and the shell. Every value
 /// from the result (user data, server messages) goes through `TerminalText` here, before styling.
-public enum HumanRenderer {
-  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (
+package enum HumanRenderer {
+  package static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (
     out: String, err: String
   ) {
     // `user show` prints every account, the missing and failed ones included, under its error.
@@ -66,7 +66,7 @@ public enum HumanRenderer {
     return (lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "")
   }
 
-  public static func renderError(_ error: AuthError, style: Style) -> String {
+  package static func renderError(_ error: AuthError, style: Style) -> String {
     var lines: [String] = []
     let message = TerminalText.escape(error.message)
     if error.code == .sessionExpired {

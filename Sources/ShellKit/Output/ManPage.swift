@@ -3,11 +3,11 @@ import AuthCore
 /// `authsh.1`, generated from the command table like help and completion (committed under `man/`;
 /// a test keeps the committed page equal to this output). Plain man(7) macros, ASCII only, so
 /// `mandoc -Tlint` and groff both read it without warnings.
-public enum ManPage {
+package enum ManPage {
   /// The page's date: the release it documents, not the build day, so the output is reproducible.
-  public static let date = "2026-11-23"
+  package static let date = "2026-11-23"
 
-  public static func render() -> String {
+  package static func render() -> String {
     var page = Roff()
     page.macro("TH", "AUTHSH", "1", date, "authsh \(AuthshVersion.current)", "User Commands")
     page.section("NAME")

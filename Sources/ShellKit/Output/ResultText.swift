@@ -3,8 +3,8 @@ import JSONKit
 
 /// What a command's result prints, the same on every surface (one-shot, the shell, piped input,
 /// `source`): `--json` gives the result model, otherwise the human text.
-public enum ResultText {
-  public static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (
+package enum ResultText {
+  package static func render(_ result: CommandResult, invocation: Invocation, style: Style, now: Int) -> (
     out: String, err: String
   ) {
     if invocation.output(.json) {
@@ -20,7 +20,7 @@ public enum ResultText {
   /// one that only reads.
   /// A command that knows what its interruption left behind says it in the error's hint
   /// (`mfa enroll` at its code prompt: the unverified factor and how to remove it).
-  public static func cancelledNote(_ invocation: Invocation, error: AuthError? = nil) -> String? {
+  package static func cancelledNote(_ invocation: Invocation, error: AuthError? = nil) -> String? {
     if let error, error.code == .cancelled, let hint = error.hint { return hint }
     guard invocation.mayChangeTheServer else { return nil }
     return
@@ -30,7 +30,7 @@ public enum ResultText {
   /// Values the output may show although the redactor knows them: a mail link's public values
   /// (a Firebase `apiKey`) always; with `--show-tokens` the session's tokens and the mail's code
   /// and link secrets too.
-  public static func revealed(_ result: CommandResult, invocation: Invocation) -> [String] {
+  package static func revealed(_ result: CommandResult, invocation: Invocation) -> [String] {
     var values = result.inbox?.publicValues ?? []
     if invocation.output(.showTokens) {
       values += [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 }
@@ -44,7 +44,7 @@ public enum ResultText {
 
 extension Invocation {
   /// The run's output flags (`… | authsh --json`) added to a line that did not give them itself.
-  public func withOutputDefaults(_ defaults: [String: [FlagValue]]) -> Invocation {
+  package func withOutputDefaults(_ defaults: [String: [FlagValue]]) -> Invocation {
     guard spec.takesOutputFlags, !defaults.isEmpty else { return self }
     var copy = self
     for (name, values) in defaults where copy.flags[name] == nil { copy.flags[name] = values }
@@ -53,7 +53,7 @@ extension Invocation {
 
   /// The output flags of words given before a command (`authsh --json --show-tokens`), decoded as
   /// any command's; a problem when they do not parse.
-  public static func outputDefaults(_ words: [String]) -> Result<[String: [FlagValue]], UsageError> {
+  package static func outputDefaults(_ words: [String]) -> Result<[String: [FlagValue]], UsageError> {
     guard !words.isEmpty else { return .success([:]) }
     let line = (["status"] + words).enumerated().map { Word(text: $1, start: $0, end: $0 + 1) }
     return InvocationParser.parse(line, surface: .oneShot).map(\.flags)
@@ -61,6 +61,6 @@ extension Invocation {
 }
 
 /// `login --help`, `whoami -h`: the words of the command whose help is asked for.
-public enum HelpRequest {
-  public static func command(in words: [Word]) -> [String]? { ReplRendering.helpRequest(words) }
+package enum HelpRequest {
+  package static func command(in words: [Word]) -> [String]? { ReplRendering.helpRequest(words) }
 }

@@ -1,10 +1,10 @@
 /// How text is laid out on the terminal that shows it: the one place that decides whether the
 /// locale can show authsh's marks (`✓ ✗ ⚠ — … →`), their ASCII forms when it cannot, and the
 /// wrapping of long lines to the window's width at word boundaries.
-public enum TerminalLayout {
+package enum TerminalLayout {
   /// Whether the effective `LC_CTYPE` is UTF-8: the first non-empty of `LC_ALL`, `LC_CTYPE` and
   /// `LANG` names UTF-8 (`C.UTF-8`, `en_US.utf8`). None set is the C locale: ASCII.
-  public static func unicodeLocale(_ environment: [String: String]) -> Bool {
+  package static func unicodeLocale(_ environment: [String: String]) -> Bool {
     let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
     let upper = locale.uppercased()
     return upper.contains("UTF-8") || upper.contains("UTF8")
@@ -18,7 +18,7 @@ public enum TerminalLayout {
   ]
 
   /// `text` with authsh's marks in their ASCII forms; other characters (a user's name) unchanged.
-  public static func ascii(_ text: String) -> String {
+  package static func ascii(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { asciiForms[$0] != nil }) else { return text }
     var out = ""
     out.reserveCapacity(text.utf8.count)
@@ -33,7 +33,7 @@ public enum TerminalLayout {
   /// value column (`key   value`) or a numbered item's text (`1. `) when the words fit there.
   /// Lines a terminal redraws (`\r`, escape codes other than colour) and JSON lines (first
   /// character `{ [ "` after the indent) are left whole, so a copied value stays one piece.
-  public static func wrap(_ text: String, width: Int) -> String {
+  package static func wrap(_ text: String, width: Int) -> String {
     guard width >= 20 else { return text }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     for index in lines.indices where visibleWidth(lines[index]) > width {
@@ -99,7 +99,7 @@ public enum TerminalLayout {
   }
 
   /// Columns a line takes: its characters without colour escapes.
-  public static func visibleWidth(_ text: String) -> Int { stripped(text).count }
+  package static func visibleWidth(_ text: String) -> Int { stripped(text).count }
 
   static func stripped(_ text: String) -> String {
     guard text.contains("\u{1B}") else { return text }

@@ -3,11 +3,11 @@ import CQREncode
 /// A QR code drawn with text, two module rows per line (`▀ ▄ █`), as `qrencode -t UTF8` does:
 /// light modules are the drawn blocks, so the code reads on a dark terminal, with a quiet zone
 /// of two modules. The symbol comes from libqrencode.
-public enum TerminalQR {
+package enum TerminalQR {
   static let quietZone = 2
 
   /// The dark modules, row by row (true = dark); nil when the text cannot be encoded.
-  public static func modules(_ text: String) -> [[Bool]]? {
+  package static func modules(_ text: String) -> [[Bool]]? {
     guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_L) else { return nil }
     defer { QRcode_free(code) }
     let width = Int(code.pointee.width)
@@ -16,7 +16,7 @@ public enum TerminalQR {
   }
 
   /// The lines to print; nil when the text cannot be encoded.
-  public static func render(_ text: String) -> [String]? {
+  package static func render(_ text: String) -> [String]? {
     guard let matrix = modules(text) else { return nil }
     let size = matrix.count + 2 * quietZone
     func light(_ row: Int, _ column: Int) -> Bool {
@@ -48,7 +48,7 @@ public enum TerminalQR {
   /// What a terminal of `style` shows of a drawn code (`render`'s lines): the code itself, or a
   /// note in its place when the locale cannot show its blocks or the window is narrower than the
   /// code (a wrapped code cannot be scanned). The secret and the URI are printed beside it anyway.
-  public static func fitted(_ lines: [String]?, style: Style) -> [String] {
+  package static func fitted(_ lines: [String]?, style: Style) -> [String] {
     guard let lines, let codeWidth = lines.first?.count else { return [] }
     let byHand = "Enter the secret in the app by hand, or open the otpauth:// URI on this device."
     guard style.unicode else { return ["No QR code: the terminal's locale is not UTF-8. " + byHand] }

@@ -3,12 +3,12 @@
 /// visible escapes (`\e[2J`, `\u{202E}`), so a value can neither clear the screen, retitle the
 /// window, reorder what is shown around it, nor break its line (U+2028, U+2029). Human renderers pass every such value through
 /// here before adding their own colour; JSON output is escaped by its serializer instead.
-public enum TerminalText {
+package enum TerminalText {
   /// One value on one line: newlines and tabs are escaped too.
-  public static func escape(_ text: String) -> String { escaped(text, keepingLines: false) }
+  package static func escape(_ text: String) -> String { escaped(text, keepingLines: false) }
 
   /// A block of text whose line breaks (and tabs) are meant to show.
-  public static func escapeKeepingLines(_ text: String) -> String { escaped(text, keepingLines: true) }
+  package static func escapeKeepingLines(_ text: String) -> String { escaped(text, keepingLines: true) }
 
   static func escaped(_ text: String, keepingLines: Bool) -> String {
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }

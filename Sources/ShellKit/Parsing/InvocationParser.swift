@@ -2,8 +2,8 @@ import AuthCore
 
 /// Matches words against the command table: command words, flags (`--x v`, `--x=v`), positionals,
 /// choices. Every problem is a `UsageError` pointing at a word, with a suggestion when one is close.
-public enum InvocationParser {
-  public static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<
+package enum InvocationParser {
+  package static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<
     Invocation, UsageError
   > {
     guard let first = words.first else { return .failure(UsageError("no command given")) }
@@ -132,7 +132,7 @@ public enum InvocationParser {
   }
 
   /// Flags a command accepts on a surface.
-  public static func flags(of spec: CommandSpec, surface: Surfaces) -> [FlagSpec] {
+  package static func flags(of spec: CommandSpec, surface: Surfaces) -> [FlagSpec] {
     spec.flags.filter { !$0.surfaces.isDisjoint(with: surface) }
       + (spec.takesOutputFlags ? CommandTable.outputFlags : [])
   }

@@ -7,7 +7,7 @@ extension FlagSpec {
   /// The value of `text` for this flag, or the message saying what it takes. With `holes` (a
   /// script or the shell, which fill them), a `{{…}}` hole is accepted as it stands: it is decoded
   /// once filled in. A one-shot command has nothing to fill it with, so it is decoded as written.
-  public func decode(_ text: String, holes: Bool = true) -> Result<FlagValue, UsageError> {
+  package func decode(_ text: String, holes: Bool = true) -> Result<FlagValue, UsageError> {
     if !choices.isEmpty, !choices.contains(text) {
       return .failure(
         UsageError(

@@ -1,16 +1,16 @@
 import Essentials
 
 /// One shell-style word of a line, with where it came from.
-public struct Word: Sendable, Equatable {
+package struct Word: Sendable, Equatable {
   /// The word after quote removal and escapes (`{{…}}` kept as written, for interpolation).
-  public var text: String
+  package var text: String
   /// Character offsets in the line, `start..<end`, of the word as written (quotes included).
-  public var start: Int
-  public var end: Int
+  package var start: Int
+  package var end: Int
   /// Whether any part was quoted (then `"--x"` is a value, not a flag).
-  public var quoted: Bool
+  package var quoted: Bool
 
-  public init(text: String, start: Int, end: Int, quoted: Bool = false) {
+  package init(text: String, start: Int, end: Int, quoted: Bool = false) {
     self.text = text
     self.start = start
     self.end = end
@@ -18,17 +18,17 @@ public struct Word: Sendable, Equatable {
   }
 }
 
-public struct SplitError: Error, Equatable, Sendable {
-  public var message: String
+package struct SplitError: Error, Equatable, Sendable {
+  package var message: String
   /// Character offset of the problem.
-  public var column: Int
+  package var column: Int
 }
 
 /// Splits a line like a POSIX shell would, minus expansion: whitespace separates words; single
 /// quotes are literal; double quotes allow `\"` and `\\`; a backslash outside quotes escapes the
 /// next character; `#` at the start of a word begins a comment; `{{ … }}` stays in one word.
-public enum WordSplitter {
-  public static func split(_ line: String) throws(SplitError) -> [Word] {
+package enum WordSplitter {
+  package static func split(_ line: String) throws(SplitError) -> [Word] {
     // Splitting bytes is several times cheaper than splitting characters.
     if isOneBytePerCharacter(line) { return try split(Array(line.utf8)) }
     return try split(Array(line))
@@ -36,7 +36,7 @@ public enum WordSplitter {
 
   /// Whether every character of `line` is one byte: ASCII without a line break (only "\r\n" makes
   /// two ASCII bytes one character). Then character offsets are byte offsets.
-  public static func isOneBytePerCharacter(_ line: String) -> Bool {
+  package static func isOneBytePerCharacter(_ line: String) -> Bool {
     line.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0A }
   }
 
@@ -110,7 +110,7 @@ public enum WordSplitter {
   }
 
   /// Quotes a word so `split` gives it back unchanged (for history and `retry`).
-  public static func quote(_ text: String) -> String {
+  package static func quote(_ text: String) -> String {
     let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._-+/:=,%~".contains($0) }
     if plain { return text }
     return "'" + text.replacingAll("'", with: "'\\''") + "'"

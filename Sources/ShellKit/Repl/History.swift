@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 /// What happens to a typed line in the history (redis-cli and bash rules).
-public enum HistoryDecision: Equatable, Sendable {
+package enum HistoryDecision: Equatable, Sendable {
   /// Recalled with Up and written to the history file.
   case persist
   /// Recalled with Up in this session only: the line carries a secret.
@@ -12,10 +12,10 @@ public enum HistoryDecision: Equatable, Sendable {
   case skip
 }
 
-public enum HistoryPolicy {
+package enum HistoryPolicy {
   static var secretFlags: Set<String> { CommandTable.secretFlagNames }
 
-  public static func decide(_ line: String, invocation: Invocation?) -> HistoryDecision {
+  package static func decide(_ line: String, invocation: Invocation?) -> HistoryDecision {
     if line.hasPrefix(" ") || line.hasPrefix("\t") || line.trimmingWhitespace.isEmpty { return .skip }
     if let invocation { return invocation.carriesSecret ? .memoryOnly : .persist }
     guard let words = try? WordSplitter.split(line) else { return .memoryOnly }
@@ -31,7 +31,7 @@ public enum HistoryPolicy {
   /// Whether a line that did not parse still names a secret flag, gives a value where a command
   /// takes a secret argument (`reset confirm LINK`), or cannot be split at all: such lines never
   /// reach the file.
-  public static func mentionsSecret(_ line: String) -> Bool {
+  package static func mentionsSecret(_ line: String) -> Bool {
     guard let words = try? WordSplitter.split(line) else { return true }
     return mentionsSecret(words)
   }
@@ -75,7 +75,7 @@ public enum HistoryPolicy {
   }
 
   /// The line with every secret value replaced by `***` (for `history` and echoes).
-  public static func masked(_ line: String) -> String {
+  package static func masked(_ line: String) -> String {
     guard let words = try? WordSplitter.split(line) else { return line.trimmingWhitespace.isEmpty ? line : "***" }
     let secretArguments = secretArgumentPositions(words)
     let secretWords =
@@ -119,7 +119,7 @@ public enum HistoryPolicy {
 
   /// The error with the word it quotes masked when that word may be a secret: `unexpected
   /// argument 'hunter2' for 'login'` (a password typed where no argument goes).
-  public static func masked(_ error: UsageError, words: [Word]) -> UsageError {
+  package static func masked(_ error: UsageError, words: [Word]) -> UsageError {
     guard let index = error.wordIndex, index < words.count, secretArgumentPositions(words).contains(index) else {
       return error
     }
@@ -130,7 +130,7 @@ public enum HistoryPolicy {
 
   /// The invocation without its secret values (after `invalid_credentials`, nothing of the
   /// password is kept: `retry` asks again).
-  public static func withoutSecrets(_ invocation: Invocation) -> Invocation {
+  package static func withoutSecrets(_ invocation: Invocation) -> Invocation {
     var copy = invocation
     for name in secretFlags { copy.flags[name] = nil }
     var words: [Word] = []
@@ -189,21 +189,21 @@ public enum HistoryPolicy {
 /// Never followed through a symbolic link: the file is opened `O_NOFOLLOW` (a link is neither
 /// read nor written), and the rewrite goes to a fresh temp file created `O_EXCL` beside it, then
 /// renamed over it (which replaces a link, never its target).
-public struct HistoryFile: Sendable {
-  public let path: String
-  public var limit: Int
+package struct HistoryFile: Sendable {
+  package let path: String
+  package var limit: Int
   /// `$XDG_STATE_HOME/authsh` when the file is the standard one: checked as ssh checks `~/.ssh`
   /// before the file is used (nil for `AUTHSH_HISTFILE`).
-  public let stateDirectory: String?
+  package let stateDirectory: String?
 
-  public init(path: String, limit: Int = 1000, stateDirectory: String? = nil) {
+  package init(path: String, limit: Int = 1000, stateDirectory: String? = nil) {
     self.path = path
     self.limit = limit
     self.stateDirectory = stateDirectory
   }
 
   /// `AUTHSH_HISTFILE` (empty or `/dev/null` disables), else `Paths.historyFile`.
-  public static func resolve(environment: [String: String], paths: Paths) -> HistoryFile? {
+  package static func resolve(environment: [String: String], paths: Paths) -> HistoryFile? {
     if let custom = environment["AUTHSH_HISTFILE"] {
       if custom.isEmpty || custom == "/dev/null" { return nil }
       return HistoryFile(path: custom)
@@ -213,12 +213,12 @@ public struct HistoryFile: Sendable {
 
   /// Refuses a state directory others could use to bend the file (`config_error` with the fix);
   /// creates it 0700 when missing.
-  public func check() throws {
+  package func check() throws {
     if let stateDirectory { _ = try StateDirectory.check(stateDirectory, create: true) }
   }
 
   /// The last `limit` lines (none when the file is missing, unreadable or a symbolic link).
-  public func load() -> [String] {
+  package func load() -> [String] {
     guard let fd = try? SafePath.open(path, flags: O_RDONLY | O_NONBLOCK, followLast: false) else { return [] }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -240,7 +240,7 @@ public struct HistoryFile: Sendable {
 
   /// Appends one line, creating the file 0600 (and its directory 0700) when needed. A symbolic
   /// link or something else than a regular file there is left alone.
-  public func append(_ line: String) {
+  package func append(_ line: String) {
     guard !line.utf8.contains(UInt8(ascii: "\n")), ensureDirectory() else { return }
     guard let fd = try? SafePath.open(path, flags: O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, followLast: false)
     else { return }

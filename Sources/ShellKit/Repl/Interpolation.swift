@@ -2,14 +2,14 @@ import AuthCore
 import JSONKit
 
 /// A `{{…}}` hole in a typed line that could not be filled: the line runs nothing.
-public struct InterpolationError: Error, Sendable, Equatable {
-  public var message: String
-  public var note: String?
+package struct InterpolationError: Error, Sendable, Equatable {
+  package var message: String
+  package var note: String?
   /// Character offsets `start..<end` of the hole in the line.
-  public var start: Int
-  public var end: Int
+  package var start: Int
+  package var end: Int
 
-  public init(_ message: String, note: String? = nil, start: Int, end: Int) {
+  package init(_ message: String, note: String? = nil, start: Int, end: Int) {
     self.message = message
     self.note = note
     self.start = start
@@ -19,7 +19,7 @@ public struct InterpolationError: Error, Sendable, Equatable {
 
 /// Fills the `{{…}}` holes of a line's words (the script engine, injected by the executable):
 /// `previous` is the last command's result model, tokens included (output is redacted later).
-public typealias LineInterpolator =
+package typealias LineInterpolator =
   @Sendable (_ words: [Word], _ line: String, _ previous: JSON?) -> Result<
     [Word], InterpolationError
   >

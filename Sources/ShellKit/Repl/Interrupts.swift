@@ -14,7 +14,7 @@ import Synchronization
 /// The signal arrives through a dispatch source (its handler runs on a queue, not in the C signal
 /// handler), so the state can sit behind an ordinary mutex. `Mutex` rather than `Guarded`: the
 /// dispatch source is not `Sendable`, and only a mutex may hold it.
-public final class Interrupts: Sendable {
+package final class Interrupts: Sendable {
   private struct State {
     var handlers: [(id: Int, handler: @Sendable () -> Void)] = []
     var nextID = 0
@@ -22,10 +22,10 @@ public final class Interrupts: Sendable {
   }
   private let state = Mutex(State())
 
-  public init() {}
+  package init() {}
 
   /// Routes SIGINT of the whole process here (ignoring its default action). Idempotent.
-  public func installSignalHandler() {
+  package func installSignalHandler() {
     state.withLock { state in
       guard state.source == nil else { return }
       signal(SIGINT, SIG_IGN)
@@ -37,7 +37,7 @@ public final class Interrupts: Sendable {
   }
 
   /// Gives SIGINT its default action back.
-  public func uninstallSignalHandler() {
+  package func uninstallSignalHandler() {
     state.withLock { state in
       state.source?.cancel()
       state.source = nil
@@ -47,7 +47,7 @@ public final class Interrupts: Sendable {
 
   /// Makes `handler` the receiver of Ctrl-C until `pop(id)`.
   @discardableResult
-  public func push(_ handler: @escaping @Sendable () -> Void) -> Int {
+  package func push(_ handler: @escaping @Sendable () -> Void) -> Int {
     state.withLock { state in
       state.nextID += 1
       state.handlers.append((state.nextID, handler))
@@ -55,18 +55,18 @@ public final class Interrupts: Sendable {
     }
   }
 
-  public func pop(_ id: Int) {
+  package func pop(_ id: Int) {
     state.withLock { $0.handlers.removeAll { $0.id == id } }
   }
 
   /// One Ctrl-C: the innermost handler runs; with none, nothing happens.
-  public func fire() {
+  package func fire() {
     let handler = state.withLock { $0.handlers.last?.handler }
     handler?()
   }
 
   /// Runs `body` with `handler` receiving Ctrl-C.
-  public func with<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+  package func with<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
     let id = push(handler)
     defer { pop(id) }
     return try body()
@@ -74,11 +74,11 @@ public final class Interrupts: Sendable {
 }
 
 /// A pipe that a Ctrl-C handler writes to, so a thread blocked in `poll` wakes up.
-public final class WakePipe: Sendable {
-  public let readEnd: Int32
-  public let writeEnd: Int32
+package final class WakePipe: Sendable {
+  package let readEnd: Int32
+  package let writeEnd: Int32
 
-  public init?() {
+  package init?() {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
     readEnd = fds[0]
@@ -91,14 +91,14 @@ public final class WakePipe: Sendable {
     close(writeEnd)
   }
 
-  public func wake() {
+  package func wake() {
     var byte: UInt8 = 1
     _ = write(writeEnd, &byte, 1)
   }
 
   /// Empties the pipe; true when something was in it.
   @discardableResult
-  public func drain() -> Bool {
+  package func drain() -> Bool {
     var buffer = [UInt8](repeating: 0, count: 64)
     var any = false
     while read(readEnd, &buffer, buffer.count) > 0 { any = true }

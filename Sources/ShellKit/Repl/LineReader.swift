@@ -1,5 +1,5 @@
 /// Reads lines for the shell: libedit on a terminal (LineEditor target), scripted in tests.
-public protocol LineReader: AnyObject {
+package protocol LineReader: AnyObject {
   /// The next line without its newline; nil at end of input (Ctrl-D).
   func readLine(prompt: String) -> String?
   /// Adds a line to the in-memory history (Up recalls it). `persist` says whether the shell
@@ -9,17 +9,17 @@ public protocol LineReader: AnyObject {
 }
 
 /// Feeds a fixed list of lines (unit tests, transcripts).
-public final class ScriptedLineReader: LineReader {
-  public private(set) var lines: [String]
-  public private(set) var prompts: [String] = []
-  public private(set) var history: [(line: String, persisted: Bool)] = []
+package final class ScriptedLineReader: LineReader {
+  package private(set) var lines: [String]
+  package private(set) var prompts: [String] = []
+  package private(set) var history: [(line: String, persisted: Bool)] = []
 
-  public init(_ lines: [String]) { self.lines = lines }
+  package init(_ lines: [String]) { self.lines = lines }
 
-  public func readLine(prompt: String) -> String? {
+  package func readLine(prompt: String) -> String? {
     prompts.append(prompt)
     return lines.isEmpty ? nil : lines.removeFirst()
   }
 
-  public func addHistory(_ line: String, persist: Bool) { history.append((line, persist)) }
+  package func addHistory(_ line: String, persist: Bool) { history.append((line, persist)) }
 }

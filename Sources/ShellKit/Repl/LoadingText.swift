@@ -3,10 +3,10 @@ import Essentials
 
 /// The spinner's words: what is being done and where ("Signing in to 127.0.0.1:54321…"), so a
 /// slow answer says which server is slow.
-public enum LoadingText {
+package enum LoadingText {
   /// The command's loading words with the host; the plain words when the target is unknown;
   /// nil for commands that send nothing.
-  public static func text(for spec: CommandSpec, target: Target?) -> String? {
+  package static func text(for spec: CommandSpec, target: Target?) -> String? {
     guard let loading = spec.loading else { return nil }
     guard let target else { return loading.plain }
     let host = TerminalText.escape(host(of: target))
@@ -16,7 +16,7 @@ public enum LoadingText {
   }
 
   /// `127.0.0.1:54321`, `abcd.supabase.co`, `identitytoolkit.googleapis.com`.
-  public static func host(of target: Target) -> String {
+  package static func host(of target: Target) -> String {
     if target.provider == .firebase, let emulator = target.firebaseEmulatorHost, !emulator.isEmpty { return emulator }
     guard let components = URLComponents(string: target.url), let host = components.host, !host.isEmpty else {
       return target.url

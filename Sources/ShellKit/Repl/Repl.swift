@@ -5,22 +5,22 @@ import JSONKit
 /// The interactive shell: reads lines, runs table commands, and handles the shell's own
 /// commands (`retry`, `history`, `source`, `quit`/`exit`). No libedit here: the line reader is
 /// injected, so tests drive it with `ScriptedLineReader`.
-public final class Repl {
-  public let context: ShellContext
-  public let reader: any LineReader
-  public let output: any OutputSink
-  public var options: ReplOptions
+package final class Repl {
+  package let context: ShellContext
+  package let reader: any LineReader
+  package let output: any OutputSink
+  package var options: ReplOptions
   /// This session's lines, secrets masked (`history`).
-  public private(set) var sessionLines: [String] = []
+  package private(set) var sessionLines: [String] = []
   /// Whether a command failed (the exit status of a non-interactive run).
-  public internal(set) var anyFailed = false
+  package internal(set) var anyFailed = false
   private var lastRecalled: String?
   /// The last command's result model and when it finished, for `{{inbox.link}}`-style holes.
   private var previous: (result: CommandResult, now: Int)?
   /// Where text goes: `output`, or while the startup file runs, one that names `rc:LINE`.
   private(set) var sink: any OutputSink
 
-  public init(context: ShellContext, reader: any LineReader, output: any OutputSink, options: ReplOptions) {
+  package init(context: ShellContext, reader: any LineReader, output: any OutputSink, options: ReplOptions) {
     self.context = context
     self.reader = reader
     self.output = output
@@ -29,7 +29,7 @@ public final class Repl {
   }
 
   /// Runs until `quit`, `exit` or end of input. 0, or 1 when not interactive and a command failed.
-  public func run() async -> Int32 {
+  package func run() async -> Int32 {
     if options.interactive { sink.out(ReplRendering.greeting) }
     do {
       try options.history?.check()
@@ -60,7 +60,7 @@ public final class Repl {
   private var exitStatus: Int32 { options.interactive || !anyFailed ? 0 : 1 }
 
   /// The prompt: `supabase:default ada@example.com> `, or `authsh> ` with nothing configured.
-  public func prompt() -> String {
+  package func prompt() -> String {
     guard options.interactive else { return "" }
     guard let target = try? context.target() else { return "authsh> " }
     var text = "\(target.provider.rawValue):\(target.profile)"
@@ -70,7 +70,7 @@ public final class Repl {
 
   /// Handles one line; false when the shell should end.
   @discardableResult
-  public func handle(_ line: String, record: Bool = true) async -> Bool {
+  package func handle(_ line: String, record: Bool = true) async -> Bool {
     guard !line.trimmingWhitespace.isEmpty else { return true }
     var words: [Word]
     do {

@@ -1,29 +1,29 @@
 import AuthCore
 
 /// How the interactive shell behaves; everything with an outside effect is injected.
-public struct ReplOptions: Sendable {
+package struct ReplOptions: Sendable {
   /// Skip the startup file (`--no-rc`).
-  public var noRC: Bool
+  package var noRC: Bool
   /// Prompts, warnings about the terminal and the spinner. False for piped input: no prompt is
   /// printed and the exit status says whether any command failed.
-  public var interactive: Bool
-  public var style: Style
+  package var interactive: Bool
+  package var style: Style
   /// Where typed lines are kept (nil: history disabled).
-  public var history: HistoryFile?
+  package var history: HistoryFile?
   /// The startup file run before the first prompt (nil: none).
-  public var rcFile: String?
+  package var rcFile: String?
   /// Shows loading words while a request runs (nil: none; tests, pipes).
-  public var spinner: (any Spinner)?
+  package var spinner: (any Spinner)?
   /// Ctrl-C routing (nil: Ctrl-C is not handled by the shell).
-  public var interrupts: Interrupts?
+  package var interrupts: Interrupts?
   /// Runs a `.auth` file in this shell (`source FILE`); the exit status of the script.
-  public var sourceFile: (@Sendable (String) async -> Int32)?
+  package var sourceFile: (@Sendable (String) async -> Int32)?
   /// Fills `{{…}}` holes in typed lines (nil: lines run as typed).
-  public var interpolate: LineInterpolator?
+  package var interpolate: LineInterpolator?
   /// Runs one table command (the lead's `CommandRunner` by default; a seam for tests).
-  public var execute: @Sendable (Invocation, ShellContext) async -> CommandResult
+  package var execute: @Sendable (Invocation, ShellContext) async -> CommandResult
 
-  public init(
+  package init(
     noRC: Bool = false, interactive: Bool = true, style: Style = .plain, history: HistoryFile? = nil,
     rcFile: String? = nil, spinner: (any Spinner)? = nil, interrupts: Interrupts? = nil,
     sourceFile: (@Sendable (String) async -> Int32)? = nil,
@@ -45,7 +45,7 @@ public struct ReplOptions: Sendable {
   /// The standard files for an environment: history at `AUTHSH_HISTFILE` or
   /// `$XDG_STATE_HOME/authsh/history`, startup file at `AUTHSH_RCFILE` or
   /// `$XDG_CONFIG_HOME/authsh/rc`.
-  public static func standard(
+  package static func standard(
     environment: [String: String], noRC: Bool = false, interactive: Bool = true, style: Style = .plain
   ) -> ReplOptions {
     let paths = Paths(environment: environment)

@@ -3,14 +3,14 @@ import Essentials
 
 /// Shows the specs' loading words ("Signing in…") while a request runs. Injected, so tests and
 /// non-interactive runs have none.
-public protocol Spinner: Sendable {
+package protocol Spinner: Sendable {
   func start(_ text: String)
   func stop()
 }
 
 /// A spinner on standard error: it appears only after a short delay (fast requests show
 /// nothing), redraws one line in place and erases it when stopped.
-public final class TerminalSpinner: Spinner, Sendable {
+package final class TerminalSpinner: Spinner, Sendable {
   private let output: any OutputSink
   private let frames: [String]
   private let delay: Duration
@@ -22,7 +22,7 @@ public final class TerminalSpinner: Spinner, Sendable {
   }
   private let state = Guarded(State())
 
-  public init(
+  package init(
     output: any OutputSink, unicode: Bool = true, delay: Duration = .milliseconds(150),
     interval: Duration = .milliseconds(90)
   ) {
@@ -32,7 +32,7 @@ public final class TerminalSpinner: Spinner, Sendable {
     self.interval = interval
   }
 
-  public func start(_ text: String) {
+  package func start(_ text: String) {
     stop()
     let frames = frames
     let delay = delay
@@ -52,7 +52,7 @@ public final class TerminalSpinner: Spinner, Sendable {
     }
   }
 
-  public func stop() {
+  package func stop() {
     state.update { state in
       state.generation += 1
       state.task?.cancel()
@@ -75,34 +75,34 @@ public final class TerminalSpinner: Spinner, Sendable {
 }
 
 /// Stops the spinner while a password is asked for, so the prompt is not drawn over.
-public struct SpinnerPausingPrompter: PasswordPrompter {
+package struct SpinnerPausingPrompter: PasswordPrompter {
   let base: any PasswordPrompter
   let spinner: any Spinner
   let text: String
 
-  public init(base: any PasswordPrompter, spinner: any Spinner, text: String) {
+  package init(base: any PasswordPrompter, spinner: any Spinner, text: String) {
     self.base = base
     self.spinner = spinner
     self.text = text
   }
 
-  public func readPassword(prompt: String) -> String? {
+  package func readPassword(prompt: String) -> String? {
     spinner.stop()
     let password = base.readPassword(prompt: prompt)
     if password != nil, !Task.isCancelled { spinner.start(text) }
     return password
   }
 
-  public func readPassword(prompt: String, ifInterrupted note: String) -> String? {
+  package func readPassword(prompt: String, ifInterrupted note: String) -> String? {
     spinner.stop()
     let password = base.readPassword(prompt: prompt, ifInterrupted: note)
     if password != nil, !Task.isCancelled { spinner.start(text) }
     return password
   }
 
-  public var readsText: Bool { base.readsText }
+  package var readsText: Bool { base.readsText }
 
-  public func readText(prompt: String) -> String? {
+  package func readText(prompt: String) -> String? {
     spinner.stop()
     let text = base.readText(prompt: prompt)
     if text != nil, !Task.isCancelled { spinner.start(self.text) }

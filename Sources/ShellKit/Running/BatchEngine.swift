@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 /// What happened to one account of a batch (`--report` line `outcome`).
-public enum BatchOutcome: String, Sendable, CaseIterable {
+package enum BatchOutcome: String, Sendable, CaseIterable {
   /// The change was made.
   case changed
   /// The account was already as asked: nothing was sent.
@@ -48,17 +48,17 @@ struct BatchStopped: Error {
 }
 
 /// One account of a batch, as the report and the summary see it. Never a secret.
-public struct BatchRecord: Sendable, Equatable {
+package struct BatchRecord: Sendable, Equatable {
   /// The line as given (an address or id).
-  public var input: String
-  public var email: String?
-  public var id: String?
-  public var outcome: BatchOutcome
+  package var input: String
+  package var email: String?
+  package var id: String?
+  package var outcome: BatchOutcome
   /// The error code of a `failed` or `not_found` account.
-  public var code: String?
-  public var message: String
+  package var code: String?
+  package var message: String
 
-  public init(
+  package init(
     input: String, email: String? = nil, id: String? = nil, outcome: BatchOutcome, code: String? = nil, message: String
   ) {
     self.input = input
@@ -71,29 +71,29 @@ public struct BatchRecord: Sendable, Equatable {
 }
 
 /// How hard a batch tries before it gives an account up.
-public struct BatchPolicy: Sendable, Equatable {
+package struct BatchPolicy: Sendable, Equatable {
   /// Retries of one request refused by a rate limit (429, `Retry-After`, `retry_after_seconds`).
-  public var rateLimitRetries = 8
+  package var rateLimitRetries = 8
   /// Retries of one request after a 5xx answer, a timeout or a dropped connection.
-  public var transientRetries = 3
+  package var transientRetries = 3
   /// The first back-off without a `Retry-After`, doubled on each limit in a row, at most `maxDelay`.
-  public var baseDelay = 0.5
-  public var maxDelay = 30.0
+  package var baseDelay = 0.5
+  package var maxDelay = 30.0
 
-  public init() {}
+  package init() {}
 }
 
 /// The time a batch waits on: real time, or a fake one in tests.
-public protocol BatchClock: Sendable {
+package protocol BatchClock: Sendable {
   /// Seconds, monotonic.
   func now() -> Double
   func sleep(seconds: Double) async throws
 }
 
-public struct SystemBatchClock: BatchClock {
-  public init() {}
-  public func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-  public func sleep(seconds: Double) async throws {
+package struct SystemBatchClock: BatchClock {
+  package init() {}
+  package func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+  package func sleep(seconds: Double) async throws {
     guard seconds > 0 else { return }
     try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
   }
@@ -103,18 +103,18 @@ public struct SystemBatchClock: BatchClock {
 /// until the same moment, so the batch as a whole slows down instead of each worker hammering on.
 /// Each pause is the server's `Retry-After` when it gave one, else an exponential delay; both get
 /// up to 25 % jitter so the workers do not come back in lock-step.
-public actor BatchBackOff {
+package actor BatchBackOff {
   private let clock: any BatchClock
   private let policy: BatchPolicy
   private let jitter: @Sendable () -> Double
   private var resumeAt = 0.0
   private var streak = 0
   /// How many times the batch was slowed down, and for how long in all (for the summary).
-  public private(set) var pauses = 0
-  public private(set) var pausedSeconds = 0.0
+  package private(set) var pauses = 0
+  package private(set) var pausedSeconds = 0.0
 
   /// `jitter` answers a number in 0..<1.
-  public init(
+  package init(
     clock: any BatchClock, policy: BatchPolicy, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
   ) {
     self.clock = clock
@@ -123,7 +123,7 @@ public actor BatchBackOff {
   }
 
   /// Waits while the batch is paused.
-  public func wait(stop: BatchStop? = nil) async throws {
+  package func wait(stop: BatchStop? = nil) async throws {
     while true {
       let left = resumeAt - clock.now()
       guard left > 0, stop?.stopped != true else { return }
@@ -134,7 +134,7 @@ public actor BatchBackOff {
 
   /// A request met a rate limit: every worker waits until the pause is over. A limit met while
   /// the batch is already paused (a request sent before the pause began) does not lengthen it.
-  public func slowDown(retryAfter: Int?) {
+  package func slowDown(retryAfter: Int?) {
     let now = clock.now()
     guard resumeAt <= now else { return }
     let base = retryAfter.map { Double(max($0, 0)) } ?? min(policy.baseDelay * pow(2, Double(streak)), policy.maxDelay)
@@ -146,21 +146,21 @@ public actor BatchBackOff {
   }
 
   /// A request went through: the next limit starts again from the base delay.
-  public func eased() { streak = 0 }
+  package func eased() { streak = 0 }
 }
 
 /// Runs one request of a batch with the shared back-off and bounded retries. Rate limits pause
 /// the whole batch and are retried; 5xx answers, timeouts and dropped connections are retried
 /// when `retryTransient` (the change is an idempotent set-operation: making it twice leaves the
 /// account as making it once does); any other error is the account's failure.
-public struct BatchRetrier: Sendable {
-  public let backOff: BatchBackOff
-  public let clock: any BatchClock
-  public let policy: BatchPolicy
+package struct BatchRetrier: Sendable {
+  package let backOff: BatchBackOff
+  package let clock: any BatchClock
+  package let policy: BatchPolicy
   /// Once stopped, a failed attempt is not tried again (`BatchStopped`).
-  public let stop: BatchStop?
+  package let stop: BatchStop?
 
-  public init(backOff: BatchBackOff, clock: any BatchClock, policy: BatchPolicy, stop: BatchStop? = nil) {
+  package init(backOff: BatchBackOff, clock: any BatchClock, policy: BatchPolicy, stop: BatchStop? = nil) {
     self.backOff = backOff
     self.clock = clock
     self.policy = policy
@@ -168,7 +168,8 @@ public struct BatchRetrier: Sendable {
   }
 
   /// `body` gets the attempt number (1 for the first).
-  public func run<T: Sendable>(retryTransient: Bool = true, _ body: @Sendable (Int) async throws -> T) async throws -> T
+  package func run<T: Sendable>(retryTransient: Bool = true, _ body: @Sendable (Int) async throws -> T) async throws
+    -> T
   {
     var limited = 0
     var transient = 0
@@ -213,19 +214,19 @@ public struct BatchRetrier: Sendable {
 }
 
 /// Counts of a batch, kept as accounts finish.
-public struct BatchTally: Sendable, Equatable {
-  public var total = 0
+package struct BatchTally: Sendable, Equatable {
+  package var total = 0
   /// Lines that named an account already listed (counted once).
-  public var duplicates = 0
-  public var counts: [BatchOutcome: Int] = [:]
+  package var duplicates = 0
+  package var counts: [BatchOutcome: Int] = [:]
   /// Failed and not-found accounts by error code.
-  public var codes: [String: Int] = [:]
+  package var codes: [String: Int] = [:]
   /// The first failure (not a missing account), for the exit status.
-  public var firstFailure: AuthError?
+  package var firstFailure: AuthError?
 
-  public init() {}
+  package init() {}
 
-  public mutating func add(_ record: BatchRecord, error: AuthError?) {
+  package mutating func add(_ record: BatchRecord, error: AuthError?) {
     total += 1
     counts[record.outcome, default: 0] += 1
     if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) {
@@ -235,7 +236,7 @@ public struct BatchTally: Sendable, Equatable {
   }
 
   /// Takes back what `add` counted (a `--resume`'s carried accounts, from this run's own counts).
-  public mutating func remove(_ record: BatchRecord) {
+  package mutating func remove(_ record: BatchRecord) {
     total -= 1
     counts[record.outcome, default: 0] -= 1
     if let code = record.code, [.failed, .notFound, .notSupported].contains(record.outcome) {
@@ -244,8 +245,8 @@ public struct BatchTally: Sendable, Equatable {
     codes = codes.filter { $0.value > 0 }
   }
 
-  public subscript(_ outcome: BatchOutcome) -> Int { counts[outcome] ?? 0 }
-  public var problems: Int { self[.failed] + self[.notFound] + self[.notSupported] + self[.unknown] }
+  package subscript(_ outcome: BatchOutcome) -> Int { counts[outcome] ?? 0 }
+  package var problems: Int { self[.failed] + self[.notFound] + self[.notSupported] + self[.unknown] }
 }
 
 /// Runs `work` on every entry, `jobs` at a time, and tells `finished` of each as it completes.
@@ -253,8 +254,8 @@ public struct BatchTally: Sendable, Equatable {
 /// tasks do, and every entry never started is told `finished` as `notStarted(entry)`, so each has
 /// an outcome. The work runs on the runtime's pool, never on a script's own thread, where a
 /// request blocks the thread until its answer (the entries would go one at a time).
-public enum BatchRunner {
-  public static func run<Entry: Sendable>(
+package enum BatchRunner {
+  package static func run<Entry: Sendable>(
     _ entries: [Entry], jobs: Int, stop: BatchStop? = nil,
     work: @escaping @Sendable (Entry) async -> (BatchRecord, AuthError?),
     notStarted: (Entry) -> BatchRecord, finished: (BatchRecord, AuthError?) -> Void

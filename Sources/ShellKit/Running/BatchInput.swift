@@ -3,40 +3,40 @@ import Essentials
 import JSONKit
 
 /// One account named in `--from FILE`: the text as given, or why the line names none.
-public struct BatchEntry: Sendable, Equatable {
-  public var input: String
+package struct BatchEntry: Sendable, Equatable {
+  package var input: String
   /// Why this line is not an address or id (it is reported, the rest go on).
-  public var problem: String?
+  package var problem: String?
   /// `--resume`: the outcome the account had in the earlier run's report.
-  public var previous: BatchOutcome?
+  package var previous: BatchOutcome?
 
-  public init(input: String, problem: String? = nil) {
+  package init(input: String, problem: String? = nil) {
     self.input = input
     self.problem = problem
   }
 
   /// The outcome of a line that names no account (`failed`, `validation_failed`, with why);
   /// nil for an address or id.
-  public var problemRecord: BatchRecord? {
+  package var problemRecord: BatchRecord? {
     problem.map { BatchRecord(input: input, outcome: .failed, code: ErrorCode.validationFailed.rawValue, message: $0) }
   }
 
   /// What makes two entries the same account before anything is asked: an address in any case,
   /// an id exactly as written.
-  public var key: String { input.contains("@") ? input.lowercased() : input }
+  package var key: String { input.contains("@") ? input.lowercased() : input }
 }
 
 /// The accounts of a batch, each once, and how many lines named one already listed.
-public struct BatchList: Sendable, Equatable {
-  public var entries: [BatchEntry] = []
-  public var duplicates = 0
+package struct BatchList: Sendable, Equatable {
+  package var entries: [BatchEntry] = []
+  package var duplicates = 0
   private var seen: Set<String> = []
 
-  public init() {}
+  package init() {}
 
   /// Adds `entry` unless its account is already listed. Lines that name no account are kept
   /// each: every one is reported.
-  public mutating func add(_ entry: BatchEntry) {
+  package mutating func add(_ entry: BatchEntry) {
     guard entry.problem == nil else {
       entries.append(entry)
       return
@@ -55,11 +55,11 @@ public struct BatchList: Sendable, Equatable {
 /// `outcome` is `failed`), CSV (a header with an `email` or `id` column, read as records by
 /// `CSVRecordReader`: a value comes only from that column of a record, never from text inside
 /// another field, however many lines that field spans) or one address or id per line.
-public enum BatchInput {
+package enum BatchInput {
   /// More accounts than this in one batch is a usage error: split the file.
-  public static let maximumEntries = 1_000_000
+  package static let maximumEntries = 1_000_000
   /// One line (and one CSV record) of `--from` at most: an export's row with its metadata fits.
-  public static let recordLimit = 64 * 1024
+  package static let recordLimit = 64 * 1024
 
   static func read(arguments: [String], lines: any InputLines, name: String, onlyFailed: Bool) throws -> BatchList {
     var list = BatchList()
@@ -143,7 +143,7 @@ public enum BatchInput {
   }
 
   /// An address, id or E.164 phone number, or the reason the text is none of them.
-  public static func entry(_ text: String) -> BatchEntry {
+  package static func entry(_ text: String) -> BatchEntry {
     let value = text.trimmingWhitespace
     // A number as typed (`+1 555 123-4567`) is listed as its digits, so two spellings are one account.
     if let number = UserReference.e164(value) { return BatchEntry(input: number) }

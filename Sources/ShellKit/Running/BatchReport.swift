@@ -7,19 +7,19 @@ import JSONKit
 #endif
 
 /// Progress of a bulk change after one more account finished.
-public struct BatchProgress: Sendable {
-  public var record: BatchRecord
-  public var done: Int
-  public var total: Int
-  public var failures: Int
+package struct BatchProgress: Sendable {
+  package var record: BatchRecord
+  package var done: Int
+  package var total: Int
+  package var failures: Int
   /// `--dry-run`: nothing is being changed.
-  public var dryRun: Bool
+  package var dryRun: Bool
   /// `--resume`: accounts an earlier run finished, counted in `done` (not in the rate).
-  public var carried = 0
+  package var carried = 0
 }
 
 /// Where `--report FILE` lines go.
-public protocol BatchReportSink: AnyObject, Sendable {
+package protocol BatchReportSink: AnyObject, Sendable {
   func write(_ record: BatchRecord) throws
   /// One line of another shape (`user import`'s outcomes).
   func write(json: JSON) throws
@@ -27,12 +27,12 @@ public protocol BatchReportSink: AnyObject, Sendable {
 }
 
 extension BatchReportSink {
-  public func write(json: JSON) throws {}
+  package func write(json: JSON) throws {}
 }
 
 extension BatchRecord {
   /// The `--report` line: `{input, email, id, outcome, code, message}`.
-  public var json: JSON {
+  package var json: JSON {
     var object = JSONObject()
     object["input"] = .string(input)
     object["email"] = .optional(email)
@@ -46,13 +46,13 @@ extension BatchRecord {
 
 /// `--report FILE`: a line per account as it finishes, written through at once (an interrupted
 /// batch leaves the lines of what finished). Created with mode 0600: it lists accounts.
-public final class BatchReportFile: BatchReportSink, Sendable {
+package final class BatchReportFile: BatchReportSink, Sendable {
   /// The file's descriptor; -1 once closed.
   private let descriptor: Guarded<Int32>
 
   init(descriptor: Int32) { self.descriptor = Guarded(descriptor) }
 
-  public static func open(_ path: String, append: Bool = false) throws -> any BatchReportSink {
+  package static func open(_ path: String, append: Bool = false) throws -> any BatchReportSink {
     do {
       let fd = try append ? Descriptor.openForAppending(path) : Descriptor.create(path, mode: 0o600)
       // A run killed mid-line (or out of disk space) left a torn last line: the new lines start
@@ -77,9 +77,9 @@ public final class BatchReportFile: BatchReportSink, Sendable {
     return pread(fd, &last, 1, off_t(info.st_size - 1)) == 1 && last != 0x0A
   }
 
-  public func write(_ record: BatchRecord) throws { try write(json: record.json) }
+  package func write(_ record: BatchRecord) throws { try write(json: record.json) }
 
-  public func write(json: JSON) throws {
+  package func write(json: JSON) throws {
     let line = Array((json.compactText + "\n").utf8)
     try descriptor.update { fd throws in
       guard fd >= 0 else { throw SystemError(EBADF) }
@@ -87,7 +87,7 @@ public final class BatchReportFile: BatchReportSink, Sendable {
     }
   }
 
-  public func close() {
+  package func close() {
     descriptor.update { fd in
       if fd >= 0 { Descriptor.release(fd) }
       fd = -1
@@ -99,7 +99,7 @@ public final class BatchReportFile: BatchReportSink, Sendable {
 
 extension BatchTally {
   /// The summary in the result model (`batch`).
-  public func json(dryRun: Bool, pauses: Int, pausedSeconds: Double) -> JSON {
+  package func json(dryRun: Bool, pauses: Int, pausedSeconds: Double) -> JSON {
     var outcomes = JSONObject()
     for outcome in BatchOutcome.allCases { outcomes[outcome.rawValue] = .int(self[outcome]) }
     var byCode = JSONObject()
@@ -112,7 +112,7 @@ extension BatchTally {
   }
 
   /// The closing lines: "300 accounts: 296 changed, 2 unchanged, 1 not found, 1 failed (rate_limited 1)."
-  public func summaryLines(dryRun: Bool, pauses: Int, pausedSeconds: Double) -> [String] {
+  package func summaryLines(dryRun: Bool, pauses: Int, pausedSeconds: Double) -> [String] {
     var parts: [String] = []
     if dryRun {
       parts.append("\(self[.wouldChange]) would change")

@@ -3,7 +3,7 @@ import JSONKit
 
 extension BatchRecord {
   /// A `--report` line read back; nil for a line that is not one.
-  public init?(json: JSON) {
+  package init?(json: JSON) {
     guard let input = json["input"]?.string, let outcome = json["outcome"]?.string.flatMap(BatchOutcome.init(rawValue:))
     else {
       return nil
@@ -17,16 +17,16 @@ extension BatchRecord {
 /// `--resume REPORT`: an earlier run's report read back, every account once (the last line about
 /// an account wins: a resumed run appends its lines to the same report), split into what is
 /// done and what is left to do.
-public struct BatchResume: Sendable {
+package struct BatchResume: Sendable {
   /// Every account of the report, in the order first listed, with its latest line.
-  public var records: [BatchRecord] = []
+  package var records: [BatchRecord] = []
   /// Lines that are no report line.
-  public var malformed: [(line: Int, text: String)] = []
+  package var malformed: [(line: Int, text: String)] = []
 
-  public init() {}
+  package init() {}
 
   /// The accounts still to do, as entries that remember their last outcome.
-  public func pending(dryRun: Bool) -> [BatchEntry] {
+  package func pending(dryRun: Bool) -> [BatchEntry] {
     records.filter { !$0.outcome.isDone(dryRun: dryRun, code: $0.code) }.map {
       var entry = BatchInput.entry($0.input)
       entry.previous = $0.outcome
@@ -35,7 +35,7 @@ public struct BatchResume: Sendable {
   }
 
   /// The accounts an earlier run finished: carried into a new `--report` and the counts.
-  public func done(dryRun: Bool) -> [BatchRecord] {
+  package func done(dryRun: Bool) -> [BatchRecord] {
     records.filter { $0.outcome.isDone(dryRun: dryRun, code: $0.code) }
   }
 

@@ -2,7 +2,7 @@ import AuthCore
 
 /// The browser half of `login --oauth` (set by the executable; tests give their own): a loopback
 /// address the provider sends the browser back to, as `gh auth login --web` listens for it.
-public protocol BrowserSignIn: Sendable {
+package protocol BrowserSignIn: Sendable {
   /// Starts listening on loopback; the callback address (`http://127.0.0.1:PORT/callback`).
   func listen() async throws -> String
   /// Sends the person to `url`: a browser where there is a display, and always the address on

@@ -27,5 +27,5 @@ struct BulkAction: Sendable {
 
 extension CommandSpec {
   /// A change command's `--from FILE` (not `user show`'s, which has the same name).
-  public var takesBulkFrom: Bool { flags.contains(FlagKey.bulkFrom.spec) }
+  package var takesBulkFrom: Bool { flags.contains(FlagKey.bulkFrom.spec) }
 }

@@ -3,10 +3,10 @@ import Essentials
 
 /// Runs one command of the table (its handler, `CommandTable.handlers`) and returns its result. Shared by one-shot commands, the shell
 /// and scripts; never throws (failures are in `result.error`), never prints.
-public struct CommandRunner: Sendable {
-  public init() {}
+package struct CommandRunner: Sendable {
+  package init() {}
 
-  public func run(_ invocation: Invocation, in context: ShellContext) async -> CommandResult {
+  package func run(_ invocation: Invocation, in context: ShellContext) async -> CommandResult {
     let started = DispatchTime.now().uptimeNanoseconds
     var result: CommandResult
     do {

@@ -1,13 +1,13 @@
 import AuthCore
 
 /// `30s`, `500ms`, `2m`, `1.5` (seconds) → seconds.
-public enum Durations {
+package enum Durations {
   /// The longest duration a flag or `sleep` takes (24h): anything longer is a typo, and huge
   /// values would overflow the clocks that wait for them.
-  public static let maximumSeconds: Double = Target.maximumTimeout
+  package static let maximumSeconds: Double = Target.maximumTimeout
 
   /// Seconds, or nil when the text is not a duration or is out of 0…24h.
-  public static func seconds(_ text: String) -> Double? {
+  package static func seconds(_ text: String) -> Double? {
     let trimmed = text.trimmingWhitespace.lowercased()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
     var number = Substring(trimmed)
@@ -26,7 +26,7 @@ public enum Durations {
 
   /// A long span for `user disable --until` and `audit --since`: seconds, minutes, hours, `d`
   /// (days), `w` (weeks) and `y` (years of 365 days), up to 100 years, whole seconds of at least 1.
-  public static func longSeconds(_ text: String) -> Int? {
+  package static func longSeconds(_ text: String) -> Int? {
     let trimmed = text.trimmingWhitespace.lowercased()
     let units: [(String, Double)] = [
       ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800), ("y", 31_536_000),
@@ -42,7 +42,7 @@ public enum Durations {
   }
 
   /// "59m 12s", "3s", "2h 5m" for humans.
-  public static func describe(_ seconds: Int) -> String {
+  package static func describe(_ seconds: Int) -> String {
     if seconds < 0 { return "expired \(describe(seconds == Int.min ? Int.max : -seconds)) ago" }
     if seconds < 60 { return "\(seconds)s" }
     if seconds < 3600 { return "\(seconds / 60)m \(seconds % 60)s" }

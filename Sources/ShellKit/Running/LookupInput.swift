@@ -6,7 +6,7 @@ import Essentials
 #endif
 
 /// Lines of text read a piece at a time (`user show --from FILE|-`): nil at the end.
-public protocol InputLines: AnyObject {
+package protocol InputLines: AnyObject {
   /// The next line without its line break; throws `InputLineTooLong` for a line over the cap.
   func nextLine() throws -> String?
   /// The cap on one line, in bytes (a bulk change's CSV export has longer lines than a list).
@@ -14,15 +14,15 @@ public protocol InputLines: AnyObject {
 }
 
 /// A line longer than any address or id can be (`--from /dev/zero`).
-public struct InputLineTooLong: Error, Equatable {
-  public let line: Int
-  public let limit: Int
+package struct InputLineTooLong: Error, Equatable {
+  package let line: Int
+  package let limit: Int
 }
 
 /// Lines of a file descriptor, read 64 KB at a time; a line may be at most `limit` bytes, so
 /// memory stays bounded whatever the input (`/dev/zero`, `yes`).
-public final class DescriptorLines: InputLines {
-  public static let lineLimit = 1024
+package final class DescriptorLines: InputLines {
+  package static let lineLimit = 1024
   private let descriptor: Int32
   private let closeAtEnd: Bool
   private var limit: Int
@@ -34,9 +34,9 @@ public final class DescriptorLines: InputLines {
   private var number = 0
   /// A stop asked for (the first Ctrl-C or SIGTERM of a batch): reading ends at once, also while
   /// waiting on a pipe that has nothing to give, with `ReadingStopped`.
-  public var stop: BatchStop?
+  package var stop: BatchStop?
 
-  public init(descriptor: Int32, closeAtEnd: Bool, limit: Int = DescriptorLines.lineLimit) {
+  package init(descriptor: Int32, closeAtEnd: Bool, limit: Int = DescriptorLines.lineLimit) {
     self.descriptor = descriptor
     self.closeAtEnd = closeAtEnd
     self.limit = limit
@@ -44,17 +44,17 @@ public final class DescriptorLines: InputLines {
 
   deinit { if closeAtEnd { _ = close(descriptor) } }
 
-  public var lineLimit: Int {
+  package var lineLimit: Int {
     get { limit }
     set { limit = newValue }
   }
 
-  public func nextLine() throws -> String? {
+  package func nextLine() throws -> String? {
     try nextLineBytes().map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The next line as the file has it (no LF), for readers that check the text themselves.
-  public func nextLineBytes() throws -> [UInt8]? {
+  package func nextLineBytes() throws -> [UInt8]? {
     while true {
       // Only the bytes not looked at yet are searched: a long line is scanned once, not once a chunk.
       if let newline = Self.newline(in: buffer, from: max(start, scanned)) {
@@ -111,20 +111,20 @@ extension DescriptorLines {
 }
 
 /// A list's reading ended by a stop (the first Ctrl-C or SIGTERM) before anything was sent.
-public struct ReadingStopped: Error, Equatable {}
+package struct ReadingStopped: Error, Equatable {}
 
 /// Lines of a text already in memory (tests).
-public final class TextLines: InputLines {
+package final class TextLines: InputLines {
   private var lines: [Substring]
   private var index = 0
-  public var lineLimit = Int.max
+  package var lineLimit = Int.max
 
-  public init(_ text: String) {
+  package init(_ text: String) {
     lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     if lines.last == "" { lines.removeLast() }
   }
 
-  public func nextLine() throws -> String? {
+  package func nextLine() throws -> String? {
     guard index < lines.count else { return nil }
     defer { index += 1 }
     guard lines[index].utf8.count <= lineLimit else { throw InputLineTooLong(line: index + 1, limit: lineLimit) }
@@ -200,7 +200,7 @@ final class LookupInput {
 
 extension ShellContext {
   /// `--from FILE` (`-`: standard input), opened to be read a line at a time.
-  public static func openLines(_ path: String) throws -> any InputLines {
+  package static func openLines(_ path: String) throws -> any InputLines {
     if path == "-" { return DescriptorLines(descriptor: 0, closeAtEnd: false) }
     if isDirectory(path) == true { throw SystemError(EISDIR) }
     return DescriptorLines(descriptor: try Descriptor.openForReading(path), closeAtEnd: true)

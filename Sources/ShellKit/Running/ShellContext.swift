@@ -3,7 +3,7 @@ import Essentials
 import JSONKit
 
 /// Reads a password without echo (a terminal prompt). Absent when there is no terminal.
-public protocol PasswordPrompter: Sendable {
+package protocol PasswordPrompter: Sendable {
   /// nil when the user cancelled (Ctrl-C / Ctrl-D).
   func readPassword(prompt: String) -> String?
   /// The same, for a prompt whose interruption leaves something behind: `note` says what (it is
@@ -17,128 +17,128 @@ public protocol PasswordPrompter: Sendable {
 }
 
 extension PasswordPrompter {
-  public func readPassword(prompt: String, ifInterrupted note: String) -> String? { readPassword(prompt: prompt) }
-  public func readText(prompt: String) -> String? { nil }
-  public var readsText: Bool { false }
+  package func readPassword(prompt: String, ifInterrupted note: String) -> String? { readPassword(prompt: prompt) }
+  package func readText(prompt: String) -> String? { nil }
+  package var readsText: Bool { false }
 }
 
 /// Reads one line with echo (a terminal prompt: "type the e-mail to confirm"). Absent when there is
 /// no terminal.
-public protocol LinePrompter: Sendable {
+package protocol LinePrompter: Sendable {
   /// nil when the user cancelled (Ctrl-C / Ctrl-D).
   func readLine(prompt: String) -> String?
 }
 
 /// Makes the provider for a target; `trace` receives redacted request/response lines (`--verbose`).
-public typealias ProviderMaker = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
+package typealias ProviderMaker = @Sendable (Target, _ trace: (@Sendable (String) -> Void)?) -> any AuthProvider
 
 /// Makes the admin provider for a target and credential (`user …`, `diagnose`).
-public typealias AdminProviderMaker =
+package typealias AdminProviderMaker =
   @Sendable (Target, AdminCredential, _ trace: (@Sendable (String) -> Void)?) -> any AdminProvider
 
 /// Everything commands need from the outside world, shared by one-shot commands, the shell and
 /// scripts. What never changes (the provider factory, the clock, the redactor, the given session
 /// store) is fixed at `init`; everything `use`, `provider`, sign-ins and the wiring change lives in
 /// one guarded `ShellState`, so the compiler checks that every piece may cross tasks.
-public final class ShellContext: Sendable {
-  public let makeProvider: ProviderMaker
-  public let clock: any Clock
-  public let redactor: Redactor
+package final class ShellContext: Sendable {
+  package let makeProvider: ProviderMaker
+  package let clock: any Clock
+  package let redactor: Redactor
   private let baseStore: any SessionStore
   private let pins = SessionPins()
   private let state: Guarded<ShellState>
 
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
-  public var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
+  package var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
 
-  public var resolver: ConfigResolver {
+  package var resolver: ConfigResolver {
     get { state[\.resolver] }
     set { state[\.resolver] = newValue }
   }
   /// Connection flags from the command line (one-shot) or the last `provider` command.
-  public var connection: ConnectionFlags {
+  package var connection: ConnectionFlags {
     get { state[\.connection] }
     set { state[\.connection] = newValue }
   }
   /// nil where admin commands cannot run (tests that do not need them).
-  public var makeAdminProvider: AdminProviderMaker? {
+  package var makeAdminProvider: AdminProviderMaker? {
     get { state[\.makeAdminProvider] }
     set { state[\.makeAdminProvider] = newValue }
   }
   /// Picks the store by the target's `credential_store` (keyring, file); nil: the given store
   /// for every target (memory for `--emulator` and scripts, tests).
-  public var sessionStores: SessionStores? {
+  package var sessionStores: SessionStores? {
     get { state[\.sessionStores] }
     set { state[\.sessionStores] = newValue }
   }
   /// The platform keyring for `secret set|list|delete` and `service_key_keyring`; nil: none here.
-  public var secretStore: (any SecretStore)? {
+  package var secretStore: (any SecretStore)? {
     get { state[\.secretStore] }
     set { state[\.secretStore] = newValue }
   }
-  public var passwordPrompter: (any PasswordPrompter)? {
+  package var passwordPrompter: (any PasswordPrompter)? {
     get { state[\.passwordPrompter] }
     set { state[\.passwordPrompter] = newValue }
   }
   /// Asks for a line on a terminal (confirmations); nil without one.
-  public var linePrompter: (any LinePrompter)? {
+  package var linePrompter: (any LinePrompter)? {
     get { state[\.linePrompter] }
     set { state[\.linePrompter] = newValue }
   }
   /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
-  public var auditLog: (any AuditLog)? {
+  package var auditLog: (any AuditLog)? {
     get { state[\.auditLog] }
     set { state[\.auditLog] = newValue }
   }
   /// Who runs authsh, for the audit log: the OS user and host (`ada@laptop`); nil: not known.
-  public var operatorName: String? {
+  package var operatorName: String? {
     get { state[\.operatorName] }
     set { state[\.operatorName] = newValue }
   }
   /// `--password-stdin`: the first line of standard input (one-shot only).
-  public var readStdinLine: (@Sendable () -> String?)? {
+  package var readStdinLine: (@Sendable () -> String?)? {
     get { state[\.readStdinLine] }
     set { state[\.readStdinLine] = newValue }
   }
   /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
-  public var readStdinText: (@Sendable () throws -> String)? {
+  package var readStdinText: (@Sendable () throws -> String)? {
     get { state[\.readStdinText] }
     set { state[\.readStdinText] = newValue }
   }
-  public var environment: [String: String] {
+  package var environment: [String: String] {
     get { state[\.environment] }
     set { state[\.environment] = newValue }
   }
   /// Where `--verbose` traces go (already redacted).
-  public var traceSink: (@Sendable (String) -> Void)? {
+  package var traceSink: (@Sendable (String) -> Void)? {
     get { state[\.traceSink] }
     set { state[\.traceSink] = newValue }
   }
   /// Targets of an in-process emulator, used by `provider X` without `--url` (`--emulator`).
-  public var emulatorTargets: [ProviderKind: Target] {
+  package var emulatorTargets: [ProviderKind: Target] {
     get { state[\.emulatorTargets] }
     set { state[\.emulatorTargets] = newValue }
   }
   /// E-mail addresses used in this session (completion).
-  public var knownEmails: [String] { state[\.knownEmails] }
+  package var knownEmails: [String] { state[\.knownEmails] }
   /// The last command that failed (`retry`).
-  public var lastFailed: Invocation? {
+  package var lastFailed: Invocation? {
     get { state[\.lastFailed] }
     set { state[\.lastFailed] = newValue }
   }
   /// The previous command's result model in the shell (what `{{…}}` reads), for completion.
-  public var previousResult: JSON? {
+  package var previousResult: JSON? {
     get { state[\.previousResult] }
     set { state[\.previousResult] = newValue }
   }
   /// Output flags given for the whole run (`… | authsh --json`): every line that takes output
   /// flags and does not give one itself gets them.
-  public var outputDefaults: [String: [FlagValue]] {
+  package var outputDefaults: [String: [FlagValue]] {
     get { state[\.outputDefaults] }
     set { state[\.outputDefaults] = newValue }
   }
   /// A script's `cleanup` block: changes there go ahead without `--yes` (the author wrote them).
-  public var confirmedByScript: Bool {
+  package var confirmedByScript: Bool {
     get { state[\.confirmedByScript] }
     set { state[\.confirmedByScript] = newValue }
   }
@@ -146,106 +146,106 @@ public final class ShellContext: Sendable {
   /// one): a
   /// new TOTP secret and its QR code are drawn only there (or with `--show-tokens`), never into a
   /// pipe or a CI log.
-  public var outputToPerson: Bool {
+  package var outputToPerson: Bool {
     get { state[\.outputToPerson] }
     set { state[\.outputToPerson] = newValue }
   }
   /// Reads `config.toml` again (set by the executable): a profile added while the shell runs is
   /// offered by `use <Tab>` and taken by `use`.
-  public var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? {
+  package var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? {
     get { state[\.readConfigFile] }
     set { state[\.readConfigFile] = newValue }
   }
   /// `login --oauth`'s listener and browser (nil: this surface cannot open one).
-  public var browserSignIn: (any BrowserSignIn)? {
+  package var browserSignIn: (any BrowserSignIn)? {
     get { state[\.browserSignIn] }
     set { state[\.browserSignIn] = newValue }
   }
   /// The profile names of `config.toml` as it is now (as it was at the start without `readConfigFile`).
-  public func currentProfileNames() -> [String] {
+  package func currentProfileNames() -> [String] {
     guard let read = readConfigFile else { return resolver.profileNames() }
     let resolver = self.resolver
     return ConfigResolver(environment: resolver.environment, paths: resolver.paths, configFile: read()).profileNames()
   }
   /// Takes `config.toml` as it is now, for `use`.
-  public func rereadConfig() {
+  package func rereadConfig() {
     guard let read = readConfigFile else { return }
     state.update { $0.resolver.configFile = read() }
   }
   /// The terminal's marks and width, for what a command draws itself (the QR code of
   /// `mfa enroll`); results are rendered with the surface's own style.
-  public var style: Style {
+  package var style: Style {
     get { state[\.style] }
     set { state[\.style] = newValue }
   }
   /// `--verbose` for the whole run (one-shot flag); lines may also say `--verbose`.
-  public var verbose: Bool {
+  package var verbose: Bool {
     get { state[\.verbose] }
     set { state[\.verbose] = newValue }
   }
   /// `user show --jsonl`: each account as its lookup completes, in completion order (the
   /// executable prints it; nil: the lookups are only in the result).
-  public var lookupStream: (@Sendable (UserLookup) -> Void)? {
+  package var lookupStream: (@Sendable (UserLookup) -> Void)? {
     get { state[\.lookupStream] }
     set { state[\.lookupStream] = newValue }
   }
   /// `user show` of many accounts: (done, total) after each lookup, for a progress line; the
   /// total is nil while the input is still being read.
-  public var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? {
+  package var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? {
     get { state[\.lookupProgress] }
     set { state[\.lookupProgress] = newValue }
   }
   /// A bulk change (`user confirm --from FILE` …): each account as it finishes, with the counts so
   /// far, for the progress line or the line per account (the executable draws them).
-  public var batchProgress: (@Sendable (BatchProgress) -> Void)? {
+  package var batchProgress: (@Sendable (BatchProgress) -> Void)? {
     get { state[\.batchProgress] }
     set { state[\.batchProgress] = newValue }
   }
   /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600), or
   /// `--resume REPORT` to append to it.
-  public var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
+  package var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
     get { state[\.openBatchReport] }
     set { state[\.openBatchReport] = newValue }
   }
   /// Set by the executable for a bulk change: its first Ctrl-C or SIGTERM stops the batch from
   /// starting more accounts (what is in flight finishes and the report is written).
-  public var batchStop: BatchStop? {
+  package var batchStop: BatchStop? {
     get { state[\.batchStop] }
     set { state[\.batchStop] = newValue }
   }
   /// `user list --filter` on Firebase: after each page the scan reads, for a progress line.
-  public var scanProgress: (@Sendable (ScanProgress) -> Void)? {
+  package var scanProgress: (@Sendable (ScanProgress) -> Void)? {
     get { state[\.scanProgress] }
     set { state[\.scanProgress] = newValue }
   }
   /// The time a bulk change waits on when a rate limit slows it down.
-  public var batchClock: any BatchClock {
+  package var batchClock: any BatchClock {
     get { state[\.batchClock] }
     set { state[\.batchClock] = newValue }
   }
   /// How hard a bulk change retries (tests shorten the delays).
-  public var batchPolicy: BatchPolicy {
+  package var batchPolicy: BatchPolicy {
     get { state[\.batchPolicy] }
     set { state[\.batchPolicy] = newValue }
   }
   /// Whether `user show --jsonl` should stop reading its input (its reader went away).
-  public var lookupShouldStop: (@Sendable () -> Bool)? {
+  package var lookupShouldStop: (@Sendable () -> Bool)? {
     get { state[\.lookupShouldStop] }
     set { state[\.lookupShouldStop] = newValue }
   }
   /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
   /// with the reason when it cannot.
-  public var openInputLines: @Sendable (String) throws -> any InputLines {
+  package var openInputLines: @Sendable (String) throws -> any InputLines {
     get { state[\.openInputLines] }
     set { state[\.openInputLines] = newValue }
   }
   /// Where `user export` writes (nil: it cannot run here, e.g. in the shell or a script).
-  public var exportOutput: ExportOutput? {
+  package var exportOutput: ExportOutput? {
     get { state[\.exportOutput] }
     set { state[\.exportOutput] = newValue }
   }
 
-  public init(
+  package init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
     sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
     environment: [String: String] = [:]
@@ -258,7 +258,7 @@ public final class ShellContext: Sendable {
   }
 
   /// The resolved target (throws `config_error` with what to set).
-  public func target() throws -> Target {
+  package func target() throws -> Target {
     if connection.url == nil, connection.key == nil, let provider = connection.provider,
       let emulated = emulatorTargets[provider]
     {
@@ -272,37 +272,37 @@ public final class ShellContext: Sendable {
   }
 
   /// The sessions of the target's backend (provider + endpoint + project), whatever the profile.
-  public func sessions(for target: Target) -> SessionManager {
+  package func sessions(for target: Target) -> SessionManager {
     SessionManager(store: store(for: target), backend: BackendKey(target), clock: clock)
   }
 
   /// `login --no-save`: this backend's session lives in memory from now on.
-  public func pinInMemory(_ target: Target) { store(for: target).pin(BackendKey(target).canonical) }
+  package func pinInMemory(_ target: Target) { store(for: target).pin(BackendKey(target).canonical) }
 
   private func store(for target: Target) -> OverlaySessionStore {
     OverlaySessionStore(base: sessionStores?.store(for: target.credentialStore) ?? baseStore, pins: pins)
   }
 
   /// A whole text file, or standard input for `-`.
-  public static func readFile(_ path: String) throws -> String {
+  package static func readFile(_ path: String) throws -> String {
     String(decoding: try Descriptor.readFile(path), as: UTF8.self)
   }
 
   /// A whole text file of at most `limit` bytes, lines of at most `lineLimit` (`InputTooLarge`).
-  public static func readFile(_ path: String, limit: Int, lineLimit: Int) throws -> String {
+  package static func readFile(_ path: String, limit: Int, lineLimit: Int) throws -> String {
     if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
     return String(decoding: try Descriptor.readFile(path, limit: limit, lineLimit: lineLimit), as: UTF8.self)
   }
 
   /// The caps of the files authsh reads whole: an account file of `user import`, a parameters
   /// file (`--hash-config`), a `run --data` table.
-  public enum InputCaps {
-    public static let accountFile = (limit: 1 << 30, line: 64 << 20)
-    public static let parameters = (limit: 64 << 10, line: 64 << 10)
-    public static let dataTable = (limit: 64 << 20, line: 1 << 20)
+  package enum InputCaps {
+    package static let accountFile = (limit: 1 << 30, line: 64 << 20)
+    package static let parameters = (limit: 64 << 10, line: 64 << 10)
+    package static let dataTable = (limit: 64 << 20, line: 1 << 20)
   }
 
-  public func noteEmail(_ email: String) {
+  package func noteEmail(_ email: String) {
     let trimmed = email.trimmingWhitespace
     guard !trimmed.isEmpty else { return }
     state.update { state in

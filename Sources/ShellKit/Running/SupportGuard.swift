@@ -5,12 +5,12 @@ import Essentials
 /// (`Invocation.access`, from its row): `readonly` profiles refuse grants and changes, grants and
 /// destructive changes need "type the e-mail to confirm" (or `--yes`), and grants and changes
 /// go to the audit log.
-public struct SupportGuard: Sendable {
+package struct SupportGuard: Sendable {
   let invocation: Invocation
   let context: ShellContext
   let target: Target
 
-  public init(invocation: Invocation, context: ShellContext, target: Target) {
+  package init(invocation: Invocation, context: ShellContext, target: Target) {
     self.invocation = invocation
     self.context = context
     self.target = target
@@ -18,7 +18,7 @@ public struct SupportGuard: Sendable {
 
   /// Refuses a command that grants access or changes accounts on a `readonly` profile. Call
   /// before anything is sent.
-  public func checkWritable() throws {
+  package func checkWritable() throws {
     let access = invocation.access
     guard access.refusedWhenReadonly, target.readonly else { return }
     let what = access == .grant ? "gives access to an account" : "changes accounts"
@@ -30,7 +30,7 @@ public struct SupportGuard: Sendable {
 
   /// For grants and destructive changes: `--yes`, or the account's e-mail typed back on a
   /// terminal. Without a terminal and without `--yes`: a usage error (exit 64), nothing sent.
-  public func confirm(_ user: AdminUser) throws {
+  package func confirm(_ user: AdminUser) throws {
     guard invocation.access.needsConfirmation, !invocation[.yes], !context.confirmedByScript else { return }
     guard let prompter = context.linePrompter else {
       let what = invocation.access == .grant ? "gives access to" : "changes"
@@ -53,7 +53,7 @@ public struct SupportGuard: Sendable {
 
   /// A batch (`--from FILE`): one question for all of it, "type 300 to confirm", whatever the
   /// command (a list can hold anyone); `--yes` without a terminal, else a usage error (exit 64).
-  public func confirmBatch(count: Int) throws {
+  package func confirmBatch(count: Int) throws {
     guard !invocation[.yes], !context.confirmedByScript else { return }
     let accounts = count == 1 ? "1 account" : "\(count) accounts"
     guard let prompter = context.linePrompter else {
@@ -72,7 +72,7 @@ public struct SupportGuard: Sendable {
   }
 
   /// A batch checks once, before anything is sent, that its audit lines can be written.
-  public func checkAuditWritable() throws {
+  package func checkAuditWritable() throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
     do {
       try log.checkWritable()
@@ -84,7 +84,7 @@ public struct SupportGuard: Sendable {
 
   /// Before anything is sent: the line saying the change is being attempted. Throws
   /// `audit_unavailable` (exit 74) when the log cannot be written: the change is then not sent.
-  public func recordAttempt(email: String?) throws {
+  package func recordAttempt(email: String?) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
     do {
       try log.checkWritable()
@@ -108,13 +108,13 @@ public struct SupportGuard: Sendable {
   /// Appends the audit line of a grant or change (whatever the outcome). Never a secret: ids,
   /// e-mail addresses, the command name and the outcome code only. Interrupted, the change may
   /// have reached the server: the line says so.
-  public func record(user: AdminUser?, email: String?, error: AuthError?) throws {
+  package func record(user: AdminUser?, email: String?, error: AuthError?) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
     try log.append(Self.finished(entry(user: user, email: email, outcome: "ok"), error: error))
   }
 
   /// The audit lines of a batch's outcomes (an import), appended in one write.
-  public func recordAll(
+  package func recordAll(
     _ outcomes: [(id: String?, email: String?, error: AuthError?)], through writer: (any AuditBatchWriter)? = nil
   ) throws {
     guard invocation.access.isAudited, let log = context.auditLog else { return }
@@ -131,7 +131,7 @@ public struct SupportGuard: Sendable {
 
   /// Before a batch's accounts are sent (an import's chunk): a `started` line for each, in one
   /// write. Throws `audit_unavailable` when the log cannot take them: the accounts are then not sent.
-  public func recordStarted(_ accounts: [(id: String?, email: String?)]) throws {
+  package func recordStarted(_ accounts: [(id: String?, email: String?)]) throws {
     guard invocation.access.isAudited, let log = context.auditLog, !accounts.isEmpty else { return }
     let template = entry(user: nil, email: nil, outcome: "started")
     let entries = accounts.map { id, email in
@@ -150,7 +150,7 @@ public struct SupportGuard: Sendable {
 
   /// The writer of a batch's outcome lines, opened once for the batch (nil: the command is not
   /// audited).
-  public func auditWriter() throws -> (any AuditBatchWriter)? {
+  package func auditWriter() throws -> (any AuditBatchWriter)? {
     guard invocation.access.isAudited, let log = context.auditLog else { return nil }
     return try log.batchWriter()
   }

@@ -1,13 +1,13 @@
 /// Something a command row can list as one of its positionals.
-public protocol DeclaredArgument: Sendable {
+package protocol DeclaredArgument: Sendable {
   var spec: ArgumentSpec { get }
 }
 
 /// A positional declared once, with its spec and the type it reads as: `invocation[.sleepDuration]`
 /// is a `Double?` of seconds, checked and decoded when the line was parsed, like a `FlagKey`.
 /// Reading a key whose name its command does not declare fails in debug builds (tests run them).
-public struct ArgumentKey<Value: Sendable>: DeclaredArgument {
-  public let spec: ArgumentSpec
+package struct ArgumentKey<Value: Sendable>: DeclaredArgument {
+  package let spec: ArgumentSpec
   let extract: @Sendable (FlagValue) -> Value?
 
   init(_ spec: ArgumentSpec, extract: @escaping @Sendable (FlagValue) -> Value?) {
@@ -15,7 +15,7 @@ public struct ArgumentKey<Value: Sendable>: DeclaredArgument {
     self.extract = extract
   }
 
-  public var name: String { spec.name }
+  package var name: String { spec.name }
 }
 
 extension ArgumentKey where Value == String {
@@ -40,13 +40,13 @@ extension ArgumentKey where Value == Double {
 
 extension Invocation {
   /// The positional's value, decoded; nil when it was not given.
-  public subscript<Value>(_ key: ArgumentKey<Value>) -> Value? {
+  package subscript<Value>(_ key: ArgumentKey<Value>) -> Value? {
     checkDeclared(key.spec)
     return arguments[key.name].flatMap(key.extract)
   }
 
   /// Every word of a variadic positional (`echo TEXT…`, `run FILE…`), in order.
-  public func all(_ key: ArgumentKey<String>) -> [String] {
+  package func all(_ key: ArgumentKey<String>) -> [String] {
     checkDeclared(key.spec)
     assert(key.spec.variadic, "\(key.name) is not variadic: read it with invocation[key]")
     return rest

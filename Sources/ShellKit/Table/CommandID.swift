@@ -4,7 +4,7 @@ import AuthCore
 ///
 /// `CommandTable.all` has exactly one row per case and `CommandTable.handlers` one command type
 /// (tests check both).
-public enum CommandID: String, CaseIterable, Sendable, Hashable {
+package enum CommandID: String, CaseIterable, Sendable, Hashable {
   // Account
   case signup, login, reset
   case resetConfirm = "reset confirm"
@@ -49,14 +49,14 @@ public enum CommandID: String, CaseIterable, Sendable, Hashable {
   case secretMigrate = "secret migrate"
 
   /// `["reset", "confirm"]`.
-  public var words: [String] { rawValue.split(separator: " ").map(String.init) }
+  package var words: [String] { rawValue.split(separator: " ").map(String.init) }
 }
 
 /// What a command does to the account it names. The safety rails follow from this one field:
 /// a `readonly = true` profile refuses everything but `.read` before anything is sent; `.grant`
 /// and `.destroy` ask on a terminal ("type the e-mail address to confirm") and need `--yes`
 /// otherwise; `.grant`, `.change` and `.destroy` append a line to the audit log.
-public enum AccountAccess: Int, Sendable, Hashable, Comparable, CaseIterable {
+package enum AccountAccess: Int, Sendable, Hashable, Comparable, CaseIterable {
   /// Not an admin command (the signed-in user's own commands, shell and tools).
   case none
   /// Looks at accounts (`user show`, `diagnose`).
@@ -68,19 +68,19 @@ public enum AccountAccess: Int, Sendable, Hashable, Comparable, CaseIterable {
   /// Takes something away that cannot simply be given back (`user delete`, `user disable`).
   case destroy
 
-  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// Refused on a `readonly` profile.
-  public var refusedWhenReadonly: Bool { self >= .change }
+  package var refusedWhenReadonly: Bool { self >= .change }
   /// Asks for confirmation on a terminal, needs `--yes` without one.
-  public var needsConfirmation: Bool { self == .grant || self == .destroy }
+  package var needsConfirmation: Bool { self == .grant || self == .destroy }
   /// Appends a line to the audit log.
-  public var isAudited: Bool { self >= .change }
+  package var isAudited: Bool { self >= .change }
 }
 
 /// How a command's result is shown as text (`HumanRenderer`). Kept in the row, beside the
 /// command, so a new command says how it prints.
-public enum OutputKind: Sendable, Hashable {
+package enum OutputKind: Sendable, Hashable {
   /// Sessions, users, inbox, status, plain `output` text.
   case account
   /// `user show` and the change commands: the accounts looked up, and sentences saying what changed.
@@ -101,5 +101,5 @@ public enum OutputKind: Sendable, Hashable {
 
 extension CommandResult {
   /// The result of a command, named as its row is (`reset confirm`): no second spelling to keep in step.
-  public init(_ id: CommandID) { self.init(command: CommandTable.spec(id).name) }
+  package init(_ id: CommandID) { self.init(command: CommandTable.spec(id).name) }
 }

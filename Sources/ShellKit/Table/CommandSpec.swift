@@ -1,19 +1,19 @@
 /// Where a command or flag can be used.
-public struct Surfaces: OptionSet, Sendable, Hashable {
-  public let rawValue: Int
-  public init(rawValue: Int) { self.rawValue = rawValue }
+package struct Surfaces: OptionSet, Sendable, Hashable {
+  package let rawValue: Int
+  package init(rawValue: Int) { self.rawValue = rawValue }
   /// `authsh login …` from a shell.
-  public static let oneShot = Surfaces(rawValue: 1)
+  package static let oneShot = Surfaces(rawValue: 1)
   /// A line typed in the interactive shell.
-  public static let repl = Surfaces(rawValue: 2)
+  package static let repl = Surfaces(rawValue: 2)
   /// A statement in a `.auth` file (also `source` in the shell and piped stdin).
-  public static let script = Surfaces(rawValue: 4)
-  public static let all: Surfaces = [.oneShot, .repl, .script]
-  public static let interactive: Surfaces = [.repl, .script]
+  package static let script = Surfaces(rawValue: 4)
+  package static let all: Surfaces = [.oneShot, .repl, .script]
+  package static let interactive: Surfaces = [.repl, .script]
 }
 
 /// What a value is, for completion, hints and redaction.
-public enum ValueKind: String, Sendable, Hashable {
+package enum ValueKind: String, Sendable, Hashable {
   case email, password, code, text, name, profile, provider, file, authFile, scope, url, key, number,
     host, shell, command, variable, path
   /// A short duration (timeouts, `sleep`): `30s`, `500ms`, `2m`, at most 24h.
@@ -22,20 +22,20 @@ public enum ValueKind: String, Sendable, Hashable {
   case span
 }
 
-public struct ArgumentSpec: Sendable, Hashable {
+package struct ArgumentSpec: Sendable, Hashable {
   /// As shown in usage: `EMAIL`, `CODE-OR-LINK`.
-  public var name: String
-  public var kind: ValueKind
-  public var optional: Bool
+  package var name: String
+  package var kind: ValueKind
+  package var optional: Bool
   /// Takes all remaining words (`echo TEXT…`, `run FILE…`).
-  public var variadic: Bool
-  public var summary: String
-  public var choices: [String]
+  package var variadic: Bool
+  package var summary: String
+  package var choices: [String]
   /// A credential (a recovery link or code): the line stays out of the history file, the value
   /// is masked in `history` and script output.
-  public var secret: Bool
+  package var secret: Bool
 
-  public init(
+  package init(
     _ name: String, _ kind: ValueKind, optional: Bool = false, variadic: Bool = false, choices: [String] = [],
     secret: Bool = false, _ summary: String
   ) {
@@ -48,33 +48,33 @@ public struct ArgumentSpec: Sendable, Hashable {
     self.secret = secret
   }
 
-  public var isSecret: Bool { secret || kind == .password || kind == .key }
+  package var isSecret: Bool { secret || kind == .password || kind == .key }
 }
 
-public struct FlagSpec: Sendable, Hashable {
+package struct FlagSpec: Sendable, Hashable {
   /// `--password`.
-  public var name: String
+  package var name: String
   /// `VALUE`, or nil for a switch.
-  public var valueName: String?
-  public var kind: ValueKind?
-  public var summary: String
-  public var choices: [String]
+  package var valueName: String?
+  package var kind: ValueKind?
+  package var summary: String
+  package var choices: [String]
   /// The value is a secret: never stored in history, masked in echoes.
-  public var isSecret: Bool
-  public var repeatable: Bool
-  public var surfaces: Surfaces
+  package var isSecret: Bool
+  package var repeatable: Bool
+  package var surfaces: Surfaces
   /// The command cannot succeed without it (on a terminal it may be asked for instead): usage
   /// shows it without brackets.
-  public var required: Bool
+  package var required: Bool
   /// The smallest and largest value a `.number` or `.duration` flag takes (seconds for durations).
-  public var bounds: ClosedRange<Double>?
+  package var bounds: ClosedRange<Double>?
   /// Giving this flag makes the command do more to the account than its row says (`user update
   /// --claims` grants roles): the rails of that access apply.
-  public var access: AccountAccess?
+  package var access: AccountAccess?
   /// Its own decoder, for values no `kind` describes (set by `FlagKey.decoded`).
-  public internal(set) var decoder: FlagDecoder?
+  package internal(set) var decoder: FlagDecoder?
 
-  public init(
+  package init(
     _ name: String, value valueName: String? = nil, kind: ValueKind? = nil, choices: [String] = [],
     secret: Bool = false, repeatable: Bool = false, required: Bool = false, surfaces: Surfaces = .all,
     bounds: ClosedRange<Double>? = nil, access: AccountAccess? = nil, _ summary: String
@@ -92,10 +92,10 @@ public struct FlagSpec: Sendable, Hashable {
     self.access = access
   }
 
-  public var takesValue: Bool { valueName != nil }
+  package var takesValue: Bool { valueName != nil }
 }
 
-public enum CommandGroup: String, Sendable, CaseIterable {
+package enum CommandGroup: String, Sendable, CaseIterable {
   case account = "Account"
   case session = "Session"
   case support = "Support (admin API)"
@@ -107,12 +107,12 @@ public enum CommandGroup: String, Sendable, CaseIterable {
 /// The spinner's words for a command that talks to a backend: plain ("Signing in…") when the
 /// target is not known yet, and with the host ("Signing in to 127.0.0.1:54321…") so a slow
 /// answer says which server is slow.
-public struct Loading: Sendable, Hashable {
-  public var plain: String
+package struct Loading: Sendable, Hashable {
+  package var plain: String
   /// With `%@` where the host goes; nil: the plain words followed by the host in parentheses.
-  public var withHost: String?
+  package var withHost: String?
 
-  public init(_ plain: String, host withHost: String? = nil) {
+  package init(_ plain: String, host withHost: String? = nil) {
     self.plain = plain
     self.withHost = withHost
   }
@@ -121,30 +121,30 @@ public struct Loading: Sendable, Hashable {
 /// One command of the table: the single source for parsing, help, completion (shell and
 /// REPL), history redaction, the script checker, the spinner's words, how the result prints and
 /// the support commands' safety rails.
-public struct CommandSpec: Sendable, Hashable {
-  public let id: CommandID
+package struct CommandSpec: Sendable, Hashable {
+  package let id: CommandID
   /// `["reset", "confirm"]`, split once (every parse matches the line against them).
-  public let words: [String]
-  public var arguments: [ArgumentSpec]
-  public var flags: [FlagSpec]
-  public var summary: String
-  public var discussion: String
-  public var examples: [String]
-  public var surfaces: Surfaces
-  public var group: CommandGroup
+  package let words: [String]
+  package var arguments: [ArgumentSpec]
+  package var flags: [FlagSpec]
+  package var summary: String
+  package var discussion: String
+  package var examples: [String]
+  package var surfaces: Surfaces
+  package var group: CommandGroup
   /// The specs' loading words, shown by the spinner ("Signing in…"); nil: nothing is sent.
-  public var loading: Loading?
+  package var loading: Loading?
   /// Accepts the per-invocation output flags (`--json`, `--verbose`, …).
-  public var takesOutputFlags: Bool
+  package var takesOutputFlags: Bool
   /// What the command does to the account it names (read-only refusal, confirmation, audit).
-  public var access: AccountAccess
+  package var access: AccountAccess
   /// One of the signed-in user's own commands that changes something on the server (an account
   /// made, a password set, a mail sent, a factor removed); admin commands say so by `access`.
-  public var changesOwnAccount: Bool
+  package var changesOwnAccount: Bool
   /// How its result prints as text.
-  public var output: OutputKind
+  package var output: OutputKind
 
-  public init(
+  package init(
     _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [any DeclaredArgument] = [],
     flags: [any DeclaredFlag] = [], loading: Loading? = nil, takesOutputFlags: Bool = true,
     access: AccountAccess = .none, changesOwnAccount: Bool = false, output: OutputKind = .account, summary: String,
@@ -167,25 +167,25 @@ public struct CommandSpec: Sendable, Hashable {
     self.output = output
   }
 
-  public var name: String { id.rawValue }
+  package var name: String { id.rawValue }
 
   /// Whether any argument or flag of the command can carry a secret.
-  public var carriesSecret: Bool { arguments.contains(where: \.isSecret) || flags.contains(where: \.isSecret) }
+  package var carriesSecret: Bool { arguments.contains(where: \.isSecret) || flags.contains(where: \.isSecret) }
 
-  public func flag(named name: String) -> FlagSpec? { flags.first { $0.name == name } }
+  package func flag(named name: String) -> FlagSpec? { flags.first { $0.name == name } }
 
   /// Whether `name` is one of its flags or, when it takes them, the output flags.
-  public func accepts(_ name: String) -> Bool {
+  package func accepts(_ name: String) -> Bool {
     flag(named: name) != nil || (takesOutputFlags && CommandTable.outputFlags.contains { $0.name == name })
   }
 
   /// Whether running it gives a result that replaces "the previous result" (`assert`, `{{…}}`):
   /// `echo`, `sleep` and `help` print or wait, and leave the previous command's result in place
   /// (with `output` set to what they printed).
-  public var producesResult: Bool { ![.echo, .sleep, .help].contains(id) }
+  package var producesResult: Bool { ![.echo, .sleep, .help].contains(id) }
 
   /// `login [EMAIL] [--remember] [--no-save] [PASSWORD-SOURCE]` style usage.
-  public func usage(for surface: Surfaces = .oneShot) -> String {
+  package func usage(for surface: Surfaces = .oneShot) -> String {
     var parts = [name]
     for argument in arguments {
       let text = argument.name + (argument.variadic ? "…" : "")
@@ -198,6 +198,6 @@ public struct CommandSpec: Sendable, Hashable {
     return parts.joined(separator: " ")
   }
 
-  public static func == (lhs: CommandSpec, rhs: CommandSpec) -> Bool { lhs.id == rhs.id }
-  public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  package static func == (lhs: CommandSpec, rhs: CommandSpec) -> Bool { lhs.id == rhs.id }
+  package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

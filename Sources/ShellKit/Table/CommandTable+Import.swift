@@ -1,30 +1,30 @@
 import AuthCore
 
 extension FlagKey where Value == String {
-  public static let importHashConfig = text(
+  package static let importHashConfig = text(
     FlagSpec(
       "--hash-config", value: "FILE", kind: .path,
       "Firebase's hash parameters for --format firebase input (JSON: algorithm, signerKey, saltSeparator, rounds, memoryCost)"
     ))
-  public static let importReport = text(
+  package static let importReport = text(
     FlagSpec("--report", value: "FILE", kind: .path, "Write one JSON line per account (status, new id, error) to FILE"))
 }
 
 extension FlagKey where Value == Int {
-  public static let importJobs = number(
+  package static let importJobs = number(
     FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "Requests at a time (default 8, at most 64)"))
 }
 
 extension FlagKey where Value == Bool {
-  public static let importDryRun = toggle(
+  package static let importDryRun = toggle(
     FlagSpec("--dry-run", "Say what would be imported, held back and lost; send nothing"))
-  public static let withoutPasswords = toggle(
+  package static let withoutPasswords = toggle(
     FlagSpec(
       "--without-passwords",
       "Import accounts whose password cannot go to the target without it (else they are held back)"))
-  public static let dropFactors = toggle(
+  package static let dropFactors = toggle(
     FlagSpec("--drop-factors", "Import accounts with second factors without them (else they are held back)"))
-  public static let confirmUnverified = toggle(
+  package static let confirmUnverified = toggle(
     FlagSpec(
       "--confirm-unverified",
       "Import Firebase accounts with an unconfirmed address as confirmed into Supabase, which refuses them a password sign-in otherwise (else they are held back)"

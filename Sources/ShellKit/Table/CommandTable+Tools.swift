@@ -149,7 +149,7 @@ extension CommandTable {
   ]
 
   /// Flags accepted before or after any one-shot command.
-  public static let connectionFlags: [FlagSpec] =
+  package static let connectionFlags: [FlagSpec] =
     ([
       FlagKey.profile, FlagKey.tenant, FlagKey.backend, FlagKey.url, FlagKey.key, FlagKey.allowInsecureHTTP,
       FlagKey.emulator,
@@ -157,15 +157,16 @@ extension CommandTable {
     ] as [any DeclaredFlag]).map(\.spec)
 
   /// Flags any command that talks to a backend accepts, on every surface.
-  public static let outputFlags: [FlagSpec] =
+  package static let outputFlags: [FlagSpec] =
     ([
       FlagKey.json, FlagKey.verbose, FlagKey.showTokens, FlagKey.timeout, FlagKey.color,
     ] as [any DeclaredFlag]).map(\.spec)
 
-  public static let globalFlags: [FlagSpec] = connectionFlags + outputFlags + [FlagKey.help.spec, FlagKey.version.spec]
+  package static let globalFlags: [FlagSpec] =
+    connectionFlags + outputFlags + [FlagKey.help.spec, FlagKey.version.spec]
 
   /// Flag names whose value is a secret, on any command or globally: history keeps their lines in
   /// memory only, the script checker refuses them written out, a script's redactor learns them.
-  public static let secretFlagNames: Set<String> = Set(
+  package static let secretFlagNames: Set<String> = Set(
     (all.flatMap(\.flags) + globalFlags).filter(\.isSecret).map(\.name))
 }

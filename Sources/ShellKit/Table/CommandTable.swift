@@ -1,18 +1,18 @@
 /// The one command table. Nothing else lists commands: help, completion, history redaction and the
 /// script checker all read this.
-public enum CommandTable {
-  public static let all: [CommandSpec] =
+package enum CommandTable {
+  package static let all: [CommandSpec] =
     accountCommands + sessionCommands + mfaCommands + supportCommands + transferCommands + importCommands
     + backendCommands + shellCommands + toolCommands + secretCommands
 
   /// Other words people type for a command (`signin` is `login`), accepted wherever commands are.
-  public static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]
+  package static let aliases: [String: String] = ["signin": "login", "sign-in": "login"]
 
   private static let byID: [CommandID: CommandSpec] = Dictionary(
     all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
   /// The row of a command (every `CommandID` has one; a test checks it).
-  public static func spec(_ id: CommandID) -> CommandSpec {
+  package static func spec(_ id: CommandID) -> CommandSpec {
     guard let spec = byID[id] else { preconditionFailure("no row for '\(id.rawValue)' in the command table") }
     return spec
   }
@@ -22,7 +22,7 @@ public enum CommandTable {
   private static let rowsByFirstWord: [String: [Int]] = Dictionary(grouping: all.indices) { all[$0].words.first ?? "" }
 
   /// The spec whose words begin `words` (longest match: `reset confirm` before `reset`).
-  public static func match(_ words: [String]) -> (spec: CommandSpec, consumed: Int)? {
+  package static func match(_ words: [String]) -> (spec: CommandSpec, consumed: Int)? {
     guard let typed = words.first else { return nil }
     var best: Int?
     var bestLength = 0
@@ -36,11 +36,11 @@ public enum CommandTable {
     return best.map { (all[$0], bestLength) }
   }
 
-  public static func named(_ name: String) -> CommandSpec? { CommandID(rawValue: name).map(spec) }
+  package static func named(_ name: String) -> CommandSpec? { CommandID(rawValue: name).map(spec) }
 
   /// The commands whose words begin with `words` but are longer (`user` → `user show`, `user list`,
   /// …; `user link` → `user link recovery`, `user link confirm`), on a surface.
-  public static func group(_ words: [String], on surface: Surfaces = .all) -> [CommandSpec] {
+  package static func group(_ words: [String], on surface: Surfaces = .all) -> [CommandSpec] {
     guard let first = words.first else { return [] }
     return (rowsByFirstWord[first] ?? []).map { all[$0] }.filter { spec in
       spec.words.count > words.count && spec.words.prefix(words.count).elementsEqual(words)
@@ -50,7 +50,7 @@ public enum CommandTable {
 
   /// What a group of commands with no command of its own is for (`user`, `mfa`): completion
   /// and help describe the group with this, not with its first command's summary.
-  public static let groupSummaries: [String: String] = [
+  package static let groupSummaries: [String: String] = [
     "mfa": "Your own second factors: enroll an authenticator app, list or remove them",
     "user": "Support: show, list, change, diagnose or delete any account (admin key)",
     "secret": "Keys kept in the system keyring: set, list, delete, migrate",
@@ -60,7 +60,7 @@ public enum CommandTable {
   ]
 
   /// Top-level command words usable on a surface (`reset` once, for `reset` and `reset confirm`).
-  public static func firstWords(on surface: Surfaces) -> [String] {
+  package static func firstWords(on surface: Surfaces) -> [String] {
     var seen: [String] = []
     for spec in all where !spec.surfaces.isDisjoint(with: surface) {
       if let first = spec.words.first, !seen.contains(first) { seen.append(first) }

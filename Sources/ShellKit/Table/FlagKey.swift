@@ -1,6 +1,6 @@
 /// A flag's value as decoded when the line was parsed, with the text as given (for history,
 /// `retry` and the "next page" command lines).
-public enum FlagValue: Sendable, Hashable {
+package enum FlagValue: Sendable, Hashable {
   /// A switch (`--json`).
   case on
   /// Text of any kind that is used as written (e-mail, path, URL, a choice).
@@ -15,7 +15,7 @@ public enum FlagValue: Sendable, Hashable {
   case decoded(DecodedValue)
 
   /// The text as given (empty for a switch).
-  public var text: String {
+  package var text: String {
     switch self {
     case .on: return ""
     case .text(let text), .number(_, let text), .seconds(_, let text), .span(_, let text): return text
@@ -27,41 +27,41 @@ public enum FlagValue: Sendable, Hashable {
 /// A long span of time (bans, `--since`): seconds, minutes, hours, days, weeks or years, at
 /// least one second and at most 100 years. A different kind from the short durations of
 /// timeouts and `sleep` (at most 24h), so neither can be given where the other belongs.
-public struct Span: Sendable, Hashable {
-  public let seconds: Int
-  public init(seconds: Int) { self.seconds = seconds }
+package struct Span: Sendable, Hashable {
+  package let seconds: Int
+  package init(seconds: Int) { self.seconds = seconds }
 }
 
 /// What a flag's own decoder made of its text. Two are equal when their texts are: a decoder
 /// is a function of the text.
-public struct DecodedValue: Sendable, Hashable {
-  public let value: any Sendable
-  public let text: String
+package struct DecodedValue: Sendable, Hashable {
+  package let value: any Sendable
+  package let text: String
 
-  public static func == (lhs: DecodedValue, rhs: DecodedValue) -> Bool { lhs.text == rhs.text }
-  public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+  package static func == (lhs: DecodedValue, rhs: DecodedValue) -> Bool { lhs.text == rhs.text }
+  package func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
 
 /// The decoder of a flag whose values no `ValueKind` describes, run when the line is parsed.
-public struct FlagDecoder: Sendable, Hashable {
+package struct FlagDecoder: Sendable, Hashable {
   /// The flag it decodes (what makes two decoders the same).
   let flag: String
   let decode: @Sendable (String) -> Result<any Sendable, UsageError>
 
-  public static func == (lhs: FlagDecoder, rhs: FlagDecoder) -> Bool { lhs.flag == rhs.flag }
-  public func hash(into hasher: inout Hasher) { hasher.combine(flag) }
+  package static func == (lhs: FlagDecoder, rhs: FlagDecoder) -> Bool { lhs.flag == rhs.flag }
+  package func hash(into hasher: inout Hasher) { hasher.combine(flag) }
 }
 
 /// Something a command row can list as one of its flags.
-public protocol DeclaredFlag: Sendable {
+package protocol DeclaredFlag: Sendable {
   var spec: FlagSpec { get }
 }
 
 /// A flag declared once, with its spec and the type it reads as: `invocation[.until]` is a
 /// `Span?`, `invocation[.json]` a `Bool`. A misspelt key does not compile; reading a key its
 /// command does not declare fails in debug builds (tests run them).
-public struct FlagKey<Value: Sendable>: DeclaredFlag {
-  public let spec: FlagSpec
+package struct FlagKey<Value: Sendable>: DeclaredFlag {
+  package let spec: FlagSpec
   let extract: @Sendable (FlagValue) -> Value?
 
   init(_ spec: FlagSpec, extract: @escaping @Sendable (FlagValue) -> Value?) {
@@ -69,7 +69,7 @@ public struct FlagKey<Value: Sendable>: DeclaredFlag {
     self.extract = extract
   }
 
-  public var name: String { spec.name }
+  package var name: String { spec.name }
 }
 
 extension FlagKey where Value == Bool {
@@ -144,40 +144,40 @@ extension FlagKey where Value == Span {
 
 extension Invocation {
   /// Whether a switch was given.
-  public subscript(_ key: FlagKey<Bool>) -> Bool {
+  package subscript(_ key: FlagKey<Bool>) -> Bool {
     checkDeclared(key.spec)
     return flags[key.name] != nil
   }
 
   /// The flag's value (the last one given), decoded; nil when the flag is absent.
-  public subscript<Value>(_ key: FlagKey<Value>) -> Value? {
+  package subscript<Value>(_ key: FlagKey<Value>) -> Value? {
     checkDeclared(key.spec)
     return flags[key.name]?.last.flatMap(key.extract)
   }
 
   /// Every value of a repeatable flag (`--var a=1 --var b=2`), in order.
-  public func all<Value>(_ key: FlagKey<Value>) -> [Value] {
+  package func all<Value>(_ key: FlagKey<Value>) -> [Value] {
     checkDeclared(key.spec)
     return (flags[key.name] ?? []).compactMap(key.extract)
   }
 
   /// The flag's text as given (`--limit 20` → "20"), for command lines shown back to the user.
-  public func text<Value>(of key: FlagKey<Value>) -> String? {
+  package func text<Value>(of key: FlagKey<Value>) -> String? {
     checkDeclared(key.spec)
     return flags[key.name]?.last?.text
   }
 
   /// An output flag (`--json`, `--verbose`, `--timeout`, …) read by code shared by all commands:
   /// false or nil for a command that does not take them.
-  public func output(_ key: FlagKey<Bool>) -> Bool { spec.takesOutputFlags && self[key] }
-  public func output<Value>(_ key: FlagKey<Value>) -> Value? { spec.takesOutputFlags ? self[key] : nil }
+  package func output(_ key: FlagKey<Bool>) -> Bool { spec.takesOutputFlags && self[key] }
+  package func output<Value>(_ key: FlagKey<Value>) -> Value? { spec.takesOutputFlags ? self[key] : nil }
 
   /// A switch read by code shared by several commands (renderers): false for a command whose
   /// row does not declare it.
-  public func given<Value>(_ key: FlagKey<Value>) -> Bool { spec.accepts(key.name) && flags[key.name] != nil }
+  package func given<Value>(_ key: FlagKey<Value>) -> Bool { spec.accepts(key.name) && flags[key.name] != nil }
 
   /// Whether any of the keys was given (`--password`, `--password-env`, `--password-stdin`).
-  public func hasAny(_ keys: [any DeclaredFlag]) -> Bool { keys.contains { flags[$0.spec.name] != nil } }
+  package func hasAny(_ keys: [any DeclaredFlag]) -> Bool { keys.contains { flags[$0.spec.name] != nil } }
 
   /// A read of a flag the command does not accept is a bug in the caller: with the same name
   /// on another command the value could be something else entirely.

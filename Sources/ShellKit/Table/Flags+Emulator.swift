@@ -6,23 +6,23 @@ import Essentials
 /// emulator's configuration.
 
 extension FlagKey where Value == String {
-  public static let emulatorHost = nonEmpty(
+  package static let emulatorHost = nonEmpty(
     FlagSpec("--host", value: "HOST", kind: .host, "Address to bind (default 127.0.0.1)"))
-  public static let project = nonEmpty(
+  package static let project = nonEmpty(
     FlagSpec("--project", value: "ID", kind: .text, "Firebase project id (default demo-authsh)"))
-  public static let state = nonEmpty(
+  package static let state = nonEmpty(
     FlagSpec("--state", value: "FILE", kind: .path, "Keep users, sessions and codes in this SQLite file"))
-  public static let seed = nonEmpty(
+  package static let seed = nonEmpty(
     FlagSpec(
       "--seed", value: "FILE", kind: .path, "Create the accounts of FILE (JSON lines) at start; existing ones are kept")
   )
-  public static let jwtSecret = nonEmpty(
+  package static let jwtSecret = nonEmpty(
     FlagSpec("--jwt-secret", value: "SECRET", kind: .key, secret: true, "HS256 secret for Supabase tokens"))
-  public static let faultsHost = text(
+  package static let faultsHost = text(
     FlagSpec("--host", value: "HOST", kind: .host, "The emulator's address (default 127.0.0.1)"))
-  public static let faultsURL = text(
+  package static let faultsURL = text(
     FlagSpec("--url", value: "URL", kind: .url, "The emulator's URL, instead of --host and --port"))
-  public static let smtp = text(
+  package static let smtp = text(
     FlagSpec(
       "--smtp", value: "SERVICE", kind: .text, choices: ["built-in", "custom"],
       "Supabase, like production: the built-in mail service (2 an hour, team only; default) or custom SMTP (30 an hour)"
@@ -30,65 +30,65 @@ extension FlagKey where Value == String {
 }
 
 extension FlagKey where Value == Bool {
-  public static let confirmEmail = toggle(
+  package static let confirmEmail = toggle(
     FlagSpec("--confirm-email", "Supabase: require e-mail confirmation before sign-in"))
-  public static let emailPrivacy = toggle(
+  package static let emailPrivacy = toggle(
     FlagSpec("--email-privacy", "Firebase: turn on e-mail enumeration protection"))
-  public static let emulatorLikeProduction = toggle(
+  package static let emulatorLikeProduction = toggle(
     FlagSpec(
       "--like-production", "Behave like the hosted products: confirmation, quotas, rate limits, enumeration protection")
   )
-  public static let printEnv = toggle(
+  package static let printEnv = toggle(
     FlagSpec("--print-env", "Once listening, print NAME=VALUE lines (port, URLs, keys) instead of the banner"))
-  public static let readyJSON = toggle(
+  package static let readyJSON = toggle(
     FlagSpec("--json", "Once listening, print one JSON line {\"schema\":1,\"event\":\"ready\",…}"))
-  public static let anonymousSignIns = toggle(
+  package static let anonymousSignIns = toggle(
     FlagSpec("--anonymous-sign-ins", "Supabase: sign-up with neither e-mail nor phone makes an anonymous user"))
-  public static let captcha = toggle(
+  package static let captcha = toggle(
     FlagSpec(
       "--captcha", "Supabase: CAPTCHA protection on; calls without gotrue_meta_security.captcha_token are refused"))
 }
 
 extension FlagKey where Value == Int {
-  public static let emulatorPort = number(
+  package static let emulatorPort = number(
     FlagSpec(
       "--port", value: "PORT", kind: .number, bounds: 0...65_535,
       "Port to listen on (default 54321; 0 picks a free one)"))
-  public static let bcryptCost = number(
+  package static let bcryptCost = number(
     FlagSpec("--bcrypt-cost", value: "N", kind: .number, bounds: 4...31, "bcrypt cost for stored passwords (default 4)")
   )
-  public static let refreshReuseInterval = number(
+  package static let refreshReuseInterval = number(
     FlagSpec(
       "--refresh-reuse-interval", value: "SECONDS", kind: .number, bounds: 0...86_400,
       "Supabase refresh-token reuse interval (default 0)"))
-  public static let mfaRateLimit = number(
+  package static let mfaRateLimit = number(
     FlagSpec(
       "--mfa-rate-limit", value: "N", kind: .number, bounds: 1...100_000,
       "Supabase factor challenges, and verifications, a minute per address (default none; 15 like production)"))
-  public static let mailFrequency = number(
+  package static let mailFrequency = number(
     FlagSpec(
       "--mail-frequency", value: "SECONDS", kind: .number, bounds: 0...86_400,
       "Seconds between two mails of one kind to one user (default 60)"))
-  public static let idleTimeout = number(
+  package static let idleTimeout = number(
     FlagSpec(
       "--idle-timeout", value: "SECONDS", kind: .number, bounds: 1...86_400,
       "Close connections idle this long without a complete request (default 30)"))
-  public static let sessionTimebox = number(
+  package static let sessionTimebox = number(
     FlagSpec(
       "--session-timebox", value: "SECONDS", kind: .number, bounds: 0...31_536_000,
       "Supabase sessions end this long after sign-in (default 0 = never)"))
-  public static let sessionInactivityTimeout = number(
+  package static let sessionInactivityTimeout = number(
     FlagSpec(
       "--session-inactivity-timeout", value: "SECONDS", kind: .number, bounds: 0...31_536_000,
       "Supabase sessions end when not refreshed this long (default 0 = never)"))
-  public static let latency = number(
+  package static let latency = number(
     FlagSpec("--latency-ms", value: "MS", kind: .number, bounds: 0...600_000, "Delay every answer"))
-  public static let faultsPort = number(
+  package static let faultsPort = number(
     FlagSpec("--port", value: "PORT", kind: .number, bounds: 1...65_535, "The emulator's port (default 54321)"))
 }
 
 extension FlagKey where Value == EmulatorFault {
-  public static let fault = decoded(
+  package static let fault = decoded(
     FlagSpec("--fault", value: "SPEC", kind: .text, repeatable: true, "Inject a fault: 'METHOD PATH STATUS|PRESET[xN]'")
   ) { text in
     do {
@@ -101,7 +101,7 @@ extension FlagKey where Value == EmulatorFault {
 
 extension FlagKey where Value == [String] {
   /// Addresses, repeated or separated by commas (`--team ada@example.com,bob@example.com`).
-  public static let team = decoded(
+  package static let team = decoded(
     FlagSpec(
       "--team", value: "EMAIL", kind: .email, repeatable: true,
       "Supabase, like production: a team address the built-in mail service delivers to")

@@ -4,49 +4,49 @@ import AuthCore
 /// link, a texted code).
 
 extension FlagKey where Value == String {
-  public static let mfaCode = text(
+  package static let mfaCode = text(
     FlagSpec(
       "--code", value: "CODE", kind: .code, secret: true,
       "The 6-digit code from the authenticator app (with --phone: the code texted to the number)"))
-  public static let mfaCodeEnv = text(
+  package static let mfaCodeEnv = text(
     FlagSpec(
       "--code-env", value: "VAR", kind: .variable,
       "Read the authenticator (or texted) code from environment variable VAR"))
-  public static let loginPhone = text(
+  package static let loginPhone = text(
     FlagSpec(
       "--phone", value: "NUMBER", kind: .text,
       "Sign in without a password: text a code to NUMBER (E.164, +15551234567; a new number gets an account)"))
-  public static let customToken = text(
+  package static let customToken = text(
     FlagSpec(
       "--custom-token", value: "TOKEN", kind: .code, secret: true,
       "Firebase: sign in with a custom token an app server minted (an Admin SDK's createCustomToken)"))
-  public static let customTokenEnv = text(
+  package static let customTokenEnv = text(
     FlagSpec(
       "--custom-token-env", value: "VAR", kind: .variable,
       "Firebase: read the custom token from environment variable VAR (kept out of the process list)"))
-  public static let oauth = text(
+  package static let oauth = text(
     FlagSpec(
       "--oauth", value: "PROVIDER", kind: .text, choices: OAuthStart.providers,
       "Sign in with a social provider in a browser (PKCE; the browser returns to a loopback address)"))
-  public static let totpSecretEnv = text(
+  package static let totpSecretEnv = text(
     FlagSpec(
       "--totp-secret-env", value: "VAR", kind: .variable,
       "Compute the authenticator code from the base32 TOTP secret in environment variable VAR (CI)"))
-  public static let factor = text(
+  package static let factor = text(
     FlagSpec("--factor", value: "ID|NAME", kind: .text, "Which second factor to use when the account has several"))
-  public static let factorName = text(
+  package static let factorName = text(
     FlagSpec(
       "--name", value: "NAME", kind: .name,
       "A name for the factor (e.g. phone; without one Supabase factors get TOTP, the time and 4 hex digits)"))
 }
 
 extension FlagKey where Value == Bool {
-  public static let link = toggle(
+  package static let link = toggle(
     FlagSpec("--link", "Sign in without a password: mail a link and code to EMAIL, then give either"))
-  public static let sendOnly = toggle(
+  package static let sendOnly = toggle(
     FlagSpec(
       "--send-only", "With --phone: text the code and stop (no terminal); finish later with --code or --code-env"))
-  public static let selfVerify = toggle(
+  package static let selfVerify = toggle(
     FlagSpec(
       "--self-verify",
       "Confirm the new factor with a code authsh computes from its secret (no terminal, CI; keep the secret from --json --show-tokens)"
@@ -54,6 +54,6 @@ extension FlagKey where Value == Bool {
 }
 
 /// Where `login`'s second-step code comes from, in the order commands list them.
-public let secondFactorFlags: [any DeclaredFlag] = [
+package let secondFactorFlags: [any DeclaredFlag] = [
   FlagKey.mfaCode, FlagKey.mfaCodeEnv, FlagKey.totpSecretEnv, FlagKey.factor,
 ]

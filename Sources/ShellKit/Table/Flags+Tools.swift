@@ -6,26 +6,26 @@ import AuthCore
 // MARK: run
 
 extension FlagKey where Value == Int {
-  public static let runJobs = number(
+  package static let runJobs = number(
     FlagSpec("--jobs", value: "N", kind: .number, bounds: 1...64, "Run up to N files in parallel (default 1)"))
 }
 
 extension FlagKey where Value == Bool {
-  public static let failFast = toggle(FlagSpec("--fail-fast", "Stop the whole run at the first failure"))
-  public static let runEmulator = toggle(
+  package static let failFast = toggle(FlagSpec("--fail-fast", "Stop the whole run at the first failure"))
+  package static let runEmulator = toggle(
     FlagSpec("--emulator", "Start the embedded emulator and point both providers at it"))
-  public static let runLikeProduction = toggle(
+  package static let runLikeProduction = toggle(
     FlagSpec("--like-production", "With --emulator: behave like the hosted products (see `help emulator`)"))
 }
 
 extension FlagKey where Value == String {
-  public static let variable = text(
+  package static let variable = text(
     FlagSpec("--var", value: "NAME=VALUE", kind: .text, repeatable: true, "Set a script variable"))
-  public static let reportJUnit = text(
+  package static let reportJUnit = text(
     FlagSpec("--report-junit", value: "FILE", kind: .path, "Write a JUnit XML report"))
-  public static let reportTAP = text(FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"))
-  public static let reportJSON = text(FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"))
-  public static let runData = text(
+  package static let reportTAP = text(FlagSpec("--report-tap", value: "FILE", kind: .path, "Write a TAP 13 report"))
+  package static let reportJSON = text(FlagSpec("--report-json", value: "FILE", kind: .path, "Write a JSON report"))
+  package static let runData = text(
     FlagSpec(
       "--data", value: "FILE", kind: .path,
       "Run each file once per row of FILE (.csv with a header, or .jsonl), the columns as variables"))
@@ -34,39 +34,39 @@ extension FlagKey where Value == String {
 // MARK: Connection flags: before or after any one-shot command
 
 extension FlagKey where Value == String {
-  public static let profile = text(
+  package static let profile = text(
     FlagSpec("--profile", value: "NAME", kind: .profile, "Use this profile of config.toml"))
-  public static let tenant = text(
+  package static let tenant = text(
     FlagSpec(
       "--tenant", value: "ID", kind: .text, "Firebase: the Identity Platform tenant whose users every call reaches"))
-  public static let backend = text(
+  package static let backend = text(
     FlagSpec(
       "--provider", value: "PROVIDER", kind: .provider, choices: ["supabase", "firebase"], "supabase or firebase"))
-  public static let url = text(
+  package static let url = text(
     FlagSpec("--url", value: "URL", kind: .url, "Backend URL (Supabase project URL or emulator URL)"))
-  public static let key = text(
+  package static let key = text(
     FlagSpec("--key", value: "KEY", kind: .key, secret: true, "Anon key (Supabase) or API key (Firebase)"))
-  public static let credentialStore = text(
+  package static let credentialStore = text(
     FlagSpec(
       "--credential-store", value: "STORE", kind: .text, choices: CredentialStoreMode.allCases.map(\.rawValue),
       "Where sessions are kept: auto (the keyring, else a 0600 file), keyring, file"))
-  public static let migrateTo = text(
+  package static let migrateTo = text(
     FlagSpec(
       "--to", value: "STORE", kind: .text, choices: ["keyring", "file"], "Where the saved sessions go: keyring or file")
   )
-  public static let emulatorSeed = text(
+  package static let emulatorSeed = text(
     FlagSpec(
       "--seed", value: "FILE", kind: .path, "With --emulator: first create the accounts of FILE (see `help emulator`)"))
 }
 
 extension FlagKey where Value == Bool {
-  public static let allowInsecureHTTP = toggle(
+  package static let allowInsecureHTTP = toggle(
     FlagSpec("--allow-insecure-http", "Allow plain http:// to a non-loopback host"))
-  public static let emulator = toggle(
+  package static let emulator = toggle(
     FlagSpec("--emulator", "Use an in-process emulator (the shell, or one-shot commands)"))
-  public static let likeProduction = toggle(
+  package static let likeProduction = toggle(
     FlagSpec("--like-production", "With --emulator: the emulator behaves like the hosted products"))
-  public static let noRC = toggle(FlagSpec("--no-rc", "Do not run the startup file"))
-  public static let help = toggle(FlagSpec("--help", "Show help"))
-  public static let version = toggle(FlagSpec("--version", "Show the version"))
+  package static let noRC = toggle(FlagSpec("--no-rc", "Do not run the startup file"))
+  package static let help = toggle(FlagSpec("--help", "Show help"))
+  package static let version = toggle(FlagSpec("--version", "Show the version"))
 }

@@ -8,58 +8,59 @@ import AuthCore
 // MARK: Accounts and sessions
 
 extension ArgumentKey where Value == String {
-  public static let accountEmail = text(ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address"))
-  public static let resetAddress = text(ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail"))
-  public static let codeOrLink = text(
+  package static let accountEmail = text(ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address"))
+  package static let resetAddress = text(
+    ArgumentSpec("EMAIL", .email, optional: true, "Where to send the reset e-mail"))
+  package static let codeOrLink = text(
     ArgumentSpec("CODE-OR-LINK", .code, secret: true, "The link or code from the reset e-mail"))
-  public static let inboxAddress = text(
+  package static let inboxAddress = text(
     ArgumentSpec("EMAIL", .email, "The address (or +PHONE number) whose latest mail (or text) to show"))
-  public static let mfaFactor = text(ArgumentSpec("FACTOR", .text, "The factor's id or name"))
+  package static let mfaFactor = text(ArgumentSpec("FACTOR", .text, "The factor's id or name"))
 }
 
 // MARK: Support commands
 
 extension ArgumentKey where Value == String {
-  public static let user = text(ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)"))
+  package static let user = text(ArgumentSpec("EMAIL", .email, "The account's e-mail address (or its user id)"))
   /// The account of a change command that also takes `--from FILE` for many accounts.
-  public static let bulkUser = text(
+  package static let bulkUser = text(
     ArgumentSpec("EMAIL", .email, optional: true, "The account's e-mail address (or its user id); --from FILE for many")
   )
-  public static let lookupUsers = text(
+  package static let lookupUsers = text(
     ArgumentSpec(
       "EMAIL", .email, optional: true, variadic: true,
       "E-mail addresses, user ids or phone numbers (E.164, +15551234567)"))
-  public static let newEmail = text(ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address"))
-  public static let auditUser = text(
+  package static let newEmail = text(ArgumentSpec("NEW-EMAIL", .email, "The new e-mail address"))
+  package static let auditUser = text(
     ArgumentSpec("EMAIL", .email, optional: true, "Only changes to this account (e-mail address or user id)"))
-  public static let importFile = text(ArgumentSpec("FILE", .path, "Accounts to import (- for standard input)"))
+  package static let importFile = text(ArgumentSpec("FILE", .path, "Accounts to import (- for standard input)"))
 }
 
 // MARK: Backend and shell
 
 extension ArgumentKey where Value == String {
-  public static let profileName = text(ArgumentSpec("PROFILE", .profile, "A profile of config.toml"))
-  public static let helpTopic = text(
+  package static let profileName = text(ArgumentSpec("PROFILE", .profile, "A profile of config.toml"))
+  package static let helpTopic = text(
     ArgumentSpec("COMMAND", .command, optional: true, variadic: true, "A command to explain"))
-  public static let echoText = text(ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print"))
-  public static let sourceFile = text(ArgumentSpec("FILE", .authFile, "A .auth script"))
+  package static let echoText = text(ArgumentSpec("TEXT", .text, optional: true, variadic: true, "Text to print"))
+  package static let sourceFile = text(ArgumentSpec("FILE", .authFile, "A .auth script"))
 }
 
 extension ArgumentKey where Value == ProviderKind {
-  public static let providerKind = Self(
+  package static let providerKind = Self(
     ArgumentSpec("PROVIDER", .provider, choices: ProviderKind.allCases.map(\.rawValue), "supabase or firebase")
   ) { value in ProviderKind(rawValue: value.text) }
 }
 
 extension ArgumentKey where Value == Double {
-  public static let sleepDuration = duration(ArgumentSpec("DURATION", .duration, "e.g. 2s, 500ms, 1m"))
+  package static let sleepDuration = duration(ArgumentSpec("DURATION", .duration, "e.g. 2s, 500ms, 1m"))
 }
 
 // MARK: Tools
 
 extension ArgumentKey where Value == String {
-  public static let runFiles = text(ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run"))
-  public static let completionShell = text(
+  package static let runFiles = text(ArgumentSpec("FILE", .authFile, variadic: true, ".auth scripts to run"))
+  package static let completionShell = text(
     ArgumentSpec("SHELL", .shell, choices: ["bash", "zsh", "fish"], "bash, zsh or fish"))
-  public static let secretName = text(ArgumentSpec("NAME", .name, "The secret's name (letters, digits, . _ -)"))
+  package static let secretName = text(ArgumentSpec("NAME", .name, "The secret's name (letters, digits, . _ -)"))
 }
