@@ -10,7 +10,8 @@ import SocketTransport
 /// Builds the `ShellContext` every surface runs commands in.
 enum Contexts {
   static func make(
-    _ arguments: Arguments, environment: [String: String], store: (any SessionStore)? = nil, sink: any OutputSink
+    _ arguments: Arguments, environment: [String: String], store: (any SessionStore)? = nil, emulated: Bool = false,
+    sink: any OutputSink
   ) -> ShellContext {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
@@ -21,37 +22,39 @@ enum Contexts {
     let clock = SystemClock()
     // A traced answer's TOTP secret is registered before the answer is traced.
     let redactor = Redactor()
-    let context = ShellContext(
-      resolver: resolver, connection: arguments.connection,
+    // The platform keyring holds session tokens (credential_store) and `secret set` keys. Given a
+    // store (memory: --emulator, scripts), sessions stay there whatever credential_store says.
+    let keyring = PlatformKeyring.make(environment: environment)
+    let services = ShellServices(
       makeProvider: { target, trace in
         ProviderFactory.make(
           target, transport: transport, clock: clock, trace: trace, secrets: { redactor.register($0) })
       },
       sessionStore: store ?? FileSessionStore(directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory),
-      clock: clock,
-      redactor: redactor, environment: environment)
-    // The service-account exchange registers the assertion and access token it makes.
-    context.makeAdminProvider = { target, credential, trace in
-      AdminProviderFactory.make(
-        target, credential: credential, transport: transport, clock: clock, trace: trace,
-        secrets: { secret in redactor.register(secret) })
-    }
-    context.auditLog = FileAuditLog(paths: paths)
-    context.operatorName = operatorName()
-    // The platform keyring holds session tokens (credential_store) and `secret set` keys. Given a
-    // store (memory: --emulator, scripts), sessions stay there whatever credential_store says.
-    let keyring = PlatformKeyring.make(environment: environment)
-    context.secretStore = keyring
-    if store == nil {
-      context.sessionStores = SessionStores(
-        directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory, keyring: keyring,
-        notice: { line in sink.err("authsh: \(line)\n") })
-    }
-    context.redactor.register(arguments.connection.key)
-    context.traceSink = { line in sink.err(line + "\n") }
+      clock: clock, redactor: redactor,
+      // The service-account exchange registers the assertion and access token it makes.
+      makeAdminProvider: { target, credential, trace in
+        AdminProviderFactory.make(
+          target, credential: credential, transport: transport, clock: clock, trace: trace,
+          secrets: { secret in redactor.register(secret) })
+      },
+      sessionStores: store != nil
+        ? nil
+        : SessionStores(
+          directory: paths.sessionsDirectory, stateDirectory: paths.stateDirectory, keyring: keyring,
+          notice: { line in sink.err("authsh: \(line)\n") }),
+      secretStore: keyring,
+      // An embedded emulator's accounts vanish with the process: their changes stay out of
+      // audit.jsonl (kept for this session's `audit`).
+      auditLog: emulated ? MemoryAuditLog() : FileAuditLog(paths: paths),
+      operatorName: operatorName(),
+      traceSink: { line in sink.err(line + "\n") },
+      readConfigFile: { readConfig(paths.configFile) },
+      browserSignIn: LoopbackBrowserSignIn(environment: environment, sink: sink))
+    let context = ShellContext(
+      resolver: resolver, connection: arguments.connection, services: services, environment: environment)
+    redactor.register(arguments.connection.key)
     context.style = Terminal.style(flag: nil, environment: environment)
-    context.readConfigFile = { readConfig(paths.configFile) }
-    context.browserSignIn = LoopbackBrowserSignIn(environment: environment, sink: sink)
     return context
   }
 

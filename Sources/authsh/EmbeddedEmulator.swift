@@ -89,10 +89,7 @@ struct EmbeddedEmulator: Sendable {
         provider: .firebase, profile: "emulator", url: "http://\(host)/identitytoolkit.googleapis.com/v1",
         key: emulator.config.firebaseAPIKey, projectId: emulator.config.project, firebaseEmulatorHost: host),
     ]
-    if context.connection.provider == nil { context.connection.provider = .supabase }
-    // Its accounts vanish with the process: their changes stay out of audit.jsonl (kept for
-    // this session's `audit`).
-    context.auditLog = MemoryAuditLog()
+    context.provideDefault(.supabase)
   }
 
   var anonKey: String { emulator.anonKey }

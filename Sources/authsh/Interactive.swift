@@ -23,7 +23,8 @@ enum Interactive {
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
-    let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
+    let context = Contexts.make(
+      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink)
     emulator?.configure(context)
     context.outputDefaults = outputDefaults
     let output = RedactingSink(sink, redactor: context.redactor)

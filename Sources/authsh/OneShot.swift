@@ -51,7 +51,8 @@ enum OneShot {
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
-    let context = Contexts.make(arguments, environment: environment, store: store, sink: sink)
+    let context = Contexts.make(
+      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink)
     if let emulator { emulator.configure(context) }
     context.verbose = invocation.output(.verbose)
     // Both streams: the typed-code path draws the QR code in the prompt, on standard error.

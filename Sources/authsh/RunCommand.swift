@@ -71,7 +71,8 @@ enum RunCommand {
       sink: sink)
     if let failure { return failure }
     let makeContext: @Sendable () -> ShellContext = {
-      let context = Contexts.make(arguments, environment: environment, store: InMemorySessionStore(), sink: sink)
+      let context = Contexts.make(
+        arguments, environment: environment, store: InMemorySessionStore(), emulated: emulator != nil, sink: sink)
       emulator?.configure(context)
       return context
     }

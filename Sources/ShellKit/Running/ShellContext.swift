@@ -37,16 +37,27 @@ package typealias AdminProviderMaker =
   @Sendable (Target, AdminCredential, _ trace: (@Sendable (String) -> Void)?) -> any AdminProvider
 
 /// Everything commands need from the outside world, shared by one-shot commands, the shell and
-/// scripts. What never changes (the provider factory, the clock, the redactor, the given session
-/// store) is fixed at `init`; everything `use`, `provider`, sign-ins and the wiring change lives in
-/// one guarded `ShellState`, so the compiler checks that every piece may cross tasks.
+/// scripts. What never changes (`ShellServices`: the providers, the clock, the redactor, the
+/// stores, the audit log) is handed over at `init`; what `use`, `provider` and sign-ins change lives
+/// in one guarded `ShellState`, so the compiler checks that every piece may cross tasks.
 package final class ShellContext: Sendable {
-  package let makeProvider: ProviderMaker
-  package let clock: any Clock
-  package let redactor: Redactor
-  private let baseStore: any SessionStore
+  /// What never changes while the context lives.
+  package let services: ShellServices
   private let pins = SessionPins()
   private let state: Guarded<ShellState>
+
+  package var makeProvider: ProviderMaker { services.makeProvider }
+  package var makeAdminProvider: AdminProviderMaker? { services.makeAdminProvider }
+  package var clock: any Clock { services.clock }
+  package var redactor: Redactor { services.redactor }
+  package var sessionStores: SessionStores? { services.sessionStores }
+  package var secretStore: (any SecretStore)? { services.secretStore }
+  package var auditLog: (any AuditLog)? { services.auditLog }
+  package var operatorName: String? { services.operatorName }
+  package var traceSink: (@Sendable (String) -> Void)? { services.traceSink }
+  package var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? { services.readConfigFile }
+  package var browserSignIn: (any BrowserSignIn)? { services.browserSignIn }
+  private var baseStore: any SessionStore { services.sessionStore }
 
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
   package var sessionStore: any SessionStore { OverlaySessionStore(base: baseStore, pins: pins) }
@@ -60,22 +71,6 @@ package final class ShellContext: Sendable {
     get { state[\.connection] }
     set { state[\.connection] = newValue }
   }
-  /// nil where admin commands cannot run (tests that do not need them).
-  package var makeAdminProvider: AdminProviderMaker? {
-    get { state[\.makeAdminProvider] }
-    set { state[\.makeAdminProvider] = newValue }
-  }
-  /// Picks the store by the target's `credential_store` (keyring, file); nil: the given store
-  /// for every target (memory for `--emulator` and scripts, tests).
-  package var sessionStores: SessionStores? {
-    get { state[\.sessionStores] }
-    set { state[\.sessionStores] = newValue }
-  }
-  /// The platform keyring for `secret set|list|delete` and `service_key_keyring`; nil: none here.
-  package var secretStore: (any SecretStore)? {
-    get { state[\.secretStore] }
-    set { state[\.secretStore] = newValue }
-  }
   package var passwordPrompter: (any PasswordPrompter)? {
     get { state[\.passwordPrompter] }
     set { state[\.passwordPrompter] = newValue }
@@ -84,16 +79,6 @@ package final class ShellContext: Sendable {
   package var linePrompter: (any LinePrompter)? {
     get { state[\.linePrompter] }
     set { state[\.linePrompter] = newValue }
-  }
-  /// Where mutating admin commands are recorded; nil: not recorded (tests that do not care).
-  package var auditLog: (any AuditLog)? {
-    get { state[\.auditLog] }
-    set { state[\.auditLog] = newValue }
-  }
-  /// Who runs authsh, for the audit log: the OS user and host (`ada@laptop`); nil: not known.
-  package var operatorName: String? {
-    get { state[\.operatorName] }
-    set { state[\.operatorName] = newValue }
   }
   /// `--password-stdin`: the first line of standard input (one-shot only).
   package var readStdinLine: (@Sendable () -> String?)? {
@@ -108,11 +93,6 @@ package final class ShellContext: Sendable {
   package var environment: [String: String] {
     get { state[\.environment] }
     set { state[\.environment] = newValue }
-  }
-  /// Where `--verbose` traces go (already redacted).
-  package var traceSink: (@Sendable (String) -> Void)? {
-    get { state[\.traceSink] }
-    set { state[\.traceSink] = newValue }
   }
   /// Targets of an in-process emulator, used by `provider X` without `--url` (`--emulator`).
   package var emulatorTargets: [ProviderKind: Target] {
@@ -150,22 +130,15 @@ package final class ShellContext: Sendable {
     get { state[\.outputToPerson] }
     set { state[\.outputToPerson] = newValue }
   }
-  /// Reads `config.toml` again (set by the executable): a profile added while the shell runs is
-  /// offered by `use <Tab>` and taken by `use`.
-  package var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? {
-    get { state[\.readConfigFile] }
-    set { state[\.readConfigFile] = newValue }
-  }
-  /// `login --oauth`'s listener and browser (nil: this surface cannot open one).
-  package var browserSignIn: (any BrowserSignIn)? {
-    get { state[\.browserSignIn] }
-    set { state[\.browserSignIn] = newValue }
-  }
   /// The profile names of `config.toml` as it is now (as it was at the start without `readConfigFile`).
   package func currentProfileNames() -> [String] {
     guard let read = readConfigFile else { return resolver.profileNames() }
     let resolver = self.resolver
     return ConfigResolver(environment: resolver.environment, paths: resolver.paths, configFile: read()).profileNames()
+  }
+  /// `provider` when the connection names none yet (read and set under one lock).
+  package func provideDefault(_ provider: ProviderKind) {
+    state.update { if $0.connection.provider == nil { $0.connection.provider = provider } }
   }
   /// Takes `config.toml` as it is now, for `use`.
   package func rereadConfig() {
@@ -246,15 +219,23 @@ package final class ShellContext: Sendable {
   }
 
   package init(
+    resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), services: ShellServices,
+    environment: [String: String] = [:]
+  ) {
+    self.services = services
+    state = Guarded(ShellState(resolver: resolver, connection: connection, environment: environment))
+  }
+
+  /// A context with only the providers, the session store, the clock and the redactor (tests, tools).
+  package convenience init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
     sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
     environment: [String: String] = [:]
   ) {
-    self.makeProvider = makeProvider
-    self.baseStore = sessionStore
-    self.clock = clock
-    self.redactor = redactor
-    state = Guarded(ShellState(resolver: resolver, connection: connection, environment: environment))
+    self.init(
+      resolver: resolver, connection: connection,
+      services: ShellServices(makeProvider: makeProvider, sessionStore: sessionStore, clock: clock, redactor: redactor),
+      environment: environment)
   }
 
   /// The resolved target (throws `config_error` with what to set).

@@ -1,23 +1,17 @@
 import AuthCore
 import JSONKit
 
-/// What a `ShellContext` may change while it runs: the connection, the wiring the executable
-/// adds after `init`, and the shell's memory (the last failure, the previous result, the
+/// What a `ShellContext` may change while it runs: the connection, what each command
+/// is given to talk to (prompts, progress, streams), and the shell's memory (the last failure, the previous result, the
 /// addresses seen). Kept in one `Guarded` place.
 struct ShellState: Sendable {
   var resolver: ConfigResolver
   var connection: ConnectionFlags
-  var makeAdminProvider: AdminProviderMaker?
-  var sessionStores: SessionStores?
-  var secretStore: (any SecretStore)?
   var passwordPrompter: (any PasswordPrompter)?
   var linePrompter: (any LinePrompter)?
-  var auditLog: (any AuditLog)?
-  var operatorName: String?
   var readStdinLine: (@Sendable () -> String?)?
   var readStdinText: (@Sendable () throws -> String)?
   var environment: [String: String]
-  var traceSink: (@Sendable (String) -> Void)?
   var emulatorTargets: [ProviderKind: Target] = [:]
   var knownEmails: [String] = []
   var lastFailed: Invocation?
@@ -27,8 +21,6 @@ struct ShellState: Sendable {
   var verbose = false
   var outputToPerson = false
   var style = Style(color: false)
-  var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)?
-  var browserSignIn: (any BrowserSignIn)?
   var lookupStream: (@Sendable (UserLookup) -> Void)?
   var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
   var lookupShouldStop: (@Sendable () -> Bool)?

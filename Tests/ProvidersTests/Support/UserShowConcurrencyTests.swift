@@ -40,12 +40,14 @@ import Testing
       let context = ShellContext(
         resolver: ConfigResolver(
           environment: [:], paths: Paths(environment: ["HOME": "/nonexistent"]), configFile: nil),
-        connection: connection, makeProvider: { target, _ in ProviderFactory.make(target, transport: transport) },
-        sessionStore: InMemorySessionStore())
+        connection: connection,
+        services: ShellServices(
+          makeProvider: { target, _ in ProviderFactory.make(target, transport: transport) },
+          sessionStore: InMemorySessionStore(),
+          makeAdminProvider: { target, credential, _ in
+            AdminProviderFactory.make(target, credential: credential, transport: transport)
+          }))
       context.emulatorTargets = [kind: target]
-      context.makeAdminProvider = { target, credential, _ in
-        AdminProviderFactory.make(target, credential: credential, transport: transport)
-      }
       let words = try WordSplitter.split("user show --jobs 8 " + (emails + ["gone@example.com"]).joined(separator: " "))
       let invocation = try InvocationParser.parse(words, surface: .oneShot).get()
       let result = await CommandRunner().run(invocation, in: context)

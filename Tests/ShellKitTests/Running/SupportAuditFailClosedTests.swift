@@ -36,9 +36,8 @@ final class FillingAuditLog: AuditLog, @unchecked Sendable {
 /// outcome cannot be logged is a failure, not a warning.
 @Suite struct SupportAuditFailClosedTests {
   func harness(accepting: Int) -> (SupportHarness, FillingAuditLog) {
-    let harness = SupportHarness([SupportHarness.user(1)])
     let log = FillingAuditLog(accepting: accepting)
-    harness.context.auditLog = log
+    let harness = SupportHarness([SupportHarness.user(1)], auditLog: log)
     return (harness, log)
   }
 

@@ -7,8 +7,7 @@ import Testing
 /// `user set-email`, `user update`, a pending e-mail change in `diagnose`, and `audit EMAIL`.
 @Suite struct SupportEditTests {
   @Test func setEmailChangesTheAddressAndIsAudited() async throws {
-    let harness = SupportHarness([SupportHarness.user(1)])
-    harness.context.operatorName = "ada@desk"
+    let harness = SupportHarness([SupportHarness.user(1)], operatorName: "ada@desk")
     let result = try await harness.run("user set-email user1@example.com ada@new.example --confirmed")
     #expect(result.error == nil)
     #expect(result.lookups.first?.user?.email == "ada@new.example")
@@ -84,8 +83,7 @@ import Testing
   }
 
   @Test func auditFiltersByAccountAndShowsTheOperator() async throws {
-    let harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)])
-    harness.context.operatorName = "ada@desk"
+    let harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)], operatorName: "ada@desk")
     _ = try await harness.run("user confirm user1@example.com")
     _ = try await harness.run("user confirm user2@example.com")
     _ = try await harness.run("user enable user1@example.com")
@@ -116,8 +114,7 @@ import Testing
   }
 
   @Test func diagnoseOfAnAccountDeletedWithAuthshSaysWhenAndByWhom() async throws {
-    let harness = SupportHarness([SupportHarness.user(1)])
-    harness.context.operatorName = "ada@desk"
+    let harness = SupportHarness([SupportHarness.user(1)], operatorName: "ada@desk")
     _ = try await harness.run("user delete user1@example.com --yes")
     let result = try await harness.run("diagnose user1@example.com")
     let finding = try #require(result.diagnosis?.findings.first)

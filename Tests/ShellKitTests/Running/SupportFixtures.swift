@@ -169,22 +169,24 @@ struct SupportHarness {
   let context: ShellContext
   let audit = MemoryAuditLog()
 
-  init(_ users: [AdminUser] = [], readonly: Bool = false) {
+  init(
+    _ users: [AdminUser] = [], readonly: Bool = false, auditLog: (any AuditLog)? = nil, operatorName: String? = nil
+  ) {
     let environment = ["HOME": "/nonexistent", "SUPABASE_SECRET_KEY": "sb_secret_key-for-tests"]
     let provider = FakeAdminProvider(users)
     self.provider = provider
     var connection = ConnectionFlags()
     connection.provider = .supabase
+    let services = ShellServices(
+      makeProvider: { _, _ in fatalError("not used") }, sessionStore: InMemorySessionStore(),
+      makeAdminProvider: { _, _, _ in provider }, auditLog: auditLog ?? audit, operatorName: operatorName)
     context = ShellContext(
       resolver: ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil),
-      connection: connection, makeProvider: { _, _ in fatalError("not used") }, sessionStore: InMemorySessionStore(),
-      environment: environment)
+      connection: connection, services: services, environment: environment)
     var target = Target(
       provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon-key-for-tests")
     target.readonly = readonly
     context.emulatorTargets = [.supabase: target]
-    context.makeAdminProvider = { _, _, _ in provider }
-    context.auditLog = audit
   }
 
   func run(_ line: String) async throws -> CommandResult {

@@ -17,12 +17,13 @@ import Testing
     -> (SupportGuard, MemoryAuditLog)
   {
     let environment = ["SUPABASE_URL": "http://127.0.0.1:9999", "SUPABASE_ANON_KEY": "anon", "HOME": "/nonexistent"]
+    let log = MemoryAuditLog()
     let context = ShellContext(
       resolver: ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil),
-      makeProvider: { _, _ in fatalError("the guard never makes a provider") }, sessionStore: InMemorySessionStore())
+      services: ShellServices(
+        makeProvider: { _, _ in fatalError("the guard never makes a provider") }, sessionStore: InMemorySessionStore(),
+        auditLog: log))
     context.linePrompter = answer
-    let log = MemoryAuditLog()
-    context.auditLog = log
     var target = Target(provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon")
     target.readonly = readonly
     let spec = CommandTable.match(command)?.spec
