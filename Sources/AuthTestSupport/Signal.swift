@@ -40,7 +40,7 @@ package final class Signal: Sendable {
         return self.isFired
       }
       group.addTask {
-        try await Task.sleep(for: timeout)
+        await Stall.hold(upTo: timeout)
         return false
       }
       defer { group.cancelAll() }

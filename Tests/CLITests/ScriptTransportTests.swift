@@ -14,7 +14,7 @@ import Testing
     try await withStarted(server) { server in
       server.on("POST", "/auth/v1/token") { request in
         let slow = String(decoding: request.body, as: UTF8.self).contains("slow@")
-        if slow { try? await Task.sleep(nanoseconds: 2_500_000_000) }
+        if slow { await Stall.hold(upTo: .seconds(2.5)) }
         return ServerResponse(
           status: 400, headers: [("Content-Type", "application/json")],
           body: Array(

@@ -59,7 +59,7 @@ import Testing
       let arrived = Signal()
       server.on("GET", "/slow") { _ in
         arrived.fire()
-        try? await Task.sleep(nanoseconds: 20_000_000_000)
+        await Stall.hold(upTo: .seconds(20))
         return .text(200, "late")
       }
       let transport = CurlTransport()

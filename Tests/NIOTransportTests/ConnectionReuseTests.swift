@@ -117,7 +117,7 @@ struct BlockingThreadTransport: CountingTransport {
   {
     try await withStarted(server()) { server throws in
       server.on("GET", "/n") { request in
-        if request.uri.hasSuffix("slow") { try? await Task.sleep(nanoseconds: 2_500_000_000) }
+        if request.uri.hasSuffix("slow") { await Stall.hold(upTo: .seconds(2.5)) }
         return .text(200, "answer to \(request.uri)")
       }
       let transport = plain.make()
@@ -135,7 +135,7 @@ struct BlockingThreadTransport: CountingTransport {
       let arrived = Signal()
       server.on("GET", "/n") { request in
         arrived.fire()
-        try? await Task.sleep(nanoseconds: 20_000_000_000)
+        await Stall.hold(upTo: .seconds(20))
         return .text(200, "late")
       }
       let transport = plain.make()

@@ -15,7 +15,7 @@ import Testing
         "POST",
         provider == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
       ) { _ in
-        try? await Task.sleep(nanoseconds: 4_000_000_000)
+        await Stall.hold(upTo: .seconds(4))
         return .text(200, "{}")
       }
       let result = try await harness.run("login ada@example.com --password correct-horse-battery --timeout 1s")

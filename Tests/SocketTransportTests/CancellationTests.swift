@@ -21,7 +21,7 @@ import Testing
           signal.fire()
           try? await cancellationOver.wait()
         } else {
-          try? await Task.sleep(nanoseconds: 1_000_000_000)
+          await Stall.hold(upTo: .seconds(1))
         }
         return .text(200, "answer to \(request.uri)")
       }

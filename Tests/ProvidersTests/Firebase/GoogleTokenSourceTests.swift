@@ -153,7 +153,7 @@ import Testing
     try await server.start()
     try await withStarted(server) { server in
       server.on("POST", "/token") { _ in
-        try? await Task.sleep(nanoseconds: 60_000_000_000)
+        await Stall.hold(upTo: .seconds(60))
         return .text(200, "{}")
       }
       var account = try await TestTokenEndpoint().account

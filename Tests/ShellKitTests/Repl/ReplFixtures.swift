@@ -1,4 +1,5 @@
 import AuthCore
+import AuthTestSupport
 import Foundation
 import ShellKit
 
@@ -33,7 +34,8 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
     guard let delay else { return }
     lock.withLock { waiting = true }
     defer { lock.withLock { waiting = false } }
-    try await Task.sleep(for: delay)
+    await Stall.hold(upTo: delay)
+    try Task.checkCancellation()
   }
 
   func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
