@@ -16,7 +16,7 @@ package struct Checker: Sendable {
     self.environment = environment
   }
 
-  package static let builtins = ["uuid", "timestamp", "random"]
+  package static let builtins = TemplateBuiltin.names
 
   package func check(_ program: Program) -> [Diagnostic] { checkAndParse(program).diagnostics }
 

@@ -2,6 +2,7 @@ import AuthCore
 import Essentials
 import JSONKit
 import OneTimeCode
+import ShellKit
 
 /// A hole that could not be filled at run time.
 struct UnresolvedVariable: Error {
@@ -38,10 +39,13 @@ struct Scope {
       return .string(code)
     }
     let segments = ref.segments
+    if segments.count == 1, let builtin = TemplateBuiltin(rawValue: ref.root) {
+      switch builtin.value(now: now()) {
+      case .text(let text): return .string(text)
+      case .integer(let number): return .int(number)
+      }
+    }
     switch ref.root {
-    case "uuid" where segments.count == 1: return .string(UUID().uuidString.lowercased())
-    case "timestamp" where segments.count == 1: return .int(now())
-    case "random" where segments.count == 1: return .int(Int.random(in: 0..<1_000_000_000))
     case "env":
       guard segments.count == 2, let value = environment[segments[1]] else {
         throw UnresolvedVariable(

@@ -26,7 +26,7 @@ package struct CompletionSource: Sendable {
   }
 
   /// The names every `{{…}}` knows, whatever ran before.
-  package static let builtinTemplateNames = ["uuid", "timestamp", "random"]
+  package static let builtinTemplateNames = TemplateBuiltin.names
 
   /// The dotted paths of a result model's values (`user.email`, `inbox.link`), arrays left out.
   package static func paths(of model: JSON, prefix: String = "") -> [String] {

@@ -71,7 +71,7 @@ enum ManPageText {
     page.text(
       """
       {{NAME}} interpolates variables, --var NAME=VALUE, AUTHSH_VAR_NAME, {{env.NAME}}, the builtins \
-      {{uuid}}, {{timestamp}} and {{random}}, and the previous result ({{inbox.link}}). Queries read \
+      \(TemplateBuiltin.listed), and the previous result ({{inbox.link}}). Queries read \
       the result model: ok, error.code, error.message, user.email, user.email_confirmed, \
       session.expires_in, claims.*, inbox.link, status.signed_in and so on (see --json output).
       """)
