@@ -84,7 +84,7 @@ import Testing
       #expect(try await rig.run("login ada@example.com --password correct-horse-2").ok)
       let status = try await rig.run("status")
       #expect(status.status?.signedIn == true)
-      #expect(status.status?.provider == provider.rawValue)
+      #expect(status.status?.provider == provider)
       #expect(try await rig.run("logout").ok)
       #expect(try await rig.run("whoami").error?.code == .notAuthenticated)
     }

@@ -2,7 +2,7 @@ import JSONKit
 
 /// `status.*`: where commands go and who is signed in (psql `\conninfo`).
 package struct StatusInfo: Sendable, Equatable {
-  package var provider: String
+  package var provider: ProviderKind
   package var profile: String
   package var url: String
   package var signedIn: Bool
@@ -12,7 +12,7 @@ package struct StatusInfo: Sendable, Equatable {
   package var sessionLocation: String?
   /// Why the saved session cannot be read here (`status.session_unreadable`), or nil.
   package var sessionUnreadable: String?
-  package init(provider: String, profile: String, url: String, signedIn: Bool) {
+  package init(provider: ProviderKind, profile: String, url: String, signedIn: Bool) {
     self.provider = provider
     self.profile = profile
     self.url = url
@@ -116,7 +116,7 @@ package struct CommandResult: Sendable {
     }
     if let status {
       object["status"] = [
-        "provider": .string(status.provider), "profile": .string(status.profile), "url": .string(status.url),
+        "provider": .string(status.provider.rawValue), "profile": .string(status.profile), "url": .string(status.url),
         "signed_in": .bool(status.signedIn), "session_store": .optional(status.sessionStore),
         "session_location": .optional(status.sessionLocation),
         "session_readable": .bool(status.sessionUnreadable == nil),

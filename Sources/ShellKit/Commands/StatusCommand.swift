@@ -8,7 +8,7 @@ struct StatusCommand: Command {
     let session = try invocation.output(.showTokens) ? sessions.storedSession() : sessions.storedSummary()
     var result = CommandResult(.status)
     result.status = StatusInfo(
-      provider: target.provider.rawValue, profile: target.profile, url: target.url, signedIn: session != nil)
+      provider: target.provider, profile: target.profile, url: target.url, signedIn: session != nil)
     let location = sessions.location
     result.status?.sessionStore = location.kind.rawValue
     result.status?.sessionLocation = location.place

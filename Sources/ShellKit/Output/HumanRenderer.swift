@@ -31,7 +31,7 @@ package enum HumanRenderer {
     if let status = result.status {
       lines += table(
         [
-          ("provider", status.provider), ("profile", status.profile), ("url", status.url),
+          ("provider", status.provider.rawValue), ("profile", status.profile), ("url", status.url),
           ("user", result.session.map { "\($0.user.label) (token \(expiry($0, now: now)))" } ?? "not signed in"),
         ] + (status.sessionLocation.map { [("session", $0)] } ?? [])
           + (status.sessionUnreadable.map { [("readable", "no: \($0)")] } ?? []))

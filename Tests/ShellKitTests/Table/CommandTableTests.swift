@@ -38,5 +38,5 @@ import Testing
 }
 
 extension CommandSpec: CustomTestStringConvertible {
-  public var testDescription: String { name }
+  package var testDescription: String { name }
 }
