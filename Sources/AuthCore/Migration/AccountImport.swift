@@ -311,7 +311,7 @@ package enum AccountImportPlan {
     case .bcrypt?:
       // From the bytes in place: `Data` made from a `String.UTF8View` goes a byte at a time.
       var hash = account.passwordHash ?? ""
-      return (hash.withUTF8 { Data(buffer: $0) }.base64EncodedString(), nil, .bcrypt, nil)
+      return (Base64.encode(hash.utf8), nil, .bcrypt, nil)
     case .firebaseScrypt(let config, let salt, let digest)?, .firebaseImport(let config, let salt, let digest)?:
       return (digest, salt, .scrypt(config), nil)
     case .argon2?, .unknown?, nil:

@@ -140,7 +140,7 @@ package enum PasswordHashString {
     var fields = config.batchCreateFields
     fields["algorithm"] = fields["hashAlgorithm"]
     fields["hashAlgorithm"] = nil
-    return firebaseImportPrefix + Data(JSON.object(fields).bytes).base64EncodedString() + "$\(salt)$\(hash)"
+    return firebaseImportPrefix + Base64.encode(JSON.object(fields).bytes) + "$\(salt)$\(hash)"
   }
 
   private static func parseFirebaseImport(_ text: String) -> Kind? {
@@ -204,7 +204,7 @@ package enum PasswordHashString {
   /// decodes); nil when it is not base64.
   package static func standardBase64(_ text: String) -> String? {
     if isStandardBase64(text.utf8) { return text }
-    return bytes(text).map { Data($0).base64EncodedString() }
+    return bytes(text).map { Base64.encode($0) }
   }
 
   /// True when `text` is already standard padded base64 exactly as it would be re-encoded (the
@@ -248,12 +248,6 @@ package enum PasswordHashString {
 
   /// The bytes of base64 in either alphabet, padded or not.
   package static func bytes(_ text: String) -> [UInt8]? {
-    var standard = Array(text.utf8).map {
-      $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
-    }
-    while standard.last == UInt8(ascii: "=") { standard.removeLast() }
-    guard standard.count % 4 != 1 else { return nil }
-    standard += Array(repeating: UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
-    return Data(base64Encoded: Data(standard)).map { Array($0) }
+    Base64.decode(text)
   }
 }

@@ -6,9 +6,7 @@ package enum JWTClaims {
   package static func decode(_ token: String) -> JSON? {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3 else { return nil }
-    var base64 = parts[1].replacingAll("-", with: "+").replacingAll("_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    guard let data = Data(base64Encoded: base64), let claims = try? JSON.parse(bytes: Array(data)),
+    guard let bytes = Base64.decode(String(parts[1])), let claims = try? JSON.parse(bytes: bytes),
       claims.object != nil
     else { return nil }
     return claims

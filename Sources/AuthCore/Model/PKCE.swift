@@ -26,7 +26,7 @@ package struct PKCEPair: Sendable, Equatable {
   }
 
   static func base64URL(_ bytes: [UInt8]) -> String {
-    Base64Text.encode(bytes).replacingAll("+", with: "-").replacingAll("/", with: "_").replacingAll("=", with: "")
+    Base64.encodeURL(bytes)
   }
 
   /// The auth code of a link a PKCE flow ended in: the app's redirect, `https://app/cb?code=…`.

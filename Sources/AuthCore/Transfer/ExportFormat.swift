@@ -67,7 +67,7 @@ package enum FirebaseImportRecord {
         object["salt"] = .string(parts.salt)
       } else if PasswordHashString.identifiesItself(hash) {
         // bcrypt and argon2 as the base64 of their text: a reader tells them from scrypt by it.
-        object["passwordHash"] = .string(Base64Text.encode(Array(hash.utf8)))
+        object["passwordHash"] = .string(Base64.encode(Array(hash.utf8)))
       }
     }
     if let phone = account.phone.flatMap(PortableAccount.e164), account.phoneConfirmed == true {

@@ -83,8 +83,8 @@ package struct FirebaseScryptHash: Equatable, Sendable {
 
   package var encoded: String {
     "$fbscrypt$v=1,n=\(parameters.memoryCost),r=\(parameters.rounds),p=1,ss="
-      + Data(parameters.saltSeparator).base64EncodedString() + ",sk=" + Data(parameters.signerKey).base64EncodedString()
-      + "$" + Data(salt).base64EncodedString() + "$" + Data(hash).base64EncodedString()
+      + Base64.encode(parameters.saltSeparator) + ",sk=" + Base64.encode(parameters.signerKey)
+      + "$" + Base64.encode(salt) + "$" + Base64.encode(hash)
   }
 
   /// GoTrue's `ParseFirebaseScryptHash`: the reason it refuses a string, or the parsed hash.
@@ -119,14 +119,14 @@ package struct FirebaseScryptHash: Equatable, Sendable {
     guard rounds != 0 else { return .failure(.zero("r")) }
     guard let threads = UInt8(p) else { return .failure(.parameter("p", p)) }
     guard threads != 0 else { return .failure(.zero("p")) }
-    guard let hash = Data(base64Encoded: String(decoding: sections[2], as: UTF8.self)) else {
+    guard let hash = Base64.decode(String(decoding: sections[2], as: UTF8.self)) else {
       return .failure(.base64("hash"))
     }
-    guard let salt = Data(base64Encoded: String(decoding: sections[1], as: UTF8.self)) else {
+    guard let salt = Base64.decode(String(decoding: sections[1], as: UTF8.self)) else {
       return .failure(.base64("salt"))
     }
-    guard let signerKey = Data(base64Encoded: fields["sk"] ?? "") else { return .failure(.base64("sk")) }
-    guard let separator = Data(base64Encoded: fields["ss"] ?? "") else { return .failure(.base64("ss")) }
+    guard let signerKey = Base64.decode(fields["sk"] ?? "") else { return .failure(.base64("sk")) }
+    guard let separator = Base64.decode(fields["ss"] ?? "") else { return .failure(.base64("ss")) }
     // p other than 1 is accepted as GoTrue accepts it; it is not Firebase's and never matches here.
     let parameters = FirebaseScryptParameters(
       signerKey: Array(signerKey), saltSeparator: Array(separator),

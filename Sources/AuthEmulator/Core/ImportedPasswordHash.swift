@@ -51,21 +51,21 @@ package struct ImportedPasswordHash: Equatable, Sendable {
 
   package var encoded: String {
     var fields = ["alg=\(algorithm.rawValue)"]
-    if !key.isEmpty { fields.append("key=" + Data(key).base64EncodedString()) }
+    if !key.isEmpty { fields.append("key=" + Base64.encode(key)) }
     if rounds != 0 { fields.append("rounds=\(rounds)") }
     if let order { fields.append("order=\(order.rawValue)") }
     if algorithm == .standardScrypt {
       fields += ["n=\(cpuMemCost)", "r=\(blockSize)", "p=\(parallelization)", "dk=\(dkLen)"]
     }
-    return Self.prefix + fields.joined(separator: ",") + "$" + Data(salt).base64EncodedString() + "$"
-      + Data(hash).base64EncodedString()
+    return Self.prefix + fields.joined(separator: ",") + "$" + Base64.encode(salt) + "$"
+      + Base64.encode(hash)
   }
 
   package static func parse(_ text: String) -> ImportedPasswordHash? {
     guard text.hasPrefix(prefix) else { return nil }
     let sections = text.dropFirst(prefix.count).split(separator: "$", omittingEmptySubsequences: false)
-    guard sections.count == 3, let salt = Data(base64Encoded: String(sections[1])),
-      let hash = Data(base64Encoded: String(sections[2])), !hash.isEmpty
+    guard sections.count == 3, let salt = Base64.decode(String(sections[1])),
+      let hash = Base64.decode(String(sections[2])), !hash.isEmpty
     else { return nil }
     var fields: [String: String] = [:]
     for field in sections[0].split(separator: ",") {
@@ -74,7 +74,7 @@ package struct ImportedPasswordHash: Equatable, Sendable {
     }
     guard let algorithm = fields["alg"].flatMap(Algorithm.init(rawValue:)) else { return nil }
     var parsed = ImportedPasswordHash(algorithm: algorithm)
-    parsed.key = fields["key"].flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
+    parsed.key = fields["key"].flatMap { Base64.decode($0) }.map(Array.init) ?? []
     parsed.rounds = fields["rounds"].flatMap { Int($0) } ?? 0
     parsed.order = fields["order"].flatMap(Order.init(rawValue:))
     parsed.cpuMemCost = fields["n"].flatMap { Int($0) } ?? 0

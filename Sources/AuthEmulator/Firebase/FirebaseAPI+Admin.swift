@@ -112,8 +112,8 @@ extension FirebaseAPI {
   /// `signIn.hashConfig` as production shows it (and as `user import --hash-config` reads it).
   static func hashConfigJSON(_ config: FirebaseScryptParameters) -> JSON {
     [
-      "algorithm": "SCRYPT", "signerKey": .string(Data(config.signerKey).base64EncodedString()),
-      "saltSeparator": .string(Data(config.saltSeparator).base64EncodedString()),
+      "algorithm": "SCRYPT", "signerKey": .string(Base64.encode(config.signerKey)),
+      "saltSeparator": .string(Base64.encode(config.saltSeparator)),
       "rounds": .int(config.rounds), "memoryCost": .int(config.memoryCost),
     ]
   }

@@ -123,7 +123,7 @@ extension FirebaseAPI {
     record["signInProvider"] = .string(provider)
     record["projectId"] = .string(project.projectId)
     var response = base
-    response["mfaPendingCredential"] = .string(Data(JSON.object(record).bytes).base64EncodedString())
+    response["mfaPendingCredential"] = .string(Base64.encode(JSON.object(record).bytes))
     response["mfaInfo"] = .array(user.mfaInfo.map(\.json))
     return .object(response)
   }
@@ -132,7 +132,7 @@ extension FirebaseAPI {
   private func pendingUser(_ project: FirebaseProject, _ credential: String) throws -> (
     user: FirebaseUser, provider: String
   ) {
-    guard let data = Data(base64Encoded: credential), let record = try? JSON.parse(bytes: Array(data)),
+    guard let data = Base64.decode(credential), let record = try? JSON.parse(bytes: Array(data)),
       record["_AuthEmulatorMfaPendingCredential"]?.string != nil, let localId = record["localId"]?.string
     else { throw FirebaseError.bad("INVALID_MFA_PENDING_CREDENTIAL") }
     try require(

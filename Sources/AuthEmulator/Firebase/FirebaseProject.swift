@@ -192,8 +192,8 @@ final class FirebaseProject {
       "projectId": .string(stateKey), "allowDuplicateEmails": .bool(allowDuplicateEmails),
       "emailPrivacy": .bool(emailPrivacy), "emailSignInEnabled": .bool(emailSignIn.enabled),
       "passwordRequired": .bool(emailSignIn.passwordRequired),
-      "hashSignerKey": .string(Data(hashConfig.signerKey).base64EncodedString()),
-      "hashSaltSeparator": .string(Data(hashConfig.saltSeparator).base64EncodedString()),
+      "hashSignerKey": .string(Base64.encode(hashConfig.signerKey)),
+      "hashSaltSeparator": .string(Base64.encode(hashConfig.saltSeparator)),
       "hashRounds": .int(hashConfig.rounds), "hashMemoryCost": .int(hashConfig.memoryCost),
       "totpAdjacentIntervals": totpAdjacentIntervals.map(JSON.int) ?? .null, "totpConfigured": .bool(totpConfigured),
     ]
@@ -254,8 +254,8 @@ final class FirebaseProject {
     totpAdjacentIntervals = config["totpAdjacentIntervals"]?.int
     totpConfigured = config["totpConfigured"]?.bool ?? false
     // Stores written before the hash config existed get one the first time a password is hashed.
-    if let key = config["hashSignerKey"]?.string.flatMap({ Data(base64Encoded: $0) }),
-      let separator = config["hashSaltSeparator"]?.string.flatMap({ Data(base64Encoded: $0) }),
+    if let key = config["hashSignerKey"]?.string.flatMap({ Base64.decode($0) }),
+      let separator = config["hashSaltSeparator"]?.string.flatMap({ Base64.decode($0) }),
       let rounds = config["hashRounds"]?.int, let memoryCost = config["hashMemoryCost"]?.int
     {
       hashConfig = FirebaseScryptParameters(

@@ -94,7 +94,7 @@ enum FirebaseTokens {
     }
     if let issuedAtMs { record["issuedAtMs"] = .int(issuedAtMs) }
     if let tenantId { record["tenantId"] = .string(tenantId) }
-    return Data(JSON.object(record).bytes).base64EncodedString()
+    return Base64.encode(JSON.object(record).bytes)
   }
 
   /// Decodes leniently, like Node's `Buffer.from(text, "base64")`; `INVALID_REFRESH_TOKEN` otherwise.
@@ -102,7 +102,7 @@ enum FirebaseTokens {
     var text = token.replacingAll("-", with: "+").replacingAll("_", with: "/")
     text = String(text.filter { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "+" || $0 == "/" })
     while text.count % 4 != 0 { text += "=" }
-    guard let data = Data(base64Encoded: text), let record = try? JSON.parse(bytes: Array(data)),
+    guard let data = Base64.decode(text), let record = try? JSON.parse(bytes: Array(data)),
       case .object(let object) = record, isTruthy(object["_AuthEmulatorRefreshToken"]),
       let localId = object["localId"]?.string, let provider = object["provider"]?.string
     else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }

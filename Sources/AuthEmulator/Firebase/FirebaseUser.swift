@@ -99,8 +99,8 @@ struct FirebaseUser: Equatable, Sendable {
       return publicJSON(tenantId: project.tenantId)
     }
     if let native = project.nativeHash(passwordHash) {
-      user["passwordHash"] = .string(Data(native.hash).base64EncodedString())
-      user["salt"] = .string(Data(native.salt).base64EncodedString())
+      user["passwordHash"] = .string(Base64.encode(native.hash))
+      user["salt"] = .string(Base64.encode(native.salt))
     } else {
       user["passwordHash"] = nil
     }

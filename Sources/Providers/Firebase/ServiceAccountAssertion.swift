@@ -52,7 +52,6 @@ struct ServiceAccountAssertion {
   }
 
   static func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingAll("+", with: "-").replacingAll("/", with: "_")
-      .replacingAll("=", with: "")
+    Base64.encodeURL(bytes)
   }
 }

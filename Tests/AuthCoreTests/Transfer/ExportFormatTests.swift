@@ -1,4 +1,5 @@
 import AuthCore
+import Essentials
 import JSONKit
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
     var bcrypt = Self.account
     bcrypt.passwordHash = "$2a$10$abcdefghijklmnopqrstuuJ3aLzTMuVq3JyM6xvCiT6i1Lz0Nw5Ku"
     let second = try JSON.parse(ExportFormat.firebase.record(bcrypt, first: true))
-    #expect(second["passwordHash"]?.string == Base64Text.encode(Array(bcrypt.passwordHash!.utf8)))
+    #expect(second["passwordHash"]?.string == Base64.encode(Array(bcrypt.passwordHash!.utf8)))
     #expect(second["salt"] == nil)
   }
 
