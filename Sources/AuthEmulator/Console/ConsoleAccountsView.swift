@@ -62,7 +62,12 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">Factors</th><th scope=\"col\">Providers</th><th scope=\"col\">Phone</th>"
     out += "<th scope=\"col\">Created</th><th scope=\"col\">Last sign-in</th></tr></thead><tbody>"
     for row in rows {
-      let label = row.email.isEmpty ? "(no e-mail)" : row.email
+      let label =
+        switch row.state {
+        case .deleted: "(deleted account)"
+        case .anonymous: "(anonymous account)"
+        case .live: row.email.isEmpty ? "(no e-mail)" : row.email
+        }
       out += "<tr><td>" + H.link(accountURL(side: side, id: row.id, tenant: tenant), label) + "</td>"
       out += "<td>\(H.text(row.name))</td><td><code>\(H.text(row.id))</code></td>"
       out += "<td>\(yesNo(row.confirmed))</td><td>\(yesNo(row.disabled, goodWhenFalse: true))</td>"

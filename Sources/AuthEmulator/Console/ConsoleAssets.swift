@@ -57,10 +57,21 @@ enum ConsoleAssets {
     img.qr { background: #fff; padding: .5rem; }
     """
 
-  /// Keeps the inbox current: polls `/_/inbox.json` every two seconds and rebuilds the table
-  /// with DOM text nodes (never markup from data); links only for http(s).
+  /// Puts the browser's local time in the title of every `<time>` (shown on hover), and keeps the
+  /// inbox current: polls `/_/inbox.json` every two seconds and rebuilds the table with DOM text
+  /// nodes (never markup from data); links only for http(s).
   static let js = """
     "use strict";
+    function authshLocalTimes(root) {
+      var times = root.querySelectorAll("time[datetime]");
+      for (var i = 0; i < times.length; i++) {
+        var date = new Date(times[i].getAttribute("datetime"));
+        if (!isNaN(date.getTime())) {
+          times[i].title = date.toLocaleString() + " (local time; " + times[i].getAttribute("datetime") + ")";
+        }
+      }
+    }
+    authshLocalTimes(document);
     (function () {
       var table = document.getElementById("inbox");
       if (!table) { return; }
@@ -72,7 +83,9 @@ enum ConsoleAssets {
         var rows = document.createDocumentFragment();
         messages.forEach(function (m) {
           var tr = document.createElement("tr");
-          cell(tr, m.time); cell(tr, m.side); cell(tr, m.email); cell(tr, m.kind);
+          var when = document.createElement("time");
+          when.setAttribute("datetime", m.iso); when.title = m.iso; when.textContent = m.time;
+          tr.insertCell().appendChild(when); cell(tr, m.side); cell(tr, m.email); cell(tr, m.kind);
           var td = tr.insertCell();
           if (/^https?:\\/\\//i.test(m.link)) {
             var a = document.createElement("a"); a.href = m.link; a.textContent = m.link; td.appendChild(a);
@@ -82,6 +95,7 @@ enum ConsoleAssets {
         });
         while (body.firstChild) { body.removeChild(body.firstChild); }
         body.appendChild(rows);
+        authshLocalTimes(body);
       }
       function poll() {
         fetch("/_/inbox.json", { cache: "no-store", credentials: "same-origin" })

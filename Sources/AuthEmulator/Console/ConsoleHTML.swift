@@ -89,12 +89,9 @@ enum ConsoleHTML {
       """
   }
 
-  /// Microseconds or milliseconds since 1970 as `2026-11-29 00:20:27 UTC`; "never" for nil.
-  static func time(milliseconds: Int64?) -> String {
-    guard let milliseconds else { return "never" }
-    let iso = CivilTime.iso8601(milliseconds: Int(milliseconds))
-    return String(iso.prefix(19).map { $0 == "T" ? " " : $0 }) + " UTC"
-  }
+  /// Milliseconds since 1970 as a `<time>` element showing `2026-11-29 00:20:27 UTC`; "never" for
+  /// nil.
+  static func time(milliseconds: Int64?) -> String { ConsoleTime.markup(milliseconds: milliseconds) }
 }
 
 /// The console's top-level pages.

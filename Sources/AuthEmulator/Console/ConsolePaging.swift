@@ -15,6 +15,8 @@ struct ConsoleAccountRow: Sendable, Equatable {
   var providers: [String]
   var createdMs: Int64
   var lastSignInMs: Int64?
+  /// Live, soft-deleted (Supabase) or anonymous: the list names the last two so.
+  var state: EmulatorConsole.AccountState = .live
 }
 
 /// What the accounts list shows: a search, an order, a page.

@@ -11,14 +11,13 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">\(side == .supabase ? "Last sign-in" : "Name")</th></tr></thead><tbody>"
     let items = user[side == .supabase ? "identities" : "providerUserInfo"]?.array ?? []
     for item in items {
-      let cells: [String?] =
+      let texts: [String?] =
         side == .supabase
-        ? [
-          item["provider"]?.string, item["id"]?.string, item["identity_data"]?["email"]?.string,
-          item["last_sign_in_at"]?.string,
-        ]
+        ? [item["provider"]?.string, item["id"]?.string, item["identity_data"]?["email"]?.string]
         : [item["providerId"]?.string, item["rawId"]?.string, item["email"]?.string, item["displayName"]?.string]
-      out += "<tr>" + cells.map { "<td>\(H.text($0 ?? ""))</td>" }.joined() + "</tr>"
+      var cells = texts.map { H.text($0 ?? "") }
+      if side == .supabase { cells.append(ConsoleTime.markup(item["last_sign_in_at"], unit: .iso)) }
+      out += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
     }
     if items.isEmpty { out += "<tr><td colspan=\"4\">none</td></tr>" }
     return out + "</tbody></table></div>"
@@ -31,16 +30,12 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">Status</th><th scope=\"col\">Created</th></tr></thead><tbody>"
     let items = user[side == .supabase ? "factors" : "mfaInfo"]?.array ?? []
     for item in items {
-      let cells: [String?] =
+      let texts: [String?] =
         side == .supabase
-        ? [
-          item["id"]?.string, item["factor_type"]?.string, item["friendly_name"]?.string, item["status"]?.string,
-          item["created_at"]?.string,
-        ]
-        : [
-          item["mfaEnrollmentId"]?.string, "totp", item["displayName"]?.string, "enrolled", item["enrolledAt"]?.string,
-        ]
-      out += "<tr>" + cells.map { "<td>\(H.text($0 ?? ""))</td>" }.joined() + "</tr>"
+        ? [item["id"]?.string, item["factor_type"]?.string, item["friendly_name"]?.string, item["status"]?.string]
+        : [item["mfaEnrollmentId"]?.string, "totp", item["displayName"]?.string, "enrolled"]
+      let created = ConsoleTime.markup(item[side == .supabase ? "created_at" : "enrolledAt"], unit: .iso)
+      out += "<tr>" + (texts.map { H.text($0 ?? "") } + [created]).map { "<td>\($0)</td>" }.joined() + "</tr>"
     }
     if items.isEmpty { out += "<tr><td colspan=\"5\">none</td></tr>" }
     return out + "</tbody></table></div>"
@@ -69,7 +64,7 @@ extension EmulatorConsole {
     return out + "</div>"
   }
 
-  func auditSection(side: ConsoleSide, id: String, email: String) -> String {
+  func auditSection(side: ConsoleSide, id: String, email: String, phone: String) -> String {
     typealias H = ConsoleHTML
     var out = "<h2>Audit trail</h2>"
     if side == .supabase {
@@ -92,15 +87,31 @@ extension EmulatorConsole {
     } else {
       out += "<p class=\"muted\">Firebase Auth keeps no audit log; the mails below are this account's trail.</p>"
     }
-    let mails = email.isEmpty ? [] : outbox.messages(to: email).reversed().map { $0 }
-    out += "<div class=\"table-wrap\"><table><caption>Mails and codes sent to this address</caption><thead><tr>"
-    out += "<th scope=\"col\">Time</th><th scope=\"col\">Backend</th><th scope=\"col\">Kind</th>"
-    out += "<th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
+    let mails = messages(email: email, phone: phone)
+    out += "<div class=\"table-wrap\"><table id=\"messages\"><caption>Mails to its address and texts to its phone"
+    out += "</caption><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Backend</th><th scope=\"col\">To</th>"
+    out += "<th scope=\"col\">Kind</th><th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
     for mail in mails {
-      out += "<tr><td>\(H.text(Self.mailTime(mail)))</td><td>\(H.text(mail.side.rawValue))</td>"
+      out += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td><td>\(H.text(mail.email))</td>"
       out += "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(H.text(mail.code))</td></tr>"
     }
-    if mails.isEmpty { out += "<tr><td colspan=\"5\">none</td></tr>" }
+    if mails.isEmpty { out += "<tr><td colspan=\"6\">none</td></tr>" }
     return out + "</tbody></table></div>"
   }
+}
+
+extension EmulatorConsole {
+  /// The mails to `email` and the texts to `phone` (any form: `+1 555…`, digits), newest first.
+  func messages(email: String, phone: String) -> [OutboxMessage] {
+    let digits = Self.phoneDigits(phone)
+    guard !email.isEmpty || !digits.isEmpty else { return [] }
+    let address = email.lowercased()
+    return outbox.messages().filter { message in
+      (!address.isEmpty && message.email.lowercased() == address)
+        || (!digits.isEmpty && !message.email.contains("@") && Self.phoneDigits(message.email) == digits)
+    }.reversed()
+  }
+
+  /// The digits of a phone number (`+1 555-0100` → `15550100`).
+  static func phoneDigits(_ phone: String) -> String { String(phone.filter { $0.isASCII && $0.isNumber }) }
 }

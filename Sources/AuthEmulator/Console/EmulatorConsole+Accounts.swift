@@ -89,11 +89,13 @@ extension EmulatorConsole {
     let micros = clock.now().micros
     var providers = user.identity.map { [$0.provider] } ?? []
     providers += user.otherIdentities.map(\.provider)
+    let state: AccountState = user.deletedAt != nil ? .deleted : user.isAnonymous ? .anonymous : .live
     return ConsoleAccountRow(
-      id: user.id, email: user.email, name: SupabaseUserIndex.fullName(user) ?? "", phone: user.phone,
+      id: user.id, email: state == .deleted ? "" : user.email, name: SupabaseUserIndex.fullName(user) ?? "",
+      phone: user.phone,
       confirmed: user.isConfirmed, disabled: user.isBanned(at: micros) || user.deletedAt != nil,
       factors: user.factors.filter(\.isVerified).count, providers: providers, createdMs: user.createdAt / 1000,
-      lastSignInMs: user.lastSignInAt.map { $0 / 1000 })
+      lastSignInMs: user.lastSignInAt.map { $0 / 1000 }, state: state)
   }
 
   static func firebaseRow(_ user: FirebaseUser) -> ConsoleAccountRow {
@@ -102,10 +104,12 @@ extension EmulatorConsole {
     if user.emailLinkSignin == true { providers.append("emailLink") }
     if user.phoneNumber != nil { providers.append("phone") }
     providers += user.federated.map(\.providerId)
+    let anonymous = (user.email ?? "").isEmpty && providers.isEmpty
     return ConsoleAccountRow(
       id: user.localId, email: user.email ?? "", name: user.displayName ?? "", phone: user.phoneNumber ?? "",
       confirmed: user.emailVerified == true, disabled: user.disabled == true, factors: user.mfaInfo.count,
-      providers: providers, createdMs: Int64(user.createdAt), lastSignInMs: user.lastLoginAt.map(Int64.init))
+      providers: providers, createdMs: Int64(user.createdAt), lastSignInMs: user.lastLoginAt.map(Int64.init),
+      state: anonymous ? .anonymous : .live)
   }
 
   func accountsPage() async -> ServerResponse {
@@ -114,7 +118,7 @@ extension EmulatorConsole {
     let tenant = self.tenant.flatMap { tenants.contains($0) ? $0 : nil }
     let query = listQuery
     let (rows, window) = accountRows(side: side, tenant: tenant, query: query)
-    let notice = request.query("deleted") == nil ? "" : "<p class=\"notice\" role=\"status\">Account deleted.</p>"
+    let notice = ConsoleNotice.markup(request.query("done"))
     let body = Self.accountsBody(side: side, tenant: tenant, tenants: tenants, query: query, rows: rows, window: window)
     return Self.html(200, ConsoleHTML.page(title: "Accounts", section: .accounts, body: notice + body))
   }

@@ -9,9 +9,12 @@ extension EmulatorConsole {
 
   var newestMails: [OutboxMessage] { Array(outbox.messages().suffix(Self.inboxLimit).reversed()) }
 
-  static func mailTime(_ mail: OutboxMessage) -> String {
-    ConsoleHTML.time(milliseconds: Int64((mail.time.timeIntervalSince1970 * 1000).rounded(.down)))
+  static func mailMilliseconds(_ mail: OutboxMessage) -> Int64 {
+    Int64((mail.time.timeIntervalSince1970 * 1000).rounded(.down))
   }
+
+  /// The mail's time as a `<time>` element.
+  static func mailTime(_ mail: OutboxMessage) -> String { ConsoleTime.markup(milliseconds: mailMilliseconds(mail)) }
 
   /// The link as a clickable anchor when it is http(s), else as text.
   static func mailLink(_ link: String) -> String {
@@ -28,7 +31,7 @@ extension EmulatorConsole {
     body += "<th scope=\"col\">To</th><th scope=\"col\">Kind</th><th scope=\"col\">Link</th>"
     body += "<th scope=\"col\">Code</th></tr></thead><tbody>"
     for mail in mails {
-      body += "<tr><td>\(H.text(Self.mailTime(mail)))</td><td>\(H.text(mail.side.rawValue))</td>"
+      body += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td>"
       body += "<td>\(H.text(mail.email))</td><td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td>"
       body += "<td>\(H.text(mail.code))</td></tr>"
     }
@@ -39,7 +42,9 @@ extension EmulatorConsole {
   func inboxJSON() -> ServerResponse {
     let messages = newestMails.map { mail -> JSON in
       [
-        "time": .string(Self.mailTime(mail)), "side": .string(mail.side.rawValue), "email": .string(mail.email),
+        "time": .string(ConsoleTime.text(milliseconds: Self.mailMilliseconds(mail))),
+        "iso": .string(ConsoleTime.iso(milliseconds: Self.mailMilliseconds(mail))), "side": .string(mail.side.rawValue),
+        "email": .string(mail.email),
         "kind": .string(mail.kind), "link": .string(mail.link), "code": .string(mail.code),
       ]
     }
