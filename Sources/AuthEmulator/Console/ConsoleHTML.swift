@@ -68,7 +68,7 @@ enum ConsoleHTML {
   }
 
   /// The whole document: header with the navigation, then `body` (already markup).
-  static func page(title: String, section: ConsoleSection, body: String) -> String {
+  static func page(title: String, section: ConsoleSection, body: String, heading: String? = nil) -> String {
     var nav = ""
     for item in ConsoleSection.allCases {
       nav += "<li>" + link(item.path, item.label, current: item == section) + "</li>"
@@ -83,7 +83,7 @@ enum ConsoleHTML {
       </head><body>
       <a class="skip" href="#main">Skip to content</a>
       <header><p class="brand">authsh emulator</p><nav aria-label="Console"><ul>\(nav)</ul></nav></header>
-      <main id="main" tabindex="-1"><h1>\(text(title))</h1>
+      <main id="main" tabindex="-1"><h1>\(text(heading ?? title))</h1>
       \(body)
       </main></body></html>
       """

@@ -47,7 +47,8 @@ extension EmulatorConsole {
       case .anonymous: "Anonymous account \(id)"
       case .live: email.isEmpty ? "Account \(id)" : email
       }
-    return Self.html(200, H.page(title: title, section: .accounts, body: body))
+    let place = tenant.map { "\(side.label) account of tenant \($0)" } ?? "\(side.label) account"
+    return Self.html(200, H.page(title: "\(title) · \(place)", section: .accounts, body: body, heading: title))
   }
 
   /// What an account is, before what it has: a soft-deleted or anonymous account is named so.
