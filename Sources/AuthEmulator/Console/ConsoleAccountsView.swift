@@ -72,7 +72,7 @@ extension EmulatorConsole {
         case .live: row.email.isEmpty ? "(no e-mail)" : row.email
         }
       out += "<tr><td>" + H.link(accountURL(side: side, id: row.id, tenant: tenant), label) + "</td>"
-      out += "<td>\(H.text(row.name))</td><td><code>\(H.text(row.id))</code></td>"
+      out += "<td>\(H.text(row.name))</td><td>\(H.id(row.id))</td>"
       out += "<td>\(yesNo(row.confirmed))</td><td>\(yesNo(row.disabled, goodWhenFalse: true))</td>"
       out += "<td>\(row.factors)</td><td>\(H.text(row.providers.joined(separator: ", ")))</td>"
       out += "<td>\(H.text(row.phone))</td><td>\(H.time(milliseconds: row.createdMs))</td>"

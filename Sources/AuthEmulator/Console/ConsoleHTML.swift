@@ -60,6 +60,18 @@ enum ConsoleHTML {
     return out + "<button type=\"submit\"\(kind)>\(text(label))</button></form>"
   }
 
+  /// A button that copies `value` (`console.js` shows it and does the copying; without script it
+  /// stays hidden). `what` names it for a screen reader: "Copy the id".
+  static func copyButton(_ value: String, what: String) -> String {
+    "<button type=\"button\" class=\"copy\" data-copy=\"\(attribute(value))\" aria-label=\"Copy \(attribute(what))\" "
+      + "hidden>Copy</button>"
+  }
+
+  /// An id in a `<code>` that does not wrap, with its copy button.
+  static func id(_ value: String) -> String {
+    "<code class=\"id\">\(text(value))</code>" + copyButton(value, what: "the id")
+  }
+
   /// A two-column table of label → already-escaped cell markup.
   static func facts(_ rows: [(String, String)], caption: String) -> String {
     var out = "<table class=\"facts\"><caption>\(text(caption))</caption><tbody>"

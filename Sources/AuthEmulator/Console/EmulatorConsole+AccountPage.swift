@@ -37,7 +37,7 @@ extension EmulatorConsole {
       if case .string(let text) = value, let parsed = try? JSON.parse(text) { value = parsed }
       body += "<h3>\(H.text(key))</h3><pre>\(H.text(value.prettyText))</pre>"
     }
-    body += actionsSection(side: side, id: id, email: email)
+    body += actionsSection(side: side, id: id, email: email, user: user)
     let phone = state == .deleted ? "" : user[side == .supabase ? "phone" : "phoneNumber"]?.string ?? ""
     body += auditSection(side: side, id: id, email: email, phone: phone)
     body += "<details><summary>The admin API's answer</summary><pre>\(H.text(user.prettyText))</pre></details>"
@@ -79,7 +79,8 @@ extension EmulatorConsole {
     ]
     return keys.compactMap { key in
       user[key].map { value in
-        (key, times.contains(key) ? ConsoleTime.markup(value, unit: .iso) : ConsoleHTML.text(Self.plain(value)))
+        if key == "id" { return (key, ConsoleHTML.id(Self.plain(value))) }
+        return (key, times.contains(key) ? ConsoleTime.markup(value, unit: .iso) : ConsoleHTML.text(Self.plain(value)))
       }
     }
   }
@@ -96,7 +97,8 @@ extension EmulatorConsole {
     ]
     for key in keys {
       guard let value = user[key] else { continue }
-      let cell = times[key].map { ConsoleTime.markup(value, unit: $0) } ?? ConsoleHTML.text(Self.plain(value))
+      var cell = times[key].map { ConsoleTime.markup(value, unit: $0) } ?? ConsoleHTML.text(Self.plain(value))
+      if key == "localId" { cell = ConsoleHTML.id(Self.plain(value)) }
       rows.append((key, cell))
     }
     return rows

@@ -41,15 +41,26 @@ extension EmulatorConsole {
     return out + "</tbody></table></div>"
   }
 
-  func actionsSection(side: ConsoleSide, id: String, email: String) -> String {
+  func actionsSection(side: ConsoleSide, id: String, email: String, user: JSON) -> String {
     typealias H = ConsoleHTML
     let base = "/_/accounts/\(side.rawValue)/\(H.component(id))/"
     let scope = tenant.map { [("tenant", $0)] } ?? []
     let token = Self.token
     var out = "<h2>Actions</h2><div id=\"actions\">"
     out += H.button(action: base + "confirm", label: "Confirm e-mail", token: token, fields: scope)
-    out += H.button(action: base + "disable", label: side == .supabase ? "Ban" : "Disable", token: token, fields: scope)
-    out += H.button(action: base + "enable", label: side == .supabase ? "Unban" : "Enable", token: token, fields: scope)
+    switch (side, isBlocked(side: side, user)) {
+    case (.supabase, true): out += H.button(action: base + "enable", label: "Unban", token: token, fields: scope)
+    case (.firebase, true): out += H.button(action: base + "enable", label: "Enable", token: token, fields: scope)
+    case (.firebase, false): out += H.button(action: base + "disable", label: "Disable", token: token, fields: scope)
+    case (.supabase, false):
+      out += "<form method=\"post\" action=\"\(H.attribute(base + "disable"))\" class=\"inline\" id=\"ban\">"
+      out +=
+        H.tokenField(token) + "<label for=\"ban-duration\">Ban</label><select id=\"ban-duration\" name=\"duration\">"
+      for (value, label) in Self.banDurations {
+        out += "<option value=\"\(value)\"\(value == "24h" ? " selected" : "")>\(label)</option>"
+      }
+      out += "</select> <button type=\"submit\">Ban</button></form>"
+    }
     out += H.button(action: base + "remove-factors", label: "Remove second factors", token: token, fields: scope)
     if !email.isEmpty {
       out += H.button(action: base + "recovery-link", label: "Make a recovery link", token: token, fields: scope)
@@ -62,6 +73,19 @@ extension EmulatorConsole {
     let deleteURL = base + "delete" + (tenant.map { "?tenant=\(H.component($0))" } ?? "")
     out += "<p><a class=\"danger\" id=\"delete\" href=\"\(H.attribute(deleteURL))\">Delete this account…</a></p>"
     return out + "</div>"
+  }
+
+  /// A ban's choices: GoTrue `ban_duration` values and their words.
+  static let banDurations = [
+    ("1h", "for an hour"), ("24h", "for a day"), ("168h", "for a week"), ("720h", "for 30 days"),
+    ("876000h", "until unbanned (100 years)"),
+  ]
+
+  /// Banned now (Supabase `banned_until` ahead) or disabled (Firebase).
+  func isBlocked(side: ConsoleSide, _ user: JSON) -> Bool {
+    guard side == .supabase else { return user["disabled"]?.bool == true }
+    guard let until = user["banned_until"], let ms = ConsoleTime.milliseconds(until, unit: .iso) else { return false }
+    return ms > Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
   }
 
   func auditSection(side: ConsoleSide, id: String, email: String, phone: String) -> String {
@@ -93,7 +117,8 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">Kind</th><th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
     for mail in mails {
       out += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td><td>\(H.text(mail.email))</td>"
-      out += "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(H.text(mail.code))</td></tr>"
+      out +=
+        "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(Self.codeCell(mail.code))</td></tr>"
     }
     if mails.isEmpty { out += "<tr><td colspan=\"6\">none</td></tr>" }
     return out + "</tbody></table></div>"

@@ -16,8 +16,12 @@ extension EmulatorConsole {
       result = await change(
         side, id, supabase: ["email_confirm": true], firebase: ["emailVerified": true], .confirmed)
     case "disable":
+      let duration = field("duration") ?? "24h"
+      guard Self.banDurations.contains(where: { $0.0 == duration }) else {
+        return Self.problem(400, "Choose one of the ban's durations.", back: page)
+      }
       result = await change(
-        side, id, supabase: ["ban_duration": "876000h"], firebase: ["disableUser": true],
+        side, id, supabase: ["ban_duration": .string(duration)], firebase: ["disableUser": true],
         side == .supabase ? .banned : .disabled)
     case "enable":
       result = await change(

@@ -16,10 +16,17 @@ extension EmulatorConsole {
   /// The mail's time as a `<time>` element.
   static func mailTime(_ mail: OutboxMessage) -> String { ConsoleTime.markup(milliseconds: mailMilliseconds(mail)) }
 
-  /// The link as a clickable anchor when it is http(s), else as text.
+  /// The link as a clickable anchor when it is http(s), else as text; with a copy button.
   static func mailLink(_ link: String) -> String {
-    guard let safe = ConsoleHTML.safeLink(link) else { return ConsoleHTML.text(link) }
-    return ConsoleHTML.link(safe, link)
+    guard !link.isEmpty else { return "" }
+    let copy = ConsoleHTML.copyButton(link, what: "the link")
+    guard let safe = ConsoleHTML.safeLink(link) else { return ConsoleHTML.text(link) + copy }
+    return ConsoleHTML.link(safe, link) + copy
+  }
+
+  /// A one-time code with its copy button.
+  static func codeCell(_ code: String) -> String {
+    code.isEmpty ? "" : "<code>\(ConsoleHTML.text(code))</code>" + ConsoleHTML.copyButton(code, what: "the code")
   }
 
   func inboxPage() -> ServerResponse {
@@ -33,7 +40,7 @@ extension EmulatorConsole {
     for mail in mails {
       body += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td>"
       body += "<td>\(H.text(mail.email))</td><td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td>"
-      body += "<td>\(H.text(mail.code))</td></tr>"
+      body += "<td>\(Self.codeCell(mail.code))</td></tr>"
     }
     body += "</tbody></table></div>"
     return Self.html(200, H.page(title: "Inbox", section: .inbox, body: body))
