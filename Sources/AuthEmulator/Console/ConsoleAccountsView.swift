@@ -8,6 +8,7 @@ extension EmulatorConsole {
     var items = [("side", side.rawValue)]
     if let tenant { items.append(("tenant", tenant)) }
     if !query.search.isEmpty { items.append(("q", query.search)) }
+    items += query.filters.parameters
     items.append(("sort", query.sort.rawValue))
     items.append(("order", query.newestFirst ? "newest" : "oldest"))
     items.append(("page", String(page ?? query.page)))
@@ -50,10 +51,12 @@ extension EmulatorConsole {
     out += "</select> <label for=\"order\">Order</label><select id=\"order\" name=\"order\">"
     out += "<option value=\"newest\"\(query.newestFirst ? " selected" : "")>newest first</option>"
     out += "<option value=\"oldest\"\(query.newestFirst ? "" : " selected")>oldest first</option></select> "
+    out += filterFields(side: side, filters: query.filters)
     out += "<button type=\"submit\">Show</button></form>"
     let noun = window.total == 1 ? "account" : "accounts"
     out += "<p id=\"count\" role=\"status\">\(window.total) \(noun)"
     out += query.search.isEmpty ? "" : " matching “\(H.text(query.search))”"
+    out += query.filters.isEmpty ? "" : " (\(H.text(query.filters.summary(side))))"
     out += " · page \(window.page) of \(window.pageCount)</p>"
     out += "<div class=\"table-wrap\"><table id=\"accounts\"><caption>\(side.label) accounts"
     out += tenant.map { " of tenant \(H.text($0))" } ?? ""
@@ -62,23 +65,73 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">Factors</th><th scope=\"col\">Providers</th><th scope=\"col\">Phone</th>"
     out += "<th scope=\"col\">Created</th><th scope=\"col\">Last sign-in</th></tr></thead><tbody>"
     for row in rows {
-      let label = row.email.isEmpty ? "(no e-mail)" : row.email
+      let label =
+        switch row.state {
+        case .deleted: "(deleted account)"
+        case .anonymous: "(anonymous account)"
+        case .live: row.email.isEmpty ? "(no e-mail)" : row.email
+        }
       out += "<tr><td>" + H.link(accountURL(side: side, id: row.id, tenant: tenant), label) + "</td>"
-      out += "<td>\(H.text(row.name))</td><td><code>\(H.text(row.id))</code></td>"
+      out += "<td>\(H.text(row.name))</td><td>\(H.id(row.id))</td>"
       out += "<td>\(yesNo(row.confirmed))</td><td>\(yesNo(row.disabled, goodWhenFalse: true))</td>"
       out += "<td>\(row.factors)</td><td>\(H.text(row.providers.joined(separator: ", ")))</td>"
       out += "<td>\(H.text(row.phone))</td><td>\(H.time(milliseconds: row.createdMs))</td>"
       out += "<td>\(H.time(milliseconds: row.lastSignInMs))</td></tr>"
     }
     out += "</tbody></table></div>"
-    out += "<nav aria-label=\"Pages\"><p>"
+    return out + pagingNav(side: side, tenant: tenant, query: query, window: window)
+  }
+
+  /// Search-and-filter checkboxes (each keeps only the accounts that have it) and a provider.
+  static func filterFields(side: ConsoleSide, filters: ConsoleFilters) -> String {
+    typealias H = ConsoleHTML
+    var out = "<fieldset id=\"filters\"><legend>Only accounts that are</legend>"
+    for flag in ConsoleFilters.Flag.allCases {
+      let checked = filters.flags.contains(flag) ? " checked" : ""
+      out +=
+        "<label><input type=\"checkbox\" name=\"\(flag.rawValue)\" value=\"1\"\(checked)> \(flag.label(side))</label>"
+    }
+    out += "<label for=\"provider\">with the provider</label><select id=\"provider\" name=\"provider\">"
+    out += "<option value=\"\">any</option>"
+    let providers =
+      side == .supabase
+      ? ["email", "phone", "google", "github", "apple", "azure", "facebook", "gitlab", "sso"]
+      : ["password", "phone", "emailLink", "google.com", "github.com", "apple.com", "facebook.com", "microsoft.com"]
+    for provider in Set(providers + [filters.provider]).filter({ !$0.isEmpty }).sorted() {
+      let selected = provider == filters.provider ? " selected" : ""
+      out += "<option value=\"\(H.attribute(provider))\"\(selected)>\(H.text(provider))</option>"
+    }
+    return out + "</select></fieldset>"
+  }
+
+  /// First, previous, a page number to jump to, next and last.
+  static func pagingNav(side: ConsoleSide, tenant: String?, query: ConsoleListQuery, window: ConsolePaging.Window)
+    -> String
+  {
+    typealias H = ConsoleHTML
+    func url(_ page: Int) -> String { listURL(side: side, tenant: tenant, query: query, page: page) }
+    var out = "<nav aria-label=\"Pages\" class=\"paging\">"
     if window.page > 1 {
-      out += H.link(listURL(side: side, tenant: tenant, query: query, page: window.page - 1), "← Previous page") + " "
+      out += H.link(url(1), "« First page") + " " + H.link(url(window.page - 1), "← Previous page") + " "
+    }
+    if window.pageCount > 1 {
+      out += "<form method=\"get\" action=\"/_/\" class=\"inline\" id=\"jump\">"
+      var state = [("side", side.rawValue)]
+      if let tenant { state.append(("tenant", tenant)) }
+      if !query.search.isEmpty { state.append(("q", query.search)) }
+      state += query.filters.parameters
+      state += [("sort", query.sort.rawValue), ("order", query.newestFirst ? "newest" : "oldest")]
+      for (name, value) in state {
+        out += "<input type=\"hidden\" name=\"\(H.attribute(name))\" value=\"\(H.attribute(value))\">"
+      }
+      out += "<label for=\"page\">Page</label><input id=\"page\" name=\"page\" type=\"number\" min=\"1\" "
+      out += "max=\"\(window.pageCount)\" value=\"\(window.page)\"> of \(window.pageCount) "
+      out += "<button type=\"submit\">Go</button></form> "
     }
     if window.page < window.pageCount {
-      out += H.link(listURL(side: side, tenant: tenant, query: query, page: window.page + 1), "Next page →")
+      out += H.link(url(window.page + 1), "Next page →") + " " + H.link(url(window.pageCount), "Last page »")
     }
-    return out + "</p></nav>"
+    return out + "</nav>"
   }
 
   static func yesNo(_ value: Bool, goodWhenFalse: Bool = false) -> String {

@@ -55,12 +55,69 @@ enum ConsoleAssets {
     .yes { color: var(--ok); } .no { color: var(--bad); }
     pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--stripe); padding: .5rem; }
     img.qr { background: #fff; padding: .5rem; }
+    img { max-width: 100%; height: auto; }
+    input, select { max-width: 100%; }
+    code { font-size: .9em; overflow-wrap: anywhere; }
+    td code.id, code.id { white-space: nowrap; overflow-wrap: normal; }
+    button.copy { font-size: .8rem; padding: 0 .4rem; margin-left: .3rem; vertical-align: baseline; }
+    .offscreen { position: fixed; left: -100vw; top: 0; }
+    .paging { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; margin: .5rem 0; }
+    @media (max-width: 40rem) {
+      main { padding: .5rem; }
+      .facts th, .facts td { display: block; width: auto; }
+      .facts th { border-bottom: 0; padding-bottom: 0; }
+      .facts td code.id { white-space: normal; overflow-wrap: anywhere; }
+    }
     """
 
-  /// Keeps the inbox current: polls `/_/inbox.json` every two seconds and rebuilds the table
-  /// with DOM text nodes (never markup from data); links only for http(s).
+  /// Puts the browser's local time in the title of every `<time>` (shown on hover), shows and
+  /// works the copy buttons (the Clipboard API, else a selected text and `copy`), and keeps the
+  /// inbox current: polls `/_/inbox.json` every two seconds and rebuilds the table with DOM text
+  /// nodes (never markup from data); links only for http(s).
   static let js = """
     "use strict";
+    function authshLocalTimes(root) {
+      var times = root.querySelectorAll("time[datetime]");
+      for (var i = 0; i < times.length; i++) {
+        var date = new Date(times[i].getAttribute("datetime"));
+        if (!isNaN(date.getTime())) {
+          times[i].title = date.toLocaleString() + " (local time; " + times[i].getAttribute("datetime") + ")";
+        }
+      }
+    }
+    authshLocalTimes(document);
+    function authshCopyButtons(root) {
+      var buttons = root.querySelectorAll("button.copy");
+      for (var i = 0; i < buttons.length; i++) { buttons[i].hidden = false; }
+    }
+    function authshCopyButton(value, what) {
+      var button = document.createElement("button");
+      button.type = "button"; button.className = "copy"; button.textContent = "Copy";
+      button.setAttribute("data-copy", value); button.setAttribute("aria-label", "Copy " + what);
+      return button;
+    }
+    authshCopyButtons(document);
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("button.copy");
+      if (!button) { return; }
+      var value = button.getAttribute("data-copy");
+      function show(text) {
+        button.textContent = text;
+        setTimeout(function () { button.textContent = "Copy"; }, 2000);
+      }
+      function fallback() {
+        var area = document.createElement("textarea");
+        area.value = value; area.setAttribute("readonly", ""); area.className = "offscreen";
+        document.body.appendChild(area); area.select();
+        var copied = false;
+        try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+        document.body.removeChild(area); button.focus();
+        show(copied ? "Copied" : "Select and copy by hand");
+      }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(value).then(function () { show("Copied"); }, fallback);
+      } else { fallback(); }
+    });
     (function () {
       var table = document.getElementById("inbox");
       if (!table) { return; }
@@ -72,16 +129,24 @@ enum ConsoleAssets {
         var rows = document.createDocumentFragment();
         messages.forEach(function (m) {
           var tr = document.createElement("tr");
-          cell(tr, m.time); cell(tr, m.side); cell(tr, m.email); cell(tr, m.kind);
+          var when = document.createElement("time");
+          when.setAttribute("datetime", m.iso); when.title = m.iso; when.textContent = m.time;
+          tr.insertCell().appendChild(when); cell(tr, m.side); cell(tr, m.email); cell(tr, m.kind);
           var td = tr.insertCell();
           if (/^https?:\\/\\//i.test(m.link)) {
             var a = document.createElement("a"); a.href = m.link; a.textContent = m.link; td.appendChild(a);
           } else { td.textContent = m.link; }
-          cell(tr, m.code);
+          if (m.link) { td.appendChild(authshCopyButton(m.link, "the link")); }
+          var code = tr.insertCell();
+          if (m.code) {
+            var c = document.createElement("code"); c.textContent = m.code; code.appendChild(c);
+            code.appendChild(authshCopyButton(m.code, "the code"));
+          }
           rows.appendChild(tr);
         });
         while (body.firstChild) { body.removeChild(body.firstChild); }
         body.appendChild(rows);
+        authshLocalTimes(body);
       }
       function poll() {
         fetch("/_/inbox.json", { cache: "no-store", credentials: "same-origin" })

@@ -60,6 +60,18 @@ enum ConsoleHTML {
     return out + "<button type=\"submit\"\(kind)>\(text(label))</button></form>"
   }
 
+  /// A button that copies `value` (`console.js` shows it and does the copying; without script it
+  /// stays hidden). `what` names it for a screen reader: "Copy the id".
+  static func copyButton(_ value: String, what: String) -> String {
+    "<button type=\"button\" class=\"copy\" data-copy=\"\(attribute(value))\" aria-label=\"Copy \(attribute(what))\" "
+      + "hidden>Copy</button>"
+  }
+
+  /// An id in a `<code>` that does not wrap, with its copy button.
+  static func id(_ value: String) -> String {
+    "<code class=\"id\">\(text(value))</code>" + copyButton(value, what: "the id")
+  }
+
   /// A two-column table of label → already-escaped cell markup.
   static func facts(_ rows: [(String, String)], caption: String) -> String {
     var out = "<table class=\"facts\"><caption>\(text(caption))</caption><tbody>"
@@ -68,7 +80,7 @@ enum ConsoleHTML {
   }
 
   /// The whole document: header with the navigation, then `body` (already markup).
-  static func page(title: String, section: ConsoleSection, body: String) -> String {
+  static func page(title: String, section: ConsoleSection, body: String, heading: String? = nil) -> String {
     var nav = ""
     for item in ConsoleSection.allCases {
       nav += "<li>" + link(item.path, item.label, current: item == section) + "</li>"
@@ -83,18 +95,15 @@ enum ConsoleHTML {
       </head><body>
       <a class="skip" href="#main">Skip to content</a>
       <header><p class="brand">authsh emulator</p><nav aria-label="Console"><ul>\(nav)</ul></nav></header>
-      <main id="main" tabindex="-1"><h1>\(text(title))</h1>
+      <main id="main" tabindex="-1"><h1>\(text(heading ?? title))</h1>
       \(body)
       </main></body></html>
       """
   }
 
-  /// Microseconds or milliseconds since 1970 as `2026-11-29 00:20:27 UTC`; "never" for nil.
-  static func time(milliseconds: Int64?) -> String {
-    guard let milliseconds else { return "never" }
-    let iso = CivilTime.iso8601(milliseconds: Int(milliseconds))
-    return String(iso.prefix(19).map { $0 == "T" ? " " : $0 }) + " UTC"
-  }
+  /// Milliseconds since 1970 as a `<time>` element showing `2026-11-29 00:20:27 UTC`; "never" for
+  /// nil.
+  static func time(milliseconds: Int64?) -> String { ConsoleTime.markup(milliseconds: milliseconds) }
 }
 
 /// The console's top-level pages.

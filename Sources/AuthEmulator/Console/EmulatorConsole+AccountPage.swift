@@ -25,10 +25,10 @@ extension EmulatorConsole {
     // A soft-deleted account's e-mail is a hash GoTrue put there: not an address.
     let email = state == .deleted ? "" : user["email"]?.string ?? ""
     var body = ""
-    if let done = request.query("done") { body += "<p class=\"notice\" role=\"status\">\(H.text(done))</p>" }
+    body += ConsoleNotice.markup(request.query("done"))
     body += H.facts(side == .supabase ? supabaseFacts(user, state: state) : firebaseFacts(user), caption: "Account")
     body += "<h2>Can it sign in?</h2><ul id=\"signin-facts\">"
-    for line in signInFacts(side: side, user) { body += "<li>\(H.text(line))</li>" }
+    for line in signInFacts(side: side, user) { body += "<li>\(line)</li>" }
     body += "</ul>"
     if state != .deleted { body += identitiesTable(side: side, user) + factorsTable(side: side, user) }
     body += "<h2>Metadata and claims</h2>"
@@ -37,8 +37,9 @@ extension EmulatorConsole {
       if case .string(let text) = value, let parsed = try? JSON.parse(text) { value = parsed }
       body += "<h3>\(H.text(key))</h3><pre>\(H.text(value.prettyText))</pre>"
     }
-    body += actionsSection(side: side, id: id, email: email)
-    body += auditSection(side: side, id: id, email: email)
+    body += actionsSection(side: side, id: id, email: email, user: user)
+    let phone = state == .deleted ? "" : user[side == .supabase ? "phone" : "phoneNumber"]?.string ?? ""
+    body += auditSection(side: side, id: id, email: email, phone: phone)
     body += "<details><summary>The admin API's answer</summary><pre>\(H.text(user.prettyText))</pre></details>"
     let title =
       switch state {
@@ -46,11 +47,12 @@ extension EmulatorConsole {
       case .anonymous: "Anonymous account \(id)"
       case .live: email.isEmpty ? "Account \(id)" : email
       }
-    return Self.html(200, H.page(title: title, section: .accounts, body: body))
+    let place = tenant.map { "\(side.label) account of tenant \($0)" } ?? "\(side.label) account"
+    return Self.html(200, H.page(title: "\(title) · \(place)", section: .accounts, body: body, heading: title))
   }
 
   /// What an account is, before what it has: a soft-deleted or anonymous account is named so.
-  enum AccountState { case live, deleted, anonymous }
+  enum AccountState: Sendable { case live, deleted, anonymous }
 
   static func accountState(side: ConsoleSide, _ user: JSON) -> AccountState {
     switch side {
@@ -72,7 +74,15 @@ extension EmulatorConsole {
       "id", "email", "phone", "role", "aud", "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at",
       "confirmed_at", "banned_until", "is_anonymous", "is_sso_user", "deleted_at",
     ].filter { !scrambled.contains($0) }
-    return keys.compactMap { key in user[key].map { (key, ConsoleHTML.text(Self.plain($0))) } }
+    let times: Set<String> = [
+      "created_at", "updated_at", "last_sign_in_at", "email_confirmed_at", "confirmed_at", "banned_until", "deleted_at",
+    ]
+    return keys.compactMap { key in
+      user[key].map { value in
+        if key == "id" { return (key, ConsoleHTML.id(Self.plain(value))) }
+        return (key, times.contains(key) ? ConsoleTime.markup(value, unit: .iso) : ConsoleHTML.text(Self.plain(value)))
+      }
+    }
   }
 
   private func firebaseFacts(_ user: JSON) -> [(String, String)] {
@@ -81,13 +91,15 @@ extension EmulatorConsole {
       "localId", "email", "emailVerified", "displayName", "phoneNumber", "photoUrl", "disabled", "createdAt",
       "lastLoginAt", "lastRefreshAt", "passwordUpdatedAt", "validSince",
     ]
+    let times: [String: ConsoleTime.Unit] = [
+      "createdAt": .milliseconds, "lastLoginAt": .milliseconds, "passwordUpdatedAt": .milliseconds,
+      "validSince": .seconds, "lastRefreshAt": .iso,
+    ]
     for key in keys {
       guard let value = user[key] else { continue }
-      var text = Self.plain(value)
-      if ["createdAt", "lastLoginAt", "passwordUpdatedAt"].contains(key), let ms = Int64(text) {
-        text += " (" + ConsoleHTML.time(milliseconds: ms) + ")"
-      }
-      rows.append((key, ConsoleHTML.text(text)))
+      var cell = times[key].map { ConsoleTime.markup(value, unit: $0) } ?? ConsoleHTML.text(Self.plain(value))
+      if key == "localId" { cell = ConsoleHTML.id(Self.plain(value)) }
+      rows.append((key, cell))
     }
     return rows
   }
@@ -99,13 +111,15 @@ extension EmulatorConsole {
     return value.compactText
   }
 
-  /// The facts `authsh diagnose` starts from, as the emulator knows them.
+  /// The facts `authsh diagnose` starts from, as the emulator knows them (markup: text escaped,
+  /// times as `<time>` elements).
   func signInFacts(side: ConsoleSide, _ user: JSON) -> [String] {
     switch Self.accountState(side: side, user) {
     case .deleted:
-      let when = user["deleted_at"].map(Self.plain) ?? "an unknown time"
+      let when = ConsoleTime.markup(user["deleted_at"], unit: .iso)
       return [
-        "Deleted on \(when) (soft delete): no sign-in works, every password answers invalid_credentials; the address is free for a new sign-up."
+        "Deleted on \(when) (soft delete): no sign-in works, every password answers invalid_credentials; "
+          + "the address is free for a new sign-up."
       ]
     case .anonymous:
       return [
@@ -127,12 +141,14 @@ extension EmulatorConsole {
             ? "E-mail not confirmed: a password sign-in answers email_not_confirmed until it is."
             : "E-mail not confirmed (confirmation is off, so password sign-in still works).")
       }
-      if let until = user["banned_until"]?.string {
-        lines.append("Banned until \(until): every sign-in and refresh answers user_banned.")
+      if let until = user["banned_until"], until != .null {
+        let time = ConsoleTime.markup(until, unit: .iso)
+        lines.append("Banned until \(time): every sign-in and refresh answers user_banned.")
       }
       let providers = (user["identities"]?.array ?? []).compactMap { $0["provider"]?.string }
       if !providers.contains("email") {
-        lines.append("No e-mail identity: no password sign-in (providers: \(providers.joined(separator: ", "))).")
+        let names = ConsoleHTML.text(providers.joined(separator: ", "))
+        lines.append("No e-mail identity: no password sign-in (providers: \(names)).")
       }
       let factors = (user["factors"]?.array ?? []).filter { $0["status"]?.string == "verified" }
       if !factors.isEmpty { lines.append("\(factors.count) verified factor(s): a session needs aal2 (a TOTP code).") }
@@ -143,8 +159,11 @@ extension EmulatorConsole {
       let factors = user["mfaInfo"]?.array?.count ?? 0
       if factors > 0 { lines.append("\(factors) second factor(s): a password sign-in asks for a TOTP code.") }
     }
-    let last = user[side == .supabase ? "last_sign_in_at" : "lastLoginAt"].map(Self.plain) ?? "never"
-    lines.append("Last sign-in: \(last == "null" ? "never" : last).")
+    let last =
+      side == .supabase
+      ? ConsoleTime.markup(user["last_sign_in_at"], unit: .iso)
+      : ConsoleTime.markup(user["lastLoginAt"], unit: .milliseconds)
+    lines.append("Last sign-in: \(last).")
     if lines.count == 1 { lines.insert("Nothing stops a password sign-in.", at: 0) }
     return lines
   }

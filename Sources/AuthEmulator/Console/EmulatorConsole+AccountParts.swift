@@ -11,14 +11,13 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">\(side == .supabase ? "Last sign-in" : "Name")</th></tr></thead><tbody>"
     let items = user[side == .supabase ? "identities" : "providerUserInfo"]?.array ?? []
     for item in items {
-      let cells: [String?] =
+      let texts: [String?] =
         side == .supabase
-        ? [
-          item["provider"]?.string, item["id"]?.string, item["identity_data"]?["email"]?.string,
-          item["last_sign_in_at"]?.string,
-        ]
+        ? [item["provider"]?.string, item["id"]?.string, item["identity_data"]?["email"]?.string]
         : [item["providerId"]?.string, item["rawId"]?.string, item["email"]?.string, item["displayName"]?.string]
-      out += "<tr>" + cells.map { "<td>\(H.text($0 ?? ""))</td>" }.joined() + "</tr>"
+      var cells = texts.map { H.text($0 ?? "") }
+      if side == .supabase { cells.append(ConsoleTime.markup(item["last_sign_in_at"], unit: .iso)) }
+      out += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
     }
     if items.isEmpty { out += "<tr><td colspan=\"4\">none</td></tr>" }
     return out + "</tbody></table></div>"
@@ -31,30 +30,37 @@ extension EmulatorConsole {
     out += "<th scope=\"col\">Status</th><th scope=\"col\">Created</th></tr></thead><tbody>"
     let items = user[side == .supabase ? "factors" : "mfaInfo"]?.array ?? []
     for item in items {
-      let cells: [String?] =
+      let texts: [String?] =
         side == .supabase
-        ? [
-          item["id"]?.string, item["factor_type"]?.string, item["friendly_name"]?.string, item["status"]?.string,
-          item["created_at"]?.string,
-        ]
-        : [
-          item["mfaEnrollmentId"]?.string, "totp", item["displayName"]?.string, "enrolled", item["enrolledAt"]?.string,
-        ]
-      out += "<tr>" + cells.map { "<td>\(H.text($0 ?? ""))</td>" }.joined() + "</tr>"
+        ? [item["id"]?.string, item["factor_type"]?.string, item["friendly_name"]?.string, item["status"]?.string]
+        : [item["mfaEnrollmentId"]?.string, "totp", item["displayName"]?.string, "enrolled"]
+      let created = ConsoleTime.markup(item[side == .supabase ? "created_at" : "enrolledAt"], unit: .iso)
+      out += "<tr>" + (texts.map { H.text($0 ?? "") } + [created]).map { "<td>\($0)</td>" }.joined() + "</tr>"
     }
     if items.isEmpty { out += "<tr><td colspan=\"5\">none</td></tr>" }
     return out + "</tbody></table></div>"
   }
 
-  func actionsSection(side: ConsoleSide, id: String, email: String) -> String {
+  func actionsSection(side: ConsoleSide, id: String, email: String, user: JSON) -> String {
     typealias H = ConsoleHTML
     let base = "/_/accounts/\(side.rawValue)/\(H.component(id))/"
     let scope = tenant.map { [("tenant", $0)] } ?? []
     let token = Self.token
     var out = "<h2>Actions</h2><div id=\"actions\">"
     out += H.button(action: base + "confirm", label: "Confirm e-mail", token: token, fields: scope)
-    out += H.button(action: base + "disable", label: side == .supabase ? "Ban" : "Disable", token: token, fields: scope)
-    out += H.button(action: base + "enable", label: side == .supabase ? "Unban" : "Enable", token: token, fields: scope)
+    switch (side, isBlocked(side: side, user)) {
+    case (.supabase, true): out += H.button(action: base + "enable", label: "Unban", token: token, fields: scope)
+    case (.firebase, true): out += H.button(action: base + "enable", label: "Enable", token: token, fields: scope)
+    case (.firebase, false): out += H.button(action: base + "disable", label: "Disable", token: token, fields: scope)
+    case (.supabase, false):
+      out += "<form method=\"post\" action=\"\(H.attribute(base + "disable"))\" class=\"inline\" id=\"ban\">"
+      out +=
+        H.tokenField(token) + "<label for=\"ban-duration\">Ban</label><select id=\"ban-duration\" name=\"duration\">"
+      for (value, label) in Self.banDurations {
+        out += "<option value=\"\(value)\"\(value == "24h" ? " selected" : "")>\(label)</option>"
+      }
+      out += "</select> <button type=\"submit\">Ban</button></form>"
+    }
     out += H.button(action: base + "remove-factors", label: "Remove second factors", token: token, fields: scope)
     if !email.isEmpty {
       out += H.button(action: base + "recovery-link", label: "Make a recovery link", token: token, fields: scope)
@@ -69,7 +75,20 @@ extension EmulatorConsole {
     return out + "</div>"
   }
 
-  func auditSection(side: ConsoleSide, id: String, email: String) -> String {
+  /// A ban's choices: GoTrue `ban_duration` values and their words.
+  static let banDurations = [
+    ("1h", "for an hour"), ("24h", "for a day"), ("168h", "for a week"), ("720h", "for 30 days"),
+    ("876000h", "until unbanned (100 years)"),
+  ]
+
+  /// Banned now (Supabase `banned_until` ahead) or disabled (Firebase).
+  func isBlocked(side: ConsoleSide, _ user: JSON) -> Bool {
+    guard side == .supabase else { return user["disabled"]?.bool == true }
+    guard let until = user["banned_until"], let ms = ConsoleTime.milliseconds(until, unit: .iso) else { return false }
+    return ms > Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+  }
+
+  func auditSection(side: ConsoleSide, id: String, email: String, phone: String) -> String {
     typealias H = ConsoleHTML
     var out = "<h2>Audit trail</h2>"
     if side == .supabase {
@@ -92,15 +111,32 @@ extension EmulatorConsole {
     } else {
       out += "<p class=\"muted\">Firebase Auth keeps no audit log; the mails below are this account's trail.</p>"
     }
-    let mails = email.isEmpty ? [] : outbox.messages(to: email).reversed().map { $0 }
-    out += "<div class=\"table-wrap\"><table><caption>Mails and codes sent to this address</caption><thead><tr>"
-    out += "<th scope=\"col\">Time</th><th scope=\"col\">Backend</th><th scope=\"col\">Kind</th>"
-    out += "<th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
+    let mails = messages(email: email, phone: phone)
+    out += "<div class=\"table-wrap\"><table id=\"messages\"><caption>Mails to its address and texts to its phone"
+    out += "</caption><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Backend</th><th scope=\"col\">To</th>"
+    out += "<th scope=\"col\">Kind</th><th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
     for mail in mails {
-      out += "<tr><td>\(H.text(Self.mailTime(mail)))</td><td>\(H.text(mail.side.rawValue))</td>"
-      out += "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(H.text(mail.code))</td></tr>"
+      out += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td><td>\(H.text(mail.email))</td>"
+      out +=
+        "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(Self.codeCell(mail.code))</td></tr>"
     }
-    if mails.isEmpty { out += "<tr><td colspan=\"5\">none</td></tr>" }
+    if mails.isEmpty { out += "<tr><td colspan=\"6\">none</td></tr>" }
     return out + "</tbody></table></div>"
   }
+}
+
+extension EmulatorConsole {
+  /// The mails to `email` and the texts to `phone` (any form: `+1 555…`, digits), newest first.
+  func messages(email: String, phone: String) -> [OutboxMessage] {
+    let digits = Self.phoneDigits(phone)
+    guard !email.isEmpty || !digits.isEmpty else { return [] }
+    let address = email.lowercased()
+    return outbox.messages().filter { message in
+      (!address.isEmpty && message.email.lowercased() == address)
+        || (!digits.isEmpty && !message.email.contains("@") && Self.phoneDigits(message.email) == digits)
+    }.reversed()
+  }
+
+  /// The digits of a phone number (`+1 555-0100` → `15550100`).
+  static func phoneDigits(_ phone: String) -> String { String(phone.filter { $0.isASCII && $0.isNumber }) }
 }

@@ -11,6 +11,10 @@ extension EmulatorConsole {
     query.sort = request.query("sort").flatMap(ConsoleListQuery.Sort.init(rawValue:)) ?? .created
     query.newestFirst = request.query("order") != "oldest"
     query.page = request.query("page").flatMap { Int($0) } ?? 1
+    for flag in ConsoleFilters.Flag.allCases where request.query(flag.rawValue) == "1" {
+      query.filters.flags.insert(flag)
+    }
+    query.filters.provider = request.query("provider") ?? ""
     return query
   }
 
@@ -19,9 +23,11 @@ extension EmulatorConsole {
     rows: [ConsoleAccountRow], window: ConsolePaging.Window
   ) {
     let searching = !query.search.isEmpty
+    let filtering = !query.filters.isEmpty
     switch side {
     case .supabase:
-      if query.search.isEmpty, query.sort == .created { return supabaseByCreation(query) }
+      if !searching, !filtering, query.sort == .created { return supabaseByCreation(query) }
+      let micros = clock.now().micros
       let users = supabase.state.read { $0.users }
       var slots: [Dictionary<String, SBUser>.Index] = []
       var keys: [ConsolePaging.Key] = []
@@ -36,6 +42,7 @@ extension EmulatorConsole {
           guard query.matches(id: values[index].id, email: values[index].email, name: name, phone: values[index].phone)
           else { continue }
         }
+        if filtering, !query.filters.admits(Self.facts(values[index], micros: micros)) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastSignInAt ?? Int64.min
         keys.append(ConsolePaging.Key(time: time, slot: slots.count))
         slots.append(index)
@@ -57,6 +64,7 @@ extension EmulatorConsole {
             phone: values[index].phoneNumber)
           guard matches else { continue }
         }
+        if filtering, !query.filters.admits(Self.facts(values[index])) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastLoginAt ?? Int.min
         keys.append(ConsolePaging.Key(time: Int64(time), slot: slots.count))
         slots.append(index)
@@ -89,11 +97,14 @@ extension EmulatorConsole {
     let micros = clock.now().micros
     var providers = user.identity.map { [$0.provider] } ?? []
     providers += user.otherIdentities.map(\.provider)
+    let state: AccountState = user.deletedAt != nil ? .deleted : user.isAnonymous ? .anonymous : .live
     return ConsoleAccountRow(
-      id: user.id, email: user.email, name: SupabaseUserIndex.fullName(user) ?? "", phone: user.phone,
-      confirmed: user.isConfirmed, disabled: user.isBanned(at: micros) || user.deletedAt != nil,
+      id: user.id, email: state == .deleted ? "" : user.email, name: SupabaseUserIndex.fullName(user) ?? "",
+      phone: user.phone,
+      confirmed: user.isConfirmed || user.phoneConfirmedAt != nil,
+      disabled: user.isBanned(at: micros) || user.deletedAt != nil,
       factors: user.factors.filter(\.isVerified).count, providers: providers, createdMs: user.createdAt / 1000,
-      lastSignInMs: user.lastSignInAt.map { $0 / 1000 })
+      lastSignInMs: user.lastSignInAt.map { $0 / 1000 }, state: state)
   }
 
   static func firebaseRow(_ user: FirebaseUser) -> ConsoleAccountRow {
@@ -102,10 +113,13 @@ extension EmulatorConsole {
     if user.emailLinkSignin == true { providers.append("emailLink") }
     if user.phoneNumber != nil { providers.append("phone") }
     providers += user.federated.map(\.providerId)
+    let anonymous = (user.email ?? "").isEmpty && providers.isEmpty
     return ConsoleAccountRow(
       id: user.localId, email: user.email ?? "", name: user.displayName ?? "", phone: user.phoneNumber ?? "",
-      confirmed: user.emailVerified == true, disabled: user.disabled == true, factors: user.mfaInfo.count,
-      providers: providers, createdMs: Int64(user.createdAt), lastSignInMs: user.lastLoginAt.map(Int64.init))
+      confirmed: user.emailVerified == true || user.phoneNumber != nil, disabled: user.disabled == true,
+      factors: user.mfaInfo.count,
+      providers: providers, createdMs: Int64(user.createdAt), lastSignInMs: user.lastLoginAt.map(Int64.init),
+      state: anonymous ? .anonymous : .live)
   }
 
   func accountsPage() async -> ServerResponse {
@@ -114,8 +128,21 @@ extension EmulatorConsole {
     let tenant = self.tenant.flatMap { tenants.contains($0) ? $0 : nil }
     let query = listQuery
     let (rows, window) = accountRows(side: side, tenant: tenant, query: query)
-    let notice = request.query("deleted") == nil ? "" : "<p class=\"notice\" role=\"status\">Account deleted.</p>"
+    let notice = ConsoleNotice.markup(request.query("done"))
     let body = Self.accountsBody(side: side, tenant: tenant, tenants: tenants, query: query, rows: rows, window: window)
-    return Self.html(200, ConsoleHTML.page(title: "Accounts", section: .accounts, body: notice + body))
+    let title = Self.listTitle(side: side, tenant: tenant, query: query, window: window)
+    return Self.html(
+      200, ConsoleHTML.page(title: title, section: .accounts, body: notice + body, heading: "\(side.label) accounts"))
+  }
+
+  /// "Supabase accounts matching “ada”, confirmed · page 2 of 5": the page's state in its title.
+  static func listTitle(side: ConsoleSide, tenant: String?, query: ConsoleListQuery, window: ConsolePaging.Window)
+    -> String
+  {
+    var title = "\(side.label) accounts"
+    if let tenant { title += " of tenant \(tenant)" }
+    if !query.search.isEmpty { title += " matching “\(query.search)”" }
+    if !query.filters.isEmpty { title += ", " + query.filters.summary(side) }
+    return title + " · page \(window.page) of \(window.pageCount)"
   }
 }

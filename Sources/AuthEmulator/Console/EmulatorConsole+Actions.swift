@@ -10,25 +10,29 @@ extension EmulatorConsole {
     guard let user = await accountJSON(side: side, id: id) else {
       return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
     }
-    let result: Result<String, ActionFailure>
+    let result: Result<ConsoleNotice, ActionFailure>
     switch action {
     case "confirm":
       result = await change(
-        side, id, supabase: ["email_confirm": true], firebase: ["emailVerified": true], "E-mail confirmed.")
+        side, id, supabase: ["email_confirm": true], firebase: ["emailVerified": true], .confirmed)
     case "disable":
+      let duration = field("duration") ?? "24h"
+      guard Self.banDurations.contains(where: { $0.0 == duration }) else {
+        return Self.problem(400, "Choose one of the ban's durations.", back: page)
+      }
       result = await change(
-        side, id, supabase: ["ban_duration": "876000h"], firebase: ["disableUser": true],
-        side == .supabase ? "Banned." : "Disabled.")
+        side, id, supabase: ["ban_duration": .string(duration)], firebase: ["disableUser": true],
+        side == .supabase ? .banned : .disabled)
     case "enable":
       result = await change(
         side, id, supabase: ["ban_duration": "none"], firebase: ["disableUser": false],
-        side == .supabase ? "Unbanned." : "Enabled.")
+        side == .supabase ? .unbanned : .enabled)
     case "password":
       guard let password = field("password"), !password.isEmpty else {
         return Self.problem(400, "Type the new password.", back: page)
       }
       result = await change(
-        side, id, supabase: ["password": .string(password)], firebase: ["password": .string(password)], "Password set.")
+        side, id, supabase: ["password": .string(password)], firebase: ["password": .string(password)], .passwordSet)
     case "remove-factors":
       result = await removeFactors(side: side, id: id, user: user)
     case "recovery-link":
@@ -42,13 +46,13 @@ extension EmulatorConsole {
       guard answer.ok else { return Self.problem(answer.status, answer.message, back: page) }
       var list = "/_/?side=\(side.rawValue)"
       if let tenant { list += "&tenant=" + ConsoleHTML.component(tenant) }
-      return Self.redirect(list + "&deleted=1")
+      return Self.redirect(list + "&done=" + ConsoleNotice.deleted.rawValue)
     default:
       return Self.problem(404, "No such action: \(action).", back: page)
     }
     switch result {
     case .success(let done):
-      return Self.redirect(page + (tenant == nil ? "?" : "&") + "done=" + ConsoleHTML.component(done))
+      return Self.redirect(page + (tenant == nil ? "?" : "&") + "done=" + done.rawValue)
     case .failure(let failure):
       return Self.problem(failure.status, failure.message, back: page)
     }
@@ -61,8 +65,8 @@ extension EmulatorConsole {
 
   /// `PUT /admin/users/ID` (Supabase) or `accounts:update` (Firebase).
   private func change(
-    _ side: ConsoleSide, _ id: String, supabase body: JSON, firebase update: JSON, _ done: String
-  ) async -> Result<String, ActionFailure> {
+    _ side: ConsoleSide, _ id: String, supabase body: JSON, firebase update: JSON, _ done: ConsoleNotice
+  ) async -> Result<ConsoleNotice, ActionFailure> {
     let answer: APIAnswer
     if side == .supabase {
       answer = await supabaseAdmin("PUT", "/admin/users/" + ConsoleHTML.component(id), body: body)
@@ -74,9 +78,11 @@ extension EmulatorConsole {
     return answer.ok ? .success(done) : .failure(ActionFailure(status: answer.status, message: answer.message))
   }
 
-  private func removeFactors(side: ConsoleSide, id: String, user: JSON) async -> Result<String, ActionFailure> {
+  private func removeFactors(
+    side: ConsoleSide, id: String, user: JSON
+  ) async -> Result<ConsoleNotice, ActionFailure> {
     if side == .firebase {
-      return await change(side, id, supabase: [:], firebase: ["mfa": ["enrollments": []]], "Second factors removed.")
+      return await change(side, id, supabase: [:], firebase: ["mfa": ["enrollments": []]], .factorsRemoved)
     }
     let factors = (user["factors"]?.array ?? []).compactMap { $0["id"]?.string }
     for factor in factors {
@@ -84,7 +90,7 @@ extension EmulatorConsole {
       let answer = await supabaseAdmin("DELETE", path)
       if !answer.ok { return .failure(ActionFailure(status: answer.status, message: answer.message)) }
     }
-    return .success(factors.isEmpty ? "The account has no factors." : "\(factors.count) factor(s) removed.")
+    return .success(factors.isEmpty ? .noFactors : .factorsRemoved)
   }
 
   /// Supabase `generate_link` type recovery, Firebase `sendOobCode` PASSWORD_RESET with

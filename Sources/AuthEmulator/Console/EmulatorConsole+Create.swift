@@ -7,24 +7,33 @@ import OneTimeCode
 /// `accounts` with owner credentials), with a verified TOTP factor when asked; its secret and QR
 /// code are shown once.
 extension EmulatorConsole {
+  /// The form; after an error (`message`) it keeps what was typed, except the password.
   func createPage(message: String?) -> ServerResponse {
     typealias H = ConsoleHTML
+    let kept = message != nil
+    func value(_ name: String) -> String { kept ? H.attribute(field(name) ?? "") : "" }
+    func checked(_ name: String, _ fresh: Bool) -> String { (kept ? field(name) == "yes" : fresh) ? " checked" : "" }
+    let chosen = kept ? field("side").flatMap(ConsoleSide.init(rawValue:)) ?? .supabase : .supabase
     var body = message.map { "<p class=\"warning\" role=\"alert\">\(H.text($0))</p>" } ?? ""
+    if kept { body += "<p class=\"muted\">Type the password again; everything else is kept.</p>" }
     body += "<form method=\"post\" action=\"/_/create\" id=\"create\">" + H.tokenField(Self.token)
     body += "<fieldset><legend>Backend</legend>"
     for side in ConsoleSide.allCases {
-      let checked = side == .supabase ? " checked" : ""
+      let checked = side == chosen ? " checked" : ""
       body += "<label><input type=\"radio\" name=\"side\" value=\"\(side.rawValue)\"\(checked)> \(side.label)</label>"
     }
     body += "<label for=\"create-tenant\">Firebase tenant (optional)</label>"
-    body += "<input id=\"create-tenant\" name=\"tenant\"></fieldset>"
-    body += "<p><label for=\"create-email\">E-mail</label>"
-    body += "<input id=\"create-email\" name=\"email\" type=\"email\" required autocomplete=\"off\"></p>"
+    body += "<input id=\"create-tenant\" name=\"tenant\" value=\"\(value("tenant"))\"></fieldset>"
+    body += "<p><label for=\"create-email\">E-mail</label><input id=\"create-email\" name=\"email\" type=\"email\" "
+    body += "required autocomplete=\"off\" value=\"\(value("email"))\"></p>"
     body += "<p><label for=\"create-password\">Password</label>"
     body += "<input id=\"create-password\" name=\"password\" type=\"password\" autocomplete=\"new-password\"></p>"
-    body += "<p><label for=\"create-name\">Name</label><input id=\"create-name\" name=\"name\"></p>"
-    body += "<p><label><input type=\"checkbox\" name=\"confirmed\" value=\"yes\" checked> E-mail confirmed</label>"
-    body += "<label><input type=\"checkbox\" name=\"totp\" value=\"yes\"> With a TOTP factor</label></p>"
+    body += "<p><label for=\"create-name\">Name</label>"
+    body += "<input id=\"create-name\" name=\"name\" value=\"\(value("name"))\"></p>"
+    body += "<p><label><input type=\"checkbox\" name=\"confirmed\" value=\"yes\"\(checked("confirmed", true))> "
+    body +=
+      "E-mail confirmed</label><label><input type=\"checkbox\" name=\"totp\" value=\"yes\"\(checked("totp", false))> "
+    body += "With a TOTP factor</label></p>"
     body += "<button type=\"submit\">Create</button></form>"
     return Self.html(200, H.page(title: "Create an account", section: .create, body: body))
   }
@@ -69,7 +78,8 @@ extension EmulatorConsole {
       let data = "data:image/svg+xml;base64," + Data(svg.utf8).base64EncodedString()
       body += "<p><img class=\"qr\" src=\"\(H.attribute(data))\" alt=\"QR code of the TOTP secret\"></p>"
     }
-    body += "<p>Secret: <code id=\"totp-secret\">\(H.text(secret))</code></p><p><code>\(H.text(uri))</code></p>"
+    body += "<p>Secret: <code id=\"totp-secret\">\(H.text(secret))</code>"
+    body += H.copyButton(secret, what: "the secret") + "</p><p><code>\(H.text(uri))</code></p>"
     body += "<p>" + H.link(page, "Open the account") + "</p>"
     return Self.html(201, H.page(title: "Account created", section: .create, body: body))
   }

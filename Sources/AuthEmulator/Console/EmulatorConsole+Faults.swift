@@ -9,8 +9,8 @@ extension EmulatorConsole {
   func faultsPage() -> ServerResponse {
     typealias H = ConsoleHTML
     let token = Self.token
-    var body = request.query("done").map { "<p class=\"notice\" role=\"status\">\(H.text($0))</p>" } ?? ""
-    body += "<p>Latency on every request: \(latencyMs) ms (set with <code>--latency</code>).</p>"
+    var body = ConsoleNotice.markup(request.query("done"))
+    body += "<p>Latency on every request: \(latencyMs) ms (set with <code>--latency-ms</code>).</p>"
     let active = faults.all
     body += "<div class=\"table-wrap\"><table id=\"faults\"><caption>Active faults</caption><thead><tr>"
     body += "<th scope=\"col\">Method</th><th scope=\"col\">Path</th><th scope=\"col\">Does</th>"
@@ -91,7 +91,7 @@ extension EmulatorConsole {
     switch action {
     case "clear":
       faults.clear()
-      return Self.redirect("/_/faults?done=" + ConsoleHTML.component("Every fault cleared."))
+      return Self.redirect("/_/faults?done=" + ConsoleNotice.faultsCleared.rawValue)
     case "add":
       let method = field("method").flatMap { $0 == "any" || $0.isEmpty ? nil : $0 }
       let path = field("path").flatMap { $0.isEmpty ? nil : $0 }
@@ -102,7 +102,7 @@ extension EmulatorConsole {
         method: method, path: path, times: max(0, field("times").flatMap { Int($0) } ?? 1), preset: preset)
       if let path, !path.hasPrefix("/") { fault.path = "/" + path }
       faults.append(fault)
-      return Self.redirect("/_/faults?done=" + ConsoleHTML.component("Fault added: \(preset.rawValue)."))
+      return Self.redirect("/_/faults?done=" + ConsoleNotice.faultAdded.rawValue)
     default:
       return Self.problem(404, "No such action.", back: "/_/faults")
     }

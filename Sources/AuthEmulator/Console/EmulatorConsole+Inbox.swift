@@ -9,14 +9,24 @@ extension EmulatorConsole {
 
   var newestMails: [OutboxMessage] { Array(outbox.messages().suffix(Self.inboxLimit).reversed()) }
 
-  static func mailTime(_ mail: OutboxMessage) -> String {
-    ConsoleHTML.time(milliseconds: Int64((mail.time.timeIntervalSince1970 * 1000).rounded(.down)))
+  static func mailMilliseconds(_ mail: OutboxMessage) -> Int64 {
+    Int64((mail.time.timeIntervalSince1970 * 1000).rounded(.down))
   }
 
-  /// The link as a clickable anchor when it is http(s), else as text.
+  /// The mail's time as a `<time>` element.
+  static func mailTime(_ mail: OutboxMessage) -> String { ConsoleTime.markup(milliseconds: mailMilliseconds(mail)) }
+
+  /// The link as a clickable anchor when it is http(s), else as text; with a copy button.
   static func mailLink(_ link: String) -> String {
-    guard let safe = ConsoleHTML.safeLink(link) else { return ConsoleHTML.text(link) }
-    return ConsoleHTML.link(safe, link)
+    guard !link.isEmpty else { return "" }
+    let copy = ConsoleHTML.copyButton(link, what: "the link")
+    guard let safe = ConsoleHTML.safeLink(link) else { return ConsoleHTML.text(link) + copy }
+    return ConsoleHTML.link(safe, link) + copy
+  }
+
+  /// A one-time code with its copy button.
+  static func codeCell(_ code: String) -> String {
+    code.isEmpty ? "" : "<code>\(ConsoleHTML.text(code))</code>" + ConsoleHTML.copyButton(code, what: "the code")
   }
 
   func inboxPage() -> ServerResponse {
@@ -28,9 +38,9 @@ extension EmulatorConsole {
     body += "<th scope=\"col\">To</th><th scope=\"col\">Kind</th><th scope=\"col\">Link</th>"
     body += "<th scope=\"col\">Code</th></tr></thead><tbody>"
     for mail in mails {
-      body += "<tr><td>\(H.text(Self.mailTime(mail)))</td><td>\(H.text(mail.side.rawValue))</td>"
+      body += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td>"
       body += "<td>\(H.text(mail.email))</td><td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td>"
-      body += "<td>\(H.text(mail.code))</td></tr>"
+      body += "<td>\(Self.codeCell(mail.code))</td></tr>"
     }
     body += "</tbody></table></div>"
     return Self.html(200, H.page(title: "Inbox", section: .inbox, body: body))
@@ -39,7 +49,9 @@ extension EmulatorConsole {
   func inboxJSON() -> ServerResponse {
     let messages = newestMails.map { mail -> JSON in
       [
-        "time": .string(Self.mailTime(mail)), "side": .string(mail.side.rawValue), "email": .string(mail.email),
+        "time": .string(ConsoleTime.text(milliseconds: Self.mailMilliseconds(mail))),
+        "iso": .string(ConsoleTime.iso(milliseconds: Self.mailMilliseconds(mail))), "side": .string(mail.side.rawValue),
+        "email": .string(mail.email),
         "kind": .string(mail.kind), "link": .string(mail.link), "code": .string(mail.code),
       ]
     }

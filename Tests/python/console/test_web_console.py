@@ -105,7 +105,7 @@ def test_delete_asks_first(emulator, admin_app, browser):
     # Asked, not done.
     assert auth.get_user(user.uid, app=admin_app).email == "gone@example.com"
     browser.find_element(By.XPATH, "//button[normalize-space()='Yes, delete it']").click()
-    WebDriverWait(browser, 10).until(lambda d: "Accounts" in d.title)
+    WebDriverWait(browser, 10).until(lambda d: "Firebase accounts" in d.title)
     with pytest.raises(auth.UserNotFoundError):
         auth.get_user(user.uid, app=admin_app)
 

@@ -1,0 +1,33 @@
+/// What a page says after an action: one of a fixed set of messages, named in the URL by its code
+/// (`?done=banned`). Text in the URL is never shown: an unknown code shows nothing.
+enum ConsoleNotice: String, CaseIterable, Sendable {
+  case confirmed, banned, unbanned, disabled, enabled
+  case passwordSet = "password-set"
+  case factorsRemoved = "factors-removed"
+  case noFactors = "no-factors"
+  case deleted
+  case faultAdded = "fault-added"
+  case faultsCleared = "faults-cleared"
+
+  var message: String {
+    switch self {
+    case .confirmed: return "E-mail confirmed."
+    case .banned: return "Banned."
+    case .unbanned: return "Unbanned."
+    case .disabled: return "Disabled."
+    case .enabled: return "Enabled."
+    case .passwordSet: return "Password set."
+    case .factorsRemoved: return "Second factors removed."
+    case .noFactors: return "The account has no second factors."
+    case .deleted: return "Account deleted."
+    case .faultAdded: return "Fault added."
+    case .faultsCleared: return "Every fault cleared."
+    }
+  }
+
+  /// The notice of `code` (a `done` query value) as markup, or "" for nil or an unknown code.
+  static func markup(_ code: String?) -> String {
+    guard let notice = code.flatMap(ConsoleNotice.init(rawValue:)) else { return "" }
+    return "<p class=\"notice\" role=\"status\">\(ConsoleHTML.text(notice.message))</p>"
+  }
+}
