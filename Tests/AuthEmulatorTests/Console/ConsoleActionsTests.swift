@@ -1,3 +1,4 @@
+import AuthTestSupport
 import HTTPServerKit
 import JSONKit
 import OneTimeCode

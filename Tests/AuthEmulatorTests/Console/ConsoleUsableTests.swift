@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -46,7 +47,7 @@ struct ConsoleUsableTests {
     #expect(hour > 3590 && hour < 3610)
     let banned = await ConsoleHonestTests.get(emu.emulator, "/_/accounts/supabase/\(id)")
     #expect(banned.contains(">Unban</button>") && !banned.contains("id=\"ban-duration\""))
-    emu.clock.advance(seconds: 3601)
+    emu.clock.advance(3601)
     let over = await ConsoleHonestTests.get(emu.emulator, "/_/accounts/supabase/\(id)")
     #expect(over.contains("id=\"ban-duration\""))
   }

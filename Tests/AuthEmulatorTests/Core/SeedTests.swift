@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
@@ -204,6 +205,6 @@ extension FirebaseHarness {
   /// A harness over an emulator made elsewhere (its default project).
   init(emulator: Emulator) {
     self.emulator = emulator
-    self.clock = FirebaseTestClock()
+    self.clock = ManualTestClock(.firebaseTestStart)
   }
 }

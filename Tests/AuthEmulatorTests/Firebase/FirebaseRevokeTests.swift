@@ -1,3 +1,4 @@
+import AuthTestSupport
 import FoundationEssentials
 import JSONKit
 import Testing

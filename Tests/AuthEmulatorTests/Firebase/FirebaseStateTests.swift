@@ -70,7 +70,7 @@ struct FirebaseStateTests {
 
   @Test func usersCodesAndConfigSurviveARestart() async throws {
     let store = FirebaseMemoryStore()
-    let clock = FirebaseTestClock()
+    let clock = ManualTestClock(.firebaseTestStart)
     let first = try FirebaseHarness(store: store, clock: clock)
     let created = await first.signUp("a@x.io", name: "Alice")
     _ = await first.call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "a@x.io"])

@@ -1,3 +1,5 @@
+import AuthCore
+import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -5,29 +7,24 @@ import Testing
 
 @testable import AuthEmulator
 
-/// A clock the tests move by hand (the official suite ticks fake timers the same way).
-final class FirebaseTestClock: EmulatorClock, @unchecked Sendable {
-  private let lock = NSLock()
-  private var current = Date(timeIntervalSince1970: 1_767_225_600)
-
-  func now() -> Date { lock.withLock { current } }
-  func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+extension Date {
+  /// Where the Firebase tests' clock starts (2026-01-01 00:00:00 UTC).
+  static let firebaseTestStart = Date(timeIntervalSince1970: 1_767_225_600)
 }
 
 /// An in-memory `DocumentStore` that keeps what was written (persistence tests).
-final class FirebaseMemoryStore: DocumentStore, @unchecked Sendable {
-  private let lock = NSLock()
-  private var tables: [String: [String: JSON]] = [:]
+final class FirebaseMemoryStore: DocumentStore {
+  private let tables = Guarded<[String: [String: JSON]]>([:])
 
   func put(_ table: String, key: String, _ document: JSON) throws {
-    lock.withLock { tables[table, default: [:]][key] = document }
+    tables.update { $0[table, default: [:]][key] = document }
   }
-  func delete(_ table: String, key: String) throws { lock.withLock { tables[table]?[key] = nil } }
-  func deleteAll(_ table: String) throws { lock.withLock { tables[table] = [:] } }
+  func delete(_ table: String, key: String) throws { tables.update { $0[table]?[key] = nil } }
+  func deleteAll(_ table: String) throws { tables.update { $0[table] = [:] } }
   func loadAll(_ table: String) throws -> [(key: String, document: JSON)] {
-    lock.withLock { (tables[table] ?? [:]).map { (key: $0.key, document: $0.value) } }
+    tables.update { ($0[table] ?? [:]).map { (key: $0.key, document: $0.value) } }
   }
-  func documents(_ table: String) -> [JSON] { lock.withLock { Array((tables[table] ?? [:]).values) } }
+  func documents(_ table: String) -> [JSON] { tables.update { Array(($0[table] ?? [:]).values) } }
 }
 
 struct FirebaseReply {
@@ -45,13 +42,13 @@ struct FirebaseReply {
 /// One emulator driven in-process through `Emulator.handle`.
 struct FirebaseHarness {
   let emulator: Emulator
-  let clock: FirebaseTestClock
+  let clock: ManualTestClock
   let project = "demo-test"
   static let toolkit = "/identitytoolkit.googleapis.com/v1/"
 
   init(
     emailPrivacy: Bool = false, store: any DocumentStore = NullDocumentStore(),
-    clock: FirebaseTestClock = FirebaseTestClock()
+    clock: ManualTestClock = ManualTestClock(.firebaseTestStart)
   ) throws {
     var config = EmulatorConfig()
     config.project = project

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
@@ -56,7 +57,7 @@ struct AccountKindsTests {
       "POST", "verify", json: ["type": "email", "email": "new@example.com", "token": .string(mail.code)])
     #expect(byCode.status == 200)
     #expect(byCode.json.claims["amr"]?[0]?["method"] == "otp")
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     #expect(await emu.send("POST", "otp", json: ["email": "new@example.com", "create_user": false]).status == 200)
     let second = try #require(emu.outbox("new@example.com").last)
     let hash = try #require(second.link.split(separator: "token=").last?.split(separator: "&").first.map(String.init))

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import JSONKit
 import Testing
 
@@ -11,7 +12,7 @@ struct AdminIndexTests {
       body = ["email": .string(email), "password": "hunter22", "user_metadata": ["full_name": .string(name)]]
     }
     let created = await emu.send("POST", "admin/users", json: body, bearer: emu.serviceRoleKey)
-    emu.clock.advance(seconds: 1)
+    emu.clock.advance(1)
     return created.json["id"]?.string ?? ""
   }
 

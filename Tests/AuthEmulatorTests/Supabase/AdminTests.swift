@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Essentials
 import JSONKit
 import Testing
@@ -25,7 +26,7 @@ struct AdminTests {
     let emu = try TestEmulator()
     for index in 1...5 {
       await emu.signUp("user\(index)@example.com")
-      emu.clock.advance(seconds: 1)
+      emu.clock.advance(1)
     }
     let page = await emu.send("GET", "admin/users?page=2&per_page=2", bearer: emu.serviceRoleKey)
     #expect(page.status == 200)

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
@@ -15,10 +16,10 @@ struct AuditTests {
     let emu = try TestEmulator()
     let key = emu.serviceRoleKey
     let session = await emu.signUp("ada@example.com", data: ["full_name": "Ada Lovelace"]).json
-    emu.clock.advance(seconds: 1)
+    emu.clock.advance(1)
     #expect(await emu.signIn("ada@example.com", "wrong-password").status == 400)
     let login = await emu.signIn("ada@example.com").json
-    emu.clock.advance(seconds: 1)
+    emu.clock.advance(1)
     _ = await emu.refresh(login.refreshToken)
     _ = await emu.send("POST", "recover", json: ["email": "ada@example.com"])
     _ = await emu.send("PUT", "user", json: ["password": "new-password-1"], bearer: session.accessToken)

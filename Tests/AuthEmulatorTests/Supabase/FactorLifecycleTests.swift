@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
@@ -16,14 +17,14 @@ struct FactorLifecycleTests {
     #expect(try await rig.enroll("phone").status == 200)
     let challenge = await rig.challenge()
     #expect(await rig.verify(try #require(challenge.json["id"]?.string), "000000").status == 422)
-    rig.emu.clock.advance(seconds: 600)
+    rig.emu.clock.advance(600)
     let again = try await rig.enroll("phone")
     #expect(again.status == 422)
     #expect(again.errorCode == "mfa_factor_name_conflict")
     #expect(again.json["msg"]?.string ?? again.json["message"]?.string ?? "" != "")
     // An unchallenged one is cleaned up after 300 s and its name is free again.
     #expect(try await rig.enroll("tablet").status == 200)
-    rig.emu.clock.advance(seconds: 301)
+    rig.emu.clock.advance(301)
     #expect(try await rig.enroll("tablet").status == 200)
   }
 
@@ -34,7 +35,7 @@ struct FactorLifecycleTests {
       #expect(try await rig.enroll("device \(index)").status == 200)
       #expect(await rig.challenge().status == 200)
     }
-    rig.emu.clock.advance(seconds: 600)
+    rig.emu.clock.advance(600)
     let eleventh = try await rig.enroll("device 10")
     #expect(eleventh.status == 422)
     #expect(eleventh.errorCode == "too_many_enrolled_mfa_factors")
@@ -56,7 +57,7 @@ struct FactorLifecycleTests {
       "POST", "factors/\(rig.factorID)/challenge", json: [:], bearer: rig.token,
       headers: [("X-Forwarded-For", "198.51.100.7")])
     #expect(other.status == 200)
-    rig.emu.clock.advance(seconds: 4)
+    rig.emu.clock.advance(4)
     #expect(await rig.challenge().status == 200)
     // Guessing codes: 30 wrong ones, then 429 even for the right code.
     for _ in 0..<30 { #expect(await rig.verify(last, "000000").status == 422) }
@@ -73,7 +74,7 @@ struct FactorLifecycleTests {
     #expect(try await limited.enroll().status == 200)
     for _ in 0..<30 { #expect(await limited.challenge().status == 200) }
     #expect(await limited.challenge().status == 429)
-    limited.emu.clock.advance(seconds: 10)
+    limited.emu.clock.advance(10)
     #expect(await limited.challenge().status == 200)
   }
 }

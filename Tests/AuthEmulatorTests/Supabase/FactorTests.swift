@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import OneTimeCode
@@ -167,7 +168,7 @@ struct FactorTests {
     var rig = try await FactorRig()
     _ = try await rig.enroll()
     let challenge = await rig.challenge()
-    rig.emu.clock.advance(seconds: 301)
+    rig.emu.clock.advance(301)
     let expired = await rig.verify(try #require(challenge.json["id"]?.string), rig.code())
     #expect(expired.status == 422)
     #expect(expired.errorCode == "mfa_challenge_expired")

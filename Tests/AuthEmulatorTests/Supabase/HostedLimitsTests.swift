@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import HostedLimits
 import JSONKit
@@ -29,7 +30,7 @@ struct SupabaseHostedLimitsTests {
     #expect(over.status == 429)
     #expect(over.json == ["code": "over_email_send_rate_limit", "message": "email rate limit exceeded"])
     #expect(emu.emulator.supabase.state.read { $0.user(email: "cy@example.com") } == nil)
-    emu.clock.advance(seconds: 3600)
+    emu.clock.advance(3600)
     #expect(await emu.signUp("cy@example.com").status == 200)
     #expect(emu.outbox("cy@example.com").last?.kind == "signup")
   }
@@ -129,7 +130,7 @@ struct SupabaseHostedLimitsTests {
       #expect(other.status != 429, "\(route.name)")
     }
     // 30 per 300 s: one more every 10 s.
-    emu.clock.advance(seconds: 10)
+    emu.clock.advance(10)
     #expect(await emu.send("POST", "recover", json: ["email": "nobody@example.com"]).status == 200)
     #expect(await emu.send("POST", "recover", json: ["email": "nobody@example.com"]).status == 429)
   }
@@ -165,7 +166,7 @@ struct SupabaseHostedLimitsTests {
       #expect(await emu.send("POST", "recover", json: ["email": .string("w\(index)@example.com")]).status == 200)
     }
     for index in 30..<40 {
-      emu.clock.advance(seconds: 10)
+      emu.clock.advance(10)
       #expect(await emu.send("POST", "recover", json: ["email": .string("w\(index)@example.com")]).status == 200)
     }
   }
@@ -189,11 +190,11 @@ struct SupabaseHostedLimitsTests {
       await emu.signUp("ontime@example.com")
       let late = try #require(emu.outbox("late@example.com").last)
       let onTime = try #require(emu.outbox("ontime@example.com").last)
-      emu.clock.advance(seconds: 3599)
+      emu.clock.advance(3599)
       let ok = await emu.send(
         "POST", "verify", json: ["type": "signup", "email": "ontime@example.com", "token": .string(onTime.code)])
       #expect(ok.status == 200)
-      emu.clock.advance(seconds: 2)
+      emu.clock.advance(2)
       let expired = await emu.send(
         "POST", "verify", json: ["type": "signup", "email": "late@example.com", "token": .string(late.code)])
       #expect(expired.errorCode == "otp_expired")
@@ -211,7 +212,7 @@ struct SupabaseHostedLimitsTests {
       let first = await emu.signIn("r@example.com").json.refreshToken
       let second = await emu.refresh(first).json.refreshToken
       _ = await emu.refresh(second)  // `first` is now two generations old: only the interval saves it
-      emu.clock.advance(seconds: seconds)
+      emu.clock.advance(seconds)
       return await emu.refresh(first).status
     }
     #expect(try await reuse({ $0.likeProduction = true }, after: 5) == 200)
@@ -276,12 +277,12 @@ struct SupabaseCaptchaTests {
       "POST", "signup",
       json: ["email": "late@example.com", "password": "hunter22", "gotrue_meta_security": ["captcha_token": "t"]])
     #expect(created.status == 200)
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     let resent = await emu.send(
       "POST", "resend", json: ["type": "signup", "email": "late@example.com"], bearer: emu.serviceRoleKey)
     #expect(resent.status == 200)
     #expect(emu.outbox("late@example.com").count == 2)
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     let secret = await emu.send(
       "POST", "resend", json: ["type": "signup", "email": "late@example.com"],
       headers: [("apikey", SupabaseAPIKeys.secret)])

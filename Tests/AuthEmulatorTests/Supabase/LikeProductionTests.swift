@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
@@ -41,7 +42,7 @@ struct SupabaseLikeProductionTests {
     #expect(over.status == 429)
     #expect(over.json == ["code": "over_email_send_rate_limit", "message": "email rate limit exceeded"])
     #expect(await emu.send("POST", "recover", json: ["email": "q1@example.com"]).status == 429)
-    emu.clock.advance(seconds: 3600)
+    emu.clock.advance(3600)
     #expect(await emu.signUp("q30@example.com", from: 30).status == 200)
 
     let relaxed = try TestEmulator(confirmEmail: true)
@@ -59,7 +60,7 @@ struct SupabaseLikeProductionTests {
       "POST", "token?grant_type=refresh_token", json: ["refresh_token": "x"],
       headers: [("X-Forwarded-For", "203.0.113.9, 10.0.0.1")])
     #expect(other.status == 400)
-    emu.clock.advance(seconds: 2)
+    emu.clock.advance(2)
     #expect(await emu.signIn("nobody@example.com", "wrong-password").status == 400)
     #expect(await emu.signIn("nobody@example.com", "wrong-password").status == 429)
   }
@@ -100,7 +101,7 @@ struct SupabaseParityFixTests {
     let emu = try TestEmulator()
     await emu.signUp("r@example.com")
     func link(_ redirect: String) async throws -> String {
-      emu.clock.advance(seconds: 61)
+      emu.clock.advance(61)
       let query = "recover?redirect_to=" + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
       #expect(await emu.send("POST", query, json: ["email": "r@example.com"]).status == 200)
       return try #require(emu.outbox("r@example.com").last).link
@@ -166,7 +167,7 @@ struct SupabaseParityFixTests {
   func secureEmailChangeBoth() async throws {
     let emu = try SupabaseLikeProductionTests.emulator()
     await emu.signUp("c@example.com")
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     _ = await emu.send("POST", "recover", json: ["email": "c@example.com"])
     let recovery = try #require(emu.outbox("c@example.com").last { $0.kind == "recovery" })
     let session = await emu.send(

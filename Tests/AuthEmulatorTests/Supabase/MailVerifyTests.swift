@@ -1,3 +1,4 @@
+import AuthTestSupport
 import HTTPServerKit
 import JSONKit
 import Testing
@@ -19,7 +20,7 @@ struct MailVerifyTests {
     let mail = try #require(emu.outbox("m@example.com").last)
     #expect(mail.kind == "recovery")
     #expect(mail.link.hasSuffix("&type=recovery&redirect_to=http://localhost:3000/reset"))
-    emu.clock.advance(seconds: 20.7)
+    emu.clock.advance(20.7)
     let soon = await emu.send("POST", "recover", json: ["email": "m@example.com"])
     #expect(soon.status == 429)
     #expect(
@@ -28,7 +29,7 @@ struct MailVerifyTests {
         "message": "For security purposes, you can only request this after 39 seconds.",
       ])
     #expect(soon.header("Retry-After") == nil)
-    emu.clock.advance(seconds: 40)
+    emu.clock.advance(40)
     #expect(await emu.send("POST", "recover", json: ["email": "m@example.com"]).status == 200)
     let missing = await emu.send("POST", "recover", json: [:])
     #expect(missing.json["message"] == "Password recovery requires an email")
@@ -38,7 +39,7 @@ struct MailVerifyTests {
   func verifyRecoveryCode() async throws {
     let emu = try TestEmulator(confirmEmail: true)
     await emu.signUp("v@example.com")
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     _ = await emu.send("POST", "recover", json: ["email": "v@example.com"])
     let code = try #require(emu.outbox("v@example.com").last { $0.kind == "recovery" }).code
     let verified = await emu.send(
@@ -127,7 +128,7 @@ struct MailVerifyTests {
     await emu.signUp("p@example.com")
     let soon = await emu.send("POST", "resend", json: ["type": "signup", "email": "p@example.com"])
     #expect(soon.status == 429)
-    emu.clock.advance(seconds: 60)
+    emu.clock.advance(60)
     #expect(await emu.send("POST", "resend", json: ["type": "signup", "email": "p@example.com"]).status == 200)
     #expect(emu.outbox("p@example.com").count == 2)
     let bad = await emu.send("POST", "resend", json: ["type": "recovery", "email": "p@example.com"])

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
@@ -103,9 +104,9 @@ struct PKCETests {
     await emu.signUp("m@example.com")
     _ = await emu.send("POST", "otp", json: Self.pkce("m@example.com", method: "plain", challenge: Self.verifier))
     #expect(emu.outbox("m@example.com").last?.kind == "magiclink")
-    emu.clock.advance(seconds: 400)
+    emu.clock.advance(400)
     let code = try #require(Self.code(in: try await Self.follow(emu, "m@example.com")))
-    emu.clock.advance(seconds: 301)
+    emu.clock.advance(301)
     let late = await emu.send(
       "POST", "token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": .string(Self.verifier)])
     #expect(late.status == 422)
@@ -122,7 +123,7 @@ struct PKCETests {
       "POST", "token?grant_type=pkce", json: ["auth_code": .string(code), "code_verifier": .string(Self.verifier)])
     #expect(session.status == 200)
     #expect(session.json.claims["amr"]?[0]?["method"] == "magiclink")
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     _ = await emu.send("POST", "otp", json: Self.pkce("t@example.com"))
     let otp = try #require(emu.outbox("t@example.com").last).code
     let typed = await emu.send(

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import HTTPServerKit
 import JSONKit
 import Testing
@@ -55,7 +56,7 @@ struct PhoneTests {
   func frequencyAndLifetime() async throws {
     let emu = try TestEmulator()
     #expect(await emu.send("POST", "otp", json: ["phone": "+15551234567"]).status == 200)
-    emu.clock.advance(seconds: 20.5)
+    emu.clock.advance(20.5)
     let soon = await emu.send("POST", "otp", json: ["phone": "+15551234567"])
     #expect(soon.status == 429)
     #expect(
@@ -63,10 +64,10 @@ struct PhoneTests {
         "code": "over_sms_send_rate_limit",
         "message": "For security purposes, you can only request this after 39 seconds.",
       ])
-    emu.clock.advance(seconds: 40)
+    emu.clock.advance(40)
     #expect(await emu.send("POST", "otp", json: ["phone": "+15551234567"]).status == 200)
     let code = try #require(emu.outbox("+15551234567").last).code
-    emu.clock.advance(seconds: 61)
+    emu.clock.advance(61)
     let late = await emu.send("POST", "verify", json: ["type": "sms", "phone": "+15551234567", "token": .string(code)])
     #expect(late.errorCode == "otp_expired")
   }

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import JSONKit
 import Testing
@@ -12,10 +13,10 @@ struct SessionExpiryTests {
   func timebox() async throws {
     let emulator = try TestEmulator { $0.sessionTimebox = 3600 }
     let session = await emulator.signUp("box@example.com").json
-    emulator.clock.advance(seconds: 1800)
+    emulator.clock.advance(1800)
     let refreshed = await emulator.refresh(session.refreshToken)
     #expect(refreshed.status == 200)
-    emulator.clock.advance(seconds: 1801)
+    emulator.clock.advance(1801)
     let late = await emulator.refresh(refreshed.json.refreshToken)
     #expect(late.status == 400 && late.errorCode == "session_expired")
     #expect(late.json["message"]?.string == "Invalid Refresh Token: Session Expired")
@@ -26,12 +27,12 @@ struct SessionExpiryTests {
     let emulator = try TestEmulator { $0.sessionInactivityTimeout = 600 }
     var token = await emulator.signUp("idle@example.com").json.refreshToken
     for _ in 0..<3 {
-      emulator.clock.advance(seconds: 500)
+      emulator.clock.advance(500)
       let refreshed = await emulator.refresh(token)
       #expect(refreshed.status == 200)
       token = refreshed.json.refreshToken
     }
-    emulator.clock.advance(seconds: 601)
+    emulator.clock.advance(601)
     let late = await emulator.refresh(token)
     #expect(late.status == 400 && late.errorCode == "session_expired")
     #expect(late.json["message"]?.string == "Invalid Refresh Token: Session Expired (Inactivity)")
@@ -55,7 +56,7 @@ struct SessionExpiryTests {
     let emulator = try TestEmulator { $0.sessionInactivityTimeout = 60 }
     _ = await emulator.signUp("clock@example.com")
     for _ in 0..<300 {
-      emulator.clock.advance(seconds: 1)
+      emulator.clock.advance(1)
       #expect(await emulator.signIn("clock@example.com").status == 200)
     }
     let count = emulator.emulator.supabase.state.read { $0.sessions.count }
@@ -87,7 +88,7 @@ struct SessionExpiryTests {
     let first = try TestEmulator(store: store) { $0.sessionTimebox = 60 }
     _ = await first.signUp("restart@example.com")
     #expect(try store.loadAll(SupabaseData.sessionsTable).count == 1)
-    first.clock.advance(seconds: 120)
+    first.clock.advance(120)
     var config = EmulatorConfig()
     config.sessionTimebox = 60
     _ = try Emulator(config: config, clock: first.clock, store: store)

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import JSONKit
 import Testing
 
@@ -92,11 +93,11 @@ struct SignupTests {
   func confirmationUnconfirmedDuplicate() async throws {
     let emu = try TestEmulator(confirmEmail: true)
     let first = await emu.signUp("erin@example.com")
-    emu.clock.advance(seconds: 0.5)
+    emu.clock.advance(0.5)
     let tooSoon = await emu.signUp("erin@example.com")
     #expect(tooSoon.status == 429)
     #expect(tooSoon.json["message"] == "For security purposes, you can only request this after 59 seconds.")
-    emu.clock.advance(seconds: 60)
+    emu.clock.advance(60)
     let again = await emu.signUp("erin@example.com", "another-password")
     #expect(again.status == 200)
     #expect(again.json["id"] == first.json["id"])

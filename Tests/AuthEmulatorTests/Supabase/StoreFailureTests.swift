@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import JSONKit
 import Testing
@@ -6,10 +7,13 @@ import Testing
 
 /// A store that keeps documents in memory and fails every write while `full` is set, as SQLite
 /// does on a full disk (the failed transaction leaves nothing behind).
-final class FullDiskStore: DocumentStore, @unchecked Sendable {
-  private let lock = NSLock()
-  private var tables: [String: [(key: String, document: JSON)]] = [:]
-  var full = false
+final class FullDiskStore: DocumentStore {
+  private let tables = Guarded<[String: [(key: String, document: JSON)]]>([:])
+  private let isFull = Guarded(false)
+  var full: Bool {
+    get { isFull[\.self] }
+    set { isFull[\.self] = newValue }
+  }
 
   struct DiskFull: Error, CustomStringConvertible {
     var description: String { "database or disk is full" }
@@ -19,11 +23,11 @@ final class FullDiskStore: DocumentStore, @unchecked Sendable {
     try apply([.put(table: table, key: key, document: document)])
   }
   func delete(_ table: String, key: String) throws { try apply([.delete(table: table, key: key)]) }
-  func deleteAll(_ table: String) throws { lock.withLock { tables[table] = [] } }
-  func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { lock.withLock { tables[table] ?? [] } }
+  func deleteAll(_ table: String) throws { tables.update { $0[table] = [] } }
+  func loadAll(_ table: String) throws -> [(key: String, document: JSON)] { tables.update { $0[table] ?? [] } }
   func apply(_ changes: [DocumentChange]) throws {
-    try lock.withLock {
-      if full { throw DiskFull() }
+    if full { throw DiskFull() }
+    tables.update { tables in
       for change in changes {
         switch change {
         case .put(let table, let key, let document):

@@ -1,20 +1,10 @@
+import AuthTestSupport
 import Foundation
 import HTTPServerKit
 import JSONKit
 import Testing
 
 @testable import AuthEmulator
-
-/// A clock tests move by hand.
-final class TestClock: EmulatorClock, @unchecked Sendable {
-  private let lock = NSLock()
-  private var current: Date
-
-  init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600.25)) { current = start }
-
-  func now() -> Date { lock.withLock { current } }
-  func advance(seconds: Double) { lock.withLock { current += seconds } }
-}
 
 struct TestResponse {
   var status: Int
@@ -31,7 +21,7 @@ struct TestResponse {
 /// An in-process emulator driven through `Emulator.handle` (no socket).
 struct TestEmulator {
   let emulator: Emulator
-  let clock: TestClock
+  let clock: ManualTestClock
   static let secret = "unit-test-secret-of-at-least-thirty-two-characters"
 
   init(
@@ -42,7 +32,7 @@ struct TestEmulator {
     config.jwtSecret = Self.secret
     config.confirmEmail = confirmEmail
     configure(&config)
-    clock = TestClock()
+    clock = ManualTestClock(Date(timeIntervalSince1970: 1_767_225_600.25))
     emulator = try Emulator(config: config, clock: clock, store: store ?? NullDocumentStore())
   }
 

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import JSONKit
 import Testing
 
@@ -77,7 +78,7 @@ struct TokenTests {
 
     let t2 = await emu.refresh(t1).json.refreshToken
     #expect(!t2.isEmpty && t2 != t1)
-    emu.clock.advance(seconds: 1)  // GoTrue: reuse only strictly after the (zero) interval
+    emu.clock.advance(1)  // GoTrue: reuse only strictly after the (zero) interval
     let reuse = await emu.refresh(t0)  // two generations old: family revoked
     #expect(reuse.status == 400)
     #expect(reuse.json == ["code": "refresh_token_already_used", "message": "Invalid Refresh Token: Already Used"])
@@ -92,12 +93,12 @@ struct TokenTests {
     let t0 = await emu.signUp("ri@example.com").json.refreshToken
     let t1 = await emu.refresh(t0).json.refreshToken
     let t2 = await emu.refresh(t1).json.refreshToken
-    emu.clock.advance(seconds: 5)
+    emu.clock.advance(5)
     let child = await emu.refresh(t0)
     #expect(child.status == 200)
     #expect(![t0, t1, t2].contains(child.json.refreshToken))
     // t0 is now the parent of the active token: it gets that token again, whatever the time.
-    emu.clock.advance(seconds: 6)
+    emu.clock.advance(6)
     #expect(await emu.refresh(t0).json.refreshToken == child.json.refreshToken)
     #expect(await emu.refresh(t1).errorCode == "refresh_token_already_used")
   }

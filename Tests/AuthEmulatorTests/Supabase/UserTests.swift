@@ -1,3 +1,4 @@
+import AuthTestSupport
 import HTTPServerKit
 import JSONKit
 import Testing
@@ -39,12 +40,12 @@ struct UserTests {
     let anon = await emu.send("GET", "user", bearer: emu.anonKey)
     #expect(anon.json == ["code": "bad_jwt", "message": "invalid claim: missing sub claim"])
     let session = await emu.signUp("gone@example.com").json
-    emu.clock.advance(seconds: 3601)
+    emu.clock.advance(3601)
     let expired = await emu.send("GET", "user", bearer: session.accessToken)
     #expect(
       expired.json["message"]
         == "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired")
-    emu.clock.advance(seconds: -3601)
+    emu.clock.advance(-3601)
     let id = try #require(session["user"]?["id"]?.string)
     _ = await emu.send("DELETE", "admin/users/\(id)", bearer: emu.serviceRoleKey)
     let deleted = await emu.send("GET", "user", bearer: session.accessToken)

@@ -8,12 +8,15 @@ import ShellKit
 /// A tiny in-memory stand-in for `CommandRunner`: enough of signup/login/whoami/logout/reset/inbox/
 /// echo to drive the interpreter. `*@down.test` addresses answer `network_unreachable`, `*@slow.test`
 /// `timeout`, `*@5xx.test` `server_error` (HTTP 503).
-final class FakeBackend: @unchecked Sendable {
-  private let lock = NSLock()
-  private var passwords: [String: String] = [:]
-  private var session: AuthSession?
-  private var mail: [String: InboxMessage] = [:]
-  private(set) var commands: [String] = []
+final class FakeBackend: Sendable {
+  private struct State {
+    var passwords: [String: String] = [:]
+    var session: AuthSession?
+    var mail: [String: InboxMessage] = [:]
+    var commands: [String] = []
+  }
+  private let state = Guarded(State())
+  var commands: [String] { state[\.commands] }
 
   var executor: CommandExecutor {
     CommandExecutor(
@@ -25,11 +28,11 @@ final class FakeBackend: @unchecked Sendable {
       })
   }
 
-  func run(_ invocation: Invocation) -> CommandResult {
-    lock.lock()
-    defer { lock.unlock() }
+  func run(_ invocation: Invocation) -> CommandResult { state.update { Self.run(invocation, &$0) } }
+
+  private static func run(_ invocation: Invocation, _ state: inout State) -> CommandResult {
     let name = invocation.spec.name
-    commands.append(name)
+    state.commands.append(name)
     var result = CommandResult(command: name)
     let email = invocation.arguments["EMAIL"]?.text ?? ""
     let password = invocation.given(.password) ? invocation[.password] ?? "" : ""
@@ -40,32 +43,32 @@ final class FakeBackend: @unchecked Sendable {
     case "signup", "login":
       if let problem = Validator.validate(.init(email: email, password: password)) { return .failure(name, problem) }
       if name == "signup" {
-        guard passwords[email] == nil else {
+        guard state.passwords[email] == nil else {
           return .failure(name, AuthError(.userAlreadyExists, providerCode: "user_already_exists", status: 422))
         }
-        passwords[email] = password
-      } else if passwords[email] != password {
+        state.passwords[email] = password
+      } else if state.passwords[email] != password {
         return .failure(name, AuthError(.invalidCredentials, providerCode: "invalid_credentials", status: 400))
       }
       let user = AuthUser(id: "uid-" + email.prefix(3), email: email, emailConfirmed: true, provider: "email")
       let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1aWQifQ.sig-" + UUID().uuidString
-      session = AuthSession(
+      state.session = AuthSession(
         accessToken: token, refreshToken: "refresh-" + UUID().uuidString,
         expiresAt: Int(Date().timeIntervalSince1970) + 3600, user: user)
-      result.session = session
+      result.session = state.session
     case "whoami":
-      guard let session else { return .failure(name, AuthError(.notAuthenticated)) }
+      guard let session = state.session else { return .failure(name, AuthError(.notAuthenticated)) }
       result.user = session.user
       result.session = session
     case "logout":
-      guard session != nil else { return .failure(name, AuthError(.notAuthenticated)) }
-      session = nil
+      guard state.session != nil else { return .failure(name, AuthError(.notAuthenticated)) }
+      state.session = nil
     case "reset":
       result.reset = email
-      mail[email] = InboxMessage(
+      state.mail[email] = InboxMessage(
         kind: "recovery", code: "123456", link: "http://127.0.0.1/verify?token=abc&email=\(email)", email: email)
     case "inbox":
-      guard let message = mail[email] else { return .failure(name, AuthError(.noMail)) }
+      guard let message = state.mail[email] else { return .failure(name, AuthError(.noMail)) }
       result.inbox = message
     case "echo":
       result.output = invocation.rest.joined(separator: " ")

@@ -14,11 +14,12 @@ import Testing
   static let clientSecret = "d-FL95Q19q7MQmFpd7hHD0Ty"
   static let refreshToken = "1//0gUser-refresh-token-secret"
 
-  final class Google: TestService, @unchecked Sendable {
+  final class Google: TestService {
     let server = FixtureServer()
-    private let lock = NSLock()
-    private(set) var grants: [[String: String]] = []
-    private(set) var impersonations: [(authorization: String?, body: JSON)] = []
+    private let grantsSeen = Guarded<[[String: String]]>([])
+    private let impersonationsSeen = Guarded<[(authorization: String?, body: JSON)]>([])
+    var grants: [[String: String]] { grantsSeen[\.self] }
+    var impersonations: [(authorization: String?, body: JSON)] { impersonationsSeen[\.self] }
 
     init() async throws {
       try await server.start()
@@ -26,7 +27,7 @@ import Testing
         let form = Dictionary(
           FormCoding.decode(String(decoding: request.body, as: UTF8.self)).map { ($0.name, $0.value) }
         ) { a, _ in a }
-        self?.lock.withLock { self?.grants.append(form) }
+        self?.grantsSeen.update { $0.append(form) }
         guard request.header("Content-Type") == "application/x-www-form-urlencoded",
           form["grant_type"] == "refresh_token",
           form["client_id"] == "client-1.apps.googleusercontent.com",
@@ -46,7 +47,7 @@ import Testing
       server.on("POST", "/v1/projects/-/serviceAccounts/authsh@demo-prod.iam.gserviceaccount.com:generateAccessToken") {
         [weak self] request in
         let body = (try? JSON.parse(bytes: request.body)) ?? .null
-        self?.lock.withLock { self?.impersonations.append((request.header("Authorization"), body)) }
+        self?.impersonationsSeen.update { $0.append((request.header("Authorization"), body)) }
         guard request.header("Authorization") == "Bearer ya29.user-token" else {
           return ServerResponse(
             status: 403, headers: [("Content-Type", "application/json")],

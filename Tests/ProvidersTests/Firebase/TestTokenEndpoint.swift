@@ -1,30 +1,42 @@
 import AuthCore
 import AuthTestSupport
 import CryptoExtras
+import Essentials
 import Foundation
 import HTTPServerKit
 import JSONKit
 
 /// A Google-like OAuth token endpoint on loopback that checks each JWT-bearer assertion with the
 /// public key of a service account generated here, and counts exchanges.
-final class TestTokenEndpoint: TestService, @unchecked Sendable {
+final class TestTokenEndpoint: TestService {
   static let email = "authsh-admin@demo-prod.iam.gserviceaccount.com"
   static let scope = "https://www.googleapis.com/auth/identitytoolkit https://www.googleapis.com/auth/cloud-platform"
   let server = FixtureServer()
   let key: _RSA.Signing.PrivateKey
   let keyId = "5f2c0e7a9b1d4c3e8f6a7b2c1d0e9f8a7b6c5d4e"
-  private let lock = NSLock()
-  private var exchanges = 0
-  private(set) var problems: [String] = []
-  private(set) var assertions: [String] = []
+  private struct State {
+    var exchanges = 0
+    var problems: [String] = []
+    var assertions: [String] = []
+    var answer = (200, #"{"access_token":"ya29.c.test-access-token-0001","expires_in":3599,"token_type":"Bearer"}"#)
+    var answerHeaders: [(name: String, value: String)] = []
+    var claims: [JSON] = []
+  }
+  private let state = Guarded(State())
+  var problems: [String] { state[\.problems] }
+  var assertions: [String] { state[\.assertions] }
   /// The answer for a valid assertion (status, body); default: a token valid for an hour.
-  var answer: (Int, String) = (
-    200, #"{"access_token":"ya29.c.test-access-token-0001","expires_in":3599,"token_type":"Bearer"}"#
-  )
+  var answer: (Int, String) {
+    get { state[\.answer] }
+    set { state[\.answer] = newValue }
+  }
   /// Extra headers of every answer (`Date`, as Google sends it).
-  var answerHeaders: [(name: String, value: String)] = []
+  var answerHeaders: [(name: String, value: String)] {
+    get { state[\.answerHeaders] }
+    set { state[\.answerHeaders] = newValue }
+  }
   /// Claims of the assertions received, decoded.
-  private(set) var claims: [JSON] = []
+  var claims: [JSON] { state[\.claims] }
 
   init() async throws {
     key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -36,7 +48,7 @@ final class TestTokenEndpoint: TestService, @unchecked Sendable {
   }
 
   var tokenURI: String { server.baseURL + "/token" }
-  var exchangeCount: Int { lock.withLock { exchanges } }
+  var exchangeCount: Int { state[\.exchanges] }
 
   func stop() async { await server.stop() }
 
@@ -56,11 +68,12 @@ final class TestTokenEndpoint: TestService, @unchecked Sendable {
     problems += check(assertion)
     let decoded = assertion.split(separator: ".").dropFirst().first.flatMap { Self.decode(String($0)) }
       .flatMap { try? JSON.parse(bytes: $0) }
-    lock.withLock {
-      exchanges += 1
-      assertions.append(assertion)
-      if let decoded { claims.append(decoded) }
-      self.problems += problems
+    let (answer, answerHeaders) = state.update { state in
+      state.exchanges += 1
+      state.assertions.append(assertion)
+      if let decoded { state.claims.append(decoded) }
+      state.problems += problems
+      return (state.answer, state.answerHeaders)
     }
     guard problems.isEmpty else {
       return ServerResponse(
@@ -95,9 +108,5 @@ final class TestTokenEndpoint: TestService, @unchecked Sendable {
     return problems
   }
 
-  static func decode(_ part: String) -> [UInt8]? {
-    var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    return Data(base64Encoded: base64).map(Array.init)
-  }
+  static func decode(_ part: String) -> [UInt8]? { Base64.decode(part) }
 }

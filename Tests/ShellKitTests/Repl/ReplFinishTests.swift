@@ -5,23 +5,6 @@ import Testing
 
 @testable import ShellKit
 
-/// Answers prompts from a list, with echo for e-mails and names (a terminal).
-final class TypingPrompter: PasswordPrompter, @unchecked Sendable {
-  private let lock = NSLock()
-  private var answers: [String]
-  private(set) var prompts: [String] = []
-  init(_ answers: [String]) { self.answers = answers }
-  var readsText: Bool { true }
-  func readPassword(prompt: String) -> String? { next(prompt) }
-  func readText(prompt: String) -> String? { next(prompt) }
-  private func next(_ prompt: String) -> String? {
-    lock.withLock {
-      prompts.append(prompt)
-      return answers.isEmpty ? nil : answers.removeFirst()
-    }
-  }
-}
-
 @Suite("Repl: holes, prompts for what is missing, rc lines")
 struct ReplFinishTests {
   @Test func holesAreFilledFromThePreviousResultAndTheLineIsKeptAsTyped() async {
@@ -91,9 +74,11 @@ struct ReplFinishTests {
 
   @Test func aMissingEmailAndNameAreAskedForOnATerminal() async {
     let shell = ReplHarness(["signup", "logout", "login"])
-    let prompter = TypingPrompter([
-      "ada@example.com", "Ada", "correct-horse-1", "correct-horse-1", "ada@example.com", "correct-horse-1",
-    ])
+    let prompter = ScriptedPrompter(
+      readsText: true,
+      [
+        "ada@example.com", "Ada", "correct-horse-1", "correct-horse-1", "ada@example.com", "correct-horse-1",
+      ])
     shell.context.passwordPrompter = prompter
     _ = await shell.run()
     #expect(prompter.prompts == ["Email: ", "Name: ", "New password: ", "Confirm password: ", "Email: ", "Password: "])
@@ -109,10 +94,12 @@ struct ReplFinishTests {
 
   @Test func aMistypedConfirmationAsksAgainUpToThreeTimes() async {
     let shell = ReplHarness(["signup ada@example.com --name Ada", "signup bo@example.com --name Bo"])
-    let prompter = TypingPrompter([
-      "correct-horse-1", "correct-horse-2", "correct-horse-1", "correct-horse-1",
-      "a-password-1", "b-password-1", "a-password-1", "b-password-1", "a-password-1", "b-password-1",
-    ])
+    let prompter = ScriptedPrompter(
+      readsText: true,
+      [
+        "correct-horse-1", "correct-horse-2", "correct-horse-1", "correct-horse-1",
+        "a-password-1", "b-password-1", "a-password-1", "b-password-1", "a-password-1", "b-password-1",
+      ])
     shell.context.passwordPrompter = prompter
     _ = await shell.run()
     #expect(

@@ -4,22 +4,37 @@ import Foundation
 import ShellKit
 
 /// An in-memory backend: accounts by e-mail, sessions as opaque tokens.
-final class FakeProvider: AuthProvider, @unchecked Sendable {
+final class FakeProvider: AuthProvider {
   let kind: ProviderKind = .supabase
   let endpoint = "http://127.0.0.1:9999/auth/v1"
-  private let lock = NSLock()
-  private var passwords: [String: String] = [:]
-  private(set) var signInAttempts: [(email: String, password: String)] = []
+  private struct State {
+    var passwords: [String: String]
+    var signInAttempts: [(email: String, password: String)] = []
+    var delay: Duration?
+    var waiting = false
+    var userError: AuthError?
+    var refreshError: AuthError?
+  }
+  private let state: Guarded<State>
+  var signInAttempts: [(email: String, password: String)] { state[\.signInAttempts] }
   /// Makes every call wait, so tests can cancel it.
-  var delay: Duration?
+  var delay: Duration? {
+    get { state[\.delay] }
+    set { state[\.delay] = newValue }
+  }
   /// Whether a delayed call is waiting right now (a request "in flight").
-  var isWaiting: Bool { lock.withLock { waiting } }
-  private var waiting = false
+  var isWaiting: Bool { state[\.waiting] }
   /// The next `user(of:)` fails with this.
-  var userError: AuthError?
-  var refreshError: AuthError?
+  var userError: AuthError? {
+    get { state[\.userError] }
+    set { state[\.userError] = newValue }
+  }
+  var refreshError: AuthError? {
+    get { state[\.refreshError] }
+    set { state[\.refreshError] = newValue }
+  }
 
-  init(accounts: [String: String] = [:]) { passwords = accounts }
+  init(accounts: [String: String] = [:]) { state = Guarded(State(passwords: accounts)) }
 
   func session(for email: String) -> AuthSession {
     let user = AuthUser(
@@ -32,26 +47,26 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
 
   private func wait() async throws {
     guard let delay else { return }
-    lock.withLock { waiting = true }
-    defer { lock.withLock { waiting = false } }
+    state[\.waiting] = true
+    defer { state[\.waiting] = false }
     await Stall.hold(upTo: delay)
     try Task.checkCancellation()
   }
 
   func signUp(email: String, password: String, name: String?) async throws -> SignUpOutcome {
     try await wait()
-    try lock.withLock {
-      guard passwords[email.lowercased()] == nil else { throw AuthError(.userAlreadyExists) }
-      passwords[email.lowercased()] = password
+    try state.update { (state) throws(AuthError) in
+      guard state.passwords[email.lowercased()] == nil else { throw AuthError(.userAlreadyExists) }
+      state.passwords[email.lowercased()] = password
     }
     return .signedIn(session(for: email))
   }
 
   func signIn(email: String, password: String) async throws -> AuthSession {
     try await wait()
-    try lock.withLock {
-      signInAttempts.append((email, password))
-      guard passwords[email.lowercased()] == password else {
+    try state.update { (state) throws(AuthError) in
+      state.signInAttempts.append((email, password))
+      guard state.passwords[email.lowercased()] == password else {
         throw AuthError(.invalidCredentials, providerCode: "invalid_credentials", status: 400)
       }
     }
@@ -75,16 +90,27 @@ final class FakeProvider: AuthProvider, @unchecked Sendable {
   func latestMail(to email: String) async throws -> InboxMessage? { nil }
 }
 
-/// Answers password prompts from a list; nil when it runs out (like Ctrl-D).
-final class ScriptedPrompter: PasswordPrompter, @unchecked Sendable {
-  private let lock = NSLock()
-  private var answers: [String]
-  private(set) var prompts: [String] = []
-  init(_ answers: [String]) { self.answers = answers }
-  func readPassword(prompt: String) -> String? {
-    lock.withLock {
-      prompts.append(prompt)
-      return answers.isEmpty ? nil : answers.removeFirst()
+/// Answers prompts from a list; nil when it runs out (like Ctrl-D). With `readsText` it also
+/// answers the echoed prompts for e-mails and names (a terminal).
+final class ScriptedPrompter: PasswordPrompter {
+  private struct State {
+    var answers: [String]
+    var prompts: [String] = []
+  }
+  private let state: Guarded<State>
+  let readsText: Bool
+  init(readsText: Bool = false, _ answers: [String]) {
+    state = Guarded(State(answers: answers))
+    self.readsText = readsText
+  }
+  var prompts: [String] { state[\.prompts] }
+  func readPassword(prompt: String) -> String? { answer(prompt) }
+  func readText(prompt: String) -> String? { readsText ? answer(prompt) : nil }
+  /// The next answer, the prompt recorded.
+  func answer(_ prompt: String) -> String? {
+    state.update { state in
+      state.prompts.append(prompt)
+      return state.answers.isEmpty ? nil : state.answers.removeFirst()
     }
   }
 }

@@ -128,10 +128,9 @@ struct ReplRetryTests {
   }
 }
 
-final class RecordingSpinner: Spinner, @unchecked Sendable {
-  private let lock = NSLock()
-  private var recorded: [String] = []
-  var events: [String] { lock.withLock { recorded } }
-  func start(_ text: String) { lock.withLock { recorded.append("start " + text) } }
-  func stop() { lock.withLock { recorded.append("stop") } }
+final class RecordingSpinner: Spinner {
+  private let recorded = Guarded<[String]>([])
+  var events: [String] { recorded[\.self] }
+  func start(_ text: String) { recorded.update { $0.append("start " + text) } }
+  func stop() { recorded.update { $0.append("stop") } }
 }

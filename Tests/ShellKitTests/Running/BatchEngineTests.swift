@@ -1,29 +1,33 @@
 import AuthCore
+import AuthTestSupport
 import Foundation
 import JSONKit
 import ShellKit
 import Testing
 
 /// Time that passes only when someone sleeps: every sleep is recorded and moves the clock on.
-final class FakeBatchClock: BatchClock, @unchecked Sendable {
-  private let lock = NSLock()
-  private var time = 1000.0
-  private(set) var sleeps: [Double] = []
+final class FakeBatchClock: BatchClock {
+  private struct State {
+    var time = 1000.0
+    var sleeps: [Double] = []
+  }
+  private let state = Guarded(State())
+  var sleeps: [Double] { state[\.sleeps] }
 
-  func now() -> Double { lock.withLock { time } }
+  func now() -> Double { state[\.time] }
   func sleep(seconds: Double) async throws {
-    lock.withLock {
-      sleeps.append(seconds)
-      time += seconds
+    state.update {
+      $0.sleeps.append(seconds)
+      $0.time += seconds
     }
     await Task.yield()
   }
 }
 
 /// Counts calls to a request body that fails the first `failures` times with `error`.
-final class Flaky: @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var calls = 0
+final class Flaky: Sendable {
+  private let count = Guarded(0)
+  var calls: Int { count[\.self] }
   let failures: Int
   let error: AuthError
   init(failures: Int, _ error: AuthError) {
@@ -31,10 +35,7 @@ final class Flaky: @unchecked Sendable {
     self.error = error
   }
   func call() throws -> String {
-    let count = lock.withLock {
-      calls += 1
-      return calls
-    }
+    let count = count.next() + 1
     if count <= failures { throw error }
     return "done"
   }
@@ -216,13 +217,13 @@ final class Flaky: @unchecked Sendable {
     #expect(try noTerminal.audit.entries(since: nil).isEmpty)
 
     let (wrong, _) = harness(users, input: input)
-    wrong.context.linePrompter = ScriptedLinePrompter(["yes"])
+    wrong.context.linePrompter = ScriptedPrompter(["yes"])
     let cancelled = try await wrong.run("user confirm --from list.txt")
     #expect(cancelled.error?.code == .cancelled)
     #expect(wrong.provider.calls.isEmpty)
 
     let (asked, _) = harness(users, input: input)
-    let prompter = ScriptedLinePrompter(["3"])
+    let prompter = ScriptedPrompter(["3"])
     asked.context.linePrompter = prompter
     let done = try await asked.run("user confirm --from list.txt")
     #expect(prompter.prompts == ["user confirm 3 accounts on prod. Type 3 to confirm: "])
@@ -267,10 +268,9 @@ final class Flaky: @unchecked Sendable {
 }
 
 /// `--report` lines kept in memory.
-final class ReportCollector: BatchReportSink, @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [BatchRecord] = []
-  var records: [BatchRecord] { lock.withLock { stored } }
-  func write(_ record: BatchRecord) throws { lock.withLock { stored.append(record) } }
+final class ReportCollector: BatchReportSink {
+  private let stored = Guarded<[BatchRecord]>([])
+  var records: [BatchRecord] { stored[\.self] }
+  func write(_ record: BatchRecord) throws { stored.update { $0.append(record) } }
   func close() {}
 }

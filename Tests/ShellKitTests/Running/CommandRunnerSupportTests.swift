@@ -158,7 +158,7 @@ import Testing
 
   @Test func theConfirmationPromptShowsAfterTheLookupAndAWrongAnswerChangesNothing() async throws {
     let harness = SupportHarness([SupportHarness.user(1)])
-    let prompter = ScriptedLinePrompter(["user2@example.com", "user1@example.com"])
+    let prompter = ScriptedPrompter(["user2@example.com", "user1@example.com"])
     harness.context.linePrompter = prompter
     let wrong = try await harness.run("user disable user1@example.com")
     #expect(wrong.error?.code == .cancelled)
@@ -171,7 +171,7 @@ import Testing
 
   @Test func notDestructiveChangesDoNotAsk() async throws {
     let harness = SupportHarness([SupportHarness.user(1) { $0.confirmed = false }])
-    let prompter = ScriptedLinePrompter([])
+    let prompter = ScriptedPrompter([])
     harness.context.linePrompter = prompter
     let result = try await harness.run("user confirm user1@example.com")
     #expect(result.error == nil)

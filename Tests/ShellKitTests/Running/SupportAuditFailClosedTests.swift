@@ -6,30 +6,27 @@ import Testing
 @testable import ShellKit
 
 /// An audit log that accepts `accepting` lines, then fails as a full disk does.
-final class FillingAuditLog: AuditLog, @unchecked Sendable {
-  private let lock = NSLock()
-  private var accepting: Int
-  private(set) var lines: [AuditEntry] = []
-  init(accepting: Int) { self.accepting = accepting }
+final class FillingAuditLog: AuditLog {
+  private struct State {
+    var accepting: Int
+    var lines: [AuditEntry] = []
+  }
+  private let state: Guarded<State>
+  var lines: [AuditEntry] { state[\.lines] }
+  init(accepting: Int) { state = Guarded(State(accepting: accepting)) }
   func checkWritable() throws {
-    try lock.withLock {
-      if accepting == 0 {
-        throw AuthError(
-          .auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.")
-      }
-    }
+    if state[\.accepting] == 0 { throw Self.full }
   }
   func append(_ entry: AuditEntry) throws {
-    try lock.withLock {
-      guard accepting > 0 else {
-        throw AuthError(
-          .auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.")
-      }
-      accepting -= 1
-      lines.append(entry)
+    try state.update { (state) throws(AuthError) in
+      guard state.accepting > 0 else { throw Self.full }
+      state.accepting -= 1
+      state.lines.append(entry)
     }
   }
-  func entries(since: Int?) throws -> [AuditEntry] { lock.withLock { lines } }
+  func entries(since: Int?) throws -> [AuditEntry] { lines }
+  private static let full = AuthError(
+    .auditUnavailable, message: "Could not write to the audit log /s/audit.jsonl: No space left on device.")
 }
 
 /// Issue 20 item 4: no change is sent unless its attempt is in the log; a change made whose
@@ -80,7 +77,7 @@ final class FillingAuditLog: AuditLog, @unchecked Sendable {
   /// A confirmation answered no sent nothing: its line says so, never "may have been applied".
   @Test func aConfirmationAnsweredNoIsLoggedAsNothingSent() async throws {
     let (harness, log) = harness(accepting: 5)
-    harness.context.linePrompter = ScriptedLinePrompter(["nope@example.com"])
+    harness.context.linePrompter = ScriptedPrompter(["nope@example.com"])
     let result = try await harness.run("user delete user1@example.com")
     #expect(result.error?.code == .cancelled && result.error?.neverSent == true)
     #expect(log.lines.last?.outcome == "cancelled" && log.lines.last?.note == "not confirmed: nothing was sent")

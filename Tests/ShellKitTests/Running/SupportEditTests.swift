@@ -41,7 +41,7 @@ import Testing
       let refused = try await harness.run("user update user1@example.com " + grant)
       #expect(ExitStatus.oneShot(refused) == ExitStatus.usage, "\(grant) without a terminal needs --yes")
       #expect(refused.error?.message.contains("--yes") == true)
-      let prompter = ScriptedLinePrompter(["user1@example.com"])
+      let prompter = ScriptedPrompter(["user1@example.com"])
       harness.context.linePrompter = prompter
       let asked = try await harness.run("user update user1@example.com " + grant)
       harness.context.linePrompter = nil

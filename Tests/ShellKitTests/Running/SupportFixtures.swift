@@ -5,42 +5,71 @@ import ShellKit
 
 /// An in-memory admin API: accounts by e-mail, every call recorded, optional per-lookup delays
 /// (to scramble completion order) and a count of lookups running at once.
-final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
+final class FakeAdminProvider: AdminProvider {
   let kind: ProviderKind = .supabase
   let endpoint = "http://127.0.0.1:9999/auth/v1"
-  private let lock = NSLock()
-  private(set) var accounts: [String: AdminUser] = [:]
-  private(set) var calls: [String] = []
-  private var running = 0
-  private(set) var mostAtOnce = 0
+  private struct State {
+    var accounts: [String: AdminUser] = [:]
+    var calls: [String] = []
+    var running = 0
+    var mostAtOnce = 0
+    var failures: [String: AuthError] = [:]
+    var scramble = false
+    var appliedThenFailed: [String: AuthError] = [:]
+    var unsupportedChanges: [AdminChange] = []
+    var trails: [String: [AccountEvent]] = [:]
+  }
+  private let state = Guarded(State())
+  var accounts: [String: AdminUser] { state[\.accounts] }
+  var calls: [String] { state[\.calls] }
+  var mostAtOnce: Int { state[\.mostAtOnce] }
   /// Lookups of these queries fail with the error (an outage, say).
-  var failures: [String: AuthError] = [:]
+  var failures: [String: AuthError] {
+    get { state[\.failures] }
+    set { state[\.failures] = newValue }
+  }
   /// Lookups wait a moment, longer for earlier queries, so they complete out of order.
-  var scramble = false
+  var scramble: Bool {
+    get { state[\.scramble] }
+    set { state[\.scramble] = newValue }
+  }
   /// Changes (confirm, delete) of these addresses fail with the error after being applied (a
   /// timeout: the answer was lost).
-  var appliedThenFailed: [String: AuthError] = [:]
+  var appliedThenFailed: [String: AuthError] {
+    get { state[\.appliedThenFailed] }
+    set { state[\.appliedThenFailed] = newValue }
+  }
   /// Changes this backend cannot make.
-  var unsupportedChanges: [AdminChange] = []
+  var unsupportedChanges: [AdminChange] {
+    get { state[\.unsupportedChanges] }
+    set { state[\.unsupportedChanges] = newValue }
+  }
+  /// The audit trail `history` answers, per e-mail.
+  var trails: [String: [AccountEvent]] {
+    get { state[\.trails] }
+    set { state[\.trails] = newValue }
+  }
 
   func unsupported(_ change: AdminChange, for user: AdminUser) -> AuthError? {
     unsupportedChanges.contains(change) ? AuthError(.notSupported, message: "This backend cannot.") : nil
   }
 
   init(_ users: [AdminUser] = []) {
-    for user in users { accounts[user.email] = user }
+    state.update { state in
+      for user in users { state.accounts[user.email] = user }
+    }
   }
 
-  private func record(_ call: String) { lock.withLock { calls.append(call) } }
+  private func record(_ call: String) { state.update { $0.calls.append(call) } }
 
   func user(_ reference: UserReference) async throws -> AdminUser? {
-    let found: AdminUser? = lock.withLock {
-      calls.append("user \(reference)")
-      running += 1
-      mostAtOnce = max(mostAtOnce, running)
-      return accounts[reference.description] ?? accounts.values.first { $0.id == reference.description }
+    let found: AdminUser? = state.update { state in
+      state.calls.append("user \(reference)")
+      state.running += 1
+      state.mostAtOnce = max(state.mostAtOnce, state.running)
+      return state.accounts[reference.description] ?? state.accounts.values.first { $0.id == reference.description }
     }
-    defer { lock.withLock { running -= 1 } }
+    defer { state.update { $0.running -= 1 } }
     if scramble {
       let rank = Int(reference.description.filter(\.isNumber)) ?? 0
       try await Task.sleep(for: .milliseconds(5 + (40 - rank % 40)))
@@ -63,10 +92,10 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     return AdminLink(kind: kind, email: user.email, url: "http://127.0.0.1:9999/verify?token=link-token-1")
   }
   func change(_ email: String, _ body: (inout AdminUser) -> Void) -> AdminUser {
-    lock.withLock {
-      var user = accounts[email]!
+    state.update { state in
+      var user = state.accounts[email]!
       body(&user)
-      accounts[email] = user
+      state.accounts[email] = user
       return user
     }
   }
@@ -94,12 +123,12 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     record("create \(email)")
     let user = AdminUser(
       id: "id-new", email: email, confirmed: confirmed, methods: password == nil ? [] : ["password"], name: name)
-    lock.withLock { accounts[email] = user }
+    state.update { $0.accounts[email] = user }
     return user
   }
   func delete(_ user: AdminUser, soft: Bool) async throws {
     record("delete \(user.email)")
-    _ = lock.withLock { accounts.removeValue(forKey: user.email) }
+    _ = state.update { $0.accounts.removeValue(forKey: user.email) }
     if let error = appliedThenFailed[user.email] { throw error }
   }
   func signOut(_ user: AdminUser) async throws {
@@ -111,9 +140,9 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     var changed = user
     changed.email = email
     if confirmed { changed.confirmed = true }
-    lock.withLock {
-      accounts[user.email] = nil
-      accounts[email] = changed
+    state.update { state in
+      state.accounts[user.email] = nil
+      state.accounts[email] = changed
     }
     return changed
   }
@@ -132,7 +161,7 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
   /// Accounts whose e-mail change to the address is pending (`pendingEmail`).
   func accountChangingEmail(to email: String) async throws -> (user: AdminUser?, complete: Bool) {
     record("pending \(email)")
-    return (lock.withLock { accounts.values.first { $0.pendingEmail == email } }, true)
+    return (state.update { $0.accounts.values.first { $0.pendingEmail == email } }, true)
   }
   func settings() async throws -> ProjectSettings {
     ProjectSettings(requiresEmailConfirmation: true, passwordSignInEnabled: true)
@@ -142,25 +171,15 @@ final class FakeAdminProvider: AdminProvider, @unchecked Sendable {
     record("mfa reset \(user.email)\(factorId.map { " " + $0 } ?? "")")
     return change(user.email) { account in account.factors.removeAll { factorId == nil || $0.id == factorId } }
   }
-  /// The audit trail `history` answers, per e-mail.
-  var trails: [String: [AccountEvent]] = [:]
   func history(_ user: AdminUser, since: Int?) async throws -> [AccountEvent] {
     record("history \(user.email)")
     return trails[user.email] ?? []
   }
 }
 
-final class ScriptedLinePrompter: LinePrompter, @unchecked Sendable {
-  private let lock = NSLock()
-  private var answers: [String]
-  private(set) var prompts: [String] = []
-  init(_ answers: [String]) { self.answers = answers }
-  func readLine(prompt: String) -> String? {
-    lock.withLock {
-      prompts.append(prompt)
-      return answers.isEmpty ? nil : answers.removeFirst()
-    }
-  }
+/// Answers the typed confirmations (`LinePrompter`) from the same list.
+extension ScriptedPrompter: LinePrompter {
+  func readLine(prompt: String) -> String? { answer(prompt) }
 }
 
 /// A context whose admin API is `provider`, on a Supabase target with a service key.

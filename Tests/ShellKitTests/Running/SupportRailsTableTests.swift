@@ -62,7 +62,7 @@ import Testing
   @Test(arguments: confirming)
   func onATerminalItAsksForTheAddress(_ spec: CommandSpec) async throws {
     let harness = SupportHarness([SupportHarness.user(1)])
-    let prompter = ScriptedLinePrompter(["user1@example.com"])
+    let prompter = ScriptedPrompter(["user1@example.com"])
     harness.context.linePrompter = prompter
     let result = try await harness.run(Self.line(spec))
     // The fake backend cannot sign a user out; everything else goes through.
