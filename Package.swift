@@ -85,7 +85,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // libqrencode: the QR codes of TOTP enrolment (GoTrue's `totp.qr_code` SVG).
     .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-    .target(name: "LineEditor", dependencies: ["CLibEdit", "ShellKit"]),
+    .target(name: "LineEditor", dependencies: ["CLibEdit", "Essentials", "ShellKit"]),
     .target(
       name: "HTTPServerKit",
       dependencies: [

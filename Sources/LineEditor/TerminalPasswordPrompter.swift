@@ -1,3 +1,4 @@
+import Essentials
 import ShellKit
 
 #if canImport(Glibc)
@@ -86,8 +87,7 @@ package final class PlainLineReader: LineReader {
   package func readLine(prompt: String) -> String? {
     if showPrompt, !prompt.isEmpty {
       fflush(nil)
-      let bytes = Array(prompt.utf8)
-      _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+      _ = Descriptor.writeAll(1, Array(prompt.utf8))
     }
     return Swift.readLine(strippingNewline: true)
   }
