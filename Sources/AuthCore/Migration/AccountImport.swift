@@ -309,9 +309,9 @@ package enum AccountImportPlan {
     if let reason = firebaseWithoutPassword(account, kind: kind) { return (nil, nil, .none, reason) }
     switch kind {
     case .bcrypt?:
-      // From the bytes in place: `Data` made from a `String.UTF8View` goes a byte at a time.
-      var hash = account.passwordHash ?? ""
-      return (Base64.encode(hash.utf8), nil, .bcrypt, nil)
+      // Through an Array (copied whole from the string's contiguous bytes): `Data` made from a
+      // `String.UTF8View` goes a byte at a time.
+      return (Base64.encode(Array((account.passwordHash ?? "").utf8)), nil, .bcrypt, nil)
     case .firebaseScrypt(let config, let salt, let digest)?, .firebaseImport(let config, let salt, let digest)?:
       return (digest, salt, .scrypt(config), nil)
     case .argon2?, .unknown?, nil:
