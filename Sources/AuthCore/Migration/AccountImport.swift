@@ -310,7 +310,7 @@ package enum AccountImportPlan {
     switch kind {
     case .bcrypt?:
       // From the bytes in place: `Data` made from a `String.UTF8View` goes a byte at a time.
-      var hash = account.passwordHash ?? ""
+      let hash = account.passwordHash ?? ""
       return (Base64.encode(hash.utf8), nil, .bcrypt, nil)
     case .firebaseScrypt(let config, let salt, let digest)?, .firebaseImport(let config, let salt, let digest)?:
       return (digest, salt, .scrypt(config), nil)
