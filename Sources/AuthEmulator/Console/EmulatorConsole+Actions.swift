@@ -39,6 +39,8 @@ extension EmulatorConsole {
         ? await editProfile(side: side, id: id, user: user) : await editJSON(side: side, id: id, user: user)
       switch edited {
       case .success(let notice): result = .success(notice)
+      case .failure(let failure) where failure.form.isEmpty:
+        return Self.problem(failure.status, failure.message, back: page)
       case .failure(let failure): return await accountPage(side: side, id: id, failure: failure)
       }
     case "remove-factors":

@@ -33,6 +33,7 @@ extension EmulatorConsole {
     let name =
       side == .supabase ? user["user_metadata"]?["full_name"]?.string ?? "" : user["displayName"]?.string ?? ""
     var out = "<h2>Edit</h2>" + alert("profile")
+    out += "<p class=\"muted\">" + Self.emptyFieldsHint(side) + "</p>"
     out +=
       "<form method=\"post\" action=\"\(H.attribute(base + "profile"))\" id=\"profile\">" + H.tokenField(Self.token)
     out += scope + "<p><label for=\"edit-email\">E-mail</label><input id=\"edit-email\" name=\"email\" type=\"email\" "
@@ -50,11 +51,25 @@ extension EmulatorConsole {
       out += "<form method=\"post\" action=\"\(H.attribute(base + "json"))\">" + H.tokenField(Self.token) + scope
       out += "<input type=\"hidden\" name=\"field\" value=\"\(key)\">"
       out += "<label for=\"edit-\(key)\">\(H.text(label)) as JSON</label>"
-      out += "<textarea id=\"edit-\(key)\" name=\"json\" rows=\"6\" spellcheck=\"false\">"
-      out += H.text(kept(key, "json", value.prettyText)) + "</textarea>"
+      if key == "customAttributes" {
+        let reserved = FirebaseAPI.reservedClaims.joined(separator: ", ")
+        out += "<p class=\"muted\">At most 1000 characters as compact JSON; reserved names are refused: "
+        out += "\(H.text(reserved)).</p>"
+      }
+      let text = kept(key, "json", value.prettyText)
+      let rows = min(max(text.split(separator: "\n", omittingEmptySubsequences: false).count + 1, 4), 20)
+      out += "<textarea id=\"edit-\(key)\" name=\"json\" rows=\"\(rows)\" spellcheck=\"false\">"
+      out += H.text(text) + "</textarea>"
       out += "<button type=\"submit\">Save \(H.text(label))</button></form>"
     }
     return out
+  }
+
+  /// What an empty field does, as the admin API takes it.
+  static func emptyFieldsHint(_ side: ConsoleSide) -> String {
+    side == .supabase
+      ? "An empty e-mail or phone is left as it is (the admin API removes neither); an empty name is removed."
+      : "An empty phone or name is removed; an empty e-mail is left as it is."
   }
 
   /// `POST …/profile`: the e-mail, phone and name as typed (an empty e-mail or Supabase phone is
