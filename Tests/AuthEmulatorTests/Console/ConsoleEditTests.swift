@@ -95,6 +95,21 @@ struct ConsoleEditTests {
     #expect(try JSON.parse(kept?["customAttributes"]?.string ?? "") == ["admin": true, "tier": 2])
   }
 
+  @Test("Firebase: claims of a tenant's account are saved in that tenant; the form carries the tenant")
+  func tenantClaims() async throws {
+    let fb = try FirebaseHarness()
+    let tenant = try await FirebaseTenantTests().createTenant(fb)
+    let uid = await fb.admin("tenants/\(tenant)/accounts", ["email": "t@x.io", "password": "secret1"]).string("localId")
+    let page = await ConsoleHonestTests.get(fb.emulator, "/_/accounts/firebase/\(uid)?tenant=\(tenant)")
+    #expect(page.contains("<input type=\"hidden\" name=\"tenant\" value=\"\(tenant)\">"))
+    let saved = await Self.post(
+      fb.emulator, "/_/accounts/firebase/\(uid)/json",
+      [("tenant", tenant), ("field", "customAttributes"), ("json", "{\"shop\": \"eu\"}")])
+    #expect(saved.status == 303)
+    let user = await fb.admin("tenants/\(tenant)/accounts:lookup", ["localId": [.string(uid)]]).json["users"]?[0]
+    #expect(try JSON.parse(user?["customAttributes"]?.string ?? "") == ["shop": "eu"])
+  }
+
   @Test("Firebase: a phone and name set, then removed by emptying them")
   func firebaseProfile() async throws {
     let fb = try FirebaseHarness()
