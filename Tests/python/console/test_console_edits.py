@@ -2,7 +2,9 @@
 and name typed on an account's page, and create with a phone and claims (headless Chromium,
 Selenium; firebase_admin and supabase_auth read the result). An error keeps what was typed, and no
 page with the forms scrolls sideways at 375 px."""
+import requests
 from firebase_admin import auth
+from supabase_auth import SyncGoTrueClient
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -128,6 +130,34 @@ def test_create_with_phone_and_claims(emulator, admin_app, browser):
     WebDriverWait(browser, 10).until(lambda d: "/_/accounts/supabase/" in d.current_url)
     found = [u for u in sb.list_users() if u.phone == "15550101000"]
     assert len(found) == 1 and found[0].app_metadata["role"] == "tester"
+
+
+def test_password_set_in_the_console_signs_in_with_the_clients(emulator, admin_app, browser):
+    sb = supabase_admin(emulator)
+    user = sb.create_user({"email": "pw@example.com", "password": "correct-horse-1", "email_confirm": True}).user
+    browser.get(f"{emulator.base}/_/accounts/supabase/{user.id}")
+    retype(browser, "new-password", "12")
+    press(browser, "Set password")
+    wait_for_text(browser, "Password should be at least 6 characters")
+    browser.get(f"{emulator.base}/_/accounts/supabase/{user.id}")
+    retype(browser, "new-password", "battery-staple-2")
+    press(browser, "Set password")
+    wait_for_text(browser, "Password set.")
+    assert browser.find_element(By.ID, "new-password").get_attribute("value") == ""
+    client = SyncGoTrueClient(url=emulator.supabase_url, headers={"apikey": emulator.anon_key},
+                              persist_session=False, auto_refresh_token=False)
+    session = client.sign_in_with_password({"email": "pw@example.com", "password": "battery-staple-2"})
+    assert session.user.id == user.id
+
+    record = auth.create_user(email="fbpw@example.com", password="correct-horse-1", app=admin_app)
+    browser.get(f"{emulator.base}/_/accounts/firebase/{record.uid}")
+    retype(browser, "new-password", "battery-staple-2")
+    press(browser, "Set password")
+    wait_for_text(browser, "Password set.")
+    signed_in = requests.post(
+        f"{emulator.base}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=fake",
+        json={"email": "fbpw@example.com", "password": "battery-staple-2", "returnSecureToken": True}, timeout=5)
+    assert signed_in.status_code == 200 and signed_in.json()["localId"] == record.uid
 
 
 def test_edit_forms_do_not_scroll_sideways_at_375_px(emulator, admin_app, browser):
