@@ -39,6 +39,7 @@ extension EmulatorConsole {
     body += "<p><label for=\"create-claims\">Claims as a JSON object (optional: Supabase app_metadata, Firebase custom "
     body += "claims)</label><textarea id=\"create-claims\" name=\"claims\" rows=\"3\" spellcheck=\"false\">"
     body += (kept ? H.text(field("claims") ?? "") : "") + "</textarea></p>"
+    body += providerField(kept: kept)
     body += "<button type=\"submit\">Create</button></form>"
     return Self.html(200, H.page(title: "Create an account", section: .create, body: body))
   }
@@ -65,8 +66,14 @@ extension EmulatorConsole {
       claims = parsed
     }
     var id: String?
-    let answer: APIAnswer
+    var answer = APIAnswer(status: 201, json: nil)
+    let provider = field("provider") ?? ""
     switch side {
+    case _ where !provider.isEmpty:
+      switch await createWithProvider(side: side, provider: provider, phone: phone, claims: claims) {
+      case .success(let made): id = made
+      case .failure(let failure): return createPage(message: failure.message).withStatus(failure.status)
+      }
     case .supabase:
       var body = JSONObject()
       if !email.isEmpty { body["email"] = .string(email) }

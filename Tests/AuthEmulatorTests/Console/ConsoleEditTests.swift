@@ -148,4 +148,36 @@ struct ConsoleEditTests {
     #expect(queried?["phoneNumber"]?.string == "+15550100500")
     #expect(try JSON.parse(queried?["customAttributes"]?.string ?? "") == ["admin": true])
   }
+
+  @Test("create with a provider identity: the account is shaped as the backend leaves it, with phone and claims")
+  func createWithProvider() async throws {
+    let emu = try TestEmulator()
+    let created = await Self.post(
+      emu.emulator, "/_/create",
+      [
+        ("side", "supabase"), ("email", "g@x.io"), ("provider", "google"), ("phone", "+15550101100"),
+        ("claims", "{\"role\":\"g\"}"), ("confirmed", "yes"),
+      ])
+    #expect(created.status == 303)
+    let id = try #require(
+      await emu.send("GET", "admin/users", bearer: emu.serviceRoleKey).json["users"]?[0]?["id"]?.string)
+    let user: JSON? = await emu.send("GET", "admin/users/\(id)", bearer: emu.serviceRoleKey).json
+    #expect(user?["identities"]?.array?.compactMap { $0["provider"]?.string }.contains("google") == true)
+    #expect(user?["app_metadata"]?["role"]?.string == "g" && user?["phone"]?.string == "15550101100")
+    let again = await Self.post(
+      emu.emulator, "/_/create", [("side", "supabase"), ("email", "g@x.io"), ("provider", "github")])
+    #expect(again.status == 422 && again.text.contains("<option value=\"github\" selected>"))
+    let unknown = await Self.post(
+      emu.emulator, "/_/create", [("side", "supabase"), ("email", "u@x.io"), ("provider", "myspace")])
+    #expect(unknown.status == 400 && unknown.text.contains("Choose one of the providers."))
+
+    let fb = try FirebaseHarness()
+    let made = await Self.post(
+      fb.emulator, "/_/create",
+      [("side", "firebase"), ("email", "gh@x.io"), ("password", "secret1"), ("provider", "github")])
+    #expect(made.status == 303)
+    let info = await fb.admin("accounts:query", ["returnUserInfo": true]).json["userInfo"]?[0]
+    let providers = Set(info?["providerUserInfo"]?.array?.compactMap { $0["providerId"]?.string } ?? [])
+    #expect(providers == ["github.com", "password"])
+  }
 }

@@ -6,7 +6,7 @@ import requests
 from firebase_admin import auth
 from supabase_auth import SyncGoTrueClient
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from chromium import browser  # noqa: F401 (the fixture)
 from test_console_usable import no_sideways_scroll
@@ -130,6 +130,38 @@ def test_create_with_phone_and_claims(emulator, admin_app, browser):
     WebDriverWait(browser, 10).until(lambda d: "/_/accounts/supabase/" in d.current_url)
     found = [u for u in sb.list_users() if u.phone == "15550101000"]
     assert len(found) == 1 and found[0].app_metadata["role"] == "tester"
+
+
+def test_create_with_a_provider_identity(emulator, admin_app, browser):
+    browser.get(f"{emulator.base}/_/create")
+    browser.find_element(By.CSS_SELECTOR, "input[name=side][value=firebase]").click()
+    retype(browser, "create-email", "octo@example.com")
+    retype(browser, "create-phone", "+15550101200")
+    Select(browser.find_element(By.ID, "create-provider")).select_by_value("github")
+    press(browser, "Create")
+    WebDriverWait(browser, 10).until(lambda d: "/_/accounts/firebase/" in d.current_url)
+    made = auth.get_user_by_email("octo@example.com", app=admin_app)
+    assert {p.provider_id for p in made.provider_data} == {"github.com", "phone"}
+    assert made.phone_number == "+15550101200"
+
+    sb = supabase_admin(emulator)
+    browser.get(f"{emulator.base}/_/create")
+    browser.find_element(By.CSS_SELECTOR, "input[name=side][value=supabase]").click()
+    retype(browser, "create-email", "goog@example.com")
+    retype(browser, "create-claims", '{"team": "blue"}')
+    Select(browser.find_element(By.ID, "create-provider")).select_by_value("google")
+    press(browser, "Create")
+    WebDriverWait(browser, 10).until(lambda d: "/_/accounts/supabase/" in d.current_url)
+    user_id = browser.current_url.split("/_/accounts/supabase/")[1].split("?")[0]
+    seen = sb.get_user_by_id(user_id).user
+    assert [i.provider for i in seen.identities] == ["google"] and seen.app_metadata["team"] == "blue"
+    # The same address again: the backend's words, the choice kept.
+    browser.get(f"{emulator.base}/_/create")
+    retype(browser, "create-email", "goog@example.com")
+    Select(browser.find_element(By.ID, "create-provider")).select_by_value("github")
+    press(browser, "Create")
+    assert "already been registered" in alert_text(browser)
+    assert Select(browser.find_element(By.ID, "create-provider")).first_selected_option.text == "github"
 
 
 def test_password_set_in_the_console_signs_in_with_the_clients(emulator, admin_app, browser):
