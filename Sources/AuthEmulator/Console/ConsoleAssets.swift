@@ -57,6 +57,8 @@ enum ConsoleAssets {
     img.qr { background: #fff; padding: .5rem; }
     img { max-width: 100%; height: auto; }
     input, select { max-width: 100%; }
+    textarea { display: block; width: 100%; font: .9rem/1.4 ui-monospace, monospace; color: inherit;
+      background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .25rem .5rem; }
     code { font-size: .9em; overflow-wrap: anywhere; }
     td code.id, code.id { white-space: nowrap; overflow-wrap: normal; }
     button.copy { font-size: .8rem; padding: 0 .4rem; margin-left: .3rem; vertical-align: baseline; }

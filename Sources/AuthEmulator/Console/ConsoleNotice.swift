@@ -8,6 +8,10 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
   case deleted
   case faultAdded = "fault-added"
   case faultsCleared = "faults-cleared"
+  case profileSaved = "profile-saved"
+  case userMetadataSaved = "user-metadata-saved"
+  case appMetadataSaved = "app-metadata-saved"
+  case claimsSaved = "claims-saved"
 
   var message: String {
     switch self {
@@ -22,6 +26,10 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
     case .deleted: return "Account deleted."
     case .faultAdded: return "Fault added."
     case .faultsCleared: return "Every fault cleared."
+    case .profileSaved: return "E-mail, phone and name saved."
+    case .userMetadataSaved: return "user_metadata saved."
+    case .appMetadataSaved: return "app_metadata saved."
+    case .claimsSaved: return "Custom claims saved."
     }
   }
 

@@ -16,7 +16,7 @@ extension EmulatorConsole {
     }
   }
 
-  func accountPage(side: ConsoleSide, id: String) async -> ServerResponse {
+  func accountPage(side: ConsoleSide, id: String, failure: EditFailure? = nil) async -> ServerResponse {
     guard let user = await accountJSON(side: side, id: id) else {
       return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
     }
@@ -31,12 +31,7 @@ extension EmulatorConsole {
     for line in signInFacts(side: side, user) { body += "<li>\(line)</li>" }
     body += "</ul>"
     if state != .deleted { body += identitiesTable(side: side, user) + factorsTable(side: side, user) }
-    body += "<h2>Metadata and claims</h2>"
-    for key in side == .supabase ? ["user_metadata", "app_metadata"] : ["customAttributes"] {
-      var value = user[key] ?? .null
-      if case .string(let text) = value, let parsed = try? JSON.parse(text) { value = parsed }
-      body += "<h3>\(H.text(key))</h3><pre>\(H.text(value.prettyText))</pre>"
-    }
+    if state != .deleted { body += editSection(side: side, id: id, user: user, failure: failure) }
     body += actionsSection(side: side, id: id, email: email, user: user)
     let phone = state == .deleted ? "" : user[side == .supabase ? "phone" : "phoneNumber"]?.string ?? ""
     body += auditSection(side: side, id: id, email: email, phone: phone)
@@ -48,7 +43,8 @@ extension EmulatorConsole {
       case .live: email.isEmpty ? "Account \(id)" : email
       }
     let place = tenant.map { "\(side.label) account of tenant \($0)" } ?? "\(side.label) account"
-    return Self.html(200, H.page(title: "\(title) · \(place)", section: .accounts, body: body, heading: title))
+    return Self.html(
+      failure?.status ?? 200, H.page(title: "\(title) · \(place)", section: .accounts, body: body, heading: title))
   }
 
   /// What an account is, before what it has: a soft-deleted or anonymous account is named so.

@@ -33,6 +33,16 @@ extension EmulatorConsole {
       }
       result = await change(
         side, id, supabase: ["password": .string(password)], firebase: ["password": .string(password)], .passwordSet)
+    case "profile", "json":
+      let edited =
+        action == "profile"
+        ? await editProfile(side: side, id: id, user: user) : await editJSON(side: side, id: id, user: user)
+      switch edited {
+      case .success(let notice): result = .success(notice)
+      case .failure(let failure) where failure.form.isEmpty:
+        return Self.problem(failure.status, failure.message, back: page)
+      case .failure(let failure): return await accountPage(side: side, id: id, failure: failure)
+      }
     case "remove-factors":
       result = await removeFactors(side: side, id: id, user: user)
     case "recovery-link":

@@ -25,7 +25,9 @@ extension EmulatorConsole {
     body += "<label for=\"create-tenant\">Firebase tenant (optional)</label>"
     body += "<input id=\"create-tenant\" name=\"tenant\" value=\"\(value("tenant"))\"></fieldset>"
     body += "<p><label for=\"create-email\">E-mail</label><input id=\"create-email\" name=\"email\" type=\"email\" "
-    body += "required autocomplete=\"off\" value=\"\(value("email"))\"></p>"
+    body += "autocomplete=\"off\" value=\"\(value("email"))\"></p>"
+    body += "<p><label for=\"create-phone\">Phone (optional)</label>"
+    body += "<input id=\"create-phone\" name=\"phone\" type=\"tel\" value=\"\(value("phone"))\"></p>"
     body += "<p><label for=\"create-password\">Password</label>"
     body += "<input id=\"create-password\" name=\"password\" type=\"password\" autocomplete=\"new-password\"></p>"
     body += "<p><label for=\"create-name\">Name</label>"
@@ -34,6 +36,10 @@ extension EmulatorConsole {
     body +=
       "E-mail confirmed</label><label><input type=\"checkbox\" name=\"totp\" value=\"yes\"\(checked("totp", false))> "
     body += "With a TOTP factor</label></p>"
+    body += "<p><label for=\"create-claims\">Claims as a JSON object (optional: Supabase app_metadata, Firebase custom "
+    body += "claims)</label><textarea id=\"create-claims\" name=\"claims\" rows=\"3\" spellcheck=\"false\">"
+    body += (kept ? H.text(field("claims") ?? "") : "") + "</textarea></p>"
+    body += providerField(kept: kept)
     body += "<button type=\"submit\">Create</button></form>"
     return Self.html(200, H.page(title: "Create an account", section: .create, body: body))
   }
@@ -44,27 +50,59 @@ extension EmulatorConsole {
     let password = field("password").flatMap { $0.isEmpty ? nil : $0 }
     let name = field("name").flatMap { $0.isEmpty ? nil : $0 }
     let confirmed = field("confirmed") == "yes"
+    let phone = field("phone") ?? ""
     let tenant = side == .firebase ? self.tenant : nil
+    let claimsText = field("claims") ?? ""
+    var claims: JSON?
+    if !claimsText.allSatisfy(\.isWhitespace) {
+      guard let parsed = try? JSON.parse(claimsText), parsed.object != nil else {
+        return createPage(message: "The claims are not a JSON object: { … }.").withStatus(400)
+      }
+      if side == .firebase {
+        do { try FirebaseAPI.validateCustomClaims(parsed.compactText) } catch let error as FirebaseError {
+          return createPage(message: error.message).withStatus(400)
+        } catch { return createPage(message: "\(error)").withStatus(400) }
+      }
+      claims = parsed
+    }
     var id: String?
-    let answer: APIAnswer
+    var answer = APIAnswer(status: 201, json: nil)
+    let provider = field("provider") ?? ""
     switch side {
+    case _ where !provider.isEmpty:
+      switch await createWithProvider(side: side, provider: provider, phone: phone, claims: claims) {
+      case .success(let made): id = made
+      case .failure(let failure): return createPage(message: failure.message).withStatus(failure.status)
+      }
     case .supabase:
       var body = JSONObject()
-      body["email"] = .string(email)
-      body["email_confirm"] = .bool(confirmed)
+      if !email.isEmpty { body["email"] = .string(email) }
+      body["email_confirm"] = .bool(confirmed && !email.isEmpty)
+      if !phone.isEmpty {
+        body["phone"] = .string(phone)
+        body["phone_confirm"] = .bool(confirmed)
+      }
+      if let claims { body["app_metadata"] = claims }
       if let password { body["password"] = .string(password) }
       if let name { body["user_metadata"] = ["full_name": .string(name)] }
       answer = await supabaseAdmin("POST", "/admin/users", body: .object(body))
       id = answer.json?["id"]?.string
     case .firebase:
       var body = JSONObject()
-      body["email"] = .string(email)
-      body["emailVerified"] = .bool(confirmed)
+      if !email.isEmpty { body["email"] = .string(email) }
+      body["emailVerified"] = .bool(confirmed && !email.isEmpty)
+      if !phone.isEmpty { body["phoneNumber"] = .string(phone) }
       if let password { body["password"] = .string(password) }
       if let name { body["displayName"] = .string(name) }
       if let tenant { body["tenantId"] = .string(tenant) }
       answer = await firebaseAdmin("accounts", tenant: tenant, body: .object(body))
       id = answer.json?["localId"]?.string
+      if answer.ok, let id, let claims {
+        let set = await firebaseAdmin(
+          "accounts:update", tenant: tenant,
+          body: ["localId": .string(id), "customAttributes": .string(claims.compactText)])
+        if !set.ok { return createPage(message: set.message).withStatus(set.status) }
+      }
     }
     guard answer.ok, let id else { return createPage(message: answer.message).withStatus(answer.status) }
     let page = Self.accountURL(side: side, id: id, tenant: tenant)
