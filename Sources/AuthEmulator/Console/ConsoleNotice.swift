@@ -8,6 +8,13 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
   case deleted
   case faultAdded = "fault-added"
   case faultsCleared = "faults-cleared"
+  case selectionConfirmed = "selection-confirmed"
+  case selectionBanned = "selection-banned"
+  case selectionUnbanned = "selection-unbanned"
+  case selectionDisabled = "selection-disabled"
+  case selectionEnabled = "selection-enabled"
+  case selectionDeleted = "selection-deleted"
+  case allDeleted = "all-deleted"
 
   var message: String {
     switch self {
@@ -22,6 +29,13 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
     case .deleted: return "Account deleted."
     case .faultAdded: return "Fault added."
     case .faultsCleared: return "Every fault cleared."
+    case .selectionConfirmed: return "E-mails of the selected accounts confirmed."
+    case .selectionBanned: return "The selected accounts banned."
+    case .selectionUnbanned: return "The selected accounts unbanned."
+    case .selectionDisabled: return "The selected accounts disabled."
+    case .selectionEnabled: return "The selected accounts enabled."
+    case .selectionDeleted: return "The selected accounts deleted."
+    case .allDeleted: return "Every account of this side deleted."
     }
   }
 
