@@ -64,7 +64,10 @@ extension EmulatorConsole {
     if let tenant { out += "<input type=\"hidden\" name=\"tenant\" value=\"\(H.attribute(tenant))\">" }
     out += "<div class=\"table-wrap\"><table id=\"accounts\"><caption>\(side.label) accounts"
     out += tenant.map { " of tenant \(H.text($0))" } ?? ""
-    out += "</caption><thead><tr><th scope=\"col\">E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Id</th>"
+    out += "</caption><thead><tr><th scope=\"col\">"
+    // Shown and worked by console.js (without script, each row is ticked by itself).
+    out += "<input type=\"checkbox\" id=\"select-all\" aria-label=\"Select every account on this page\" hidden> "
+    out += "E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Id</th>"
     out += "<th scope=\"col\">Confirmed</th><th scope=\"col\">\(side == .supabase ? "Banned" : "Disabled")</th>"
     out += "<th scope=\"col\">Factors</th><th scope=\"col\">Providers</th><th scope=\"col\">Phone</th>"
     out += "<th scope=\"col\">Created</th><th scope=\"col\">Last sign-in</th></tr></thead><tbody>"

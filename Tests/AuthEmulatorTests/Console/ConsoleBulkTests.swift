@@ -46,6 +46,7 @@ struct ConsoleBulkTests {
     #expect(list.text.contains("<form method=\"get\" action=\"/_/bulk\" id=\"bulk\">"))
     #expect(list.text.contains("<input type=\"checkbox\" name=\"id\" value=\"\(first)\" aria-label=\"Select one@x.io"))
     #expect(list.text.contains("name=\"action\" value=\"disable\">Ban…</button>"))
+    #expect(list.text.contains("<input type=\"checkbox\" id=\"select-all\" aria-label=\"Select every account on"))
     #expect(list.text.contains("href=\"/_/delete-all?side=supabase\">Delete all Supabase accounts…</a>"))
     let hostile = "%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"
     let page = await Self.get(emu, "/_/bulk?side=supabase&action=disable&id=\(first)&id=\(second)&id=\(hostile)")

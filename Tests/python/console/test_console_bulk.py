@@ -84,6 +84,16 @@ def test_tick_two_then_disable_and_confirm(emulator, admin_app, browser):
     verified = [auth.get_user(users[n], app=admin_app).email_verified for n in ("one", "two", "three")]
     assert verified == [True, True, False]
 
+    # Every account of the page at once (console.js shows that tick), then enable them all.
+    everything = browser.find_element(By.ID, "select-all")
+    everything.send_keys(Keys.SPACE)
+    assert all(box.is_selected() for box in browser.find_elements(By.CSS_SELECTOR, "#accounts input[name=id]"))
+    press(browser, "Enable…")
+    wait_for_text(browser, "Enable these 3 Firebase accounts?")
+    press(browser, "Yes, enable 3 accounts")
+    wait_for_text(browser, "The selected accounts enabled.")
+    assert [auth.get_user(users[n], app=admin_app).disabled for n in ("one", "two", "three")] == [False] * 3
+
 
 def test_delete_all_on_one_side(emulator, admin_app, browser):
     sb = supabase_admin(emulator)
