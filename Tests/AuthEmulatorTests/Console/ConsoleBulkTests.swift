@@ -116,10 +116,14 @@ struct ConsoleBulkTests {
       await Self.firebase(emu, "accounts", ["email": "a@x.io"], tenant: tenant)["localId"]?.string)
     let second = try #require(
       await Self.firebase(emu, "accounts", ["email": "b@x.io"], tenant: tenant)["localId"]?.string)
-    let ids = "id=\(first)&id=\(second)&id=nobody"
+    let list = await Self.get(emu, "/_/?side=firebase&tenant=\(tenant)")
+    #expect(list.text.contains("id=\"bulk\"><input type=\"hidden\" name=\"side\" value=\"firebase\">"))
+    #expect(list.text.contains("<input type=\"hidden\" name=\"tenant\" value=\"\(tenant)\">"))
+    let ids = "id=\(first)&id=\(second)&id=nobody&id=%3Cimg+src%3Dx%3E"
     let disabled = await ConsoleActionsTests.post(
       emu, "/_/bulk", "side=firebase&tenant=\(tenant)&action=disable&confirm=yes&" + ids)
-    #expect(disabled.status == 200 && disabled.text.contains("done for 2 of 3") && disabled.text.contains("nobody"))
+    #expect(disabled.status == 200 && disabled.text.contains("done for 2 of 4") && disabled.text.contains("nobody"))
+    #expect(disabled.text.contains("&lt;img src=x&gt;") && !disabled.text.contains("<img src=x>"))
     let confirmed = await ConsoleActionsTests.post(
       emu, "/_/bulk", "side=firebase&tenant=\(tenant)&action=confirm&confirm=yes&id=\(first)&id=\(second)")
     #expect(confirmed.status == 303)
