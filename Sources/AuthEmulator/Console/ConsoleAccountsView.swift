@@ -58,9 +58,16 @@ extension EmulatorConsole {
     out += query.search.isEmpty ? "" : " matching “\(H.text(query.search))”"
     out += query.filters.isEmpty ? "" : " (\(H.text(query.filters.summary(side))))"
     out += " · page \(window.page) of \(window.pageCount)</p>"
+    // The table is inside the selection's form: a tick per row, the actions under it.
+    out += "<form method=\"get\" action=\"/_/bulk\" id=\"bulk\">"
+    out += "<input type=\"hidden\" name=\"side\" value=\"\(side.rawValue)\">"
+    if let tenant { out += "<input type=\"hidden\" name=\"tenant\" value=\"\(H.attribute(tenant))\">" }
     out += "<div class=\"table-wrap\"><table id=\"accounts\"><caption>\(side.label) accounts"
     out += tenant.map { " of tenant \(H.text($0))" } ?? ""
-    out += "</caption><thead><tr><th scope=\"col\">E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Id</th>"
+    out += "</caption><thead><tr><th scope=\"col\">"
+    // Shown and worked by console.js (without script, each row is ticked by itself).
+    out += "<input type=\"checkbox\" id=\"select-all\" aria-label=\"Select every account on this page\" hidden> "
+    out += "E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Id</th>"
     out += "<th scope=\"col\">Confirmed</th><th scope=\"col\">\(side == .supabase ? "Banned" : "Disabled")</th>"
     out += "<th scope=\"col\">Factors</th><th scope=\"col\">Providers</th><th scope=\"col\">Phone</th>"
     out += "<th scope=\"col\">Created</th><th scope=\"col\">Last sign-in</th></tr></thead><tbody>"
@@ -71,15 +78,32 @@ extension EmulatorConsole {
         case .anonymous: "(anonymous account)"
         case .live: row.email.isEmpty ? "(no e-mail)" : row.email
         }
-      out += "<tr><td>" + H.link(accountURL(side: side, id: row.id, tenant: tenant), label) + "</td>"
+      out += "<tr><td><input type=\"checkbox\" name=\"id\" value=\"\(H.attribute(row.id))\" "
+      out += "aria-label=\"Select \(H.attribute(label)) (\(H.attribute(row.id)))\"> "
+      out += H.link(accountURL(side: side, id: row.id, tenant: tenant), label) + "</td>"
       out += "<td>\(H.text(row.name))</td><td>\(H.id(row.id))</td>"
       out += "<td>\(yesNo(row.confirmed))</td><td>\(yesNo(row.disabled, goodWhenFalse: true))</td>"
       out += "<td>\(row.factors)</td><td>\(H.text(row.providers.joined(separator: ", ")))</td>"
       out += "<td>\(H.text(row.phone))</td><td>\(H.time(milliseconds: row.createdMs))</td>"
       out += "<td>\(H.time(milliseconds: row.lastSignInMs))</td></tr>"
     }
-    out += "</tbody></table></div>"
-    return out + pagingNav(side: side, tenant: tenant, query: query, window: window)
+    out += "</tbody></table></div>" + bulkButtons(side: side) + "</form>"
+    out += pagingNav(side: side, tenant: tenant, query: query, window: window)
+    let deleteAll = "/_/delete-all?side=\(side.rawValue)" + (tenant.map { "&tenant=" + H.component($0) } ?? "")
+    let whose = tenant.map { " of tenant \($0)" } ?? (side == .firebase && !tenants.isEmpty ? " of the project" : "")
+    let text = "Delete all \(side.label) accounts\(whose)…"
+    return out + "<p><a class=\"danger\" id=\"delete-all\" href=\"\(H.attribute(deleteAll))\">\(H.text(text))</a></p>"
+  }
+
+  /// The buttons under the list: each asks on the next page before doing anything.
+  static func bulkButtons(side: ConsoleSide) -> String {
+    var out = "<fieldset id=\"bulk-actions\"><legend>With the selected accounts</legend>"
+    for action in BulkAction.allCases {
+      let danger = action == .delete ? " class=\"danger\"" : ""
+      out += "<button type=\"submit\" name=\"action\" value=\"\(action.rawValue)\"\(danger)>"
+      out += "\(ConsoleHTML.text(action.label(side)))</button> "
+    }
+    return out + "</fieldset>"
   }
 
   /// Search-and-filter checkboxes (each keeps only the accounts that have it) and a provider.

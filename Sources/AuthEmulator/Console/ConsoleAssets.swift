@@ -72,7 +72,8 @@ enum ConsoleAssets {
     }
     """
 
-  /// Puts the browser's local time in the title of every `<time>` (shown on hover), shows and
+  /// Puts the browser's local time in the title of every `<time>` (shown on hover), shows the
+  /// accounts list's "select every account on this page" tick and works it, shows and
   /// works the copy buttons (the Clipboard API, else a selected text and `copy`), and keeps the
   /// inbox current: polls `/_/inbox.json` every two seconds and rebuilds the table with DOM text
   /// nodes (never markup from data); links only for http(s).
@@ -88,6 +89,15 @@ enum ConsoleAssets {
       }
     }
     authshLocalTimes(document);
+    (function () {
+      var all = document.getElementById("select-all");
+      var boxes = document.querySelectorAll("#accounts input[name=id]");
+      if (!all || !boxes.length) { return; }
+      all.hidden = false;
+      all.addEventListener("change", function () {
+        for (var i = 0; i < boxes.length; i++) { boxes[i].checked = all.checked; }
+      });
+    })();
     function authshCopyButtons(root) {
       var buttons = root.querySelectorAll("button.copy");
       for (var i = 0; i < buttons.length; i++) { buttons[i].hidden = false; }

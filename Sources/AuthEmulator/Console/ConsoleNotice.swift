@@ -12,6 +12,13 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
   case userMetadataSaved = "user-metadata-saved"
   case appMetadataSaved = "app-metadata-saved"
   case claimsSaved = "claims-saved"
+  case selectionConfirmed = "selection-confirmed"
+  case selectionBanned = "selection-banned"
+  case selectionUnbanned = "selection-unbanned"
+  case selectionDisabled = "selection-disabled"
+  case selectionEnabled = "selection-enabled"
+  case selectionDeleted = "selection-deleted"
+  case allDeleted = "all-deleted"
 
   var message: String {
     switch self {
@@ -30,6 +37,13 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
     case .userMetadataSaved: return "user_metadata saved."
     case .appMetadataSaved: return "app_metadata saved."
     case .claimsSaved: return "Custom claims saved."
+    case .selectionConfirmed: return "E-mails of the selected accounts confirmed."
+    case .selectionBanned: return "The selected accounts banned."
+    case .selectionUnbanned: return "The selected accounts unbanned."
+    case .selectionDisabled: return "The selected accounts disabled."
+    case .selectionEnabled: return "The selected accounts enabled."
+    case .selectionDeleted: return "The selected accounts deleted."
+    case .allDeleted: return "Every account of this side deleted."
     }
   }
 

@@ -74,7 +74,7 @@ extension EmulatorConsole {
   }
 
   /// `PUT /admin/users/ID` (Supabase) or `accounts:update` (Firebase).
-  private func change(
+  func change(
     _ side: ConsoleSide, _ id: String, supabase body: JSON, firebase update: JSON, _ done: ConsoleNotice
   ) async -> Result<ConsoleNotice, ActionFailure> {
     let answer: APIAnswer

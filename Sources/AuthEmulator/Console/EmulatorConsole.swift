@@ -60,6 +60,10 @@ struct EmulatorConsole: Sendable {
     case ("faults", 2) where post: return faultsAction(parts[1])
     case ("create", 1) where get: return createPage(message: nil)
     case ("create", 1) where post: return await createAccount()
+    case ("bulk", 1) where get: return await bulkConfirmationPage()
+    case ("bulk", 1) where post: return await bulkAction()
+    case ("delete-all", 1) where get: return await deleteAllPage()
+    case ("delete-all", 1) where post: return await deleteAll()
     case ("accounts", 3) where get:
       guard let side = ConsoleSide(rawValue: parts[1]) else { break }
       return await accountPage(side: side, id: parts[2])
