@@ -55,9 +55,9 @@ def supabase_id(client, index):
 def main():
     base = sys.argv[1]
     sizes = sorted(int(size) for size in sys.argv[2:])
-    client = Client(base)
     for size, previous in zip(sizes, [0] + sizes):
         seed(base, previous, size)
+        client = Client(base)  # a new connection: the last one may have idled out while seeding
         sb_id = supabase_id(client, 42)
         figures = [median_ms(client, path.format(sb_id=sb_id)) for _, path in PAGES]
         verdict = "all under" if max(figures) < TARGET_MS else "OVER"

@@ -42,7 +42,7 @@ extension EmulatorConsole {
           guard query.matches(id: values[index].id, email: values[index].email, name: name, phone: values[index].phone)
           else { continue }
         }
-        if filtering, !query.filters.admits(Self.facts(values[index], micros: micros)) { continue }
+        if filtering, !Self.admits(query.filters, values[index], micros: micros) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastSignInAt ?? Int64.min
         keys.append(ConsolePaging.Key(time: time, slot: slots.count))
         slots.append(index)
@@ -64,7 +64,7 @@ extension EmulatorConsole {
             phone: values[index].phoneNumber)
           guard matches else { continue }
         }
-        if filtering, !query.filters.admits(Self.facts(values[index])) { continue }
+        if filtering, !Self.admits(query.filters, values[index]) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastLoginAt ?? Int.min
         keys.append(ConsolePaging.Key(time: Int64(time), slot: slots.count))
         slots.append(index)
