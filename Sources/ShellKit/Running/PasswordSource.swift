@@ -18,9 +18,7 @@ struct PasswordSource {
   func read(confirm: Bool) throws -> (password: String, confirm: String?)? {
     if let value = invocation[.password] { return remember(value, nil) }
     if let variable = invocation[.passwordEnv] {
-      guard let value = context.environment[variable] else {
-        throw AuthError(.passwordRequired, message: "Environment variable \(variable) is not set.")
-      }
+      guard let value = context.environment[variable] else { throw Self.unset(variable) }
       return remember(value, nil)
     }
     if invocation[.passwordStdin] {
@@ -52,10 +50,17 @@ struct PasswordSource {
 
   /// A value the line left out (`login` with no EMAIL), asked for with echo on a terminal; nil
   /// without one (scripts and pipes keep their "Email is required").
+  /// A `--password-env` naming an unset variable is said before anything is asked: nobody types a
+  /// name for a command that cannot run.
   func ask(_ prompt: String) throws -> String? {
+    if let variable = invocation[.passwordEnv], context.environment[variable] == nil { throw Self.unset(variable) }
     guard let prompter = context.passwordPrompter, prompter.readsText else { return nil }
     guard let text = prompter.readText(prompt: prompt) else { throw Self.cancelled }
     return text
+  }
+
+  private static func unset(_ variable: String) -> AuthError {
+    AuthError(.passwordRequired, message: "Environment variable \(variable) is not set.")
   }
 
   private func remember(_ value: String, _ confirm: String?) -> (String, String?) {

@@ -86,6 +86,16 @@ struct ReplFinishTests {
     #expect(!shell.sink.standardError.contains("error"))
   }
 
+  @Test func anUnsetPasswordVariableIsSaidBeforeAnythingIsAsked() async {
+    let shell = ReplHarness(["signup --password-env NOT_SET_ANYWHERE", "login ada@example.com --password-env NOPE"])
+    let prompter = ScriptedPrompter(readsText: true, ["ada@example.com", "Ada"])
+    shell.context.passwordPrompter = prompter
+    _ = await shell.run()
+    #expect(prompter.prompts.isEmpty)
+    #expect(shell.sink.standardError.contains("Environment variable NOT_SET_ANYWHERE is not set."))
+    #expect(shell.sink.standardError.contains("Environment variable NOPE is not set."))
+  }
+
   @Test func withoutATerminalTheMissingEmailIsStillAnError() async {
     let shell = ReplHarness(["login"], passwords: ["x"])  // a prompter that cannot echo (as before)
     _ = await shell.run()
