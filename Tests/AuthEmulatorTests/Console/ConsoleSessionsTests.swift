@@ -69,6 +69,30 @@ struct ConsoleSessionsTests {
     #expect(audit.filter { $0["payload"]?["action"]?.string == "logout" }.count == 2)
   }
 
+  @Test("a session's user agent, address and last refresh survive a restart with --state")
+  func persistence() async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sessions-\(UUID().uuidString).sqlite")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let emu = try TestEmulator(store: try SQLiteDocumentStore(path: path))
+    let created = await emu.send(
+      "POST", "admin/users", json: ["email": "s@x.io", "password": "hunter22", "email_confirm": true],
+      bearer: emu.serviceRoleKey)
+    let id = try #require(created.json["id"]?.string)
+    let signedIn = await Self.signIn(emu, agent: "PhoneApp/1.0", from: "198.51.100.7")
+    emu.clock.advance(30)
+    _ = await emu.send(
+      "POST", "token?grant_type=refresh_token", json: ["refresh_token": .string(Self.refreshToken(signedIn))],
+      headers: [("User-Agent", "PhoneApp/1.1"), ("X-Forwarded-For", "198.51.100.8")])
+    let before = try #require(emu.emulator.supabase.sessionListings(ofUser: id).first?.session)
+    emu.emulator.store.close()
+    let reopened = try TestEmulator(store: try SQLiteDocumentStore(path: path))
+    let after = try #require(reopened.emulator.supabase.sessionListings(ofUser: id).first?.session)
+    #expect(after.userAgent == "PhoneApp/1.1" && after.ip == "198.51.100.8")
+    #expect(after.refreshedAt == before.refreshedAt && after.refreshedAt == before.createdAt + 30_000_000)
+    reopened.emulator.store.close()
+  }
+
   @Test("a hostile user agent shows as its characters; a post without the token ends nothing")
   func hostileAndUnguarded() async throws {
     let emu = try TestEmulator()
