@@ -146,4 +146,19 @@ struct ConsoleSessionsTests {
       #expect(page.contains(ConsoleTime.text(milliseconds: Int64(now) * 1000)))
     }
   }
+
+  @Test("Firebase: sign out everywhere on a tenant's account revokes in that tenant")
+  func tenantSignOut() async throws {
+    let fb = try FirebaseHarness()
+    let tenant = try await FirebaseTenantTests().createTenant(fb)
+    let uid = await fb.admin("tenants/\(tenant)/accounts", ["email": "t@x.io", "password": "secret1"]).string("localId")
+    fb.clock.advance(5)
+    let page = await ConsoleHonestTests.get(fb.emulator, "/_/accounts/firebase/\(uid)?tenant=\(tenant)")
+    #expect(page.contains("sign-out-everywhere") && page.contains("name=\"tenant\" value=\"\(tenant)\""))
+    let done = await ConsoleEditTests.post(
+      fb.emulator, "/_/accounts/firebase/\(uid)/sign-out-everywhere", [("tenant", tenant)])
+    #expect(done.status == 303)
+    let user = await fb.admin("tenants/\(tenant)/accounts:lookup", ["localId": [.string(uid)]]).json["users"]?[0]
+    #expect(user?["validSince"]?.string == String(Int(fb.clock.now().timeIntervalSince1970)))
+  }
 }
