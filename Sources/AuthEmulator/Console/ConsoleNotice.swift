@@ -19,6 +19,9 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
   case selectionEnabled = "selection-enabled"
   case selectionDeleted = "selection-deleted"
   case allDeleted = "all-deleted"
+  case sessionRevoked = "session-revoked"
+  case signedOutEverywhere = "signed-out-everywhere"
+  case tokensRevoked = "tokens-revoked"
 
   var message: String {
     switch self {
@@ -44,6 +47,9 @@ enum ConsoleNotice: String, CaseIterable, Sendable {
     case .selectionEnabled: return "The selected accounts enabled."
     case .selectionDeleted: return "The selected accounts deleted."
     case .allDeleted: return "Every account of this side deleted."
+    case .sessionRevoked: return "Session revoked: its refresh tokens no longer refresh."
+    case .signedOutEverywhere: return "Signed out everywhere: every session and refresh token ended."
+    case .tokensRevoked: return "Refresh tokens revoked: those issued before now are no longer valid."
     }
   }
 

@@ -30,7 +30,10 @@ extension EmulatorConsole {
     body += "<h2>Can it sign in?</h2><ul id=\"signin-facts\">"
     for line in signInFacts(side: side, user) { body += "<li>\(line)</li>" }
     body += "</ul>"
-    if state != .deleted { body += identitiesTable(side: side, user) + factorsTable(side: side, user) }
+    if state != .deleted {
+      body += identitiesTable(side: side, user) + factorsTable(side: side, user)
+      body += sessionsSection(side: side, id: id, user: user)
+    }
     if state != .deleted { body += editSection(side: side, id: id, user: user, failure: failure) }
     body += actionsSection(side: side, id: id, email: email, user: user)
     let phone = state == .deleted ? "" : user[side == .supabase ? "phone" : "phoneNumber"]?.string ?? ""

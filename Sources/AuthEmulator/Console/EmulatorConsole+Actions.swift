@@ -45,6 +45,8 @@ extension EmulatorConsole {
       }
     case "remove-factors":
       result = await removeFactors(side: side, id: id, user: user)
+    case "revoke-session", "sign-out-everywhere":
+      result = await endSessions(side: side, id: id, every: action == "sign-out-everywhere")
     case "recovery-link":
       return await recoveryLink(side: side, email: user["email"]?.string ?? "", back: page)
     case "delete":

@@ -11,9 +11,10 @@ extension SupabaseAPI {
   {
     guard var user = data.users[userID] else { return nil }
     pruneSessions(beforeStartingFor: userID, in: &data, now: now)
-    let session = SBSession(
+    var session = SBSession(
       id: EmulatorRandom.uuid(), userID: userID, createdAt: now, updatedAt: now,
       amr: [SBAuthMethod(method: method, timestamp: Int(now / 1_000_000))])
+    SBClient.current?.note(on: &session)
     data.saveSession(session)
     let token = SBRefreshToken(
       token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: userID, parent: nil, createdAt: now,
@@ -175,9 +176,26 @@ extension SupabaseAPI {
       data.saveRefreshToken(child)
       data.pruneRefreshTokens(ofSession: session.id, keep: Self.refreshTokensKeptPerSession)
       session.updatedAt = now
+      session.refreshedAt = now
+      SBClient.current?.note(on: &session)
       data.saveSession(session)
       return (user, session, child.token)
     }
     return json(bytes: sessionBody(user: user, session: session, refreshToken: issued, request: request, now: now))
+  }
+}
+
+/// Who sent the request being served: GoTrue records its `User-Agent` and address
+/// (`utilities.GetIPAddress`) on a session when it starts and at each refresh. Bound around every
+/// route's handler (`SupabaseAPI.serve`); nil outside a request.
+struct SBClient: Sendable {
+  var userAgent: String
+  var ip: String
+
+  @TaskLocal static var current: SBClient?
+
+  func note(on session: inout SBSession) {
+    session.userAgent = userAgent
+    session.ip = ip
   }
 }

@@ -68,7 +68,8 @@ package final class SupabaseAPI: EmulatorAPI {
     }
     do {
       try protect(request, route)
-      return try route.handler(self, request, parameters)
+      let client = SBClient(userAgent: request.header("User-Agent") ?? "", ip: clientIP(request))
+      return try SBClient.$current.withValue(client) { try route.handler(self, request, parameters) }
     } catch let error as GoTrueError {
       return error.response(for: request)
     } catch {

@@ -92,6 +92,7 @@ extension SBSession {
       "updated_at": micros(updatedAt),
       "amr": .array(amr.map { ["method": .string($0.method), "timestamp": .int($0.timestamp)] }),
       "family_revoked": .bool(familyRevoked), "aal": .string(aal), "factor_id": .optional(factorID),
+      "refreshed_at": micros(refreshedAt), "user_agent": .string(userAgent), "ip": .string(ip),
     ]
   }
 
@@ -106,7 +107,8 @@ extension SBSession {
     self.init(
       id: id, userID: userID, createdAt: createdAt, updatedAt: updatedAt, amr: amr,
       familyRevoked: json["family_revoked"]?.bool ?? false, aal: json["aal"]?.string ?? "aal1",
-      factorID: json["factor_id"]?.string)
+      factorID: json["factor_id"]?.string, refreshedAt: micros(json["refreshed_at"]),
+      userAgent: json["user_agent"]?.string ?? "", ip: json["ip"]?.string ?? "")
   }
 }
 

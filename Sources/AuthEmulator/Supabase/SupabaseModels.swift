@@ -136,6 +136,12 @@ struct SBSession: Sendable {
   var aal = "aal1"
   /// The factor verified in this session (`sessions.factor_id`).
   var factorID: String?
+  /// `sessions.refreshed_at`: the last refresh-token grant (nil until the first).
+  var refreshedAt: Micros?
+  /// `sessions.user_agent` and `sessions.ip`: the `User-Agent` header and the address of the
+  /// request that started the session, then of its last refresh ("" when not known).
+  var userAgent = ""
+  var ip = ""
 }
 
 struct SBRefreshToken: Sendable {
