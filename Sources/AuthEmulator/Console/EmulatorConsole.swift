@@ -62,6 +62,7 @@ struct EmulatorConsole: Sendable {
     case ("create", 1) where post: return await createAccount()
     case ("bulk", 1) where get: return await bulkConfirmationPage()
     case ("bulk", 1) where post: return await bulkAction()
+    case ("export", 1) where get: return await exportDownload()
     case ("delete-all", 1) where get: return await deleteAllPage()
     case ("delete-all", 1) where post: return await deleteAll()
     case ("accounts", 3) where get:
