@@ -83,7 +83,7 @@ extension EmulatorConsole {
 }
 
 extension EmulatorConsole {
-  /// The export's three formats, under the list.
+  /// "Import accounts…" and the export's three formats, under the list.
   static func transferLinks(side: ConsoleSide, tenant: String?) -> String {
     typealias H = ConsoleHTML
     let query = "side=\(side.rawValue)" + (tenant.map { "&tenant=" + H.component($0) } ?? "")
@@ -92,6 +92,29 @@ extension EmulatorConsole {
       "<a href=\"\(H.attribute("/_/export?\(query)&format=\(format.rawValue)"))\" id=\"export-\(format.rawValue)\" "
         + "download>\(label)</a>"
     }
-    return "<p id=\"transfer\">Export as " + exports.joined(separator: ", ") + "</p>"
+    return "<p id=\"transfer\"><a href=\"\(H.attribute("/_/import?" + query))\" id=\"import\">Import accounts…</a>"
+      + " · Export as " + exports.joined(separator: ", ") + "</p>"
+  }
+}
+
+extension ConsoleHTML {
+  /// `text`, with the control characters of a file's values (an escape sequence's ESC, a bidi
+  /// override) shown as `\e` or `\u{7}`, as `user export` shows them on a terminal, instead of passed on; line breaks and tabs stay.
+  static func visible(_ value: String) -> String {
+    var out = ""
+    for scalar in value.unicodeScalars {
+      let code = scalar.value
+      let hidden =
+        (code < 0x20 && code != 0x0A && code != 0x09) || (0x7F...0x9F).contains(code)
+        || (0x202A...0x202E).contains(code) || (0x2066...0x2069).contains(code) || code == 0x200E || code == 0x200F
+      if code == 0x1B {
+        out += "\\e"
+      } else if hidden {
+        out += "\\u{" + String(code, radix: 16, uppercase: true) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return text(out)
   }
 }

@@ -85,5 +85,6 @@ struct ConsoleExportTests {
       await emu.emulator.handle(ConsoleSafetyTests.request("GET", "/_/export?side=supabase&format=xml")).status == 400)
     let list = await ConsoleBulkTests.get(emu, "/_/?side=supabase")
     #expect(list.text.contains("href=\"/_/export?side=supabase&amp;format=jsonl\" id=\"export-jsonl\" download>"))
+    #expect(list.text.contains("href=\"/_/import?side=supabase\" id=\"import\">Import accounts…</a>"))
   }
 }

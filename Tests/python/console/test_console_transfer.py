@@ -1,5 +1,9 @@
-"""Export in the console (headless Chromium, Selenium): the download is what `authsh user export`
-writes, and `authsh user import --dry-run` takes it."""
+"""Import and export in the console (headless Chromium, Selenium): upload a file, read its dry run,
+import it, and the official clients (supabase_auth, firebase_admin) see the accounts at once; the
+export downloads what `authsh user export` writes, and `authsh user import --dry-run` takes it.
+
+AUTHSH_CONSOLE_SCREENSHOTS=DIR saves docs/console-import.png (the preview) there."""
+import json
 import subprocess
 import time
 
@@ -9,7 +13,55 @@ from selenium.webdriver.common.keys import Keys
 
 from chromium import browser  # noqa: F401 (the fixture)
 from conftest import authsh_binary, user_env
-from test_web_console import HOSTILE, supabase_admin
+from test_console_bulk import no_sideways_scroll, press
+from test_web_console import HOSTILE, no_alert, screenshot, supabase_admin, wait_for_text
+
+ACCOUNTS = [
+    {"email": "ada@example.com", "email_verified": True, "display_name": HOSTILE + "\x1b[2J"},
+    {"email": "bob@example.com", "email_verified": True, "display_name": "Bob"},
+    {"email": "ADA@example.com", "display_name": "Ada again"},
+]
+
+
+def upload(browser, base, side, path):
+    browser.get(f"{base}/_/?side={side}")
+    link = browser.find_element(By.ID, "import")
+    link.send_keys(Keys.ENTER)
+    wait_for_text(browser, "Account file")
+    browser.find_element(By.ID, "import-file").send_keys(str(path))
+    press(browser, "Preview the import")
+    wait_for_text(browser, "Nothing has been created yet.")
+
+
+def test_upload_preview_then_import_on_both_sides(emulator, admin_app, browser, tmp_path):
+    path = tmp_path / "users.jsonl"
+    path.write_text("".join(json.dumps(account) + "\n" for account in ACCOUNTS))
+    sb = supabase_admin(emulator)
+
+    upload(browser, emulator.base, "supabase", path)
+    main = browser.find_element(By.TAG_NAME, "main").text
+    assert "3 accounts in the file (jsonl): 2 would be created, 0 held back, 1 refused" in main
+    assert "earlier in the file" in main
+    # The hostile name is shown as its characters, its escape code as text.
+    assert HOSTILE + "\\e[2J" in browser.find_element(By.ID, "import-preview").text
+    assert browser.find_elements(By.CSS_SELECTOR, "main img") == [] and no_alert(browser)
+    assert sb.list_users() == []
+    screenshot(browser, "console-import.png")
+    browser.set_window_size(375, 800)
+    try:
+        assert no_sideways_scroll(browser)
+    finally:
+        browser.set_window_size(1280, 900)
+    press(browser, "Import 2 accounts")
+    wait_for_text(browser, "Imported 2 of 3 accounts into Supabase")
+    emails = sorted(user.email for user in sb.list_users())
+    assert emails == ["ada@example.com", "bob@example.com"]
+
+    upload(browser, emulator.base, "firebase", path)
+    press(browser, "Import 2 accounts")
+    wait_for_text(browser, "Imported 2 of 3 accounts into the Firebase project")
+    ada = auth.get_user_by_email("ada@example.com", app=admin_app)
+    assert ada.display_name == HOSTILE + "\x1b[2J" and ada.email_verified
 
 
 def test_export_downloads_what_the_cli_writes(emulator, admin_app, browser, tmp_path):
