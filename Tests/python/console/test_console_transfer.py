@@ -28,6 +28,11 @@ def upload(browser, base, side, path):
     link = browser.find_element(By.ID, "import")
     link.send_keys(Keys.ENTER)
     wait_for_text(browser, "Account file")
+    browser.set_window_size(375, 800)
+    try:
+        assert no_sideways_scroll(browser)
+    finally:
+        browser.set_window_size(1280, 900)
     browser.find_element(By.ID, "import-file").send_keys(str(path))
     press(browser, "Preview the import")
     wait_for_text(browser, "Nothing has been created yet.")
