@@ -98,7 +98,7 @@ let package = Package(
       name: "AuthEmulator",
       dependencies: [
         "Essentials", "HTTPServerKit", "JSONKit", "CSQLite", "CQREncode", "HostedLimits", "EmulatorFaults",
-        "OneTimeCode",
+        "OneTimeCode", "AuthCore", "Providers",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -142,7 +142,10 @@ let package = Package(
     .testTarget(name: "ShellKitTests", dependencies: ["ShellKit", "AuthTestSupport"]),
     .testTarget(name: "AuthScriptTests", dependencies: ["AuthScript", "ShellKit", "AuthTestSupport"]),
     .testTarget(
-      name: "AuthEmulatorTests", dependencies: ["AuthEmulator", "AuthTestSupport", "HostedLimits", "OneTimeCode"]),
+      name: "AuthEmulatorTests",
+      dependencies: [
+        "AuthEmulator", "AuthTestSupport", "HostedLimits", "OneTimeCode", "AuthCore", "Providers", "ShellKit",
+      ]),
     .testTarget(
       name: "CLITests", dependencies: ["AuthTestSupport", "AuthEmulator", "HTTPServerKit", "JSONKit", "ShellKit"],
       exclude: ["Snapshots"]),

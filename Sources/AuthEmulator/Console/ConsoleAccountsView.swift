@@ -92,6 +92,7 @@ extension EmulatorConsole {
     let deleteAll = "/_/delete-all?side=\(side.rawValue)" + (tenant.map { "&tenant=" + H.component($0) } ?? "")
     let whose = tenant.map { " of tenant \($0)" } ?? (side == .firebase && !tenants.isEmpty ? " of the project" : "")
     let text = "Delete all \(side.label) accounts\(whose)…"
+    out += transferLinks(side: side, tenant: tenant)
     return out + "<p><a class=\"danger\" id=\"delete-all\" href=\"\(H.attribute(deleteAll))\">\(H.text(text))</a></p>"
   }
 

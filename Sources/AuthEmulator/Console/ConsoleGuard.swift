@@ -19,7 +19,12 @@ enum ConsoleGuard {
     if !sameOrigin(request) {
       return forbidden("Refused: this request comes from another site.")
     }
-    let form = FormCoding.decode(String(decoding: request.body, as: UTF8.self))
+    if request.bodyTooLarge {
+      var response = ServerResponse.text(413, EmulatorConsole.uploadTooLarge + "\n")
+      response.headers += EmulatorConsole.securityHeaders
+      return response
+    }
+    let form = ConsoleMultipart.fields(request) ?? FormCoding.decode(String(decoding: request.body, as: UTF8.self))
     guard let sent = form.first(where: { $0.name == "token" })?.value, ConstantTime.equal(sent, token) else {
       return forbidden("Refused: the form carries no valid console token. Reload the page and try again.")
     }

@@ -35,7 +35,9 @@ struct EmulatorConsole: Sendable {
       let firebase = router.apis.lazy.compactMap({ $0 as? FirebaseAPI }).first
     else { return .text(404, "404 page not found") }
     if let refused = ConsoleGuard.refusal(request, bindHost: supabase.config.host, token: token) { return refused }
-    let form = request.method == "POST" ? FormCoding.decode(String(decoding: request.body, as: UTF8.self)) : []
+    let form =
+      request.method == "POST"
+      ? ConsoleMultipart.fields(request) ?? FormCoding.decode(String(decoding: request.body, as: UTF8.self)) : []
     let console = EmulatorConsole(
       supabase: supabase, firebase: firebase, outbox: router.outbox, faults: router.faults, mode: router.mode,
       clock: router.clock, latencyMs: router.latencyMs, request: request, form: form)
@@ -62,6 +64,9 @@ struct EmulatorConsole: Sendable {
     case ("create", 1) where post: return await createAccount()
     case ("bulk", 1) where get: return await bulkConfirmationPage()
     case ("bulk", 1) where post: return await bulkAction()
+    case ("export", 1) where get: return await exportDownload()
+    case ("import", 1) where get: return importPage()
+    case ("import", 1) where post: return await importAction()
     case ("delete-all", 1) where get: return await deleteAllPage()
     case ("delete-all", 1) where post: return await deleteAll()
     case ("accounts", 3) where get:

@@ -72,13 +72,17 @@ def test_list_search_hostile_name_and_disable(emulator, admin_app, browser):
     # The hostile name is shown as its characters: no alert, no img element was made.
     assert HOSTILE in browser.find_element(By.ID, "accounts").text
     assert browser.find_elements(By.CSS_SELECTOR, "main img") == [] and no_alert(browser)
-    screenshot(browser, "console-accounts.png")
 
     search = browser.find_element(By.ID, "q")
     search.send_keys("ada1")
     search.submit()
     wait_for_text(browser, "1 account matching", By.ID, "count")
     assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#accounts tbody a")] == ["ada1@example.com"]
+    # docs/emulator.md's screenshot: the list with a filter set (confirmed accounts only).
+    browser.get(f"{emulator.base}/_/?side=supabase&confirmed=1")
+    shown = sorted(a.text for a in browser.find_elements(By.CSS_SELECTOR, "#accounts tbody a"))
+    assert shown == ["ada0@example.com", "ada1@example.com", "ada2@example.com"]
+    screenshot(browser, "console-accounts.png")
 
     # Supabase: ban from the account page; the official admin client sees it at once.
     browser.get(f"{emulator.base}/_/accounts/supabase/{hostile.id}")
