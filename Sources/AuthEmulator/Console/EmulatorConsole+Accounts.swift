@@ -42,7 +42,7 @@ extension EmulatorConsole {
           guard query.matches(id: values[index].id, email: values[index].email, name: name, phone: values[index].phone)
           else { continue }
         }
-        if filtering, !Self.admits(query.filters, values[index], micros: micros) { continue }
+        if filtering, !Self.admits(query.filters, values, index, micros: micros) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastSignInAt ?? Int64.min
         keys.append(ConsolePaging.Key(time: time, slot: slots.count))
         slots.append(index)
