@@ -2,7 +2,8 @@
 Selenium through the system chromedriver (never a downloaded one). The official clients
 (firebase_admin, supabase_auth) check that the console's actions change the state they read.
 
-AUTHSH_CONSOLE_SCREENSHOTS=DIR also saves the screenshots of docs/emulator.md there."""
+Every run takes the screenshots of docs/emulator.md (into .build/screenshots);
+AUTHSH_CONSOLE_SCREENSHOTS=docs writes them over the ones in docs/."""
 import os
 import time
 import urllib.error
@@ -49,10 +50,12 @@ def wait_for_text(driver, text, by=By.TAG_NAME, value="main", timeout=10):
 
 
 def screenshot(driver, name):
-    folder = os.environ.get("AUTHSH_CONSOLE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(Path(folder) / name))
+    """Every run takes the screenshots of the docs (into .build/screenshots, so a page that no longer
+    renders fails here); AUTHSH_CONSOLE_SCREENSHOTS=docs writes them over the ones in docs/."""
+    folder = Path(os.environ.get("AUTHSH_CONSOLE_SCREENSHOTS") or Path(__file__).resolve().parents[3] / ".build/screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(folder / name)), f"no screenshot {name}"
+    assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG"
 
 
 def test_list_search_hostile_name_and_disable(emulator, admin_app, browser):
