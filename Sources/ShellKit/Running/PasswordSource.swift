@@ -53,7 +53,9 @@ struct PasswordSource {
   /// A `--password-env` naming an unset variable is said before anything is asked: nobody types a
   /// name for a command that cannot run.
   func ask(_ prompt: String) throws -> String? {
-    if let variable = invocation[.passwordEnv], context.environment[variable] == nil { throw Self.unset(variable) }
+    if invocation.given(.passwordEnv), let variable = invocation[.passwordEnv], context.environment[variable] == nil {
+      throw Self.unset(variable)
+    }
     guard let prompter = context.passwordPrompter, prompter.readsText else { return nil }
     guard let text = prompter.readText(prompt: prompt) else { throw Self.cancelled }
     return text
