@@ -32,6 +32,16 @@ package struct ImportDuplicates: Sendable {
 }
 
 extension ImportOutcome {
+  /// The outcome of an account nothing is sent for: refused (`refused(_:)`) or held back, with
+  /// why and what it would lose.
+  package static func notSent(_ checked: ImportCheck) -> ImportOutcome {
+    guard checked.refused == nil else { return refused(checked) }
+    var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
+    outcome.message = checked.heldBack
+    outcome.losses = checked.losses
+    return outcome
+  }
+
   /// An account refused before anything is sent (`ImportCheck.refused`): failed, not sent.
   package static func refused(_ checked: ImportCheck) -> ImportOutcome {
     var outcome = ImportOutcome(index: 0, account: checked.account, status: .failed)

@@ -54,13 +54,7 @@ struct ConsoleImportPlan {
     for index in sent.indices where sent[index].status == .imported && todo.indices.contains(sent[index].index) {
       sent[index].losses = todo[sent[index].index].losses
     }
-    let held = checks.filter { !$0.willSend }.map { checked in
-      guard checked.refused == nil else { return ImportOutcome.refused(checked) }
-      var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
-      outcome.message = checked.heldBack
-      outcome.losses = checked.losses
-      return outcome
-    }
+    let held = checks.filter { !$0.willSend }.map(ImportOutcome.notSent)
     return sent + held
   }
 

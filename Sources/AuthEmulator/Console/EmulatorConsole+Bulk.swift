@@ -58,6 +58,12 @@ extension EmulatorConsole {
     return .success((side, action, ids))
   }
 
+  /// A selection that cannot be acted on, said on a page that goes back to the list.
+  private func bulkProblem(_ failure: ActionFailure) -> ServerResponse {
+    Self.problem(
+      failure.status, failure.message, back: bulkListURL(parameter("side").flatMap(ConsoleSide.init(rawValue:))))
+  }
+
   /// The list a bulk page goes back to.
   private func bulkListURL(_ side: ConsoleSide?) -> String {
     var list = "/_/?side=\((side ?? .supabase).rawValue)"
@@ -71,9 +77,7 @@ extension EmulatorConsole {
     let (side, action, ids): (ConsoleSide, BulkAction, [String])
     switch bulkSelection() {
     case .success(let selection): (side, action, ids) = selection
-    case .failure(let failure):
-      let back = bulkListURL(parameter("side").flatMap(ConsoleSide.init(rawValue:)))
-      return Self.problem(failure.status, failure.message, back: back)
+    case .failure(let failure): return bulkProblem(failure)
     }
     let noun = ids.count == 1 ? "account" : "accounts"
     var body = "<p class=\"warning\">\(action.verb(side)) these \(ids.count) \(side.label) \(noun)"
@@ -115,9 +119,7 @@ extension EmulatorConsole {
     let (side, action, ids): (ConsoleSide, BulkAction, [String])
     switch bulkSelection() {
     case .success(let selection): (side, action, ids) = selection
-    case .failure(let failure):
-      let back = bulkListURL(parameter("side").flatMap(ConsoleSide.init(rawValue:)))
-      return Self.problem(failure.status, failure.message, back: back)
+    case .failure(let failure): return bulkProblem(failure)
     }
     let list = bulkListURL(side)
     guard field("confirm") == "yes" else { return Self.redirect(list) }

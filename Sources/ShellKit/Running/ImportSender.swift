@@ -20,13 +20,7 @@ struct ImportSender: Sendable {
   /// The final outcome of every account of `chunk`, and the first report or audit write that failed.
   func send(_ chunk: ArraySlice<ImportCheck>) async -> (outcomes: [ImportOutcome], failure: AuthError?) {
     // Held back, or refused (a duplicate, one the target cannot make): nothing is sent for them.
-    let held = chunk.filter { !$0.willSend }.map { checked in
-      guard checked.refused == nil else { return ImportOutcome.refused(checked) }
-      var outcome = ImportOutcome(index: 0, account: checked.account, status: .heldBack)
-      outcome.message = checked.heldBack
-      outcome.losses = checked.losses
-      return outcome
-    }
+    let held = chunk.filter { !$0.willSend }.map(ImportOutcome.notSent)
     let todo = chunk.filter(\.willSend)
     let sink = ImportOutcomeSink(report: report, guardRails: guardRails, sent: todo)
     defer { sink.close() }
