@@ -33,12 +33,9 @@ enum OneShot {
       // argv is world-readable (/proc/PID/cmdline, ps): say so once, on standard error only.
       sink.err(Self.passwordInArgvWarning)
     }
-    if invocation.id == .userImport, invocation[.importFile]?.trimmingWhitespace == "-", Terminal.stdinIsTTY {
-      // It would wait for an export to be typed, behind the "Importing…" spinner.
-      let problem = UsageError(
-        "user import - reads an export from standard input, but standard input is a terminal: name the file, or pipe it in (authsh user import - < users.jsonl)"
-      )
-      return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
+    let input = CommandTable.standardInput(invocation)
+    if case .stream(let reason)? = input, Terminal.stdinIsTTY {
+      return Authsh.usage(UsageError(reason), command: invocation.spec.name, sink: sink, json: json)
     }
     if let command = ExecutableCommands.parsed[invocation.id] {
       return await command(invocation, arguments, environment, sink)
@@ -58,8 +55,13 @@ enum OneShot {
     // Both streams: the typed-code path draws the QR code in the prompt, on standard error.
     context.outputToPerson = Terminal.stdoutIsTTY && Terminal.stderrIsTTY
     if Terminal.stdinIsTTY { context.passwordPrompter = TerminalPasswordPrompter() }
+    // A support command's "type the e-mail to confirm", through the password prompter's echoed
+    // question: the spinner wrapped around that prompter pauses for it too.
+    if invocation.spec.group == .support, context.passwordPrompter?.readsText == true {
+      context.linePrompter = ContextLinePrompter(context)
+    }
     if invocation.given(.passwordStdin) { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
-    if invocation.id == .secretSet, !Terminal.stdinIsTTY {
+    if input == .text, !Terminal.stdinIsTTY {
       context.readStdinText = {
         switch StandardStreams.readInput() {
         case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
@@ -74,19 +76,18 @@ enum OneShot {
 
     // As in the shell: the spinner never draws over a password prompt; it shows once every
     // prompt is answered and the request is under way.
-    let progress = SupportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
-    let exportProgress = ExportWiring.prepare(context, invocation: invocation, environment: environment, sink: sink)
+    let (io, progress) = StandardIO.make(invocation, context, environment: environment, sink: sink)
     let loading = LoadingText.text(for: invocation.spec, target: try? context.target())
     // `--jsonl`, a batch's progress line and `user export` print as they go: no spinner in between.
     let spinner =
-      context.lookupStream != nil || context.batchProgress != nil || context.exportOutput != nil
+      io.streams
       ? nil
       : loading.flatMap { Self.spinner(for: $0, invocation, context: context, environment: environment, sink: sink) }
     progress?.onFirstDraw = { spinner?.stop() }
     // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
-    // "Cancelled.", exit 130 or 143.
-    let batchStop = Self.batchStop(invocation, context)
-    let command = Task { [invocation] in await CommandRunner().run(invocation, in: context) }
+    // "Cancelled.", exit 130 or 143. A bulk change or an import stops between accounts instead.
+    let batchStop = io.batchStop
+    let command = Task { [invocation] in await CommandRunner().run(invocation, in: context, io: io) }
     if let stop = batchStop {
       // A bulk change: the first signal lets what is in flight finish (one request timeout at
       // most) and writes every account's outcome; a second ends it at once.
@@ -105,13 +106,12 @@ enum OneShot {
     if interrupted != 0 { result = Self.interrupted(result, by: interrupted) }
     spinner?.stop()
     progress?.clear()
-    exportProgress?.clear()
     await emulator?.shutdown()
 
     let tokens = ResultText.revealed(result, invocation: invocation)
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
-    if result.streamedLookups > 0 || (context.lookupStream != nil && interrupted != 0) {
+    if result.streamedLookups > 0 || (io.lookupStream != nil && interrupted != 0) {
       // `user show --jsonl`: every line went out as its lookup completed; only an input that
       // ended in a line no address can be has more to say.
       if interrupted == 0, let error = result.error, error.code == .usage {
@@ -148,17 +148,6 @@ enum OneShot {
       return 128 + interrupted
     }
     return ExitStatus.oneShot(result)
-  }
-
-  /// A bulk change's or an import's stop, set on `context` (nil for any other command).
-  static func batchStop(_ invocation: Invocation, _ context: ShellContext) -> BatchStop? {
-    let bulk =
-      invocation.spec.takesBulkFrom
-      && (invocation.flags[FlagKey.bulkFrom.name] != nil || invocation.flags[FlagKey.bulkResume.name] != nil)
-    guard bulk || (invocation.id == .userImport && !invocation[.importDryRun]) else { return nil }
-    let stop = BatchStop()
-    context.batchStop = stop
-    return stop
   }
 
   /// The result of a command stopped by `signal`: what it finished, and an error saying it was

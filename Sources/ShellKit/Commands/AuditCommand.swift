@@ -4,7 +4,7 @@ import Essentials
 /// `audit [EMAIL] [--since DURATION]`: the local log of changes, oldest first; only those to
 /// one account (its e-mail address or id) when EMAIL is given.
 struct AuditCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
     var result = CommandResult(.audit)
     guard let log = context.auditLog else {

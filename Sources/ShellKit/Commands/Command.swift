@@ -9,12 +9,32 @@ import AuthCore
 /// `run` returns the result or throws; `CommandRunner` turns a throw into the result's error.
 /// Library code: it never prints and never exits.
 protocol Command: Sendable {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult
+  /// What this line prints or draws as it goes, for the caller to wire into `io` (nil: only the
+  /// result). By default, a bulk change (`--from`, `--resume`) is a batch.
+  func live(_ invocation: Invocation) -> LiveOutput?
+  /// What this line reads from standard input besides a password (nil: nothing), for the caller
+  /// to check or hand over before it runs.
+  func standardInput(_ invocation: Invocation) -> StandardInputUse?
+}
+
+extension Command {
+  func live(_ invocation: Invocation) -> LiveOutput? { (try? isBulk(invocation)) == true ? .batch : nil }
+  func standardInput(_ invocation: Invocation) -> StandardInputUse? { nil }
+}
+
+/// How a command line uses standard input (`Command.standardInput`).
+package enum StandardInputUse: Sendable, Equatable {
+  /// Read as it goes (`user import -`): a terminal there is refused with `reason`, since the
+  /// command would wait for text to be typed behind its spinner.
+  case stream(refusedOnTerminal: String)
+  /// Read whole when it is a pipe (`secret set NAME < FILE`); a terminal asks with echo off instead.
+  case text
 }
 
 /// `version`.
 struct VersionCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     var result = CommandResult(command: invocation.spec.name)
     result.output = "authsh \(AuthshVersion.current)"
     return result
@@ -28,7 +48,7 @@ struct ElsewhereCommand: Command {
   enum Place { case shell, executable }
   let place: Place
 
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     switch place {
     case .shell:
       throw AuthError(.usage, message: "'\(invocation.spec.name)' works only in the interactive shell")

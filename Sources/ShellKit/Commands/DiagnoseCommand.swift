@@ -3,7 +3,7 @@ import Essentials
 
 /// `diagnose EMAIL`: the account, the project's settings and the outbox, judged by `Diagnosis`.
 struct DiagnoseCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let (provider, target) = try makeAdminProvider(invocation, context)
     let email = try accountArgument(invocation, kind: target.provider)
     let user = try await provider.user(UserReference(email))

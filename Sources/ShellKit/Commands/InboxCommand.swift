@@ -1,7 +1,7 @@
 import AuthCore
 
 struct InboxCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     var email = (invocation[.inboxAddress] ?? "").trimmingWhitespace
     if email.hasPrefix("+") {
       email = try Self.phoneNumber(email, flag: "inbox")

@@ -1,7 +1,7 @@
 import AuthCore
 
 struct LogInCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     if let phone = invocation[.loginPhone] { return try await logInWithPhone(invocation, context, number: phone) }
     if let provider = invocation[.oauth] { return try await logInWithOAuth(invocation, context, provider: provider) }
     if invocation.hasAny([FlagKey.customToken, FlagKey.customTokenEnv]) {

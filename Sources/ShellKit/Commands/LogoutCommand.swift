@@ -1,7 +1,7 @@
 import AuthCore
 
 struct LogoutCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     // `local` by default: a support tool signed in as someone must not end their sessions elsewhere.

@@ -3,7 +3,7 @@ import Essentials
 import OneTimeCode
 
 struct MfaEnrollCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let selfVerify = invocation[.selfVerify]
     // Checked before anything is sent: an enrolment nobody can confirm would be left behind.
     guard selfVerify || context.passwordPrompter != nil else {

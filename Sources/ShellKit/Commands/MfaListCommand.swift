@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 struct MfaListCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let (user, session) = try await context.sessions(for: target).authorized(provider: provider) {
       try await provider.user(of: $0)

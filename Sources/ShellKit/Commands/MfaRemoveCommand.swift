@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 struct MfaRemoveCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let wanted = (invocation[.mfaFactor] ?? "").trimmingWhitespace
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)

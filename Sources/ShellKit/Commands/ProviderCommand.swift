@@ -1,7 +1,7 @@
 import AuthCore
 
 struct ProviderCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     guard let kind = invocation[.providerKind] else {
       throw AuthError(.usage, message: "provider takes supabase or firebase")
     }
@@ -11,6 +11,6 @@ struct ProviderCommand: Command {
     connection.url = invocation[.providerURL]
     connection.key = invocation[.providerKey]
     try switchTo(connection, context)
-    return try await StatusCommand().run(invocation, context)
+    return try await StatusCommand().run(invocation, context, io)
   }
 }

@@ -1,7 +1,7 @@
 import AuthCore
 
 struct ResetCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let given = try invocation[.resetAddress] ?? PasswordSource(invocation: invocation, context: context).ask("Email: ")
     let email = (given ?? "").trimmingWhitespace
     if let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }

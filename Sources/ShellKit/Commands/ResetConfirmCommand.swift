@@ -1,7 +1,7 @@
 import AuthCore
 
 struct ResetConfirmCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let code = (invocation[.codeOrLink] ?? "").trimmingWhitespace
     let email = invocation[.resetEmail]
     if let email, let problem = Validator.validate(.init(email: email, requirePassword: false)) { throw problem }

@@ -2,7 +2,7 @@ import AuthCore
 import JSONKit
 
 struct SecretDeleteCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let name = try secretName(invocation)
     let keyring = try reachableKeyring(context)
     guard try keyring.delete(.serviceKey(name)) else {

@@ -2,7 +2,7 @@ import AuthCore
 import JSONKit
 
 struct SecretListCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let keyring = try reachableKeyring(context)
     var result = CommandResult(command: invocation.spec.name)
     result.secrets = try keyring.names(of: .serviceKey)

@@ -2,7 +2,7 @@ import AuthCore
 import JSONKit
 
 struct SecretMigrateCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     guard let to = invocation[.migrateTo].flatMap(CredentialStoreMode.init(rawValue:)), to != .auto else {
       throw AuthError(.usage, message: "secret migrate needs --to keyring or --to file.")
     }

@@ -2,7 +2,9 @@ import AuthCore
 import JSONKit
 
 struct SecretSetCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func standardInput(_ invocation: Invocation) -> StandardInputUse? { .text }
+
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let name = try secretName(invocation)
     let keyring = try reachableKeyring(context)
     let value: String

@@ -1,7 +1,7 @@
 import AuthCore
 
 struct SignUpCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let source = PasswordSource(invocation: invocation, context: context)
     // On a terminal, what the line left out is asked for (e-mail, then name, then the password).
     let email = try invocation[.accountEmail] ?? source.ask("Email: ") ?? ""

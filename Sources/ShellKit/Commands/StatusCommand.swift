@@ -1,7 +1,7 @@
 import AuthCore
 
 struct StatusCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let target = try self.target(invocation, context)
     let sessions = context.sessions(for: target)
     // Without --show-tokens the tokens are not needed: a keyring stays locked.

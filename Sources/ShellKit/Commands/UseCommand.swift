@@ -1,7 +1,7 @@
 import AuthCore
 
 struct UseCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let name = invocation[.profileName] ?? ""
     // A profile added to config.toml while the shell runs is there to switch to.
     context.rereadConfig()
@@ -19,6 +19,6 @@ struct UseCommand: Command {
     // `--credential-store` given when the shell started still holds after `use`.
     connection.credentialStore = context.connection.credentialStore
     try switchTo(connection, context)
-    return try await StatusCommand().run(invocation, context)
+    return try await StatusCommand().run(invocation, context, io)
   }
 }

@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 struct UserCreateCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     try await guarded(invocation, context, creating: true) { provider, subject, _, account in
       let password = try PasswordSource(invocation: invocation, context: context).read(confirm: true)?.password
       if let password { context.redactor.register(password) }

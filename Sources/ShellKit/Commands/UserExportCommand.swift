@@ -3,8 +3,10 @@ import Essentials
 import JSONKit
 
 struct UserExportCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
-    guard var output = context.exportOutput else {
+  func live(_ invocation: Invocation) -> LiveOutput? { .export }
+
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
+    guard var output = io.exportOutput else {
       throw AuthError(
         .usage,
         message: "user export writes to standard output or a file: run it as `authsh user export --output users.jsonl`."

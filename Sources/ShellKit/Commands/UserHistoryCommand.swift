@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 struct UserHistoryCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let (provider, _) = try makeAdminProvider(invocation, context)
     let user = try await requireUser(invocation, provider, allowDeleted: true)
     context.noteEmail(user.email)

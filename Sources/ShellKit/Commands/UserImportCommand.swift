@@ -3,7 +3,18 @@ import Essentials
 import JSONKit
 
 struct UserImportCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  /// A dry run sends nothing and has nothing to stop.
+  func live(_ invocation: Invocation) -> LiveOutput? { invocation[.importDryRun] ? nil : .batch }
+
+  func standardInput(_ invocation: Invocation) -> StandardInputUse? {
+    guard invocation[.importFile]?.trimmingWhitespace == "-" else { return nil }
+    return .stream(
+      refusedOnTerminal:
+        "user import - reads an export from standard input, but standard input is a terminal: name the file, or pipe it in (authsh user import - < users.jsonl)"
+    )
+  }
+
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
     let path = (invocation[.importFile] ?? "").trimmingWhitespace
@@ -14,13 +25,15 @@ struct UserImportCommand: Command {
     // A dry run sends nothing, so a readonly profile may make one.
     if !invocation[.importDryRun] { try guardRails.checkWritable() }
     let hashConfig = try invocation[.importHashConfig].map { try readHashConfig($0) }
-    let file = try AccountFile(path: path, name: name, hashConfig: hashConfig, context)
+    let file = try AccountFile(path: path, name: name, hashConfig: hashConfig, context, stop: io.batchStop)
     var result = CommandResult(command: invocation.spec.name)
     let backend = "\(target.provider.rawValue) (profile \(target.profile))"
     // The backend as report lines name it (`--resume` refuses another one's report).
     let reportBackend = BackendKey(target).canonical
     // `--resume REPORT`: only the accounts the earlier run did not finish.
-    let resume = try invocation[.bulkResume].map { try readImportReport($0, context, backend: reportBackend) }
+    let resume = try invocation[.bulkResume].map {
+      try readImportReport($0, context, stop: io.batchStop, backend: reportBackend)
+    }
     let consent = ImportConsent(
       withoutPasswords: invocation[.withoutPasswords], dropFactors: invocation[.dropFactors],
       confirmUnverified: invocation[.confirmUnverified])
@@ -116,12 +129,12 @@ struct UserImportCommand: Command {
 
     // Pass 2: the file again, a chunk at a time.
     let total = pending.todo + pending.held
-    let progress = ImportProgress(total: total, report: context.batchProgress)
+    let progress = ImportProgress(total: total, report: io.batchProgress)
     var tally = ImportTally()
     let jobs = invocation[.importJobs] ?? 8
     let sender = ImportSender(
       importer: importer, report: report, guardRails: guardRails, progress: progress, jobs: jobs,
-      stop: context.batchStop)
+      stop: io.batchStop)
     let inFlightLimit = Self.chunksInFlight(jobs: jobs, accountsPerRequest: importer.accountsPerRequest)
     var failure: AuthError?
     // A small file was kept by pass 1; a large one is read again, a chunk at a time.
@@ -198,7 +211,7 @@ struct UserImportCommand: Command {
       result.error = ImportSummary.heldBackError(
         tally.heldBack.count, total: total, losses: tally.heldLosses, dryRun: false)
     }
-    if Task.isCancelled || context.batchStop?.stopped == true { result.error = AuthError(.cancelled) }
+    if Task.isCancelled || io.batchStop?.stopped == true { result.error = AuthError(.cancelled) }
     return result
   }
 }
@@ -243,9 +256,11 @@ extension UserImportCommand {
     }
   }
 
-  func readImportReport(_ path: String, _ context: ShellContext, backend: String) throws -> Set<String> {
+  func readImportReport(
+    _ path: String, _ context: ShellContext, stop: BatchStop?, backend: String
+  ) throws -> Set<String> {
     let name = path == "-" ? "standard input" : path
-    var lines = PhysicalLines(lines: try openBulkLines(path, context), name: name)
+    var lines = PhysicalLines(lines: try openBulkLines(path, context, stop: stop), name: name)
     var status: [String: Bool] = [:]
     // A line that is no report line is refused, unless it is the last one: a run killed or out of
     // disk space mid-write leaves a torn last line, and its account is simply not done.

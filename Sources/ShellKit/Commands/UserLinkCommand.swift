@@ -6,7 +6,7 @@ import Essentials
 struct UserLinkCommand: Command {
   let kind: AdminLinkKind
 
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     try await change(invocation, context) { step, result in
       result.link = try await step.provider.link(kind, for: step.user)
       result.lookups = [UserLookup(query: step.user.email, user: step.user)]

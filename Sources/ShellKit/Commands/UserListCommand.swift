@@ -2,7 +2,10 @@ import AuthCore
 import Essentials
 
 struct UserListCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  /// Only a filter reads pages to scan (`--filter` on Firebase, a phone number on Supabase).
+  func live(_ invocation: Invocation) -> LiveOutput? { invocation.given(.filter) ? .scan : nil }
+
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let limit = invocation[.limit] ?? 50
     let typed = invocation[.filter].map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
     // A phone number as typed (`+1 555 123-4567`) is matched as its digits.
@@ -11,7 +14,7 @@ struct UserListCommand: Command {
     var result = CommandResult(.userList)
     var query = UserListQuery(
       filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
-    query.scanProgress = context.scanProgress
+    query.scanProgress = io.scanProgress
     let page = try await provider.listUsers(query)
     result.userPage = page
     if let stopped = page.stoppedScan {

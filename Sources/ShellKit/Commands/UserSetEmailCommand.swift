@@ -2,7 +2,7 @@ import AuthCore
 import JSONKit
 
 struct UserSetEmailCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let newEmail = (invocation[.newEmail] ?? "").trimmingWhitespace
     guard newEmail.contains("@"), !newEmail.hasPrefix("@"), !newEmail.hasSuffix("@") else {
       throw AuthError(.usage, message: "'\(newEmail)' is not an e-mail address: `user set-email OLD NEW`.")

@@ -2,7 +2,7 @@ import AuthCore
 import Essentials
 
 struct UserSetPasswordCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     try await change(invocation, context) { step, result in
       guard let (password, _) = try PasswordSource(invocation: invocation, context: context).read(confirm: true) else {
         throw AuthError(

@@ -2,7 +2,9 @@ import AuthCore
 import Essentials
 
 struct UserShowCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func live(_ invocation: Invocation) -> LiveOutput? { .lookups }
+
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let input = try lookupInput(invocation, context)
     // Nothing is sent before the first address is known: an empty list is a usage error.
     guard let first = try input.next() else {
@@ -14,11 +16,11 @@ struct UserShowCommand: Command {
     let jobs = invocation[.lookupJobs] ?? Self.defaultLookupJobs
     let (provider, _) = try makeAdminProvider(invocation, context)
     var result = CommandResult(.userShow)
-    let streaming = context.lookupStream != nil
+    let streaming = io.lookupStream != nil
     let lookUp = {
       try await Self.lookUp(
-        first: first, then: input, provider: provider, jobs: jobs, keep: !streaming, stream: context.lookupStream,
-        progress: context.lookupProgress, stop: context.lookupShouldStop)
+        first: first, then: input, provider: provider, jobs: jobs, keep: !streaming, stream: io.lookupStream,
+        progress: io.lookupProgress, stop: io.lookupShouldStop)
     }
     // Many accounts: an emulator's mail is read once for all of them, not once per account.
     let many = invocation[.from] != nil || invocation.all(.lookupUsers).count > 1

@@ -1,7 +1,7 @@
 import AuthCore
 
 struct WhoamiCommand: Command {
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let (provider, target) = try makeProvider(invocation, context)
     let sessions = context.sessions(for: target)
     let (user, used) = try await sessions.authorized(provider: provider) { try await provider.user(of: $0) }

@@ -9,9 +9,9 @@ package enum HumanRenderer {
     out: String, err: String
   ) {
     // `user show` prints every account, the missing and failed ones included, under its error.
-    let listsLookups = invocation.id == .userShow && !result.lookups.isEmpty
+    let listsLookups = invocation.spec.output == .accounts && !result.lookups.isEmpty
     // `user import` prints its summary (what was imported, skipped, failed) above its error.
-    if let error = result.error, invocation.id == .userImport, let output = result.output {
+    if let error = result.error, invocation.spec.output == .summary, let output = result.output {
       return (TerminalText.escapeKeepingLines(output) + "\n", renderError(error, style: style))
     }
     if let error = result.error, !listsLookups {
@@ -38,8 +38,6 @@ package enum HumanRenderer {
     } else if let message = result.inbox {
       let inbox = invocation.output(.showTokens) ? message : message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
-    } else if invocation.id == .whoami, let user = result.user {
-      lines += table(userRows(user, session: result.session, now: now))
     } else if let enrollment = result.enrollment {
       // Typed first code: the QR code was shown with the question. With --self-verify, here, and
       // only to a person at a terminal (or --show-tokens): never drawn into a pipe or a log.
@@ -50,9 +48,12 @@ package enum HumanRenderer {
       }
     } else if let factors = result.factors {
       lines += factorRows(factors)
+    } else if let user = result.user, let session = result.session {
+      // `whoami`: the account as the backend has it now.
+      lines += table(userRows(user, session: session, now: now))
     } else if let session = result.session {
       lines.append("Signed in as \(style.bold(safe(session.user.label))) (token \(expiry(session, now: now))).")
-    } else if let user = result.user, invocation.id == .signup {
+    } else if let user = result.user, result.confirmationRequired == true {
       lines.append("Account created for \(style.bold(safe(user.email))); it needs e-mail confirmation before sign-in.")
     }
     if invocation.given(.claims), let claims = result.claims {

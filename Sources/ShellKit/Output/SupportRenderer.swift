@@ -8,14 +8,15 @@ enum SupportRenderer {
   /// nil when `result` is not a support command's.
   static func render(_ result: CommandResult, invocation: Invocation, style: Style) -> (out: [String], err: [String])? {
     // `user import` prints its summary as plain output.
-    guard invocation.spec.group == .support, invocation.id != .userImport else { return nil }
+    guard invocation.spec.group == .support, invocation.spec.output != .summary else { return nil }
     let safe = TerminalText.escape
     var out: [String] = []
     var err: [String] = []
     switch invocation.spec.output {
     case .lookups:
       // The change commands print their sentence (the notes below) and not the account.
-      guard invocation.id == .userShow else { break }
+      break
+    case .accounts:
       let reveal = invocation.output(.showTokens)
       if invocation[.jsonl] {
         out = result.lookups.map { CommandResult.lookupJSON($0, revealTokens: reveal).compactText }
@@ -45,7 +46,7 @@ enum SupportRenderer {
       out = audit(result.audit ?? [], width: style.width)
     case .history:
       out = SupportAccountRenderer.history(result.history ?? [], width: style.width)
-    case .account, .none:
+    case .account, .summary, .none:
       break
     }
     out += result.notes.map(safe)

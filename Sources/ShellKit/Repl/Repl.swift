@@ -136,21 +136,21 @@ package final class Repl {
       context.passwordPrompter = SpinnerPausingPrompter(base: base, spinner: spinner, text: loading)
     }
     // `user show --jsonl`: each account's line as its lookup completes, no spinner in between.
-    let streams = invocation.id == .userShow && invocation[.jsonl] && !invocation.output(.json)
-    if streams {
+    var io = CommandIO()
+    if CommandTable.live(invocation) == .lookups, invocation[.jsonl], !invocation.output(.json) {
       let out = sink
       let reveal = invocation.output(.showTokens)
-      context.lookupStream = { lookup in
+      io.lookupStream = { lookup in
         out.out(CommandResult.lookupJSON(lookup, revealTokens: reveal).compactText + "\n")
       }
     }
+    let streams = io.lookupStream != nil
     if let loading, !streams { spinner?.start(loading) }
     let execute = options.execute
     let context = self.context
-    let result = await cancellable(name: invocation.spec.name) { await execute(invocation, context) }
+    let result = await cancellable(name: invocation.spec.name) { [io] in await execute(invocation, context, io) }
     spinner?.stop()
     context.passwordPrompter = savedPrompter
-    if streams { context.lookupStream = nil }
     if result.streamedLookups == 0 {
       render(result, invocation: invocation)
     } else if let error = result.error, error.code == .usage {

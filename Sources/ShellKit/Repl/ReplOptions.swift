@@ -21,14 +21,14 @@ package struct ReplOptions: Sendable {
   /// Fills `{{…}}` holes in typed lines (nil: lines run as typed).
   package var interpolate: LineInterpolator?
   /// Runs one table command (the lead's `CommandRunner` by default; a seam for tests).
-  package var execute: @Sendable (Invocation, ShellContext) async -> CommandResult
+  package var execute: @Sendable (Invocation, ShellContext, CommandIO) async -> CommandResult
 
   package init(
     noRC: Bool = false, interactive: Bool = true, style: Style = .plain, history: HistoryFile? = nil,
     rcFile: String? = nil, spinner: (any Spinner)? = nil, interrupts: Interrupts? = nil,
     sourceFile: (@Sendable (String) async -> Int32)? = nil,
-    execute: @escaping @Sendable (Invocation, ShellContext) async -> CommandResult = { invocation, context in
-      await CommandRunner().run(invocation, in: context)
+    execute: @escaping @Sendable (Invocation, ShellContext, CommandIO) async -> CommandResult = {
+      invocation, context, io in await CommandRunner().run(invocation, in: context, io: io)
     }
   ) {
     self.noRC = noRC

@@ -15,7 +15,8 @@ struct AccountFile {
   let path: String
   let name: String
   let hashConfig: FirebaseHashConfig?
-  let context: ShellContext
+  /// The run's stop (Ctrl-C, SIGTERM): reading and checking end there.
+  let stop: BatchStop?
   /// Standard input as a test gives it, in memory.
   private let bytes: [UInt8]?
   /// The copy of a read-once source (nil: a regular file, read again).
@@ -27,11 +28,13 @@ struct AccountFile {
     init(_ copy: ImportSpill) { self.copy = copy }
   }
 
-  init(path: String, name: String, hashConfig: FirebaseHashConfig?, _ context: ShellContext) throws {
+  init(
+    path: String, name: String, hashConfig: FirebaseHashConfig?, _ context: ShellContext, stop: BatchStop? = nil
+  ) throws {
     self.path = path
     self.name = name
     self.hashConfig = hashConfig
-    self.context = context
+    self.stop = stop
     if path == "-", let readStdin = context.readStdinText {
       do { bytes = Array(try readStdin().utf8) } catch {
         throw AuthError(.usage, message: "Cannot read \(name): \(SystemError.reason(error)).")
@@ -83,7 +86,7 @@ struct AccountFile {
       if path != "-", isDirectory(path) == true { throw SystemError(EISDIR) }
       let fd = path == "-" ? STDIN_FILENO : try Descriptor.openForReading(path)
       lines = DescriptorLines(descriptor: fd, closeAtEnd: path != "-", limit: limit)
-      if stoppable { lines.stop = context.batchStop }
+      if stoppable { lines.stop = stop }
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(SystemError.reason(error)).")
     }
@@ -185,7 +188,7 @@ struct AccountFile {
     var made: [(account: PortableAccount, checked: Checked)] = []
     while !records.isEmpty {
       // A stop ends the check at once (a regular file never waits, so it is asked here too).
-      if context.batchStop?.stopped == true { throw stoppedWhileChecking }
+      if stop?.stopped == true { throw stoppedWhileChecking }
       var next: ([AccountStream.Record], (any Error)?) = ([], nil)
       let visiting = made
       made = try self.made(

@@ -6,11 +6,13 @@ import Essentials
 package struct CommandRunner: Sendable {
   package init() {}
 
-  package func run(_ invocation: Invocation, in context: ShellContext) async -> CommandResult {
+  package func run(_ invocation: Invocation, in context: ShellContext, io: CommandIO = CommandIO()) async
+    -> CommandResult
+  {
     let started = DispatchTime.now().uptimeNanoseconds
     var result: CommandResult
     do {
-      result = try await CommandTable.handler(invocation.id).run(invocation, context)
+      result = try await CommandTable.handler(invocation.id).run(invocation, context, io)
     } catch let error as AuthError {
       result = .failure(invocation.spec.name, error)
     } catch is CancellationError {

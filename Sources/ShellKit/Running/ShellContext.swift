@@ -156,40 +156,11 @@ package final class ShellContext: Sendable {
     get { state[\.verbose] }
     set { state[\.verbose] = newValue }
   }
-  /// `user show --jsonl`: each account as its lookup completes, in completion order (the
-  /// executable prints it; nil: the lookups are only in the result).
-  package var lookupStream: (@Sendable (UserLookup) -> Void)? {
-    get { state[\.lookupStream] }
-    set { state[\.lookupStream] = newValue }
-  }
-  /// `user show` of many accounts: (done, total) after each lookup, for a progress line; the
-  /// total is nil while the input is still being read.
-  package var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? {
-    get { state[\.lookupProgress] }
-    set { state[\.lookupProgress] = newValue }
-  }
-  /// A bulk change (`user confirm --from FILE` …): each account as it finishes, with the counts so
-  /// far, for the progress line or the line per account (the executable draws them).
-  package var batchProgress: (@Sendable (BatchProgress) -> Void)? {
-    get { state[\.batchProgress] }
-    set { state[\.batchProgress] = newValue }
-  }
   /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600), or
   /// `--resume REPORT` to append to it.
   package var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
     get { state[\.openBatchReport] }
     set { state[\.openBatchReport] = newValue }
-  }
-  /// Set by the executable for a bulk change: its first Ctrl-C or SIGTERM stops the batch from
-  /// starting more accounts (what is in flight finishes and the report is written).
-  package var batchStop: BatchStop? {
-    get { state[\.batchStop] }
-    set { state[\.batchStop] = newValue }
-  }
-  /// `user list --filter` on Firebase: after each page the scan reads, for a progress line.
-  package var scanProgress: (@Sendable (ScanProgress) -> Void)? {
-    get { state[\.scanProgress] }
-    set { state[\.scanProgress] = newValue }
   }
   /// The time a bulk change waits on when a rate limit slows it down.
   package var batchClock: any BatchClock {
@@ -201,21 +172,11 @@ package final class ShellContext: Sendable {
     get { state[\.batchPolicy] }
     set { state[\.batchPolicy] = newValue }
   }
-  /// Whether `user show --jsonl` should stop reading its input (its reader went away).
-  package var lookupShouldStop: (@Sendable () -> Bool)? {
-    get { state[\.lookupShouldStop] }
-    set { state[\.lookupShouldStop] = newValue }
-  }
   /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
   /// with the reason when it cannot.
   package var openInputLines: @Sendable (String) throws -> any InputLines {
     get { state[\.openInputLines] }
     set { state[\.openInputLines] = newValue }
-  }
-  /// Where `user export` writes (nil: it cannot run here, e.g. in the shell or a script).
-  package var exportOutput: ExportOutput? {
-    get { state[\.exportOutput] }
-    set { state[\.exportOutput] = newValue }
   }
 
   package init(

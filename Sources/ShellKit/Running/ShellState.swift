@@ -2,7 +2,7 @@ import AuthCore
 import JSONKit
 
 /// What a `ShellContext` may change while it runs: the connection, what each command
-/// is given to talk to (prompts, progress, streams), and the shell's memory (the last failure, the previous result, the
+/// is given to talk to (prompts, input files, the batch clock), and the shell's memory (the last failure, the previous result, the
 /// addresses seen). Kept in one `Guarded` place.
 struct ShellState: Sendable {
   var resolver: ConfigResolver
@@ -21,17 +21,10 @@ struct ShellState: Sendable {
   var verbose = false
   var outputToPerson = false
   var style = Style(color: false)
-  var lookupStream: (@Sendable (UserLookup) -> Void)?
-  var lookupProgress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
-  var lookupShouldStop: (@Sendable () -> Bool)?
   var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
-  var batchProgress: (@Sendable (BatchProgress) -> Void)?
   var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink = BatchReportFile.open
-  var batchStop: BatchStop?
   var batchClock: any BatchClock = SystemBatchClock()
-  var scanProgress: (@Sendable (ScanProgress) -> Void)?
   var batchPolicy = BatchPolicy()
-  var exportOutput: ExportOutput?
 
   init(resolver: ConfigResolver, connection: ConnectionFlags, environment: [String: String]) {
     self.resolver = resolver

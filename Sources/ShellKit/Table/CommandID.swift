@@ -83,8 +83,12 @@ package enum AccountAccess: Int, Sendable, Hashable, Comparable, CaseIterable {
 package enum OutputKind: Sendable, Hashable {
   /// Sessions, users, inbox, status, plain `output` text.
   case account
-  /// `user show` and the change commands: the accounts looked up, and sentences saying what changed.
+  /// `user show`: every account asked for, the missing and failed ones too (under the error).
+  case accounts
+  /// The change commands: the account acted on, and sentences saying what changed.
   case lookups
+  /// `user import`: its summary as plain text, above the error when it failed.
+  case summary
   /// `user list`: one page of accounts and the command for the next.
   case userPage
   /// `user link …`: the link alone on standard output, the notes on standard error.

@@ -28,6 +28,14 @@ extension CommandTable {
     .emulatorFaultsClear: ElsewhereCommand(place: .executable), .completion: ElsewhereCommand(place: .executable),
   ]
 
+  /// What `invocation` prints or draws as it goes (its command type says), for the caller's `CommandIO`.
+  package static func live(_ invocation: Invocation) -> LiveOutput? { handler(invocation.id).live(invocation) }
+
+  /// What `invocation` reads from standard input besides a password (its command type says).
+  package static func standardInput(_ invocation: Invocation) -> StandardInputUse? {
+    handler(invocation.id).standardInput(invocation)
+  }
+
   /// The handler of a command (every `CommandID` has one; a test checks it).
   static func handler(_ id: CommandID) -> any Command {
     guard let handler = handlers[id] else { preconditionFailure("no handler for '\(id.rawValue)'") }

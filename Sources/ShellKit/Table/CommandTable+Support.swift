@@ -63,7 +63,7 @@ extension CommandTable {
       .userShow, group: .support,
       arguments: [ArgumentKey.lookupUsers],
       flags: [FlagKey.from, FlagKey.jsonl, FlagKey.lookupJobs],
-      loading: Loading("Looking up…"), access: .read, output: .lookups,
+      loading: Loading("Looking up…"), access: .read, output: .accounts,
       summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
       discussion: supportDiscussion
         + " FILE has one address, id or phone number per line; blank lines and lines starting with # are skipped."

@@ -38,7 +38,7 @@ struct ReplFinishTests {
       options.interpolate = { _, _, _ in
         .failure(InterpolationError("undefined variable 'nosuch'", note: "a note", start: 7, end: 17))
       }
-      options.execute = { invocation, _ in
+      options.execute = { invocation, _, _ in
         ran.update { $0.append(invocation.spec.name) }
         return CommandResult(command: invocation.spec.name)
       }

@@ -80,9 +80,8 @@ import Testing
     let users = (1...10).map { n in SupportHarness.user(n) { $0.confirmed = false } }
     let (harness, report) = harness(users, input: (1...10).map { "user\($0)@example.com" }.joined(separator: "\n"))
     let stop = BatchStop()
-    harness.context.batchStop = stop
-    harness.context.batchProgress = { progress in if progress.done == 3 { stop.stop() } }
-    let result = try await harness.run("user confirm --from list.txt --yes --jobs 1 --report r.jsonl")
+    let io = CommandIO(batchProgress: { progress in if progress.done == 3 { stop.stop() } }, batchStop: stop)
+    let result = try await harness.run("user confirm --from list.txt --yes --jobs 1 --report r.jsonl", io: io)
     #expect(result.batch?["total"]?.int == 10)
     #expect(Self.count(result, "changed") == 3)
     #expect(Self.count(result, "not_started") == 7)
@@ -195,10 +194,9 @@ import Testing
     let list = (1...6).map { "user\($0)@example.com" }.joined(separator: "\n")
     let (harness, report) = harness(users, input: list)
     let stop = BatchStop()
-    harness.context.batchStop = stop
-    harness.context.batchProgress = { progress in if progress.done == 2 { stop.stop() } }
+    let io = CommandIO(batchProgress: { progress in if progress.done == 2 { stop.stop() } }, batchStop: stop)
     let command = "user confirm --from list.txt --yes --jobs 1 --report r.jsonl"
-    let first = try await harness.run(command)
+    let first = try await harness.run(command, io: io)
     #expect(first.notes.contains("To finish the batch: the same command with --resume r.jsonl."))
 
     let (again, _) = self.harness(Array(harness.provider.accounts.values), input: "")

@@ -97,11 +97,11 @@ import Testing
     let harness = SupportHarness((1...5).map { SupportHarness.user($0) })
     let seen = Guarded<[String]>([])
     let progress = Guarded<[String]>([])
-    harness.context.lookupStream = { lookup in seen.update { $0.append(lookup.query) } }
-    harness.context.lookupProgress = { done, total in
-      progress.update { $0.append("\(done)/\(total.map(String.init) ?? "?")") }
-    }
-    let result = try await harness.run("user show user1@example.com user2@example.com nobody@example.com --jsonl")
+    let io = CommandIO(
+      lookupStream: { lookup in seen.update { $0.append(lookup.query) } },
+      lookupProgress: { done, total in progress.update { $0.append("\(done)/\(total.map(String.init) ?? "?")") } })
+    let result = try await harness.run(
+      "user show user1@example.com user2@example.com nobody@example.com --jsonl", io: io)
     #expect(Set(seen[\.self]) == ["user1@example.com", "user2@example.com", "nobody@example.com"])
     #expect(progress[\.self] == ["1/3", "2/3", "3/3"])
     // Streamed, not kept: an endless input must not grow a list.

@@ -55,8 +55,7 @@ import Testing
     let harness = SupportHarness()
     let stop = BatchStop()
     stop.stop()
-    harness.context.batchStop = stop
-    let result = try await harness.run("user import \(path) --yes")
+    let result = try await harness.run("user import \(path) --yes", io: CommandIO(batchStop: stop))
     #expect(result.error?.code == .cancelled)
     #expect(result.error?.neverSent == true)
     #expect(result.error?.message == "Stopped while \(path) was being checked: nothing was sent.")
@@ -74,8 +73,7 @@ import Testing
     // Stopped already: the wait for a pipe's bytes asks first (a stop fired from a task would
     // need a thread of the pool the waiting test holds).
     stop.stop()
-    harness.context.batchStop = stop
-    let result = try await harness.run("user import \(path) --yes")
+    let result = try await harness.run("user import \(path) --yes", io: CommandIO(batchStop: stop))
     #expect(result.error?.code == .cancelled, "\(String(describing: result.error))")
     #expect(result.error?.message == "Stopped while \(path) was being checked: nothing was sent.")
     _ = close(ends[0])

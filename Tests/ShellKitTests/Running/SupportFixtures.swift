@@ -208,10 +208,10 @@ struct SupportHarness {
     context.emulatorTargets = [.supabase: target]
   }
 
-  func run(_ line: String) async throws -> CommandResult {
+  func run(_ line: String, io: CommandIO = CommandIO()) async throws -> CommandResult {
     let words = try WordSplitter.split(line)
     let invocation = try InvocationParser.parse(words, surface: .oneShot).get()
-    return await CommandRunner().run(invocation, in: context)
+    return await CommandRunner().run(invocation, in: context, io: io)
   }
 
   static func invocation(_ line: String) throws -> Invocation {

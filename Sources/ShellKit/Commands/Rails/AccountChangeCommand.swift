@@ -16,9 +16,9 @@ protocol AccountChangeCommand: Command {
 extension AccountChangeCommand {
   func unchanged(_ step: ChangeStep, _ invocation: Invocation) -> String? { nil }
 
-  func run(_ invocation: Invocation, _ context: ShellContext) async throws -> CommandResult {
+  func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     let action = try action(invocation)
-    if try isBulk(invocation) { return try await bulkChange(invocation, context, action) }
+    if try isBulk(invocation) { return try await bulkChange(invocation, context, io, action) }
     return try await change(invocation, context, requires: action.requires) { step, result in
       if let unchanged = unchanged(step, invocation) {
         result.notes.append(unchanged)

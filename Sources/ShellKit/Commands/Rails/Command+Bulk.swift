@@ -22,14 +22,15 @@ extension Command {
     return false
   }
 
-  func bulkChange(_ invocation: Invocation, _ context: ShellContext, _ action: BulkAction) async throws -> CommandResult
-  {
+  func bulkChange(
+    _ invocation: Invocation, _ context: ShellContext, _ io: CommandIO, _ action: BulkAction
+  ) async throws -> CommandResult {
     let target = try target(invocation, context)
     let guardRails = SupportGuard(invocation: invocation, context: context, target: target)
     // Before the input is read and before anything is sent.
     try guardRails.checkWritable()
     let dryRun = invocation[.dryRun]
-    let plan = try bulkPlan(invocation, context, dryRun: dryRun)
+    let plan = try bulkPlan(invocation, context, stop: io.batchStop, dryRun: dryRun)
     let entries = plan.list.entries
     let provider = try makeAdminProvider(invocation, context, target: target)
     var tally = BatchTally()
@@ -72,13 +73,13 @@ extension Command {
     let report = try openReport(invocation, context, plan: plan, listFirst: !dryRun)
     defer { report?.close() }
 
-    let stop = context.batchStop
+    let stop = io.batchStop
     let policy = context.batchPolicy
     let backOff = BatchBackOff(clock: context.batchClock, policy: policy)
     let retrier = BatchRetrier(backOff: backOff, clock: context.batchClock, policy: policy, stop: stop)
     let jobs = invocation[.bulkJobs] ?? 4
     var reportError: AuthError?
-    let progress = context.batchProgress
+    let progress = io.batchProgress
     let total = tally.total + entries.count
     await BatchRunner.run(
       entries, jobs: jobs, stop: stop,

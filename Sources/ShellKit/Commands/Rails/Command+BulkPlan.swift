@@ -116,11 +116,14 @@ extension Command {
 
   /// The accounts to work on: the EMAIL argument (if any) then `--from`, or what `--resume`
   /// leaves to do.
-  func bulkPlan(_ invocation: Invocation, _ context: ShellContext, dryRun: Bool) throws -> BulkPlan {
+  func bulkPlan(_ invocation: Invocation, _ context: ShellContext, stop: BatchStop?, dryRun: Bool) throws -> BulkPlan {
     if let path = invocation[.bulkResume] {
-      let resume = try BatchResume.read(try openBulkLines(path, context), name: path == "-" ? "standard input" : path)
+      let resume = try BatchResume.read(
+        try openBulkLines(path, context, stop: stop), name: path == "-" ? "standard input" : path)
       // The batch's own command with --resume added: its --from must be the list of the report.
-      if invocation[.bulkFrom] != nil { try checkSameBatch(invocation, context, resume: resume, report: path) }
+      if invocation[.bulkFrom] != nil {
+        try checkSameBatch(invocation, context, stop: stop, resume: resume, report: path)
+      }
       var list = BatchList()
       for entry in resume.pending(dryRun: dryRun) { list.add(entry) }
       for entry in unreported(path, resume, context) { list.add(entry) }
@@ -132,7 +135,8 @@ extension Command {
     let name = path == "-" ? "standard input" : path
     let arguments = [invocation[.bulkUser]].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
     let list = try BatchInput.read(
-      arguments: arguments, lines: try openBulkLines(path, context), name: name, onlyFailed: invocation[.onlyFailed])
+      arguments: arguments, lines: try openBulkLines(path, context, stop: stop), name: name,
+      onlyFailed: invocation[.onlyFailed])
     // A report with nothing failed is nothing to do (the caller says so); an empty list is a mistake.
     guard !list.entries.isEmpty || invocation[.onlyFailed] else {
       throw AuthError(.usage, message: "\(path == "-" ? "Standard input" : path) has no addresses (one per line).")
@@ -142,11 +146,14 @@ extension Command {
 
   /// `--from` beside `--resume`: the accounts it lists (with `--only-failed`, its failures) must be
   /// those of the report, else the report is of another batch and nothing is sent.
-  func checkSameBatch(_ invocation: Invocation, _ context: ShellContext, resume: BatchResume, report: String) throws {
+  func checkSameBatch(
+    _ invocation: Invocation, _ context: ShellContext, stop: BatchStop?, resume: BatchResume, report: String
+  ) throws {
     let path = invocation[.bulkFrom] ?? "-"
     let arguments = [invocation[.bulkUser]].compactMap { $0?.trimmingWhitespace }.filter { !$0.isEmpty }
     let listed = try BatchInput.read(
-      arguments: arguments, lines: try openBulkLines(path, context), name: path == "-" ? "standard input" : path,
+      arguments: arguments, lines: try openBulkLines(path, context, stop: stop),
+      name: path == "-" ? "standard input" : path,
       onlyFailed: invocation[.onlyFailed]
     ).entries.map(\.key)
     let reported = Set(resume.records.map { BatchEntry(input: $0.input).key }).union(
@@ -167,12 +174,12 @@ extension Command {
         "--resume \(report) finishes the batch its report names: leave out --from, or give the --report of this list.")
   }
 
-  func openBulkLines(_ path: String, _ context: ShellContext) throws -> any InputLines {
+  func openBulkLines(_ path: String, _ context: ShellContext, stop: BatchStop?) throws -> any InputLines {
     let name = path == "-" ? "standard input" : path
     do {
       let lines = try context.openInputLines(path)
       lines.lineLimit = BatchInput.recordLimit
-      (lines as? DescriptorLines)?.stop = context.batchStop
+      (lines as? DescriptorLines)?.stop = stop
       return lines
     } catch {
       throw AuthError(.usage, message: "Cannot read \(name): \(SystemError.reason(error)).")
