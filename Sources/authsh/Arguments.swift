@@ -12,6 +12,8 @@ struct Arguments {
   var noRC = false
   var help = false
   var version = false
+  /// The run's flags given before the command word, decoded.
+  var flags = RunFlags()
   /// Output flags given before the command word (`authsh --json whoami`), passed on to the command.
   var leadingOutputFlags: [String] = []
   /// The command and everything after it.
@@ -20,164 +22,49 @@ struct Arguments {
   /// The command its words name in the table (an alias too); nil when there are none or they name none.
   var commandID: CommandID? { CommandTable.match(command)?.spec.id }
 
+  /// argv by the table's one flag reader: the run's flags before the command word, and the
+  /// command line from it on (whose own flags, and the run's given after it, its parse reads).
   static func parse(_ argv: [String]) -> Result<Arguments, UsageError> {
-    var result = Arguments()
-    var index = 0
-    while index < argv.count {
-      let word = argv[index]
-      guard word.hasPrefix("-"), word != "-" else {
-        result.command = Array(argv[index...])
-        break
-      }
-      let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = String(parts[0])
-      if name == "-h" || name == "--help" {
-        result.help = true
-        index += 1
-        continue
-      }
-      if name == "-V" || name == "--version" {
-        result.version = true
-        index += 1
-        continue
-      }
-      let known = CommandTable.connectionFlags + CommandTable.outputFlags
-      guard let flag = known.first(where: { $0.name == name }) else {
-        return .failure(
-          UsageError(
-            "unknown flag '\(name)'", suggestion: Suggest.closest(to: name, among: CommandTable.globalFlags.map(\.name))
-          ))
-      }
-      var value: String?
-      if flag.takesValue {
-        if parts.count == 2 {
-          value = String(parts[1])
-        } else if index + 1 < argv.count {
-          index += 1
-          value = argv[index]
-        } else {
-          return .failure(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))"))
-        }
-      }
-      if CommandTable.outputFlags.contains(where: { $0.name == name }) {
-        result.leadingOutputFlags.append(name)
-        if let value { result.leadingOutputFlags.append(value) }
-      } else if let problem = result.apply(name, value) {
-        return .failure(problem)
-      }
-      index += 1
+    let words = argv.enumerated().map { index, text in Word(text: text, start: index, end: index + 1) }
+    return InvocationParser.parseLeading(words).flatMap { leading in
+      var result = Arguments()
+      result.flags = leading.flags
+      result.help = leading.help
+      result.version = leading.version
+      result.leadingOutputFlags = leading.outputWords
+      result.command = leading.rest.map(\.text)
+      if let problem = result.take(leading.flags) { return .failure(problem) }
+      return .success(result)
     }
-    return .success(result)
   }
 
-  /// Records a connection flag; nil when accepted.
-  mutating func apply(_ name: String, _ value: String?) -> UsageError? {
-    guard let setter = Self.setters.first(where: { $0.flag.spec.name == name }) else {
-      return UsageError("unknown flag '\(name)'")
+  /// The run's connection and emulator flags, read by their keys (the parse checked their
+  /// choices); a later one overrides an earlier one. nil when accepted.
+  mutating func take(_ flags: RunFlags) -> UsageError? {
+    if let tenant = flags[.tenant] {
+      guard !tenant.isEmpty else { return UsageError("--tenant needs a tenant id") }
+      connection.tenant = tenant
     }
-    return setter.set(&self, value)
-  }
-
-  /// What each connection flag sets, beside its key in the table: the table declares the flag
-  /// (help, completion, the one-shot parser), this list says where its value goes.
-  private static let setters: [(flag: any DeclaredFlag, set: @Sendable (inout Arguments, String?) -> UsageError?)] = [
-    (
-      FlagKey.profile,
-      {
-        $0.connection.profile = $1
-        return nil
-      }
-    ),
-    (
-      FlagKey.tenant,
-      { arguments, value in
-        guard let value, !value.isEmpty else { return UsageError("--tenant needs a tenant id") }
-        arguments.connection.tenant = value
-        return nil
-      }
-    ),
-    (
-      FlagKey.backend,
-      { arguments, value in
-        guard let kind = value.flatMap(ProviderKind.init(rawValue:)) else {
-          return UsageError(
-            "--provider must be supabase or firebase, not '\(value ?? "")'",
-            suggestion: Suggest.choice(for: value ?? "", among: ["supabase", "firebase"]))
-        }
-        arguments.connection.provider = kind
-        return nil
-      }
-    ),
-    (
-      FlagKey.url,
-      {
-        $0.connection.url = $1
-        return nil
-      }
-    ),
-    (
-      FlagKey.key,
-      {
-        $0.connection.key = $1
-        return nil
-      }
-    ),
-    (
-      FlagKey.allowInsecureHTTP,
-      { arguments, _ in
-        arguments.connection.allowInsecureHTTP = true
-        return nil
-      }
-    ),
-    (
-      FlagKey.credentialStore,
-      { arguments, value in
-        let choices = CredentialStoreMode.allCases.map(\.rawValue)
-        guard let mode = value.flatMap(CredentialStoreMode.init(rawValue:)) else {
-          return UsageError(
-            "--credential-store must be one of \(choices.joined(separator: ", ")), not '\(value ?? "")'",
-            suggestion: Suggest.choice(for: value ?? "", among: choices))
-        }
-        arguments.connection.credentialStore = mode
-        return nil
-      }
-    ),
-    (
-      FlagKey.emulator,
-      { arguments, _ in
-        arguments.emulator = true
-        return nil
-      }
-    ),
-    (
-      FlagKey.likeProduction,
-      { arguments, _ in
-        arguments.likeProduction = true
-        return nil
-      }
-    ),
-    (
-      FlagKey.emulatorSeed,
-      {
-        $0.seed = $1
-        return nil
-      }
-    ),
-    (
-      FlagKey.noRC,
-      { arguments, _ in
-        arguments.noRC = true
-        return nil
-      }
-    ),
-  ]
-
-  /// Splits connection flags given after the command word out of an invocation (`authsh login a@b --profile x`).
-  mutating func absorb(_ invocation: inout Invocation) -> UsageError? {
-    for flag in CommandTable.connectionFlags where invocation.spec.flag(named: flag.name) == nil {
-      guard let values = invocation.flags.removeValue(forKey: flag.name) else { continue }
-      if let problem = apply(flag.name, flag.takesValue ? values.last?.text : nil) { return problem }
-    }
+    if let profile = flags[.profile] { connection.profile = profile }
+    if let provider = flags[.backend] { connection.provider = ProviderKind(rawValue: provider) }
+    if let url = flags[.url] { connection.url = url }
+    if let key = flags[.key] { connection.key = key }
+    if flags[.allowInsecureHTTP] == true { connection.allowInsecureHTTP = true }
+    if let store = flags[.credentialStore] { connection.credentialStore = CredentialStoreMode(rawValue: store) }
+    if flags[.emulator] == true { emulator = true }
+    if flags[.likeProduction] == true { likeProduction = true }
+    if let seed = flags[.emulatorSeed] { self.seed = seed }
+    if flags[.noRC] == true { noRC = true }
     return nil
+  }
+
+  /// Takes the connection flags given after the command word out of an invocation
+  /// (`authsh login a@b --profile x`), where its parse decoded them.
+  mutating func absorb(_ invocation: inout Invocation) -> UsageError? {
+    var flags = RunFlags()
+    for flag in CommandTable.connectionFlags where invocation.spec.flag(named: flag.name) == nil {
+      if let values = invocation.flags.removeValue(forKey: flag.name) { flags.values[flag.name] = values }
+    }
+    return take(flags)
   }
 }

@@ -9,13 +9,7 @@ import ShellKit
 enum Interactive {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     // `… | authsh --json`: the output flags given before the input apply to every line.
-    let outputDefaults: [String: [FlagValue]]
-    switch Invocation.outputDefaults(arguments.leadingOutputFlags) {
-    case .success(let defaults): outputDefaults = defaults
-    case .failure(let problem):
-      sink.err("error: \(problem.fullMessage)\n")
-      return ExitStatus.usage
-    }
+    let outputDefaults = arguments.flags.only(CommandTable.outputFlags)
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
       arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment,
       sink: sink)
@@ -30,7 +24,7 @@ enum Interactive {
     let output = RedactingSink(sink, redactor: context.redactor)
     let status: Int32
     if InteractiveShell.standardStreamsAreTerminals {
-      let style = InteractiveShell.style(environment: environment, colorFlag: colorFlag(arguments))
+      let style = InteractiveShell.style(environment: environment, colorFlag: arguments.flags[.color])
       let source: @Sendable (String) async -> Int32 = { path in
         await sourceFile(path, context: context, output: output, style: style)
       }
@@ -66,15 +60,5 @@ enum Interactive {
     }
     return await ScriptRunner.runSource(
       text: String(decoding: data, as: UTF8.self), name: path, context: context, output: output, style: style)
-  }
-
-  /// `--color WHEN` given before the command (the shell's colour).
-  private static func colorFlag(_ arguments: Arguments) -> String? {
-    guard let index = arguments.leadingOutputFlags.firstIndex(of: "--color"),
-      index + 1 < arguments.leadingOutputFlags.count
-    else {
-      return nil
-    }
-    return arguments.leadingOutputFlags[index + 1]
   }
 }

@@ -9,16 +9,17 @@ enum OneShot {
     let words = (arguments.command + arguments.leadingOutputFlags).enumerated().map { index, text in
       Word(text: text, start: index, end: index + 1)
     }
-    // `--json` given, even on a line that does not parse: the error comes as JSON too.
-    let json = words.prefix { $0.text != "--" }.contains { $0.text == "--json" }
     var invocation: Invocation
     switch InvocationParser.parse(words, surface: .oneShot, extraFlags: CommandTable.connectionFlags) {
     case .success(let parsed): invocation = parsed
     case .failure(let problem):
       // `authsh login ada@example.com hunter2`: the password is not repeated on either stream.
       let masked = HistoryPolicy.masked(problem, words: words)
-      return Authsh.usage(masked, command: CommandTable.match(arguments.command)?.spec.name, sink: sink, json: json)
+      return Authsh.usage(
+        masked, command: CommandTable.match(arguments.command)?.spec.name, sink: sink, json: problem.asksForJSON)
     }
+    // `--json` given: a usage error comes as JSON too.
+    let json = invocation.output(.json)
     if let problem = arguments.absorb(&invocation) {
       return Authsh.usage(problem, command: invocation.spec.name, sink: sink, json: json)
     }

@@ -50,14 +50,6 @@ extension Invocation {
     for (name, values) in defaults where copy.flags[name] == nil { copy.flags[name] = values }
     return copy
   }
-
-  /// The output flags of words given before a command (`authsh --json --show-tokens`), decoded as
-  /// any command's; a problem when they do not parse.
-  package static func outputDefaults(_ words: [String]) -> Result<[String: [FlagValue]], UsageError> {
-    guard !words.isEmpty else { return .success([:]) }
-    let line = (["status"] + words).enumerated().map { Word(text: $1, start: $0, end: $0 + 1) }
-    return InvocationParser.parse(line, surface: .oneShot).map(\.flags)
-  }
 }
 
 /// `login --help`, `whoami -h`: the words of the command whose help is asked for.

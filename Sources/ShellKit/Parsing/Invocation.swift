@@ -55,6 +55,9 @@ package struct UsageError: Error, Equatable, Sendable {
   package var wordIndex: Int?
   /// "did you mean 'login'?"
   package var suggestion: String?
+  /// The line gives `--json` as a flag (anywhere before `--`, after the problem too): the error
+  /// is printed as the JSON result, as the command's would have been.
+  package var asksForJSON = false
 
   package init(_ message: String, wordIndex: Int? = nil, suggestion: String? = nil) {
     self.message = message

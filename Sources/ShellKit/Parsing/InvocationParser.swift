@@ -6,6 +6,32 @@ package enum InvocationParser {
   package static func parse(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec] = []) -> Result<
     Invocation, UsageError
   > {
+    parseLine(words, surface: surface, extraFlags: extraFlags).mapError { problem in
+      var problem = problem
+      problem.asksForJSON = givesJSON(words)
+      return problem
+    }
+  }
+
+  /// Whether `--json` stands in a line that did not parse as one of its flags (not as a value:
+  /// `--name --json` names someone `--json`), read by the flag reader with every flag of the table.
+  static func givesJSON(_ words: [Word]) -> Bool {
+    let known = CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags
+    var index = 0
+    while index < words.count, words[index].quoted || words[index].text != "--" {
+      if !words[index].quoted, words[index].text.hasPrefix("--"),
+        case .read(let flag, _) = readFlag(words, at: &index, allowed: known, holes: false), flag.name == "--json"
+      {
+        return true
+      }
+      index += 1
+    }
+    return false
+  }
+
+  private static func parseLine(_ words: [Word], surface: Surfaces, extraFlags: [FlagSpec]) -> Result<
+    Invocation, UsageError
+  > {
     guard let first = words.first else { return .failure(UsageError("no command given")) }
     let texts = words.map(\.text)
     let commandWords = Array(texts.prefix { !$0.hasPrefix("-") }.prefix(2))
@@ -53,35 +79,20 @@ package enum InvocationParser {
         index += 1
         continue
       }
-      let parts = word.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = String(parts[0])
-      guard let flag = allowed.first(where: { $0.name == name }) else {
-        let given = parts.count == 2 ? String(parts[1]) : index + 1 < words.count ? words[index + 1].text : nil
+      let flag: FlagSpec
+      let value: FlagValue
+      switch readFlag(words, at: &index, allowed: allowed, holes: holes) {
+      case .read(let read, let decoded):
+        flag = read
+        value = decoded
+      case .unknown(let name, let given):
         if surface != .oneShot, let switching = switchInstead(name, value: given) {
           return .failure(UsageError(switching, wordIndex: index))
         }
         return .failure(unknownFlag(name, of: spec, allowed: allowed, wordIndex: index))
+      case .failed(let problem): return .failure(problem)
       }
-      var value = FlagValue.on
-      if flag.takesValue {
-        let text: String
-        if parts.count == 2 {
-          text = String(parts[1])
-        } else if index + 1 < words.count {
-          index += 1
-          text = words[index].text
-        } else {
-          return .failure(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))", wordIndex: index))
-        }
-        switch flag.decode(text, holes: holes) {
-        case .success(let decoded): value = decoded
-        case .failure(var problem):
-          problem.wordIndex = index
-          return .failure(problem)
-        }
-      } else if parts.count == 2 {
-        return .failure(UsageError("\(name) takes no value", wordIndex: index))
-      }
+      let name = flag.name
       if invocation.flags[name] != nil, !flag.repeatable {
         return .failure(UsageError("\(name) is given twice", wordIndex: index))
       }
@@ -94,6 +105,44 @@ package enum InvocationParser {
       index += 1
     }
     return assign(positionals, to: invocation, holes: holes)
+  }
+
+  /// What one flag word (with its value: `--x v`, `--x=v`) is, read by the flags `allowed`.
+  enum FlagRead {
+    case read(FlagSpec, FlagValue)
+    /// Not one of `allowed`; `given` is the value it would have had.
+    case unknown(name: String, given: String?)
+    case failed(UsageError)
+  }
+
+  /// Reads the flag at `index` (a word starting with `--`), and its value when it takes one;
+  /// `index` is left on the flag's last word. The one reader of flags: the command's own, and the
+  /// whole run's before the command word (`parseLeading`).
+  static func readFlag(_ words: [Word], at index: inout Int, allowed: [FlagSpec], holes: Bool) -> FlagRead {
+    let parts = words[index].text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+    let name = String(parts[0])
+    guard let flag = allowed.first(where: { $0.name == name }) else {
+      let given = parts.count == 2 ? String(parts[1]) : index + 1 < words.count ? words[index + 1].text : nil
+      return .unknown(name: name, given: given)
+    }
+    guard flag.takesValue else {
+      return parts.count == 2 ? .failed(UsageError("\(name) takes no value", wordIndex: index)) : .read(flag, .on)
+    }
+    let text: String
+    if parts.count == 2 {
+      text = String(parts[1])
+    } else if index + 1 < words.count {
+      index += 1
+      text = words[index].text
+    } else {
+      return .failed(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))", wordIndex: index))
+    }
+    switch flag.decode(text, holes: holes) {
+    case .success(let decoded): return .read(flag, decoded)
+    case .failure(var problem):
+      problem.wordIndex = index
+      return .failed(problem)
+    }
   }
 
   /// `--profile fb` or `--provider firebase` on a line of the shell or a script, where the
