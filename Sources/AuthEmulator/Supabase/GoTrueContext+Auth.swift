@@ -5,7 +5,7 @@ import Synchronization
 
 /// Bearer tokens (`auth.go`): user endpoints need a user access token whose session still
 /// exists; admin endpoints need a JWT whose role is an admin role (or the secret key as `apikey`).
-extension SupabaseAPI {
+extension GoTrueContext {
   static let adminRoles: Set<String> = ["service_role", "supabase_admin"]
 
   struct Caller {
@@ -88,43 +88,6 @@ extension SupabaseAPI {
       throw GoTrueError.forbidden("not_admin", "User not allowed")
     }
     return role
-  }
-
-  // MARK: - GET /user, POST /logout
-
-  func getUser(_ request: ServerRequest) throws -> ServerResponse {
-    let caller = try authenticate(request)
-    let body = state.read { data -> [UInt8] in
-      if let cached = data.userJSONCache[caller.user.id] { return cached }
-      let bytes = JSON.object((data.users[caller.user.id] ?? caller.user).wireObject()).bytes
-      data.userJSONCache[caller.user.id] = bytes
-      return bytes
-    }
-    return json(bytes: body)
-  }
-
-  func logout(_ request: ServerRequest) throws -> ServerResponse {
-    let caller = try authenticate(request)
-    // No scope, or an empty one, means global (GoTrue reads `scope=` as unset).
-    let scope = request.query("scope").flatMap { $0.isEmpty ? nil : $0 } ?? "global"
-    guard ["global", "local", "others"].contains(scope) else {
-      throw GoTrueError.validation("Unsupported logout scope \"\(scope)\"")
-    }
-    let now = self.now
-    try state.transaction { data in
-      data.recordAudit("logout", user: caller.user, at: now)
-      switch scope {
-      case "local":
-        if let sessionID = caller.sessionID { data.deleteSession(id: sessionID) }
-      case "others":
-        for session in data.sessions(ofUser: caller.user.id) where session.id != caller.sessionID {
-          data.deleteSession(id: session.id)
-        }
-      default:
-        for session in data.sessions(ofUser: caller.user.id) { data.deleteSession(id: session.id) }
-      }
-    }
-    return ServerResponse(status: 204)
   }
 }
 

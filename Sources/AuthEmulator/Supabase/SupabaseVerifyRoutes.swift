@@ -1,10 +1,14 @@
 import Essentials
 import HTTPServerKit
+import HostedLimits
 import JSONKit
 
-/// `POST /verify` and `GET /verify` (`verify.go`): mailed codes and links become a session.
-extension SupabaseAPI {
+/// `POST /verify` and `GET /verify` (`verify.go`): mailed codes and links, and texted codes
+/// (`smsVerify`), become a session.
+struct SupabaseVerifyRoutes: Sendable {
   static let emailVerifyTypes: Set<String> = ["signup", "invite", "recovery", "magiclink", "email_change", "email"]
+
+  let context: GoTrueContext
 
   func verifyPost(_ request: ServerRequest) throws -> ServerResponse {
     let params = try RequestParams(request)
@@ -20,10 +24,11 @@ extension SupabaseAPI {
     var email: String?
     if !token.isEmpty {
       if !phone.isEmpty && rawEmail.isEmpty {
-        let now = self.now
+        let now = context.now
         let (user, session, refreshToken) = try verifySMS(type: type, phone: phone, token: token)
-        return json(
-          bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+        return context.json(
+          bytes: context.sessionBody(
+            user: user, session: session, refreshToken: refreshToken, request: request, now: now))
       }
       guard !rawEmail.isEmpty && phone.isEmpty else {
         throw GoTrueError.validation("Only an email address or phone number should be provided on verify")
@@ -36,16 +41,16 @@ extension SupabaseAPI {
     } else if try !rawEmail.isEmpty || !phone.isEmpty || !params.string("redirect_to").isEmpty {
       throw GoTrueError.validation("Only the token_hash and type should be provided")
     }
-    let now = self.now
+    let now = context.now
     let verified: (SBUser, SBSession, String)
     do {
       verified = try verify(type: type, tokenHash: tokenHash, email: email, now: now)
     } catch is EmailChangeHalfConfirmed {
-      return json(["msg": .string(EmailChangeHalfConfirmed.message), "code": "200"])
+      return context.json(["msg": .string(EmailChangeHalfConfirmed.message), "code": "200"])
     }
     let (user, session, refreshToken) = verified
-    return json(
-      bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+    return context.json(
+      bytes: context.sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
   }
 
   /// The mail link: success and failure are both 303 redirects with the data in the fragment;
@@ -55,24 +60,25 @@ extension SupabaseAPI {
     let tokenHash = request.query("token") ?? ""
     if type.isEmpty { throw GoTrueError.validation("Verify requires a verification type") }
     if tokenHash.isEmpty { throw GoTrueError.validation("Verify requires a token or a token hash") }
-    var target = redirectTarget(request, body: request.header("Referer"))
+    var target = context.redirectTarget(request, body: request.header("Referer"))
     if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
     var flowMethod: String?
-    if tokenHash.hasPrefix(Self.pkcePrefix) {
-      guard let method = Self.flowMethod(forVerifyType: type) else {
-        throw GoTrueError.internal("unsupported authentication method \(Self.goQuoted(type))")
+    if tokenHash.hasPrefix(GoTrueContext.pkcePrefix) {
+      guard let method = GoTrueContext.flowMethod(forVerifyType: type) else {
+        throw GoTrueError.internal("unsupported authentication method \(GoTrueContext.goQuoted(type))")
       }
       flowMethod = method
     }
-    let now = self.now
+    let now = context.now
     let fragment: [(String, String)]
     do {
       switch try verify(type: type, tokenHash: tokenHash, email: nil, now: now, flowMethod: flowMethod) {
       case .authCode(let code):
-        return ServerResponse(status: 303, headers: [("Location", Self.settingQuery([("code", code)], on: target))])
+        return ServerResponse(
+          status: 303, headers: [("Location", GoTrueContext.settingQuery([("code", code)], on: target))])
       case .session(let user, let session, let refreshToken):
-        let (accessToken, expiresAt) = accessToken(
-          user: user, session: session, issuer: issuer(for: request), now: now)
+        let (accessToken, expiresAt) = context.accessToken(
+          user: user, session: session, issuer: context.issuer(for: request), now: now)
         fragment = [
           ("access_token", accessToken), ("expires_at", String(expiresAt)),
           ("expires_in", String(expiresAt - Int(now / 1_000_000))), ("refresh_token", refreshToken), ("sb", ""),
@@ -80,31 +86,16 @@ extension SupabaseAPI {
         ]
       }
     } catch is EmailChangeHalfConfirmed {
-      if flowMethod != nil { target = Self.settingQuery([("message", EmailChangeHalfConfirmed.message)], on: target) }
+      if flowMethod != nil {
+        target = GoTrueContext.settingQuery([("message", EmailChangeHalfConfirmed.message)], on: target)
+      }
       fragment = [("message", EmailChangeHalfConfirmed.message), ("sb", "")]
     } catch let error as GoTrueError {
-      let described = Self.redirectError(error)
-      if flowMethod != nil { target = Self.settingQuery(described, on: target) }
+      let described = GoTrueContext.redirectError(error)
+      if flowMethod != nil { target = GoTrueContext.settingQuery(described, on: target) }
       fragment = described + [("sb", "")]
     }
-    return ServerResponse(status: 303, headers: [("Location", target + "#" + Self.goQueryEncode(fragment))])
-  }
-
-  /// An error as GoTrue's redirects carry it (`prepErrorRedirectURL`): `error` named by the
-  /// status where OAuth names one, then `error_code` and `error_description`.
-  static func redirectError(_ error: GoTrueError) -> [(String, String)] {
-    let names = [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"]
-    let named = names[error.status].map { [("error", $0)] } ?? []
-    return named + [("error_code", error.code), ("error_description", error.message)]
-  }
-
-  /// Go's `url.Values.Encode`: keys sorted, `QueryEscape` (space as `+`).
-  static func goQueryEncode(_ pairs: [(String, String)]) -> String {
-    pairs.sorted { $0.0 < $1.0 }.map { goQueryEscape($0.0) + "=" + goQueryEscape($0.1) }.joined(separator: "&")
-  }
-
-  static func goQueryEscape(_ text: String) -> String {
-    FormCoding.percentEncode(text).replacingAll("%20", with: "+")
+    return ServerResponse(status: 303, headers: [("Location", target + "#" + GoTrueContext.goQueryEncode(fragment))])
   }
 
   /// Finds the user holding the token, applies the verification, starts a session (amr `otp`).
@@ -132,13 +123,13 @@ extension SupabaseAPI {
       email == nil
       ? GoTrueError.forbidden("otp_expired", "Email link is invalid or has expired")
       : GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
-    let lifetime = Micros(config.otpLifetime) * 1_000_000
+    let lifetime = Micros(context.config.otpLifetime) * 1_000_000
     // `isOtpValid`: a typed code also matches the token of a PKCE flow (stored with its prefix).
     func live(_ stored: String, _ sentAt: Micros?) -> Bool {
-      !stored.isEmpty && (stored == tokenHash || (email != nil && stored == Self.pkcePrefix + tokenHash))
+      !stored.isEmpty && (stored == tokenHash || (email != nil && stored == GoTrueContext.pkcePrefix + tokenHash))
         && sentAt.map { now <= $0 + lifetime } ?? false
     }
-    return try state.transaction { data in
+    return try context.state.transaction { data in
       let candidates: [SBUser]
       if let email {
         candidates =
@@ -164,7 +155,7 @@ extension SupabaseAPI {
         })
       else { throw invalid }
       if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
-      let authCode = try flowMethod.map { try issueAuthCode(userID: user.id, method: $0, in: &data, now: now) }
+      let authCode = try flowMethod.map { try context.issueAuthCode(userID: user.id, method: $0, in: &data, now: now) }
       if type == "email" { effective = live(user.confirmationToken, user.confirmationSentAt) ? "signup" : "magiclink" }
       switch effective {
       case "signup", "invite":
@@ -180,7 +171,7 @@ extension SupabaseAPI {
           user.confirm(at: now)
         }
       default:  // email_change
-        if confirmEmail, user.emailChangeConfirmStatus == 0, !user.emailChangeTokenCurrent.isEmpty {
+        if context.confirmEmail, user.emailChangeConfirmStatus == 0, !user.emailChangeTokenCurrent.isEmpty {
           // Secure change with confirmation on: the first of the two links only counts.
           if user.emailChangeTokenCurrent == tokenHash {
             user.emailChangeTokenCurrent = ""
@@ -204,10 +195,57 @@ extension SupabaseAPI {
       user.updatedAt = now
       data.saveUser(user)
       if let authCode { return .authCode(authCode) }
-      guard let started = startSession(userID: user.id, method: "otp", in: &data, now: now) else { throw invalid }
+      guard let started = context.startSession(userID: user.id, method: "otp", in: &data, now: now) else {
+        throw invalid
+      }
       return .session(started.user, started.session, started.refreshToken)
     }
   }
+
+  /// `POST /verify` `{type: "sms" | "phone_change", phone, token}`: a live code confirms the
+  /// number (sms) or makes the pending number the account's (phone_change, found by
+  /// `phone_change` as `FindUserByPhoneChangeAndAudience` does) and starts a session (amr `otp`).
+  /// Any other type with a phone is refused.
+  func verifySMS(type: String, phone rawPhone: String, token: String) throws -> (SBUser, SBSession, String) {
+    let phone = try GoTrueRules.validatePhone(rawPhone)
+    let invalid = GoTrueError.forbidden("otp_expired", "Token has expired or is invalid")
+    // Any other type looks the user up by e-mail (none given) first: not found (`verifyUserAndToken`).
+    guard type == "sms" || type == "phone_change" else { throw invalid }
+    let change = type == "phone_change"
+    let hash = EmulatorJWT.sha224Hex(phone + token)
+    let now = context.now
+    let lifetime = Micros(ProductionLimits.Supabase.smsCodeLifetime) * 1_000_000
+    return try context.state.transaction { data in
+      let found = change ? data.users.values.first { $0.phoneChange == phone } : data.user(phone: phone)
+      guard var user = found else { throw invalid }
+      if user.isBanned(at: now) { throw GoTrueError.forbidden("user_banned", "User is banned") }
+      let (expected, sentAt) =
+        change ? (user.phoneChangeToken, user.phoneChangeSentAt) : (user.confirmationToken, user.confirmationSentAt)
+      guard let sentAt, !expected.isEmpty, now <= sentAt + lifetime, ConstantTime.equal(expected, hash) else {
+        throw invalid
+      }
+      if change {
+        // `ConfirmPhoneChange`, and the phone identity created or updated (`smsVerify`).
+        guard data.user(phone: phone) == nil else { throw GoTrueError.phoneTaken }
+        data.recordAudit("user_modified", user: user, at: now)
+        user.setPhone(phone, confirmed: true, at: now)
+        user.phoneChange = ""
+        user.phoneChangeToken = ""
+      } else {
+        data.recordAudit("user_signedup", user: user, traits: ["provider": "phone"], at: now)
+        user.confirmationToken = ""
+        user.phoneConfirmedAt = now
+      }
+      user.isAnonymous = false
+      user.updatedAt = now
+      data.saveUser(user)
+      guard let started = context.startSession(userID: user.id, method: "otp", in: &data, now: now) else {
+        throw invalid
+      }
+      return (started.user, started.session, started.refreshToken)
+    }
+  }
+
 }
 
 /// The first of the two links of a secure e-mail change was followed: the other one is still needed.

@@ -2,69 +2,10 @@ import Essentials
 import HTTPServerKit
 import JSONKit
 
-/// Sessions, refresh tokens and access tokens (`tokens/service.go`).
-extension SupabaseAPI {
-  /// A fresh session with its first refresh token; updates `last_sign_in_at`. Call inside a
-  /// transaction. Returns the updated user.
-  func startSession(userID: String, method: String, in data: inout SupabaseData, now: Micros)
-    -> (user: SBUser, session: SBSession, refreshToken: String)?
-  {
-    guard var user = data.users[userID] else { return nil }
-    pruneSessions(beforeStartingFor: userID, in: &data, now: now)
-    var session = SBSession(
-      id: EmulatorRandom.uuid(), userID: userID, createdAt: now, updatedAt: now,
-      amr: [SBAuthMethod(method: method, timestamp: Int(now / 1_000_000))])
-    SBClient.current?.note(on: &session)
-    data.saveSession(session)
-    let token = SBRefreshToken(
-      token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: userID, parent: nil, createdAt: now,
-      updatedAt: now, sequence: data.takeSequence())
-    data.saveRefreshToken(token)
-    user.lastSignInAt = now
-    user.identity?.lastSignInAt = now
-    user.updatedAt = now
-    data.saveUser(user)
-    return (user, session, token.token)
-  }
-
-  /// The HS256 access token (claims in GoTrue's order) and its `exp`.
-  func accessToken(user: SBUser, session: SBSession, issuer: String, now: Micros) -> (token: String, expiresAt: Int) {
-    let issuedAt = Int(now / 1_000_000)
-    let expiresAt = issuedAt + config.tokenLifetime
-    var claims = JSONObject()
-    claims["iss"] = .string(issuer)
-    claims["sub"] = .string(user.id)
-    claims["aud"] = .string(user.aud)
-    claims["exp"] = .int(expiresAt)
-    claims["iat"] = .int(issuedAt)
-    claims["email"] = .string(user.email)
-    claims["phone"] = .string(user.phone)
-    claims["app_metadata"] = .object(user.appMetadata)
-    claims["user_metadata"] = .object(user.userMetadata)
-    claims["role"] = .string(user.role)
-    claims["aal"] = .string(session.computedAAL)
-    claims["amr"] = session.amrClaim
-    claims["session_id"] = .string(session.id)
-    claims["is_anonymous"] = .bool(user.isAnonymous)
-    return (EmulatorJWT.signHS256(.object(claims), secret: config.jwtSecret), expiresAt)
-  }
-
-  /// `AccessTokenResponse`; `weakPassword` only for the password grant (where null is sent).
-  func sessionBody(
-    user: SBUser, session: SBSession, refreshToken: String, request: ServerRequest, now: Micros,
-    weakPassword: JSON? = nil
-  ) -> [UInt8] {
-    let (token, expiresAt) = accessToken(user: user, session: session, issuer: issuer(for: request), now: now)
-    var text = #"{"access_token":"# + JSON.string(token).compactText
-    text += #","token_type":"bearer","expires_in":"# + String(expiresAt - Int(now / 1_000_000))
-    text += #","expires_at":"# + String(expiresAt)
-    text += #","refresh_token":"# + JSON.string(refreshToken).compactText + #","user":"#
-    var bytes = Array(text.utf8)
-    bytes += JSON.object(user.wireObject()).bytes
-    if let weakPassword { bytes += Array((#","weak_password":"# + weakPassword.compactText).utf8) }
-    bytes.append(UInt8(ascii: "}"))
-    return bytes
-  }
+/// `POST /token` (`token.go`: the password, refresh-token and PKCE grants) and `POST /logout`
+/// (`logout.go`): sessions begin, rotate and end here.
+struct SupabaseTokenRoutes: Sendable {
+  let context: GoTrueContext
 
   // MARK: - POST /token
 
@@ -91,11 +32,11 @@ extension SupabaseAPI {
     // SSO users are never found by a password sign-in (`is_sso_user = false` in the lookup); a
     // phone is looked up as `formatPhoneNumber` leaves it (no `+`, no spaces, not validated).
     let number = phone.hasPrefix("+") ? String(phone.dropFirst()) : phone
-    let found = state.read { data in
+    let found = context.state.read { data in
       email.isEmpty ? data.user(phone: number.replacingAll(" ", with: "")) : data.user(email: email.lowercased())
     }
     guard let user = found, !user.isSSOUser, let hash = user.passwordHash else { throw GoTrueError.invalidCredentials }
-    if user.isBanned(at: now) { throw GoTrueError.badRequest("user_banned", "User is banned") }
+    if user.isBanned(at: context.now) { throw GoTrueError.badRequest("user_banned", "User is banned") }
     switch StoredPasswordHash.check(password, against: hash) {
     case .match: break
     case .mismatch: throw GoTrueError.invalidCredentials
@@ -107,15 +48,15 @@ extension SupabaseAPI {
     } else if !user.isConfirmed {
       throw GoTrueError.badRequest("email_not_confirmed", "Email not confirmed")
     }
-    let now = self.now
+    let now = context.now
     guard
-      let started = try state.transaction({ data in
+      let started = try context.state.transaction({ data in
         data.recordAudit("login", user: user, traits: ["provider": .string(email.isEmpty ? "phone" : "email")], at: now)
-        return startSession(userID: user.id, method: "password", in: &data, now: now)
+        return context.startSession(userID: user.id, method: "password", in: &data, now: now)
       })
     else { throw GoTrueError.invalidCredentials }
-    return json(
-      bytes: sessionBody(
+    return context.json(
+      bytes: context.sessionBody(
         user: started.user, session: started.session, refreshToken: started.refreshToken, request: request, now: now,
         weakPassword: GoTrueRules.weakPasswordJSON(password)))
   }
@@ -129,9 +70,9 @@ extension SupabaseAPI {
       presented.utf8.count == 12
       && presented.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     guard legacyShape else { throw GoTrueError.validation("Refresh token is not valid") }
-    let now = self.now
-    let reuseInterval = Micros(refreshReuseInterval) * 1_000_000
-    let (user, session, issued) = try state.transaction { data -> (SBUser, SBSession, String) in
+    let now = context.now
+    let reuseInterval = Micros(context.refreshReuseInterval) * 1_000_000
+    let (user, session, issued) = try context.state.transaction { data -> (SBUser, SBSession, String) in
       guard let token = data.refreshTokens[presented] else {
         throw GoTrueError.badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
       }
@@ -142,7 +83,7 @@ extension SupabaseAPI {
       guard var session = data.sessions[token.sessionID] else {
         throw GoTrueError.badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
       }
-      if let expired = expiryError(of: session, now: now) { throw expired }
+      if let expired = context.expiryError(of: session, now: now) { throw expired }
       let alreadyUsed = GoTrueError.badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
       if session.familyRevoked { throw alreadyUsed }
       if token.revoked {
@@ -174,28 +115,72 @@ extension SupabaseAPI {
         token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: user.id, parent: token.token,
         createdAt: now, updatedAt: now, sequence: data.takeSequence())
       data.saveRefreshToken(child)
-      data.pruneRefreshTokens(ofSession: session.id, keep: Self.refreshTokensKeptPerSession)
+      data.pruneRefreshTokens(ofSession: session.id, keep: GoTrueContext.refreshTokensKeptPerSession)
       session.updatedAt = now
       session.refreshedAt = now
       SBClient.current?.note(on: &session)
       data.saveSession(session)
       return (user, session, child.token)
     }
-    return json(bytes: sessionBody(user: user, session: session, refreshToken: issued, request: request, now: now))
+    return context.json(
+      bytes: context.sessionBody(user: user, session: session, refreshToken: issued, request: request, now: now))
   }
-}
 
-/// Who sent the request being served: GoTrue records its `User-Agent` and address
-/// (`utilities.GetIPAddress`) on a session when it starts and at each refresh. Bound around every
-/// route's handler (`SupabaseAPI.serve`); nil outside a request.
-struct SBClient: Sendable {
-  var userAgent: String
-  var ip: String
+  /// `POST /token?grant_type=pkce` `{auth_code, code_verifier}`: one exchange per code (the flow
+  /// state is deleted with it, so a second one finds none).
+  func pkceGrant(_ request: ServerRequest) throws -> ServerResponse {
+    let params = try RequestParams(request)
+    let authCode = try params.string("auth_code")
+    let verifier = try params.string("code_verifier")
+    if authCode.isEmpty || verifier.isEmpty {
+      throw GoTrueError.validation("invalid request: both auth code and code verifier should be non-empty")
+    }
+    let now = context.now
+    let started = try context.state.transaction { data -> (user: SBUser, session: SBSession, refreshToken: String) in
+      guard let id = data.flowStateIDByAuthCode[authCode], let flow = data.flowStates[id],
+        data.users[flow.userID] != nil
+      else {
+        throw GoTrueError.notFound("flow_state_not_found", "invalid flow state, no valid flow state found")
+      }
+      if flow.isExpired(at: now) {
+        throw GoTrueError.unprocessable("flow_state_expired", "invalid flow state, flow state has expired")
+      }
+      if let mismatch = flow.verify(verifier) { throw GoTrueError.badRequest("bad_code_verifier", mismatch) }
+      guard let user = data.users[flow.userID],
+        let started = context.startSession(userID: user.id, method: flow.authenticationMethod, in: &data, now: now)
+      else { throw GoTrueError.internal("Database error finding user") }
+      data.recordAudit("login", user: user, traits: ["provider_type": .string(flow.providerType)], at: now)
+      data.deleteFlowState(id: flow.id)
+      return started
+    }
+    return context.json(
+      bytes: context.sessionBody(
+        user: started.user, session: started.session, refreshToken: started.refreshToken, request: request, now: now))
+  }
 
-  @TaskLocal static var current: SBClient?
+  // MARK: - POST /logout
 
-  func note(on session: inout SBSession) {
-    session.userAgent = userAgent
-    session.ip = ip
+  func logout(_ request: ServerRequest) throws -> ServerResponse {
+    let caller = try context.authenticate(request)
+    // No scope, or an empty one, means global (GoTrue reads `scope=` as unset).
+    let scope = request.query("scope").flatMap { $0.isEmpty ? nil : $0 } ?? "global"
+    guard ["global", "local", "others"].contains(scope) else {
+      throw GoTrueError.validation("Unsupported logout scope \"\(scope)\"")
+    }
+    let now = context.now
+    try context.state.transaction { data in
+      data.recordAudit("logout", user: caller.user, at: now)
+      switch scope {
+      case "local":
+        if let sessionID = caller.sessionID { data.deleteSession(id: sessionID) }
+      case "others":
+        for session in data.sessions(ofUser: caller.user.id) where session.id != caller.sessionID {
+          data.deleteSession(id: session.id)
+        }
+      default:
+        for session in data.sessions(ofUser: caller.user.id) { data.deleteSession(id: session.id) }
+      }
+    }
+    return ServerResponse(status: 204)
   }
 }

@@ -1,15 +1,20 @@
 import HTTPServerKit
 import JSONKit
 
-/// `POST /admin/generate_link` (`mail.go` `adminGenerateLink`): no mail, no frequency limit; the
-/// new token replaces the previous one. Answers the user's fields flattened with the link data.
-extension SupabaseAPI {
+/// The admin API's links: `POST /admin/generate_link` (`mail.go` `adminGenerateLink`: no mail, no
+/// frequency limit; the new token replaces the previous one; answers the user's fields flattened
+/// with the link data) and `POST /invite` (`invite.go`: the invitation mailed).
+struct SupabaseAdminLinkRoutes: Sendable {
   static let linkTypes: Set<String> = [
     "signup", "invite", "magiclink", "recovery", "email_change_current", "email_change_new",
   ]
 
+  let context: GoTrueContext
+
+  // MARK: - POST /admin/generate_link
+
   func adminGenerateLink(_ request: ServerRequest) throws -> ServerResponse {
-    let role = try requireAdmin(request)
+    let role = try context.requireAdmin(request)
     let params = try RequestParams(request)
     var type = try params.string("type")
     let email = try GoTrueRules.validateEmail(try params.string("email"))
@@ -17,9 +22,9 @@ extension SupabaseAPI {
     let metadata = (try params.object("data") ?? JSONObject()).sortedByKey
     let rawNewEmail = try params.string("new_email")
     let bodyRedirect = try params.string("redirect_to")
-    let redirectTo = redirectTarget(request, body: bodyRedirect.isEmpty ? nil : bodyRedirect)
+    let redirectTo = context.redirectTarget(request, body: bodyRedirect.isEmpty ? nil : bodyRedirect)
 
-    let existing = state.read { $0.user(email: email) }
+    let existing = context.state.read { $0.user(email: email) }
     if existing == nil {
       switch type {
       case "magiclink":
@@ -37,13 +42,13 @@ extension SupabaseAPI {
     if type == "signup" && existing == nil {
       if password.isEmpty { throw GoTrueError.validation("Signup requires a valid password") }
       try GoTrueRules.checkPasswordStrength(password)
-      hash = PasswordHasher.hash(password, cost: config.bcryptCost)
+      hash = PasswordHasher.hash(password, cost: context.config.bcryptCost)
     }
     let newEmail = type.hasPrefix("email_change") ? try GoTrueRules.validateEmail(rawNewEmail) : ""
 
-    let now = self.now
+    let now = context.now
     let otp = EmulatorRandom.otp()
-    let user = try state.transaction { data -> SBUser in
+    let user = try context.state.transaction { data -> SBUser in
       var user: SBUser
       if let found = data.user(email: email) {
         user = found
@@ -91,11 +96,49 @@ extension SupabaseAPI {
     let linkType = type.hasPrefix("email_change") ? "email_change" : type
     var body = user.wireObject()
     body["action_link"] = .string(
-      actionLink(origin: origin(of: request), hash: tokenHash, type: linkType, redirectTo: redirectTo))
+      context.actionLink(origin: context.origin(of: request), hash: tokenHash, type: linkType, redirectTo: redirectTo))
     body["email_otp"] = .string(otp)
     body["hashed_token"] = .string(tokenHash)
     body["verification_type"] = .string(type)
     body["redirect_to"] = .string(redirectTo)
-    return json(.object(body))
+    return context.json(.object(body))
   }
+
+  // MARK: - POST /invite
+
+  func invite(_ request: ServerRequest) throws -> ServerResponse {
+    let role = try context.requireAdmin(request)
+    let params = try RequestParams(request)
+    let email = try GoTrueRules.validateEmail(try params.string("email"))
+    let metadata = (try params.object("data") ?? JSONObject()).sortedByKey
+    let redirectTo = context.redirectTarget(request)
+    let now = context.now
+    var mails: [OutboxMessage] = []
+    let user = try context.state.transaction { data -> SBUser in
+      var user: SBUser
+      if let existing = data.user(email: email) {
+        if existing.isConfirmed { throw GoTrueError.duplicateEmail }
+        user = existing
+      } else {
+        let id = EmulatorRandom.uuid()
+        user = SBUser(
+          id: id, email: email, passwordHash: nil, appMetadata: SBUser.emailAppMetadata, userMetadata: metadata,
+          createdAt: now, updatedAt: now)
+        user.identity = SBIdentity.email(userID: id, email: email, data: JSONObject(), now: now)
+      }
+      data.recordAudit(
+        "user_invited", actor: .admin(role: role),
+        traits: ["user_id": .string(user.id), "user_email": .string(email)], at: now)
+      try context.checkMayReceiveMail(email)
+      try context.checkEmailQuota()
+      mails.append(
+        try context.prepareMail(
+          .invite, user: &user, request: request, redirectTo: redirectTo, now: now, enforceLimit: false))
+      data.saveUser(user)
+      return user
+    }
+    context.record(mails)
+    return context.json(.object(user.wireObject()))
+  }
+
 }

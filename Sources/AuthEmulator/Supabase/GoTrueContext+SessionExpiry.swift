@@ -1,7 +1,7 @@
 /// Session lifetime (`models/sessions.go` `CheckValidity`): GoTrue's timebox and inactivity
 /// timeout, plus a cap on sessions per user. Ended sessions are pruned with their refresh tokens,
 /// so memory and the state file stay bounded however often users sign in.
-extension SupabaseAPI {
+extension GoTrueContext {
   /// Refresh tokens kept per session: the active one and the newest revoked ones (reuse detection).
   static let refreshTokensKeptPerSession = 50
   /// Sign-ins between two sweeps of every session for expired ones.

@@ -10,7 +10,7 @@ extension SupabaseAPI {
   /// Throws the refusal; returns to go on to the handler.
   func protect(_ request: ServerRequest, _ route: SupabaseRoute) throws {
     guard !route.guards.isEmpty else { return }
-    if route.access == .user { _ = try authenticate(request) }
+    if route.access == .user { _ = try context.authenticate(request) }
     for check in route.guards {
       switch check {
       case .captcha:
@@ -37,11 +37,11 @@ extension SupabaseAPI {
   /// this address's bucket, or 429 `over_request_rate_limit`. The address is the first `X-Forwarded-For` value, as behind
   /// Supabase's proxy (GoTrue's `RATE_LIMIT_HEADER`); else this machine.
   func limit(_ request: ServerRequest, _ limit: SupabaseLimit) throws {
-    guard let limiter = mode.limiter(limit) else { return }
+    guard let limiter = context.mode.limiter(limit) else { return }
     let forwarded =
       request.header("X-Forwarded-For")?.split(separator: ",").first
       .map { $0.trimmingSpaces } ?? ""
-    guard !limiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: clock.now()) else { return }
+    guard !limiter.allow(key: forwarded.isEmpty ? "local" : forwarded, at: context.clock.now()) else { return }
     throw GoTrueError(status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
   }
 
@@ -50,8 +50,8 @@ extension SupabaseAPI {
   /// `gotrue_meta_security.captcha_token` (the emulator has no CAPTCHA service to ask, so any
   /// token passes).
   func verifyCaptcha(_ request: ServerRequest) throws {
-    guard mode.captcha else { return }
-    if (try? requireAdmin(request)) != nil { return }
+    guard context.mode.captcha else { return }
+    if (try? context.requireAdmin(request)) != nil { return }
     let params = try RequestParams(request)
     let token = (try? params.object("gotrue_meta_security"))?["captcha_token"]?.string ?? ""
     guard token.trimmingSpacesAndNewlines.isEmpty else { return }

@@ -1,17 +1,20 @@
 import HTTPServerKit
 import JSONKit
 
-/// `/admin/users` (`admin.go`, `pagination.go`). Every handler starts with `requireAdmin`.
-extension SupabaseAPI {
+/// `/admin/users` (`admin.go`, `pagination.go`) and `/admin/audit` (`audit.go`): the admin API's
+/// accounts and audit trail. Every handler starts with `requireAdmin`.
+struct SupabaseAdminRoutes: Sendable {
+  let context: GoTrueContext
+
   // MARK: - GET /admin/users
 
   func adminListUsers(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
+    try context.requireAdmin(request)
     let page = try Pagination(request)
     let filter = request.query("filter") ?? ""
     let ascending = (request.query("sort") ?? "").lowercased().hasSuffix("asc")
     // `{"users":[…],"aud":"authenticated"}` from the cached entries of the page.
-    let (total, body) = state.read { data -> (Int, [UInt8]) in
+    let (total, body) = context.state.read { data -> (Int, [UInt8]) in
       let (total, pageUsers) = data.listUsers(
         filter: filter, ascending: ascending, offset: page.offset, limit: page.perPage)
       var body = Array(#"{"users":["#.utf8)
@@ -28,40 +31,41 @@ extension SupabaseAPI {
   // MARK: - /admin/users/{id}
 
   /// `loadUser`: 404 `validation_failed` for a non-UUID, 404 `user_not_found` for an unknown id.
-  func adminTarget(_ request: ServerRequest) throws -> String {
-    let id = String(request.path.split(separator: "/").last ?? "").lowercased()
-    guard GoTrueRules.isUUID(id) else { throw GoTrueError.notFound("validation_failed", "user_id must be an UUID") }
-    guard state.read({ $0.users[id] }) != nil else { throw GoTrueError.notFound("user_not_found", "User not found") }
+  func adminTarget(_ path: UserIDPath) throws -> String {
+    let id = try path.userID.uuid()
+    guard context.state.read({ $0.users[id] }) != nil else {
+      throw GoTrueError.notFound("user_not_found", "User not found")
+    }
     return id
   }
 
-  func adminGetUser(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
-    let id = try adminTarget(request)
-    guard let user = state.read({ $0.users[id] }) else {
+  func adminGetUser(_ request: ServerRequest, _ path: UserIDPath) throws -> ServerResponse {
+    try context.requireAdmin(request)
+    let id = try adminTarget(path)
+    guard let user = context.state.read({ $0.users[id] }) else {
       throw GoTrueError.notFound("user_not_found", "User not found")
     }
-    return json(.object(user.wireObject()))
+    return context.json(.object(user.wireObject()))
   }
 
-  func adminDeleteUser(_ request: ServerRequest) throws -> ServerResponse {
-    let adminRole = try requireAdmin(request)
-    let id = try adminTarget(request)
+  func adminDeleteUser(_ request: ServerRequest, _ path: UserIDPath) throws -> ServerResponse {
+    let adminRole = try context.requireAdmin(request)
+    let id = try adminTarget(path)
     let soft = request.body.isEmpty ? false : try RequestParams(request).bool("should_soft_delete")
-    let now = self.now
-    try state.transaction { data in
+    let now = context.now
+    try context.state.transaction { data in
       if let user = data.users[id] {
         data.recordAudit("user_deleted", actor: .admin(role: adminRole), traits: Self.auditTraits(user), at: now)
       }
       if soft { data.softDeleteUser(id: id, at: now) } else { data.deleteUser(id: id) }
     }
-    return json([:])
+    return context.json([:])
   }
 
   // MARK: - POST /admin/users
 
   func adminCreateUser(_ request: ServerRequest) throws -> ServerResponse {
-    let adminRole = try requireAdmin(request)
+    let adminRole = try context.requireAdmin(request)
     let params = try RequestParams(request)
     let rawEmail = try params.string("email")
     let phone = try params.string("phone")
@@ -73,8 +77,8 @@ extension SupabaseAPI {
     let email = rawEmail.isEmpty ? "" : try GoTrueRules.validateEmail(rawEmail)
     let number = phone.isEmpty ? "" : try GoTrueRules.validatePhone(phone)
     let phoneConfirm = try params.bool("phone_confirm")
-    if !email.isEmpty, state.read({ $0.user(email: email) }) != nil { throw GoTrueError.duplicateEmail }
-    if !number.isEmpty, state.read({ $0.user(phone: number) }) != nil { throw GoTrueError.duplicatePhone }
+    if !email.isEmpty, context.state.read({ $0.user(email: email) }) != nil { throw GoTrueError.duplicateEmail }
+    if !number.isEmpty, context.state.read({ $0.user(phone: number) }) != nil { throw GoTrueError.duplicatePhone }
     if password != nil && !passwordHash.isEmpty {
       throw GoTrueError.validation("Only a password or a password hash should be provided")
     }
@@ -108,10 +112,10 @@ extension SupabaseAPI {
       // No password, or an empty one: a random one nobody knows (GoTrue never stores "").
       let given = password.flatMap { $0.isEmpty ? nil : $0 }
       hash = PasswordHasher.hash(
-        given ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: config.bcryptCost)
+        given ?? EmulatorRandom.refreshToken() + EmulatorRandom.uuid(), cost: context.config.bcryptCost)
     }
-    let now = self.now
-    let user = try state.transaction { data -> SBUser in
+    let now = context.now
+    let user = try context.state.transaction { data -> SBUser in
       if data.users[id] != nil || (!email.isEmpty && data.user(email: email) != nil) {
         throw GoTrueError.duplicateEmail
       }
@@ -131,7 +135,7 @@ extension SupabaseAPI {
       data.saveUser(user)
       return user
     }
-    return json(.object(user.wireObject()))
+    return context.json(.object(user.wireObject()))
   }
 
   /// The traits of GoTrue's admin audit entries.
@@ -145,9 +149,9 @@ extension SupabaseAPI {
 
   // MARK: - PUT /admin/users/{id}
 
-  func adminUpdateUser(_ request: ServerRequest) throws -> ServerResponse {
-    let adminRole = try requireAdmin(request)
-    let id = try adminTarget(request)
+  func adminUpdateUser(_ request: ServerRequest, _ path: UserIDPath) throws -> ServerResponse {
+    let adminRole = try context.requireAdmin(request)
+    let id = try adminTarget(path)
     let params = try RequestParams(request)
     let rawEmail = try params.string("email")
     let email = rawEmail.isEmpty ? "" : try GoTrueRules.validateEmail(rawEmail)
@@ -157,13 +161,13 @@ extension SupabaseAPI {
     let banUntil = try banDeadline(params)
     let password = try params.optionalString("password")
     if let password { try GoTrueRules.checkPasswordStrength(password) }
-    let newHash = password.map { PasswordHasher.hash($0, cost: config.bcryptCost) }
+    let newHash = password.map { PasswordHasher.hash($0, cost: context.config.bcryptCost) }
     let role = try params.string("role")
     let emailConfirm = try params.bool("email_confirm")
     let appMetadata = try params.object("app_metadata")
     let userMetadata = try params.object("user_metadata")
-    let now = self.now
-    let user = try state.transaction { data -> SBUser in
+    let now = context.now
+    let user = try context.state.transaction { data -> SBUser in
       guard var user = data.users[id] else { throw GoTrueError.notFound("user_not_found", "User not found") }
       if !email.isEmpty, let other = data.user(email: email), other.id != id { throw GoTrueError.duplicateEmail }
       if !role.isEmpty { user.role = role }
@@ -192,7 +196,7 @@ extension SupabaseAPI {
       data.saveUser(user)
       return user
     }
-    return json(.object(user.wireObject()))
+    return context.json(.object(user.wireObject()))
   }
 
   /// `ban_duration`: a Go duration (`"24h"`, `"1h30m"`) or `"none"`; returns the deadline maker
@@ -207,4 +211,30 @@ extension SupabaseAPI {
     }
     return { now in duration == 0 ? nil : now + duration }
   }
+
+  // MARK: - GET /admin/audit
+
+  /// `GET /admin/audit?page&per_page&query=author:EMAIL|action:ACTION|type:TYPE` (`audit.go`).
+  func adminAuditLog(_ request: ServerRequest) throws -> ServerResponse {
+    try context.requireAdmin(request)
+    let page = try Pagination(request)
+    var columns: [String] = []
+    var value = ""
+    if let query = request.query("query"), !query.isEmpty {
+      let parts = query.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      let known = ["author": ["actor_username", "actor_name"], "action": ["action"], "type": ["log_type"]]
+      guard parts.count == 2, let mapped = known[String(parts[0])] else {
+        throw GoTrueError.validation("Invalid query scope: \(query)")
+      }
+      columns = mapped
+      value = String(parts[1])
+    }
+    let (total, body) = context.state.read { data -> (Int, [UInt8]) in
+      let matches = data.auditEntries(columns: columns, value: value)
+      let slice = page.offset < matches.count ? Array(matches[page.offset...].prefix(page.perPage)) : []
+      return (matches.count, JSON.array(slice.map(\.wire)).bytes)
+    }
+    return page.response(request, total: total, body: body)
+  }
+
 }

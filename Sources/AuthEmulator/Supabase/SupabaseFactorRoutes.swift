@@ -4,16 +4,18 @@ import JSONKit
 import OneTimeCode
 
 /// `/factors` (`mfa.go`): TOTP enrolment, challenge, verification (an aal2 session) and unenrolment.
-extension SupabaseAPI {
+struct SupabaseFactorRoutes: Sendable {
   /// `MFA_CHALLENGE_EXPIRY_DURATION` and `MFA_FACTOR_EXPIRY_DURATION` (both 300 s by default).
   static let challengeLifetime: Micros = 300 * 1_000_000
   static let unverifiedFactorLifetime: Micros = 300 * 1_000_000
   /// `MFA_MAX_ENROLLED_FACTORS`, `MFA_MAX_VERIFIED_FACTORS`.
   static let maxFactors = 10
 
+  let context: GoTrueContext
+
   /// `requireAuthentication` + `requireNotAnonymous` + a session (every `/factors` route).
-  func factorCaller(_ request: ServerRequest) throws -> (caller: Caller, sessionID: String) {
-    let caller = try authenticate(request)
+  func factorCaller(_ request: ServerRequest) throws -> (caller: GoTrueContext.Caller, sessionID: String) {
+    let caller = try context.authenticate(request)
     if caller.isAnonymous {
       throw GoTrueError.forbidden("no_authorization", "Anonymous user not allowed to perform these actions")
     }
@@ -25,9 +27,8 @@ extension SupabaseAPI {
 
   /// `loadFactor`: 404 `validation_failed` for a non-UUID, 404 `mfa_factor_not_found` for a factor
   /// the user does not own.
-  static func factorID(_ raw: String, of user: SBUser) throws -> String {
-    let id = raw.lowercased()
-    guard GoTrueRules.isUUID(id) else { throw GoTrueError.notFound("validation_failed", "factor_id must be an UUID") }
+  static func factorID(_ segment: GoTrueIDSegment, of user: SBUser) throws -> String {
+    let id = try segment.uuid()
     guard user.factors.contains(where: { $0.id == id }) else {
       throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
     }
@@ -50,18 +51,18 @@ extension SupabaseAPI {
     default: throw GoTrueError.validation("factor_type needs to be totp, phone, or webauthn")
     }
     if issuer.isEmpty {
-      guard let host = URLComponents(string: config.siteURL)?.host else {
+      guard let host = URLComponents(string: context.config.siteURL)?.host else {
         throw GoTrueError.internal("site url is improperly formatted")
       }
-      let port = URLComponents(string: config.siteURL)?.port.map { ":\($0)" } ?? ""
+      let port = URLComponents(string: context.config.siteURL)?.port.map { ":\($0)" } ?? ""
       issuer = host + port
     }
     let secret = TOTP.newSecret()
     let uri = Self.otpauthURI(issuer: issuer, account: caller.user.email, secret: secret)
     guard let svg = QRCodeSVG.svg(uri) else { throw GoTrueError.internal("Error generating QR Code") }
-    let now = self.now
-    let ip = clientIP(request)
-    let factor = try state.transaction { data -> SBFactor in
+    let now = context.now
+    let ip = context.clientIP(request)
+    let factor = try context.state.transaction { data -> SBFactor in
       guard var user = data.users[caller.user.id] else {
         throw GoTrueError.forbidden("user_not_found", "User from sub claim in JWT does not exist")
       }
@@ -96,7 +97,7 @@ extension SupabaseAPI {
     body["type"] = "totp"
     body["friendly_name"] = .string(factor.friendlyName)
     body["totp"] = ["qr_code": .string(svg), "secret": .string(secret), "uri": .string(uri)]
-    return json(.object(body))
+    return context.json(.object(body))
   }
 
   /// pquerna/otp v1.4 `key.URL()`: `otpauth://totp/ISSUER:ACCOUNT?algorithm=SHA1&digits=6&issuer=…&period=30&secret=…`
@@ -131,12 +132,12 @@ extension SupabaseAPI {
 
   // MARK: - POST /factors/{id}/challenge
 
-  func challengeFactor(_ request: ServerRequest, factorID raw: String) throws -> ServerResponse {
+  func challengeFactor(_ request: ServerRequest, _ path: FactorIDPath) throws -> ServerResponse {
     let (caller, _) = try factorCaller(request)
-    let factorID = try Self.factorID(raw, of: caller.user)
-    let now = self.now
-    let ip = clientIP(request)
-    let challenge = try state.transaction { data -> SBChallenge in
+    let factorID = try Self.factorID(path.factorID, of: caller.user)
+    let now = context.now
+    let ip = context.clientIP(request)
+    let challenge = try context.state.transaction { data -> SBChallenge in
       guard var user = data.users[caller.user.id], let index = user.factors.firstIndex(where: { $0.id == factorID })
       else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
@@ -151,7 +152,7 @@ extension SupabaseAPI {
         traits: ["factor_id": .string(factorID), "factor_status": .string(user.factors[index].status)], at: now)
       return challenge
     }
-    return json([
+    return context.json([
       "id": .string(challenge.id), "type": "totp",
       "expires_at": .int(Int((challenge.createdAt + Self.challengeLifetime) / 1_000_000)),
     ])
@@ -159,9 +160,9 @@ extension SupabaseAPI {
 
   // MARK: - POST /factors/{id}/verify
 
-  func verifyFactor(_ request: ServerRequest, factorID raw: String) throws -> ServerResponse {
+  func verifyFactor(_ request: ServerRequest, _ path: FactorIDPath) throws -> ServerResponse {
     let (caller, sessionID) = try factorCaller(request)
-    let factorID = try Self.factorID(raw, of: caller.user)
+    let factorID = try Self.factorID(path.factorID, of: caller.user)
     let params = try RequestParams(request)
     let challengeRaw = try params.string("challenge_id")
     let code = try params.string("code")
@@ -171,10 +172,10 @@ extension SupabaseAPI {
         "uuid: incorrect UUID length \(challengeRaw.utf8.count) in string \(JSON.string(challengeRaw).compactText)")
     }
     if code.isEmpty { throw GoTrueError.validation("Code needs to be non-empty") }
-    let now = self.now
-    let time = clock.now()
-    let ip = clientIP(request)
-    let (user, session, refreshToken) = try state.transaction { data -> (SBUser, SBSession, String) in
+    let now = context.now
+    let time = context.clock.now()
+    let ip = context.clientIP(request)
+    let (user, session, refreshToken) = try context.state.transaction { data -> (SBUser, SBSession, String) in
       guard var user = data.users[caller.user.id], let index = user.factors.firstIndex(where: { $0.id == factorID })
       else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
@@ -225,8 +226,8 @@ extension SupabaseAPI {
       }
       return (user, session, issued)
     }
-    return json(
-      bytes: sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
+    return context.json(
+      bytes: context.sessionBody(user: user, session: session, refreshToken: refreshToken, request: request, now: now))
   }
 
   /// `GrantRefreshTokenSwap`: the session's active token is revoked and a child issued (the aal1
@@ -243,18 +244,18 @@ extension SupabaseAPI {
       token: EmulatorRandom.refreshToken(), sessionID: session.id, userID: user.id, parent: parent?.token,
       createdAt: now, updatedAt: now, sequence: data.takeSequence())
     data.saveRefreshToken(child)
-    data.pruneRefreshTokens(ofSession: session.id, keep: Self.refreshTokensKeptPerSession)
+    data.pruneRefreshTokens(ofSession: session.id, keep: GoTrueContext.refreshTokensKeptPerSession)
     return child.token
   }
 
   // MARK: - DELETE /factors/{id}
 
-  func unenrollFactor(_ request: ServerRequest, factorID raw: String) throws -> ServerResponse {
+  func unenrollFactor(_ request: ServerRequest, _ path: FactorIDPath) throws -> ServerResponse {
     let (caller, sessionID) = try factorCaller(request)
-    let factorID = try Self.factorID(raw, of: caller.user)
-    let now = self.now
-    let ip = clientIP(request)
-    try state.transaction { data in
+    let factorID = try Self.factorID(path.factorID, of: caller.user)
+    let now = context.now
+    let ip = context.clientIP(request)
+    try context.state.transaction { data in
       guard var user = data.users[caller.user.id], let factor = user.factors.first(where: { $0.id == factorID }) else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
       }
@@ -272,7 +273,7 @@ extension SupabaseAPI {
         ], at: now)
       data.downgradeSessions(ofFactor: factorID, userID: user.id, now: now)
     }
-    return json(["id": .string(factorID)])
+    return context.json(["id": .string(factorID)])
   }
 }
 

@@ -3,7 +3,7 @@ import HTTPServerKit
 import JSONKit
 
 /// Mails (`mail.go`): one live token per kind, the per-user frequency limit, and the outbox.
-extension SupabaseAPI {
+extension GoTrueContext {
   enum MailKind: String {
     case signup, recovery, magiclink, invite
     case emailChange = "email_change"
@@ -19,7 +19,7 @@ extension SupabaseAPI {
   /// `encodeRedirectURL`, the redirect is escaped only when it contains `&`, `=` or `#`.
   func actionLink(origin: String, hash: String, type: String, redirectTo: String) -> String {
     let redirect = redirectTo.contains(where: { "&=#".contains($0) }) ? Self.goQueryEscape(redirectTo) : redirectTo
-    return origin + Self.prefix + "/verify?token=" + hash + "&type=" + Self.goQueryEscape(type) + "&redirect_to="
+    return origin + SupabaseAPI.prefix + "/verify?token=" + hash + "&type=" + Self.goQueryEscape(type) + "&redirect_to="
       + redirect
   }
 
@@ -91,11 +91,6 @@ extension SupabaseAPI {
       "email_address_not_authorized", "Email address \(Self.goQuoted(address)) cannot be used as it is not authorized")
   }
 
-  /// Go's `%q` of a plain address: in double quotes, `"` and `\` escaped.
-  static func goQuoted(_ text: String) -> String {
-    "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
-  }
-
   /// Like production only: GoTrue's `RATE_LIMIT_EMAIL_SENT` for the project (2 mails an hour on
   /// the built-in mail service, 30 with custom SMTP).
   func checkEmailQuota() throws {
@@ -128,76 +123,5 @@ extension SupabaseAPI {
 
   func record(_ mails: [OutboxMessage]) {
     for mail in mails { outbox.record(mail) }
-  }
-
-  // MARK: - POST /recover
-
-  func recover(_ request: ServerRequest) throws -> ServerResponse {
-    let params = try RequestParams(request)
-    let raw = try params.string("email")
-    if raw.isEmpty { throw GoTrueError.validation("Password recovery requires an email") }
-    let email = try GoTrueRules.validateEmail(raw)
-    let pkce = try PKCEChallenge.parse(params)
-    let redirectTo = redirectTarget(request)
-    let now = self.now
-    let mail = try state.transaction { data -> OutboxMessage? in
-      guard var user = data.user(email: email) else { return nil }
-      if let pkce {
-        try startFlow(pkce, userID: user.id, method: "recovery", provider: "recovery", in: &data, now: now)
-      }
-      data.recordAudit("user_recovery_requested", user: user, at: now)
-      let mail = try prepareMail(
-        .recovery, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil)
-      user.updatedAt = now
-      data.saveUser(user)
-      return mail
-    }
-    record(mail.map { [$0] } ?? [])
-    return json([:])
-  }
-
-  // MARK: - POST /resend
-
-  func resend(_ request: ServerRequest) throws -> ServerResponse {
-    let params = try RequestParams(request)
-    let type = try params.string("type")
-    let rawEmail = try params.string("email")
-    let phone = try params.string("phone")
-    guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
-      throw GoTrueError.validation("Missing one of these types: signup, email_change, sms, phone_change")
-    }
-    let pkce = type == "signup" || type == "email_change" ? try PKCEChallenge.parse(params) : nil
-    if type == "signup" || type == "email_change" {
-      if rawEmail.isEmpty { throw GoTrueError.validation("Type provided requires an email address") }
-    } else {
-      if phone.isEmpty { throw GoTrueError.validation("Type provided requires a phone number") }
-      return try resendSMS(type: type, phone: phone)
-    }
-    let email = try GoTrueRules.validateEmail(rawEmail)
-    let redirectTo = redirectTarget(request)
-    let now = self.now
-    let mails = try state.transaction { data -> [OutboxMessage] in
-      if type == "signup" {
-        guard var user = data.user(email: email), !user.isConfirmed else { return [] }
-        if let pkce {
-          try startFlow(pkce, userID: user.id, method: "email/signup", provider: "email/signup", in: &data, now: now)
-        }
-        data.recordAudit("user_confirmation_requested", user: user, at: now)
-        let mail = try prepareMail(
-          .signup, user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil)
-        data.saveUser(user)
-        return [mail]
-      }
-      guard var user = data.user(email: email), !user.newEmail.isEmpty else { return [] }
-      if let pkce {
-        try startFlow(pkce, userID: user.id, method: "email_change", provider: "email_change", in: &data, now: now)
-      }
-      let mails = try prepareEmailChangeMails(
-        user: &user, request: request, redirectTo: redirectTo, now: now, pkce: pkce != nil)
-      data.saveUser(user)
-      return mails
-    }
-    record(mails)
-    return json([:])
   }
 }

@@ -2,30 +2,31 @@ import HTTPServerKit
 import JSONKit
 
 /// `/admin/users/{id}/factors[/{factor_id}]` (`admin.go`): list, delete ("lost my phone") and rename.
-extension SupabaseAPI {
+struct SupabaseAdminFactorRoutes: Sendable {
+  let context: GoTrueContext
+
   /// `loadUser` by a path segment: 404 `validation_failed` / `user_not_found`.
-  func adminUser(id raw: String) throws -> SBUser {
-    let id = raw.lowercased()
-    guard GoTrueRules.isUUID(id) else { throw GoTrueError.notFound("validation_failed", "user_id must be an UUID") }
-    guard let user = state.read({ $0.users[id] }) else {
+  func adminUser(_ segment: GoTrueIDSegment) throws -> SBUser {
+    let id = try segment.uuid()
+    guard let user = context.state.read({ $0.users[id] }) else {
       throw GoTrueError.notFound("user_not_found", "User not found")
     }
     return user
   }
 
-  func adminListFactors(_ request: ServerRequest, userID: String) throws -> ServerResponse {
-    try requireAdmin(request)
-    let user = try adminUser(id: userID)
-    return json(.array(user.factors.map(\.wire)))
+  func adminListFactors(_ request: ServerRequest, _ path: UserIDPath) throws -> ServerResponse {
+    try context.requireAdmin(request)
+    let user = try adminUser(path.userID)
+    return context.json(.array(user.factors.map(\.wire)))
   }
 
-  func adminDeleteFactor(_ request: ServerRequest, userID: String, factorID raw: String) throws -> ServerResponse {
-    try requireAdmin(request)
-    let target = try adminUser(id: userID)
-    let factorID = try Self.factorID(raw, of: target)
-    let now = self.now
-    let ip = clientIP(request)
-    let deleted = try state.transaction { data -> SBFactor in
+  func adminDeleteFactor(_ request: ServerRequest, _ path: UserFactorPath) throws -> ServerResponse {
+    try context.requireAdmin(request)
+    let target = try adminUser(path.userID)
+    let factorID = try SupabaseFactorRoutes.factorID(path.factorID, of: target)
+    let now = context.now
+    let ip = context.clientIP(request)
+    let deleted = try context.state.transaction { data -> SBFactor in
       guard var user = data.users[target.id], let factor = user.factors.first(where: { $0.id == factorID }) else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
       }
@@ -38,17 +39,17 @@ extension SupabaseAPI {
       data.downgradeSessions(ofFactor: factorID, userID: user.id, now: now)
       return factor
     }
-    return json(deleted.wire)
+    return context.json(deleted.wire)
   }
 
-  func adminUpdateFactor(_ request: ServerRequest, userID: String, factorID raw: String) throws -> ServerResponse {
-    let role = try requireAdmin(request)
-    let target = try adminUser(id: userID)
-    let factorID = try Self.factorID(raw, of: target)
+  func adminUpdateFactor(_ request: ServerRequest, _ path: UserFactorPath) throws -> ServerResponse {
+    let role = try context.requireAdmin(request)
+    let target = try adminUser(path.userID)
+    let factorID = try SupabaseFactorRoutes.factorID(path.factorID, of: target)
     let params = try RequestParams(request)
     let friendlyName = try params.string("friendly_name")
-    let now = self.now
-    let factor = try state.transaction { data -> SBFactor in
+    let now = context.now
+    let factor = try context.state.transaction { data -> SBFactor in
       guard var user = data.users[target.id], let index = user.factors.firstIndex(where: { $0.id == factorID }) else {
         throw GoTrueError.notFound("mfa_factor_not_found", "Factor not found")
       }
@@ -65,6 +66,6 @@ extension SupabaseAPI {
         ], at: now)
       return user.factors[index]
     }
-    return json(factor.wire)
+    return context.json(factor.wire)
   }
 }
