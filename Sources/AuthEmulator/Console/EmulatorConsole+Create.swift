@@ -59,7 +59,7 @@ extension EmulatorConsole {
         return createPage(message: "The claims are not a JSON object: { … }.").withStatus(400)
       }
       if side == .firebase {
-        do { try FirebaseAPI.validateCustomClaims(parsed.compactText) } catch let error as FirebaseError {
+        do { try FirebaseUpdateRoutes.validateCustomClaims(parsed.compactText) } catch let error as FirebaseError {
           return createPage(message: error.message).withStatus(400)
         } catch { return createPage(message: "\(error)").withStatus(400) }
       }

@@ -1,7 +1,7 @@
 import HTTPServerKit
 
 /// One route of the GoTrue side: the only place it is declared. Routing (404, 405, OPTIONS), the
-/// checks before the handler (`Supabase+Protection.swift`) and the OpenAPI document all read it,
+/// checks before the handler (`SupabaseAPI+Protection.swift`) and the OpenAPI document all read it,
 /// as GoTrue's `api.go` declares each route with its middleware.
 struct SupabaseRoute: RouteDeclaration {
   /// Who may call it (`requireAuthentication`, `requireAdmin` in `api.go`): the handler checks it;

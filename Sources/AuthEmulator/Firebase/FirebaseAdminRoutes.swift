@@ -5,7 +5,9 @@ import JSONKit
 /// Admin-only operations (`Bearer owner`): listing, batch deletion, queries, session cookies and
 /// the v2 project config (`operations.ts` `batchGet`, `batchDelete`, `queryAccounts`,
 /// `createSessionCookie`, `getConfig`, `updateConfig`).
-extension FirebaseAPI {
+struct FirebaseAdminRoutes: Sendable {
+  let context: FirebaseContext
+
   func batchGet(_ call: FirebaseCall) throws -> JSON {
     var maxResults = 20
     if let text = call.request.query("maxResults") {
@@ -13,7 +15,7 @@ extension FirebaseAPI {
       maxResults = value == 0 ? 20 : min(value, 1000)
     }
     let startToken = call.request.query("nextPageToken").flatMap { $0.isEmpty ? nil : $0 }
-    return state.with(call.projectId) { project in
+    return context.state.with(call.projectId) { project in
       // One more than a page is never needed: a full page gets a token (as `operations.ts` does).
       var users = project.usersByLocalId(after: startToken, limit: maxResults >= 0 ? maxResults : nil)
       var nextPageToken: String?
@@ -33,7 +35,7 @@ extension FirebaseAPI {
     let localIds = call.body.strings("localIds")
     try require(!localIds.isEmpty && localIds.count <= 1000, "LOCAL_ID_LIST_EXCEEDS_LIMIT")
     let force = call.body.bool("force") == true
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       var errors: [JSON] = []
       for (index, localId) in localIds.enumerated() {
         guard let user = project.user(localId: localId) else { continue }
@@ -65,7 +67,7 @@ extension FirebaseAPI {
       }
     }
     let descending = body.string("order") == "DESC"
-    return state.with(call.projectId) { project in
+    return context.state.with(call.projectId) { project in
       let users = project.usersByLocalId()
       if countOnly { return ["recordsCount": .string(String(users.count))] }
       let ordered = descending ? Array(users.reversed()) : users
@@ -83,9 +85,9 @@ extension FirebaseAPI {
     let seconds = requested == 0 || requested.isNaN ? Double(maximum) : requested
     try require(seconds >= 5 * 60 && seconds <= Double(maximum), "INVALID_DURATION")
     let validDuration = Int(seconds)  // in range: cannot trap
-    return try state.with(call.projectId) { project in
-      var claims = try parseIdToken(project, idToken).token.payload
-      let issuedAt = FirebaseTime.seconds(now)
+    return try context.state.with(call.projectId) { project in
+      var claims = try context.parseIdToken(project, idToken).token.payload
+      let issuedAt = FirebaseTime.seconds(context.now)
       claims["iat"] = .int(issuedAt)
       claims["exp"] = .int(issuedAt + validDuration)
       claims["iss"] = .string("https://session.firebase.google.com/" + (claims["aud"]?.string ?? project.projectId))
@@ -105,7 +107,7 @@ extension FirebaseAPI {
       ],
       "blockingFunctions": [:],
       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(project.emailPrivacy)],
-      "mfa": mfaConfigJSON(project, likeProduction: likeProduction),
+      "mfa": FirebaseAPI.mfaConfigJSON(project, likeProduction: likeProduction),
     ]
   }
 
@@ -127,8 +129,8 @@ extension FirebaseAPI {
 
   func updateAdminConfig(_ call: FirebaseCall) throws -> JSON {
     let mask = (call.request.query("updateMask") ?? "").split(separator: ",").map { String($0) }
-    let likeProduction = mode.likeProduction
-    return try state.with(call.projectId) { project in
+    let likeProduction = context.mode.likeProduction
+    return try context.state.with(call.projectId) { project in
       try Self.applyConfig(call.body, mask: mask, to: project)
       return Self.adminConfig(project, likeProduction: likeProduction)
     }
@@ -189,6 +191,6 @@ extension FirebaseAPI {
       }
     }
     try project.setConfig(allowDuplicateEmails: allow, emailPrivacy: privacy, emailSignIn: email)
-    try applyMfaConfig(body, mask: mask, to: project)
+    try FirebaseAPI.applyMfaConfig(body, mask: mask, to: project)
   }
 }

@@ -4,7 +4,13 @@ import JSONKit
 
 /// `GET /emulator/action?mode=…&oobCode=…&apiKey=…`: "clicking" an e-mailed link (`handlers.ts`).
 /// Answers `{"authEmulator":{"success"|"error",…}}`, or 303 to `continueUrl`.
-extension FirebaseAPI {
+struct FirebaseActionRoutes: Sendable {
+  let context: FirebaseContext
+  /// A reset link sets the new password as `accounts:resetPassword` does.
+  let passwordReset: FirebaseOobRoutes
+  /// The other links apply their code as `accounts:update` does.
+  let updates: FirebaseUpdateRoutes
+
   func emulatorAction(_ request: ServerRequest) -> ServerResponse {
     guard let apiKey = request.query("apiKey"), !apiKey.isEmpty else {
       return actionReply(
@@ -25,8 +31,8 @@ extension FirebaseAPI {
     let continueUrl = request.query("continueUrl").flatMap { $0.isEmpty ? nil : $0 }
     // A tenant's link names its tenant (`&tenantId=…`, as the official emulator's links do).
     let stateKey = FirebaseProject.stateKey(
-      projectId: state.defaultProjectId, tenantId: request.query("tenantId").flatMap { $0.isEmpty ? nil : $0 })
-    let oob = state.with(stateKey) { $0.oob(code) }
+      projectId: context.state.defaultProjectId, tenantId: request.query("tenantId").flatMap { $0.isEmpty ? nil : $0 })
+    let oob = context.state.with(stateKey) { $0.oob(code) }
     do {
       switch request.query("mode") {
       case "resetPassword":
@@ -58,7 +64,7 @@ extension FirebaseAPI {
               "instructions2": "Please change the URL to specify a new password instead.", "urlTemplate": template,
             ])
         }
-        let reply = try resetPassword(
+        let reply = try passwordReset.resetPassword(
           actionCall(request, ["oobCode": .string(code), "newPassword": .string(newPassword)]))
         return continueUrl.map(redirect)
           ?? actionReply(
@@ -130,7 +136,7 @@ extension FirebaseAPI {
   /// the handler's friendly 400.
   private func applyLink(_ request: ServerRequest, _ code: String, failure: String, retry: String) throws -> JSON {
     do {
-      return try update(actionCall(request, ["oobCode": .string(code)]))
+      return try updates.update(actionCall(request, ["oobCode": .string(code)]))
     } catch let error as FirebaseError where error.httpStatus == 501 || error.message == "INVALID_OOB_CODE" {
       throw ActionFailure(
         error: "Your request to \(failure) has expired or the link has already been used.",
@@ -142,7 +148,7 @@ extension FirebaseAPI {
     let tenantId = request.query("tenantId").flatMap { $0.isEmpty ? nil : $0 }
     return FirebaseCall(
       request: request, body: FirebaseBody(body.object ?? JSONObject()), privileged: false,
-      projectId: FirebaseProject.stateKey(projectId: state.defaultProjectId, tenantId: tenantId),
+      projectId: FirebaseProject.stateKey(projectId: context.state.defaultProjectId, tenantId: tenantId),
       tenantId: tenantId)
   }
 

@@ -10,7 +10,9 @@ import JSONKit
 /// the provider is a page of the emulator (`/emulator/auth/handler`, where the official
 /// emulator's widget lives): it returns to `continueUri` with an unsigned `id_token`, which
 /// `signInWithIdp` reads as the official emulator does.
-extension FirebaseAPI {
+struct FirebaseOAuthRoutes: Sendable {
+  let context: FirebaseContext
+
   static let handlerPath = "/emulator/auth/handler"
 
   /// Providers whose sign-in the page plays (`providerId` of `createAuthUri`).
@@ -26,7 +28,7 @@ extension FirebaseAPI {
     guard Self.oauthProviders.contains(providerId) else {
       throw FirebaseError.bad("INVALID_PROVIDER_ID : Provider Id is not supported.")
     }
-    let host = call.request.header("Host") ?? "\(config.host):\(config.port)"
+    let host = call.request.header("Host") ?? "\(context.config.host):\(context.config.port)"
     let query = [
       ("providerId", providerId), ("continueUri", continueUri), ("sessionId", sessionId), ("project", call.projectId),
     ].map { "\($0.0)=\($0.1.percentEncoded(keeping: "-._~"))" }.joined(separator: "&")
@@ -52,7 +54,7 @@ extension FirebaseAPI {
     }
     let providerId = values["providerId"] ?? ""
     let continueUri = values["continueUri"] ?? ""
-    let project = values["project"] ?? state.defaultProjectId
+    let project = values["project"] ?? context.state.defaultProjectId
     guard Self.oauthProviders.contains(providerId), FirebaseRules.isAbsoluteURI(continueUri),
       !continueUri.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
     else {
@@ -64,7 +66,7 @@ extension FirebaseAPI {
       return back + (back.contains("?") ? "&" : "?") + query
     }
     guard request.method == "POST" else {
-      let accounts = state.with(project) { project in
+      let accounts = context.state.with(project) { project in
         project.users.values.compactMap { user -> OAuthProviderPage.Account? in
           guard let info = user.federated.first(where: { $0.providerId == providerId }) else { return nil }
           return OAuthProviderPage.Account(
@@ -90,7 +92,7 @@ extension FirebaseAPI {
     claims["sub"] = .string(given.isEmpty ? Self.fakeRawId(providerId: providerId, email: email) : given)
     claims["email"] = .string(email)
     claims["email_verified"] = true
-    claims["iat"] = .int(Int(now.timeIntervalSince1970))
+    claims["iat"] = .int(Int(context.now.timeIntervalSince1970))
     if !name.isEmpty { claims["name"] = .string(name) }
     let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
     let token = header + "." + Base64URL.encode(JSON.object(claims).bytes) + "."

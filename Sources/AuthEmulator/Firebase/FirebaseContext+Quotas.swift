@@ -3,7 +3,7 @@ import HTTPServerKit
 
 /// Like production only: the hosted service's quotas (the Firebase Authentication limits page),
 /// refused in production's envelope: HTTP 400 with the code as the message.
-extension FirebaseAPI {
+extension FirebaseContext {
   /// 100 new accounts an hour per address (`TOO_MANY_ATTEMPTS_TRY_LATER`). The address is the first
   /// `X-Forwarded-For` value, else this machine. Admin calls are not counted.
   func limitNewAccount(_ request: ServerRequest) throws {

@@ -6,7 +6,9 @@ import JSONKit
 /// minted with an Admin SDK (`create_custom_token`; for an emulator the SDKs sign nothing, `alg:
 /// none`), or its claims as strict JSON. The signature is never checked; the audience, `uid`,
 /// developer `claims` and a tenant's `tenant_id` are. An unknown `uid` makes the account.
-extension FirebaseAPI {
+struct FirebaseCustomTokenRoutes: Sendable {
+  let context: FirebaseContext
+
   /// The audience of every custom token.
   static let customTokenAudience =
     "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -19,11 +21,11 @@ extension FirebaseAPI {
     }
     var extraClaims = JSONObject()
     if let claims = payload["claims"], !claims.isNull {
-      try Self.validateCustomClaims(claims.compactText)
+      try FirebaseUpdateRoutes.validateCustomClaims(claims.compactText)
       extraClaims = claims.object ?? JSONObject()
     }
-    let timestamp = now
-    return try state.with(call.projectId) { project in
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
       var user: FirebaseUser
       let isNewUser: Bool
       if let existing = project.user(localId: localId) {
@@ -38,7 +40,7 @@ extension FirebaseAPI {
       var response = JSONObject([
         ("kind", "identitytoolkit#VerifyCustomTokenResponse"), ("isNewUser", .bool(isNewUser)),
       ])
-      response.merge(try issueTokens(project, user, provider: "custom", extraClaims: extraClaims).tokens)
+      response.merge(try context.issueTokens(project, user, provider: "custom", extraClaims: extraClaims).tokens)
       return .object(response)
     }
   }

@@ -2,10 +2,14 @@ import Essentials
 import JSONKit
 
 /// `accounts:lookup`, `accounts:delete` and `accounts:createAuthUri` (`operations.ts`).
-extension FirebaseAPI {
+struct FirebaseAccountRoutes: Sendable {
+  let context: FirebaseContext
+  /// `createAuthUri` with a `providerId` starts a browser sign-in there.
+  let oauth: FirebaseOAuthRoutes
+
   func lookup(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       var users: [FirebaseUser] = []
       func add(_ user: FirebaseUser?) {
         if let user, !users.contains(where: { $0.localId == user.localId }) { users.append(user) }
@@ -27,7 +31,7 @@ extension FirebaseAPI {
         }
       } else {
         guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-        add(try parseIdToken(project, idToken).user)
+        add(try context.parseIdToken(project, idToken).user)
       }
       var response = JSONObject()
       response["kind"] = "identitytoolkit#GetAccountInfoResponse"
@@ -42,7 +46,7 @@ extension FirebaseAPI {
 
   func deleteAccount(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       let user: FirebaseUser
       if call.privileged {
         guard let localId = body.truthy("localId") else { throw FirebaseError.bad("MISSING_LOCAL_ID") }
@@ -50,7 +54,7 @@ extension FirebaseAPI {
         user = found
       } else {
         guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-        user = try parseIdToken(project, idToken).user
+        user = try context.parseIdToken(project, idToken).user
       }
       try project.delete(user.localId)
       return ["kind": "identitytoolkit#DeleteAccountResponse"]
@@ -61,18 +65,18 @@ extension FirebaseAPI {
     let body = call.body
     let sessionId = body.truthy("sessionId") ?? FirebaseRandom.alphanumeric(27)
     if let providerId = body.truthy("providerId") {
-      return try createProviderAuthUri(call, providerId: providerId, sessionId: sessionId)
+      return try oauth.createProviderAuthUri(call, providerId: providerId, sessionId: sessionId)
     }
     guard let identifier = body.truthy("identifier") else { throw FirebaseError.bad("MISSING_IDENTIFIER") }
     guard let continueUri = body.truthy("continueUri") else { throw FirebaseError.bad("MISSING_CONTINUE_URI") }
     try require(FirebaseRules.isValidEmail(identifier), "INVALID_IDENTIFIER")
     let email = FirebaseRules.canonicalEmail(identifier)
     try require(FirebaseRules.isAbsoluteURI(continueUri), "INVALID_CONTINUE_URI")
-    return state.with(call.projectId) { project in
+    return context.state.with(call.projectId) { project in
       let user = project.user(email: email)
       var response = JSONObject()
       response["kind"] = "identitytoolkit#CreateAuthUriResponse"
-      if emailPrivacy(project) {
+      if context.emailPrivacy(project) {
         response["sessionId"] = .string(sessionId)
         return .object(response)
       }

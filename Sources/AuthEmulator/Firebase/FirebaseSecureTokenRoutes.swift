@@ -2,14 +2,16 @@ import Essentials
 import HTTPServerKit
 import JSONKit
 
-/// The Secure Token endpoint and the emulator's own `/emulator/v1/projects/{id}/…` utilities.
-extension FirebaseAPI {
+/// The Secure Token endpoint, `securetoken.googleapis.com/v1/token`: a refresh token for a new ID token.
+struct FirebaseSecureTokenRoutes: Sendable {
+  let context: FirebaseContext
+
   /// `securetoken.googleapis.com/v1/token` (`grantToken`): stateless refresh tokens that break only
   /// for a deleted or disabled user, another project, or a revocation (`validSince` after the
   /// token was issued, as production does; the official emulator never revokes). Answers in
   /// snake_case strings.
   func grantToken(_ parsed: FirebaseBody) throws -> JSON {
-    guard mode.likeProduction else { return try grantTokenChecked(parsed) }
+    guard context.mode.likeProduction else { return try grantTokenChecked(parsed) }
     do {
       return try grantTokenChecked(parsed)
     } catch let error as FirebaseError where error.status == nil {
@@ -26,13 +28,13 @@ extension FirebaseAPI {
     try require(grantType == "refresh_token", "INVALID_GRANT_TYPE")
     guard let record else { throw FirebaseError.bad("MISSING_REFRESH_TOKEN") }
     // A tenant's refresh token goes to the tenant's user store (`server.ts` routing).
-    let key = FirebaseProject.stateKey(projectId: state.defaultProjectId, tenantId: record.tenantId)
-    return try state.with(key) { project in
+    let key = FirebaseProject.stateKey(projectId: context.state.defaultProjectId, tenantId: record.tenantId)
+    return try context.state.with(key) { project in
       try require(record.projectId == project.projectId, "INVALID_REFRESH_TOKEN")
       guard let user = project.user(localId: record.localId) else { throw FirebaseError.bad("INVALID_REFRESH_TOKEN") }
       try require(user.disabled != true, "USER_DISABLED")
-      if mode.likeProduction { try require(!Self.isRevoked(record, user), "TOKEN_EXPIRED") }
-      let issued = try issueTokens(
+      if context.mode.likeProduction { try require(!Self.isRevoked(record, user), "TOKEN_EXPIRED") }
+      let issued = try context.issueTokens(
         project, user, provider: record.provider, extraClaims: record.extraClaims,
         secondFactor: record.secondFactor)
       let idToken = issued.tokens["idToken"] ?? .null
@@ -58,35 +60,4 @@ extension FirebaseAPI {
     return false
   }
 
-  func emulatorEndpoint(_ endpoint: FirebaseRoute.EmulatorEndpoint, projectId: String, request: ServerRequest) throws
-    -> JSON
-  {
-    switch endpoint {
-    case .deleteAccounts:
-      try state.with(projectId) { try $0.deleteAllAccounts() }
-      return [:]
-    case .oobCodes:
-      return state.with(projectId) { project in ["oobCodes": .array(project.oobsInOrder.map(\.listJSON))] }
-    case .verificationCodes:
-      return state.with(projectId) { project in
-        ["verificationCodes": .array(project.phoneCodesInOrder.map(\.listJSON))]
-      }
-    case .getConfig:
-      return state.with(projectId) { Self.emulatorConfig($0) }
-    case .patchConfig:
-      var body = try FirebaseBody.parse(request)
-      try body.validate([("signIn", .object), ("emailPrivacyConfig", .object)])
-      var mask: [String] = []
-      if body["signIn"]?["allowDuplicateEmails"] != nil { mask.append("signIn.allowDuplicateEmails") }
-      if body["signIn"]?["email"]?["enabled"] != nil { mask.append("signIn.email.enabled") }
-      if body["signIn"]?["email"]?["passwordRequired"] != nil { mask.append("signIn.email.passwordRequired") }
-      if body["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"] != nil {
-        mask.append("emailPrivacyConfig.enableImprovedEmailPrivacy")
-      }
-      return try state.with(projectId) { project in
-        try Self.applyConfig(body, mask: mask, to: project)
-        return Self.emulatorConfig(project)
-      }
-    }
-  }
 }

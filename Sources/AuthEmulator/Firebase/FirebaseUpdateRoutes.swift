@@ -3,7 +3,9 @@ import JSONKit
 
 /// `accounts:update` (`operations.ts` `setAccountInfoImpl`): profile, e-mail and password changes by
 /// ID token or (admin) localId, and applying VERIFY_EMAIL / VERIFY_AND_CHANGE_EMAIL / RECOVER_EMAIL codes.
-extension FirebaseAPI {
+struct FirebaseUpdateRoutes: Sendable {
+  let context: FirebaseContext
+
   func update(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     for field in ["provider", "upgradeToFederatedLogin"] where body.has(field) {
@@ -21,16 +23,16 @@ extension FirebaseAPI {
     for attribute in deleteAttributes where attribute == "PROVIDER" || attribute == "RAW_USER_INFO" {
       throw FirebaseError.notImplemented("deleteAttribute: \(attribute)")
     }
-    let newHash = preHash(body.truthy("password"), projectId: call.projectId)
-    let timestamp = now
-    return try state.with(call.projectId) { project in
+    let newHash = context.preHash(body.truthy("password"), projectId: call.projectId)
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
       if let code = body.truthy("oobCode") {
         return try applyOobCode(project, code: code)
       }
       var user: FirebaseUser
       var provider: String?
       if let idToken = body.truthy("idToken") {
-        let parsed = try parseIdToken(project, idToken)
+        let parsed = try context.parseIdToken(project, idToken)
         (user, provider) = (parsed.user, parsed.token.provider)
         try require(!body.has("disableUser"), "OPERATION_NOT_ALLOWED")
       } else {
@@ -82,14 +84,15 @@ extension FirebaseAPI {
       if deleteProviders.contains("password") { (user.email, user.emailVerified, user.passwordHash) = (nil, nil, nil) }
       if deleteProviders.contains("phone") { user.phoneNumber = nil }
       user.federated.removeAll { deleteProviders.contains($0.providerId) }
-      if let mfa = body["mfa"] { try Self.applyMfaUpdate(mfa, to: &user) }
+      if let mfa = body["mfa"] { try FirebaseMfaRoutes.applyMfaUpdate(mfa, to: &user) }
       try project.save(user)
       if emailChanged, provider != FirebaseTokens.anonymousProvider, let initialEmail = user.initialEmail {
-        try createOob(project, request: call.request, email: initialEmail, newEmail: nil, requestType: "RECOVER_EMAIL")
+        try context.createOob(
+          project, request: call.request, email: initialEmail, newEmail: nil, requestType: "RECOVER_EMAIL")
       }
       var response = Self.updateResponse(user, newEmail: newEmail)
       if credentialsChanged, let provider {
-        let issued = try issueTokens(project, user, provider: provider)
+        let issued = try context.issueTokens(project, user, provider: provider)
         response.merge(issued.tokens)
       }
       return .object(response)

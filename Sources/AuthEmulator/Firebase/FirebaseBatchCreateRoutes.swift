@@ -11,7 +11,9 @@ import JSONKit
 /// production takes (HMAC_*, MD5, SHA*, PBKDF*, STANDARD_SCRYPT) are kept with their parameters
 /// and checked the same way (`ImportedPasswordHash`). Federated `providerUserInfo` entries are kept
 /// (providerId and rawId required, a pair another account holds refused); second factors are refused.
-extension FirebaseAPI {
+struct FirebaseBatchCreateRoutes: Sendable {
+  let context: FirebaseContext
+
   func batchCreate(_ call: FirebaseCall) throws -> JSON {
     let entries = call.body["users"]?.array ?? []
     try require(!entries.isEmpty, "MISSING_USER_ACCOUNT")
@@ -20,21 +22,22 @@ extension FirebaseAPI {
     let allowOverwrite = call.body.bool("allowOverwrite") == true
     let importer = try FirebaseImportHash(call.body, entries: entries)
     // Hashing happens before the state lock is taken.
-    let hashConfig = entries.contains { $0["rawPassword"]?.string != nil } ? state.hashConfig(call.projectId) : nil
+    let hashConfig =
+      entries.contains { $0["rawPassword"]?.string != nil } ? context.state.hashConfig(call.projectId) : nil
     let hashes: [Result<String?, FirebaseError>] = entries.map { entry in
       if let raw = entry["rawPassword"]?.string, let hashConfig {
-        return .success(Self.nativeHash(raw, config: hashConfig))
+        return .success(FirebaseContext.nativeHash(raw, config: hashConfig))
       }
       return importer.storedHash(entry)
     }
-    let uploadTime = now
+    let uploadTime = context.now
     // Each entry is read and checked on its own before the lock is taken, so that two calls build
     // their accounts at once; under the lock only what depends on the other accounts is checked.
     let prepared: [Result<FirebaseUser, FirebaseError>] = entries.indices.map { index in
       Result { try Self.importedUser(entries[index], hash: hashes[index].get(), uploadTime: uploadTime) }
         .mapError { $0 as? FirebaseError ?? .bad("\($0)") }
     }
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       try Self.checkBatch(entries, project: project, sanityCheck: sanityCheck, allowOverwrite: allowOverwrite)
       var errors: [JSON] = []
       for (index, entry) in prepared.enumerated() {

@@ -4,21 +4,23 @@ import JSONKit
 /// Phone sign-in (`operations.ts` `sendVerificationCode`, `signInWithPhoneNumber`,
 /// `verifyPhoneNumber`): the 6-digit code goes to the outbox (kind `sms`, addressed to the number)
 /// and to `GET /emulator/v1/projects/{id}/verificationCodes`, as the official emulator lists it.
-extension FirebaseAPI {
+struct FirebasePhoneRoutes: Sendable {
+  let context: FirebaseContext
+
   func sendVerificationCode(_ call: FirebaseCall) throws -> JSON {
     try require(call.tenantId == nil, "UNSUPPORTED_TENANT_OPERATION")
     // Production answers INVALID_PHONE_NUMBER for a missing number too (firebase-tools follows it).
     guard let phoneNumber = call.body.truthy("phoneNumber"), FirebaseRules.isValidPhoneNumber(phoneNumber) else {
       throw FirebaseError.bad("INVALID_PHONE_NUMBER : Invalid format.")
     }
-    let time = now
-    let pending = try state.with(call.projectId) { project -> FirebasePhoneCode in
+    let time = context.now
+    let pending = try context.state.with(call.projectId) { project -> FirebasePhoneCode in
       try require(
         project.user(phoneNumber: phoneNumber)?.mfaInfo.isEmpty ?? true,
         "UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
       return try project.createPhoneCode(phoneNumber: phoneNumber)
     }
-    outbox.record(
+    context.outbox.record(
       OutboxMessage(side: .firebase, kind: "sms", email: phoneNumber, code: pending.code, link: "", time: time))
     return ["sessionInfo": .string(pending.sessionInfo)]
   }
@@ -28,8 +30,8 @@ extension FirebaseAPI {
   func signInWithPhoneNumber(_ call: FirebaseCall) throws -> JSON {
     try require(call.tenantId == nil, "UNSUPPORTED_TENANT_OPERATION")
     let body = call.body
-    let timestamp = now
-    return try state.with(call.projectId) { project in
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
       try require(body.truthy("temporaryProof") == nil, "INVALID_TEMPORARY_PROOF")
       guard let sessionInfo = body.truthy("sessionInfo") else { throw FirebaseError.bad("MISSING_SESSION_INFO") }
       guard let code = body.truthy("code") else { throw FirebaseError.bad("MISSING_CODE") }
@@ -38,7 +40,7 @@ extension FirebaseAPI {
       try project.deletePhoneCode(sessionInfo)
       let phoneNumber = pending.phoneNumber
       let fromPhone = project.user(phoneNumber: phoneNumber)
-      let fromIdToken = try body.truthy("idToken").map { try parseIdToken(project, $0).user }
+      let fromIdToken = try body.truthy("idToken").map { try context.parseIdToken(project, $0).user }
       if let fromPhone, let fromIdToken {
         // firebase-tools answers 200 with a `temporaryProof` here; authsh has no use for one.
         try require(fromPhone.localId == fromIdToken.localId, "PHONE_NUMBER_EXISTS")
@@ -61,7 +63,7 @@ extension FirebaseAPI {
       response["isNewUser"] = .bool(isNewUser)
       response["phoneNumber"] = .string(phoneNumber)
       response["localId"] = .string(user.localId)
-      response.merge(try issueTokens(project, user, provider: "phone").tokens)
+      response.merge(try context.issueTokens(project, user, provider: "phone").tokens)
       return .object(response)
     }
   }

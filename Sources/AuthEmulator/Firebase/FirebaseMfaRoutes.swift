@@ -5,7 +5,9 @@ import OneTimeCode
 /// TOTP second factors, as Identity Platform serves them (`v2/accounts/mfaEnrollment:*`,
 /// `mfaSignIn:*`; shapes of the v2 API spec). The official emulator serves phone factors only;
 /// phone factors are refused here the way it refuses them when SMS MFA is off.
-extension FirebaseAPI {
+struct FirebaseMfaRoutes: Sendable {
+  let context: FirebaseContext
+
   /// How long a started enrolment can be finished (`finalizeEnrollmentTime`).
   static let totpEnrollmentLifetime: TimeInterval = 600
   /// Identity Platform's `adjacentIntervals` default: codes of 5 steps either side are accepted.
@@ -20,10 +22,10 @@ extension FirebaseAPI {
   func mfaEnrollmentStart(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-    let timestamp = now
+    let timestamp = context.now
     if body.has("totpEnrollmentInfo") { try requireTOTPEnabled(call) }
-    return try state.with(call.projectId) { project in
-      let (user, token) = try parseIdToken(project, idToken)
+    return try context.state.with(call.projectId) { project in
+      let (user, token) = try context.parseIdToken(project, idToken)
       try requireEligible(user, provider: token.provider)
       if body.has("phoneEnrollmentInfo") { throw FirebaseError.bad(Self.smsDisabled) }
       try require(body.has("totpEnrollmentInfo"), "INVALID_ARGUMENT : ((Missing totpEnrollmentInfo.))")
@@ -45,10 +47,10 @@ extension FirebaseAPI {
   func mfaEnrollmentFinalize(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-    let timestamp = now
+    let timestamp = context.now
     let window = totpWindow(call)
-    return try state.with(call.projectId) { project in
-      var (user, token) = try parseIdToken(project, idToken)
+    return try context.state.with(call.projectId) { project in
+      var (user, token) = try context.parseIdToken(project, idToken)
       try requireEligible(user, provider: token.provider)
       if body.has("phoneVerificationInfo") { throw FirebaseError.bad(Self.smsDisabled) }
       guard let info = body["totpVerificationInfo"]?.object else {
@@ -79,7 +81,7 @@ extension FirebaseAPI {
           secret: session.secret))
       try project.save(user)
       try project.deleteTotpSession(sessionInfo)
-      let issued = try issueTokens(
+      let issued = try context.issueTokens(
         project, user, provider: token.provider,
         secondFactor: FirebaseSecondFactor(identifier: enrollmentId, provider: "totp"))
       return ["idToken": issued.tokens["idToken"] ?? .null, "refreshToken": issued.tokens["refreshToken"] ?? .null]
@@ -89,14 +91,14 @@ extension FirebaseAPI {
   func mfaEnrollmentWithdraw(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-    return try state.with(call.projectId) { project in
-      var (user, token) = try parseIdToken(project, idToken)
+    return try context.state.with(call.projectId) { project in
+      var (user, token) = try context.parseIdToken(project, idToken)
       let kept = user.mfaInfo.filter { $0.mfaEnrollmentId != body.string("mfaEnrollmentId") }
       try require(!user.mfaInfo.isEmpty && kept.count < user.mfaInfo.count, "MFA_ENROLLMENT_NOT_FOUND")
       user.mfaInfo = kept
       try project.save(user)
       // `WithdrawMfaResponse`: the two tokens (the official emulator adds expiresIn; production does not).
-      let issued = try issueTokens(project, user, provider: token.provider)
+      let issued = try context.issueTokens(project, user, provider: token.provider)
       return ["idToken": issued.tokens["idToken"] ?? .null, "refreshToken": issued.tokens["refreshToken"] ?? .null]
     }
   }
@@ -113,20 +115,6 @@ extension FirebaseAPI {
   }
 
   // MARK: - Sign-in
-
-  /// The "second step due" answer of a first-factor sign-in (`mfaPending`): 200, no tokens.
-  func mfaPendingResponse(_ project: FirebaseProject, _ user: FirebaseUser, provider: String, base: JSONObject) -> JSON
-  {
-    var record = JSONObject()
-    record["_AuthEmulatorMfaPendingCredential"] = "DO NOT MODIFY"
-    record["localId"] = .string(user.localId)
-    record["signInProvider"] = .string(provider)
-    record["projectId"] = .string(project.projectId)
-    var response = base
-    response["mfaPendingCredential"] = .string(Base64.encode(JSON.object(record).bytes))
-    response["mfaInfo"] = .array(user.mfaInfo.map(\.json))
-    return .object(response)
-  }
 
   /// `parsePendingCredential`.
   private func pendingUser(_ project: FirebaseProject, _ credential: String) throws -> (
@@ -151,7 +139,7 @@ extension FirebaseAPI {
     guard let enrollmentId = body.truthy("mfaEnrollmentId") else {
       throw FirebaseError.bad("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
     }
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       let (user, _) = try pendingUser(project, credential)
       try require(user.mfaInfo.contains { $0.mfaEnrollmentId == enrollmentId }, "MFA_ENROLLMENT_NOT_FOUND")
       throw FirebaseError.bad("INVALID_ARGUMENT : MFA provider not supported!")
@@ -171,21 +159,21 @@ extension FirebaseAPI {
       throw FirebaseError.bad("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
     }
     guard let code = info["verificationCode"]?.string, !code.isEmpty else { throw FirebaseError.bad("MISSING_CODE") }
-    let timestamp = now
+    let timestamp = context.now
     let window = totpWindow(call)
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       var (user, provider) = try pendingUser(project, credential)
       guard let enrollment = user.mfaInfo.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
         throw FirebaseError.bad("MFA_ENROLLMENT_NOT_FOUND")
       }
       let guessKey = project.stateKey + "/" + user.localId
-      try checkSecondFactorGuesses(guessKey)
+      try context.checkSecondFactorGuesses(guessKey)
       let right = TOTP.verify(code, secret: enrollment.secret, at: timestamp, window: window)
-      recordSecondFactorGuess(guessKey, right: right)
+      context.recordSecondFactorGuess(guessKey, right: right)
       try require(right, "INVALID_CODE")
       try require(user.disabled != true, "USER_DISABLED")
       user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
-      let issued = try issueTokens(
+      let issued = try context.issueTokens(
         project, user, provider: provider,
         secondFactor: FirebaseSecondFactor(identifier: enrollmentId, provider: "totp"))
       return ["idToken": issued.tokens["idToken"] ?? .null, "refreshToken": issued.tokens["refreshToken"] ?? .null]
@@ -213,59 +201,24 @@ extension FirebaseAPI {
     }
     user.mfaInfo = kept
   }
-}
 
-/// A started TOTP enrolment: the secret waits here until the first code proves the app has it.
-struct FirebaseTotpSession: Sendable {
-  var sessionInfo: String
-  var localId: String
-  var secret: String
-  var expiresAt: Date
+  // MARK: - The project's `mfa` config
 
-  func storageJSON(projectId: String) -> JSON {
-    [
-      "projectId": .string(projectId), "sessionInfo": .string(sessionInfo), "localId": .string(localId),
-      "secret": .string(secret), "expiresAt": .double(expiresAt.timeIntervalSince1970),
-    ]
+  /// The project (a tenant's parent project) must have TOTP on.
+  func requireTOTPEnabled(_ call: FirebaseCall) throws {
+    let likeProduction = context.mode.likeProduction
+    let projectKey = FirebaseProject.parse(stateKey: call.projectId).projectId
+    guard context.state.with(projectKey, { $0.totpIntervals(likeProduction: likeProduction) }) == nil else { return }
+    var refusal = FirebaseError.bad(FirebaseAPI.totpDisabled)
+    refusal.status = "INVALID_ARGUMENT"
+    throw refusal
   }
 
-  static func fromStorage(_ json: JSON) -> (projectId: String, session: FirebaseTotpSession)? {
-    guard let projectId = json["projectId"]?.string, let sessionInfo = json["sessionInfo"]?.string,
-      let localId = json["localId"]?.string, let secret = json["secret"]?.string,
-      let expiresAt = json["expiresAt"]?.double
-    else { return nil }
-    return (
-      projectId,
-      FirebaseTotpSession(
-        sessionInfo: sessionInfo, localId: localId, secret: secret,
-        expiresAt: Date(timeIntervalSince1970: expiresAt))
-    )
-  }
-}
-
-extension FirebaseProject {
-  static let totpSessionsTable = "firebase_totp_sessions"
-
-  /// Stores a started enrolment; the expired ones go at the same time.
-  func saveTotpSession(_ session: FirebaseTotpSession) throws {
-    let expired = totpSessions.values.filter {
-      $0.expiresAt < session.expiresAt.addingTimeInterval(-FirebaseAPI.totpEnrollmentLifetime)
-    }
-    var changes: [DocumentChange] = expired.map {
-      .delete(table: Self.totpSessionsTable, key: storageKey($0.sessionInfo))
-    }
-    changes.append(
-      .put(
-        table: Self.totpSessionsTable, key: storageKey(session.sessionInfo),
-        document: session.storageJSON(projectId: stateKey)))
-    try store.apply(changes)
-    for old in expired { totpSessions[old.sessionInfo] = nil }
-    totpSessions[session.sessionInfo] = session
-  }
-
-  func deleteTotpSession(_ sessionInfo: String) throws {
-    guard totpSessions[sessionInfo] != nil else { return }
-    try store.delete(Self.totpSessionsTable, key: storageKey(sessionInfo))
-    totpSessions[sessionInfo] = nil
+  /// Steps either side of now a code may come from: the project's `adjacentIntervals` once set.
+  func totpWindow(_ call: FirebaseCall) -> Int {
+    let likeProduction = context.mode.likeProduction
+    let projectKey = FirebaseProject.parse(stateKey: call.projectId).projectId
+    return context.state.with(projectKey) { $0.totpIntervals(likeProduction: likeProduction) }
+      ?? Self.totpAdjacentIntervals
   }
 }

@@ -3,7 +3,9 @@ import HTTPServerKit
 import JSONKit
 
 /// `accounts:sendOobCode` and `accounts:resetPassword` (`operations.ts`).
-extension FirebaseAPI {
+struct FirebaseOobRoutes: Sendable {
+  let context: FirebaseContext
+
   func sendOobCode(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     let requestType = body.string("requestType") ?? "OOB_REQ_TYPE_UNSPECIFIED"
@@ -16,7 +18,7 @@ extension FirebaseAPI {
         FirebaseRules.isAbsoluteURI(continueUrl),
         "INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
     }
-    return try state.with(call.projectId) { project in
+    return try context.state.with(call.projectId) { project in
       var email: String
       var newEmail: String?
       switch requestType {
@@ -26,7 +28,7 @@ extension FirebaseAPI {
       case "PASSWORD_RESET":
         guard let given = body.truthy("email") else { throw FirebaseError.bad("MISSING_EMAIL") }
         email = FirebaseRules.canonicalEmail(given)
-        if project.user(email: email) == nil, emailPrivacy(project) {
+        if project.user(email: email) == nil, context.emailPrivacy(project) {
           return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(email)]
         }
         try require(project.user(email: email) != nil, "EMAIL_NOT_FOUND")
@@ -36,7 +38,7 @@ extension FirebaseAPI {
           email = FirebaseRules.canonicalEmail(given)
           try require(project.user(email: email) != nil, "USER_NOT_FOUND")
         } else {
-          let user = try parseIdToken(project, body.string("idToken") ?? "").user
+          let user = try context.parseIdToken(project, body.string("idToken") ?? "").user
           guard let current = user.email else { throw FirebaseError.bad("MISSING_EMAIL") }
           email = current
         }
@@ -49,7 +51,7 @@ extension FirebaseAPI {
           try require(project.user(email: email) != nil, "USER_NOT_FOUND")
         } else {
           guard let idToken = body.truthy("idToken") else { throw FirebaseError.bad("MISSING_ID_TOKEN") }
-          let user = try parseIdToken(project, idToken).user
+          let user = try context.parseIdToken(project, idToken).user
           guard let current = user.email else { throw FirebaseError.bad("MISSING_EMAIL") }
           email = current
         }
@@ -57,7 +59,7 @@ extension FirebaseAPI {
       default:
         throw FirebaseError.notImplemented(requestType)
       }
-      let oob = try createOob(
+      let oob = try context.createOob(
         project, request: call.request, email: email, newEmail: newEmail,
         requestType: requestType, continueUrl: continueUrl, mail: !returnOobLink)
       var response = JSONObject()
@@ -71,72 +73,24 @@ extension FirebaseAPI {
     }
   }
 
-  /// Stores a code with its action link and, unless the link is returned to an admin, "sends" the
-  /// mail: a record in the shared outbox (the official emulator logs the link instead).
-  @discardableResult
-  func createOob(
-    _ project: FirebaseProject, request: ServerRequest, email: String, newEmail: String?,
-    requestType: String, continueUrl: String? = nil, mail: Bool = true
-  ) throws -> FirebaseOob {
-    if mail { try takeMailQuota(requestType) }
-    let origin = emulatorOrigin(request)
-    let oob = try project.createOob(
-      email: email, newEmail: newEmail, requestType: requestType,
-      createdAt: FirebaseTime.milliseconds(now)
-    ) { code in
-      var items = [
-        ("mode", FirebaseOob.mode(for: requestType)), ("lang", "en"), ("oobCode", code),
-        ("apiKey", "fake-api-key"),
-      ]
-      if let continueUrl { items.append(("continueUrl", continueUrl)) }
-      if let tenantId = project.tenantId { items.append(("tenantId", tenantId)) }
-      return origin + "/emulator/action?" + items.map { $0.0 + "=" + Self.formEncode($0.1) }.joined(separator: "&")
-    }
-    if mail {
-      // A verify-and-change mail goes to the new address.
-      let recipient = requestType == "VERIFY_AND_CHANGE_EMAIL" ? (newEmail ?? email) : email
-      outbox.record(
-        OutboxMessage(
-          side: .firebase, kind: requestType, email: recipient, code: oob.oobCode,
-          link: oob.oobLink, time: now))
-    }
-    return oob
-  }
-
   /// Like production only: a password-reset code works for one hour (`EXPIRED_OOB_CODE` after).
   /// The official emulator's codes never expire.
   func requireLive(_ oob: FirebaseOob, at time: Date) throws {
-    guard mode.likeProduction, oob.requestType == "PASSWORD_RESET", let createdAt = oob.createdAt else { return }
+    guard context.mode.likeProduction, oob.requestType == "PASSWORD_RESET", let createdAt = oob.createdAt else {
+      return
+    }
     try require(FirebaseTime.milliseconds(time) - createdAt <= Self.resetCodeLifetimeMs, "EXPIRED_OOB_CODE")
   }
 
   static let resetCodeLifetimeMs = 3_600_000
 
-  /// `URLSearchParams` encoding (spaces as `+`).
-  private static func formEncode(_ text: String) -> String {
-    var out = ""
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "*"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      case UInt8(ascii: " "): out += "+"
-      default:
-        let hex = String(byte, radix: 16, uppercase: true)
-        out += "%" + (hex.count == 1 ? "0" + hex : hex)
-      }
-    }
-    return out
-  }
-
   func resetPassword(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     guard let code = body.truthy("oobCode") else { throw FirebaseError.bad("MISSING_OOB_CODE") }
     let newPassword = body.truthy("newPassword")
-    let newHash = preHash(newPassword, projectId: call.projectId)
-    let timestamp = now
-    return try state.with(call.projectId) { project in
+    let newHash = context.preHash(newPassword, projectId: call.projectId)
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
       guard let oob = project.oob(code) else { throw FirebaseError.bad("INVALID_OOB_CODE") }
       try requireLive(oob, at: timestamp)
       if newPassword != nil {

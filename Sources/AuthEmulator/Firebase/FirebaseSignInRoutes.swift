@@ -1,13 +1,16 @@
 import Essentials
 import JSONKit
 
-/// `accounts:signUp` and `accounts:signInWithPassword` (`operations.ts` `signUp`, `signInWithPassword`).
-extension FirebaseAPI {
+/// `accounts:signUp`, `accounts:signInWithPassword` and `accounts:signInWithEmailLink`
+/// (`operations.ts` `signUp`, `signInWithPassword`, `signInWithEmailLink`).
+struct FirebaseSignInRoutes: Sendable {
+  let context: FirebaseContext
+
   func signUp(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
-    let newHash = preHash(body.truthy("password"), projectId: call.projectId)
-    let timestamp = now
-    return try state.with(call.projectId) { project in
+    let newHash = context.preHash(body.truthy("password"), projectId: call.projectId)
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
       var provider: String?
       var displayName: String?
       var emailVerified: Bool?
@@ -33,7 +36,7 @@ extension FirebaseAPI {
           emailVerified = false
           try require(body.isTruthy("email"), "MISSING_EMAIL")
           try require(body.isTruthy("password"), "MISSING_PASSWORD")
-          try requirePasswordSignIn(project, signUp: true)
+          try context.requirePasswordSignIn(project, signUp: true)
           provider = FirebaseTokens.passwordProvider
         } else {
           if let tenant = project.tenant { try require(tenant.enableAnonymousUser, "ADMIN_ONLY_OPERATION") }
@@ -51,8 +54,8 @@ extension FirebaseAPI {
         try require(newHash != nil, FirebaseRules.weakPassword)
       }
       var existing: FirebaseUser?
-      if let idToken = body.truthy("idToken") { existing = try parseIdToken(project, idToken).user }
-      if existing == nil, !call.privileged { try limitNewAccount(call.request) }
+      if let idToken = body.truthy("idToken") { existing = try context.parseIdToken(project, idToken).user }
+      if existing == nil, !call.privileged { try context.limitNewAccount(call.request) }
 
       var user =
         existing
@@ -86,7 +89,7 @@ extension FirebaseAPI {
       if let name = user.displayName { response["displayName"] = .string(name) }
       if let email = user.email { response["email"] = .string(email) }
       if let provider {
-        let issued = try issueTokens(project, user, provider: provider)
+        let issued = try context.issueTokens(project, user, provider: provider)
         response.merge(issued.tokens)
       }
       return .object(response)
@@ -108,9 +111,9 @@ extension FirebaseAPI {
     let email = FirebaseRules.canonicalEmail(body.string("email") ?? "")
 
     // Checks that need the state, then the hash check outside the lock, then the sign-in itself.
-    let (candidate, privacy) = try state.with(call.projectId) { project -> (FirebaseUser, Bool) in
-      try requirePasswordSignIn(project, signUp: false)
-      let privacy = emailPrivacy(project)
+    let (candidate, privacy) = try context.state.with(call.projectId) { project -> (FirebaseUser, Bool) in
+      try context.requirePasswordSignIn(project, signUp: false)
+      let privacy = context.emailPrivacy(project)
       guard let user = project.user(email: email) else {
         throw FirebaseError.bad(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
       }
@@ -123,11 +126,11 @@ extension FirebaseAPI {
     }
     // An imported hash (bcrypt, or scrypt with other parameters) is replaced by the project's own
     // scrypt on the first sign-in, as production does.
-    let hashConfig = state.hashConfig(call.projectId)
+    let hashConfig = context.state.hashConfig(call.projectId)
     let rehashed =
       hash.hasPrefix(FirebaseScryptHash.prefix) && (try? FirebaseScryptHash.parse(hash).get())?.parameters == hashConfig
-      ? nil : Self.nativeHash(password, config: hashConfig)
-    return try state.with(call.projectId) { project in
+      ? nil : FirebaseContext.nativeHash(password, config: hashConfig)
+    return try context.state.with(call.projectId) { project in
       // The account may have changed while the hash was checked.
       guard var user = project.user(localId: candidate.localId), user.email == email else {
         throw FirebaseError.bad(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
@@ -144,14 +147,60 @@ extension FirebaseAPI {
       response["localId"] = .string(user.localId)
       response["email"] = .string(email)
       // Production always names the display name, empty when there is none.
-      if mode.likeProduction { response["displayName"] = .string(user.displayName ?? "") }
-      // A second factor is due: 200 with a pending credential and no tokens (`FirebaseAPI+Mfa.swift`).
+      if context.mode.likeProduction { response["displayName"] = .string(user.displayName ?? "") }
+      // A second factor is due: 200 with a pending credential and no tokens (`FirebaseMfaRoutes.swift`).
       if !user.mfaInfo.isEmpty {
-        return mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response)
+        return context.mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response)
       }
-      user.lastLoginAt = FirebaseTime.milliseconds(now)
-      let issued = try issueTokens(project, user, provider: FirebaseTokens.passwordProvider)
+      user.lastLoginAt = FirebaseTime.milliseconds(context.now)
+      let issued = try context.issueTokens(project, user, provider: FirebaseTokens.passwordProvider)
       response.merge(issued.tokens)
+      return .object(response)
+    }
+  }
+
+  // MARK: - accounts:signInWithEmailLink
+
+  /// `accounts:signInWithEmailLink` (`operations.ts` `signInWithEmailLink`): the `EMAIL_SIGNIN` code
+  /// of `sendOobCode` signs the address in, creating the account when there is none. Such an
+  /// account lists the `password` provider but has no password (`emailLinkSignin`).
+  func signInWithEmailLink(_ call: FirebaseCall) throws -> JSON {
+    let body = call.body
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
+      let fromIdToken = try body.truthy("idToken").map { try context.parseIdToken(project, $0).user }
+      guard let given = body.truthy("email") else { throw FirebaseError.bad("MISSING_EMAIL") }
+      let email = FirebaseRules.canonicalEmail(given)
+      guard let code = body.truthy("oobCode") else { throw FirebaseError.bad("MISSING_OOB_CODE") }
+      guard let oob = project.oob(code), oob.requestType == "EMAIL_SIGNIN" else {
+        throw FirebaseError.bad("INVALID_OOB_CODE")
+      }
+      try require(email == oob.email, "INVALID_EMAIL : The email provided does not match the sign-in email address.")
+      try project.deleteOob(code)
+      let fromEmail = project.user(email: email)
+      var user: FirebaseUser
+      let isNewUser = fromIdToken == nil && fromEmail == nil
+      if let existing = fromIdToken ?? fromEmail {
+        try require(existing.disabled != true, "USER_DISABLED")
+        if let fromIdToken, let fromEmail { try require(fromIdToken.localId == fromEmail.localId, "EMAIL_EXISTS") }
+        user = existing
+      } else {
+        user = FirebaseUser(localId: project.newLocalId(), createdAt: FirebaseTime.milliseconds(timestamp))
+      }
+      user.email = email
+      user.emailVerified = true
+      user.emailLinkSignin = true
+      try project.save(user)
+      var response = JSONObject()
+      response["kind"] = "identitytoolkit#EmailLinkSigninResponse"
+      response["email"] = .string(email)
+      response["localId"] = .string(user.localId)
+      response["isNewUser"] = .bool(isNewUser)
+      if !user.mfaInfo.isEmpty {
+        return context.mfaPendingResponse(project, user, provider: FirebaseTokens.passwordProvider, base: response)
+      }
+      user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
+      response.merge(try context.issueTokens(project, user, provider: FirebaseTokens.passwordProvider).tokens)
       return .object(response)
     }
   }

@@ -6,7 +6,9 @@ import JSONKit
 /// the IdP's answer is an unsigned (or any) `id_token` JWT, or its claims as strict JSON, in
 /// `postBody` (`id_token=…&providerId=google.com`) or in `requestUri`. This is how emulated
 /// Google-only, Apple-only, … accounts are made.
-extension FirebaseAPI {
+struct FirebaseIdpRoutes: Sendable {
+  let context: FirebaseContext
+
   func signInWithIdp(_ call: FirebaseCall) throws -> JSON {
     let body = call.body
     if body.bool("returnRefreshToken") == true {
@@ -41,9 +43,9 @@ extension FirebaseAPI {
     if let idToken { response["oauthIdToken"] = .string(idToken) }
     let email = response["email"]?.string
     let emailVerified = response["emailVerified"]?.bool ?? false
-    let timestamp = now
-    return try state.with(call.projectId) { project in
-      let fromIdToken = try body.truthy("idToken").map { try parseIdToken(project, $0).user }
+    let timestamp = context.now
+    return try context.state.with(call.projectId) { project in
+      let fromIdToken = try body.truthy("idToken").map { try context.parseIdToken(project, $0).user }
       let matchingProvider = project.user(providerId: providerId, rawId: rawId)
       var user: FirebaseUser
       var isNewUser = false
@@ -98,10 +100,12 @@ extension FirebaseAPI {
       response["localId"] = .string(user.localId)
       if isNewUser { response["isNewUser"] = true }
       if user.email == email { response["emailVerified"] = user.emailVerified.map(JSON.bool) ?? false }
-      if !user.mfaInfo.isEmpty { return mfaPendingResponse(project, user, provider: providerId, base: response) }
+      if !user.mfaInfo.isEmpty {
+        return context.mfaPendingResponse(project, user, provider: providerId, base: response)
+      }
       user.lastLoginAt = FirebaseTime.milliseconds(timestamp)
       try require(user.disabled != true, "USER_DISABLED")
-      response.merge(try issueTokens(project, user, provider: providerId).tokens)
+      response.merge(try context.issueTokens(project, user, provider: providerId).tokens)
       return .object(response)
     }
   }
