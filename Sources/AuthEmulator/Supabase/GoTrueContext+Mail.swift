@@ -18,8 +18,10 @@ extension GoTrueContext {
   /// `{origin}/auth/v1/verify?token=<hash>&type=<type>&redirect_to=<url>`; like GoTrue's
   /// `encodeRedirectURL`, the redirect is escaped only when it contains `&`, `=` or `#`.
   func actionLink(origin: String, hash: String, type: String, redirectTo: String) -> String {
-    let redirect = redirectTo.contains(where: { "&=#".contains($0) }) ? Self.goQueryEscape(redirectTo) : redirectTo
-    return origin + SupabaseAPI.prefix + "/verify?token=" + hash + "&type=" + Self.goQueryEscape(type) + "&redirect_to="
+    let redirect =
+      redirectTo.contains(where: { "&=#".contains($0) }) ? GoTrueRedirects.goQueryEscape(redirectTo) : redirectTo
+    return origin + SupabaseAPI.prefix + "/verify?token=" + hash + "&type=" + GoTrueRedirects.goQueryEscape(type)
+      + "&redirect_to="
       + redirect
   }
 
@@ -88,7 +90,8 @@ extension GoTrueContext {
   func checkMayReceiveMail(_ address: String) throws {
     guard !mode.mayReceiveMail(address) else { return }
     throw GoTrueError.badRequest(
-      "email_address_not_authorized", "Email address \(Self.goQuoted(address)) cannot be used as it is not authorized")
+      "email_address_not_authorized",
+      "Email address \(GoTrueRedirects.goQuoted(address)) cannot be used as it is not authorized")
   }
 
   /// Like production only: GoTrue's `RATE_LIMIT_EMAIL_SENT` for the project (2 mails an hour on

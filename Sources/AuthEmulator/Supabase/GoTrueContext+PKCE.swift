@@ -16,7 +16,7 @@ extension GoTrueContext {
     now: Micros
   ) throws {
     guard ["s256", "plain"].contains(pkce.method.lowercased()) else {
-      throw GoTrueError.internal("unsupported code_challenge method \(Self.goQuoted(pkce.method))")
+      throw GoTrueError.internal("unsupported code_challenge method \(GoTrueRedirects.goQuoted(pkce.method))")
     }
     let day: Micros = 86_400 * 1_000_000
     for old in data.flowStates.values where old.userID == userID && old.createdAt + day < now {

@@ -31,7 +31,7 @@ struct SupabaseOAuthRoutes: Sendable {
     var pairs = [("provider", provider), ("redirect_to", target)]
     if let pkce { pairs += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)] }
     return ServerResponse(
-      status: 302, headers: [("Location", Self.oauthPagePath + "?" + GoTrueContext.goQueryEncode(pairs))])
+      status: 302, headers: [("Location", Self.oauthPagePath + "?" + GoTrueRedirects.goQueryEncode(pairs))])
   }
 
   /// The provider's page: this side's accounts with an identity of the provider, and a form.
@@ -82,7 +82,7 @@ struct SupabaseOAuthRoutes: Sendable {
       switch ending {
       case .code(let code):
         return ServerResponse(
-          status: 303, headers: [("Location", GoTrueContext.settingQuery([("code", code)], on: flow.target))])
+          status: 303, headers: [("Location", GoTrueRedirects.settingQuery([("code", code)], on: flow.target))])
       case .session(let user, let session, let refreshToken):
         let (accessToken, expiresAt) = context.accessToken(
           user: user, session: session, issuer: context.issuer(for: request), now: now)
@@ -93,7 +93,7 @@ struct SupabaseOAuthRoutes: Sendable {
           ("token_type", "bearer"),
         ]
         return ServerResponse(
-          status: 303, headers: [("Location", flow.target + "#" + GoTrueContext.goQueryEncode(fragment))])
+          status: 303, headers: [("Location", flow.target + "#" + GoTrueRedirects.goQueryEncode(fragment))])
       }
     } catch let error as GoTrueError {
       return ServerResponse(status: 303, headers: [("Location", flow.returning(error: error))])
@@ -233,10 +233,10 @@ private struct OAuthFlow {
   /// The app's callback with the error as GoTrue's callback sends it: in the query under PKCE,
   /// in the fragment otherwise.
   func returning(error: GoTrueError) -> String {
-    let pairs = GoTrueContext.redirectError(error)
+    let pairs = GoTrueRedirects.redirectError(error)
     var base = target
     if let hash = base.firstIndex(of: "#") { base = String(base[..<hash]) }
-    if pkce != nil { return GoTrueContext.settingQuery(pairs, on: base) }
-    return base + "#" + GoTrueContext.goQueryEncode(pairs)
+    if pkce != nil { return GoTrueRedirects.settingQuery(pairs, on: base) }
+    return base + "#" + GoTrueRedirects.goQueryEncode(pairs)
   }
 }

@@ -65,7 +65,7 @@ struct SupabaseVerifyRoutes: Sendable {
     var flowMethod: String?
     if tokenHash.hasPrefix(GoTrueContext.pkcePrefix) {
       guard let method = GoTrueContext.flowMethod(forVerifyType: type) else {
-        throw GoTrueError.internal("unsupported authentication method \(GoTrueContext.goQuoted(type))")
+        throw GoTrueError.internal("unsupported authentication method \(GoTrueRedirects.goQuoted(type))")
       }
       flowMethod = method
     }
@@ -75,7 +75,7 @@ struct SupabaseVerifyRoutes: Sendable {
       switch try verify(type: type, tokenHash: tokenHash, email: nil, now: now, flowMethod: flowMethod) {
       case .authCode(let code):
         return ServerResponse(
-          status: 303, headers: [("Location", GoTrueContext.settingQuery([("code", code)], on: target))])
+          status: 303, headers: [("Location", GoTrueRedirects.settingQuery([("code", code)], on: target))])
       case .session(let user, let session, let refreshToken):
         let (accessToken, expiresAt) = context.accessToken(
           user: user, session: session, issuer: context.issuer(for: request), now: now)
@@ -87,15 +87,15 @@ struct SupabaseVerifyRoutes: Sendable {
       }
     } catch is EmailChangeHalfConfirmed {
       if flowMethod != nil {
-        target = GoTrueContext.settingQuery([("message", EmailChangeHalfConfirmed.message)], on: target)
+        target = GoTrueRedirects.settingQuery([("message", EmailChangeHalfConfirmed.message)], on: target)
       }
       fragment = [("message", EmailChangeHalfConfirmed.message), ("sb", "")]
     } catch let error as GoTrueError {
-      let described = GoTrueContext.redirectError(error)
-      if flowMethod != nil { target = GoTrueContext.settingQuery(described, on: target) }
+      let described = GoTrueRedirects.redirectError(error)
+      if flowMethod != nil { target = GoTrueRedirects.settingQuery(described, on: target) }
       fragment = described + [("sb", "")]
     }
-    return ServerResponse(status: 303, headers: [("Location", target + "#" + GoTrueContext.goQueryEncode(fragment))])
+    return ServerResponse(status: 303, headers: [("Location", target + "#" + GoTrueRedirects.goQueryEncode(fragment))])
   }
 
   /// Finds the user holding the token, applies the verification, starts a session (amr `otp`).

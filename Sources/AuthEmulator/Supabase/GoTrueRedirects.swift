@@ -4,8 +4,8 @@ import JSONKit
 
 /// Redirect URLs and query strings as GoTrue's Go code spells them: the app's callback with a
 /// code or an error set (`prepPKCERedirectURL`, `prepErrorRedirectURL`), `url.Values.Encode`,
-/// `url.QueryEscape` and `%q`.
-extension GoTrueContext {
+/// `url.QueryEscape` and `%q`. Functions of their text only, shared by the route groups.
+enum GoTrueRedirects {
   /// `prepPKCERedirectURL` and the query half of `prepErrorRedirectURL`/`prepRedirectURL`: the
   /// redirect's own query with `pairs` set, re-encoded as Go's `url.Values.Encode` does.
   static func settingQuery(_ pairs: [(String, String)], on target: String) -> String {
