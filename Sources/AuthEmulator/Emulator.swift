@@ -69,7 +69,7 @@ package final class Emulator: Sendable {
   package func start() async throws -> Int {
     let port = try await server.start()
     let origin = "http://\(displayHost):\(port)"
-    supabase.boundOrigin.withLock { $0 = origin }
+    supabase.context.boundOrigin.withLock { $0 = origin }
     return port
   }
 

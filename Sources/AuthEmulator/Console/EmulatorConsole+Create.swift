@@ -59,7 +59,7 @@ extension EmulatorConsole {
         return createPage(message: "The claims are not a JSON object: { … }.").withStatus(400)
       }
       if side == .firebase {
-        do { try FirebaseAPI.validateCustomClaims(parsed.compactText) } catch let error as FirebaseError {
+        do { try FirebaseUpdateRoutes.validateCustomClaims(parsed.compactText) } catch let error as FirebaseError {
           return createPage(message: error.message).withStatus(400)
         } catch { return createPage(message: "\(error)").withStatus(400) }
       }
@@ -109,7 +109,7 @@ extension EmulatorConsole {
     guard field("totp") == "yes" else { return Self.redirect(page) }
     let secret = TOTP.newSecret()
     addVerifiedTOTP(side: side, id: id, tenant: tenant, secret: secret)
-    let uri = SupabaseAPI.otpauthURI(issuer: "authsh emulator", account: email, secret: secret)
+    let uri = SupabaseFactorRoutes.otpauthURI(issuer: "authsh emulator", account: email, secret: secret)
     typealias H = ConsoleHTML
     var body = "<p>Created \(H.text(email)) with a verified TOTP factor. Scan the code or type the secret:</p>"
     if let svg = QRCodeSVG.svg(uri) {

@@ -52,7 +52,7 @@ extension EmulatorConsole {
       out += "<input type=\"hidden\" name=\"field\" value=\"\(key)\">"
       out += "<label for=\"edit-\(key)\">\(H.text(label)) as JSON</label>"
       if key == "customAttributes" {
-        let reserved = FirebaseAPI.reservedClaims.joined(separator: ", ")
+        let reserved = FirebaseUpdateRoutes.reservedClaims.joined(separator: ", ")
         out += "<p class=\"muted\">At most 1000 characters as compact JSON; reserved names are refused: "
         out += "\(H.text(reserved)).</p>"
       }

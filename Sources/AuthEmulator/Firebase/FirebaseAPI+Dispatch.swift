@@ -70,47 +70,48 @@ extension FirebaseAPI {
       try require(privileged, "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
       projectId = target
     }
-    let tenantId = try operation.projectLevel ? nil : tenant(of: body, pathTenant: pathTenant)
+    let tenantId = try operation.projectLevel ? nil : context.tenant(of: body, pathTenant: pathTenant)
     if let tenantId, ![.getTenant, .updateTenant, .deleteTenant].contains(operation) {
-      try requireTenant(projectId: projectId, tenantId: tenantId)
+      try context.requireTenant(projectId: projectId, tenantId: tenantId)
     }
     let call = FirebaseCall(
       request: request, body: body, privileged: privileged,
       projectId: FirebaseProject.stateKey(projectId: projectId, tenantId: tenantId), tenantId: tenantId)
     switch operation {
-    case .signUp: return try signUp(call)
-    case .signInWithPassword: return try signInWithPassword(call)
-    case .sendOobCode: return try sendOobCode(call)
-    case .resetPassword: return try resetPassword(call)
-    case .update: return try update(call)
-    case .lookup: return try lookup(call)
-    case .delete: return try deleteAccount(call)
-    case .createAuthUri: return try createAuthUri(call)
-    case .batchGet: return try batchGet(call)
-    case .batchDelete: return try batchDelete(call)
+    case .signUp: return try signIn.signUp(call)
+    case .signInWithPassword: return try signIn.signInWithPassword(call)
+    case .sendOobCode: return try oob.sendOobCode(call)
+    case .resetPassword: return try oob.resetPassword(call)
+    case .update: return try updates.update(call)
+    case .lookup: return try accounts.lookup(call)
+    case .delete: return try accounts.deleteAccount(call)
+    case .createAuthUri: return try accounts.createAuthUri(call)
+    case .batchGet: return try admin.batchGet(call)
+    case .batchDelete: return try admin.batchDelete(call)
     case .batchCreate:
       try require(call.privileged, "INSUFFICIENT_PERMISSION")
-      return try batchCreate(call)
-    case .query: return try queryAccounts(call)
-    case .createSessionCookie: return try createSessionCookie(call)
+      return try batchCreate.batchCreate(call)
+    case .query: return try admin.queryAccounts(call)
+    case .createSessionCookie: return try admin.createSessionCookie(call)
     case .getProjects: return ["projectId": "12345", "authorizedDomains": ["localhost"]]
     case .getConfig:
       let likeProduction = mode.likeProduction
-      return state.with(projectId) { Self.adminConfig($0, likeProduction: likeProduction) }
-    case .updateConfig: return try updateAdminConfig(call)
-    case .listTenants: return try listTenants(call, projectId: projectId)
-    case .createTenant: return try createTenant(call, projectId: projectId)
-    case .getTenant, .updateTenant, .deleteTenant: return try manageTenant(operation, call, projectId: projectId)
-    case .signInWithEmailLink: return try signInWithEmailLink(call)
-    case .signInWithIdp: return try signInWithIdp(call)
-    case .signInWithCustomToken: return try signInWithCustomToken(call)
-    case .sendVerificationCode: return try sendVerificationCode(call)
-    case .signInWithPhoneNumber: return try signInWithPhoneNumber(call)
-    case .mfaEnrollmentStart: return try mfaEnrollmentStart(call)
-    case .mfaEnrollmentFinalize: return try mfaEnrollmentFinalize(call)
-    case .mfaEnrollmentWithdraw: return try mfaEnrollmentWithdraw(call)
-    case .mfaSignInStart: return try mfaSignInStart(call)
-    case .mfaSignInFinalize: return try mfaSignInFinalize(call)
+      return state.with(projectId) { FirebaseAdminRoutes.adminConfig($0, likeProduction: likeProduction) }
+    case .updateConfig: return try admin.updateAdminConfig(call)
+    case .listTenants: return try tenants.listTenants(call, projectId: projectId)
+    case .createTenant: return try tenants.createTenant(call, projectId: projectId)
+    case .getTenant, .updateTenant, .deleteTenant:
+      return try tenants.manageTenant(operation, call, projectId: projectId)
+    case .signInWithEmailLink: return try signIn.signInWithEmailLink(call)
+    case .signInWithIdp: return try idp.signInWithIdp(call)
+    case .signInWithCustomToken: return try customToken.signInWithCustomToken(call)
+    case .sendVerificationCode: return try phone.sendVerificationCode(call)
+    case .signInWithPhoneNumber: return try phone.signInWithPhoneNumber(call)
+    case .mfaEnrollmentStart: return try mfa.mfaEnrollmentStart(call)
+    case .mfaEnrollmentFinalize: return try mfa.mfaEnrollmentFinalize(call)
+    case .mfaEnrollmentWithdraw: return try mfa.mfaEnrollmentWithdraw(call)
+    case .mfaSignInStart: return try mfa.mfaSignInStart(call)
+    case .mfaSignInFinalize: return try mfa.mfaSignInFinalize(call)
     case .unimplemented: throw FirebaseError.notFound
     }
   }
@@ -229,51 +230,6 @@ extension FirebaseAPI {
   static let userAttributes = [
     "USER_ATTRIBUTE_NAME_UNSPECIFIED", "EMAIL", "DISPLAY_NAME", "PROVIDER", "PHOTO_URL", "PASSWORD", "RAW_USER_INFO",
   ]
-
-  // MARK: - Tokens and ID-token checks shared by the operations
-
-  /// Enumeration protection: the project's setting, or always like production.
-  func emailPrivacy(_ project: FirebaseProject) -> Bool { project.emailPrivacy || mode.likeProduction }
-
-  /// `parseIdToken`: undecodable → `INVALID_ID_TOKEN`; unknown user → `USER_NOT_FOUND`;
-  /// `iat < validSince` → `TOKEN_EXPIRED`; disabled → `USER_DISABLED`. No signature or `exp` check.
-  func parseIdToken(_ project: FirebaseProject, _ token: String) throws -> (
-    user: FirebaseUser, token: FirebaseTokens.DecodedIdToken
-  ) {
-    guard let decoded = FirebaseTokens.decodeIdToken(token) else { throw FirebaseError.bad("INVALID_ID_TOKEN") }
-    try require(decoded.payload["firebase"]?["tenant"]?.string == project.tenantId, "TENANT_ID_MISMATCH")
-    guard let user = project.user(localId: decoded.userId) else { throw FirebaseError.bad("USER_NOT_FOUND") }
-    try require(user.validSince.map { decoded.issuedAt >= $0 } ?? true, "TOKEN_EXPIRED")
-    try require(user.disabled != true, "USER_DISABLED")
-    return (user, decoded)
-  }
-
-  /// `issueTokens`: records the refresh time, then mints an ID token and a refresh token.
-  func issueTokens(
-    _ project: FirebaseProject, _ user: FirebaseUser, provider: String,
-    extraClaims: JSONObject = JSONObject(), secondFactor: FirebaseSecondFactor? = nil
-  ) throws
-    -> (user: FirebaseUser, tokens: JSONObject)
-  {
-    var user = user
-    let issuedAt = now
-    user.lastRefreshAt = issuedAt
-    try project.save(user)
-    let claims = FirebaseTokens.idTokenClaims(
-      for: user, projectId: project.projectId, provider: provider, now: issuedAt,
-      lifetime: config.tokenLifetime, extraClaims: extraClaims,
-      secondFactor: secondFactor, tenantId: project.tenantId)
-    var tokens = JSONObject()
-    tokens["idToken"] = .string(EmulatorJWT.unsigned(.object(claims)))
-    tokens["refreshToken"] = .string(
-      FirebaseTokens.refreshToken(
-        localId: user.localId, provider: provider,
-        projectId: project.projectId,
-        issuedAtMs: FirebaseTime.milliseconds(issuedAt), extraClaims: extraClaims,
-        secondFactor: secondFactor, tenantId: project.tenantId))
-    tokens["expiresIn"] = .string(String(config.tokenLifetime))
-    return (user, tokens)
-  }
 }
 
 extension JSONObject {

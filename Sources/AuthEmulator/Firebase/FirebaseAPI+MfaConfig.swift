@@ -34,7 +34,7 @@ extension FirebaseAPI {
       guard let totp = provider["totpProviderConfig"] else { continue }
       let state = provider["state"]?.string ?? "MFA_STATE_UNSPECIFIED"
       guard state == "ENABLED" || state == "MANDATORY" else { continue }
-      let value = totp["adjacentIntervals"]?.int ?? totpAdjacentIntervals
+      let value = totp["adjacentIntervals"]?.int ?? FirebaseMfaRoutes.totpAdjacentIntervals
       guard (0...10).contains(value) else {
         throw FirebaseError.bad("INVALID_CONFIG : adjacentIntervals must be between 0 and 10.")
       }
@@ -43,20 +43,4 @@ extension FirebaseAPI {
     try project.setTOTP(adjacentIntervals: intervals)
   }
 
-  /// The project (a tenant's parent project) must have TOTP on.
-  func requireTOTPEnabled(_ call: FirebaseCall) throws {
-    let likeProduction = mode.likeProduction
-    let projectKey = FirebaseProject.parse(stateKey: call.projectId).projectId
-    guard state.with(projectKey, { $0.totpIntervals(likeProduction: likeProduction) }) == nil else { return }
-    var refusal = FirebaseError.bad(Self.totpDisabled)
-    refusal.status = "INVALID_ARGUMENT"
-    throw refusal
-  }
-
-  /// Steps either side of now a code may come from: the project's `adjacentIntervals` once set.
-  func totpWindow(_ call: FirebaseCall) -> Int {
-    let likeProduction = mode.likeProduction
-    let projectKey = FirebaseProject.parse(stateKey: call.projectId).projectId
-    return state.with(projectKey) { $0.totpIntervals(likeProduction: likeProduction) } ?? Self.totpAdjacentIntervals
-  }
 }

@@ -8,7 +8,9 @@ import JSONKit
 extension FirebaseAPI {
   func seed(_ accounts: [EmulatorSeedAccount]) throws -> (created: [String], skipped: Int) {
     let hashConfig = state.hashConfig(state.defaultProjectId)
-    let hashes = accounts.map { account in account.password.flatMap { Self.nativeHash($0, config: hashConfig) } }
+    let hashes = accounts.map { account in
+      account.password.flatMap { FirebaseContext.nativeHash($0, config: hashConfig) }
+    }
     let timestamp = now
     return try state.with(state.defaultProjectId) { project in
       var users: [FirebaseUser] = []
@@ -27,7 +29,7 @@ extension FirebaseAPI {
       try project.saveAll(users)
       // A project holding TOTP factors has TOTP switched on (its `mfa` config).
       if users.contains(where: { !$0.mfaInfo.isEmpty }), !project.totpConfigured {
-        try project.setTOTP(adjacentIntervals: Self.totpAdjacentIntervals)
+        try project.setTOTP(adjacentIntervals: FirebaseMfaRoutes.totpAdjacentIntervals)
       }
       return (users.map(\.localId), skipped)
     }

@@ -5,29 +5,63 @@ import JSONKit
 /// The Identity Toolkit + Secure Token side, faithful to the official Firebase Auth emulator for
 /// e-mail/password flows (`firebase-tools` `src/emulator/auth`), plus its `/emulator/v1` utilities.
 /// Passwords are bcrypt-hashed and never returned (the official emulator stores them in plain text).
+/// This is the front: it resolves the route, authenticates, answers CORS and errors, and hands the
+/// call to the route's group (`FirebaseSignInRoutes`, `FirebaseAdminRoutes`, …); what the groups
+/// share is the `FirebaseContext`.
 package final class FirebaseAPI: EmulatorAPI {
-  let config: EmulatorConfig
-  let clock: any EmulatorClock
-  let outbox: Outbox
-  let state: FirebaseState
-  let mode: EmulatorMode
+  let context: FirebaseContext
+  let signIn: FirebaseSignInRoutes
+  let customToken: FirebaseCustomTokenRoutes
+  let accounts: FirebaseAccountRoutes
+  let updates: FirebaseUpdateRoutes
+  let oob: FirebaseOobRoutes
+  let action: FirebaseActionRoutes
+  let admin: FirebaseAdminRoutes
+  let batchCreate: FirebaseBatchCreateRoutes
+  let tenants: FirebaseTenantRoutes
+  let idp: FirebaseIdpRoutes
+  let oauth: FirebaseOAuthRoutes
+  let phone: FirebasePhoneRoutes
+  let mfa: FirebaseMfaRoutes
+  let secureToken: FirebaseSecureTokenRoutes
+  let emulator: FirebaseEmulatorRoutes
 
   package init(
     config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
     mode: EmulatorMode? = nil
   ) throws {
-    self.config = config
-    self.mode = mode ?? EmulatorMode(config: config)
-    self.clock = clock
-    self.outbox = outbox
-    self.state = try FirebaseState(defaultProjectId: config.project, emailPrivacy: config.emailPrivacy, store: store)
+    let context = FirebaseContext(
+      config: config, clock: clock, outbox: outbox,
+      state: try FirebaseState(defaultProjectId: config.project, emailPrivacy: config.emailPrivacy, store: store),
+      mode: mode ?? EmulatorMode(config: config))
+    self.context = context
+    signIn = FirebaseSignInRoutes(context: context)
+    customToken = FirebaseCustomTokenRoutes(context: context)
+    oauth = FirebaseOAuthRoutes(context: context)
+    accounts = FirebaseAccountRoutes(context: context, oauth: oauth)
+    updates = FirebaseUpdateRoutes(context: context)
+    oob = FirebaseOobRoutes(context: context)
+    action = FirebaseActionRoutes(context: context, passwordReset: oob, updates: updates)
+    admin = FirebaseAdminRoutes(context: context)
+    batchCreate = FirebaseBatchCreateRoutes(context: context)
+    tenants = FirebaseTenantRoutes(context: context)
+    idp = FirebaseIdpRoutes(context: context)
+    phone = FirebasePhoneRoutes(context: context)
+    mfa = FirebaseMfaRoutes(context: context)
+    secureToken = FirebaseSecureTokenRoutes(context: context)
+    emulator = FirebaseEmulatorRoutes(context: context)
   }
+
+  var config: EmulatorConfig { context.config }
+  var state: FirebaseState { context.state }
+  var mode: EmulatorMode { context.mode }
+  var now: Date { context.now }
 
   package func handle(_ request: ServerRequest) async -> ServerResponse? {
     guard let route = FirebaseRoute(request) else { return nil }
     if request.method == "OPTIONS" { return preflight(request) }
-    if route == .action { return emulatorAction(request) }
-    if route == .handler { return oauthHandler(request) }
+    if route == .action { return action.emulatorAction(request) }
+    if route == .handler { return oauth.oauthHandler(request) }
     do {
       if request.bodyTooLarge { throw FirebaseError.bodyTooLarge }
       let body = try perform(route, request)
@@ -55,9 +89,9 @@ package final class FirebaseAPI: EmulatorAPI {
         operation, request: request, privileged: privileged, pathProject: pathProject, pathTenant: pathTenant)
     case .secureToken:
       guard apiKey(request) != nil else { throw FirebaseError.missingAPIKey }
-      return try grantToken(FirebaseBody.parse(request, allowForm: true))
+      return try secureToken.grantToken(FirebaseBody.parse(request, allowForm: true))
     case .emulator(let endpoint, let projectId):
-      return try emulatorEndpoint(endpoint, projectId: projectId, request: request)
+      return try emulator.emulatorEndpoint(endpoint, projectId: projectId, request: request)
     case .notFound, .action, .handler:
       throw FirebaseError.notFound
     }
@@ -109,27 +143,5 @@ package final class FirebaseAPI: EmulatorAPI {
       headers.append(("Access-Control-Allow-Private-Network", "true"))
     }
     return ServerResponse(status: 204, headers: headers)
-  }
-
-  // MARK: - Shared helpers for the operations
-
-  var now: Date { clock.now() }
-
-  /// `http://<Host>` of the request, for action links.
-  func emulatorOrigin(_ request: ServerRequest) -> String {
-    "http://" + (request.header("Host") ?? "\(config.host):\(config.port)")
-  }
-
-  /// The bcrypt hash of `password` when it is long enough to be accepted (computed before taking
-  /// the state lock so that hashing never blocks other requests).
-  /// The stored form of a new password: Firebase's modified scrypt with the project's hash config
-  /// (`$fbscrypt$…`, the string GoTrue takes). Slow: call it outside the state lock.
-  func preHash(_ password: String?, projectId: String) -> String? {
-    guard let password, FirebaseRules.isStrongEnough(password) else { return nil }
-    return Self.nativeHash(password, config: state.hashConfig(projectId))
-  }
-
-  static func nativeHash(_ password: String, config: FirebaseScryptParameters) -> String? {
-    config.newHash(password).map { FirebaseScryptHash(parameters: config, salt: $0.salt, hash: $0.hash).encoded }
   }
 }

@@ -30,8 +30,8 @@ struct FirebaseImportHash {
         throw FirebaseError.bad("MISSING_SIGNER_KEY")
       }
       let separator = body.truthy("saltSeparator").flatMap(Base64URL.decode) ?? []
-      let rounds = body["rounds"].flatMap(FirebaseAPI.integer) ?? 0
-      let memoryCost = body["memoryCost"].flatMap(FirebaseAPI.integer) ?? 0
+      let rounds = body["rounds"].flatMap(FirebaseBatchCreateRoutes.integer) ?? 0
+      let memoryCost = body["memoryCost"].flatMap(FirebaseBatchCreateRoutes.integer) ?? 0
       try require((1...8).contains(rounds), "INVALID_ROUNDS")
       try require((1...14).contains(memoryCost), "INVALID_MEMORY_COST")
       algorithm = .scrypt(
@@ -51,7 +51,7 @@ struct FirebaseImportHash {
     -> ImportedPasswordHash
   {
     var hash = ImportedPasswordHash(algorithm: kind)
-    let number = { (name: String) in body[name].flatMap(FirebaseAPI.integer) ?? 0 }
+    let number = { (name: String) in body[name].flatMap(FirebaseBatchCreateRoutes.integer) ?? 0 }
     if kind.isHMAC {
       guard let key = body.truthy("signerKey").flatMap(Base64URL.decode), !key.isEmpty else {
         throw FirebaseError.bad("MISSING_SIGNER_KEY")

@@ -20,9 +20,9 @@ final class FirebaseProject {
   private var localIdForPhone: [String: String] = [:]
   /// `providerId + "\u{0}" + rawId` of federated providers → localId.
   private var localIdForProvider: [String: String] = [:]
-  /// Started TOTP enrolments by `sessionInfo` (`FirebaseAPI+Mfa.swift`).
+  /// Started TOTP enrolments by `sessionInfo` (`FirebaseMfaRoutes.swift`).
   var totpSessions: [String: FirebaseTotpSession] = [:]
-  /// Codes of `sendVerificationCode` by `sessionInfo` (`FirebaseAPI+Phone.swift`).
+  /// Codes of `sendVerificationCode` by `sessionInfo` (`FirebasePhoneRoutes.swift`).
   var phoneCodes: [String: FirebasePhoneCode] = [:]
   /// Every localId in order: `accounts:batchGet` pages read off it instead of sorting.
   private var localIdOrder = OrderedIndex<String>()
@@ -219,7 +219,7 @@ final class FirebaseProject {
   /// The TOTP provider's `adjacentIntervals` in effect (nil: TOTP off): as configured, else on
   /// (Identity Platform's default of 5) in the default mode and off like production.
   func totpIntervals(likeProduction: Bool) -> Int? {
-    totpConfigured ? totpAdjacentIntervals : likeProduction ? nil : FirebaseAPI.totpAdjacentIntervals
+    totpConfigured ? totpAdjacentIntervals : likeProduction ? nil : FirebaseMfaRoutes.totpAdjacentIntervals
   }
 
   /// Stores a tenant's settings (this must be a tenant's store).

@@ -9,11 +9,11 @@ enum FirebaseOperation: Equatable, Sendable {
   /// v2 tenant management (`projects/{p}/tenants[/{t}]`).
   case listTenants, createTenant, getTenant, updateTenant, deleteTenant
   case signInWithEmailLink, signInWithIdp
-  /// A custom token an app server minted (`FirebaseAPI+CustomToken.swift`).
+  /// A custom token an app server minted (`FirebaseCustomTokenRoutes.swift`).
   case signInWithCustomToken
-  /// Phone sign-in (`FirebaseAPI+Phone.swift`).
+  /// Phone sign-in (`FirebasePhoneRoutes.swift`).
   case sendVerificationCode, signInWithPhoneNumber
-  /// v2 second factors (`FirebaseAPI+Mfa.swift`).
+  /// v2 second factors (`FirebaseMfaRoutes.swift`).
   case mfaEnrollmentStart, mfaEnrollmentFinalize, mfaEnrollmentWithdraw, mfaSignInStart, mfaSignInFinalize
   /// Served by the official emulator but outside this one's scope (501).
   case unimplemented(String)
@@ -58,7 +58,7 @@ enum FirebaseRoute: Equatable {
     let method = request.method == "HEAD" ? "GET" : request.method
     if path == "/" && method != "GET" && method != "OPTIONS" { return nil }
     let owned =
-      path == "/" || path == "/emulator/action" || path == FirebaseAPI.handlerPath
+      path == "/" || path == "/emulator/action" || path == FirebaseOAuthRoutes.handlerPath
       || Self.ownedPrefixes.contains { path.hasPrefix($0) }
     guard owned else { return nil }
     guard case .found(let entry, let parameters) = FirebaseAPI.routes.resolve(method: method, path: path) else {

@@ -33,8 +33,12 @@ extension FirebaseAPI {
     [
       Entry("GET", "/", .readiness, "Readiness: {authEmulator: {ready: true}}"),
       Entry("GET", "/emulator/action", .action, "A mailed link (mode, oobCode, apiKey, continueUrl)"),
-      Entry("GET", handlerPath, .handler, "A social provider's page (providerId, continueUri from createAuthUri)"),
-      Entry("POST", handlerPath, .handler, "The account chosen there → continueUri with an unsigned id_token"),
+      Entry(
+        "GET", FirebaseOAuthRoutes.handlerPath, .handler,
+        "A social provider's page (providerId, continueUri from createAuthUri)"),
+      Entry(
+        "POST", FirebaseOAuthRoutes.handlerPath, .handler,
+        "The account chosen there → continueUri with an unsigned id_token"),
       Entry("POST", "/securetoken.googleapis.com/v1/token", .secureToken, "Refresh {grant_type, refresh_token}"),
     ] + clientRoutes + projectRoutes(v1 + "/projects/{projectId}", tenant: "")
     + projectRoutes(v1 + "/projects/{projectId}/tenants/{tenantId}", tenant: " (a tenant)")

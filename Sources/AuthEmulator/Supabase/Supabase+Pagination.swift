@@ -42,7 +42,7 @@ struct Pagination {
     func link(_ target: Int) -> String {
       var items = request.queryItems.filter { $0.name != "page" }.map { ($0.name, $0.value) }
       items.append(("page", String(target)))
-      return "<" + request.path + "?" + SupabaseAPI.goQueryEncode(items) + ">"
+      return "<" + request.path + "?" + GoTrueRedirects.goQueryEncode(items) + ">"
     }
     var header = ""
     if totalPages > page { header += link(page + 1) + "; rel=\"next\", " }  // page < totalPages ≤ total: no overflow

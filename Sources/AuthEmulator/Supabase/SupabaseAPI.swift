@@ -1,35 +1,58 @@
 import Essentials
 import HTTPServerKit
-import HostedLimits
 import JSONKit
-import Synchronization
 
-/// The GoTrue side, served under `/auth/v1`. Handlers are plain functions of the request; the
-/// state lives in `SupabaseState` (memory, written through to the `DocumentStore`).
+/// The GoTrue side, served under `/auth/v1`: the front that routes a request (`routes`), answers
+/// CORS, 404, 405 and 413, runs the route's checks (`protect`) and hands it to the route's group.
+/// Each group (`SupabaseAdminRoutes`, `SupabaseTokenRoutes`, …) holds its handlers; what they share
+/// is the `GoTrueContext`. The state lives in `SupabaseState` (memory, written through to the
+/// `DocumentStore`).
 package final class SupabaseAPI: EmulatorAPI {
   static let prefix = "/auth/v1"
 
-  let config: EmulatorConfig
-  let clock: any EmulatorClock
-  let outbox: Outbox
-  let state: SupabaseState
-  let verifiedTokens = VerifiedTokenCache()
-  let mode: EmulatorMode
-  /// `http://host:port` once the server is bound: links and `iss` for requests without `Host`.
-  let boundOrigin = Mutex<String?>(nil)
+  let context: GoTrueContext
+  let info: SupabaseInfoRoutes
+  let signup: SupabaseSignupRoutes
+  let token: SupabaseTokenRoutes
+  let mail: SupabaseMailRoutes
+  let otp: SupabaseOTPRoutes
+  let verify: SupabaseVerifyRoutes
+  let user: SupabaseUserRoutes
+  let factors: SupabaseFactorRoutes
+  let admin: SupabaseAdminRoutes
+  let adminFactors: SupabaseAdminFactorRoutes
+  let adminLinks: SupabaseAdminLinkRoutes
+  let oauth: SupabaseOAuthRoutes
 
   package init(
     config: EmulatorConfig, clock: any EmulatorClock, outbox: Outbox, store: any DocumentStore,
     mode: EmulatorMode? = nil
   ) throws {
-    self.config = config
-    self.mode = mode ?? EmulatorMode(config: config)
-    self.clock = clock
-    self.outbox = outbox
-    self.state = try SupabaseState(store: store)
+    let context = GoTrueContext(
+      config: config, clock: clock, outbox: outbox, state: try SupabaseState(store: store),
+      mode: mode ?? EmulatorMode(config: config))
+    self.context = context
+    info = SupabaseInfoRoutes(context: context)
+    signup = SupabaseSignupRoutes(context: context)
+    token = SupabaseTokenRoutes(context: context)
+    mail = SupabaseMailRoutes(context: context)
+    otp = SupabaseOTPRoutes(context: context)
+    verify = SupabaseVerifyRoutes(context: context)
+    user = SupabaseUserRoutes(context: context)
+    factors = SupabaseFactorRoutes(context: context)
+    admin = SupabaseAdminRoutes(context: context)
+    adminFactors = SupabaseAdminFactorRoutes(context: context)
+    adminLinks = SupabaseAdminLinkRoutes(context: context)
+    oauth = SupabaseOAuthRoutes(context: context)
     let now = clock.now().micros
-    _ = try? state.transaction { pruneExpiredSessions(in: &$0, now: now) }
+    _ = try? context.state.transaction { context.pruneExpiredSessions(in: &$0, now: now) }
   }
+
+  var config: EmulatorConfig { context.config }
+  var state: SupabaseState { context.state }
+  var now: Micros { context.now }
+  /// GoTrue `MAILER_AUTOCONFIRM=false`: `--confirm-email`, or like production.
+  var confirmEmail: Bool { context.confirmEmail }
 
   /// Routing from `routes`: a known path asked with another method is 405 with no body, an
   /// unknown path under `/auth/v1` GoTrue's plain-text 404, a preflight under it 204 for any path.
@@ -68,7 +91,7 @@ package final class SupabaseAPI: EmulatorAPI {
     }
     do {
       try protect(request, route)
-      let client = SBClient(userAgent: request.header("User-Agent") ?? "", ip: clientIP(request))
+      let client = SBClient(userAgent: request.header("User-Agent") ?? "", ip: context.clientIP(request))
       return try SBClient.$current.withValue(client) { try route.handler(self, request, parameters) }
     } catch let error as GoTrueError {
       return error.response(for: request)
@@ -99,84 +122,5 @@ package final class SupabaseAPI: EmulatorAPI {
       response.headers.append(("Access-Control-Expose-Headers", "X-Total-Count, Link, X-Supabase-Api-Version"))
     }
     return response
-  }
-
-  // MARK: - Small endpoints
-
-  func health(_ request: ServerRequest) throws -> ServerResponse {
-    json([
-      "version": "v2.196.0", "name": "GoTrue", "description": "GoTrue is a user registration and authentication API",
-    ])
-  }
-
-  func settings(_ request: ServerRequest) throws -> ServerResponse {
-    let providers = [
-      "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "snapchat", "figma", "fly", "github",
-      "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack",
-      "slack_oidc", "workos", "twitch", "twitter", "email", "phone", "zoom",
-    ]
-    // Social providers count as enabled once an account has one (seeded, or the emulator's IdP sign-in).
-    let social = state.read { $0.socialProviders }
-    let external = JSONObject(
-      providers.map {
-        (
-          $0,
-          JSON.bool(
-            $0 == "email" || $0 == "phone" || ($0 == "anonymous_users" && config.anonymousSignIns)
-              || social.contains($0))
-        )
-      })
-    return json([
-      "external": .object(external), "disable_signup": false, "mailer_autoconfirm": .bool(!confirmEmail),
-      "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,
-      "saml_private_key_next_configured": false, "passkeys_enabled": false,
-    ])
-  }
-
-  /// HS256 keys are never published, so an HS256-only server lists none.
-  func jwks(_ request: ServerRequest) throws -> ServerResponse {
-    json(["keys": []], headers: [("Cache-Control", "public, max-age=600")])
-  }
-
-  // MARK: - Helpers shared by the handlers
-
-  var now: Micros { clock.now().micros }
-
-  func json(_ value: JSON, status: Int = 200, headers: [(name: String, value: String)] = []) -> ServerResponse {
-    ServerResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: value.bytes)
-  }
-
-  func json(bytes: [UInt8], status: Int = 200) -> ServerResponse {
-    ServerResponse(status: status, headers: [("Content-Type", "application/json")], body: bytes)
-  }
-
-  /// `http://<Host>` of the request (mail links point back at the address the client used).
-  func origin(of request: ServerRequest) -> String {
-    if let host = request.header("Host"), !host.isEmpty { return "http://" + host }
-    return boundOrigin.withLock { $0 } ?? "http://\(config.host):\(config.port)"
-  }
-
-  /// The JWT `iss`: this emulator's `/auth/v1` URL.
-  func issuer(for request: ServerRequest) -> String { origin(of: request) + Self.prefix }
-
-  /// `redirect_to` from the query (or a body field) when GoTrue's `IsRedirectURLValid` accepts it
-  /// (the site URL, a loopback address or the allow-list), else the site URL. In every mode: any
-  /// other address would be an open redirect.
-  func redirectTarget(_ request: ServerRequest, body: String? = nil) -> String {
-    for candidate in [request.query("redirect_to"), request.header("redirect_to"), body] {
-      if let candidate, RedirectPolicy.isValid(candidate, siteURL: config.siteURL, allowList: config.redirectAllowList)
-      {
-        return candidate
-      }
-    }
-    return config.siteURL
-  }
-
-  /// GoTrue `MAILER_AUTOCONFIRM=false`: `--confirm-email`, or like production.
-  var confirmEmail: Bool { config.confirmEmail || mode.likeProduction }
-
-  /// `--refresh-reuse-interval`, else the hosted projects' 10 s like production, else GoTrue's 0.
-  var refreshReuseInterval: Int {
-    config.refreshReuseInterval ?? (mode.likeProduction ? ProductionLimits.Supabase.refreshReuseInterval : 0)
   }
 }

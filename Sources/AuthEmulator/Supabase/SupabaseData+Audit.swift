@@ -151,36 +151,3 @@ extension SupabaseData {
     }
   }
 }
-
-extension SupabaseAPI {
-  /// GoTrue's `utilities.GetIPAddress`: the first `X-Forwarded-For` address, else this machine.
-  func clientIP(_ request: ServerRequest) -> String {
-    let forwarded =
-      request.header("X-Forwarded-For")?.split(separator: ",").first
-      .map { $0.trimmingSpaces } ?? ""
-    return forwarded.isEmpty ? "127.0.0.1" : forwarded
-  }
-
-  /// `GET /admin/audit?page&per_page&query=author:EMAIL|action:ACTION|type:TYPE` (`audit.go`).
-  func adminAuditLog(_ request: ServerRequest) throws -> ServerResponse {
-    try requireAdmin(request)
-    let page = try Pagination(request)
-    var columns: [String] = []
-    var value = ""
-    if let query = request.query("query"), !query.isEmpty {
-      let parts = query.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-      let known = ["author": ["actor_username", "actor_name"], "action": ["action"], "type": ["log_type"]]
-      guard parts.count == 2, let mapped = known[String(parts[0])] else {
-        throw GoTrueError.validation("Invalid query scope: \(query)")
-      }
-      columns = mapped
-      value = String(parts[1])
-    }
-    let (total, body) = state.read { data -> (Int, [UInt8]) in
-      let matches = data.auditEntries(columns: columns, value: value)
-      let slice = page.offset < matches.count ? Array(matches[page.offset...].prefix(page.perPage)) : []
-      return (matches.count, JSON.array(slice.map(\.wire)).bytes)
-    }
-    return page.response(request, total: total, body: body)
-  }
-}

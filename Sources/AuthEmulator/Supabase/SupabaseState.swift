@@ -134,7 +134,7 @@ struct SupabaseData: Sendable {
     tokensBySession[sessionID] = tokens
   }
 
-  /// Sign-ins since the last sweep for expired sessions (`SupabaseAPI.startSession`).
+  /// Sign-ins since the last sweep for expired sessions (`GoTrueContext.startSession`).
   var sessionStartsSinceSweep = 0
 
   mutating func takeSequence() -> Int64 {

@@ -16,14 +16,14 @@ struct EnrolmentQRCodeTests {
 
   @Test("the QR code is a real symbol: finder patterns in three corners, an SVG of its modules")
   func qrCode() throws {
-    let uri = SupabaseAPI.otpauthURI(
+    let uri = SupabaseFactorRoutes.otpauthURI(
       issuer: "127.0.0.1:3000", account: "ada+mfa@example.com", secret: "JBSWY3DPEHPK3PXP")
     #expect(
       uri
         == "otpauth://totp/127.0.0.1:3000:ada+mfa@example.com?algorithm=SHA1&digits=6&issuer=127.0.0.1:3000&period=30&secret=JBSWY3DPEHPK3PXP"
     )
     // pquerna/otp path-escapes the query: a space is %20, which authenticator apps read (not +).
-    let spaced = SupabaseAPI.otpauthURI(issuer: "My App", account: "a@example.com", secret: "JBSWY3DPEHPK3PXP")
+    let spaced = SupabaseFactorRoutes.otpauthURI(issuer: "My App", account: "a@example.com", secret: "JBSWY3DPEHPK3PXP")
     #expect(
       spaced
         == "otpauth://totp/My%20App:a@example.com?algorithm=SHA1&digits=6&issuer=My%20App&period=30&secret=JBSWY3DPEHPK3PXP"

@@ -67,6 +67,18 @@ struct RouteTableTests {
     #expect(magicLink?.guards == [.limit(.magicLink), .captcha])
   }
 
+  @Test("each Supabase route's path type reads exactly its pattern's parameters")
+  func supabasePathTypes() {
+    for route in SupabaseAPI.routes {
+      #expect(route.pathParameterNames == route.pattern.parameterNames, "\(route.method) \(route.pattern)")
+    }
+    let path = UserFactorPath(["userId": "U", "factorId": "F"])
+    #expect(path.userID.raw == "U" && path.factorID.raw == "F")
+    #expect(throws: GoTrueError.notFound("validation_failed", "factor_id must be an UUID")) {
+      try path.factorID.uuid()
+    }
+  }
+
   @Test("patterns: parameters, a :suffix in a segment, a trailing wildcard")
   func patterns() {
     #expect(RoutePattern("/a/{id}/b").match("/a/42/b") == ["id": "42"])

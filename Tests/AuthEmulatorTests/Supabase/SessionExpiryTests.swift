@@ -76,7 +76,7 @@ struct SessionExpiryTests {
       token = refreshed.json.refreshToken
     }
     let kept = emulator.emulator.supabase.state.read { $0.refreshTokens.count }
-    #expect(kept == SupabaseAPI.refreshTokensKeptPerSession)
+    #expect(kept == GoTrueContext.refreshTokensKeptPerSession)
     // The parent of the active token is still known: a retry gets the active token back.
     let retry = await emulator.refresh(previous)
     #expect(retry.status == 200 && retry.json.refreshToken == token)
