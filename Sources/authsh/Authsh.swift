@@ -126,8 +126,9 @@ struct Authsh {
     sink.err("error: \(TerminalText.escapeKeepingLines(problem.fullMessage))\n")
     sink.err("Run 'authsh help\(command.map { " " + $0 } ?? "")' for usage.\n")
     if json {
-      var result = CommandResult(command: command ?? "authsh")
-      result.error = AuthError(.usage, message: problem.fullMessage)
+      let error = AuthError(.usage, message: problem.fullMessage)
+      let spec = command.flatMap { name in CommandTable.all.first { $0.name == name } }
+      let result = spec.map { CommandTable.failure($0, error) } ?? .failure(command ?? "authsh", error)
       sink.out(
         result.json(now: Int(Date().timeIntervalSince1970), revealTokens: false, includeClaims: false).prettyText + "\n"
       )

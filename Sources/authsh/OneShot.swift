@@ -112,7 +112,7 @@ enum OneShot {
     let tokens = ResultText.revealed(result, invocation: invocation)
     let output = RedactingSink(sink, redactor: tokens.isEmpty ? context.redactor : context.redactor.revealing(tokens))
     let now = context.clock.unixNow
-    if result.streamedLookups > 0 || (io.lookupStream != nil && interrupted != 0) {
+    if (result.payload(as: AccountsOutput.self)?.streamed ?? 0) > 0 || (io.lookupStream != nil && interrupted != 0) {
       // `user show --jsonl`: every line went out as its lookup completed; only an input that
       // ended in a line no address can be has more to say.
       if interrupted == 0, let error = result.error, error.code == .usage {

@@ -41,7 +41,7 @@ extension Interpreter {
     let result = await executor.run(invocation, context)
     register(result.session?.accessToken)
     register(result.session?.refreshToken)
-    result.inbox?.secretValues.forEach(register)
+    result.payload(as: InboxOutput.self)?.message.secretValues.forEach(register)
     guard invocation.spec.producesResult || previousResult == nil else {
       // `echo`, `sleep`, `help`: the previous command's result stays what `expect` and `assert`
       // check; only its `output` becomes the text just printed.

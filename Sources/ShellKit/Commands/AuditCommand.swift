@@ -8,7 +8,7 @@ struct AuditCommand: Command {
     let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
     var result = CommandResult(.audit)
     guard let log = context.auditLog else {
-      result.audit = []
+      result.payload = AuditOutput(entries: [])
       return result
     }
     let account = invocation[.auditUser]?.trimmingWhitespace
@@ -30,8 +30,9 @@ struct AuditCommand: Command {
     // The backend in use, when one is set: its lines only (support staff on production must not
     // read staging's deletions as production's).
     let backend = invocation[.allBackends] ? nil : (try? target(invocation, context)).map { BackendKey($0).canonical }
-    result.audit = wanted.filter { backend == nil || $0.backend == backend }
-    let others = wanted.count - (result.audit?.count ?? 0)
+    let shown = wanted.filter { backend == nil || $0.backend == backend }
+    result.payload = AuditOutput(entries: shown)
+    let others = wanted.count - shown.count
     if let backend, others > 0 {
       let unnamed = wanted.filter(\.backend.isEmpty).count
       let older = unnamed == 0 ? "" : " (\(unnamed) of them written by an older authsh, which names no backend)"

@@ -16,11 +16,14 @@ protocol Command: Sendable {
   /// What this line reads from standard input besides a password (nil: nothing), for the caller
   /// to check or hand over before it runs.
   func standardInput(_ invocation: Invocation) -> StandardInputUse?
+  /// The output of a result that failed before the command made one (nil: the envelope alone).
+  var outputOnFailure: (any CommandOutput)? { get }
 }
 
 extension Command {
   func live(_ invocation: Invocation) -> LiveOutput? { (try? isBulk(invocation)) == true ? .batch : nil }
   func standardInput(_ invocation: Invocation) -> StandardInputUse? { nil }
+  var outputOnFailure: (any CommandOutput)? { nil }
 }
 
 /// How a command line uses standard input (`Command.standardInput`).

@@ -47,14 +47,14 @@ struct DiagnoseCommand: Command {
     if let user { history = try? await provider.history(user, since: nil) }
     var result = CommandResult(.diagnose)
     result.notes = notes
-    result.diagnosis = Diagnosis.evaluate(
+    let diagnosis = Diagnosis.evaluate(
       email: email, user: user, provider: target.provider, settings: settings, now: context.clock.unixNow,
       changingTo: owner,
       similar: similar, deletion: deletion, limits: limits, history: history)
-    if let found = user ?? owner {
-      result.lookups = [UserLookup(query: email, user: found)]
-      context.noteEmail(found.email)
-    }
+    let found = user ?? owner
+    result.payload = DiagnosisOutput(
+      lookups: found.map { [UserLookup(query: email, user: $0)] } ?? [], diagnosis: diagnosis)
+    if let found { context.noteEmail(found.email) }
     return result
   }
 }

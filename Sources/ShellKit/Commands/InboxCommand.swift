@@ -14,7 +14,7 @@ struct InboxCommand: Command {
         .noMail, message: email.hasPrefix("+") ? "No code texted to \(email) yet." : "No mail to \(email) yet.")
     }
     var result = CommandResult(.inbox)
-    result.inbox = message
+    result.payload = InboxOutput(message: message)
     return result
   }
 }

@@ -56,7 +56,7 @@ extension LogInCommand {
       }
     }
     var result = CommandResult(.login)
-    result.session = session
+    result.payload = SessionOutput(session: session)
     if invocation[.noSave] { result.notes.append("The session is kept in memory only (--no-save).") }
     return result
   }

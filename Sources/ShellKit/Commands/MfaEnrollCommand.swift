@@ -74,10 +74,9 @@ struct MfaEnrollCommand: Command {
       enrollment.factorID = enrollment.factorID ?? named?.id ?? user.factors.last?.id
     }
     var result = CommandResult(command: invocation.spec.name)
-    result.session = session
-    result.enrollment = enrollment
-    result.qrCode = qrCode
-    result.drawsEnrollment = draws
+    var output = EnrollmentOutput(session: session, enrollment: enrollment, qrCode: qrCode)
+    output.draws = draws
+    result.payload = output
     result.notes.append(
       "Added the authenticator '\(enrollment.name ?? enrollment.factorID ?? "TOTP")'; sign-ins now ask for its code.")
     return result

@@ -8,9 +8,7 @@ struct MfaListCommand: Command {
       try await provider.user(of: $0)
     }
     var result = CommandResult(command: invocation.spec.name)
-    result.factors = user.factors
-    result.session = session
-    result.user = user
+    result.payload = FactorsOutput(user: user, session: session, factors: user.factors)
     if user.factors.isEmpty {
       result.notes.append("No second factors. Add an authenticator app with `authsh mfa enroll`.")
     }

@@ -36,7 +36,7 @@ struct MfaRemoveCommand: Command {
     if let renewed { try sessions.save(session: renewed) }
     session.user.factors = user.factors.filter { $0.id != factor.id }
     var result = CommandResult(command: invocation.spec.name)
-    result.factors = session.user.factors
+    result.payload = FactorsOutput(factors: session.user.factors)
     result.notes.append("Removed the second factor '\(factor.label)'.")
     return result
   }

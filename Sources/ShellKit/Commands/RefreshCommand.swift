@@ -5,7 +5,7 @@ struct RefreshCommand: Command {
     let (provider, target) = try makeProvider(invocation, context)
     let session = try await context.sessions(for: target).refreshNow(provider: provider)
     var result = CommandResult(.refresh)
-    result.session = session
+    result.payload = SessionOutput(session: session)
     result.notes.append("Tokens refreshed.")
     return result
   }

@@ -26,7 +26,7 @@ struct ResetCommand: Command {
       if let pkce { state.keepPKCEFlow(.recovery, email: email, verifier: pkce.verifier, now: now) }
     }
     var result = CommandResult(.reset)
-    result.reset = email
+    result.payload = ResetOutput(email: email)
     result.notes.append("Sent a password-reset e-mail to \(email).")
     if pkce != nil { result.notes.append(Self.pkceResetNote) }
     if provider.kind == .supabase {

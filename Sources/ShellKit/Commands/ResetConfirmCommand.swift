@@ -28,7 +28,7 @@ struct ResetConfirmCommand: Command {
       }
     }
     var result = CommandResult(.resetConfirm)
-    result.session = session
+    result.payload = SessionOutput(session: session)
     result.notes.append("Password changed.")
     return result
   }

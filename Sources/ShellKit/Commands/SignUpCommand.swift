@@ -37,14 +37,12 @@ struct SignUpCommand: Command {
     var result = CommandResult(.signup)
     switch outcome {
     case .signedIn(let session):
-      result.session = session
-      result.confirmationRequired = false
+      result.payload = SessionOutput(session: session, confirmationRequired: false)
       try savedAfterSignIn("The account \(email.trimmingWhitespace) exists and is signed in") {
         try context.sessions(for: target).save(session: session)
       }
     case .confirmationSent(let user, let obfuscated):
-      result.user = user
-      result.confirmationRequired = true
+      result.payload = SessionOutput(user: user, session: nil, confirmationRequired: true)
       result.notes.append("Check \(email.trimmingWhitespace) for a confirmation link.")
       if obfuscated {
         result.notes.append(

@@ -7,16 +7,16 @@ struct StatusCommand: Command {
     // Without --show-tokens the tokens are not needed: a keyring stays locked.
     let session = try invocation.output(.showTokens) ? sessions.storedSession() : sessions.storedSummary()
     var result = CommandResult(.status)
-    result.status = StatusInfo(
+    var status = StatusInfo(
       provider: target.provider, profile: target.profile, url: target.url, signedIn: session != nil)
     let location = sessions.location
-    result.status?.sessionStore = location.kind.rawValue
-    result.status?.sessionLocation = location.place
+    status.sessionStore = location.kind.rawValue
+    status.sessionLocation = location.place
     if let why = location.unreadable, session != nil {
-      result.status?.sessionUnreadable = why
+      status.sessionUnreadable = why
       result.notes.append("The session's tokens cannot be read: \(why).")
     }
-    result.session = session
+    result.payload = StatusOutput(status: status, session: session)
     result.notes += target.environmentNotes
     return result
   }

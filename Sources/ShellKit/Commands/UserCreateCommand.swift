@@ -10,7 +10,7 @@ struct UserCreateCommand: Command {
         email: subject, password: password, confirmed: invocation[.confirmed], name: invocation[.accountName])
       account = user
       var result = CommandResult(command: invocation.spec.name)
-      result.lookups = [UserLookup(query: subject, user: user)]
+      result.payload = AccountsOutput(lookups: [UserLookup(query: subject, user: user)])
       result.notes.append(Self.createdSentence(user, password: password != nil))
       context.noteEmail(user.email)
       return result

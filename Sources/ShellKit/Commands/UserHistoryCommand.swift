@@ -8,9 +8,10 @@ struct UserHistoryCommand: Command {
     context.noteEmail(user.email)
     let since = invocation[.since].map { context.clock.unixNow - $0.seconds }
     var result = CommandResult(command: invocation.spec.name)
-    result.lookups = [UserLookup(query: try accountArgument(invocation, kind: provider.kind), user: user)]
-    result.history = try await provider.history(user, since: since)
-    if result.history?.isEmpty == true {
+    let lookup = UserLookup(query: try accountArgument(invocation, kind: provider.kind), user: user)
+    let history = try await provider.history(user, since: since)
+    result.payload = HistoryOutput(lookups: [lookup], history: history)
+    if history.isEmpty {
       let window = invocation.text(of: .since).map { " in the last \($0)" } ?? ""
       result.notes.append(
         "No entries for \(user.email.isEmpty ? user.id : user.email) in the audit trail\(window). Hosted projects may send the trail"

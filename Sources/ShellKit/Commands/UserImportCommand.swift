@@ -90,7 +90,7 @@ struct UserImportCommand: Command {
     }
     if invocation[.importDryRun] {
       result.output = ImportSummary.dryRun(planned, format: format, source: name, backend: backend)
-      result.importCounts = ImportSummary.counts(planned)
+      result.payload = ImportOutput(counts: ImportSummary.counts(planned))
       if planned.held.count > 0 {
         result.error = ImportSummary.heldBackError(
           planned.held.count, total: planned.total, losses: planned.heldLosses, dryRun: true)
@@ -106,7 +106,7 @@ struct UserImportCommand: Command {
     guard pending.todo + pending.held > 0 else {
       result.output =
         "Nothing left to do: every account of \(name) has its outcome in \(invocation[.bulkResume] ?? "the report")."
-      result.importCounts = ImportSummary.counts(ImportTally(), total: 0)
+      result.payload = ImportOutput(counts: ImportSummary.counts(ImportTally(), total: 0))
       return result
     }
     try confirmBatch(invocation, context, count: pending.todo, backend: backend)
@@ -190,7 +190,7 @@ struct UserImportCommand: Command {
       result.notes.append(
         "\(planned.total - total) accounts of \(name) were done in the earlier run and were left as they are.")
     }
-    result.importCounts = ImportSummary.counts(tally, total: total)
+    result.payload = ImportOutput(counts: ImportSummary.counts(tally, total: total))
     let failed = tally.count(.failed) + tally.count(.unknown)
     let stopped = tally.count(.notStarted) + tally.count(.unknown) > 0
     if stopped, let path = invocation[.importReport] ?? invocation[.bulkResume] {

@@ -8,8 +8,8 @@ struct UserLinkCommand: Command {
 
   func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
     try await change(invocation, context) { step, result in
-      result.link = try await step.provider.link(kind, for: step.user)
-      result.lookups = [UserLookup(query: step.user.email, user: step.user)]
+      let link = try await step.provider.link(kind, for: step.user)
+      result.payload = LinkOutput(lookups: [UserLookup(query: step.user.email, user: step.user)], link: link)
       return step.user
     }
   }

@@ -16,7 +16,7 @@ struct UserListCommand: Command {
       filter: filter, limit: limit, pageToken: invocation[.pageToken], maxPages: invocation[.maxPages])
     query.scanProgress = io.scanProgress
     let page = try await provider.listUsers(query)
-    result.userPage = page
+    result.payload = UserPageOutput(page: page)
     if let stopped = page.stoppedScan {
       let found = stopped.matches == 1 ? "1 match" : "\(stopped.matches) matches"
       result.notes.append(

@@ -2,6 +2,9 @@ import AuthCore
 import Essentials
 
 struct UserShowCommand: Command {
+  /// `--json` always has `users`, one entry per address: none when the command failed first.
+  var outputOnFailure: (any CommandOutput)? { AccountsOutput(lookups: [], everyQuery: true) }
+
   func live(_ invocation: Invocation) -> LiveOutput? { .lookups }
 
   func run(_ invocation: Invocation, _ context: ShellContext, _ io: CommandIO) async throws -> CommandResult {
@@ -26,17 +29,18 @@ struct UserShowCommand: Command {
     let many = invocation[.from] != nil || invocation.all(.lookupUsers).count > 1
     let outcome =
       many ? try await MailSnapshot.$current.withValue(MailSnapshot(), operation: lookUp) : try await lookUp()
-    result.lookups = outcome.lookups
-    if streaming { result.streamedLookups = outcome.tally.total }
-    for lookup in result.lookups.prefix(100) { if let email = lookup.user?.email { context.noteEmail(email) } }
+    var output = AccountsOutput(lookups: outcome.lookups, everyQuery: true)
+    if streaming { output.streamed = outcome.tally.total }
+    for lookup in output.lookups.prefix(100) { if let email = lookup.user?.email { context.noteEmail(email) } }
     // `ok`, the exit status, `expect ok` and piped input stopping all read the same error; a line
     // of the input no address can be ends the lookups as a usage error.
     result.error = outcome.inputError ?? Self.lookupFailure(outcome.tally)
     if Task.isCancelled {
       // Interrupted: the lookups that finished, and the interruption as the error.
-      result.lookups.removeAll { $0.error?.code == .cancelled }
+      output.lookups.removeAll { $0.error?.code == .cancelled }
       result.error = AuthError(.cancelled)
     }
+    result.payload = output
     return result
   }
 }

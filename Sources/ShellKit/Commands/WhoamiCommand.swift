@@ -11,8 +11,7 @@ struct WhoamiCommand: Command {
       try sessions.save(session: session)
     }
     var result = CommandResult(.whoami)
-    result.session = session
-    result.user = user
+    result.payload = SessionOutput(user: user, session: session)
     return result
   }
 }

@@ -54,11 +54,11 @@ package enum ExitStatus {
 
   package static func oneShot(_ result: CommandResult) -> Int32 {
     if let error = result.error {
-      if error.code == .notSupported, result.batch != nil { return unavailable }
+      if error.code == .notSupported, result.payload is BatchOutput { return unavailable }
       return forError(error)
     }
     // `diagnose`, like grep: 1 when a finding blocks the sign-in (or there is no account).
-    if let diagnosis = result.diagnosis, !diagnosis.canSignIn { return failure }
+    if let output = result.payload(as: DiagnosisOutput.self), !output.diagnosis.canSignIn { return failure }
     return lookups(result.lookups)
   }
 

@@ -9,14 +9,15 @@ package enum HumanRenderer {
     out: String, err: String
   ) {
     // `user show` prints every account, the missing and failed ones included, under its error.
-    let listsLookups = invocation.spec.output == .accounts && !result.lookups.isEmpty
-    // `user import` prints its summary (what was imported, skipped, failed) above its error.
-    if let error = result.error, invocation.spec.output == .summary, let output = result.output {
+    let listsLookups = result.payload(as: AccountsOutput.self)?.everyQuery == true && !result.lookups.isEmpty
+    // Text with an error (`user import`'s summary of what was imported, skipped, failed) prints above it.
+    if let error = result.error, let output = result.output {
       return (TerminalText.escapeKeepingLines(output) + "\n", renderError(error, style: style))
     }
     if let error = result.error, !listsLookups {
       // A bulk change prints its summary (what did get done) above the error.
-      let summary = result.batch == nil ? "" : result.notes.map(TerminalText.escape).joined(separator: "\n") + "\n"
+      let summary =
+        !(result.payload is BatchOutput) ? "" : result.notes.map(TerminalText.escape).joined(separator: "\n") + "\n"
       return (summary, renderError(error, style: style))
     }
     if let (out, err) = SupportRenderer.render(result, invocation: invocation, style: style) {
@@ -27,34 +28,42 @@ package enum HumanRenderer {
     var lines: [String] = []
     let safe = TerminalText.escape
     if let output = result.output { lines.append(TerminalText.escapeKeepingLines(output)) }
-    lines += (result.secrets ?? []).map(safe)
-    if let status = result.status {
+    switch result.payload {
+    case let output as SecretsOutput:
+      lines += output.names.map(safe)
+    case let output as StatusOutput:
+      let status = output.status
       lines += table(
         [
           ("provider", status.provider.rawValue), ("profile", status.profile), ("url", status.url),
           ("user", result.session.map { "\($0.user.label) (token \(expiry($0, now: now)))" } ?? "not signed in"),
         ] + (status.sessionLocation.map { [("session", $0)] } ?? [])
           + (status.sessionUnreadable.map { [("readable", "no: \($0)")] } ?? []))
-    } else if let message = result.inbox {
-      let inbox = invocation.output(.showTokens) ? message : message.redacted
+    case let output as InboxOutput:
+      let inbox = invocation.output(.showTokens) ? output.message : output.message.redacted
       lines += table([("to", inbox.email), ("kind", inbox.kind), ("code", inbox.code), ("link", inbox.link)])
-    } else if let enrollment = result.enrollment {
+    case let output as EnrollmentOutput:
       // Typed first code: the QR code was shown with the question. With --self-verify, here, and
       // only to a person at a terminal (or --show-tokens): never drawn into a pipe or a log.
       if invocation.given(.selfVerify) {
-        let shown = result.drawsEnrollment ? enrollment : enrollment.redacted
-        lines += result.drawsEnrollment ? TerminalQR.fitted(result.qrCode, style: style) : ["qr code " + Redactor.mask]
+        let shown = output.draws ? output.enrollment : output.enrollment.redacted
+        lines += output.draws ? TerminalQR.fitted(output.qrCode, style: style) : ["qr code " + Redactor.mask]
         lines += table([("uri", shown.uri), ("secret", shown.secret)])
       }
-    } else if let factors = result.factors {
-      lines += factorRows(factors)
-    } else if let user = result.user, let session = result.session {
-      // `whoami`: the account as the backend has it now.
-      lines += table(userRows(user, session: session, now: now))
-    } else if let session = result.session {
-      lines.append("Signed in as \(style.bold(safe(session.user.label))) (token \(expiry(session, now: now))).")
-    } else if let user = result.user, result.confirmationRequired == true {
-      lines.append("Account created for \(style.bold(safe(user.email))); it needs e-mail confirmation before sign-in.")
+    case let output as FactorsOutput:
+      lines += factorRows(output.factors)
+    case let output as SessionOutput:
+      if let user = output.user, let session = output.session {
+        // `whoami`: the account as the backend has it now.
+        lines += table(userRows(user, session: session, now: now))
+      } else if let session = output.session {
+        lines.append("Signed in as \(style.bold(safe(session.user.label))) (token \(expiry(session, now: now))).")
+      } else if let user = output.user, output.confirmationRequired == true {
+        lines.append(
+          "Account created for \(style.bold(safe(user.email))); it needs e-mail confirmation before sign-in.")
+      }
+    default:
+      break
     }
     if invocation.given(.claims), let claims = result.claims {
       lines.append("claims:")

@@ -31,12 +31,13 @@ package enum ResultText {
   /// (a Firebase `apiKey`) always; with `--show-tokens` the session's tokens and the mail's code
   /// and link secrets too.
   package static func revealed(_ result: CommandResult, invocation: Invocation) -> [String] {
-    var values = result.inbox?.publicValues ?? []
+    let inbox = result.payload(as: InboxOutput.self)?.message
+    var values = inbox?.publicValues ?? []
     if invocation.output(.showTokens) {
       values += [result.session?.accessToken, result.session?.refreshToken].compactMap { $0 }
-      values += result.inbox?.secretValues ?? []
+      values += inbox?.secretValues ?? []
       // `mfa enroll --show-tokens`: the new factor's secret, which the redactor otherwise masks.
-      values += result.enrollment.map { [$0.secret] } ?? []
+      values += result.payload(as: EnrollmentOutput.self).map { [$0.enrollment.secret] } ?? []
     }
     return values.filter { !$0.isEmpty }
   }

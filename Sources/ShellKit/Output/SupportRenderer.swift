@@ -5,28 +5,26 @@ import JSONKit
 /// Human text of the support commands (`user …`, `diagnose`, `audit`). Every value from the
 /// server goes through `TerminalText` (a display name with escape codes shows as `\e[…`).
 enum SupportRenderer {
-  /// nil when `result` is not a support command's.
+  /// nil when `result`'s output is none of the support commands' own (a change prints its
+  /// sentences, `user import` its summary, as any command's text and notes print).
   static func render(_ result: CommandResult, invocation: Invocation, style: Style) -> (out: [String], err: [String])? {
-    // `user import` prints its summary as plain output.
-    guard invocation.spec.group == .support, invocation.spec.output != .summary else { return nil }
     let safe = TerminalText.escape
     var out: [String] = []
     var err: [String] = []
-    switch invocation.spec.output {
-    case .lookups:
-      // The change commands print their sentence (the notes below) and not the account.
-      break
-    case .accounts:
+    switch result.payload {
+    case let accounts as AccountsOutput where accounts.everyQuery:
+      // `user show`; the change commands print their sentence (the notes below), not the account.
       let reveal = invocation.output(.showTokens)
       if invocation[.jsonl] {
-        out = result.lookups.map { CommandResult.lookupJSON($0, revealTokens: reveal).compactText }
+        out = accounts.lookups.map { CommandResult.lookupJSON($0, revealTokens: reveal).compactText }
       } else {
-        out = lookups(result.lookups, style: style, revealTokens: reveal)
+        out = lookups(accounts.lookups, style: style, revealTokens: reveal)
       }
-    case .userPage:
-      if let page = result.userPage { out = userPage(page, invocation: invocation, width: style.width) }
-    case .link:
-      if let link = result.link {
+    case let page as UserPageOutput:
+      out = userPage(page.page, invocation: invocation, width: style.width)
+    case let output as LinkOutput:
+      do {
+        let link = output.link
         let what: String
         switch link.kind {
         case .recovery: what = "Password-recovery link"
@@ -40,14 +38,14 @@ enum SupportRenderer {
           style.yellow(
             "⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
       }
-    case .diagnosis:
-      if let diagnosis = result.diagnosis { out = self.diagnosis(diagnosis, style: style) }
-    case .audit:
-      out = audit(result.audit ?? [], width: style.width)
-    case .history:
-      out = SupportAccountRenderer.history(result.history ?? [], width: style.width)
-    case .account, .summary, .none:
-      break
+    case let output as DiagnosisOutput:
+      out = diagnosis(output.diagnosis, style: style)
+    case let output as AuditOutput:
+      out = audit(output.entries, width: style.width)
+    case let output as HistoryOutput:
+      out = SupportAccountRenderer.history(output.history, width: style.width)
+    default:
+      return nil
     }
     out += result.notes.map(safe)
     return (out, err)

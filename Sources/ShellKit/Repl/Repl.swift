@@ -148,10 +148,10 @@ package final class Repl {
     if let loading, !streams { spinner?.start(loading) }
     let execute = options.execute
     let context = self.context
-    let result = await cancellable(name: invocation.spec.name) { [io] in await execute(invocation, context, io) }
+    let result = await cancellable(invocation.spec) { [io] in await execute(invocation, context, io) }
     spinner?.stop()
     context.passwordPrompter = savedPrompter
-    if result.streamedLookups == 0 {
+    if (result.payload(as: AccountsOutput.self)?.streamed ?? 0) == 0 {
       render(result, invocation: invocation)
     } else if let error = result.error, error.code == .usage {
       sink.err(HumanRenderer.renderError(error, style: options.style))
@@ -192,8 +192,10 @@ package final class Repl {
     }
   }
 
-  private func cancellable(name: String, _ body: @escaping @Sendable () async -> CommandResult) async -> CommandResult {
-    await cancellable(name: name, cancelled: CommandResult.failure(name, AuthError(.cancelled)), body)
+  private func cancellable(_ spec: CommandSpec, _ body: @escaping @Sendable () async -> CommandResult) async
+    -> CommandResult
+  {
+    await cancellable(name: spec.name, cancelled: CommandTable.failure(spec, AuthError(.cancelled)), body)
   }
 
   /// Runs `body` in a task that Ctrl-C cancels; the shell returns at once with `cancelled`.

@@ -14,13 +14,13 @@ package struct CommandRunner: Sendable {
     do {
       result = try await CommandTable.handler(invocation.id).run(invocation, context, io)
     } catch let error as AuthError {
-      result = .failure(invocation.spec.name, error)
+      result = CommandTable.failure(invocation.spec, error)
     } catch is CancellationError {
-      result = .failure(invocation.spec.name, AuthError(.cancelled))
+      result = CommandTable.failure(invocation.spec, AuthError(.cancelled))
     } catch {
       // Not one of authsh's own errors: a sentence for the user, the raw text under --verbose.
-      result = .failure(
-        invocation.spec.name,
+      result = CommandTable.failure(
+        invocation.spec,
         AuthError(.providerError, message: "The command failed unexpectedly.", detail: String(describing: error)))
     }
     result.elapsedMs = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)

@@ -78,31 +78,6 @@ package enum AccountAccess: Int, Sendable, Hashable, Comparable, CaseIterable {
   package var isAudited: Bool { self >= .change }
 }
 
-/// How a command's result is shown as text (`HumanRenderer`). Kept in the row, beside the
-/// command, so a new command says how it prints.
-package enum OutputKind: Sendable, Hashable {
-  /// Sessions, users, inbox, status, plain `output` text.
-  case account
-  /// `user show`: every account asked for, the missing and failed ones too (under the error).
-  case accounts
-  /// The change commands: the account acted on, and sentences saying what changed.
-  case lookups
-  /// `user import`: its summary as plain text, above the error when it failed.
-  case summary
-  /// `user list`: one page of accounts and the command for the next.
-  case userPage
-  /// `user link …`: the link alone on standard output, the notes on standard error.
-  case link
-  /// `diagnose`: the findings and their fixes.
-  case diagnosis
-  /// `user history`: the backend's own trail for the account, newest first.
-  case history
-  /// `audit`: the local log.
-  case audit
-  /// Prints nothing of its own (tools the executable runs, shell built-ins).
-  case none
-}
-
 extension CommandResult {
   /// The result of a command, named as its row is (`reset confirm`): no second spelling to keep in step.
   package init(_ id: CommandID) { self.init(command: CommandTable.spec(id).name) }

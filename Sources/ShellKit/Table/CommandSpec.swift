@@ -141,13 +141,11 @@ package struct CommandSpec: Sendable, Hashable {
   /// One of the signed-in user's own commands that changes something on the server (an account
   /// made, a password set, a mail sent, a factor removed); admin commands say so by `access`.
   package var changesOwnAccount: Bool
-  /// How its result prints as text.
-  package var output: OutputKind
 
   package init(
     _ id: CommandID, group: CommandGroup, surfaces: Surfaces = .all, arguments: [any DeclaredArgument] = [],
     flags: [any DeclaredFlag] = [], loading: Loading? = nil, takesOutputFlags: Bool = true,
-    access: AccountAccess = .none, changesOwnAccount: Bool = false, output: OutputKind = .account, summary: String,
+    access: AccountAccess = .none, changesOwnAccount: Bool = false, summary: String,
     discussion: String = "",
     examples: [String] = []
   ) {
@@ -164,7 +162,6 @@ package struct CommandSpec: Sendable, Hashable {
     self.takesOutputFlags = takesOutputFlags
     self.access = access
     self.changesOwnAccount = changesOwnAccount
-    self.output = output
   }
 
   package var name: String { id.rawValue }

@@ -36,6 +36,14 @@ extension CommandTable {
     handler(invocation.id).standardInput(invocation)
   }
 
+  /// The result of `command` failing with `error` before it made an output (a usage error, a
+  /// cancellation), in the shape its successes have.
+  package static func failure(_ command: CommandSpec, _ error: AuthError) -> CommandResult {
+    var result = CommandResult.failure(command.name, error)
+    result.payload = handler(command.id).outputOnFailure
+    return result
+  }
+
   /// The handler of a command (every `CommandID` has one; a test checks it).
   static func handler(_ id: CommandID) -> any Command {
     guard let handler = handlers[id] else { preconditionFailure("no handler for '\(id.rawValue)'") }

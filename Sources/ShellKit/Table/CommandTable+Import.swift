@@ -39,7 +39,7 @@ extension CommandTable {
         FlagKey.importHashConfig, FlagKey.importJobs, FlagKey.importDryRun, FlagKey.importReport, FlagKey.bulkResume,
         FlagKey.withoutPasswords, FlagKey.dropFactors, FlagKey.confirmUnverified, FlagKey.yes,
       ],
-      loading: Loading("Importing…"), access: .change, output: .summary,
+      loading: Loading("Importing…"), access: .change,
       summary: "Create accounts from an export, with their password hashes (Supabase ⇄ Firebase)",
       discussion: changeDiscussion
         + " FILE is what user export writes: JSON lines (the default), CSV (--format csv) or Firebase's"

@@ -63,7 +63,7 @@ extension CommandTable {
       .userShow, group: .support,
       arguments: [ArgumentKey.lookupUsers],
       flags: [FlagKey.from, FlagKey.jsonl, FlagKey.lookupJobs],
-      loading: Loading("Looking up…"), access: .read, output: .accounts,
+      loading: Loading("Looking up…"), access: .read,
       summary: "Show accounts as support sees them (confirmed, last sign-in, disabled, methods)",
       discussion: supportDiscussion
         + " FILE has one address, id or phone number per line; blank lines and lines starting with # are skipped."
@@ -80,7 +80,7 @@ extension CommandTable {
       ]),
     CommandSpec(
       .userList, group: .support, flags: [FlagKey.filter, FlagKey.limit, FlagKey.pageToken, FlagKey.maxPages],
-      loading: Loading("Listing…"), access: .read, output: .userPage,
+      loading: Loading("Listing…"), access: .read,
       summary: "List accounts, a page at a time, newest first where the backend allows",
       discussion: supportDiscussion
         + " Shows how many accounts there are when the backend says, and the command for the next page."
@@ -93,18 +93,18 @@ extension CommandTable {
     CommandSpec(
       .userLinkRecovery, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
       loading: Loading("Generating…"),
-      access: .grant, output: .link,
-      summary: "Make a password-recovery link to hand over (no mail is sent)", discussion: linkDiscussion,
+      access: .grant, summary: "Make a password-recovery link to hand over (no mail is sent)",
+      discussion: linkDiscussion,
       examples: ["authsh user link recovery ada@example.com", "authsh user link recovery ada@example.com --yes"]),
     CommandSpec(
       .userLinkConfirm, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
       loading: Loading("Generating…"),
-      access: .grant, output: .link,
-      summary: "Make a sign-up confirmation link to hand over (no mail is sent)", discussion: linkDiscussion),
+      access: .grant, summary: "Make a sign-up confirmation link to hand over (no mail is sent)",
+      discussion: linkDiscussion),
     CommandSpec(
       .userLinkInvite, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.yes],
       loading: Loading("Generating…"),
-      access: .grant, output: .link,
+      access: .grant,
       summary: "Make an invitation link to hand over for an invite not yet accepted (Supabase; no mail is sent)",
       discussion: linkDiscussion + " Following it accepts the invitation and lets the person set a password."
         + " Firebase has no invitations: use user link recovery.",
@@ -112,20 +112,18 @@ extension CommandTable {
     CommandSpec(
       .userConfirm, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes],
       loading: Loading("Confirming…"), access: .change,
-      output: .lookups,
       summary: "Mark the account's e-mail address confirmed", discussion: changeDiscussion + bulkDiscussion,
       examples: ["authsh user confirm ada@example.com", "authsh user confirm --from signups.txt --yes"]),
     CommandSpec(
       .userResend, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes],
       loading: Loading("Sending…"), access: .change,
-      output: .lookups,
       summary: "Send the confirmation e-mail again (the backend's resend limits apply)",
       discussion: changeDiscussion + bulkDiscussion
         + " A resend is not retried after a timeout (the mail may have gone out); only after a rate limit."),
     CommandSpec(
       .userDisable, group: .support, arguments: [ArgumentKey.bulkUser],
       flags: [FlagKey.until, FlagKey.yes] + bulkFlags,
-      loading: Loading("Disabling…"), access: .destroy, output: .lookups, summary: "Stop the account from signing in",
+      loading: Loading("Disabling…"), access: .destroy, summary: "Stop the account from signing in",
       discussion: destructiveDiscussion + bulkDiscussion,
       examples: [
         "authsh user disable mallory@example.com --until 24h",
@@ -134,19 +132,17 @@ extension CommandTable {
     CommandSpec(
       .userEnable, group: .support, arguments: [ArgumentKey.bulkUser], flags: bulkFlags + [FlagKey.yes],
       loading: Loading("Enabling…"), access: .change,
-      output: .lookups,
       summary: "Let a disabled account sign in again", discussion: changeDiscussion + bulkDiscussion),
     CommandSpec(
       .userSetPassword, group: .support, arguments: [ArgumentKey.user], flags: passwordFlags + [FlagKey.yes],
-      loading: Loading("Saving…"), access: .grant, output: .lookups,
-      summary: "Set the account's password (asked twice without echo)",
+      loading: Loading("Saving…"), access: .grant, summary: "Set the account's password (asked twice without echo)",
       discussion: destructiveDiscussion
         + " One account at a time (no --from): one password for many accounts would be a shared secret;"
         + " for many accounts use user link recovery per person, or user disable --from."),
     CommandSpec(
       .userSetEmail, group: .support,
       arguments: [ArgumentKey.user, ArgumentKey.newEmail], flags: [FlagKey.newConfirmed],
-      loading: Loading("Saving…"), access: .change, output: .lookups,
+      loading: Loading("Saving…"), access: .change,
       summary: "Change the account's e-mail address at once (for \"I changed my e-mail\" tickets)",
       discussion: changeDiscussion
         + " No mail is sent: the person signs in with the new address right away. Without --confirmed,"
@@ -156,7 +152,7 @@ extension CommandTable {
       .userUpdate, group: .support, arguments: [ArgumentKey.bulkUser],
       flags: [FlagKey.updateName, FlagKey.meta, FlagKey.appMeta, FlagKey.customClaims, FlagKey.phone, FlagKey.yes]
         + bulkFlags,
-      loading: Loading("Saving…"), access: .change, output: .lookups,
+      loading: Loading("Saving…"), access: .change,
       summary: "Change the display name, metadata, custom claims or phone number",
       discussion: changeDiscussion + bulkDiscussion
         + " Keys are merged into what the account has; a key set to null is removed. --app-meta and"
@@ -172,23 +168,22 @@ extension CommandTable {
     CommandSpec(
       .userCreate, group: .support, arguments: [ArgumentKey.user],
       flags: [FlagKey.confirmed, FlagKey.accountName] + passwordFlags,
-      loading: Loading("Creating account…"), access: .change, output: .lookups,
-      summary: "Create an account through the admin API",
+      loading: Loading("Creating account…"), access: .change, summary: "Create an account through the admin API",
       discussion: changeDiscussion, examples: ["authsh user create ada@example.com --confirmed --password-env PW"]),
     CommandSpec(
       .userDelete, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.soft, FlagKey.yes] + bulkFlags,
-      loading: Loading("Deleting…"), access: .destroy, output: .lookups, summary: "Delete the account",
+      loading: Loading("Deleting…"), access: .destroy, summary: "Delete the account",
       discussion: destructiveDiscussion + bulkDiscussion,
       examples: ["authsh user delete ada@example.com", "authsh user delete --from smoke-accounts.txt --dry-run"]),
     CommandSpec(
       .userSignout, group: .support, arguments: [ArgumentKey.bulkUser], flags: [FlagKey.yes] + bulkFlags,
       loading: Loading("Signing out…"),
-      access: .destroy, output: .lookups, summary: "End every session of the account where the backend allows",
+      access: .destroy, summary: "End every session of the account where the backend allows",
       discussion: destructiveDiscussion + bulkDiscussion),
     CommandSpec(
       .userMfaReset, group: .support, arguments: [ArgumentKey.bulkUser],
       flags: [FlagKey.resetFactor, FlagKey.yes] + bulkFlags,
-      loading: Loading("Removing second factors…"), access: .destroy, output: .lookups,
+      loading: Loading("Removing second factors…"), access: .destroy,
       summary: "Remove the account's second factors (\"I lost my phone\"); it signs in with the password alone",
       discussion: destructiveDiscussion + bulkDiscussion
         + " Supabase: DELETE /admin/users/{id}/factors/{factor}, one per factor (sessions that used it drop"
@@ -198,7 +193,7 @@ extension CommandTable {
     CommandSpec(
       .userHistory, group: .support, arguments: [ArgumentKey.user], flags: [FlagKey.since],
       loading: Loading("Reading the audit trail…"),
-      access: .read, output: .history,
+      access: .read,
       summary:
         "The backend's own trail for the account, newest first: sign-ins, recovery requests, password and factor changes",
       discussion: supportDiscussion
@@ -208,7 +203,6 @@ extension CommandTable {
       examples: ["authsh user history ada@example.com --since 7d"]),
     CommandSpec(
       .diagnose, group: .support, arguments: [ArgumentKey.user], loading: Loading("Diagnosing…"), access: .read,
-      output: .diagnosis,
       summary: "Why can't this person sign in? Checks the account from the admin view and names the fix",
       discussion: supportDiscussion + " " + findingsDiscussion
         + " Exits like grep: 0 when nothing in the account stops a password sign-in, 1 when a finding does or"
@@ -217,7 +211,7 @@ extension CommandTable {
     CommandSpec(
       .audit, group: .support,
       arguments: [ArgumentKey.auditUser],
-      flags: [FlagKey.since, FlagKey.allBackends], output: .audit,
+      flags: [FlagKey.since, FlagKey.allBackends],
       summary: "Show the log of account changes made with authsh (audit.jsonl)",
       discussion: """
         Local only: reads $XDG_STATE_HOME/authsh/audit.jsonl. Each line says who made the change \

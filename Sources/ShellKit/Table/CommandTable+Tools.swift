@@ -7,7 +7,7 @@ extension CommandTable {
         FlagKey.runJobs, FlagKey.failFast, FlagKey.variable, FlagKey.reportJUnit, FlagKey.reportTAP, FlagKey.reportJSON,
         FlagKey.runEmulator, FlagKey.runLikeProduction, FlagKey.smtp, FlagKey.runData,
       ],
-      takesOutputFlags: false, output: .none, summary: "Run .auth scripts with assertions (CI smoke tests)",
+      takesOutputFlags: false, summary: "Run .auth scripts with assertions (CI smoke tests)",
       examples: [
         "authsh run --emulator examples/*.auth", "authsh run smoke/*.auth --jobs 4 --report-junit out.xml",
         "authsh run --emulator examples/data/per_account.auth --data examples/data/accounts.csv --jobs 4",
@@ -22,8 +22,7 @@ extension CommandTable {
         FlagKey.latency, FlagKey.fault, FlagKey.printEnv, FlagKey.readyJSON, FlagKey.seed, FlagKey.anonymousSignIns,
         FlagKey.smtp, FlagKey.team, FlagKey.captcha, FlagKey.mfaRateLimit,
       ],
-      takesOutputFlags: false, output: .none,
-      summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
+      takesOutputFlags: false, summary: "Serve Supabase Auth and Firebase Auth emulators on one loopback port",
       discussion: """
         Supabase Auth is served under /auth/v1, the Firebase Auth emulator API (Identity Toolkit, \
         Secure Token, /emulator/v1/projects/ID/…) beside it; GET /emulator/v1/outbox?email=ADDRESS \
@@ -99,8 +98,7 @@ extension CommandTable {
     CommandSpec(
       .emulatorFaultsClear, group: .tools, surfaces: .oneShot,
       flags: [FlagKey.faultsHost, FlagKey.faultsPort, FlagKey.faultsURL],
-      takesOutputFlags: false, output: .none,
-      summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
+      takesOutputFlags: false, summary: "Clear the faults of a running emulator (DELETE /emulator/v1/faults)",
       examples: [
         "authsh emulator faults clear --port 54321", "authsh emulator faults clear --url \"$AUTHSH_EMULATOR_URL\"",
       ]),
@@ -110,7 +108,7 @@ extension CommandTable {
     CommandSpec(
       .completion, group: .tools, surfaces: .oneShot,
       arguments: [ArgumentKey.completionShell],
-      takesOutputFlags: false, output: .none, summary: "Print a shell completion script",
+      takesOutputFlags: false, summary: "Print a shell completion script",
       examples: [
         "eval \"$(authsh completion bash)\"", "authsh completion fish > ~/.config/fish/completions/authsh.fish",
       ]),

@@ -8,7 +8,7 @@ extension CommandTable {
         FlagKey.databaseURL,
         FlagKey.databaseURLEnv, FlagKey.exportYes,
       ],
-      loading: Loading("Exporting…"), access: .read, output: .none,
+      loading: Loading("Exporting…"), access: .read,
       summary:
         "Write every account to standard output or --output FILE, with password hashes where the backend gives them",
       discussion: supportDiscussion

@@ -23,7 +23,8 @@ final class FakeBackend: Sendable {
       run: { invocation, _ in self.run(invocation) },
       render: { result, _, _, _ in
         if let error = result.error { return ("", "error: \(error.message)\n") }
-        if let user = result.user ?? result.session?.user { return ("\(user.email)\n", "") }
+        let signedIn = result.payload(as: SessionOutput.self)
+        if let user = signedIn?.user ?? signedIn?.session?.user { return ("\(user.email)\n", "") }
         return (result.output.map { $0 + "\n" } ?? "", "")
       })
   }
@@ -55,21 +56,20 @@ final class FakeBackend: Sendable {
       state.session = AuthSession(
         accessToken: token, refreshToken: "refresh-" + UUID().uuidString,
         expiresAt: Int(Date().timeIntervalSince1970) + 3600, user: user)
-      result.session = state.session
+      result.payload = SessionOutput(session: state.session)
     case "whoami":
       guard let session = state.session else { return .failure(name, AuthError(.notAuthenticated)) }
-      result.user = session.user
-      result.session = session
+      result.payload = SessionOutput(user: session.user, session: session)
     case "logout":
       guard state.session != nil else { return .failure(name, AuthError(.notAuthenticated)) }
       state.session = nil
     case "reset":
-      result.reset = email
+      result.payload = ResetOutput(email: email)
       state.mail[email] = InboxMessage(
         kind: "recovery", code: "123456", link: "http://127.0.0.1/verify?token=abc&email=\(email)", email: email)
     case "inbox":
       guard let message = state.mail[email] else { return .failure(name, AuthError(.noMail)) }
-      result.inbox = message
+      result.payload = InboxOutput(message: message)
     case "echo":
       result.output = invocation.rest.joined(separator: " ")
     default:

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthTestSupport
 import JSONKit
 import Testing
 
@@ -17,11 +18,11 @@ import Testing
       $0.email = "eve\u{1B}[31m@example.com"
       $0.metadata = ["note": .string("\u{1B}[1mloud")]
     }
-    result.lookups = [UserLookup(query: "eve@example.com", user: user)]
+    result.payload = AccountsOutput(lookups: [UserLookup(query: "eve@example.com", user: user)], everyQuery: true)
     var page = UserPage(users: [user], total: 1)
     page.nextPageToken = "t\u{1B}x"
     var list = CommandResult(command: "user list")
-    list.userPage = page
+    list.payload = UserPageOutput(page: page)
     for text in [try render(result, "user show eve@example.com").out, try render(list, "user list").out] {
       #expect(!text.contains("\u{1B}"), "no raw escape: \(text)")
       #expect(!text.contains("\u{202E}") && !text.contains("\u{07}"))
@@ -36,7 +37,7 @@ import Testing
       $0.deletedAt = "2026-02-03T04:05:06Z"
     }
     var list = CommandResult(command: "user list")
-    list.userPage = UserPage(users: [SupportHarness.user(1), gone], total: 2)
+    list.payload = UserPageOutput(page: UserPage(users: [SupportHarness.user(1), gone], total: 2))
     let out = try render(list, "user list").out
     #expect(out.contains("(deleted 2026-02-03T04:05:06Z)"))
     #expect(!out.contains("kX3r9aQ-obfuscated"))
@@ -62,11 +63,12 @@ import Testing
         AuthFactor(id: "f-2", kind: .totp, status: .unverified),
       ]
     }
-    result.lookups = [
-      UserLookup(query: "user1@example.com", user: SupportHarness.user(1)),
-      UserLookup(query: "user2@example.com", user: google),
-      UserLookup(query: "nobody@example.com", error: AuthError(.userNotFound)),
-    ]
+    result.payload = AccountsOutput(
+      lookups: [
+        UserLookup(query: "user1@example.com", user: SupportHarness.user(1)),
+        UserLookup(query: "user2@example.com", user: google),
+        UserLookup(query: "nobody@example.com", error: AuthError(.userNotFound)),
+      ], everyQuery: true)
     let out = try render(result, "user show user1@example.com user2@example.com nobody@example.com").out
     #expect(
       out == """
@@ -104,8 +106,8 @@ import Testing
 
   @Test func theListIsATableWithTheNextCommandToType() throws {
     var result = CommandResult(command: "user list")
-    result.userPage = UserPage(
-      users: [SupportHarness.user(1), SupportHarness.user(22)], total: 40, nextPageToken: "abc 2")
+    result.payload = UserPageOutput(
+      page: UserPage(users: [SupportHarness.user(1), SupportHarness.user(22)], total: 40, nextPageToken: "abc 2"))
     let out = try render(result, "user list --filter example --limit 2").out
     #expect(
       out == """
@@ -120,7 +122,8 @@ import Testing
 
   @Test func aLinkIsPrintedPlainlyWithAWarning() throws {
     var result = CommandResult(command: "user link recovery")
-    result.link = AdminLink(kind: .recovery, email: "user1@example.com", url: "http://x/verify?token=abc")
+    result.payload = LinkOutput(
+      lookups: [], link: AdminLink(kind: .recovery, email: "user1@example.com", url: "http://x/verify?token=abc"))
     let (out, err) = try render(result, "user link recovery user1@example.com")
     #expect(out == "http://x/verify?token=abc\n")
     #expect(err.contains("signed in as user1@example.com"))
@@ -128,10 +131,11 @@ import Testing
 
   @Test func jsonlInTheShellPrintsOneLinePerAccount() throws {
     var result = CommandResult(command: "user show")
-    result.lookups = [
-      UserLookup(query: "a@example.com", error: AuthError(.userNotFound)),
-      UserLookup(query: "x", user: SupportHarness.user(1)),
-    ]
+    result.payload = AccountsOutput(
+      lookups: [
+        UserLookup(query: "a@example.com", error: AuthError(.userNotFound)),
+        UserLookup(query: "x", user: SupportHarness.user(1)),
+      ], everyQuery: true)
     let lines = try render(result, "user show a@example.com x --jsonl").out.split(separator: "\n")
     #expect(lines.count == 2)
     #expect(try JSON.parse(bytes: Array(lines[0].utf8))["ok"] == .bool(false))

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthTestSupport
 import Foundation
 import JSONKit
 import ShellKit

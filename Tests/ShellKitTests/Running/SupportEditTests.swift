@@ -1,4 +1,5 @@
 import AuthCore
+import AuthTestSupport
 import JSONKit
 import Testing
 

@@ -38,7 +38,7 @@ extension Command {
     for record in plan.carried { tally.add(record, error: nil) }
     var result = CommandResult(command: invocation.spec.name)
     guard !entries.isEmpty else {
-      result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
+      result.payload = BatchOutput(summary: tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0))
       result.notes = [plan.nothingToDo]
       return result
     }
@@ -58,7 +58,7 @@ extension Command {
         tally.add(record, error: nil)
         Self.write(record, to: report, failure: &reportError)
       }
-      result.batch = tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
+      result.payload = BatchOutput(summary: tally.json(dryRun: dryRun, pauses: 0, pausedSeconds: 0))
       result.notes = tally.summaryLines(dryRun: dryRun, pauses: 0, pausedSeconds: 0)
       var error = refusal
       let nothingSent = "Nothing was sent for the \(entries.count) account\(entries.count == 1 ? "" : "s") listed."
@@ -103,7 +103,7 @@ extension Command {
 
     let pauses = await backOff.pauses
     let paused = await backOff.pausedSeconds
-    result.batch = tally.json(dryRun: dryRun, pauses: pauses, pausedSeconds: paused)
+    result.payload = BatchOutput(summary: tally.json(dryRun: dryRun, pauses: pauses, pausedSeconds: paused))
     result.notes = tally.summaryLines(dryRun: dryRun, pauses: pauses, pausedSeconds: paused)
     if tally[.unknown] + tally[.notStarted] > 0 {
       if let report = invocation[.bulkReport] ?? invocation[.bulkResume] {

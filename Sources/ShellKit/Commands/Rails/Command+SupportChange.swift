@@ -8,7 +8,7 @@ import Essentials
 /// records the outcome, also when it failed.
 extension Command {
   /// Runs `body` on the account named by EMAIL inside the rails. `body` returns the result with
-  /// its sentence; the account after the change is put in `lookups` unless `body` did.
+  /// its sentence; the account after the change is its output unless `body` gave one.
   /// `requires`: what the backend must support, checked before anyone is asked to confirm.
   func change(
     _ invocation: Invocation, _ context: ShellContext, requires: AdminChange? = nil,
@@ -22,7 +22,7 @@ extension Command {
       try guardRails.confirm(user)
       var result = CommandResult(command: invocation.spec.name)
       let changed = try await body(ChangeStep(provider: provider, user: user), &result)
-      if result.lookups.isEmpty { result.lookups = [UserLookup(query: subject, user: changed)] }
+      if result.payload == nil { result.payload = AccountsOutput(lookups: [UserLookup(query: subject, user: changed)]) }
       return result
     }
   }
