@@ -12,8 +12,6 @@ struct Arguments {
   var noRC = false
   var help = false
   var version = false
-  /// The run's flags given before the command word, decoded.
-  var flags = RunFlags()
   /// Output flags given before the command word (`authsh --json whoami`), passed on to the command.
   var leadingOutputFlags: [String] = []
   /// The command and everything after it.
@@ -28,7 +26,6 @@ struct Arguments {
     let words = argv.enumerated().map { index, text in Word(text: text, start: index, end: index + 1) }
     return InvocationParser.parseLeading(words).flatMap { leading in
       var result = Arguments()
-      result.flags = leading.flags
       result.help = leading.help
       result.version = leading.version
       result.leadingOutputFlags = leading.outputWords

@@ -9,7 +9,13 @@ import ShellKit
 enum Interactive {
   static func run(_ arguments: Arguments, environment: [String: String], sink: StandardSink) async -> Int32 {
     // `… | authsh --json`: the output flags given before the input apply to every line.
-    let outputDefaults = arguments.flags.only(CommandTable.outputFlags)
+    let outputDefaults: [String: [FlagValue]]
+    switch InvocationParser.outputDefaults(arguments.leadingOutputFlags) {
+    case .success(let defaults): outputDefaults = defaults
+    case .failure(let problem):
+      sink.err("error: \(problem.fullMessage)\n")
+      return ExitStatus.usage
+    }
     let (emulator, failure) = await EmbeddedEmulator.startIfAsked(
       arguments.emulator, likeProduction: arguments.likeProduction, seed: arguments.seed, environment: environment,
       sink: sink)
@@ -24,7 +30,8 @@ enum Interactive {
     let output = RedactingSink(sink, redactor: context.redactor)
     let status: Int32
     if InteractiveShell.standardStreamsAreTerminals {
-      let style = InteractiveShell.style(environment: environment, colorFlag: arguments.flags[.color])
+      let style = InteractiveShell.style(
+        environment: environment, colorFlag: outputDefaults[FlagKey.color.name]?.last?.text)
       let source: @Sendable (String) async -> Int32 = { path in
         await sourceFile(path, context: context, output: output, style: style)
       }

@@ -17,6 +17,12 @@ import Testing
         "unknown flag '--pasword' for 'login'; did you mean '--password'?"
       ),
       (["frobnicate", "--json"], "authsh", "unknown command 'frobnicate'"),
+      // A bad output flag before the command word is the command's usage error, as JSON too.
+      (
+        ["--json", "--color", "sometimes", "whoami"], "whoami",
+        "--color must be one of auto, always, never, not 'sometimes'"
+      ),
+      (["version", "--json"], "version", "--json cannot be used with 'version' here"),
       (["login", "ada@example.com", "Hunter2-Secret", "--json"], "login", "unexpected argument '***' for 'login'"),
     ] {
       let outcome = try await runner.run(args, timeout: 30)

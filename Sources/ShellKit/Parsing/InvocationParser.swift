@@ -13,10 +13,14 @@ package enum InvocationParser {
     }
   }
 
-  /// Whether `--json` stands in a line that did not parse as one of its flags (not as a value:
-  /// `--name --json` names someone `--json`), read by the flag reader with every flag of the table.
+  /// Whether `--json` stands in a line that did not parse as one of its flags, read by the flag
+  /// reader with the flags of the command the line names and the global ones (all the table's when
+  /// it names none): `signup --name --json` names someone `--json`; a flag the command does not
+  /// take takes no value, and `version --json` asks for JSON though `version` takes no `--json`.
   static func givesJSON(_ words: [Word]) -> Bool {
-    let known = CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags
+    let known =
+      CommandTable.match(words.map(\.text)).map { flags(of: $0.spec, surface: .all) + CommandTable.globalFlags }
+      ?? CommandTable.all.flatMap(\.flags) + CommandTable.globalFlags
     var index = 0
     while index < words.count, words[index].quoted || words[index].text != "--" {
       if !words[index].quoted, words[index].text.hasPrefix("--"),
@@ -117,8 +121,12 @@ package enum InvocationParser {
 
   /// Reads the flag at `index` (a word starting with `--`), and its value when it takes one;
   /// `index` is left on the flag's last word. The one reader of flags: the command's own, and the
-  /// whole run's before the command word (`parseLeading`).
-  static func readFlag(_ words: [Word], at index: inout Int, allowed: [FlagSpec], holes: Bool) -> FlagRead {
+  /// whole run's before the command word (`parseLeading`). A value is decoded when `decodes` says
+  /// so for its flag, else kept as text (decoded later with the command it goes to).
+  static func readFlag(
+    _ words: [Word], at index: inout Int, allowed: [FlagSpec], holes: Bool,
+    decodes: (FlagSpec) -> Bool = { _ in true }
+  ) -> FlagRead {
     let parts = words[index].text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
     let name = String(parts[0])
     guard let flag = allowed.first(where: { $0.name == name }) else {
@@ -137,6 +145,7 @@ package enum InvocationParser {
     } else {
       return .failed(UsageError("\(name) needs a value (\(flag.valueName ?? "VALUE"))", wordIndex: index))
     }
+    guard decodes(flag) else { return .read(flag, .text(text)) }
     switch flag.decode(text, holes: holes) {
     case .success(let decoded): return .read(flag, decoded)
     case .failure(var problem):
