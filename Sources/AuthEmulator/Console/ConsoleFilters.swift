@@ -46,7 +46,7 @@ struct ConsoleFilters: Sendable, Equatable {
   }
 }
 
-extension EmulatorConsole {
+extension ConsoleAccountsPage {
   /// Supabase's account at `index` of `users`, its fields read through the dictionary: passing
   /// each account by value cost a copy of its every field (62 ms over 100,000 accounts).
   static func admits(
