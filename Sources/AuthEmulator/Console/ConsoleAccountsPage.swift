@@ -3,7 +3,7 @@ import HTTPServerKit
 import JSONKit
 
 /// `/_/`: the accounts of one backend (Firebase: of the project or one tenant), searched, ordered
-/// and paged on the server. One type per request, holding its context.
+/// and paged on the server.
 struct ConsoleAccountsPage: ConsolePage {
   let context: ConsoleContext
 
@@ -44,7 +44,7 @@ struct ConsoleAccountsPage: ConsolePage {
           guard query.matches(id: values[index].id, email: values[index].email, name: name, phone: values[index].phone)
           else { continue }
         }
-        if filtering, !Self.admits(query.filters, values, index, micros: micros) { continue }
+        if filtering, !query.filters.admits(values, index, micros: micros) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastSignInAt ?? Int64.min
         keys.append(ConsolePaging.Key(time: time, slot: slots.count))
         slots.append(index)
@@ -66,7 +66,7 @@ struct ConsoleAccountsPage: ConsolePage {
             phone: values[index].phoneNumber)
           guard matches else { continue }
         }
-        if filtering, !Self.admits(query.filters, values[index]) { continue }
+        if filtering, !query.filters.admits(values[index]) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastLoginAt ?? Int.min
         keys.append(ConsolePaging.Key(time: Int64(time), slot: slots.count))
         slots.append(index)
