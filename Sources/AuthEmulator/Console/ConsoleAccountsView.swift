@@ -2,8 +2,9 @@ import Essentials
 import HTTPServerKit
 import JSONKit
 
-/// The markup of the accounts list (escaped data only).
-extension EmulatorConsole {
+/// The markup of the accounts list (escaped data only): the list's form, table, selection buttons and
+/// paging, and the addresses of the list and of one account.
+enum ConsoleAccountsView {
   static func listURL(side: ConsoleSide, tenant: String?, query: ConsoleListQuery, page: Int? = nil) -> String {
     var items = [("side", side.rawValue)]
     if let tenant { items.append(("tenant", tenant)) }
@@ -92,14 +93,14 @@ extension EmulatorConsole {
     let deleteAll = "/_/delete-all?side=\(side.rawValue)" + (tenant.map { "&tenant=" + H.component($0) } ?? "")
     let whose = tenant.map { " of tenant \($0)" } ?? (side == .firebase && !tenants.isEmpty ? " of the project" : "")
     let text = "Delete all \(side.label) accounts\(whose)…"
-    out += transferLinks(side: side, tenant: tenant)
+    out += ConsoleTransferPages.transferLinks(side: side, tenant: tenant)
     return out + "<p><a class=\"danger\" id=\"delete-all\" href=\"\(H.attribute(deleteAll))\">\(H.text(text))</a></p>"
   }
 
   /// The buttons under the list: each asks on the next page before doing anything.
   static func bulkButtons(side: ConsoleSide) -> String {
     var out = "<fieldset id=\"bulk-actions\"><legend>With the selected accounts</legend>"
-    for action in BulkAction.allCases {
+    for action in ConsoleBulkPages.BulkAction.allCases {
       let danger = action == .delete ? " class=\"danger\"" : ""
       out += "<button type=\"submit\" name=\"action\" value=\"\(action.rawValue)\"\(danger)>"
       out += "\(ConsoleHTML.text(action.label(side)))</button> "

@@ -46,14 +46,13 @@ struct ConsoleFilters: Sendable, Equatable {
   }
 }
 
-extension EmulatorConsole {
+extension ConsoleFilters {
   /// Supabase's account at `index` of `users`, its fields read through the dictionary: passing
   /// each account by value cost a copy of its every field (62 ms over 100,000 accounts).
-  static func admits(
-    _ filters: ConsoleFilters, _ users: Dictionary<String, SBUser>.Values, _ index: Dictionary<String, SBUser>.Index,
-    micros: Micros
+  func admits(
+    _ users: Dictionary<String, SBUser>.Values, _ index: Dictionary<String, SBUser>.Index, micros: Micros
   ) -> Bool {
-    filters.admits(
+    admits(
       has: { flag in
         switch flag {
         case .confirmed: return users[index].emailConfirmedAt != nil || users[index].phoneConfirmedAt != nil
@@ -68,12 +67,12 @@ extension EmulatorConsole {
       })
   }
 
-  static func admits(_ filters: ConsoleFilters, _ user: FirebaseUser) -> Bool {
-    filters.admits(
+  func admits(_ user: FirebaseUser) -> Bool {
+    admits(
       has: { flag in
         switch flag {
         case .confirmed: return user.emailVerified == true || user.phoneNumber != nil
-        case .anonymous: return (user.email ?? "").isEmpty && !hasAnyProvider(user)
+        case .anonymous: return (user.email ?? "").isEmpty && !Self.hasAnyProvider(user)
         case .disabled: return user.disabled == true
         case .secondFactor: return !user.mfaInfo.isEmpty
         case .phone: return user.phoneNumber != nil

@@ -20,8 +20,8 @@ enum ConsoleGuard {
       return forbidden("Refused: this request comes from another site.")
     }
     if request.bodyTooLarge {
-      var response = ServerResponse.text(413, EmulatorConsole.uploadTooLarge + "\n")
-      response.headers += EmulatorConsole.securityHeaders
+      var response = ServerResponse.text(413, ConsoleTransferPages.uploadTooLarge + "\n")
+      response.headers += ConsoleContext.securityHeaders
       return response
     }
     let form = ConsoleMultipart.fields(request) ?? FormCoding.decode(String(decoding: request.body, as: UTF8.self))
@@ -64,7 +64,7 @@ enum ConsoleGuard {
 
   static func forbidden(_ message: String) -> ServerResponse {
     var response = ServerResponse.text(403, message + "\n")
-    response.headers += EmulatorConsole.securityHeaders
+    response.headers += ConsoleContext.securityHeaders
     return response
   }
 }

@@ -104,6 +104,26 @@ enum ConsoleHTML {
   /// Milliseconds since 1970 as a `<time>` element showing `2026-11-29 00:20:27 UTC`; "never" for
   /// nil.
   static func time(milliseconds: Int64?) -> String { ConsoleTime.markup(milliseconds: milliseconds) }
+
+  /// `text`, with the control characters of a file's values (an escape sequence's ESC, a bidi
+  /// override) shown as `\e` or `\u{7}`, as `user export` shows them on a terminal, instead of passed on; line breaks and tabs stay.
+  static func visible(_ value: String) -> String {
+    var out = ""
+    for scalar in value.unicodeScalars {
+      let code = scalar.value
+      let hidden =
+        (code < 0x20 && code != 0x0A && code != 0x09) || (0x7F...0x9F).contains(code)
+        || (0x202A...0x202E).contains(code) || (0x2066...0x2069).contains(code) || code == 0x200E || code == 0x200F
+      if code == 0x1B {
+        out += "\\e"
+      } else if hidden {
+        out += "\\u{" + String(code, radix: 16, uppercase: true) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return text(out)
+  }
 }
 
 /// The console's top-level pages.

@@ -76,7 +76,7 @@ enum ConsoleImportRefusal: Error, Equatable {
 
   var message: String {
     switch self {
-    case .tooLarge: return EmulatorConsole.uploadTooLarge
+    case .tooLarge: return ConsoleTransferPages.uploadTooLarge
     case .empty: return "The file has no accounts; nothing was created."
     case .unreadable(let why): return "The file was refused, nothing was created: \(why)."
     case .missingHashConfig(let count):

@@ -16,7 +16,7 @@ struct ConsoleAccountRow: Sendable, Equatable {
   var createdMs: Int64
   var lastSignInMs: Int64?
   /// Live, soft-deleted (Supabase) or anonymous: the list names the last two so.
-  var state: EmulatorConsole.AccountState = .live
+  var state: ConsoleAccountPage.AccountState = .live
 }
 
 /// What the accounts list shows: a search, an order, a page.

@@ -30,11 +30,11 @@ enum ConsoleTime {
   static func markup(_ value: JSON?, unit: Unit) -> String {
     guard let value, value != .null else { return "never" }
     if let milliseconds = milliseconds(value, unit: unit) { return markup(milliseconds: milliseconds) }
-    return ConsoleHTML.text(EmulatorConsole.plain(value))
+    return ConsoleHTML.text(ConsoleAccountPage.plain(value))
   }
 
   static func milliseconds(_ value: JSON, unit: Unit) -> Int64? {
-    let text = EmulatorConsole.plain(value)
+    let text = ConsoleAccountPage.plain(value)
     switch unit {
     case .iso: return milliseconds(iso: text)
     case .milliseconds: return Int64(text)

@@ -27,7 +27,7 @@ struct ConsoleTransport: HTTPTransport {
   }
 }
 
-extension EmulatorConsole {
+extension ConsoleContext {
   /// The emulator's address as the console request names it (`127.0.0.1:PORT`).
   private var consoleHost: String { request.header("Host") ?? "\(supabase.config.host):0" }
 

@@ -33,7 +33,7 @@ struct ConsoleEditTests {
     #expect(user["user_metadata"]?["full_name"]?.string == "Kay")
     let shown = await ConsoleHonestTests.get(emu.emulator, "/_/accounts/supabase/\(id)?done=profile-saved")
     #expect(shown.contains("E-mail, phone and name saved.") && shown.contains("value=\"15550100200\""))
-    #expect(shown.contains(EmulatorConsole.emptyFieldsHint(.supabase)))
+    #expect(shown.contains(ConsoleAccountEdit.emptyFieldsHint(.supabase)))
     let taken = await Self.post(emu.emulator, page, [("email", "taken@x.io"), ("phone", ""), ("name", Self.hostile)])
     #expect(taken.status == 422)
     #expect(taken.text.contains("role=\"alert\"") && taken.text.contains("value=\"taken@x.io\""))

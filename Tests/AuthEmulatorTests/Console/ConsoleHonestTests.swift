@@ -113,6 +113,6 @@ struct ConsoleHonestTests {
     let page = await Self.get(emu.emulator, "/_/accounts/supabase/\(id)")
     let table = try #require(page.components(separatedBy: "id=\"messages\"").last)
     #expect(table.contains("<td>+15551234567</td><td>sms</td><td></td><td><code>\(code)</code>"))
-    #expect(EmulatorConsole.phoneDigits("+1 (555) 123-4567") == "15551234567")
+    #expect(ConsoleAccountSections.phoneDigits("+1 (555) 123-4567") == "15551234567")
   }
 }

@@ -15,7 +15,7 @@ struct ConsoleSafetyTests {
     #expect(ConsoleHTML.safeLink("javascript:alert(1)") == nil)
     #expect(ConsoleHTML.safeLink(" http://x") == nil)
     #expect(ConsoleHTML.safeLink("HTTP://127.0.0.1/verify?token=a") == "HTTP://127.0.0.1/verify?token=a")
-    let unsafe = EmulatorConsole.mailLink("javascript:alert(1)")
+    let unsafe = ConsoleInboxPage.mailLink("javascript:alert(1)")
     #expect(unsafe.hasPrefix("javascript:alert(1)<button type=\"button\" class=\"copy\"") && !unsafe.contains("<a "))
     #expect(ConsoleHTML.link("/_/?q=\"><x", "<b>") == #"<a href="/_/?q=&quot;&gt;&lt;x">&lt;b&gt;</a>"#)
   }

@@ -5,10 +5,14 @@ import JSONKit
 
 /// `/_/faults`: the faults in force and the latency, buttons for the presets, and in
 /// like-production mode the hosted limits with what is used of them.
-extension EmulatorConsole {
+struct ConsoleFaultsPage: ConsolePage {
+  let context: ConsoleContext
+  let faults: FaultInjector
+  let latencyMs: Int
+
   func faultsPage() -> ServerResponse {
     typealias H = ConsoleHTML
-    let token = Self.token
+    let token = EmulatorConsole.token
     var body = ConsoleNotice.markup(request.query("done"))
     body += "<p>Latency on every request: \(latencyMs) ms (set with <code>--latency-ms</code>).</p>"
     let active = faults.all

@@ -3,11 +3,109 @@ import Essentials
 import HTTPServerKit
 import JSONKit
 
-/// Import a file from the page: `GET /_/import` asks for it (a `multipart/form-data` upload), the
-/// POST of the file shows `user import --dry-run`'s summary and the first accounts (nothing is
-/// sent), and the POST of that page's button creates them through the emulator's own admin API
-/// with `user import`'s importers (`POST /admin/users`, `accounts:batchCreate`).
-extension EmulatorConsole {
+/// The import and export pages: moving accounts in and out of one side as `authsh user import` and
+/// `authsh user export` do, with the CLI's own readers and importers over the admin API.
+///
+/// `GET /_/export?side=…&format=jsonl|csv|firebase[&tenant=…]`: every account of the side as
+/// `authsh user export` writes it (the same reader over the admin API, the same records), as a
+/// download. A GET: it changes nothing, and another site that makes the browser ask cannot read
+/// the answer (`Cross-Origin-Resource-Policy: same-origin`).
+struct ConsoleTransferPages: ConsolePage {
+  let context: ConsoleContext
+
+  /// Accounts a page, as `user export` reads them.
+  static let exportPageSize = 1000
+
+  /// The file's name, its type, and what the CLI names the format.
+  static func exportFile(_ side: ConsoleSide, _ format: ExportFormat, tenant: String?) -> (name: String, type: String) {
+    let stem = side.rawValue + (tenant.map { "-" + $0.filter { $0.isLetter || $0.isNumber || $0 == "-" } } ?? "")
+    switch format {
+    case .jsonl: return (stem + "-users.jsonl", "application/x-ndjson; charset=utf-8")
+    case .csv: return (stem + "-users.csv", "text/csv; charset=utf-8")
+    case .firebase: return (stem + "-users.json", "application/json; charset=utf-8")
+    }
+  }
+
+  func exportDownload() async -> ServerResponse {
+    guard let side = parameter("side").flatMap(ConsoleSide.init(rawValue:)) else {
+      return Self.problem(400, "Choose a backend.", back: "/_/")
+    }
+    guard let format = ExportFormat(rawValue: parameter("format") ?? "jsonl") else {
+      return Self.problem(400, "Choose jsonl, csv or firebase.", back: "/_/?side=" + side.rawValue)
+    }
+    let tenant = side == .firebase ? tenant : nil
+    let text: String
+    do {
+      text = try await Self.export(from: context.adminProvider(side, tenant: tenant), format: format)
+    } catch let error as AuthError {
+      return Self.problem(502, error.message, back: "/_/?side=" + side.rawValue)
+    } catch {
+      return Self.problem(500, "The export failed: \(error).", back: "/_/?side=" + side.rawValue)
+    }
+    let file = Self.exportFile(side, format, tenant: tenant)
+    return ServerResponse(
+      status: 200,
+      headers: [
+        ("Content-Type", file.type), ("Content-Disposition", "attachment; filename=\"\(file.name)\""),
+      ] + Self.securityHeaders,
+      body: Array(text.utf8))
+  }
+
+  /// What `user export --format FORMAT` writes to its file for every account `provider` lists
+  /// (the header, each record as `ExportFormat.record` writes it, the footer).
+  static func export(from provider: any AdminProvider, format: ExportFormat) async throws -> String {
+    guard let exporting = provider as? any AccountExporting else {
+      throw AuthError(.notSupported, message: "This backend cannot export its accounts.")
+    }
+    let reader = try await exporting.accountReader(hashConfig: nil)
+    do {
+      let text = try await records(reader, format: format)
+      await reader.close()
+      return text
+    } catch {
+      await reader.close()
+      throw error
+    }
+  }
+
+  private static func records(_ reader: any AccountReader, format: ExportFormat) async throws -> String {
+    var text = format.header
+    var token: String?
+    var first = true
+    repeat {
+      let page = try await reader.page(after: token, size: exportPageSize)
+      for account in page.accounts {
+        text += format.record(account, first: first)
+        first = false
+      }
+      if let next = page.next, next == token {
+        throw AuthError(.malformedResponse, message: "The server repeated a page token.")
+      }
+      token = page.next
+    } while token != nil
+    return text + format.footer
+  }
+
+  /// "Import accounts…" and the export's three formats, under the list.
+  static func transferLinks(side: ConsoleSide, tenant: String?) -> String {
+    typealias H = ConsoleHTML
+    let query = "side=\(side.rawValue)" + (tenant.map { "&tenant=" + H.component($0) } ?? "")
+    let formats: [(ExportFormat, String)] = [(.jsonl, "JSON lines"), (.csv, "CSV"), (.firebase, "Firebase JSON")]
+    let exports = formats.map { format, label in
+      "<a href=\"\(H.attribute("/_/export?\(query)&format=\(format.rawValue)"))\" id=\"export-\(format.rawValue)\" "
+        + "download>\(label)</a>"
+    }
+    return "<p id=\"transfer\"><a href=\"\(H.attribute("/_/import?" + query))\" id=\"import\">Import accounts…</a>"
+      + " · Export as " + exports.joined(separator: ", ") + "</p>"
+  }
+
+  // MARK: - Import
+
+  // Import a file from the page: `GET /_/import` asks for it (a `multipart/form-data` upload), the
+  // POST of the file shows `user import --dry-run`'s summary and the first accounts (nothing is
+  // sent), and the POST of that page's button creates them through the emulator's own admin API
+  // with `user import`'s importers (`POST /admin/users`, `accounts:batchCreate`).
+
   static let uploadTooLarge =
     "The file is larger than the console takes (512 KB); nothing was created. "
     + "Import a larger file with `authsh user import FILE`."
@@ -55,7 +153,7 @@ extension EmulatorConsole {
     body += "<code>auth.users</code>. The next page shows what would be created; nothing is created before you "
     body += "confirm there.</p>"
     body += "<form method=\"post\" action=\"/_/import\" enctype=\"multipart/form-data\" id=\"import-form\">"
-    body += H.tokenField(Self.token) + sideFields(side)
+    body += H.tokenField(EmulatorConsole.token) + sideFields(side)
     body += "<label for=\"import-file\">Account file (at most 512 KB)</label>"
     body += "<input type=\"file\" id=\"import-file\" name=\"file\" required>"
     body += "<fieldset><legend>Accept these losses</legend>"
@@ -90,7 +188,8 @@ extension EmulatorConsole {
     case .failure(let refusal): return Self.problem(refusal.status, refusal.message, back: again)
     }
     guard field("confirm") == "yes" else { return importPreview(side, plan, bytes: bytes) }
-    guard let importer = adminProvider(side, tenant: side == .firebase ? tenant : nil) as? any AccountImporter else {
+    guard let importer = context.adminProvider(side, tenant: side == .firebase ? tenant : nil) as? any AccountImporter
+    else {
       return Self.problem(500, "This backend cannot import accounts.", back: again)
     }
     let outcomes = await plan.run(importer)
@@ -125,7 +224,7 @@ extension EmulatorConsole {
     }
     body += "</tbody></table></div>"
     if tally.sent > 0 {
-      body += "<form method=\"post\" action=\"/_/import\" id=\"import-confirm\">" + H.tokenField(Self.token)
+      body += "<form method=\"post\" action=\"/_/import\" id=\"import-confirm\">" + H.tokenField(EmulatorConsole.token)
       body += sideFields(side) + "<input type=\"hidden\" name=\"confirm\" value=\"yes\">"
       body += "<input type=\"hidden\" name=\"data\" value=\"\(H.attribute(Base64.encode(bytes)))\">"
       for (name, _) in Self.consentFlags where field(name) == "yes" {

@@ -5,7 +5,9 @@ import JSONKit
 /// "Delete all accounts" on one side: Supabase, the Firebase project, or one Firebase tenant (a
 /// side of its own). The page asks for the side's name to be typed; the POST deletes through the
 /// admin APIs (`DELETE /admin/users/ID` each; `accounts:batchDelete` with `force`, 1,000 at a time).
-extension EmulatorConsole {
+struct ConsoleDeleteAllPage: ConsolePage {
+  let context: ConsoleContext
+
   /// What must be typed to delete every account of `side`: "Supabase", "Firebase", or the tenant.
   static func deleteAllName(side: ConsoleSide, tenant: String?) -> String {
     side == .firebase ? tenant ?? side.label : side.label
@@ -52,7 +54,8 @@ extension EmulatorConsole {
     body += "\(H.text(words))? Their sessions go with them; this cannot be undone. "
     body += side == .firebase && tenant == nil ? "Tenants keep their accounts. " : ""
     body += "The other backend keeps its accounts.</p>"
-    body += "<form method=\"post\" action=\"/_/delete-all\" id=\"delete-all-form\">" + H.tokenField(Self.token)
+    body +=
+      "<form method=\"post\" action=\"/_/delete-all\" id=\"delete-all-form\">" + H.tokenField(EmulatorConsole.token)
     body += "<input type=\"hidden\" name=\"side\" value=\"\(side.rawValue)\">"
     if let tenant { body += "<input type=\"hidden\" name=\"tenant\" value=\"\(H.attribute(tenant))\">" }
     body += "<label for=\"delete-all-name\">Type <strong>\(H.text(name))</strong> to confirm</label>"

@@ -3,18 +3,14 @@ import HTTPServerKit
 import JSONKit
 
 /// `/_/accounts/SIDE/ID`: everything the admin API shows about one account, why it may fail to
-/// sign in, its audit trail and mails, and the actions.
-extension EmulatorConsole {
-  func accountJSON(side: ConsoleSide, id: String) async -> JSON? {
-    switch side {
-    case .supabase:
-      let answer = await supabaseAdmin("GET", "/admin/users/" + ConsoleHTML.component(id))
-      return answer.ok ? answer.json : nil
-    case .firebase:
-      let answer = await firebaseAdmin("accounts:lookup", tenant: tenant, body: ["localId": [.string(id)]])
-      return answer.json?["users"]?[0]
-    }
-  }
+/// sign in, its audit trail and mails, and the actions. Its parts are `ConsoleAccountSections`,
+/// `ConsoleSessionsPage` and `ConsoleAccountEdit`; its POSTs are `ConsoleAccountActions`.
+struct ConsoleAccountPage: ConsolePage {
+  let context: ConsoleContext
+  /// The mails and texts of the account's audit trail.
+  let outbox: Outbox
+
+  private var sections: ConsoleAccountSections { ConsoleAccountSections(context: context, outbox: outbox) }
 
   func accountPage(side: ConsoleSide, id: String, failure: EditFailure? = nil) async -> ServerResponse {
     guard let user = await accountJSON(side: side, id: id) else {
@@ -31,13 +27,15 @@ extension EmulatorConsole {
     for line in signInFacts(side: side, user) { body += "<li>\(line)</li>" }
     body += "</ul>"
     if state != .deleted {
-      body += identitiesTable(side: side, user) + factorsTable(side: side, user)
-      body += sessionsSection(side: side, id: id, user: user)
+      body += sections.identitiesTable(side: side, user) + sections.factorsTable(side: side, user)
+      body += ConsoleSessionsPage(context: context).sessionsSection(side: side, id: id, user: user)
     }
-    if state != .deleted { body += editSection(side: side, id: id, user: user, failure: failure) }
-    body += actionsSection(side: side, id: id, email: email, user: user)
+    if state != .deleted {
+      body += ConsoleAccountEdit(context: context).editSection(side: side, id: id, user: user, failure: failure)
+    }
+    body += sections.actionsSection(side: side, id: id, email: email, user: user)
     let phone = state == .deleted ? "" : user[side == .supabase ? "phone" : "phoneNumber"]?.string ?? ""
-    body += auditSection(side: side, id: id, email: email, phone: phone)
+    body += sections.auditSection(side: side, id: id, email: email, phone: phone)
     body += "<details><summary>The admin API's answer</summary><pre>\(H.text(user.prettyText))</pre></details>"
     let title =
       switch state {

@@ -5,13 +5,8 @@ import JSONKit
 /// The edits of one account page: e-mail, phone and name, and the JSON fields (Supabase user and
 /// app metadata, Firebase custom claims), each saved through the admin API the official clients
 /// use, whose rules and errors apply. After an error the page comes back with what was typed.
-extension EmulatorConsole {
-  /// A failed edit: the form it came from (`profile`, or the JSON field's name) and the message.
-  struct EditFailure: Error {
-    var form: String
-    var message: String
-    var status: Int
-  }
+struct ConsoleAccountEdit: ConsolePage {
+  let context: ConsoleContext
 
   static func jsonFields(_ side: ConsoleSide) -> [String] {
     side == .supabase ? ["user_metadata", "app_metadata"] : ["customAttributes"]
@@ -35,7 +30,8 @@ extension EmulatorConsole {
     var out = "<h2>Edit</h2>" + alert("profile")
     out += "<p class=\"muted\">" + Self.emptyFieldsHint(side) + "</p>"
     out +=
-      "<form method=\"post\" action=\"\(H.attribute(base + "profile"))\" id=\"profile\">" + H.tokenField(Self.token)
+      "<form method=\"post\" action=\"\(H.attribute(base + "profile"))\" id=\"profile\">"
+      + H.tokenField(EmulatorConsole.token)
     out += scope + "<p><label for=\"edit-email\">E-mail</label><input id=\"edit-email\" name=\"email\" type=\"email\" "
     out += "value=\"\(H.attribute(kept("profile", "email", email)))\"></p>"
     out += "<p><label for=\"edit-phone\">Phone</label><input id=\"edit-phone\" name=\"phone\" type=\"tel\" "
@@ -48,7 +44,8 @@ extension EmulatorConsole {
       if case .string(let text) = value, let parsed = try? JSON.parse(text) { value = parsed }
       let label = key == "customAttributes" ? "Custom claims (customAttributes)" : key
       out += "<h3 id=\"\(key)-heading\">\(H.text(label))</h3>" + alert(key)
-      out += "<form method=\"post\" action=\"\(H.attribute(base + "json"))\">" + H.tokenField(Self.token) + scope
+      out +=
+        "<form method=\"post\" action=\"\(H.attribute(base + "json"))\">" + H.tokenField(EmulatorConsole.token) + scope
       out += "<input type=\"hidden\" name=\"field\" value=\"\(key)\">"
       out += "<label for=\"edit-\(key)\">\(H.text(label)) as JSON</label>"
       if key == "customAttributes" {
@@ -83,7 +80,9 @@ extension EmulatorConsole {
     case .supabase:
       var body = JSONObject()
       if !email.isEmpty, email != user["email"]?.string { body["email"] = .string(email) }
-      if !phone.isEmpty, Self.phoneDigits(phone) != user["phone"]?.string { body["phone"] = .string(phone) }
+      if !phone.isEmpty, ConsoleAccountSections.phoneDigits(phone) != user["phone"]?.string {
+        body["phone"] = .string(phone)
+      }
       body["user_metadata"] = ["full_name": name.isEmpty ? .null : .string(name)]
       answer = await supabaseAdmin("PUT", "/admin/users/" + ConsoleHTML.component(id), body: .object(body))
     case .firebase:

@@ -4,7 +4,9 @@ import JSONKit
 
 /// `/_/`: the accounts of one backend (Firebase: of the project or one tenant), searched, ordered
 /// and paged on the server.
-extension EmulatorConsole {
+struct ConsoleAccountsPage: ConsolePage {
+  let context: ConsoleContext
+
   var listQuery: ConsoleListQuery {
     var query = ConsoleListQuery()
     query.search = request.query("q") ?? ""
@@ -42,7 +44,7 @@ extension EmulatorConsole {
           guard query.matches(id: values[index].id, email: values[index].email, name: name, phone: values[index].phone)
           else { continue }
         }
-        if filtering, !Self.admits(query.filters, values, index, micros: micros) { continue }
+        if filtering, !query.filters.admits(values, index, micros: micros) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastSignInAt ?? Int64.min
         keys.append(ConsolePaging.Key(time: time, slot: slots.count))
         slots.append(index)
@@ -64,7 +66,7 @@ extension EmulatorConsole {
             phone: values[index].phoneNumber)
           guard matches else { continue }
         }
-        if filtering, !Self.admits(query.filters, values[index]) { continue }
+        if filtering, !query.filters.admits(values[index]) { continue }
         let time = query.sort == .created ? values[index].createdAt : values[index].lastLoginAt ?? Int.min
         keys.append(ConsolePaging.Key(time: Int64(time), slot: slots.count))
         slots.append(index)
@@ -97,7 +99,8 @@ extension EmulatorConsole {
     let micros = clock.now().micros
     var providers = user.identity.map { [$0.provider] } ?? []
     providers += user.otherIdentities.map(\.provider)
-    let state: AccountState = user.deletedAt != nil ? .deleted : user.isAnonymous ? .anonymous : .live
+    let state: ConsoleAccountPage.AccountState =
+      user.deletedAt != nil ? .deleted : user.isAnonymous ? .anonymous : .live
     return ConsoleAccountRow(
       id: user.id, email: state == .deleted ? "" : user.email, name: SupabaseUserIndex.fullName(user) ?? "",
       phone: user.phone,
@@ -129,7 +132,8 @@ extension EmulatorConsole {
     let query = listQuery
     let (rows, window) = accountRows(side: side, tenant: tenant, query: query)
     let notice = ConsoleNotice.markup(request.query("done"))
-    let body = Self.accountsBody(side: side, tenant: tenant, tenants: tenants, query: query, rows: rows, window: window)
+    let body = ConsoleAccountsView.accountsBody(
+      side: side, tenant: tenant, tenants: tenants, query: query, rows: rows, window: window)
     let title = Self.listTitle(side: side, tenant: tenant, query: query, window: window)
     return Self.html(
       200, ConsoleHTML.page(title: title, section: .accounts, body: notice + body, heading: "\(side.label) accounts"))

@@ -2,8 +2,12 @@ import Essentials
 import HTTPServerKit
 import JSONKit
 
-/// The tables and forms of one account's page.
-extension EmulatorConsole {
+/// The tables and forms of one account's page: its identities, second factors, actions and audit
+/// trail (with the mails and texts to its address and phone).
+struct ConsoleAccountSections: ConsolePage {
+  let context: ConsoleContext
+  let outbox: Outbox
+
   func identitiesTable(side: ConsoleSide, _ user: JSON) -> String {
     typealias H = ConsoleHTML
     var out = "<div class=\"table-wrap\"><table><caption>Identities</caption><thead><tr>"
@@ -45,7 +49,7 @@ extension EmulatorConsole {
     typealias H = ConsoleHTML
     let base = "/_/accounts/\(side.rawValue)/\(H.component(id))/"
     let scope = tenant.map { [("tenant", $0)] } ?? []
-    let token = Self.token
+    let token = EmulatorConsole.token
     var out = "<h2>Actions</h2><div id=\"actions\">"
     out += H.button(action: base + "confirm", label: "Confirm e-mail", token: token, fields: scope)
     switch (side, isBlocked(side: side, user)) {
@@ -116,16 +120,15 @@ extension EmulatorConsole {
     out += "</caption><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Backend</th><th scope=\"col\">To</th>"
     out += "<th scope=\"col\">Kind</th><th scope=\"col\">Link</th><th scope=\"col\">Code</th></tr></thead><tbody>"
     for mail in mails {
-      out += "<tr><td>\(Self.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td><td>\(H.text(mail.email))</td>"
       out +=
-        "<td>\(H.text(mail.kind))</td><td>\(Self.mailLink(mail.link))</td><td>\(Self.codeCell(mail.code))</td></tr>"
+        "<tr><td>\(ConsoleInboxPage.mailTime(mail))</td><td>\(H.text(mail.side.rawValue))</td><td>\(H.text(mail.email))</td>"
+      out +=
+        "<td>\(H.text(mail.kind))</td><td>\(ConsoleInboxPage.mailLink(mail.link))</td><td>\(ConsoleInboxPage.codeCell(mail.code))</td></tr>"
     }
     if mails.isEmpty { out += "<tr><td colspan=\"6\">none</td></tr>" }
     return out + "</tbody></table></div>"
   }
-}
 
-extension EmulatorConsole {
   /// The mails to `email` and the texts to `phone` (any form: `+1 555…`, digits), newest first.
   func messages(email: String, phone: String) -> [OutboxMessage] {
     let digits = Self.phoneDigits(phone)

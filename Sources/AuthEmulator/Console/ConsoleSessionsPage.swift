@@ -6,7 +6,9 @@ import JSONKit
 /// started and was last refreshed, from which browser and address), each revocable, and "sign out
 /// everywhere"; Firebase keeps no sessions, so its page says what it has and revokes the refresh
 /// tokens as the Admin SDK's `revokeRefreshTokens` does.
-extension EmulatorConsole {
+struct ConsoleSessionsPage: ConsolePage {
+  let context: ConsoleContext
+
   func sessionsSection(side: ConsoleSide, id: String, user: JSON) -> String {
     var out = "<h2 id=\"sessions-heading\">Sessions</h2><div id=\"sessions\">"
     out += side == .supabase ? supabaseSessions(id: id) : firebaseSessions(id: id, user: user)
@@ -39,11 +41,12 @@ extension EmulatorConsole {
       out += "<div class=\"session\" id=\"session-\(index + 1)\">"
       out += H.facts(rows, caption: "Session \(index + 1) of \(listings.count)")
       out += H.button(
-        action: base + "revoke-session", label: "Revoke session \(index + 1)", token: Self.token,
+        action: base + "revoke-session", label: "Revoke session \(index + 1)", token: EmulatorConsole.token,
         fields: [("session", session.id)], danger: true)
       out += "</div>"
     }
-    out += "<p>" + H.button(action: base + "sign-out-everywhere", label: "Sign out everywhere", token: Self.token)
+    out +=
+      "<p>" + H.button(action: base + "sign-out-everywhere", label: "Sign out everywhere", token: EmulatorConsole.token)
     return out + "</p>"
   }
 
@@ -87,7 +90,7 @@ extension EmulatorConsole {
     return out
       + H.button(
         action: base + "sign-out-everywhere", label: "Sign out everywhere (revoke refresh tokens)",
-        token: Self.token, fields: scope)
+        token: EmulatorConsole.token, fields: scope)
   }
 
   /// `POST …/revoke-session` (Supabase, the form's `session`) and `POST …/sign-out-everywhere`.

@@ -3,10 +3,15 @@ import HTTPServerKit
 import JSONKit
 
 /// The POST actions on one account, each one admin API call (or a few) as the official admin
-/// clients make it; then back to the account page with what was done.
-extension EmulatorConsole {
+/// clients make it; then back to the account page with what was done. Also the page that asks
+/// before a delete.
+struct ConsoleAccountActions: ConsolePage {
+  let context: ConsoleContext
+  /// For the account page an edit that failed comes back to.
+  let outbox: Outbox
+
   func accountAction(side: ConsoleSide, id: String, action: String) async -> ServerResponse {
-    let page = Self.accountURL(side: side, id: id, tenant: tenant)
+    let page = ConsoleAccountsView.accountURL(side: side, id: id, tenant: tenant)
     guard let user = await accountJSON(side: side, id: id) else {
       return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
     }
@@ -17,7 +22,7 @@ extension EmulatorConsole {
         side, id, supabase: ["email_confirm": true], firebase: ["emailVerified": true], .confirmed)
     case "disable":
       let duration = field("duration") ?? "24h"
-      guard Self.banDurations.contains(where: { $0.0 == duration }) else {
+      guard ConsoleAccountSections.banDurations.contains(where: { $0.0 == duration }) else {
         return Self.problem(400, "Choose one of the ban's durations.", back: page)
       }
       result = await change(
@@ -34,19 +39,23 @@ extension EmulatorConsole {
       result = await change(
         side, id, supabase: ["password": .string(password)], firebase: ["password": .string(password)], .passwordSet)
     case "profile", "json":
+      let edit = ConsoleAccountEdit(context: context)
       let edited =
         action == "profile"
-        ? await editProfile(side: side, id: id, user: user) : await editJSON(side: side, id: id, user: user)
+        ? await edit.editProfile(side: side, id: id, user: user) : await edit.editJSON(side: side, id: id, user: user)
       switch edited {
       case .success(let notice): result = .success(notice)
       case .failure(let failure) where failure.form.isEmpty:
         return Self.problem(failure.status, failure.message, back: page)
-      case .failure(let failure): return await accountPage(side: side, id: id, failure: failure)
+      case .failure(let failure):
+        return await ConsoleAccountPage(context: context, outbox: outbox).accountPage(
+          side: side, id: id, failure: failure)
       }
     case "remove-factors":
       result = await removeFactors(side: side, id: id, user: user)
     case "revoke-session", "sign-out-everywhere":
-      result = await endSessions(side: side, id: id, every: action == "sign-out-everywhere")
+      result = await ConsoleSessionsPage(context: context).endSessions(
+        side: side, id: id, every: action == "sign-out-everywhere")
     case "recovery-link":
       return await recoveryLink(side: side, email: user["email"]?.string ?? "", back: page)
     case "delete":
@@ -68,26 +77,6 @@ extension EmulatorConsole {
     case .failure(let failure):
       return Self.problem(failure.status, failure.message, back: page)
     }
-  }
-
-  struct ActionFailure: Error {
-    var status: Int
-    var message: String
-  }
-
-  /// `PUT /admin/users/ID` (Supabase) or `accounts:update` (Firebase).
-  func change(
-    _ side: ConsoleSide, _ id: String, supabase body: JSON, firebase update: JSON, _ done: ConsoleNotice
-  ) async -> Result<ConsoleNotice, ActionFailure> {
-    let answer: APIAnswer
-    if side == .supabase {
-      answer = await supabaseAdmin("PUT", "/admin/users/" + ConsoleHTML.component(id), body: body)
-    } else {
-      var update = update.object ?? JSONObject()
-      update["localId"] = .string(id)
-      answer = await firebaseAdmin("accounts:update", tenant: tenant, body: .object(update))
-    }
-    return answer.ok ? .success(done) : .failure(ActionFailure(status: answer.status, message: answer.message))
   }
 
   private func removeFactors(
@@ -118,14 +107,15 @@ extension EmulatorConsole {
     guard answer.ok, let link else { return Self.problem(answer.status, answer.message, back: back) }
     typealias H = ConsoleHTML
     var body = "<p>A recovery link for \(H.text(email)) (not mailed; it works once):</p>"
-    body += "<p id=\"recovery-link\">\(Self.mailLink(link))</p><p>\(H.link(back, "Back to the account"))</p>"
+    body +=
+      "<p id=\"recovery-link\">\(ConsoleInboxPage.mailLink(link))</p><p>\(H.link(back, "Back to the account"))</p>"
     return Self.html(200, H.page(title: "Recovery link", section: .accounts, body: body))
   }
 
   /// `GET …/delete`: asks first; the POST carries `confirm=yes`.
   func deleteConfirmationPage(side: ConsoleSide, id: String) async -> ServerResponse {
     typealias H = ConsoleHTML
-    let page = Self.accountURL(side: side, id: id, tenant: tenant)
+    let page = ConsoleAccountsView.accountURL(side: side, id: id, tenant: tenant)
     guard let user = await accountJSON(side: side, id: id) else {
       return Self.problem(404, "No \(side.label) account has the id \(id).", back: "/_/?side=\(side.rawValue)")
     }
@@ -135,7 +125,8 @@ extension EmulatorConsole {
     var body = "<p class=\"warning\">Delete the \(side.label) account \(H.text(name)) (\(H.text(id)))? "
     body += "Its sessions go with it; this cannot be undone.</p>"
     body += H.button(
-      action: "/_/accounts/\(side.rawValue)/\(H.component(id))/delete", label: "Yes, delete it", token: Self.token,
+      action: "/_/accounts/\(side.rawValue)/\(H.component(id))/delete", label: "Yes, delete it",
+      token: EmulatorConsole.token,
       fields: fields, danger: true)
     body += " " + H.link(page, "No, keep it")
     return Self.html(200, H.page(title: "Delete \(name)?", section: .accounts, body: body))

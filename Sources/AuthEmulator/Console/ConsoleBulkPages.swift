@@ -5,7 +5,9 @@ import JSONKit
 /// Many at once: the accounts ticked in the list, then delete, disable (ban), enable (unban) or
 /// confirm them. `GET /_/bulk` lists the selection and asks; the POST does each account through the
 /// same admin calls as the one-account actions, and reports the ids it could not change.
-extension EmulatorConsole {
+struct ConsoleBulkPages: ConsolePage {
+  let context: ConsoleContext
+
   enum BulkAction: String, CaseIterable, Sendable {
     case confirm, disable, enable, delete
 
@@ -92,7 +94,7 @@ extension EmulatorConsole {
       body += "<tr><td>\(H.text(label))</td><td>\(H.id(id))</td></tr>"
     }
     body += "</tbody></table></div>"
-    body += "<form method=\"post\" action=\"/_/bulk\" id=\"bulk-confirm\">" + H.tokenField(Self.token)
+    body += "<form method=\"post\" action=\"/_/bulk\" id=\"bulk-confirm\">" + H.tokenField(EmulatorConsole.token)
     var fields = [("side", side.rawValue), ("action", action.rawValue), ("confirm", "yes")]
     if let tenant { fields.append(("tenant", tenant)) }
     for (name, value) in fields + ids.map({ ("id", $0) }) {
@@ -100,7 +102,7 @@ extension EmulatorConsole {
     }
     if side == .supabase, action == .disable {
       body += "<label for=\"bulk-duration\">Ban</label><select id=\"bulk-duration\" name=\"duration\">"
-      for (value, label) in Self.banDurations {
+      for (value, label) in ConsoleAccountSections.banDurations {
         body += "<option value=\"\(value)\"\(value == "24h" ? " selected" : "")>\(label)</option>"
       }
       body += "</select> "
@@ -124,7 +126,10 @@ extension EmulatorConsole {
     let list = bulkListURL(side)
     guard field("confirm") == "yes" else { return Self.redirect(list) }
     let duration = field("duration") ?? "24h"
-    guard side == .firebase || action != .disable || Self.banDurations.contains(where: { $0.0 == duration }) else {
+    guard
+      side == .firebase || action != .disable
+        || ConsoleAccountSections.banDurations.contains(where: { $0.0 == duration })
+    else {
       return Self.problem(400, "Choose one of the ban's durations.", back: list)
     }
     var failures: [(id: String, failure: ActionFailure)] = []

@@ -3,8 +3,11 @@ import HTTPServerKit
 import JSONKit
 
 /// `/_/inbox`: every mail and one-time code of both backends, newest first. The page is complete
-/// without script; `console.js` polls `/_/inbox.json` and redraws it as mails arrive.
-extension EmulatorConsole {
+/// without script; `console.js` polls `/_/inbox.json` and redraws it as mails arrive. It needs only
+/// the outbox; the account page shows its mails with the same cells.
+struct ConsoleInboxPage: Sendable {
+  let outbox: Outbox
+
   static let inboxLimit = 500
 
   var newestMails: [OutboxMessage] { Array(outbox.messages().suffix(Self.inboxLimit).reversed()) }
@@ -43,7 +46,7 @@ extension EmulatorConsole {
       body += "<td>\(Self.codeCell(mail.code))</td></tr>"
     }
     body += "</tbody></table></div>"
-    return Self.html(200, H.page(title: "Inbox", section: .inbox, body: body))
+    return ConsoleContext.html(200, H.page(title: "Inbox", section: .inbox, body: body))
   }
 
   func inboxJSON() -> ServerResponse {
@@ -55,6 +58,6 @@ extension EmulatorConsole {
         "kind": .string(mail.kind), "link": .string(mail.link), "code": .string(mail.code),
       ]
     }
-    return Self.json(["messages": .array(messages)])
+    return ConsoleContext.json(["messages": .array(messages)])
   }
 }
