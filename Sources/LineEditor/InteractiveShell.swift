@@ -26,12 +26,26 @@ package enum InteractiveShell {
     }
   }
 
-  /// Builds the shell for the current standard streams. On a terminal: libedit, prompts,
-  /// spinner, Ctrl-C handling, and `context.passwordPrompter` set to the no-echo prompt.
-  /// Otherwise: plain lines, no prompt, no history, no startup file (`echo whoami | authsh`).
+  /// The shell's Ctrl-C and its prompters on a terminal: the no-echo prompt, and confirmations
+  /// asked through it with echo. Handed to the context's services when it is made.
+  package struct TerminalPrompting: Sendable {
+    package let interrupts = Interrupts()
+    package let passwordPrompter: any PasswordPrompter
+    package let linePrompter: any LinePrompter
+
+    package init() {
+      let prompter = TerminalPasswordPrompter(interrupts: interrupts)
+      passwordPrompter = prompter
+      linePrompter = EchoedLinePrompter(SpinnerPausingPrompter(base: prompter))
+    }
+  }
+
+  /// Builds the shell for the current standard streams. On a terminal (`prompting`): libedit,
+  /// prompts, spinner and Ctrl-C handling. Otherwise: plain lines, no prompt, no history, no
+  /// startup file (`echo whoami | authsh`).
   package static func makeRepl(
-    context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
-    sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
+    context: ShellContext, prompting: TerminalPrompting?, output: any OutputSink, noRC: Bool = false,
+    style: Style? = nil, sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
   ) -> (repl: Repl, interrupts: Interrupts?) {
     let environment = context.environment
     let interactive = standardStreamsAreTerminals
@@ -45,15 +59,12 @@ package enum InteractiveShell {
     let hints = (environment["AUTHSH_NO_HINTS"] ?? "").isEmpty && options.style.color
     options.sourceFile = sourceFile
     options.interpolate = interpolate
-    guard interactive else {
+    guard interactive, let interrupts = prompting?.interrupts else {
       return (Repl(context: context, reader: PlainLineReader(showPrompt: false), output: output, options: options), nil)
     }
-    let interrupts = Interrupts()
     options.interrupts = interrupts
     options.spinner = TerminalSpinner(output: output, unicode: options.style.unicode)
-    context.passwordPrompter = TerminalPasswordPrompter(interrupts: interrupts)
     context.outputToPerson = true
-    context.linePrompter = ContextLinePrompter(context)
     let reader: any LineReader =
       dumb
       ? PlainLineReader(showPrompt: true)
@@ -68,11 +79,12 @@ package enum InteractiveShell {
 
   /// Runs the shell until `quit`, `exit` or Ctrl-D; SIGINT is the shell's while it runs.
   package static func run(
-    context: ShellContext, output: any OutputSink, noRC: Bool = false, style: Style? = nil,
-    sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
+    context: ShellContext, prompting: TerminalPrompting?, output: any OutputSink, noRC: Bool = false,
+    style: Style? = nil, sourceFile: (@Sendable (String) async -> Int32)? = nil, interpolate: LineInterpolator? = nil
   ) async -> Int32 {
     let (repl, interrupts) = makeRepl(
-      context: context, output: output, noRC: noRC, style: style, sourceFile: sourceFile, interpolate: interpolate)
+      context: context, prompting: prompting, output: output, noRC: noRC, style: style, sourceFile: sourceFile,
+      interpolate: interpolate)
     interrupts?.installSignalHandler()
     defer { interrupts?.uninstallSignalHandler() }
     return await repl.run()

@@ -11,7 +11,7 @@ import SocketTransport
 enum Contexts {
   static func make(
     _ arguments: Arguments, environment: [String: String], store: (any SessionStore)? = nil, emulated: Bool = false,
-    sink: any OutputSink
+    sink: any OutputSink, passwordPrompter: (any PasswordPrompter)? = nil, linePrompter: (any LinePrompter)? = nil
   ) -> ShellContext {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
@@ -50,7 +50,8 @@ enum Contexts {
       operatorName: operatorName(),
       traceSink: { line in sink.err(line + "\n") },
       readConfigFile: { readConfig(paths.configFile) },
-      browserSignIn: LoopbackBrowserSignIn(environment: environment, sink: sink))
+      browserSignIn: LoopbackBrowserSignIn(environment: environment, sink: sink), passwordPrompter: passwordPrompter,
+      linePrompter: linePrompter)
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection, services: services, environment: environment)
     redactor.register(arguments.connection.key)

@@ -23,8 +23,11 @@ enum Interactive {
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
+    // On a terminal: the shell's Ctrl-C and prompters, which the context is given when made.
+    let prompting = InteractiveShell.standardStreamsAreTerminals ? InteractiveShell.TerminalPrompting() : nil
     let context = Contexts.make(
-      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink)
+      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink,
+      passwordPrompter: prompting?.passwordPrompter, linePrompter: prompting?.linePrompter)
     emulator?.configure(context)
     context.outputDefaults = outputDefaults
     let output = RedactingSink(sink, redactor: context.redactor)
@@ -42,7 +45,7 @@ enum Interactive {
           words, line: line, previous: previous, environment: environment, now: { clock.unixNow })
       }
       status = await InteractiveShell.run(
-        context: context, output: output, noRC: arguments.noRC, style: style, sourceFile: source,
+        context: context, prompting: prompting, output: output, noRC: arguments.noRC, style: style, sourceFile: source,
         interpolate: interpolate)
     } else {
       switch StandardStreams.readInput() {

@@ -49,18 +49,20 @@ enum OneShot {
     // --emulator: a fresh emulator per process, so its sessions live in memory (as `run` does):
     // two emulator processes never share, or sign each other out of, a session file.
     let store: (any SessionStore)? = arguments.emulator ? InMemorySessionStore() : nil
+    let prompter: (any PasswordPrompter)? = Terminal.stdinIsTTY ? TerminalPasswordPrompter() : nil
+    // A support command's "type the e-mail to confirm", through the password prompter's echoed
+    // question: the spinner pauses for it too.
+    let confirmer = prompter.flatMap { prompter in
+      invocation.spec.group == .support && prompter.readsText
+        ? EchoedLinePrompter(SpinnerPausingPrompter(base: prompter)) : nil
+    }
     let context = Contexts.make(
-      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink)
+      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink,
+      passwordPrompter: prompter, linePrompter: confirmer)
     if let emulator { emulator.configure(context) }
     context.verbose = invocation.output(.verbose)
     // Both streams: the typed-code path draws the QR code in the prompt, on standard error.
     context.outputToPerson = Terminal.stdoutIsTTY && Terminal.stderrIsTTY
-    if Terminal.stdinIsTTY { context.passwordPrompter = TerminalPasswordPrompter() }
-    // A support command's "type the e-mail to confirm", through the password prompter's echoed
-    // question: the spinner wrapped around that prompter pauses for it too.
-    if invocation.spec.group == .support, context.passwordPrompter?.readsText == true {
-      context.linePrompter = ContextLinePrompter(context)
-    }
     if invocation.given(.passwordStdin) { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
     if input == .text, !Terminal.stdinIsTTY {
       context.readStdinText = {
@@ -88,7 +90,11 @@ enum OneShot {
     // Ctrl-C or SIGTERM from here on: the command is cancelled, prints what it finished,
     // "Cancelled.", exit 130 or 143. A bulk change or an import stops between accounts instead.
     let batchStop = io.batchStop
-    let command = Task { [invocation] in await CommandRunner().run(invocation, in: context, io: io) }
+    // A prompt of the command stops its spinner while it asks.
+    let pause = spinner.flatMap { spinner in loading.map { PromptPause(spinner: spinner, text: $0) } }
+    let command = Task { [invocation] in
+      await PromptPause.$current.withValue(pause) { await CommandRunner().run(invocation, in: context, io: io) }
+    }
     if let stop = batchStop {
       // A bulk change: the first signal lets what is in flight finish (one request timeout at
       // most) and writes every account's outcome; a second ends it at once.
@@ -176,11 +182,10 @@ enum OneShot {
     guard Terminal.stderrIsTTY, (environment["CI"] ?? "").isEmpty else { return nil }
     let spinner = TerminalSpinner(
       output: sink, unicode: Terminal.style(flag: nil, environment: environment, stream: 2).unicode)
-    guard let prompter = context.passwordPrompter else {
+    guard context.passwordPrompter != nil else {
       spinner.start(text)
       return spinner
     }
-    context.passwordPrompter = SpinnerPausingPrompter(base: prompter, spinner: spinner, text: text)
     let willAsk =
       (invocation.spec.accepts(FlagKey.password.name) && !invocation.hasAny(passwordFlags))
       || (invocation.spec.arguments.contains {

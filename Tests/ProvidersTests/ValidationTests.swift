@@ -23,8 +23,7 @@ struct FailingTransport: HTTPTransport {
     let context = ShellContext(
       resolver: ConfigResolver(environment: env, paths: Paths(environment: ["HOME": "/nonexistent"]), configFile: nil),
       makeProvider: { target, trace in ProviderFactory.make(target, transport: FailingTransport(), trace: trace) },
-      sessionStore: InMemorySessionStore(), environment: env)
-    context.passwordPrompter = prompter
+      sessionStore: InMemorySessionStore(), environment: env, passwordPrompter: prompter)
     return context
   }
 

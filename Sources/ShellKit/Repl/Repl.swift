@@ -131,10 +131,8 @@ package final class Repl {
   func execute(_ invocation: Invocation) async -> CommandResult {
     let loading = options.interactive ? LoadingText.text(for: invocation.spec, target: try? context.target()) : nil
     let spinner = loading == nil ? nil : options.spinner
-    let savedPrompter = context.passwordPrompter
-    if let spinner, let loading, let base = savedPrompter {
-      context.passwordPrompter = SpinnerPausingPrompter(base: base, spinner: spinner, text: loading)
-    }
+    // A prompt of this command stops its spinner while it asks.
+    let pause = spinner.flatMap { spinner in loading.map { PromptPause(spinner: spinner, text: $0) } }
     // `user show --jsonl`: each account's line as its lookup completes, no spinner in between.
     var io = CommandIO()
     if CommandTable.live(invocation) == .lookups, invocation[.jsonl], !invocation.output(.json) {
@@ -148,9 +146,10 @@ package final class Repl {
     if let loading, !streams { spinner?.start(loading) }
     let execute = options.execute
     let context = self.context
-    let result = await cancellable(invocation.spec) { [io] in await execute(invocation, context, io) }
+    let result = await cancellable(invocation.spec) { [io] in
+      await PromptPause.$current.withValue(pause) { await execute(invocation, context, io) }
+    }
     spinner?.stop()
-    context.passwordPrompter = savedPrompter
     if (result.payload(as: AccountsOutput.self)?.streamed ?? 0) == 0 {
       render(result, invocation: invocation)
     } else if let error = result.error, error.code == .usage {

@@ -74,38 +74,46 @@ package final class TerminalSpinner: Spinner, Sendable {
   }
 }
 
-/// Stops the spinner while a password is asked for, so the prompt is not drawn over.
-package struct SpinnerPausingPrompter: PasswordPrompter {
-  let base: any PasswordPrompter
+/// The spinner of the command under way and its words: a prompt stops it while it asks and starts
+/// it again once answered. Set around one command's task (`PromptPause.$current.withValue`) by
+/// what runs it (the executable, the shell), so the context's prompter never changes.
+package struct PromptPause: Sendable {
   let spinner: any Spinner
   let text: String
 
-  package init(base: any PasswordPrompter, spinner: any Spinner, text: String) {
-    self.base = base
+  package init(spinner: any Spinner, text: String) {
     self.spinner = spinner
     self.text = text
   }
 
+  @TaskLocal package static var current: PromptPause?
+
+  /// Runs `ask` with the spinner of the call under way stopped.
+  static func pausing<T>(_ ask: () -> T?) -> T? {
+    guard let pause = current else { return ask() }
+    pause.spinner.stop()
+    let answer = ask()
+    if answer != nil, !Task.isCancelled { pause.spinner.start(pause.text) }
+    return answer
+  }
+}
+
+/// A prompter that stops the spinner of the command under way (`PromptPause`) while it asks, so
+/// the prompt is not drawn over.
+package struct SpinnerPausingPrompter: PasswordPrompter {
+  let base: any PasswordPrompter
+
+  package init(base: any PasswordPrompter) { self.base = base }
+
   package func readPassword(prompt: String) -> String? {
-    spinner.stop()
-    let password = base.readPassword(prompt: prompt)
-    if password != nil, !Task.isCancelled { spinner.start(text) }
-    return password
+    PromptPause.pausing { base.readPassword(prompt: prompt) }
   }
 
   package func readPassword(prompt: String, ifInterrupted note: String) -> String? {
-    spinner.stop()
-    let password = base.readPassword(prompt: prompt, ifInterrupted: note)
-    if password != nil, !Task.isCancelled { spinner.start(text) }
-    return password
+    PromptPause.pausing { base.readPassword(prompt: prompt, ifInterrupted: note) }
   }
 
   package var readsText: Bool { base.readsText }
 
-  package func readText(prompt: String) -> String? {
-    spinner.stop()
-    let text = base.readText(prompt: prompt)
-    if text != nil, !Task.isCancelled { spinner.start(self.text) }
-    return text
-  }
+  package func readText(prompt: String) -> String? { PromptPause.pausing { base.readText(prompt: prompt) } }
 }

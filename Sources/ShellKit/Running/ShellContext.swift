@@ -57,6 +57,16 @@ package final class ShellContext: Sendable {
   package var traceSink: (@Sendable (String) -> Void)? { services.traceSink }
   package var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? { services.readConfigFile }
   package var browserSignIn: (any BrowserSignIn)? { services.browserSignIn }
+  /// The terminal's prompter, pausing the spinner of the command under way while it asks.
+  package var passwordPrompter: (any PasswordPrompter)? { services.passwordPrompter.map(SpinnerPausingPrompter.init) }
+  /// Asks for a line on a terminal (confirmations); nil without one.
+  package var linePrompter: (any LinePrompter)? { services.linePrompter }
+  package var openInputLines: @Sendable (String) throws -> any InputLines { services.openInputLines }
+  package var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
+    services.openBatchReport
+  }
+  package var batchClock: any BatchClock { services.batchClock }
+  package var batchPolicy: BatchPolicy { services.batchPolicy }
   private var baseStore: any SessionStore { services.sessionStore }
 
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
@@ -70,15 +80,6 @@ package final class ShellContext: Sendable {
   package var connection: ConnectionFlags {
     get { state[\.connection] }
     set { state[\.connection] = newValue }
-  }
-  package var passwordPrompter: (any PasswordPrompter)? {
-    get { state[\.passwordPrompter] }
-    set { state[\.passwordPrompter] = newValue }
-  }
-  /// Asks for a line on a terminal (confirmations); nil without one.
-  package var linePrompter: (any LinePrompter)? {
-    get { state[\.linePrompter] }
-    set { state[\.linePrompter] = newValue }
   }
   /// `--password-stdin`: the first line of standard input (one-shot only).
   package var readStdinLine: (@Sendable () -> String?)? {
@@ -156,28 +157,6 @@ package final class ShellContext: Sendable {
     get { state[\.verbose] }
     set { state[\.verbose] = newValue }
   }
-  /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600), or
-  /// `--resume REPORT` to append to it.
-  package var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink {
-    get { state[\.openBatchReport] }
-    set { state[\.openBatchReport] = newValue }
-  }
-  /// The time a bulk change waits on when a rate limit slows it down.
-  package var batchClock: any BatchClock {
-    get { state[\.batchClock] }
-    set { state[\.batchClock] = newValue }
-  }
-  /// How hard a bulk change retries (tests shorten the delays).
-  package var batchPolicy: BatchPolicy {
-    get { state[\.batchPolicy] }
-    set { state[\.batchPolicy] = newValue }
-  }
-  /// Opens `user show --from FILE` (`-`: standard input) to be read a line at a time. Throws
-  /// with the reason when it cannot.
-  package var openInputLines: @Sendable (String) throws -> any InputLines {
-    get { state[\.openInputLines] }
-    set { state[\.openInputLines] = newValue }
-  }
 
   package init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), services: ShellServices,
@@ -191,11 +170,13 @@ package final class ShellContext: Sendable {
   package convenience init(
     resolver: ConfigResolver, connection: ConnectionFlags = ConnectionFlags(), makeProvider: @escaping ProviderMaker,
     sessionStore: any SessionStore, clock: any Clock = SystemClock(), redactor: Redactor = Redactor(),
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], passwordPrompter: (any PasswordPrompter)? = nil
   ) {
     self.init(
       resolver: resolver, connection: connection,
-      services: ShellServices(makeProvider: makeProvider, sessionStore: sessionStore, clock: clock, redactor: redactor),
+      services: ShellServices(
+        makeProvider: makeProvider, sessionStore: sessionStore, clock: clock, redactor: redactor,
+        passwordPrompter: passwordPrompter),
       environment: environment)
   }
 

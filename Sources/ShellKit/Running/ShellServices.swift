@@ -2,8 +2,9 @@ import AuthCore
 import Essentials
 
 /// What a context uses and never changes: the providers' factories, the clock, the redactor, the
-/// stores, the audit log, the keyring and the browser. Handed to `ShellContext` at `init`; no
-/// command or surface swaps one while a context lives.
+/// stores, the audit log, the keyring, the browser, the prompters and the files a batch reads and
+/// writes. Handed to `ShellContext` at `init`; no command or surface swaps one while a context lives.
+/// (The spinner a prompt pauses is the call's own: `PromptPause`.)
 package struct ShellServices: Sendable {
   package var makeProvider: ProviderMaker
   /// nil where admin commands cannot run (tests that do not need them).
@@ -28,6 +29,19 @@ package struct ShellServices: Sendable {
   package var readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)?
   /// `login --oauth`'s listener and browser (nil: this surface cannot open one).
   package var browserSignIn: (any BrowserSignIn)?
+  /// Reads a password without echo, or a value the line left out, on a terminal; nil without one.
+  package var passwordPrompter: (any PasswordPrompter)?
+  /// Asks for a line on a terminal (confirmations); nil without one.
+  package var linePrompter: (any LinePrompter)?
+  /// Opens `--from FILE` (`-`: standard input) to be read a line at a time; throws with the reason.
+  package var openInputLines: @Sendable (String) throws -> any InputLines = ShellContext.openLines
+  /// Opens `--report FILE` of a bulk change for writing (created or emptied, mode 0600), or
+  /// `--resume REPORT` to append to it.
+  package var openBatchReport: @Sendable (String, _ append: Bool) throws -> any BatchReportSink = BatchReportFile.open
+  /// The time a bulk change waits on when a rate limit slows it down.
+  package var batchClock: any BatchClock = SystemBatchClock()
+  /// How hard a bulk change retries (tests shorten the delays).
+  package var batchPolicy = BatchPolicy()
 
   package init(
     makeProvider: @escaping ProviderMaker, sessionStore: any SessionStore, clock: any Clock = SystemClock(),
@@ -35,7 +49,8 @@ package struct ShellServices: Sendable {
     sessionStores: SessionStores? = nil, secretStore: (any SecretStore)? = nil, auditLog: (any AuditLog)? = nil,
     operatorName: String? = nil, traceSink: (@Sendable (String) -> Void)? = nil,
     readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? = nil,
-    browserSignIn: (any BrowserSignIn)? = nil
+    browserSignIn: (any BrowserSignIn)? = nil, passwordPrompter: (any PasswordPrompter)? = nil,
+    linePrompter: (any LinePrompter)? = nil
   ) {
     self.makeProvider = makeProvider
     self.sessionStore = sessionStore
@@ -49,5 +64,7 @@ package struct ShellServices: Sendable {
     self.traceSink = traceSink
     self.readConfigFile = readConfigFile
     self.browserSignIn = browserSignIn
+    self.passwordPrompter = passwordPrompter
+    self.linePrompter = linePrompter
   }
 }

@@ -73,13 +73,12 @@ struct ReplFinishTests {
   }
 
   @Test func aMissingEmailAndNameAreAskedForOnATerminal() async {
-    let shell = ReplHarness(["signup", "logout", "login"])
     let prompter = ScriptedPrompter(
       readsText: true,
       [
         "ada@example.com", "Ada", "correct-horse-1", "correct-horse-1", "ada@example.com", "correct-horse-1",
       ])
-    shell.context.passwordPrompter = prompter
+    let shell = ReplHarness(["signup", "logout", "login"], prompter: prompter)
     _ = await shell.run()
     #expect(prompter.prompts == ["Email: ", "Name: ", "New password: ", "Confirm password: ", "Email: ", "Password: "])
     #expect(shell.reader.prompts.last == "supabase:default ada@example.com> ")
@@ -88,11 +87,11 @@ struct ReplFinishTests {
 
   @Test func anUnsetPasswordVariableIsSaidBeforeAnythingIsAsked() async {
     // `reset` takes no password: its missing e-mail is asked for as before.
-    let shell = ReplHarness([
-      "signup --password-env NOT_SET_ANYWHERE", "login ada@example.com --password-env NOPE", "reset",
-    ])
     let prompter = ScriptedPrompter(readsText: true, ["ada@example.com", "Ada"])
-    shell.context.passwordPrompter = prompter
+    let shell = ReplHarness(
+      [
+        "signup --password-env NOT_SET_ANYWHERE", "login ada@example.com --password-env NOPE", "reset",
+      ], prompter: prompter)
     _ = await shell.run()
     #expect(prompter.prompts == ["Email: "])
     #expect(shell.sink.standardError.contains("Environment variable NOT_SET_ANYWHERE is not set."))
@@ -106,14 +105,14 @@ struct ReplFinishTests {
   }
 
   @Test func aMistypedConfirmationAsksAgainUpToThreeTimes() async {
-    let shell = ReplHarness(["signup ada@example.com --name Ada", "signup bo@example.com --name Bo"])
     let prompter = ScriptedPrompter(
       readsText: true,
       [
         "correct-horse-1", "correct-horse-2", "correct-horse-1", "correct-horse-1",
         "a-password-1", "b-password-1", "a-password-1", "b-password-1", "a-password-1", "b-password-1",
       ])
-    shell.context.passwordPrompter = prompter
+    let shell = ReplHarness(
+      ["signup ada@example.com --name Ada", "signup bo@example.com --name Bo"], prompter: prompter)
     _ = await shell.run()
     #expect(
       prompter.prompts.prefix(4) == [

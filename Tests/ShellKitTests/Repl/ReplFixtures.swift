@@ -126,7 +126,8 @@ struct ReplHarness {
 
   init(
     _ lines: [String], accounts: [String: String] = [:], passwords: [String] = [], configured: Bool = true,
-    config: String? = nil, interactive: Bool = true, options: (inout ReplOptions) -> Void = { _ in }
+    config: String? = nil, interactive: Bool = true, prompter: (any PasswordPrompter)? = nil,
+    options: (inout ReplOptions) -> Void = { _ in }
   ) {
     let directory = NSTemporaryDirectory() + "authsh-repl-\(UUID().uuidString)"
     self.directory = directory
@@ -143,8 +144,8 @@ struct ReplHarness {
     context = ShellContext(
       resolver: ConfigResolver(
         environment: environment, paths: paths, configFile: config.map { .init(text: $0, mode: 0o600) }),
-      makeProvider: { _, _ in provider }, sessionStore: InMemorySessionStore(), environment: environment)
-    context.passwordPrompter = ScriptedPrompter(passwords)
+      makeProvider: { _, _ in provider }, sessionStore: InMemorySessionStore(), environment: environment,
+      passwordPrompter: prompter ?? ScriptedPrompter(passwords))
     reader = ScriptedLineReader(lines)
     var replOptions = ReplOptions.standard(environment: environment, interactive: interactive)
     options(&replOptions)

@@ -125,10 +125,10 @@ final class Flaky: Sendable {
   // MARK: A whole batch through the command runner
 
   func harness(_ users: [AdminUser], input: String) -> (SupportHarness, FakeBatchClock) {
-    let harness = SupportHarness(users)
+    var harness = SupportHarness(users)
     let clock = FakeBatchClock()
-    harness.context.batchClock = clock
-    harness.context.openInputLines = { _ in TextLines(input) }
+    harness = harness.with { $0.batchClock = clock }
+    harness = harness.with { $0.openInputLines = { _ in TextLines(input) } }
     return (harness, clock)
   }
 
@@ -139,9 +139,9 @@ final class Flaky: Sendable {
     let input =
       "# sign-ups the mail outage swallowed\n" + (1...6).map { "user\($0)@example.com" }.joined(separator: "\n")
       + "\n\nnobody@example.com\nnot an address\n"
-    let (harness, _) = harness(users, input: input)
+    var (harness, _) = harness(users, input: input)
     let report = ReportCollector()
-    harness.context.openBatchReport = { _, _ in report }
+    harness = harness.with { $0.openBatchReport = { _, _ in report } }
     let result = try await harness.run("user confirm --from list.txt --yes --jobs 3 --report out.jsonl")
     #expect(Self.count(result, "changed") == 4)
     #expect(Self.count(result, "unchanged") == 2)
@@ -216,15 +216,15 @@ final class Flaky: Sendable {
     #expect(noTerminal.provider.calls.isEmpty)
     #expect(try noTerminal.audit.entries(since: nil).isEmpty)
 
-    let (wrong, _) = harness(users, input: input)
-    wrong.context.linePrompter = ScriptedPrompter(["yes"])
+    var (wrong, _) = harness(users, input: input)
+    wrong = wrong.with { $0.linePrompter = ScriptedPrompter(["yes"]) }
     let cancelled = try await wrong.run("user confirm --from list.txt")
     #expect(cancelled.error?.code == .cancelled)
     #expect(wrong.provider.calls.isEmpty)
 
-    let (asked, _) = harness(users, input: input)
+    var (asked, _) = harness(users, input: input)
     let prompter = ScriptedPrompter(["3"])
-    asked.context.linePrompter = prompter
+    asked = asked.with { $0.linePrompter = prompter }
     let done = try await asked.run("user confirm --from list.txt")
     #expect(prompter.prompts == ["user confirm 3 accounts on prod. Type 3 to confirm: "])
     #expect(Self.count(done, "changed") == 3)
@@ -242,10 +242,12 @@ final class Flaky: Sendable {
   }
 
   @Test func aReadonlyProfileRefusesTheBatchBeforeReadingOrSending() async throws {
-    let harness = SupportHarness([SupportHarness.user(1)], readonly: true)
-    harness.context.openInputLines = { _ in
-      Issue.record("the input was read")
-      return TextLines("")
+    var harness = SupportHarness([SupportHarness.user(1)], readonly: true)
+    harness = harness.with {
+      $0.openInputLines = { _ in
+        Issue.record("the input was read")
+        return TextLines("")
+      }
     }
     let result = try await harness.run("user delete --from list.txt --yes")
     #expect(result.error?.code == .readonlyProfile)

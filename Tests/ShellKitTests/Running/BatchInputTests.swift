@@ -29,10 +29,12 @@ import Testing
 
   @Test func aCSVExportWithAnInternationalisedAddressIsABatchOfIt() async throws {
     let user = AdminUser(id: "id-j", email: "jürgen@bücher.example", confirmed: true)
-    let harness = SupportHarness([user])
+    var harness = SupportHarness([user])
     // As `user export --format csv` writes it.
-    harness.context.openInputLines = { _ in
-      TextLines("id,email,email_verified,display_name\nid-j,jürgen@bücher.example,true,Jürgen\n")
+    harness = harness.with {
+      $0.openInputLines = { _ in
+        TextLines("id,email,email_verified,display_name\nid-j,jürgen@bücher.example,true,Jürgen\n")
+      }
     }
     let result = try await harness.run("user disable --from uni.csv --dry-run")
     #expect(result.error == nil, "\(String(describing: result.error))")
@@ -42,11 +44,11 @@ import Testing
 
   @Test func theEMAILArgumentAndAListLineAreJudgedAlike() async throws {
     for text in ["ada@", "ada @example.com"] {
-      let harness = SupportHarness([SupportHarness.user(1)])
+      var harness = SupportHarness([SupportHarness.user(1)])
       let one = try await harness.run("user disable '\(text)' --yes")
       #expect(one.error?.code == .validationFailed)
       #expect(one.error?.message == "'\(text)' is not an e-mail address.")
-      harness.context.openInputLines = { _ in TextLines(text + "\n") }
+      harness = harness.with { $0.openInputLines = { _ in TextLines(text + "\n") } }
       let batch = try await harness.run("user disable --from list.txt --yes")
       #expect(batch.batch?["codes"]?["validation_failed"]?.int == 1)
       #expect(harness.provider.calls.isEmpty)

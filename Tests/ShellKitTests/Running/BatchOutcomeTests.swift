@@ -11,11 +11,11 @@ import Testing
 /// the backend cannot do.
 @Suite struct BatchOutcomeTests {
   func harness(_ users: [AdminUser], input: String) -> (SupportHarness, ReportCollector) {
-    let harness = SupportHarness(users)
-    harness.context.batchClock = FakeBatchClock()
-    harness.context.openInputLines = { _ in TextLines(input) }
+    var harness = SupportHarness(users)
+    harness = harness.with { $0.batchClock = FakeBatchClock() }
+    harness = harness.with { $0.openInputLines = { _ in TextLines(input) } }
     let report = ReportCollector()
-    harness.context.openBatchReport = { _, _ in report }
+    harness = harness.with { $0.openBatchReport = { _, _ in report } }
     return (harness, report)
   }
 
@@ -166,8 +166,8 @@ import Testing
 
   @Test func aReportThatFailsOnceTheBatchRunsIsAnIOErrorThatSaysWhatWasDone() async throws {
     let users = (1...3).map { n in SupportHarness.user(n) { $0.confirmed = false } }
-    let (harness, _) = harness(users, input: (1...3).map { "user\($0)@example.com" }.joined(separator: "\n"))
-    harness.context.openBatchReport = { _, _ in FullDiskReport() }
+    var (harness, _) = harness(users, input: (1...3).map { "user\($0)@example.com" }.joined(separator: "\n"))
+    harness = harness.with { $0.openBatchReport = { _, _ in FullDiskReport() } }
     let result = try await harness.run("user confirm --from list.txt --yes --report r.jsonl")
     #expect(Self.count(result, "changed") == 3)
     #expect(harness.provider.calls.filter { $0.hasPrefix("confirm") }.count == 3)
@@ -179,9 +179,11 @@ import Testing
     #expect(ExitStatus.oneShot(result) == 74)
 
     // One that cannot even be created is a usage error, and nothing is sent.
-    let (unopened, _) = self.harness(users, input: "user1@example.com\n")
-    unopened.context.openBatchReport = { path, _ in
-      throw AuthError(.usage, message: "Cannot write the report \(path): no such file.")
+    var (unopened, _) = self.harness(users, input: "user1@example.com\n")
+    unopened = unopened.with {
+      $0.openBatchReport = { path, _ in
+        throw AuthError(.usage, message: "Cannot write the report \(path): no such file.")
+      }
     }
     let refused = try await unopened.run("user confirm --from list.txt --yes --report nowhere/r.jsonl")
     #expect(ExitStatus.oneShot(refused) == 64)
@@ -200,14 +202,16 @@ import Testing
     let first = try await harness.run(command, io: io)
     #expect(first.notes.contains("To finish the batch: the same command with --resume r.jsonl."))
 
-    let (again, _) = self.harness(Array(harness.provider.accounts.values), input: "")
+    var (again, _) = self.harness(Array(harness.provider.accounts.values), input: "")
     let lines = report.records.map { $0.json.compactText }.joined(separator: "\n")
-    again.context.openInputLines = { path in TextLines(path == "r.jsonl" ? lines : list) }
+    again = again.with { $0.openInputLines = { path in TextLines(path == "r.jsonl" ? lines : list) } }
     let appended = ReportCollector()
     let opened = Guarded<[String]>([])
-    again.context.openBatchReport = { path, append in
-      opened.update { $0.append("\(path) \(append ? "appended" : "emptied")") }
-      return appended
+    again = again.with {
+      $0.openBatchReport = { path, append in
+        opened.update { $0.append("\(path) \(append ? "appended" : "emptied")") }
+        return appended
+      }
     }
     let second = try await again.run(command + " --resume r.jsonl")
     #expect(second.error == nil, "\(String(describing: second.error))")
@@ -223,9 +227,11 @@ import Testing
       BatchRecord(input: "user1@example.com", outcome: .changed, message: "Confirmed."),
       BatchRecord(input: "user2@example.com", outcome: .notStarted, message: "Not started."),
     ].map { $0.json.compactText }.joined(separator: "\n")
-    let (harness, _) = harness(users, input: "")
-    harness.context.openInputLines = { path in
-      TextLines(path == "r.jsonl" ? lines : "user1@example.com\nuser3@example.com\n")
+    var (harness, _) = harness(users, input: "")
+    harness = harness.with {
+      $0.openInputLines = { path in
+        TextLines(path == "r.jsonl" ? lines : "user1@example.com\nuser3@example.com\n")
+      }
     }
     let result = try await harness.run("user confirm --from other.txt --resume r.jsonl --yes")
     #expect(result.error?.code == .usage)

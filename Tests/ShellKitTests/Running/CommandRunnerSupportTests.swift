@@ -65,10 +65,12 @@ import Testing
   }
 
   @Test func fromFileSkipsBlankLinesAndCommentsAndAddsToTheArguments() async throws {
-    let harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2), SupportHarness.user(3)])
-    harness.context.openInputLines = { path in
-      #expect(path == "ticket.txt")
-      return TextLines("# from ticket 4711\nuser2@example.com\n\n   \n  user3@example.com  \r\n# done\n")
+    var harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2), SupportHarness.user(3)])
+    harness = harness.with {
+      $0.openInputLines = { path in
+        #expect(path == "ticket.txt")
+        return TextLines("# from ticket 4711\nuser2@example.com\n\n   \n  user3@example.com  \r\n# done\n")
+      }
     }
     let result = try await harness.run("user show user1@example.com --from ticket.txt")
     #expect(result.lookups.map(\.query) == ["user1@example.com", "user2@example.com", "user3@example.com"])
@@ -86,8 +88,8 @@ import Testing
   }
 
   @Test func anEmptyListIsAUsageError() async throws {
-    let harness = SupportHarness()
-    harness.context.openInputLines = { _ in TextLines("# nothing here\n\n") }
+    var harness = SupportHarness()
+    harness = harness.with { $0.openInputLines = { _ in TextLines("# nothing here\n\n") } }
     let fromStdin = try await harness.run("user show --from -")
     #expect(fromStdin.error?.message == "Standard input has no addresses (one per line).")
     let none = try await harness.run("user show")
@@ -158,9 +160,9 @@ import Testing
   }
 
   @Test func theConfirmationPromptShowsAfterTheLookupAndAWrongAnswerChangesNothing() async throws {
-    let harness = SupportHarness([SupportHarness.user(1)])
+    var harness = SupportHarness([SupportHarness.user(1)])
     let prompter = ScriptedPrompter(["user2@example.com", "user1@example.com"])
-    harness.context.linePrompter = prompter
+    harness = harness.with { $0.linePrompter = prompter }
     let wrong = try await harness.run("user disable user1@example.com")
     #expect(wrong.error?.code == .cancelled)
     #expect(harness.provider.calls == ["user user1@example.com"], "looked up, nothing changed")
@@ -171,9 +173,9 @@ import Testing
   }
 
   @Test func notDestructiveChangesDoNotAsk() async throws {
-    let harness = SupportHarness([SupportHarness.user(1) { $0.confirmed = false }])
+    var harness = SupportHarness([SupportHarness.user(1) { $0.confirmed = false }])
     let prompter = ScriptedPrompter([])
-    harness.context.linePrompter = prompter
+    harness = harness.with { $0.linePrompter = prompter }
     let result = try await harness.run("user confirm user1@example.com")
     #expect(result.error == nil)
     #expect(result.notes == ["Confirmed the e-mail address of user1@example.com."])

@@ -20,8 +20,10 @@ import Testing
   }
 
   @Test func aNameInTheMiddleOfFromEndsTheLookupsAsAUsageError() async throws {
-    let harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)])
-    harness.context.openInputLines = { _ in TextLines("user1@example.com\nAda Lovelace\nuser2@example.com\n") }
+    var harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)])
+    harness = harness.with {
+      $0.openInputLines = { _ in TextLines("user1@example.com\nAda Lovelace\nuser2@example.com\n") }
+    }
     let result = try await harness.run("user show --from ticket.txt --jobs 1")
     #expect(result.error?.code == .usage)
     #expect(

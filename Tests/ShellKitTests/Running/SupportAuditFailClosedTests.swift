@@ -76,8 +76,8 @@ final class FillingAuditLog: AuditLog {
 
   /// A confirmation answered no sent nothing: its line says so, never "may have been applied".
   @Test func aConfirmationAnsweredNoIsLoggedAsNothingSent() async throws {
-    let (harness, log) = harness(accepting: 5)
-    harness.context.linePrompter = ScriptedPrompter(["nope@example.com"])
+    var (harness, log) = harness(accepting: 5)
+    harness = harness.with { $0.linePrompter = ScriptedPrompter(["nope@example.com"]) }
     let result = try await harness.run("user delete user1@example.com")
     #expect(result.error?.code == .cancelled && result.error?.neverSent == true)
     #expect(log.lines.last?.outcome == "cancelled" && log.lines.last?.note == "not confirmed: nothing was sent")

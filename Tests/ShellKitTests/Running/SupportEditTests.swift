@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func nameAndMetadataNeedNoConfirmationButClaimsAndAppMetadataDo() async throws {
-    let harness = SupportHarness([SupportHarness.user(1)])
+    var harness = SupportHarness([SupportHarness.user(1)])
     let plain = try await harness.run("user update user1@example.com --name Ada --meta plan=pro --meta seats=3")
     #expect(plain.error == nil)
     #expect(plain.lookups.first?.user?.name == "Ada")
@@ -43,9 +43,9 @@ import Testing
       #expect(ExitStatus.oneShot(refused) == ExitStatus.usage, "\(grant) without a terminal needs --yes")
       #expect(refused.error?.message.contains("--yes") == true)
       let prompter = ScriptedPrompter(["user1@example.com"])
-      harness.context.linePrompter = prompter
+      harness = harness.with { $0.linePrompter = prompter }
       let asked = try await harness.run("user update user1@example.com " + grant)
-      harness.context.linePrompter = nil
+      harness = harness.with { $0.linePrompter = nil }
       #expect(asked.error == nil && prompter.prompts.count == 1)
       #expect(asked.lookups.first?.user?.appMetadata?["role"] == "admin")
     }
@@ -126,8 +126,8 @@ import Testing
   /// A bulk update run twice: the second finds every account as asked and sends nothing.
   @Test(arguments: ["--meta plan=pro", "--claims '{\"role\":\"admin\"}'", "--name 'User 1' --app-meta tier=2"])
   func aBulkUpdateAlreadyAppliedIsUnchanged(_ flags: String) async throws {
-    let harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)])
-    harness.context.openInputLines = { _ in TextLines("user1@example.com\nuser2@example.com\n") }
+    var harness = SupportHarness([SupportHarness.user(1), SupportHarness.user(2)])
+    harness = harness.with { $0.openInputLines = { _ in TextLines("user1@example.com\nuser2@example.com\n") } }
     let first = try await harness.run("user update --from m.txt \(flags) --yes")
     #expect(first.batch?["outcomes"]?["changed"]?.int == 2)
     #expect(harness.provider.calls.filter { $0.hasPrefix("update") }.count == 2)

@@ -186,19 +186,28 @@ extension ScriptedPrompter: LinePrompter {
 struct SupportHarness {
   let provider: FakeAdminProvider
   let context: ShellContext
-  let audit = MemoryAuditLog()
+  let audit: MemoryAuditLog
+  private let readonly: Bool
 
   init(
     _ users: [AdminUser] = [], readonly: Bool = false, auditLog: (any AuditLog)? = nil, operatorName: String? = nil
   ) {
-    let environment = ["HOME": "/nonexistent", "SUPABASE_SECRET_KEY": "sb_secret_key-for-tests"]
     let provider = FakeAdminProvider(users)
+    let audit = MemoryAuditLog()
+    self.init(
+      provider: provider, audit: audit, readonly: readonly,
+      services: ShellServices(
+        makeProvider: { _, _ in fatalError("not used") }, sessionStore: InMemorySessionStore(),
+        makeAdminProvider: { _, _, _ in provider }, auditLog: auditLog ?? audit, operatorName: operatorName))
+  }
+
+  private init(provider: FakeAdminProvider, audit: MemoryAuditLog, readonly: Bool, services: ShellServices) {
+    let environment = ["HOME": "/nonexistent", "SUPABASE_SECRET_KEY": "sb_secret_key-for-tests"]
     self.provider = provider
+    self.audit = audit
+    self.readonly = readonly
     var connection = ConnectionFlags()
     connection.provider = .supabase
-    let services = ShellServices(
-      makeProvider: { _, _ in fatalError("not used") }, sessionStore: InMemorySessionStore(),
-      makeAdminProvider: { _, _, _ in provider }, auditLog: auditLog ?? audit, operatorName: operatorName)
     context = ShellContext(
       resolver: ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil),
       connection: connection, services: services, environment: environment)
@@ -206,6 +215,14 @@ struct SupportHarness {
       provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon-key-for-tests")
     target.readonly = readonly
     context.emulatorTargets = [.supabase: target]
+  }
+
+  /// The same accounts and audit log, in a context whose services `change` sets (a prompter, the
+  /// files a batch reads and writes, its clock): a context's services are fixed when it is made.
+  func with(_ change: (inout ShellServices) -> Void) -> SupportHarness {
+    var services = context.services
+    change(&services)
+    return SupportHarness(provider: provider, audit: audit, readonly: readonly, services: services)
   }
 
   func run(_ line: String, io: CommandIO = CommandIO()) async throws -> CommandResult {

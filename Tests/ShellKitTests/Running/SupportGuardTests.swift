@@ -22,8 +22,7 @@ import Testing
       resolver: ConfigResolver(environment: environment, paths: Paths(environment: environment), configFile: nil),
       services: ShellServices(
         makeProvider: { _, _ in fatalError("the guard never makes a provider") }, sessionStore: InMemorySessionStore(),
-        auditLog: log))
-    context.linePrompter = answer
+        auditLog: log, linePrompter: answer))
     var target = Target(provider: .supabase, profile: "prod", url: "http://127.0.0.1:9999/auth/v1", key: "anon")
     target.readonly = readonly
     let spec = CommandTable.match(command)?.spec

@@ -61,9 +61,9 @@ import Testing
 
   @Test(arguments: confirming)
   func onATerminalItAsksForTheAddress(_ spec: CommandSpec) async throws {
-    let harness = SupportHarness([SupportHarness.user(1)])
+    var harness = SupportHarness([SupportHarness.user(1)])
     let prompter = ScriptedPrompter(["user1@example.com"])
-    harness.context.linePrompter = prompter
+    harness = harness.with { $0.linePrompter = prompter }
     let result = try await harness.run(Self.line(spec))
     // The fake backend cannot sign a user out; everything else goes through.
     #expect(result.ok || result.error?.code == .notSupported, "\(spec.name): \(String(describing: result.error))")
