@@ -11,7 +11,7 @@ import SocketTransport
 enum Contexts {
   static func make(
     _ arguments: Arguments, environment: [String: String], store: (any SessionStore)? = nil, emulated: Bool = false,
-    sink: any OutputSink, passwordPrompter: (any PasswordPrompter)? = nil, linePrompter: (any LinePrompter)? = nil
+    sink: any OutputSink, surface: (inout ShellServices) -> Void = { _ in }
   ) -> ShellContext {
     let paths = Paths(environment: environment)
     let resolver = ConfigResolver(environment: environment, paths: paths, configFile: readConfig(paths.configFile))
@@ -25,7 +25,7 @@ enum Contexts {
     // The platform keyring holds session tokens (credential_store) and `secret set` keys. Given a
     // store (memory: --emulator, scripts), sessions stay there whatever credential_store says.
     let keyring = PlatformKeyring.make(environment: environment)
-    let services = ShellServices(
+    var services = ShellServices(
       makeProvider: { target, trace in
         ProviderFactory.make(
           target, transport: transport, clock: clock, trace: trace, secrets: { redactor.register($0) })
@@ -50,8 +50,9 @@ enum Contexts {
       operatorName: operatorName(),
       traceSink: { line in sink.err(line + "\n") },
       readConfigFile: { readConfig(paths.configFile) },
-      browserSignIn: LoopbackBrowserSignIn(environment: environment, sink: sink), passwordPrompter: passwordPrompter,
-      linePrompter: linePrompter)
+      browserSignIn: LoopbackBrowserSignIn(environment: environment, sink: sink))
+    // What the surface adds: a terminal's prompters, standard input for one command.
+    surface(&services)
     let context = ShellContext(
       resolver: resolver, connection: arguments.connection, services: services, environment: environment)
     redactor.register(arguments.connection.key)

@@ -26,8 +26,11 @@ enum Interactive {
     // On a terminal: the shell's Ctrl-C and prompters, which the context is given when made.
     let prompting = InteractiveShell.standardStreamsAreTerminals ? InteractiveShell.TerminalPrompting() : nil
     let context = Contexts.make(
-      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink,
-      passwordPrompter: prompting?.passwordPrompter, linePrompter: prompting?.linePrompter)
+      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink
+    ) { services in
+      services.passwordPrompter = prompting?.passwordPrompter
+      services.linePrompter = prompting?.linePrompter
+    }
     emulator?.configure(context)
     context.outputDefaults = outputDefaults
     let output = RedactingSink(sink, redactor: context.redactor)

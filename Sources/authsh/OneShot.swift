@@ -57,21 +57,17 @@ enum OneShot {
         ? EchoedLinePrompter(SpinnerPausingPrompter(base: prompter)) : nil
     }
     let context = Contexts.make(
-      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink,
-      passwordPrompter: prompter, linePrompter: confirmer)
+      arguments, environment: environment, store: store, emulated: emulator != nil, sink: sink
+    ) { services in
+      services.passwordPrompter = prompter
+      services.linePrompter = confirmer
+      if invocation.given(.passwordStdin) { services.readStdinLine = { Swift.readLine(strippingNewline: true) } }
+      if input == .text, !Terminal.stdinIsTTY { services.readStdinText = Self.readStandardInput }
+    }
     if let emulator { emulator.configure(context) }
     context.verbose = invocation.output(.verbose)
     // Both streams: the typed-code path draws the QR code in the prompt, on standard error.
     context.outputToPerson = Terminal.stdoutIsTTY && Terminal.stderrIsTTY
-    if invocation.given(.passwordStdin) { context.readStdinLine = { Swift.readLine(strippingNewline: true) } }
-    if input == .text, !Terminal.stdinIsTTY {
-      context.readStdinText = {
-        switch StandardStreams.readInput() {
-        case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
-        case .failure(let failure): throw AuthError(.usage, message: "Cannot read standard input: \(failure.reason).")
-        }
-      }
-    }
     if invocation.given(.password), Terminal.stderrIsTTY {
       sink.err(
         "warning: a password on the command line can be seen by other users (prefer --password-env or the prompt)\n")
@@ -155,6 +151,14 @@ enum OneShot {
       return 128 + interrupted
     }
     return ExitStatus.oneShot(result)
+  }
+
+  /// All of standard input as text (`secret set NAME < FILE`).
+  @Sendable static func readStandardInput() throws -> String {
+    switch StandardStreams.readInput() {
+    case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+    case .failure(let failure): throw AuthError(.usage, message: "Cannot read standard input: \(failure.reason).")
+    }
   }
 
   /// The result of a command stopped by `signal`: what it finished, and an error saying it was

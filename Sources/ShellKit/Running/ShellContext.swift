@@ -67,6 +67,10 @@ package final class ShellContext: Sendable {
   }
   package var batchClock: any BatchClock { services.batchClock }
   package var batchPolicy: BatchPolicy { services.batchPolicy }
+  /// `--password-stdin`: the first line of standard input (one-shot only).
+  package var readStdinLine: (@Sendable () -> String?)? { services.readStdinLine }
+  /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
+  package var readStdinText: (@Sendable () throws -> String)? { services.readStdinText }
   private var baseStore: any SessionStore { services.sessionStore }
 
   /// The profile sessions: the given store, with profiles pinned in memory by `login --no-save`.
@@ -80,16 +84,6 @@ package final class ShellContext: Sendable {
   package var connection: ConnectionFlags {
     get { state[\.connection] }
     set { state[\.connection] = newValue }
-  }
-  /// `--password-stdin`: the first line of standard input (one-shot only).
-  package var readStdinLine: (@Sendable () -> String?)? {
-    get { state[\.readStdinLine] }
-    set { state[\.readStdinLine] = newValue }
-  }
-  /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
-  package var readStdinText: (@Sendable () throws -> String)? {
-    get { state[\.readStdinText] }
-    set { state[\.readStdinText] = newValue }
   }
   package var environment: [String: String] {
     get { state[\.environment] }

@@ -42,6 +42,10 @@ package struct ShellServices: Sendable {
   package var batchClock: any BatchClock = SystemBatchClock()
   /// How hard a bulk change retries (tests shorten the delays).
   package var batchPolicy = BatchPolicy()
+  /// `--password-stdin`: the first line of standard input (one-shot only).
+  package var readStdinLine: (@Sendable () -> String?)?
+  /// `secret set` from a pipe: all of standard input (one-shot only; nil: a terminal, or none).
+  package var readStdinText: (@Sendable () throws -> String)?
 
   package init(
     makeProvider: @escaping ProviderMaker, sessionStore: any SessionStore, clock: any Clock = SystemClock(),
@@ -50,7 +54,8 @@ package struct ShellServices: Sendable {
     operatorName: String? = nil, traceSink: (@Sendable (String) -> Void)? = nil,
     readConfigFile: (@Sendable () -> ConfigResolver.ConfigFileContents?)? = nil,
     browserSignIn: (any BrowserSignIn)? = nil, passwordPrompter: (any PasswordPrompter)? = nil,
-    linePrompter: (any LinePrompter)? = nil
+    linePrompter: (any LinePrompter)? = nil, readStdinLine: (@Sendable () -> String?)? = nil,
+    readStdinText: (@Sendable () throws -> String)? = nil
   ) {
     self.makeProvider = makeProvider
     self.sessionStore = sessionStore
@@ -66,5 +71,7 @@ package struct ShellServices: Sendable {
     self.browserSignIn = browserSignIn
     self.passwordPrompter = passwordPrompter
     self.linePrompter = linePrompter
+    self.readStdinLine = readStdinLine
+    self.readStdinText = readStdinText
   }
 }

@@ -1,14 +1,12 @@
 import AuthCore
 import JSONKit
 
-/// What a `ShellContext` may change while it runs: the connection, what each command
-/// reads from standard input, and the shell's memory (the last failure, the previous result, the
-/// addresses seen). Kept in one `Guarded` place.
+/// What a `ShellContext` may change while it runs: the connection, the run's output settings, and
+/// the shell's memory (the last failure, the previous result, the addresses seen). Kept in one
+/// `Guarded` place.
 struct ShellState: Sendable {
   var resolver: ConfigResolver
   var connection: ConnectionFlags
-  var readStdinLine: (@Sendable () -> String?)?
-  var readStdinText: (@Sendable () throws -> String)?
   var environment: [String: String]
   var emulatorTargets: [ProviderKind: Target] = [:]
   var knownEmails: [String] = []
