@@ -41,10 +41,36 @@ final class ConnectionLimiter: ChannelDuplexHandler, RemovableChannelHandler {
       // An accept batch may have gone past the limit: make room for one more.
       var excess = open - limit + 1
       while excess > 0 && registry.closeOldestIdle() { excess -= 1 }
+      // Connections accepted a moment ago register as idle on their own event loops, which may
+      // not have run yet: look again shortly, rather than wait for a close nothing will make
+      // (the idle timeout) while a client waits in the backlog.
+      if excess > 0 { retryLater(context: context) }
     } else {
       context.read()
     }
   }
+
+  private var retryScheduled = false
+
+  private func retryLater(context: ChannelHandlerContext) {
+    guard !retryScheduled else { return }
+    retryScheduled = true
+    let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    context.eventLoop.assumeIsolated().scheduleTask(in: Self.retryInterval) {
+      let (this, context) = bound.value
+      this.retryScheduled = false
+      guard this.readWaiting, !this.state.isStopped else { return }
+      if this.open < this.limit {
+        this.readWaiting = false
+        context.read()
+      } else {
+        this.read(context: context)
+      }
+    }
+  }
+
+  /// How soon a listener at its limit looks again for an idle connection to close.
+  static let retryInterval = TimeAmount.milliseconds(20)
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let child = unwrapInboundIn(data)
