@@ -23,21 +23,19 @@ enum SupportRenderer {
     case let page as UserPageOutput:
       out = userPage(page.page, invocation: invocation, width: style.width)
     case let output as LinkOutput:
-      do {
-        let link = output.link
-        let what: String
-        switch link.kind {
-        case .recovery: what = "Password-recovery link"
-        case .confirm: what = "Sign-up confirmation link"
-        case .invite: what = "Invitation link"
-        }
-        err.append("\(what) for \(style.bold(safe(link.email))) (no mail was sent):")
-        out.append(safe(link.url))
-        if let code = link.code { err.append("one-time code: \(safe(code))") }
-        err.append(
-          style.yellow(
-            "⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
+      let link = output.link
+      let what: String
+      switch link.kind {
+      case .recovery: what = "Password-recovery link"
+      case .confirm: what = "Sign-up confirmation link"
+      case .invite: what = "Invitation link"
       }
+      err.append("\(what) for \(style.bold(safe(link.email))) (no mail was sent):")
+      out.append(safe(link.url))
+      if let code = link.code { err.append("one-time code: \(safe(code))") }
+      err.append(
+        style.yellow(
+          "⚠ Whoever opens this link is signed in as \(safe(link.email)): hand it only to the account's owner."))
     case let output as DiagnosisOutput:
       out = diagnosis(output.diagnosis, style: style)
     case let output as AuditOutput:

@@ -7,7 +7,7 @@ import AuthCore
 package struct RunFlags: Sendable {
   package var values: [String: [FlagValue]] = [:]
 
-  package init(_ values: [String: [FlagValue]] = [:]) { self.values = values }
+  package init() {}
 
   /// The flag's last value, decoded; nil when it is absent.
   package subscript<Value>(_ key: FlagKey<Value>) -> Value? { values[key.name]?.last.flatMap(key.extract) }
